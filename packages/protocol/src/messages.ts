@@ -1,0 +1,73 @@
+import { z } from 'zod';
+
+/** OpenAI chat roles. */
+export const RoleSchema = z.enum(['system', 'user', 'assistant', 'tool']);
+export type Role = z.infer<typeof RoleSchema>;
+
+export const ToolCallSchema = z.object({
+  id: z.string().min(1),
+  type: z.literal('function').default('function'),
+  function: z.object({ name: z.string(), arguments: z.string() }),
+});
+export type ToolCall = z.infer<typeof ToolCallSchema>;
+
+/** A message exactly as an OpenAI-compatible chat API takes it. */
+export const ChatMessageSchema = z.object({
+  role: RoleSchema,
+  content: z.string().nullable().default(null),
+  tool_calls: z.array(ToolCallSchema).optional(),
+  tool_call_id: z.string().optional(),
+  name: z.string().optional(),
+});
+export type ChatMessage = z.infer<typeof ChatMessageSchema>;
+
+/**
+ * What a stored message is for. Only `normal` messages come from the conversation itself;
+ * the others are inserted by the engine or the runtime (SPEC §2).
+ */
+export const MessageKindSchema = z.enum([
+  'normal',
+  'summary',
+  'continuation',
+  'memory_snapshot',
+  'runtime_notice',
+  'gate_notice',
+  'turn_aborted',
+  'error_notice',
+]);
+export type MessageKind = z.infer<typeof MessageKindSchema>;
+
+/** Who sees a message: the user in the transcript, the agent in its view. */
+export const VisibilitySchema = z.object({ user: z.boolean(), agent: z.boolean() });
+export type Visibility = z.infer<typeof VisibilitySchema>;
+
+export const VISIBLE_TO_ALL: Visibility = Object.freeze({ user: true, agent: true });
+/** Summaries, continuation instructions, memory blocks (AGIME `agent_only`). */
+export const AGENT_ONLY: Visibility = Object.freeze({ user: false, agent: true });
+/** Runtime and gate notices (persisted, shown, never sent to the model). */
+export const USER_ONLY: Visibility = Object.freeze({ user: true, agent: false });
+
+/** A message of a session's append-only history. */
+export const StoredMessageSchema = ChatMessageSchema.extend({
+  id: z.string().min(1),
+  sessionId: z.string().min(1),
+  seq: z.number().int().nonnegative(),
+  createdAt: z.number().int(),
+  kind: MessageKindSchema,
+  visibility: VisibilitySchema,
+  /** Cached token count of this message for the session's encoding (null = not counted yet). */
+  tokens: z.number().int().nonnegative().nullable().default(null),
+  /** For tool results cut at write time: the full output (capped, itself marked) lives here. */
+  fullOutput: z.string().nullable().optional(),
+  /** Extra data for the UI (tool duration, status, the compaction id that inserted it…). */
+  meta: z.record(z.string(), z.unknown()).optional(),
+});
+export type StoredMessage = z.infer<typeof StoredMessageSchema>;
+
+export function toChatMessage(m: ChatMessage): ChatMessage {
+  const out: ChatMessage = { role: m.role, content: m.content };
+  if (m.tool_calls && m.tool_calls.length > 0) out.tool_calls = m.tool_calls;
+  if (m.tool_call_id !== undefined) out.tool_call_id = m.tool_call_id;
+  if (m.name !== undefined) out.name = m.name;
+  return out;
+}

@@ -1,0 +1,103 @@
+import { z } from 'zod';
+import { RefreshModeSchema } from './memory';
+import { StrategySchema, VisibilityLevelSchema } from './settings';
+import { TriggerSchema } from './compaction';
+
+/**
+ * Inline notices: user-only messages whose text is `<PREFIX> <json>`. The renderer parses them
+ * into localized chips; anything that does not parse is shown as plain text.
+ */
+export const RUNTIME_NOTICE_PREFIX = '[CFPM_RUNTIME_V1]';
+export const GATE_NOTICE_PREFIX = '[CFPM_TOOL_GATE_V1]';
+export const COMPACTION_NOTICE_PREFIX = '[THREADLINE_COMPACTION_V1]';
+
+/** Payloads larger than this are refused by parseNotice (a notice is a line, not a document). */
+export const MAX_NOTICE_CHARS = 64 * 1024;
+
+export const RuntimeNoticePayloadSchema = z.object({
+  version: z.literal('v1'),
+  verbosity: VisibilityLevelSchema,
+  reason: z.string(),
+  mode: RefreshModeSchema,
+  acceptedCount: z.number().int().nonnegative(),
+  rejectedCount: z.number().int().nonnegative(),
+  prunedCount: z.number().int().nonnegative(),
+  factCount: z.number().int().nonnegative(),
+  rejectedReasonBreakdown: z.record(z.string(), z.number().int().nonnegative()),
+});
+export type RuntimeNoticePayload = z.infer<typeof RuntimeNoticePayloadSchema>;
+
+export const GateNoticePayloadSchema = z.object({
+  version: z.literal('v1'),
+  verbosity: VisibilityLevelSchema,
+  action: z.literal('rewrite_known_folder_probe'),
+  tool: z.string(),
+  target: z.enum(['Desktop', 'Documents', 'Downloads']),
+  path: z.string(),
+  originalCommand: z.string(),
+  rewrittenCommand: z.string(),
+});
+export type GateNoticePayload = z.infer<typeof GateNoticePayloadSchema>;
+
+export const CompactionNoticeTypeSchema = z.enum([
+  'auto_compacting',
+  'compacted',
+  'compaction_failed',
+  'recovering',
+  'max_attempts',
+  'auto_paused',
+  'undone',
+  'nothing_to_compact',
+]);
+export type CompactionNoticeType = z.infer<typeof CompactionNoticeTypeSchema>;
+
+export const CompactionNoticePayloadSchema = z.object({
+  version: z.literal('v1'),
+  type: CompactionNoticeTypeSchema,
+  trigger: TriggerSchema.optional(),
+  strategy: StrategySchema.optional(),
+  percent: z.number().optional(),
+  tokensBefore: z.number().int().optional(),
+  tokensAfter: z.number().int().optional(),
+  attempt: z.number().int().optional(),
+  maxAttempts: z.number().int().optional(),
+  compactionId: z.string().optional(),
+  reason: z.string().optional(),
+});
+export type CompactionNoticePayload = z.infer<typeof CompactionNoticePayloadSchema>;
+
+export type ParsedNotice =
+  | { type: 'runtime'; payload: RuntimeNoticePayload }
+  | { type: 'gate'; payload: GateNoticePayload }
+  | { type: 'compaction'; payload: CompactionNoticePayload };
+
+const PARSERS = [
+  { prefix: RUNTIME_NOTICE_PREFIX, type: 'runtime', schema: RuntimeNoticePayloadSchema },
+  { prefix: GATE_NOTICE_PREFIX, type: 'gate', schema: GateNoticePayloadSchema },
+  { prefix: COMPACTION_NOTICE_PREFIX, type: 'compaction', schema: CompactionNoticePayloadSchema },
+] as const;
+
+/**
+ * Total: never throws. Malformed JSON, a missing field, a wrong type, a huge payload or an
+ * unknown prefix all give null, and the caller shows the text as it is.
+ */
+export function parseNotice(text: unknown): ParsedNotice | null {
+  try {
+    if (typeof text !== 'string' || text.length > MAX_NOTICE_CHARS) return null;
+    const trimmed = text.trim();
+    for (const p of PARSERS) {
+      if (!trimmed.startsWith(p.prefix)) continue;
+      const raw: unknown = JSON.parse(trimmed.slice(p.prefix.length));
+      const res = p.schema.safeParse(raw);
+      if (!res.success) return null;
+      return { type: p.type, payload: res.data } as ParsedNotice;
+    }
+    return null;
+  } catch {
+    return null;
+  }
+}
+
+export function formatNotice(prefix: string, payload: object): string {
+  return `${prefix} ${JSON.stringify(payload)}`;
+}

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+
+export const PROVIDER_PRESETS = {
+  openai: { name: 'OpenAI', baseUrl: 'https://api.openai.com/v1', model: 'gpt-4.1', contextWindow: 1_047_576, needsKey: true },
+  openrouter: { name: 'OpenRouter', baseUrl: 'https://openrouter.ai/api/v1', model: 'openai/gpt-4.1', contextWindow: 1_047_576, needsKey: true },
+  deepseek: { name: 'DeepSeek', baseUrl: 'https://api.deepseek.com/v1', model: 'deepseek-chat', contextWindow: 128_000, needsKey: true },
+  ollama: { name: 'Ollama', baseUrl: 'http://127.0.0.1:11434/v1', model: 'llama3.1', contextWindow: 8_192, needsKey: false },
+  lmstudio: { name: 'LM Studio', baseUrl: 'http://127.0.0.1:1234/v1', model: 'local-model', contextWindow: 8_192, needsKey: false },
+  custom: { name: 'Custom', baseUrl: 'http://127.0.0.1:8000/v1', model: 'model', contextWindow: 32_768, needsKey: false },
+} as const;
+export const PresetIdSchema = z.enum(['openai', 'openrouter', 'deepseek', 'ollama', 'lmstudio', 'custom']);
+export type PresetId = z.infer<typeof PresetIdSchema>;
+
+/** What the renderer ever learns of a profile: never the key, only whether one is set. */
+export const ProviderProfileSchema = z.object({
+  id: z.string(),
+  preset: PresetIdSchema,
+  name: z.string().min(1).max(100),
+  baseUrl: z.url(),
+  model: z.string().min(1).max(200),
+  contextWindow: z.number().int().positive(),
+  compactionModel: z.string().max(200).nullable(),
+  hasKey: z.boolean(),
+  active: z.boolean(),
+});
+export type ProviderProfile = z.infer<typeof ProviderProfileSchema>;
+
+export const ProviderUpsertSchema = z.object({
+  id: z.string().optional(),
+  preset: PresetIdSchema,
+  name: z.string().trim().min(1).max(100),
+  baseUrl: z.url({ protocol: /^https?$/ }),
+  model: z.string().trim().min(1).max(200),
+  contextWindow: z.number().int().positive().max(100_000_000),
+  compactionModel: z.string().trim().max(200).nullable().optional(),
+  /** undefined: keep the stored key; null: remove it; a string: replace it. */
+  apiKey: z.string().max(4096).nullable().optional(),
+});
+export type ProviderUpsert = z.infer<typeof ProviderUpsertSchema>;

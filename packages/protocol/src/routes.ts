@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import { SettingsPatchSchema, type Settings } from './settings';
+import type { StoredMessage } from './messages';
+import type { CompactionPreview, CompactionRecord, ContextUsage } from './compaction';
+import { FactCategorySchema, FactStatusSchema, type MemoryCandidate, type MemoryFact } from './memory';
+import { ProviderUpsertSchema, type ProviderProfile } from './providers';
+
+const id = z.string().min(1).max(200);
+const sessionRef = z.object({ sessionId: id });
+
+export interface SessionSummary {
+  id: string;
+  title: string;
+  createdAt: number;
+  updatedAt: number;
+  messageCount: number;
+}
+
+/** Input schemas of every AppApi route (SPEC §7.1). The same names are used over IPC and HTTP. */
+export const RouteInputs = {
+  'sessions.list': z.object({}).default({}),
+  'sessions.create': z.object({ title: z.string().trim().max(200).optional() }).default({}),
+  'sessions.rename': z.object({ id, title: z.string().trim().min(1).max(200) }),
+  'sessions.delete': z.object({ id }),
+  'sessions.export': z.object({ id, format: z.enum(['markdown', 'json']) }),
+  'messages.list': sessionRef,
+  'chat.send': z.object({ sessionId: id, text: z.string().min(1).max(1_000_000) }),
+  'chat.cancel': sessionRef,
+  'chat.approve': z.object({ sessionId: id, toolCallId: id, decision: z.enum(['approve', 'deny']) }),
+  'compaction.run': z.object({ sessionId: id, instructions: z.string().max(4000).optional() }),
+  'compaction.preview': sessionRef,
+  'compaction.undo': sessionRef,
+  'compaction.list': sessionRef,
+  'context.usage': sessionRef,
+  'memory.facts.list': sessionRef,
+  'memory.facts.upsert': z.object({
+    sessionId: id,
+    id: id.optional(),
+    category: FactCategorySchema,
+    content: z.string().trim().min(1).max(2000),
+    pinned: z.boolean().optional(),
+  }),
+  'memory.facts.setStatus': z.object({ id, status: FactStatusSchema, pinned: z.boolean().optional() }),
+  'memory.candidates.list': sessionRef,
+  'settings.get': z.object({}).default({}),
+  'settings.set': z.object({ patch: SettingsPatchSchema }),
+  'providers.list': z.object({}).default({}),
+  'providers.upsert': ProviderUpsertSchema,
+  'providers.setActive': z.object({ id }),
+  'providers.test': z.object({ id }),
+} as const;
+
+export type RouteName = keyof typeof RouteInputs;
+export const ROUTE_NAMES = Object.keys(RouteInputs) as RouteName[];
+export type RouteInput<R extends RouteName> = z.input<(typeof RouteInputs)[R]>;
+export type RouteParsedInput<R extends RouteName> = z.output<(typeof RouteInputs)[R]>;
+
+export interface RouteOutputs {
+  'sessions.list': SessionSummary[];
+  'sessions.create': SessionSummary;
+  'sessions.rename': SessionSummary;
+  'sessions.delete': { deleted: true };
+  'sessions.export': { filename: string; mime: string; content: string };
+  'messages.list': StoredMessage[];
+  'chat.send': { accepted: true; userMessageId: string };
+  'chat.cancel': { cancelled: boolean };
+  'chat.approve': { ok: true };
+  'compaction.run': { ok: boolean; compaction: CompactionRecord | null; reason: string | null };
+  'compaction.preview': CompactionPreview;
+  'compaction.undo': { undone: CompactionRecord | null };
+  'compaction.list': CompactionRecord[];
+  'context.usage': ContextUsage;
+  'memory.facts.list': MemoryFact[];
+  'memory.facts.upsert': MemoryFact;
+  'memory.facts.setStatus': MemoryFact;
+  'memory.candidates.list': MemoryCandidate[];
+  'settings.get': Settings;
+  'settings.set': Settings;
+  'providers.list': ProviderProfile[];
+  'providers.upsert': ProviderProfile;
+  'providers.setActive': ProviderProfile;
+  'providers.test': { ok: boolean; message: string; latencyMs: number | null };
+}
+export type RouteOutput<R extends RouteName> = RouteOutputs[R];
+
+/** The one API both shells expose: IPC in Electron, HTTP in browser mode. */
+export type AppApi = { [R in RouteName]: (input: RouteParsedInput<R>) => Promise<RouteOutput<R>> };
+
+export const ErrorCodeSchema = z.enum([
+  'invalid_input',
+  'unauthorized',
+  'forbidden',
+  'not_found',
+  'conflict',
+  'busy',
+  'provider_error',
+  'internal',
+]);
+export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
+
+export type RpcResult<T> = { ok: true; data: T } | { ok: false; error: { code: ErrorCode; message: string } };
+
+/** An error an AppApi implementation throws on purpose; the router turns it into a result. */
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}

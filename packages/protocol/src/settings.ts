@@ -1,0 +1,88 @@
+import { z } from 'zod';
+
+export const STRATEGIES = ['legacy_segmented', 'cfpm_memory_v1', 'progressive', 'priority_chain'] as const;
+export const StrategySchema = z.enum(STRATEGIES);
+export type Strategy = z.infer<typeof StrategySchema>;
+
+export const VisibilityLevelSchema = z.enum(['off', 'brief', 'debug']);
+export type VisibilityLevel = z.infer<typeof VisibilityLevelSchema>;
+
+export const TruncationPolicySchema = z.enum(['none', 'bytes', 'tokens']);
+export type TruncationPolicy = z.infer<typeof TruncationPolicySchema>;
+
+export const ApprovalPolicySchema = z.enum(['ask', 'auto', 'deny']);
+export type ApprovalPolicy = z.infer<typeof ApprovalPolicySchema>;
+
+export const SettingsSchema = z.object({
+  language: z.enum(['en', 'zh-CN']).default('en'),
+  theme: z.enum(['light', 'dark', 'system']).default('system'),
+  approvalPolicy: ApprovalPolicySchema.default('ask'),
+  compaction: z
+    .object({
+      strategy: StrategySchema.default('legacy_segmented'),
+      /** ≤ 0 or ≥ 1 disables auto compaction (SPEC §3.5). */
+      autoThreshold: z.number().min(-1).max(2).default(0.8),
+    })
+    .prefault({}),
+  cfpm: z
+    .object({
+      runtimeVisibility: VisibilityLevelSchema.default('brief'),
+      /** null: fall back to the runtime visibility. */
+      toolGateVisibility: VisibilityLevelSchema.nullable().default(null),
+      preToolGate: z.boolean().default(true),
+    })
+    .prefault({}),
+  toolOutput: z
+    .object({
+      policy: TruncationPolicySchema.default('tokens'),
+      maxTokens: z.number().int().positive().max(1_000_000).default(5000),
+    })
+    .prefault({}),
+});
+export type Settings = z.infer<typeof SettingsSchema>;
+
+export const DEFAULT_SETTINGS: Settings = SettingsSchema.parse({});
+
+/** A deep-partial patch, validated by merging then parsing with SettingsSchema. */
+export const SettingsPatchSchema = z.object({
+  language: SettingsSchema.shape.language.optional(),
+  theme: SettingsSchema.shape.theme.optional(),
+  approvalPolicy: ApprovalPolicySchema.optional(),
+  compaction: z
+    .object({ strategy: StrategySchema.optional(), autoThreshold: z.number().min(-1).max(2).optional() })
+    .optional(),
+  cfpm: z
+    .object({
+      runtimeVisibility: VisibilityLevelSchema.optional(),
+      toolGateVisibility: VisibilityLevelSchema.nullable().optional(),
+      preToolGate: z.boolean().optional(),
+    })
+    .optional(),
+  toolOutput: z
+    .object({ policy: TruncationPolicySchema.optional(), maxTokens: z.number().int().positive().max(1_000_000).optional() })
+    .optional(),
+});
+export type SettingsPatch = z.infer<typeof SettingsPatchSchema>;
+
+export function mergeSettings(base: Settings, patch: SettingsPatch): Settings {
+  return SettingsSchema.parse({
+    ...base,
+    ...stripUndefined(patch),
+    compaction: { ...base.compaction, ...stripUndefined(patch.compaction ?? {}) },
+    cfpm: { ...base.cfpm, ...stripUndefined(patch.cfpm ?? {}) },
+    toolOutput: { ...base.toolOutput, ...stripUndefined(patch.toolOutput ?? {}) },
+  });
+}
+
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** Visibility aliases accepted from the environment (SPEC §4). */
+export function parseVisibilityAlias(raw: string): VisibilityLevel | null {
+  const v = raw.trim().toLowerCase();
+  if (['off', 'none', 'disable', 'disabled', '0'].includes(v)) return 'off';
+  if (['brief', '1'].includes(v)) return 'brief';
+  if (['debug', 'verbose', 'full', '2'].includes(v)) return 'debug';
+  return null;
+}
