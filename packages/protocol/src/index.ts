@@ -6,3 +6,5 @@ export * from './notices';
 export * from './providers';
 export * from './routes';
 export * from './events';
+export * from './router';
+export * from './bridge';

@@ -1,0 +1,27 @@
+import { resolve } from 'node:path';
+import { defineConfig } from 'electron-vite';
+import react from '@vitejs/plugin-react';
+
+// Workspace packages are TypeScript source: bundle them (exclude from externalization);
+// better-sqlite3 stays external (native module, loaded from node_modules at run time).
+const workspace = ['@threadline/agent', '@threadline/protocol', '@threadline/context', '@threadline/store'];
+
+export default defineConfig({
+  main: {
+    build: {
+      externalizeDeps: { exclude: workspace },
+      rollupOptions: { input: { index: resolve(__dirname, 'src/main/index.ts') } },
+    },
+  },
+  preload: {
+    build: {
+      externalizeDeps: { exclude: workspace },
+      rollupOptions: { input: { index: resolve(__dirname, 'src/preload/index.ts') } },
+    },
+  },
+  renderer: {
+    root: resolve(__dirname, 'src/renderer'),
+    build: { rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } } },
+    plugins: [react()],
+  },
+});

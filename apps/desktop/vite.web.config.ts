@@ -1,0 +1,11 @@
+import { resolve } from 'node:path';
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+// Browser mode: the same renderer, built as static files that apps/server serves.
+export default defineConfig({
+  root: resolve(__dirname, 'src/renderer'),
+  base: './',
+  plugins: [react()],
+  build: { outDir: resolve(__dirname, 'out/web'), emptyOutDir: true, chunkSizeWarningLimit: 2000 },
+});
