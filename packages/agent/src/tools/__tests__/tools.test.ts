@@ -1,0 +1,104 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ToolRegistry, parseToolCall, runParsedTool, type ToolContext } from '../index';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'tl-tools-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function ctx(over: Partial<ToolContext> = {}): ToolContext {
+  return {
+    sessionId: 's1',
+    cwd: dir,
+    platform: process.platform,
+    signal: new AbortController().signal,
+    shellTimeoutMs: 10_000,
+    lookupToolOutput: () => null,
+    latestTodos: () => null,
+    ...over,
+  };
+}
+
+const registry = new ToolRegistry();
+async function call(name: string, args: string, c = ctx()) {
+  const parsed = parseToolCall(registry, { id: 'c1', type: 'function', function: { name, arguments: args } });
+  if (!parsed.ok) return { ok: false, content: parsed.error };
+  return runParsedTool(parsed.tool, parsed.args, c);
+}
+
+describe('tools', () => {
+  it('exposes a JSON schema per tool', () => {
+    const names = registry.specs().map((s) => s.function.name);
+    expect(names).toEqual(['shell', 'read_file', 'write_file', 'list_dir', 'read_tool_output', 'manage_todo_list']);
+    for (const s of registry.specs()) expect(s.function.parameters.type).toBe('object');
+  });
+
+  it('shell runs in the cwd and reports the exit code', async () => {
+    const ok = await call('shell', JSON.stringify({ command: 'pwd; echo hi >&2' }));
+    expect(ok.ok).toBe(true);
+    expect(ok.content).toContain(dir);
+    expect(ok.content).toContain('hi');
+    expect(ok.content).toContain('exit code: 0');
+    const bad = await call('shell', JSON.stringify({ command: 'exit 3' }));
+    expect(bad.ok).toBe(false);
+    expect(bad.content).toContain('exit code: 3');
+  });
+
+  it('shell timeout kills the process group', async () => {
+    const t0 = Date.now();
+    const r = await call('shell', JSON.stringify({ command: 'sleep 30 & sleep 30; echo never', timeoutSec: 0.3 }));
+    expect(Date.now() - t0).toBeLessThan(5000);
+    expect(r.ok).toBe(false);
+    expect(r.content).toContain('timed out');
+    expect(r.content).not.toContain('never');
+  });
+
+  it('shell stops when the turn is cancelled', async () => {
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(), 200);
+    const r = await call('shell', JSON.stringify({ command: 'sleep 30' }), ctx({ signal: ac.signal }));
+    expect(r.content).toContain('aborted');
+  });
+
+  it('write_file, read_file and list_dir work on real files', async () => {
+    const w = await call('write_file', JSON.stringify({ path: 'sub/a.txt', content: 'one\ntwo\nthree' }));
+    expect(w.ok).toBe(true);
+    expect(readFileSync(path.join(dir, 'sub/a.txt'), 'utf8')).toBe('one\ntwo\nthree');
+    const r = await call('read_file', JSON.stringify({ path: 'sub/a.txt', offset: 1, limit: 1 }));
+    expect(r.content.startsWith('two')).toBe(true);
+    const l = await call('list_dir', JSON.stringify({}));
+    expect(l.content).toContain('sub/');
+  });
+
+  it('turns malformed JSON, bad arguments, unknown tools and crashes into readable errors', async () => {
+    const malformed = await call('shell', '{"command": "ls"');
+    expect(malformed.ok).toBe(false);
+    expect(malformed.content).toMatch(/not valid JSON/);
+    const wrong = await call('shell', JSON.stringify({ cmd: 1 }));
+    expect(wrong.content).toMatch(/invalid arguments for shell: command/);
+    const unknown = await call('rm_rf', '{}');
+    expect(unknown.content).toMatch(/unknown tool "rm_rf"/);
+    const crash = await call('read_file', JSON.stringify({ path: 'missing.txt' }));
+    expect(crash.ok).toBe(false);
+    expect(crash.content).toMatch(/ENOENT/);
+  });
+
+  it('read_tool_output pages through a stored full output', async () => {
+    const full = 'x'.repeat(50) + 'TAIL';
+    const c = ctx({ lookupToolOutput: (id) => (id === 'call_9' ? full : null) });
+    const first = await call('read_tool_output', JSON.stringify({ id: 'call_9', limit: 50 }), c);
+    expect(first.content).toContain('call again with offset 50');
+    const second = await call('read_tool_output', JSON.stringify({ id: 'call_9', offset: 50 }), c);
+    expect(second.content.startsWith('TAIL')).toBe(true);
+    const none = await call('read_tool_output', JSON.stringify({ id: 'nope' }), c);
+    expect(none.ok).toBe(false);
+  });
+
+  it('manage_todo_list replaces and reads back the list', async () => {
+    const set = await call('manage_todo_list', JSON.stringify({ todos: [{ content: 'write tests', status: 'in_progress' }] }));
+    expect(set.content).toContain('[~] write tests');
+    const read = await call('manage_todo_list', '{}', ctx({ latestTodos: () => [{ content: 'ship', status: 'completed' }] }));
+    expect(read.content).toContain('[x] ship');
+  });
+});

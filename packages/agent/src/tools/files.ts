@@ -1,0 +1,95 @@
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import type { ToolContext, ToolDefinition, ToolResult } from './types';
+
+/** Files larger than this are read in line pages only; the model is told so. */
+const READ_CAP_CHARS = 512 * 1024;
+const DEFAULT_READ_LINES = 2000;
+
+function resolvePath(ctx: ToolContext, p: string): string {
+  const expanded = p.startsWith('~/') ? path.join(process.env.HOME ?? '~', p.slice(2)) : p;
+  return path.resolve(ctx.cwd, expanded);
+}
+
+const ReadArgs = z.object({
+  path: z.string().min(1),
+  offset: z.number().int().nonnegative().optional(),
+  limit: z.number().int().positive().optional(),
+});
+type ReadArgs = z.infer<typeof ReadArgs>;
+
+async function readFileImpl(args: ReadArgs, ctx: ToolContext): Promise<ToolResult> {
+  const file = resolvePath(ctx, args.path);
+  const text = await readFile(file, 'utf8');
+  const lines = text.split('\n');
+  const offset = args.offset ?? 0;
+  const limit = args.limit ?? DEFAULT_READ_LINES;
+  let page = lines.slice(offset, offset + limit).join('\n');
+  if (page.length > READ_CAP_CHARS) page = page.slice(0, READ_CAP_CHARS) + '\n…cut: read a smaller line range…';
+  const more = offset + limit < lines.length ? `\n[lines ${offset + 1}-${offset + limit} of ${lines.length}; pass offset to read more]` : '';
+  return { ok: true, content: page + more, meta: { path: file, lines: lines.length } };
+}
+
+export const readFileTool: ToolDefinition<ReadArgs> = {
+  name: 'read_file',
+  description: 'Read a text file. Optional offset (0-based line) and limit (lines, default 2000).',
+  parameters: {
+    type: 'object',
+    properties: {
+      path: { type: 'string', description: 'File path, absolute or relative to the working directory.' },
+      offset: { type: 'integer', description: 'First line to read (0-based).' },
+      limit: { type: 'integer', description: 'Number of lines to read.' },
+    },
+    required: ['path'],
+  },
+  readOnly: true,
+  args: ReadArgs,
+  run: readFileImpl,
+};
+
+const WriteArgs = z.object({ path: z.string().min(1), content: z.string() });
+type WriteArgs = z.infer<typeof WriteArgs>;
+
+export const writeFileTool: ToolDefinition<WriteArgs> = {
+  name: 'write_file',
+  description: 'Create or overwrite a text file with the given content (parent folders are created).',
+  parameters: {
+    type: 'object',
+    properties: {
+      path: { type: 'string', description: 'File path, absolute or relative to the working directory.' },
+      content: { type: 'string', description: 'The full new content of the file.' },
+    },
+    required: ['path', 'content'],
+  },
+  readOnly: false,
+  args: WriteArgs,
+  run: async (args, ctx) => {
+    const file = resolvePath(ctx, args.path);
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, args.content, 'utf8');
+    return { ok: true, content: `wrote ${Buffer.byteLength(args.content, 'utf8')} bytes to ${file}`, meta: { path: file } };
+  },
+};
+
+const ListArgs = z.object({ path: z.string().optional() });
+type ListArgs = z.infer<typeof ListArgs>;
+
+export const listDirTool: ToolDefinition<ListArgs> = {
+  name: 'list_dir',
+  description: 'List the entries of a directory (folders end with /).',
+  parameters: {
+    type: 'object',
+    properties: { path: { type: 'string', description: 'Directory (defaults to the working directory).' } },
+  },
+  readOnly: true,
+  args: ListArgs,
+  run: async (args, ctx) => {
+    const dir = resolvePath(ctx, args.path ?? '.');
+    const info = await stat(dir);
+    if (!info.isDirectory()) return { ok: false, content: `not a directory: ${dir}` };
+    const entries = await readdir(dir, { withFileTypes: true });
+    const names = entries.map((e) => (e.isDirectory() ? `${e.name}/` : e.name)).sort();
+    return { ok: true, content: names.length > 0 ? names.join('\n') : '(empty directory)', meta: { path: dir } };
+  },
+};

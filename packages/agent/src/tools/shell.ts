@@ -1,0 +1,106 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { z } from 'zod';
+import type { ToolContext, ToolDefinition, ToolResult } from './types';
+
+/** Hard cap of captured output: beyond it the head is kept and the cut is marked (SPEC §3.2). */
+export const SHELL_CAPTURE_CAP = 1024 * 1024;
+
+const ShellArgs = z.object({
+  command: z.string().min(1),
+  cwd: z.string().optional(),
+  timeoutSec: z.number().positive().max(3600).optional(),
+});
+type ShellArgs = z.infer<typeof ShellArgs>;
+
+function shellCommand(platform: NodeJS.Platform, command: string): { file: string; args: string[] } {
+  if (platform === 'win32') return { file: 'powershell.exe', args: ['-NoProfile', '-NonInteractive', '-Command', command] };
+  return { file: 'bash', args: ['-lc', command] };
+}
+
+/** Kills the whole process group so a `sleep` started by bash dies with it. */
+function killTree(child: ChildProcess, platform: NodeJS.Platform): void {
+  if (child.pid === undefined || child.exitCode !== null) return;
+  try {
+    if (platform === 'win32') spawn('taskkill', ['/pid', String(child.pid), '/T', '/F'], { stdio: 'ignore' });
+    else process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    child.kill('SIGKILL');
+  }
+}
+
+export async function runShell(args: ShellArgs, ctx: ToolContext): Promise<ToolResult> {
+  const { file, args: argv } = shellCommand(ctx.platform, args.command);
+  const timeoutMs = args.timeoutSec !== undefined ? args.timeoutSec * 1000 : ctx.shellTimeoutMs;
+  const started = Date.now();
+  return new Promise<ToolResult>((resolve) => {
+    let out = '';
+    let capped = false;
+    const append = (chunk: Buffer): void => {
+      if (capped) return;
+      out += chunk.toString('utf8');
+      if (out.length > SHELL_CAPTURE_CAP) {
+        out = out.slice(0, SHELL_CAPTURE_CAP) + `\n…output capped at ${SHELL_CAPTURE_CAP} chars…`;
+        capped = true;
+      }
+    };
+    let child: ChildProcess;
+    try {
+      child = spawn(file, argv, {
+        cwd: args.cwd ?? ctx.cwd,
+        detached: ctx.platform !== 'win32',
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: process.env,
+      });
+    } catch (err) {
+      resolve({ ok: false, content: `failed to start shell: ${(err as Error).message}` });
+      return;
+    }
+    let reason: 'timeout' | 'aborted' | null = null;
+    const timer = setTimeout(() => {
+      reason = 'timeout';
+      killTree(child, ctx.platform);
+    }, timeoutMs);
+    const onAbort = (): void => {
+      reason = 'aborted';
+      killTree(child, ctx.platform);
+    };
+    if (ctx.signal.aborted) onAbort();
+    else ctx.signal.addEventListener('abort', onAbort, { once: true });
+    child.stdout?.on('data', append);
+    child.stderr?.on('data', append);
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      ctx.signal.removeEventListener('abort', onAbort);
+      resolve({ ok: false, content: `failed to run command: ${err.message}` });
+    });
+    child.on('close', (code, sig) => {
+      clearTimeout(timer);
+      ctx.signal.removeEventListener('abort', onAbort);
+      const durationMs = Date.now() - started;
+      let tail: string;
+      if (reason === 'timeout') tail = `command timed out after ${Math.round(timeoutMs / 1000)} s and was killed`;
+      else if (reason === 'aborted') tail = 'command aborted by the user';
+      else tail = `exit code: ${code ?? sig ?? 'unknown'}`;
+      const content = (out.endsWith('\n') || out === '' ? out : out + '\n') + tail;
+      resolve({ ok: reason === null && code === 0, content, meta: { exitCode: code, durationMs, killed: reason } });
+    });
+  });
+}
+
+export const shellTool: ToolDefinition<ShellArgs> = {
+  name: 'shell',
+  description:
+    'Run a shell command (bash -lc on Linux/macOS, PowerShell on Windows) and return its combined stdout/stderr and exit code. Long outputs are truncated; use read_tool_output to page through the full text.',
+  parameters: {
+    type: 'object',
+    properties: {
+      command: { type: 'string', description: 'The command line to run.' },
+      cwd: { type: 'string', description: 'Working directory (defaults to the session working directory).' },
+      timeoutSec: { type: 'number', description: 'Timeout in seconds (default 120).' },
+    },
+    required: ['command'],
+  },
+  readOnly: false,
+  args: ShellArgs,
+  run: runShell,
+};

@@ -1,0 +1,51 @@
+import type { z } from 'zod';
+
+/** What a tool needs from the runtime; nothing global, so tests can run tools directly. */
+export interface ToolContext {
+  sessionId: string;
+  cwd: string;
+  platform: NodeJS.Platform;
+  /** Aborted by chat.cancel: a tool must stop (and kill its processes) when it fires. */
+  signal: AbortSignal;
+  shellTimeoutMs: number;
+  /** Finds the full stored output of an earlier tool result by tool call id or message id. */
+  lookupToolOutput: (id: string) => string | null;
+  /** The latest todo list of the session (from its last manage_todo_list result), if any. */
+  latestTodos: () => TodoItem[] | null;
+}
+
+export interface TodoItem {
+  content: string;
+  status: 'pending' | 'in_progress' | 'completed';
+}
+
+export interface ToolResult {
+  ok: boolean;
+  /** What the model reads (before write-time truncation, which the turn loop applies). */
+  content: string;
+  meta?: Record<string, unknown>;
+}
+
+/** JSON schema (the subset the OpenAI tools API takes) describing a tool's arguments. */
+export interface JsonSchemaObject {
+  type: 'object';
+  properties: Record<string, unknown>;
+  required?: string[];
+  additionalProperties?: boolean;
+}
+
+export interface ToolDefinition<A = unknown> {
+  name: string;
+  description: string;
+  parameters: JsonSchemaObject;
+  /** Read-only tools run without approval under the `ask` policy. */
+  readOnly: boolean;
+  args: z.ZodType<A>;
+  run: (args: A, ctx: ToolContext) => Promise<ToolResult>;
+}
+
+/** The `tools` array entry of an OpenAI chat request. */
+export interface ToolSpec {
+  type: 'function';
+  function: { name: string; description: string; parameters: JsonSchemaObject };
+}
