@@ -1,0 +1,2 @@
+/** The schema version this code writes. */
+export const SCHEMA_VERSION = 3;

@@ -1,0 +1,30 @@
+// @threadline/store: everything Threadline knows, in one SQLite file (SPEC §2, §4, §9).
+export { openStore } from './openStore';
+export { parseEnvOverrides, ENV_VARIABLES } from './settings/envOverrides';
+export { SCHEMA_VERSION } from './db/migrations';
+export {
+  StoreError,
+  MEMORY_CAPS,
+  type Store,
+  type StoreErrorCode,
+  type OpenStoreOptions,
+  type Encryptor,
+  type NewMessage,
+  type ListMessagesOptions,
+  type MessagesRepo,
+  type SessionsRepo,
+  type NewCompaction,
+  type CompactionsRepo,
+  type NewCandidate,
+  type NewSnapshot,
+  type MemoryRefresh,
+  type MemoryRefreshResult,
+  type MemoryEditLogEntry,
+  type FactEdit,
+  type MemoryRepo,
+  type EnvOverride,
+  type SettingsRepo,
+  type KeyStorage,
+  type ProvidersRepo,
+  type ApprovalsRepo,
+} from './types';

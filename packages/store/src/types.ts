@@ -1,0 +1,302 @@
+// The public surface of @threadline/store. The runtime codes against these types and never
+// writes SQL of its own; everything below is implemented by the repositories in this folder.
+import type {
+  ApprovalPolicy,
+  ChatMessage,
+  CompactionRecord,
+  FactCategory,
+  FactSource,
+  FactStatus,
+  MemoryCandidate,
+  MemoryFact,
+  MemorySnapshot,
+  MessageKind,
+  ProviderProfile,
+  ProviderUpsert,
+  SessionSummary,
+  Settings,
+  SettingsPatch,
+  StepReport,
+  StoredMessage,
+  Strategy,
+  Trigger,
+  Visibility,
+} from '@threadline/protocol';
+
+/** Encrypts API keys at rest. Electron passes `safeStorage`; tests pass a reversible fake. */
+export interface Encryptor {
+  encrypt(plain: string): string;
+  decrypt(cipher: string): string;
+  /** false when the OS keychain is unusable (e.g. a headless Linux box without a keyring). */
+  available(): boolean;
+}
+
+export interface OpenStoreOptions {
+  /** Path of the SQLite file; created (with its folder) when missing. */
+  file: string;
+  encryptor?: Encryptor;
+  /**
+   * Browser mode on a headless box has no keychain: only then may keys be stored in plain text,
+   * marked as such in the row (`key_storage = 'plaintext'`). Without this flag and without a
+   * usable encryptor, saving a key throws `StoreError('no_encryptor')`.
+   */
+  allowPlaintextKeys?: boolean;
+  /** Clock in ms (injected for tests). Default Date.now. */
+  now?: () => number;
+  /** Id generator. Default crypto.randomUUID. */
+  newId?: () => string;
+  /** Environment for setting overrides (THREADLINE_* / AGIME_*). Default process.env. */
+  env?: Record<string, string | undefined>;
+  /**
+   * What to do with a corrupt or non-SQLite file. 'throw' (default): copy it aside to
+   * `<file>.corrupt-<timestamp>` and throw. 'recreate': move it aside and start an empty database;
+   * `store.recovered` then says where the old file went.
+   */
+  onCorrupt?: 'throw' | 'recreate';
+}
+
+export type StoreErrorCode =
+  | 'newer_schema'
+  | 'corrupt'
+  | 'not_sqlite'
+  | 'invalid_setting'
+  | 'invalid_env'
+  | 'invalid_input'
+  | 'not_found'
+  | 'no_encryptor'
+  | 'closed';
+
+/** Every failure the store raises on purpose. `message` is a full sentence meant for a human. */
+export class StoreError extends Error {
+  constructor(
+    readonly code: StoreErrorCode,
+    message: string,
+    /** For corrupt / not_sqlite: where the damaged file was copied. */
+    readonly backupFile?: string,
+  ) {
+    super(message);
+    this.name = 'StoreError';
+  }
+}
+
+// ─── messages ───────────────────────────────────────────────────────────────────────────────
+
+/** A message to append. id, seq and createdAt are assigned by the store unless given. */
+export interface NewMessage extends ChatMessage {
+  /** Optional caller-chosen id (e.g. the id already used in streaming `message.delta` events). */
+  id?: string;
+  /** Default 'normal'. */
+  kind?: MessageKind;
+  /** Default visible to both (compactions.apply defaults inserted messages to agent-only). */
+  visibility?: Visibility;
+  tokens?: number | null;
+  fullOutput?: string | null;
+  meta?: Record<string, unknown>;
+  createdAt?: number;
+}
+
+export interface ListMessagesOptions {
+  /** Include `fullOutput` (can be up to 1 MiB per tool result). Default true. */
+  fullOutput?: boolean;
+  /** Only messages with seq > afterSeq. */
+  afterSeq?: number;
+}
+
+export interface MessagesRepo {
+  /** The whole history of a session, ordered by seq (oldest first). */
+  list(sessionId: string, opts?: ListMessagesOptions): StoredMessage[];
+  get(id: string): StoredMessage | null;
+  /** One transaction: every message or none. Assigns id, seq (contiguous), createdAt; touches the session. */
+  append(sessionId: string, msgs: NewMessage[]): StoredMessage[];
+  /** Cache of token counts: the engine persists what it counted so a reopened session recounts nothing. */
+  setTokens(updates: { id: string; tokens: number | null }[]): void;
+  /**
+   * Replace a message's UI metadata (tool status, duration, approval decision). History is
+   * append-only; meta is the one place the runtime records what happened *to* a message later
+   * (a tool call approved or denied after it was stored). It never reaches the model.
+   */
+  setMeta(id: string, meta: Record<string, unknown>): StoredMessage;
+  count(sessionId: string): number;
+  /** seq of the newest message, 0 for an empty session. */
+  lastSeq(sessionId: string): number;
+}
+
+// ─── sessions ───────────────────────────────────────────────────────────────────────────────
+
+export interface SessionsRepo {
+  /** Title defaults to '' (the renderer shows a localized "Untitled"). */
+  create(title?: string): SessionSummary;
+  /** Most recently updated first. messageCount counts user-visible messages. */
+  list(): SessionSummary[];
+  get(id: string): SessionSummary | null;
+  rename(id: string, title: string): SessionSummary;
+  /** Deletes the session and every row that belongs to it. Throws not_found if missing. */
+  delete(id: string): void;
+  /** Bump updatedAt (appends do this themselves). */
+  touch(id: string): void;
+}
+
+// ─── compactions ────────────────────────────────────────────────────────────────────────────
+
+export interface NewCompaction {
+  id?: string;
+  strategy: Strategy;
+  trigger: Trigger;
+  steps: StepReport[];
+  /** History ids the agent no longer sees; all must belong to the session. */
+  hiddenIds: string[];
+  tokensBefore: number;
+  tokensAfter: number;
+  summary?: string | null;
+  instructions?: string | null;
+  /** Default: the session's last seq before the inserted messages. */
+  afterSeq?: number;
+}
+
+export interface CompactionsRepo {
+  /**
+   * Atomically: append `inserted` (default visibility agent-only, meta.compactionId set) and
+   * store the record with their ids as insertedIds. Either both exist afterwards or neither.
+   */
+  apply(sessionId: string, record: NewCompaction, inserted: NewMessage[]): { record: CompactionRecord; inserted: StoredMessage[] };
+  /** Deactivate the newest active compaction; null when there is none. */
+  undoLast(sessionId: string): CompactionRecord | null;
+  /** Every record, oldest first. */
+  list(sessionId: string): CompactionRecord[];
+  /** Active records, oldest first. */
+  active(sessionId: string): CompactionRecord[];
+  get(id: string): CompactionRecord | null;
+}
+
+// ─── memory ─────────────────────────────────────────────────────────────────────────────────
+
+export type NewCandidate = Omit<MemoryCandidate, 'id' | 'sessionId' | 'createdAt'> & { id?: string; createdAt?: number };
+
+export interface NewSnapshot {
+  id?: string;
+  compactionId?: string | null;
+  content: string;
+  factCount: number;
+  createdAt?: number;
+}
+
+export interface MemoryRefresh {
+  /**
+   * The full next list of facts the engine manages. Auto facts (source cfpm_auto) of the session
+   * that are missing from it are deleted, unless pinned. Listed facts are upserted by id; for
+   * user facts only the engine's fields (confidence, evidenceCount, lastValidatedAt,
+   * validationCommand, updatedAt) change. A user's pin or "forgotten" is never undone here.
+   */
+  facts: MemoryFact[];
+  candidates: NewCandidate[];
+  snapshot?: NewSnapshot;
+}
+
+export interface MemoryRefreshResult {
+  facts: MemoryFact[];
+  /** Rows removed to respect the caps. */
+  trimmed: { facts: number; candidates: number; snapshots: number };
+}
+
+export const MEMORY_CAPS = Object.freeze({ autoFacts: 120, candidates: 800, snapshots: 100 });
+
+export interface MemoryEditLogEntry {
+  id: string;
+  sessionId: string;
+  factId: string;
+  actor: 'user';
+  action: 'create' | 'edit' | 'status';
+  before: MemoryFact | null;
+  after: MemoryFact;
+  createdAt: number;
+}
+
+export interface FactEdit {
+  id?: string;
+  category: FactCategory;
+  content: string;
+  pinned?: boolean;
+}
+
+export interface MemoryRepo {
+  /** Every fact of the session (any status), oldest first. */
+  facts(sessionId: string): MemoryFact[];
+  /** Newest first; default limit 800. */
+  candidates(sessionId: string, limit?: number): MemoryCandidate[];
+  /** Oldest first. */
+  snapshots(sessionId: string): MemorySnapshot[];
+  /** One transaction; enforces the caps of MEMORY_CAPS. */
+  refresh(sessionId: string, next: MemoryRefresh): MemoryRefreshResult;
+  /** A user's create/edit (source 'user', confidence 1.0 on create). Logged in memory_edit_log. */
+  upsertFact(sessionId: string, edit: FactEdit, actor?: 'user'): MemoryFact;
+  /** A user's forget / restore / pin. Logged in memory_edit_log. */
+  setStatus(id: string, status: FactStatus, pinned?: boolean): MemoryFact;
+  /** Oldest first. */
+  editLog(sessionId: string): MemoryEditLogEntry[];
+}
+
+export type { FactSource };
+
+// ─── settings ───────────────────────────────────────────────────────────────────────────────
+
+export interface EnvOverride {
+  /** The variable that set it, e.g. THREADLINE_LANGUAGE or AGIME_CFPM_RUNTIME_VISIBILITY. */
+  variable: string;
+  /** Dotted settings path, e.g. 'cfpm.runtimeVisibility'. */
+  path: string;
+  raw: string;
+}
+
+export interface SettingsRepo {
+  /** Stored settings with defaults, then environment overrides applied. */
+  get(): Settings;
+  /** Stored settings only (what the settings screen edits). */
+  stored(): Settings;
+  /** Validates the patch (zod), merges into the stored settings, returns the effective settings. */
+  set(patch: SettingsPatch): Settings;
+  /** What the environment overrides (so the UI can say "set by THREADLINE_…"). */
+  envOverrides(): { patch: SettingsPatch; sources: EnvOverride[] };
+}
+
+// ─── providers & approvals ──────────────────────────────────────────────────────────────────
+
+export type KeyStorage = 'encrypted' | 'plaintext' | 'none';
+
+export interface ProvidersRepo {
+  /** hasKey only, never the key. Oldest first. */
+  list(): ProviderProfile[];
+  get(id: string): ProviderProfile | null;
+  /** Creates (new id) or updates; apiKey undefined keeps, null removes, string replaces. The first profile becomes active. */
+  upsert(p: ProviderUpsert): ProviderProfile;
+  setActive(id: string): ProviderProfile;
+  active(): ProviderProfile | null;
+  /** The decrypted API key, for the runtime only. */
+  secret(id: string): string | null;
+  /** How the key of a profile is stored (the UI may warn about 'plaintext'). */
+  keyStorage(id: string): KeyStorage;
+  delete(id: string): void;
+}
+
+export interface ApprovalsRepo {
+  get(sessionId: string, toolName: string): ApprovalPolicy | null;
+  set(sessionId: string, toolName: string, policy: ApprovalPolicy): void;
+  list(sessionId: string): Record<string, ApprovalPolicy>;
+}
+
+// ─── the store ──────────────────────────────────────────────────────────────────────────────
+
+export interface Store {
+  readonly file: string;
+  /** Schema version after migrations. */
+  readonly schemaVersion: number;
+  /** Set when onCorrupt: 'recreate' moved a damaged file aside. */
+  readonly recovered: { reason: 'corrupt' | 'not_sqlite'; backupFile: string } | null;
+  sessions: SessionsRepo;
+  messages: MessagesRepo;
+  compactions: CompactionsRepo;
+  memory: MemoryRepo;
+  settings: SettingsRepo;
+  providers: ProvidersRepo;
+  approvals: ApprovalsRepo;
+  close(): void;
+}
