@@ -9,6 +9,23 @@ export interface ThreadlineBridge {
   invoke(route: RouteName, input?: unknown): Promise<RpcResult<unknown>>;
   onEvent(listener: (event: AppEvent) => void): () => void;
   readonly shell: 'electron' | 'browser';
+  /**
+   * Desktop only: commands from the app menu and its accelerators (new session, focus the
+   * input, open settings). Browser mode has no app menu and leaves this undefined.
+   */
+  onCommand?(listener: (command: AppCommand) => void): () => void;
 }
 
-export const IPC_CHANNELS = { invoke: 'threadline:invoke', event: 'threadline:event' } as const;
+/** Commands the Electron app menu sends to the renderer. */
+export const APP_COMMANDS = ['new-session', 'focus-input', 'open-settings'] as const;
+export type AppCommand = (typeof APP_COMMANDS)[number];
+
+export function isAppCommand(value: unknown): value is AppCommand {
+  return typeof value === 'string' && (APP_COMMANDS as readonly string[]).includes(value);
+}
+
+export const IPC_CHANNELS = {
+  invoke: 'threadline:invoke',
+  event: 'threadline:event',
+  command: 'threadline:command',
+} as const;
