@@ -8,7 +8,7 @@ import globals from 'globals';
 const NODE_IO = ['fs', 'fs/promises', 'node:fs', 'node:fs/promises', 'child_process', 'node:child_process', 'net', 'node:net', 'http', 'node:http', 'https', 'node:https', 'os', 'node:os'];
 const ws = (...names) => names.map((n) => `@threadline/${n}`);
 /** Relative imports that climb into another package or app are forbidden everywhere. */
-const crossTree = ['**/packages/*/src/**', '../../packages/**', '../../../packages/**', '../../apps/**', '../../../apps/**'];
+const crossTree = ['**/packages/*/src/**', '../../*/src/**', '../../../*/src/**', '../../../../*/src/**', '../../packages/**', '../../../packages/**', '../../apps/**', '../../../apps/**'];
 
 function layer(files, forbidden, message, extraPatterns = []) {
   return {

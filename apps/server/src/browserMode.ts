@@ -1,0 +1,45 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createAppApi, ensureEnvProvider, openStore } from '@threadline/agent';
+import { EventHub } from './eventHub';
+import { createFileEncryptor } from './fileEncryptor';
+import { startServer } from './server';
+
+export interface BrowserModeOptions {
+  port: number;
+  dataDir?: string;
+  staticDir: string | null;
+  env: NodeJS.ProcessEnv;
+}
+
+/** Where browser mode keeps its database unless told otherwise. */
+export function defaultDataDir(env: NodeJS.ProcessEnv): string {
+  if (env.THREADLINE_DATA_DIR) return resolve(env.THREADLINE_DATA_DIR);
+  const base = env.XDG_DATA_HOME || join(homedir(), '.local', 'share');
+  return join(base, 'threadline');
+}
+
+/** Runtime + HTTP server, wired: store → AppApi → router; runtime events → SSE. */
+export async function startBrowserMode(opts: BrowserModeOptions) {
+  const dataDir = resolve(opts.dataDir ?? defaultDataDir(opts.env));
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const store = openStore({ file: join(dataDir, 'threadline.sqlite'), encryptor: createFileEncryptor(dataDir), env: opts.env });
+  ensureEnvProvider(store, opts.env);
+  const hub = new EventHub();
+  const api = createAppApi({ store, emit: hub.publish, dataDir, cwd: process.cwd(), platform: process.platform });
+  const token = randomBytes(24).toString('base64url');
+  const server = await startServer({ api, hub, token, staticDir: opts.staticDir, port: opts.port });
+  return {
+    url: server.url,
+    port: server.port,
+    token,
+    dataDir,
+    async close() {
+      await server.close();
+      await api.dispose?.();
+      store.close();
+    },
+  };
+}

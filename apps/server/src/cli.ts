@@ -1,0 +1,44 @@
+// `pnpm serve [--port N] [--data-dir DIR]`: browser mode. Starts the runtime on 127.0.0.1 with a
+// fresh token and prints one line: `Threadline is running at http://127.0.0.1:<port>/?token=<token>`.
+import { parseArgs } from 'node:util';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { existsSync } from 'node:fs';
+import { startBrowserMode } from './browserMode';
+
+function fail(message: string): never {
+  process.stderr.write(`threadline serve: ${message}\n`);
+  process.exit(2);
+}
+
+let values: { port?: string; 'data-dir'?: string; 'static-dir'?: string };
+try {
+  ({ values } = parseArgs({
+    options: { port: { type: 'string' }, 'data-dir': { type: 'string' }, 'static-dir': { type: 'string' } },
+    strict: true,
+  }));
+} catch (err) {
+  fail(err instanceof Error ? err.message : String(err));
+}
+
+const port = values.port === undefined ? 0 : Number(values.port);
+if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be an integer 0–65535, got "${values.port}"`);
+
+const here = dirname(fileURLToPath(import.meta.url));
+const staticDir = resolve(values['static-dir'] ?? resolve(here, '../../desktop/out/web'));
+if (!existsSync(resolve(staticDir, 'index.html'))) {
+  process.stderr.write(`threadline serve: no renderer build at ${staticDir}; the API still runs.\n`);
+}
+
+try {
+  const running = await startBrowserMode({ port, dataDir: values['data-dir'], staticDir, env: process.env });
+  process.stdout.write(`Threadline is running at ${running.url}\n`);
+  const stop = async () => {
+    await running.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+} catch (err) {
+  fail(err instanceof Error ? err.message : String(err));
+}

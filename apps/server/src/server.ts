@@ -1,0 +1,194 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { dispatchRoute, type AppApi, type ErrorCode, type RpcResult } from '@threadline/protocol';
+import type { EventHub } from './eventHub';
+import { checkHostAndOrigin, PAGE_CSP, requestToken, SECURITY_HEADERS, tokensEqual } from './security';
+
+export interface ServerOptions {
+  api: AppApi;
+  hub: EventHub;
+  token: string;
+  /** Built renderer (apps/desktop/out/web); null serves the API only. */
+  staticDir: string | null;
+  port?: number;
+  /** Largest accepted JSON body (SPEC §9: oversized input gets a clear message). */
+  maxBodyBytes?: number;
+  heartbeatMs?: number;
+}
+
+export interface RunningServer {
+  server: Server;
+  port: number;
+  url: string;
+  close(): Promise<void>;
+}
+
+const STATUS: Record<ErrorCode, number> = {
+  invalid_input: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  busy: 409,
+  provider_error: 502,
+  internal: 500,
+};
+
+const MIME: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+  '.woff2': 'font/woff2',
+};
+
+/** Browser mode's HTTP surface: RPC + SSE + the renderer's static files, on 127.0.0.1 only. */
+export async function startServer(opts: ServerOptions): Promise<RunningServer> {
+  const maxBody = opts.maxBodyBytes ?? 4 * 1024 * 1024;
+  const sockets = new Set<import('node:net').Socket>();
+  let port = 0;
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      if (!res.headersSent) sendJson(res, 500, fail('internal', err instanceof Error ? err.message : String(err)));
+      else res.end();
+    });
+  });
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    for (const [k, v] of Object.entries(SECURITY_HEADERS)) res.setHeader(k, v);
+    const forbidden = checkHostAndOrigin(req, port);
+    if (forbidden) return sendJson(res, 403, fail('forbidden', forbidden));
+    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+
+    if (url.pathname.startsWith('/api/')) {
+      res.setHeader('Cache-Control', 'no-store');
+      const isEvents = url.pathname === '/api/events';
+      if (!tokensEqual(requestToken(req, url, isEvents), opts.token)) {
+        return sendJson(res, 401, fail('unauthorized', 'Missing or wrong token. Open the URL printed at start-up.'));
+      }
+      if (isEvents && req.method === 'GET') return openEventStream(req, res);
+      if (url.pathname.startsWith('/api/rpc/') && req.method === 'POST') {
+        return rpc(decodeURIComponent(url.pathname.slice('/api/rpc/'.length)), req, res);
+      }
+      return sendJson(res, 404, fail('not_found', `No such endpoint: ${req.method} ${url.pathname}`));
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') return sendJson(res, 405, fail('not_found', 'Method not allowed'));
+    return serveStatic(url.pathname, res);
+  }
+
+  async function rpc(route: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const body = await readBody(req, maxBody);
+    if (body === 'too_large') return sendJson(res, 413, fail('invalid_input', `Request body over ${maxBody} bytes`));
+    let input: unknown = {};
+    if (body.length > 0) {
+      try {
+        input = JSON.parse(body);
+      } catch {
+        return sendJson(res, 400, fail('invalid_input', 'Body is not valid JSON'));
+      }
+    }
+    const result = await dispatchRoute(opts.api, route, input);
+    sendJson(res, result.ok ? 200 : STATUS[result.error.code], result);
+  }
+
+  function openEventStream(req: IncomingMessage, res: ServerResponse): void {
+    res.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-store',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    });
+    res.write(': connected\n\n');
+    const unsubscribe = opts.hub.subscribe((event) => res.write(`data: ${JSON.stringify(event)}\n\n`));
+    const heartbeat = setInterval(() => res.write(': ping\n\n'), opts.heartbeatMs ?? 15_000);
+    req.on('close', () => {
+      clearInterval(heartbeat);
+      unsubscribe();
+    });
+  }
+
+  async function serveStatic(pathname: string, res: ServerResponse): Promise<void> {
+    if (!opts.staticDir) return sendJson(res, 404, fail('not_found', 'No renderer build'));
+    const root = resolve(opts.staticDir);
+    const rel = normalize(decodeURIComponent(pathname)).replace(/^([/\\])+/, '');
+    let file = resolve(join(root, rel || 'index.html'));
+    if (file !== root && !file.startsWith(root + sep)) return sendJson(res, 403, fail('forbidden', 'Outside the app'));
+    const info = await stat(file).catch(() => null);
+    if (!info || info.isDirectory()) {
+      // Single-page app: unknown paths without an extension get the shell page.
+      if (extname(file)) return sendJson(res, 404, fail('not_found', 'Not found'));
+      file = join(root, 'index.html');
+    }
+    const content = await readFile(file).catch(() => null);
+    if (!content) {
+      return sendJson(res, 404, fail('not_found', 'The renderer is not built. Run: pnpm --filter @threadline/desktop build:web'));
+    }
+    const type = MIME[extname(file)] ?? 'application/octet-stream';
+    res.writeHead(200, {
+      'Content-Type': type,
+      'Content-Security-Policy': PAGE_CSP,
+      'Cache-Control': type.startsWith('text/html') ? 'no-store' : 'public, max-age=3600',
+    });
+    res.end(content);
+  }
+
+  await new Promise<void>((ok, ko) => {
+    server.once('error', ko);
+    // Loopback only, never 0.0.0.0: the agent runs shell commands (SPEC §9).
+    server.listen(opts.port ?? 0, '127.0.0.1', () => ok());
+  });
+  port = (server.address() as AddressInfo).port;
+  return {
+    server,
+    port,
+    url: `http://127.0.0.1:${port}/?token=${opts.token}`,
+    close: () =>
+      new Promise<void>((ok) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => ok());
+      }),
+  };
+}
+
+function fail(code: ErrorCode, message: string): RpcResult<never> {
+  return { ok: false, error: { code, message } };
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+function readBody(req: IncomingMessage, max: number): Promise<string | 'too_large'> {
+  return new Promise((ok, ko) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    req.on('data', (c: Buffer) => {
+      if (done) return;
+      size += c.length;
+      if (size > max) {
+        done = true;
+        req.resume();
+        ok('too_large');
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => {
+      if (!done) ok(Buffer.concat(chunks).toString('utf8'));
+    });
+    req.on('error', ko);
+  });
+}
