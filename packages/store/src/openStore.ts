@@ -1,8 +1,43 @@
+import { randomUUID } from 'node:crypto';
 import type { OpenStoreOptions, Store } from './types';
-import { StoreError } from './types';
+import { openDatabase } from './db/connection';
+import { readUserVersion } from './db/migrations';
+import { parseEnvOverrides } from './settings/envOverrides';
+import { createSettingsRepo } from './settings/settingsRepo';
+import type { RepoContext } from './repos/context';
+import { createSessionsRepo } from './repos/sessions';
+import { createMessagesRepo } from './repos/messages';
+import { createCompactionsRepo } from './repos/compactions';
+import { createMemoryRepo } from './repos/memory';
+import { createProvidersRepo } from './repos/providers';
+import { createApprovalsRepo } from './repos/approvals';
 
-/** Opens (creating and migrating when needed) the database at `opts.file`. */
+/**
+ * Opens (creating and migrating when needed) the database at `opts.file`.
+ * Throws StoreError: newer_schema (file untouched), corrupt / not_sqlite (file copied aside),
+ * invalid_env (a THREADLINE_* / AGIME_* override has a bad value).
+ */
 export function openStore(opts: OpenStoreOptions): Store {
-  // Implementation lands in the next commits; the signature is final.
-  throw new StoreError('closed', `openStore(${opts.file}): not implemented yet`);
+  const now = opts.now ?? Date.now;
+  // Parse the environment first: a bad override must not leave a half-opened database behind.
+  const env = parseEnvOverrides(opts.env ?? process.env);
+  const { db, recovered } = openDatabase({ file: opts.file, onCorrupt: opts.onCorrupt ?? 'throw', now });
+  const ctx: RepoContext = { db, now, newId: opts.newId ?? randomUUID };
+  const messages = createMessagesRepo(ctx);
+  const { insertInTx: _internal, ...publicMessages } = messages;
+  return {
+    file: opts.file,
+    schemaVersion: readUserVersion(db),
+    recovered,
+    sessions: createSessionsRepo(ctx),
+    messages: publicMessages,
+    compactions: createCompactionsRepo(ctx, messages),
+    memory: createMemoryRepo(ctx),
+    settings: createSettingsRepo(ctx, env),
+    providers: createProvidersRepo(ctx, { encryptor: opts.encryptor, allowPlaintextKeys: opts.allowPlaintextKeys ?? false }),
+    approvals: createApprovalsRepo(ctx),
+    close: () => {
+      if (db.open) db.close();
+    },
+  };
 }

@@ -1,2 +1,182 @@
+// Schema migrations by `PRAGMA user_version`. Each migration runs in one transaction together with
+// the version bump, so a crash mid-migration leaves the previous version intact. Never edit a
+// migration that has shipped: add a new one.
+import type Database from 'better-sqlite3';
+
+export interface Migration {
+  version: number;
+  description: string;
+  sql: string;
+}
+
+const V1_CORE = `
+CREATE TABLE sessions (
+  id TEXT PRIMARY KEY,
+  title TEXT NOT NULL DEFAULT '',
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  -- user-visible messages, kept by append so listing sessions never scans history
+  message_count INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX idx_sessions_updated ON sessions(updated_at DESC);
+
+CREATE TABLE messages (
+  id TEXT PRIMARY KEY,
+  session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL,
+  created_at INTEGER NOT NULL,
+  role TEXT NOT NULL CHECK (role IN ('system', 'user', 'assistant', 'tool')),
+  content TEXT,
+  tool_calls TEXT,          -- JSON array, OpenAI shape
+  tool_call_id TEXT,
+  name TEXT,
+  kind TEXT NOT NULL DEFAULT 'normal',
+  visible_user INTEGER NOT NULL DEFAULT 1,
+  visible_agent INTEGER NOT NULL DEFAULT 1,
+  tokens INTEGER,           -- cached count; the only column that changes after insert besides meta
+  full_output TEXT,         -- the untruncated tool output beside the truncated content
+  meta TEXT                 -- JSON object for the UI
+);
+CREATE UNIQUE INDEX idx_messages_session_seq ON messages(session_id, seq);
+
+CREATE TABLE compactions (
+  id TEXT PRIMARY KEY,
+  session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+  strategy TEXT NOT NULL,
+  trigger TEXT NOT NULL,
+  steps TEXT NOT NULL,        -- JSON StepReport[]
+  hidden_ids TEXT NOT NULL,   -- JSON string[]
+  inserted_ids TEXT NOT NULL, -- JSON string[]
+  tokens_before INTEGER NOT NULL,
+  tokens_after INTEGER NOT NULL,
+  summary TEXT,
+  instructions TEXT,
+  after_seq INTEGER NOT NULL,
+  active INTEGER NOT NULL DEFAULT 1,
+  created_at INTEGER NOT NULL,
+  undone_at INTEGER
+);
+CREATE INDEX idx_compactions_session ON compactions(session_id, created_at);
+
+CREATE TABLE settings (
+  key TEXT PRIMARY KEY,
+  value TEXT NOT NULL        -- JSON
+);
+
+CREATE TABLE provider_profiles (
+  id TEXT PRIMARY KEY,
+  preset TEXT NOT NULL,
+  name TEXT NOT NULL,
+  base_url TEXT NOT NULL,
+  model TEXT NOT NULL,
+  context_window INTEGER NOT NULL,
+  compaction_model TEXT,
+  api_key_cipher TEXT,       -- only ever the encryptor's output in v1
+  active INTEGER NOT NULL DEFAULT 0,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL
+);
+
+CREATE TABLE tool_approvals (
+  session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+  tool_name TEXT NOT NULL,
+  policy TEXT NOT NULL CHECK (policy IN ('ask', 'auto', 'deny')),
+  updated_at INTEGER NOT NULL,
+  PRIMARY KEY (session_id, tool_name)
+);
+`;
+
+// CFPM session memory (SPEC §4) arrived after the core schema.
+const V2_MEMORY = `
+CREATE TABLE memory_facts (
+  id TEXT PRIMARY KEY,
+  session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+  category TEXT NOT NULL,
+  content TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('active', 'stale', 'forgotten', 'superseded')),
+  pinned INTEGER NOT NULL DEFAULT 0,
+  source TEXT NOT NULL CHECK (source IN ('user', 'cfpm_auto')),
+  confidence REAL NOT NULL,
+  evidence_count INTEGER NOT NULL DEFAULT 1,
+  last_validated_at INTEGER,
+  validation_command TEXT,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL
+);
+CREATE INDEX idx_memory_facts_session ON memory_facts(session_id, source);
+
+CREATE TABLE memory_candidates (
+  id TEXT PRIMARY KEY,
+  session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+  category TEXT NOT NULL,
+  content TEXT NOT NULL,
+  source TEXT NOT NULL,
+  decision TEXT NOT NULL CHECK (decision IN ('accepted', 'rejected')),
+  reason TEXT NOT NULL,
+  created_at INTEGER NOT NULL
+);
+CREATE INDEX idx_memory_candidates_session ON memory_candidates(session_id, created_at);
+
+CREATE TABLE memory_snapshots (
+  id TEXT PRIMARY KEY,
+  session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+  compaction_id TEXT REFERENCES compactions(id) ON DELETE SET NULL,
+  content TEXT NOT NULL,
+  fact_count INTEGER NOT NULL,
+  created_at INTEGER NOT NULL
+);
+CREATE INDEX idx_memory_snapshots_session ON memory_snapshots(session_id, created_at);
+
+CREATE TABLE memory_edit_log (
+  id TEXT PRIMARY KEY,
+  session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+  fact_id TEXT NOT NULL,       -- no FK: the log outlives a pruned fact
+  actor TEXT NOT NULL,
+  action TEXT NOT NULL,
+  before TEXT,                 -- JSON MemoryFact | null
+  after TEXT NOT NULL,         -- JSON MemoryFact
+  created_at INTEGER NOT NULL
+);
+CREATE INDEX idx_memory_edit_log_session ON memory_edit_log(session_id, created_at);
+`;
+
+// Browser mode on a headless box has no keychain: keys may be stored in plain text there, and the
+// row must say so. Existing keys were all encrypted. Also: "undo last" looks up active records.
+const V3_KEY_STORAGE = `
+ALTER TABLE provider_profiles ADD COLUMN key_storage TEXT NOT NULL DEFAULT 'none'
+  CHECK (key_storage IN ('encrypted', 'plaintext', 'none'));
+UPDATE provider_profiles SET key_storage = 'encrypted' WHERE api_key_cipher IS NOT NULL;
+CREATE INDEX idx_compactions_active ON compactions(session_id, active);
+`;
+
+export const MIGRATIONS: readonly Migration[] = Object.freeze([
+  { version: 1, description: 'core schema: sessions, messages, compactions, settings, providers, approvals', sql: V1_CORE },
+  { version: 2, description: 'CFPM memory tables', sql: V2_MEMORY },
+  { version: 3, description: 'provider key storage marker, active-compaction index', sql: V3_KEY_STORAGE },
+]);
+
 /** The schema version this code writes. */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
+
+export function readUserVersion(db: Database.Database): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+/**
+ * Brings the database up to `target` (default: latest), one transaction per migration.
+ * Returns the versions applied. The caller has already refused databases newer than the code.
+ */
+export function migrate(db: Database.Database, target: number = SCHEMA_VERSION): number[] {
+  const applied: number[] = [];
+  for (const m of MIGRATIONS) {
+    if (m.version > target) break;
+    if (m.version <= readUserVersion(db)) continue;
+    db.transaction(() => {
+      db.exec(m.sql);
+      // user_version lives in the header page, written in the same transaction as the schema.
+      db.pragma(`user_version = ${m.version}`);
+    }).immediate();
+    applied.push(m.version);
+  }
+  return applied;
+}

@@ -1,0 +1,123 @@
+// Opening the file safely (SPEC §9): a newer schema is refused without touching the file, a damaged
+// or foreign file is copied aside and reported, never overwritten.
+import Database from 'better-sqlite3';
+import { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readSync, statSync, unlinkSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { StoreError } from '../types';
+import { migrate, readUserVersion, SCHEMA_VERSION } from './migrations';
+
+const SQLITE_MAGIC = 'SQLite format 3\0';
+/** quick_check reads every page; above this size opening would get slow, so it is skipped. */
+const QUICK_CHECK_MAX_BYTES = 256 * 1024 * 1024;
+const SIDE_FILES = ['-wal', '-shm'];
+
+export interface OpenedDatabase {
+  db: Database.Database;
+  recovered: { reason: 'corrupt' | 'not_sqlite'; backupFile: string } | null;
+}
+
+export interface OpenDatabaseOptions {
+  file: string;
+  onCorrupt: 'throw' | 'recreate';
+  now: () => number;
+}
+
+export function openDatabase(opts: OpenDatabaseOptions): OpenedDatabase {
+  const { file } = opts;
+  mkdirSync(dirname(file), { recursive: true });
+  let recovered: OpenedDatabase['recovered'] = null;
+
+  const damage = inspectExisting(file);
+  if (damage) {
+    const backupFile = copyAside(file, opts.now());
+    if (opts.onCorrupt === 'throw') throw new StoreError(damage.code, `${damage.message} It was not changed; a copy is at ${backupFile}.`, backupFile);
+    for (const f of [file, ...SIDE_FILES.map((s) => file + s)]) if (existsSync(f)) unlinkSync(f);
+    recovered = { reason: damage.code, backupFile };
+  }
+
+  const db = new Database(file);
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = FULL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    migrate(db);
+  } catch (err) {
+    db.close();
+    if (isCorruptionError(err)) {
+      const backupFile = copyAside(file, opts.now());
+      throw new StoreError('corrupt', `The database ${file} is damaged (${(err as Error).message}). A copy is at ${backupFile}.`, backupFile);
+    }
+    throw err;
+  }
+  return { db, recovered };
+}
+
+interface Damage {
+  code: 'corrupt' | 'not_sqlite';
+  message: string;
+}
+
+/**
+ * Looks at an existing file without writing to it: the header, then a read-only connection for the
+ * schema version and a quick_check. Throws newer_schema; returns what is wrong with a damaged file.
+ */
+function inspectExisting(file: string): Damage | null {
+  if (!existsSync(file)) return null;
+  const size = statSync(file).size;
+  if (size === 0) return null; // an empty file is a fresh database to SQLite
+  const header = readHeader(file);
+  if (header !== SQLITE_MAGIC) {
+    return { code: 'not_sqlite', message: `The file ${file} is not a SQLite database (${size} bytes, unknown header).` };
+  }
+  let ro: Database.Database | null = null;
+  try {
+    ro = new Database(file, { readonly: true, fileMustExist: true });
+    const version = readUserVersion(ro);
+    if (version > SCHEMA_VERSION) {
+      throw new StoreError(
+        'newer_schema',
+        `The database ${file} was written by a newer version of Threadline (schema version ${version}; this version knows up to ${SCHEMA_VERSION}). ` +
+          'It was not opened or changed. Update Threadline to open it.',
+      );
+    }
+    ro.prepare('SELECT count(*) FROM sqlite_master').get();
+    if (size <= QUICK_CHECK_MAX_BYTES) {
+      const result = ro.pragma('quick_check(1)', { simple: true });
+      if (result !== 'ok') return { code: 'corrupt', message: `The database ${file} is damaged (quick_check: ${String(result)}).` };
+    }
+    return null;
+  } catch (err) {
+    if (err instanceof StoreError) throw err;
+    if (isCorruptionError(err)) return { code: 'corrupt', message: `The database ${file} is damaged (${(err as Error).message}).` };
+    throw err;
+  } finally {
+    ro?.close();
+  }
+}
+
+function readHeader(file: string): string {
+  const fd = openSync(file, 'r');
+  try {
+    const buf = Buffer.alloc(16);
+    const n = readSync(fd, buf, 0, 16, 0);
+    return buf.subarray(0, n).toString('latin1');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function isCorruptionError(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB');
+}
+
+/** Copies the file and its WAL side files to `<file>.corrupt-<timestamp>[-wal|-shm]`. */
+function copyAside(file: string, now: number): string {
+  const stamp = new Date(now).toISOString().replace(/[:.]/g, '-');
+  let backup = `${file}.corrupt-${stamp}`;
+  for (let i = 1; existsSync(backup); i++) backup = `${file}.corrupt-${stamp}-${i}`;
+  copyFileSync(file, backup);
+  for (const s of SIDE_FILES) if (existsSync(file + s)) copyFileSync(file + s, backup + s);
+  return backup;
+}

@@ -1,0 +1,273 @@
+// CFPM session memory (SPEC §4): facts, candidate decisions, snapshots, and the log of user edits.
+// The engine decides what to remember; this module stores its decision atomically and keeps the caps.
+import { z } from 'zod';
+import {
+  CandidateReasonSchema,
+  FactCategorySchema,
+  FactSourceSchema,
+  FactStatusSchema,
+  MemoryFactSchema,
+  type FactStatus,
+  type MemoryCandidate,
+  type MemoryFact,
+  type MemorySnapshot,
+} from '@threadline/protocol';
+import { MEMORY_CAPS, StoreError, type FactEdit, type MemoryEditLogEntry, type MemoryRefresh, type MemoryRefreshResult, type MemoryRepo } from '../types';
+import { json, parseInput, type RepoContext } from './context';
+
+interface FactRow {
+  id: string;
+  session_id: string;
+  category: MemoryFact['category'];
+  content: string;
+  status: FactStatus;
+  pinned: number;
+  source: MemoryFact['source'];
+  confidence: number;
+  evidence_count: number;
+  last_validated_at: number | null;
+  validation_command: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+const toFact = (r: FactRow): MemoryFact => ({
+  id: r.id,
+  sessionId: r.session_id,
+  category: r.category,
+  content: r.content,
+  status: r.status,
+  pinned: r.pinned === 1,
+  source: r.source,
+  confidence: r.confidence,
+  evidenceCount: r.evidence_count,
+  lastValidatedAt: r.last_validated_at,
+  validationCommand: r.validation_command,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+const toRow = (f: MemoryFact): FactRow => ({
+  id: f.id,
+  session_id: f.sessionId,
+  category: f.category,
+  content: f.content,
+  status: f.status,
+  pinned: f.pinned ? 1 : 0,
+  source: f.source,
+  confidence: f.confidence,
+  evidence_count: f.evidenceCount,
+  last_validated_at: f.lastValidatedAt,
+  validation_command: f.validationCommand,
+  created_at: f.createdAt,
+  updated_at: f.updatedAt,
+});
+
+const RefreshSchema = z.object({
+  facts: z.array(MemoryFactSchema),
+  candidates: z.array(
+    z.object({
+      id: z.string().min(1).optional(),
+      category: FactCategorySchema,
+      content: z.string(),
+      source: FactSourceSchema,
+      decision: z.enum(['accepted', 'rejected']),
+      reason: CandidateReasonSchema,
+      createdAt: z.number().int().optional(),
+    }),
+  ),
+  snapshot: z
+    .object({
+      id: z.string().min(1).optional(),
+      compactionId: z.string().nullable().optional(),
+      content: z.string(),
+      factCount: z.number().int().nonnegative(),
+      createdAt: z.number().int().optional(),
+    })
+    .optional(),
+});
+
+const FactEditSchema = z.object({
+  id: z.string().min(1).optional(),
+  category: FactCategorySchema,
+  content: z.string().trim().min(1).max(2000),
+  pinned: z.boolean().optional(),
+});
+
+export function createMemoryRepo(ctx: RepoContext): MemoryRepo {
+  const { db } = ctx;
+  const FACT_COLS = '@id, @session_id, @category, @content, @status, @pinned, @source, @confidence, @evidence_count, @last_validated_at, @validation_command, @created_at, @updated_at';
+  const insertFact = db.prepare(`INSERT INTO memory_facts VALUES (${FACT_COLS})`);
+  const updateFactFull = db.prepare(
+    `UPDATE memory_facts SET category = @category, content = @content, status = @status, pinned = @pinned, confidence = @confidence,
+       evidence_count = @evidence_count, last_validated_at = @last_validated_at, validation_command = @validation_command, updated_at = @updated_at WHERE id = @id`,
+  );
+  const updateFactEngine = db.prepare(
+    `UPDATE memory_facts SET confidence = @confidence, evidence_count = @evidence_count, last_validated_at = @last_validated_at,
+       validation_command = @validation_command, updated_at = @updated_at WHERE id = @id`,
+  );
+  const getFact = db.prepare<[string], FactRow>('SELECT * FROM memory_facts WHERE id = ?');
+  const listFacts = db.prepare<[string], FactRow>('SELECT * FROM memory_facts WHERE session_id = ? ORDER BY created_at, rowid');
+  // Pinned and user-forgotten auto facts are user decisions: the engine's list cannot drop them.
+  const deleteMissingAuto = db.prepare<[string, string]>(
+    `DELETE FROM memory_facts WHERE session_id = ? AND source = 'cfpm_auto' AND pinned = 0 AND status != 'forgotten'
+       AND id NOT IN (SELECT value FROM json_each(?))`,
+  );
+  const trimAuto = db.prepare<[string, number], { id: string }>(
+    `DELETE FROM memory_facts WHERE id IN (
+       SELECT id FROM memory_facts WHERE session_id = ? AND source = 'cfpm_auto' AND pinned = 0
+       ORDER BY (status = 'active') ASC, updated_at ASC, rowid ASC LIMIT ?)`,
+  );
+  const countAuto = db.prepare<[string], { n: number }>("SELECT count(*) AS n FROM memory_facts WHERE session_id = ? AND source = 'cfpm_auto'");
+  const insertCandidate = db.prepare('INSERT INTO memory_candidates VALUES (@id, @session_id, @category, @content, @source, @decision, @reason, @created_at)');
+  const listCandidates = db.prepare<[string, number], Record<string, unknown>>(
+    'SELECT * FROM memory_candidates WHERE session_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?',
+  );
+  const trimCandidates = db.prepare<[string, string, number]>(
+    `DELETE FROM memory_candidates WHERE session_id = ? AND id NOT IN (
+       SELECT id FROM memory_candidates WHERE session_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?)`,
+  );
+  const insertSnapshot = db.prepare('INSERT INTO memory_snapshots VALUES (@id, @session_id, @compaction_id, @content, @fact_count, @created_at)');
+  const listSnapshots = db.prepare<[string], Record<string, unknown>>('SELECT * FROM memory_snapshots WHERE session_id = ? ORDER BY created_at, rowid');
+  const trimSnapshots = db.prepare<[string, string, number]>(
+    `DELETE FROM memory_snapshots WHERE session_id = ? AND id NOT IN (
+       SELECT id FROM memory_snapshots WHERE session_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?)`,
+  );
+  const insertLog = db.prepare('INSERT INTO memory_edit_log VALUES (@id, @session_id, @fact_id, @actor, @action, @before, @after, @created_at)');
+  const listLog = db.prepare<[string], Record<string, unknown>>('SELECT * FROM memory_edit_log WHERE session_id = ? ORDER BY created_at, rowid');
+  const sessionExists = db.prepare<[string], { id: string }>('SELECT id FROM sessions WHERE id = ?');
+
+  const mustSession = (sessionId: string): void => {
+    if (!sessionExists.get(sessionId)) throw new StoreError('not_found', `Session ${sessionId} does not exist.`);
+  };
+
+  const refreshTx = db.transaction((sessionId: string, input: MemoryRefresh): MemoryRefreshResult => {
+    const next = parseInput(RefreshSchema, input, 'memory refresh');
+    mustSession(sessionId);
+    const now = ctx.now();
+    for (const f of next.facts) {
+      if (f.sessionId !== sessionId) throw new StoreError('invalid_input', `Invalid memory refresh: fact ${f.id} belongs to session ${f.sessionId}.`);
+      const existing = getFact.get(f.id);
+      if (existing && existing.session_id !== sessionId) throw new StoreError('invalid_input', `Invalid memory refresh: fact ${f.id} belongs to another session.`);
+      if (!existing) insertFact.run(toRow(f));
+      else if (existing.source === 'user') updateFactEngine.run(toRow(f));
+      else {
+        const row = toRow(f);
+        if (existing.pinned === 1) row.pinned = 1;
+        if (existing.status === 'forgotten') row.status = 'forgotten';
+        updateFactFull.run(row);
+      }
+    }
+    deleteMissingAuto.run(sessionId, json(next.facts.map((f) => f.id)));
+    const excess = (countAuto.get(sessionId)?.n ?? 0) - MEMORY_CAPS.autoFacts;
+    const trimmedFacts = excess > 0 ? trimAuto.run(sessionId, excess).changes : 0;
+
+    for (const c of next.candidates) {
+      insertCandidate.run({ id: c.id ?? ctx.newId(), session_id: sessionId, category: c.category, content: c.content, source: c.source, decision: c.decision, reason: c.reason, created_at: c.createdAt ?? now });
+    }
+    const trimmedCandidates = next.candidates.length > 0 ? trimCandidates.run(sessionId, sessionId, MEMORY_CAPS.candidates).changes : 0;
+
+    let trimmedSnapshots = 0;
+    if (next.snapshot) {
+      const s = next.snapshot;
+      insertSnapshot.run({ id: s.id ?? ctx.newId(), session_id: sessionId, compaction_id: s.compactionId ?? null, content: s.content, fact_count: s.factCount, created_at: s.createdAt ?? now });
+      trimmedSnapshots = trimSnapshots.run(sessionId, sessionId, MEMORY_CAPS.snapshots).changes;
+    }
+    return {
+      facts: listFacts.all(sessionId).map(toFact),
+      trimmed: { facts: trimmedFacts, candidates: trimmedCandidates, snapshots: trimmedSnapshots },
+    };
+  });
+
+  function log(sessionId: string, action: MemoryEditLogEntry['action'], before: MemoryFact | null, after: MemoryFact): void {
+    insertLog.run({ id: ctx.newId(), session_id: sessionId, fact_id: after.id, actor: 'user', action, before: before ? json(before) : null, after: json(after), created_at: ctx.now() });
+  }
+
+  const upsertTx = db.transaction((sessionId: string, input: FactEdit): MemoryFact => {
+    const e = parseInput(FactEditSchema, input, 'memory fact');
+    mustSession(sessionId);
+    const now = ctx.now();
+    const existingRow = e.id !== undefined ? getFact.get(e.id) : undefined;
+    if (existingRow && existingRow.session_id !== sessionId) throw new StoreError('not_found', `Memory fact ${e.id} does not exist in session ${sessionId}.`);
+    if (existingRow) {
+      const before = toFact(existingRow);
+      const after: MemoryFact = { ...before, category: e.category, content: e.content, pinned: e.pinned ?? before.pinned, updatedAt: now };
+      updateFactFull.run(toRow(after));
+      log(sessionId, 'edit', before, after);
+      return after;
+    }
+    const fact: MemoryFact = {
+      id: e.id ?? ctx.newId(),
+      sessionId,
+      category: e.category,
+      content: e.content,
+      status: 'active',
+      pinned: e.pinned ?? false,
+      source: 'user',
+      confidence: 1,
+      evidenceCount: 1,
+      lastValidatedAt: null,
+      validationCommand: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    insertFact.run(toRow(fact));
+    log(sessionId, 'create', null, fact);
+    return fact;
+  });
+
+  const setStatusTx = db.transaction((id: string, status: FactStatus, pinned?: boolean): MemoryFact => {
+    const s = parseInput(FactStatusSchema, status, 'fact status');
+    const row = getFact.get(id);
+    if (!row) throw new StoreError('not_found', `Memory fact ${id} does not exist.`);
+    const before = toFact(row);
+    const after: MemoryFact = { ...before, status: s, pinned: pinned ?? before.pinned, updatedAt: ctx.now() };
+    updateFactFull.run(toRow(after));
+    log(before.sessionId, 'status', before, after);
+    return after;
+  });
+
+  return {
+    facts: (sessionId) => listFacts.all(sessionId).map(toFact),
+    candidates: (sessionId, limit = MEMORY_CAPS.candidates) =>
+      listCandidates.all(sessionId, limit).map(
+        (r): MemoryCandidate => ({
+          id: r.id as string,
+          sessionId: r.session_id as string,
+          category: r.category as MemoryCandidate['category'],
+          content: r.content as string,
+          source: r.source as MemoryCandidate['source'],
+          decision: r.decision as MemoryCandidate['decision'],
+          reason: r.reason as MemoryCandidate['reason'],
+          createdAt: r.created_at as number,
+        }),
+      ),
+    snapshots: (sessionId) =>
+      listSnapshots.all(sessionId).map(
+        (r): MemorySnapshot => ({
+          id: r.id as string,
+          sessionId: r.session_id as string,
+          compactionId: r.compaction_id as string | null,
+          content: r.content as string,
+          factCount: r.fact_count as number,
+          createdAt: r.created_at as number,
+        }),
+      ),
+    refresh: (sessionId, next) => refreshTx.immediate(sessionId, next),
+    upsertFact: (sessionId, edit) => upsertTx.immediate(sessionId, edit),
+    setStatus: (id, status, pinned) => setStatusTx.immediate(id, status, pinned),
+    editLog: (sessionId) =>
+      listLog.all(sessionId).map(
+        (r): MemoryEditLogEntry => ({
+          id: r.id as string,
+          sessionId: r.session_id as string,
+          factId: r.fact_id as string,
+          actor: 'user',
+          action: r.action as MemoryEditLogEntry['action'],
+          before: r.before === null ? null : (JSON.parse(r.before as string) as MemoryFact),
+          after: JSON.parse(r.after as string) as MemoryFact,
+          createdAt: r.created_at as number,
+        }),
+      ),
+  };
+}

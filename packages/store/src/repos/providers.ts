@@ -1,0 +1,140 @@
+// Provider profiles. The API key never leaves this module except through secret(); at rest it is
+// the injected encryptor's output, or plain text only when the caller allowed it (marked per row).
+import { ProviderUpsertSchema, type ProviderProfile, type ProviderUpsert } from '@threadline/protocol';
+import { StoreError, type Encryptor, type KeyStorage, type ProvidersRepo } from '../types';
+import { parseInput, type RepoContext } from './context';
+
+interface ProviderRow {
+  id: string;
+  preset: ProviderProfile['preset'];
+  name: string;
+  base_url: string;
+  model: string;
+  context_window: number;
+  compaction_model: string | null;
+  api_key_cipher: string | null;
+  key_storage: KeyStorage;
+  active: number;
+  created_at: number;
+  updated_at: number;
+}
+
+const toProfile = (r: ProviderRow): ProviderProfile => ({
+  id: r.id,
+  preset: r.preset,
+  name: r.name,
+  baseUrl: r.base_url,
+  model: r.model,
+  contextWindow: r.context_window,
+  compactionModel: r.compaction_model,
+  hasKey: r.api_key_cipher !== null,
+  active: r.active === 1,
+});
+
+export interface KeyPolicy {
+  encryptor?: Encryptor;
+  allowPlaintextKeys: boolean;
+}
+
+export function createProvidersRepo(ctx: RepoContext, keys: KeyPolicy): ProvidersRepo {
+  const { db } = ctx;
+  const getRow = db.prepare<[string], ProviderRow>('SELECT * FROM provider_profiles WHERE id = ?');
+  const listRows = db.prepare<[], ProviderRow>('SELECT * FROM provider_profiles ORDER BY created_at, rowid');
+  const activeRow = db.prepare<[], ProviderRow>('SELECT * FROM provider_profiles WHERE active = 1 LIMIT 1');
+  const insert = db.prepare(
+    `INSERT INTO provider_profiles (id, preset, name, base_url, model, context_window, compaction_model, api_key_cipher, key_storage, active, created_at, updated_at)
+     VALUES (@id, @preset, @name, @base_url, @model, @context_window, @compaction_model, @api_key_cipher, @key_storage, @active, @created_at, @updated_at)`,
+  );
+  const update = db.prepare(
+    `UPDATE provider_profiles SET preset = @preset, name = @name, base_url = @base_url, model = @model, context_window = @context_window,
+       compaction_model = @compaction_model, api_key_cipher = @api_key_cipher, key_storage = @key_storage, updated_at = @updated_at WHERE id = @id`,
+  );
+  const clearActive = db.prepare('UPDATE provider_profiles SET active = 0 WHERE active = 1');
+  const markActive = db.prepare<[string]>('UPDATE provider_profiles SET active = 1 WHERE id = ?');
+  const deleteRow = db.prepare<[string]>('DELETE FROM provider_profiles WHERE id = ?');
+  const oldest = db.prepare<[], { id: string }>('SELECT id FROM provider_profiles ORDER BY created_at, rowid LIMIT 1');
+
+  const mustRow = (id: string): ProviderRow => {
+    const r = getRow.get(id);
+    if (!r) throw new StoreError('not_found', `Provider profile ${id} does not exist.`);
+    return r;
+  };
+
+  function sealKey(apiKey: string): { api_key_cipher: string; key_storage: KeyStorage } {
+    if (keys.encryptor?.available()) return { api_key_cipher: keys.encryptor.encrypt(apiKey), key_storage: 'encrypted' };
+    if (keys.allowPlaintextKeys) return { api_key_cipher: apiKey, key_storage: 'plaintext' };
+    throw new StoreError(
+      'no_encryptor',
+      'Cannot save the API key: no secure storage (OS keychain) is available, and storing keys in plain text was not allowed.',
+    );
+  }
+
+  const upsertTx = db.transaction((input: ProviderUpsert): ProviderProfile => {
+    const p = parseInput(ProviderUpsertSchema, input, 'provider profile');
+    const now = ctx.now();
+    const existing = p.id !== undefined ? mustRow(p.id) : null;
+    let key: { api_key_cipher: string | null; key_storage: KeyStorage } = existing
+      ? { api_key_cipher: existing.api_key_cipher, key_storage: existing.key_storage }
+      : { api_key_cipher: null, key_storage: 'none' };
+    if (p.apiKey === null || p.apiKey === '') key = { api_key_cipher: null, key_storage: 'none' };
+    else if (typeof p.apiKey === 'string') key = sealKey(p.apiKey);
+    const row: ProviderRow = {
+      id: existing?.id ?? ctx.newId(),
+      preset: p.preset,
+      name: p.name,
+      base_url: p.baseUrl,
+      model: p.model,
+      context_window: p.contextWindow,
+      compaction_model: p.compactionModel === undefined ? (existing?.compaction_model ?? null) : p.compactionModel || null,
+      ...key,
+      active: existing?.active ?? 0,
+      created_at: existing?.created_at ?? now,
+      updated_at: now,
+    };
+    if (existing) update.run(row);
+    else insert.run(row);
+    // The first profile becomes active so a fresh install works after one form.
+    if (!activeRow.get()) markActive.run(row.id);
+    return toProfile(mustRow(row.id));
+  });
+
+  const setActiveTx = db.transaction((id: string): ProviderProfile => {
+    mustRow(id);
+    clearActive.run();
+    markActive.run(id);
+    return toProfile(mustRow(id));
+  });
+
+  const deleteTx = db.transaction((id: string) => {
+    const r = mustRow(id);
+    deleteRow.run(id);
+    // Keep exactly one active profile while any exist: promote the oldest.
+    const next = r.active === 1 ? oldest.get() : undefined;
+    if (next) markActive.run(next.id);
+  });
+
+  return {
+    list: () => listRows.all().map(toProfile),
+    get(id) {
+      const r = getRow.get(id);
+      return r ? toProfile(r) : null;
+    },
+    upsert: (p) => upsertTx.immediate(p),
+    setActive: (id) => setActiveTx.immediate(id),
+    active() {
+      const r = activeRow.get();
+      return r ? toProfile(r) : null;
+    },
+    secret(id) {
+      const r = mustRow(id);
+      if (r.api_key_cipher === null) return null;
+      if (r.key_storage === 'plaintext') return r.api_key_cipher;
+      if (!keys.encryptor?.available()) {
+        throw new StoreError('no_encryptor', `The API key of provider "${r.name}" is encrypted, but no secure storage is available to decrypt it.`);
+      }
+      return keys.encryptor.decrypt(r.api_key_cipher);
+    },
+    keyStorage: (id) => mustRow(id).key_storage,
+    delete: (id) => deleteTx.immediate(id),
+  };
+}

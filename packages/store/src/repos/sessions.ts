@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import type { SessionSummary } from '@threadline/protocol';
+import { StoreError, type SessionsRepo } from '../types';
+import { parseInput, type RepoContext } from './context';
+
+interface SessionRow {
+  id: string;
+  title: string;
+  created_at: number;
+  updated_at: number;
+  message_count: number;
+}
+
+const toSummary = (r: SessionRow): SessionSummary => ({
+  id: r.id,
+  title: r.title,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+  messageCount: r.message_count,
+});
+
+const TitleSchema = z.string().trim().max(200);
+
+export function createSessionsRepo(ctx: RepoContext): SessionsRepo {
+  const { db } = ctx;
+  const insert = db.prepare<[string, string, number, number]>('INSERT INTO sessions (id, title, created_at, updated_at) VALUES (?, ?, ?, ?)');
+  const getOne = db.prepare<[string], SessionRow>('SELECT id, title, created_at, updated_at, message_count FROM sessions WHERE id = ?');
+  // rowid breaks ties between sessions touched in the same millisecond: newer row first.
+  const listAll = db.prepare<[], SessionRow>('SELECT id, title, created_at, updated_at, message_count FROM sessions ORDER BY updated_at DESC, rowid DESC');
+  const renameStmt = db.prepare<[string, number, string]>('UPDATE sessions SET title = ?, updated_at = ? WHERE id = ?');
+  const touchStmt = db.prepare<[number, string]>('UPDATE sessions SET updated_at = ? WHERE id = ?');
+  const deleteStmt = db.prepare<[string]>('DELETE FROM sessions WHERE id = ?');
+
+  const mustGet = (id: string): SessionSummary => {
+    const r = getOne.get(id);
+    if (!r) throw new StoreError('not_found', `Session ${id} does not exist.`);
+    return toSummary(r);
+  };
+
+  return {
+    create(title?: string): SessionSummary {
+      const t = parseInput(TitleSchema, title ?? '', 'session title');
+      const id = ctx.newId();
+      const now = ctx.now();
+      insert.run(id, t, now, now);
+      return mustGet(id);
+    },
+    list: () => listAll.all().map(toSummary),
+    get(id: string): SessionSummary | null {
+      const r = getOne.get(id);
+      return r ? toSummary(r) : null;
+    },
+    rename(id: string, title: string): SessionSummary {
+      const t = parseInput(TitleSchema.min(1), title, 'session title');
+      if (renameStmt.run(t, ctx.now(), id).changes === 0) throw new StoreError('not_found', `Session ${id} does not exist.`);
+      return mustGet(id);
+    },
+    delete(id: string): void {
+      // ON DELETE CASCADE removes messages, compactions, memory rows and approvals in the same statement.
+      if (deleteStmt.run(id).changes === 0) throw new StoreError('not_found', `Session ${id} does not exist.`);
+    },
+    touch(id: string): void {
+      if (touchStmt.run(ctx.now(), id).changes === 0) throw new StoreError('not_found', `Session ${id} does not exist.`);
+    },
+  };
+}
