@@ -1,0 +1,179 @@
+/**
+ * Draft extraction (SPEC §4): recent assistant and tool messages → drafts of goals, verified
+ * actions, artifacts, invalid paths and open items. Deterministic; every draft is judged later by
+ * `evaluateDraft`, so this stage may over-collect but never decides.
+ */
+import type { ChatMessage } from '@threadline/protocol';
+import { MAX_ARTIFACTS_PER_TOOL_OUTPUT } from './constants';
+import {
+  CLAIM_PATTERNS,
+  ERROR_LINE_PATTERNS,
+  FAILURE_MARKERS,
+  GOAL_PATTERNS,
+  INSTRUCTION_PATTERNS,
+  LOG_LINE_PATTERNS,
+  MISSING_PATH_PATTERNS,
+  OPEN_ITEM_PATTERNS,
+  SUCCESS_MARKERS,
+  matchesAny,
+} from './keywords';
+import { findPaths, isUnhelpfulPath } from './paths';
+import type { MemoryDraft } from './types';
+import { editorWrittenPaths, writtenPaths } from './writes';
+
+interface CallInfo {
+  name: string;
+  command: string | null;
+  args: Record<string, unknown>;
+}
+
+/** Tool outputs are scanned at their head and tail only: a 1 MB log holds no more facts than its ends. */
+const HEAD_LINES = 300;
+const TAIL_LINES = 80;
+const MAX_DRAFTS_PER_TOOL_OUTPUT = 16;
+
+const MEANINGFUL_COMMAND =
+  /\b(?:pytest|py\.test|tox|nox|runtests\.py|unittest|jest|vitest|mocha|ctest|make|cmake|ninja|mvn|gradle|go (?:test|build|run)|cargo (?:test|build|run)|(?:npm|pnpm|yarn) (?:run |)(?:test|build|install|add)|pip3? install|git (?:commit|apply|checkout|switch|merge|push)|mkdir|python[\d.]* [\w./-]+\.py)\b/;
+
+/** Parse a tool call's JSON arguments; the shell command is `command`, `cmd` or `script`. */
+export function parseToolArgs(raw: string): Record<string, unknown> {
+  try {
+    const v: unknown = JSON.parse(raw);
+    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+export function commandOf(args: Record<string, unknown>): string | null {
+  for (const k of ['command', 'cmd', 'script']) {
+    const v = args[k];
+    if (typeof v === 'string' && v.trim() !== '') return v;
+  }
+  return null;
+}
+
+function isShellTool(name: string): boolean {
+  return /shell|terminal|bash|exec|command|run|powershell|cmd/i.test(name);
+}
+
+function sentences(text: string): string[] {
+  const out: string[] = [];
+  let inFence = false;
+  for (const raw of text.split('\n')) {
+    if (/^\s*```/.test(raw)) {
+      inFence = !inFence;
+      continue;
+    }
+    if (inFence) continue;
+    const line = raw
+      .replace(/^\s*(?:THOUGHT|Thought|思考)\s*[:：]\s*/, '')
+      .replace(/^\s*(?:[-*+>]|\d+[.)])\s+/, '')
+      .replace(/\*\*/g, '')
+      .trim();
+    if (line === '') continue;
+    for (const s of line.split(/(?<=[.!?。！？])\s+/)) if (s.trim() !== '') out.push(s.trim());
+  }
+  return out;
+}
+
+function firstLine(command: string): string {
+  const line = command.split('\n').find((l) => l.trim() !== '') ?? '';
+  return line.trim().length > 200 ? `${line.trim().slice(0, 200)}…` : line.trim();
+}
+
+function scannedLines(text: string): string[] {
+  const lines = text.split('\n');
+  if (lines.length <= HEAD_LINES + TAIL_LINES) return lines;
+  return [...lines.slice(0, HEAD_LINES), ...lines.slice(-TAIL_LINES)];
+}
+
+function fromAssistant(m: ChatMessage, calls: Map<string, CallInfo>, out: MemoryDraft[]): void {
+  const push = (d: Omit<MemoryDraft, 'source'>): void => void out.push({ source: 'cfpm_auto', ...d });
+  for (const s of sentences(m.content ?? '')) {
+    if (matchesAny(GOAL_PATTERNS, s)) push({ category: 'goal', content: s, origin: 'assistant' });
+    else if (matchesAny(OPEN_ITEM_PATTERNS, s)) push({ category: 'open_item', content: s, origin: 'assistant' });
+    else if (matchesAny(CLAIM_PATTERNS, s)) push({ category: 'verified_action', content: s, origin: 'assistant', confirmed: false });
+    for (const p of findPaths(s)) push({ category: 'artifact', content: p, origin: 'assistant' });
+  }
+  for (const tc of m.tool_calls ?? []) {
+    const args = parseToolArgs(tc.function.arguments);
+    const command = commandOf(args) ?? (isShellTool(tc.function.name) ? tc.function.arguments : null);
+    const info: CallInfo = { name: tc.function.name, command: isShellTool(tc.function.name) ? command : null, args };
+    calls.set(tc.id, info);
+    const written = info.command !== null ? writtenPaths(info.command) : editorWrittenPaths(tc.function.name, args);
+    for (const p of written) push({ category: 'artifact', content: p, origin: 'command', written: true });
+    const mentioned = info.command !== null ? findPaths(info.command) : typeof args.path === 'string' ? findPaths(args.path) : [];
+    for (const p of mentioned) if (!written.includes(p)) push({ category: 'artifact', content: p, origin: 'command' });
+  }
+}
+
+function fromTool(m: ChatMessage, calls: Map<string, CallInfo>, out: MemoryDraft[]): void {
+  const text = m.content ?? '';
+  const call = m.tool_call_id !== undefined ? calls.get(m.tool_call_id) : undefined;
+  const failed = matchesAny(FAILURE_MARKERS, text);
+  const succeeded = !failed && matchesAny(SUCCESS_MARKERS, text);
+  if (call !== undefined) {
+    const written = call.command !== null ? writtenPaths(call.command) : editorWrittenPaths(call.name, call.args);
+    // Editor tools report no exit code: no error line in their reply counts as success.
+    const editorOk = call.command === null && written.length > 0 && !/\b(?:error|invalid|failed|no replacement)\b/i.test(text.slice(0, 400));
+    if (succeeded || editorOk) {
+      for (const p of written) out.push({ category: 'verified_action', content: `edited ${p}`, source: 'cfpm_auto', origin: 'tool_output', confirmed: true });
+      if (call.command !== null && written.length === 0 && MEANINGFUL_COMMAND.test(call.command))
+        out.push({ category: 'verified_action', content: `ran \`${firstLine(call.command)}\` (exit 0)`, source: 'cfpm_auto', origin: 'tool_output', confirmed: true });
+    }
+  }
+  const local: MemoryDraft[] = [];
+  let artifacts = 0;
+  for (const raw of scannedLines(text)) {
+    if (local.length >= MAX_DRAFTS_PER_TOOL_OUTPUT) break;
+    const line = raw.trim();
+    if (line === '' || line.length > 600) continue;
+    const base = { source: 'cfpm_auto', origin: 'tool_output' } as const;
+    if (matchesAny(MISSING_PATH_PATTERNS, line)) {
+      const paths = findPaths(line).filter((p) => !isUnhelpfulPath(p));
+      if (paths.length === 0) local.push({ ...base, category: 'invalid_path', content: line });
+      for (const p of paths.slice(0, 2)) local.push({ ...base, category: 'invalid_path', content: p });
+      continue;
+    }
+    // Text in a tool output that addresses the model is data, never a goal (prompt injection).
+    if (matchesAny(INSTRUCTION_PATTERNS, line) || matchesAny(GOAL_PATTERNS, line)) {
+      local.push({ ...base, category: 'goal', content: line });
+      continue;
+    }
+    if (matchesAny(OPEN_ITEM_PATTERNS, line) && /\bTODO\b|\bFIXME\b|待办/.test(line)) {
+      local.push({ ...base, category: 'open_item', content: line });
+      continue;
+    }
+    const errorLine = matchesAny(ERROR_LINE_PATTERNS, line);
+    const logLine = !errorLine && matchesAny(LOG_LINE_PATTERNS, line);
+    for (const p of findPaths(line)) {
+      if (!errorLine && !logLine && artifacts >= MAX_ARTIFACTS_PER_TOOL_OUTPUT) break;
+      if (!errorLine && !logLine) artifacts++;
+      local.push({ ...base, category: 'artifact', content: p, errorLine, logLine });
+    }
+  }
+  out.push(...local.slice(0, MAX_DRAFTS_PER_TOOL_OUTPUT));
+}
+
+function fromUser(m: ChatMessage, out: MemoryDraft[]): void {
+  const text = m.content ?? '';
+  if (/^\s*\[(?:CFPM_|THREADLINE_)/.test(text)) return; // our own notices and blocks
+  let n = 0;
+  for (const p of findPaths(text.slice(0, 20_000))) {
+    if (n++ >= MAX_ARTIFACTS_PER_TOOL_OUTPUT) break;
+    out.push({ category: 'artifact', content: p, source: 'cfpm_auto', origin: 'user' });
+  }
+}
+
+/** Drafts of every message, in message order. System messages are never parsed. */
+export function extractDrafts(messages: ChatMessage[]): MemoryDraft[] {
+  const calls = new Map<string, CallInfo>();
+  const out: MemoryDraft[] = [];
+  for (const m of messages) {
+    if (m.role === 'assistant') fromAssistant(m, calls, out);
+    else if (m.role === 'tool') fromTool(m, calls, out);
+    else if (m.role === 'user') fromUser(m, out);
+  }
+  return out;
+}

@@ -1,0 +1,17 @@
+/**
+ * CFPM session memory (SPEC §4, seed 000 §8–9): deterministic drafts → decisions → facts,
+ * the per-turn injection block, the checkpoint snapshot and the runtime notice. Pure functions:
+ * time and ids are injected.
+ */
+export * from './constants';
+export type { MemoryDraft, DraftOrigin, DraftDecision, RefreshInput, RefreshResult } from './types';
+export { extractDrafts } from './extract';
+export { evaluateDraft, type EvaluationContext } from './evaluate';
+export { refreshMemory, capCandidates, capSnapshots } from './refresh';
+export { mergeDecisions, pruneFacts, isActiveFact, type MergeOutcome, type PruneOutcome } from './merge';
+export { buildMemoryBlock } from './block';
+export { buildCheckpointSnapshot } from './checkpoint';
+export { formatRuntimeNotice, normalizeVisibility } from './notice';
+export { isPathLike, isDateOnly, findPaths, normalizePath } from './paths';
+export { writtenPaths } from './writes';
+export { editedFiles, pathRecall, type RecallResult } from './recall';

@@ -1,0 +1,89 @@
+/** Keyword lists (English and Simplified Chinese) that classify lines into drafts. */
+
+export const GOAL_PATTERNS: RegExp[] = [
+  /^(?:my|the|our|main|overall)?\s*(?:goal|task|objective|aim)\s*(?:is|will be|:)/i,
+  /\b(?:the|my|our) (?:goal|task|objective) (?:here )?is to\b/i,
+  /\b(?:I|we) (?:need|have|want) to (?:fix|implement|add|make|ensure|find|update|create|support|resolve|change)\b/i,
+  /^(?:目标|任务|需求)\s*[:：是]/,
+  /(?:我的|我们的|本次)?(?:目标|任务)是/,
+  /(?:我|我们)(?:需要|要|得)(?:修复|实现|添加|确保|找到|更新|创建|支持|解决|修改)/,
+];
+
+export const OPEN_ITEM_PATTERNS: RegExp[] = [
+  /\bTODO\b|\bFIXME\b/,
+  /\bnext steps?\b/i,
+  /\b(?:still|also) (?:need|have) to\b/i,
+  /\b(?:remaining|pending|outstanding|not yet|follow[- ]up)\b/i,
+  /\bhaven'?t (?:yet )?(?:been )?\w+/i,
+  /待办|下一步|还需要|仍需|尚未|未完成|待处理|待确认|接下来/,
+];
+
+/** Assistant claims of success; without a tool success marker they stay unconfirmed. */
+export const CLAIM_PATTERNS: RegExp[] = [
+  /\b(?:successfully|I have (?:now )?(?:fixed|created|updated|implemented|verified)|(?:all )?tests? (?:now )?pass(?:es|ed)?)\b/i,
+  /(?:已经?|成功)(?:修复|创建|更新|实现|验证|完成)|测试(?:已|全部)?通过/,
+];
+
+/** Tool result markers of a successful command. */
+export const SUCCESS_MARKERS: RegExp[] = [
+  /<returncode>\s*0\s*<\/returncode>/i,
+  /\bexit(?:ed)?(?:\s+with)?\s*(?:code|status)\s*[:=]?\s*0\b/i,
+  /\[exit(?: code)?:?\s*0\]/i,
+  /(?:退出码|退出代码|返回码)\s*[:：]?\s*0\b/,
+];
+
+export const FAILURE_MARKERS: RegExp[] = [
+  /<returncode>\s*[1-9]\d*\s*<\/returncode>/i,
+  /\bexit(?:ed)?(?:\s+with)?\s*(?:code|status)\s*[:=]?\s*-?[1-9]\d*\b/i,
+  /(?:退出码|退出代码|返回码)\s*[:：]?\s*-?[1-9]/,
+];
+
+/** A line saying a path does not exist (gives an `invalid_path` draft). */
+export const MISSING_PATH_PATTERNS: RegExp[] = [
+  /\bENOENT\b/,
+  /no such file or directory/i,
+  /cannot find (?:the )?path/i,
+  /the system cannot find the (?:path|file) specified/i,
+  /\b(?:path|file|directory|folder) (?:does not|doesn'?t) exist\b/i,
+  /\bdoes not exist\b/i,
+  /FileNotFoundError/,
+  /系统找不到指定的(?:路径|文件)/,
+  /找不到(?:路径|文件)|路径不存在|文件不存在|目录不存在/,
+];
+
+/** Error/traceback lines: transient noise, never facts. */
+export const ERROR_LINE_PATTERNS: RegExp[] = [
+  /^\s*Traceback \(most recent call last\)/,
+  /^\s*File "[^"]+", line \d+/,
+  /^\s*(?:[\w.]+)?(?:Error|Exception)\b[:(]/,
+  /^\s*(?:error|fatal|panic|warning|warn|E)\s*[:[]/i,
+  /^\s*FAIL(?:ED)?\b/,
+  /^\s*at [\w$.<>]+ \(.*:\d+:\d+\)$/,
+  /(?:错误|异常|失败)\s*[:：]/,
+];
+
+/** Runtime log lines: a timestamp or a log level in front. */
+export const LOG_LINE_PATTERNS: RegExp[] = [
+  /^\s*\[?\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(?::\d{2})?/,
+  /^\s*\[?\d{2}:\d{2}:\d{2}(?:[.,]\d+)?\]?\s/,
+  /^\s*\[?(?:DEBUG|INFO|TRACE|NOTICE)\]?[\s:]/,
+];
+
+/**
+ * Text that addresses the model rather than describing the work: a prompt injection when it
+ * comes from a tool output or a file. Never promoted into a goal.
+ */
+export const INSTRUCTION_PATTERNS: RegExp[] = [
+  /\b(?:ignore|disregard|forget|override)\b.{0,40}\b(?:previous|prior|above|earlier|all|any|your)\b.{0,30}\b(?:instructions?|rules|prompts?|messages?|directions)\b/i,
+  /\byou (?:are|must|should|will) now\b/i,
+  /\b(?:new|updated|real) (?:system )?instructions?\s*[:：]/i,
+  /\bsystem prompt\b/i,
+  /\b(?:as an ai|assistant,? you must|from now on,? you)\b/i,
+  /<\/?(?:system|instructions?)>/i,
+  /(?:忽略|无视|忘记).{0,10}(?:之前|以上|先前|前面|所有).{0,10}(?:指令|指示|提示|规则)/,
+  /(?:你现在是|从现在起你|新的指令)/,
+];
+
+export function matchesAny(patterns: readonly RegExp[], text: string): boolean {
+  return patterns.some((p) => p.test(text));
+}

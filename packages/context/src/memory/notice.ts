@@ -1,0 +1,44 @@
+/** The runtime notice `[CFPM_RUNTIME_V1] {json}` after each refresh, and visibility parsing. */
+import { RUNTIME_NOTICE_PREFIX, formatNotice, type RuntimeNoticePayload, type VisibilityLevel } from '@threadline/protocol';
+import type { RefreshResult } from './types';
+
+/**
+ * Settings/env value → level, with the aliases of SPEC §4. Unknown or empty values give
+ * `fallback` (the default `brief`), so a typo never silences or floods the chat.
+ */
+export function normalizeVisibility(value: unknown, fallback: VisibilityLevel = 'brief'): VisibilityLevel {
+  if (typeof value === 'number') value = String(value);
+  if (typeof value === 'boolean') value = value ? 'brief' : 'off';
+  if (typeof value !== 'string') return fallback;
+  const v = value.trim().toLowerCase();
+  if (['off', 'none', 'disable', 'disabled', '0', 'false', 'no'].includes(v)) return 'off';
+  if (['brief', '1', 'on', 'true', 'yes'].includes(v)) return 'brief';
+  if (['debug', 'verbose', 'full', '2'].includes(v)) return 'debug';
+  return fallback;
+}
+
+type NoticeSource = Pick<
+  RefreshResult,
+  'mode' | 'reason' | 'acceptedCount' | 'rejectedCount' | 'prunedCount' | 'factCount' | 'rejectedReasonBreakdown'
+>;
+
+/** null when the visibility says no notice: off always; brief when nothing happened. */
+export function formatRuntimeNotice(result: NoticeSource, visibility: VisibilityLevel | string): string | null {
+  const level = normalizeVisibility(visibility);
+  if (level === 'off') return null;
+  const happened = result.acceptedCount > 0 || result.rejectedCount > 0 || result.prunedCount > 0 || result.mode !== 'noop';
+  if (level === 'brief' && !happened) return null;
+  const payload: RuntimeNoticePayload = {
+    version: 'v1',
+    verbosity: level,
+    reason: result.reason,
+    mode: result.mode,
+    acceptedCount: result.acceptedCount,
+    rejectedCount: result.rejectedCount,
+    prunedCount: result.prunedCount,
+    factCount: result.factCount,
+    // Reasons are debug detail; brief carries the counts only.
+    rejectedReasonBreakdown: level === 'debug' ? { ...result.rejectedReasonBreakdown } : {},
+  };
+  return formatNotice(RUNTIME_NOTICE_PREFIX, payload);
+}

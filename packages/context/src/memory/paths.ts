@@ -1,0 +1,102 @@
+/**
+ * Path recognition for memory drafts: Windows (`C:\…`, UNC), POSIX absolute, home (`~/…`) and
+ * project-relative paths (`src/foo.py`, `./x`, a bare file name with a known extension).
+ */
+
+/** Extensions a bare file name must carry to count as a path (`reproduce.py`, not `e.g.`). */
+const KNOWN_EXTENSIONS = new Set(
+  (
+    'py pyi pyx ts tsx js jsx mjs cjs json jsonl md rst txt toml yaml yml cfg ini conf sh bash zsh ps1 bat cmd ' +
+    'rs go c h cc cpp hpp java kt rb php pony swift cs html htm css scss vue svelte sql xml csv tsv log lock ' +
+    'env gradle mk cmake patch diff diff docx xlsx pptx pdf png jpg jpeg gif svg zip tar gz tgz whl ipynb'
+  ).split(' '),
+);
+
+const DATE_ONLY = /^\d{1,4}[/.-]\d{1,2}(?:[/.-]\d{1,4})?$/;
+const WINDOWS_ABS = /^(?:[A-Za-z]:[\\/]|\\\\[^\\\s]+\\)/;
+const SEGMENT = /^[\w.@+~\-\u4e00-\u9fff ()[\]]+$/;
+
+/** `2024/7/19`, `2025-04-30`, `7/19`: date-like strings that path patterns would otherwise catch. */
+export function isDateOnly(text: string): boolean {
+  return DATE_ONLY.test(text.trim());
+}
+
+/** Trim quotes, trailing punctuation and a `:line[:col]` suffix; keep the path itself. */
+export function normalizePath(raw: string): string {
+  let p = raw.trim().replace(/^['"`(<[]+|['"`)>\],;]+$/g, '');
+  p = p.replace(/(?:[.,;:!?])+$/, '');
+  p = p.replace(/:\d+(?::\d+)?$/, '');
+  return p;
+}
+
+/** True when the whole string is one path (spaces allowed only in Windows paths). */
+export function isPathLike(text: string): boolean {
+  const p = text.trim();
+  if (p.length < 2 || p.length > 400 || /[\r\n\t]/.test(p)) return false;
+  if (isDateOnly(p) || /^[a-z][\w+.-]*:\/\//i.test(p)) return false;
+  if (WINDOWS_ABS.test(p)) {
+    const rest = p.replace(WINDOWS_ABS, '');
+    return rest.split(/[\\/]/).every((s) => s === '' || SEGMENT.test(s));
+  }
+  if (/\s/.test(p)) return false;
+  let body = p;
+  if (body.startsWith('~/')) body = body.slice(2);
+  else if (body.startsWith('/')) body = body.slice(1);
+  else if (body.startsWith('./')) body = body.slice(2);
+  else if (body.startsWith('../')) body = body.replace(/^(?:\.\.\/)+/, '');
+  if (body === '') return p === '~/' ? false : p !== '/';
+  const segs = body.split('/').filter((s) => s !== '');
+  if (segs.length === 0 || !segs.every((s) => /^[\w.@+-]+$/.test(s))) return false;
+  if (!segs.some((s) => /[A-Za-z_]/.test(s))) return false;
+  const anchored = p !== body || segs.length > 1;
+  if (anchored) return true;
+  const ext = /\.([A-Za-z][A-Za-z0-9]{0,7})$/.exec(segs[0]!);
+  return ext !== null && KNOWN_EXTENSIONS.has(ext[1]!.toLowerCase());
+}
+
+const QUOTED = /(['"`])([^'"`\r\n]{2,300})\1/g;
+const WIN_TOKEN = /(?<![\w])(?:[A-Za-z]:[\\/]|\\\\)[^\s'"`<>|*?\r\n]*/g;
+const POSIX_TOKEN = /(?<![\w.$%:/\\-])(?:~\/|\.{1,2}\/|\/)?[\w.@+-]+(?:\/[\w.@+-]*)*/g;
+
+/**
+ * Every path-like substring of a line, normalized and deduplicated, in order of appearance.
+ * Quoted strings are tried whole first so Windows paths with spaces survive.
+ */
+export function findPaths(text: string): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  const add = (raw: string): void => {
+    const p = normalizePath(raw);
+    if (!isPathLike(p) || seen.has(p)) return;
+    seen.add(p);
+    out.push(p);
+  };
+  const noUrls = text.replace(/\b[a-z][\w+.-]*:\/\/\S+/gi, ' ');
+  let rest = noUrls;
+  for (const m of noUrls.matchAll(QUOTED)) {
+    const inner = normalizePath(m[2]!);
+    if (isPathLike(inner)) {
+      add(inner);
+      rest = rest.replace(m[0], ' ');
+    }
+  }
+  for (const m of rest.matchAll(WIN_TOKEN)) add(m[0]);
+  const noWin = rest.replace(WIN_TOKEN, ' ');
+  for (const m of noWin.matchAll(POSIX_TOKEN)) {
+    const tok = m[0];
+    if (!tok.includes('/') && !/\.[A-Za-z]/.test(tok)) continue;
+    add(tok);
+  }
+  return out;
+}
+
+/** A file name worth remembering: not a system/device path, not a bare directory marker. */
+export function isUnhelpfulPath(p: string): boolean {
+  const lower = p.toLowerCase().replace(/\\/g, '/');
+  if (/^(?:\/|~\/?|\.\.?\/?)$/.test(lower)) return true;
+  if (/^\/(?:dev|proc|sys)(?:\/|$)/.test(lower)) return true;
+  if (/^\/(?:usr\/)?(?:s?bin)\/[\w.+-]+$/.test(lower)) return true;
+  if (/(?:^|\/)(?:\.git|node_modules|__pycache__|site-packages|dist-packages)(?:\/|$)/.test(lower)) return true;
+  if (/\.pyc$/.test(lower)) return true;
+  return false;
+}

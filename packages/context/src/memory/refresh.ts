@@ -1,0 +1,75 @@
+/**
+ * One CFPM refresh (SPEC §4, seed 000 §9): extract → evaluate → merge → prune, with the audit
+ * trail of candidates and the mode the runtime reports.
+ */
+import type { MemoryCandidate, MemorySnapshot, RefreshMode } from '@threadline/protocol';
+import { DEFAULT_RECENT_MESSAGES, MAX_CANDIDATES, MAX_SNAPSHOTS } from './constants';
+import { evaluateDraft, factKey } from './evaluate';
+import { extractDrafts } from './extract';
+import { isActiveFact, mergeDecisions, pruneFacts } from './merge';
+import type { MemoryDraft, RefreshInput, RefreshResult } from './types';
+
+function modeOf(drafts: number, accepted: number, pruned: number): RefreshMode {
+  if (accepted > 0) return pruned > 0 ? 'merge+prune' : 'merge';
+  if (pruned > 0) return 'prune';
+  return drafts > 0 ? 'candidate_only' : 'noop';
+}
+
+export function refreshMemory(input: RefreshInput): RefreshResult {
+  const prior = input.facts ?? [];
+  const recent = input.recent ?? (prior.length === 0 ? input.messages.length : DEFAULT_RECENT_MESSAGES);
+  const window = recent >= input.messages.length ? input.messages : input.messages.slice(input.messages.length - recent);
+  const drafts = extractDrafts(window);
+
+  const seen = new Set<string>();
+  const accepted: MemoryDraft[] = [];
+  const candidates: MemoryCandidate[] = [];
+  const breakdown: Record<string, number> = {};
+  for (const draft of drafts) {
+    const reason = evaluateDraft(draft, { facts: prior, seen });
+    const decision = reason === 'accepted' ? 'accepted' : 'rejected';
+    if (decision === 'accepted') {
+      seen.add(factKey(draft.category, draft.content));
+      accepted.push(draft);
+    } else {
+      breakdown[reason] = (breakdown[reason] ?? 0) + 1;
+    }
+    candidates.push({
+      id: input.newId(),
+      sessionId: input.sessionId,
+      category: draft.category,
+      content: draft.content.trim().slice(0, 2000),
+      source: draft.source,
+      decision,
+      reason,
+      createdAt: input.now,
+    });
+  }
+
+  const merged = mergeDecisions(prior, accepted, { sessionId: input.sessionId, now: input.now, newId: input.newId });
+  const pruned = pruneFacts(merged.facts, input.now);
+  const rejectedCount = drafts.length - accepted.length;
+  return {
+    facts: pruned.facts,
+    candidates: capCandidates(candidates),
+    mode: modeOf(drafts.length, accepted.length, pruned.prunedIds.length),
+    reason: input.reason ?? 'turn',
+    acceptedCount: accepted.length,
+    rejectedCount,
+    prunedCount: pruned.prunedIds.length,
+    factCount: pruned.facts.filter(isActiveFact).length,
+    rejectedReasonBreakdown: breakdown,
+    prunedIds: pruned.prunedIds,
+  };
+}
+
+/** Keep the newest `cap` candidates (input in creation order). */
+export function capCandidates<T extends MemoryCandidate>(rows: readonly T[], cap = MAX_CANDIDATES): T[] {
+  return rows.length <= cap ? [...rows] : rows.slice(rows.length - cap);
+}
+
+/** Keep the newest `cap` snapshots (input in creation order). */
+export function capSnapshots<T extends MemorySnapshot>(rows: readonly T[], cap = MAX_SNAPSHOTS): T[] {
+  return rows.length <= cap ? [...rows] : rows.slice(rows.length - cap);
+}
+

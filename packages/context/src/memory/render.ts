@@ -1,0 +1,69 @@
+/** Shared rendering of fact sections for the injection block and the checkpoint snapshot. */
+import type { FactCategory, MemoryFact } from '@threadline/protocol';
+import { isActiveFact } from './merge';
+import { isDateOnly, isPathLike } from './paths';
+
+export const SECTION_TITLES: ReadonlyArray<readonly [FactCategory, string]> = [
+  ['artifact', 'Known artifacts/paths'],
+  ['invalid_path', 'Known invalid paths (do not use)'],
+  ['verified_action', 'Verified actions'],
+  ['goal', 'Goals'],
+  ['open_item', 'Open items'],
+  ['note', 'Notes'],
+];
+
+/** Cut to `max` chars without splitting a surrogate pair; marks the cut with `…`. */
+export function cutText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = max - 1;
+  const code = text.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end--;
+  return `${text.slice(0, end)}…`;
+}
+
+/**
+ * One line of data: no newlines, and no bracketed marker that could pass for the start of
+ * another block or notice (a fact cannot forge `[CFPM_…]` framing).
+ */
+export function sanitizeItem(text: string, max: number): string {
+  const flat = text
+    .replace(/[\r\n\t]+/g, ' ')
+    .replace(/\[(\/?)(CFPM_[A-Z0-9_]*|THREADLINE_[A-Z0-9_]*)\]/gi, '($1$2)')
+    .replace(/\s{2,}/g, ' ')
+    .trim();
+  return cutText(flat, max);
+}
+
+function rank(a: MemoryFact, b: MemoryFact): number {
+  return (
+    Number(b.pinned) - Number(a.pinned) ||
+    Number(b.source === 'user') - Number(a.source === 'user') ||
+    b.evidenceCount - a.evidenceCount ||
+    b.updatedAt - a.updatedAt
+  );
+}
+
+/** Injectable facts by section: active/pinned only; artifacts only path-like and not dates. */
+export function sectionItems(facts: readonly MemoryFact[], category: FactCategory, prefer?: (f: MemoryFact) => boolean): MemoryFact[] {
+  return facts
+    .filter((f) => f.category === category && isActiveFact(f))
+    .filter((f) => category !== 'artifact' || (isPathLike(f.content) && !isDateOnly(f.content)))
+    .sort((a, b) => (prefer ? Number(prefer(b)) - Number(prefer(a)) : 0) || rank(a, b));
+}
+
+export function renderSections(
+  facts: readonly MemoryFact[],
+  maxItems: number,
+  maxChars: number,
+  prefer?: (f: MemoryFact) => boolean,
+): string[] {
+  const lines: string[] = [];
+  for (const [category, title] of SECTION_TITLES) {
+    const items = sectionItems(facts, category, prefer);
+    if (items.length === 0) continue;
+    lines.push(`${title}:`);
+    for (const f of items.slice(0, maxItems)) lines.push(`- ${sanitizeItem(f.content, maxChars)}${f.pinned ? ' (pinned)' : ''}`);
+    if (items.length > maxItems) lines.push(`- (+${items.length - maxItems} more not shown)`);
+  }
+  return lines;
+}

@@ -1,0 +1,65 @@
+import type {
+  CandidateReason,
+  ChatMessage,
+  FactCategory,
+  FactSource,
+  MemoryCandidate,
+  MemoryFact,
+  RefreshMode,
+} from '@threadline/protocol';
+
+/** Where a draft's text came from; evaluation trusts these differently. */
+export type DraftOrigin = 'assistant' | 'command' | 'tool_output' | 'user';
+
+/** A possible fact found in a message, before evaluation. */
+export interface MemoryDraft {
+  category: FactCategory;
+  content: string;
+  source: FactSource;
+  origin: DraftOrigin;
+  /** The line the draft came from looked like an error/traceback (not a missing path). */
+  errorLine?: boolean;
+  /** The line the draft came from looked like a runtime log line (timestamp, level). */
+  logLine?: boolean;
+  /** A verified action backed by a success marker of its tool result. */
+  confirmed?: boolean;
+  /** The artifact is a file the agent wrote (sed -i, cat >, editor create…). */
+  written?: boolean;
+}
+
+export interface DraftDecision {
+  draft: MemoryDraft;
+  decision: 'accepted' | 'rejected';
+  reason: CandidateReason;
+}
+
+export interface RefreshInput {
+  sessionId: string;
+  /** Messages to parse. With no prior facts the whole history is parsed; otherwise see `recent`. */
+  messages: ChatMessage[];
+  /** Current facts of the session (any status). */
+  facts?: MemoryFact[];
+  /** Parse only the last N messages. Default: all when `facts` is empty, else DEFAULT_RECENT_MESSAGES. */
+  recent?: number;
+  now: number;
+  newId: () => string;
+  /** Why the refresh ran (shown in debug notices): e.g. `turn`, `checkpoint`, `manual`. */
+  reason?: string;
+}
+
+export interface RefreshResult {
+  /** The next full list of facts (replaces the input list). */
+  facts: MemoryFact[];
+  /** New candidate rows of this refresh (accepted and rejected), capped at MAX_CANDIDATES. */
+  candidates: MemoryCandidate[];
+  mode: RefreshMode;
+  reason: string;
+  acceptedCount: number;
+  rejectedCount: number;
+  prunedCount: number;
+  /** Active or pinned facts after the refresh. */
+  factCount: number;
+  rejectedReasonBreakdown: Record<string, number>;
+  /** Ids of facts the prune pass retired (status changed or removed by the cap). */
+  prunedIds: string[];
+}
