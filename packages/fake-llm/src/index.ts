@@ -1,0 +1,7 @@
+export { startFakeLlm, type FakeLlm, type FakeLlmOptions } from './server';
+export { parseRulesFile } from './control';
+export { contextLengthError, injectedError, type ErrorAnswer } from './errors';
+export { SUMMARY_MARKER, isSummaryRequest, isSummaryText, deterministicSummary } from './summary';
+export { defaultReply } from './rules';
+export { countPromptTokens, countText } from './tokens';
+export * from './types';

@@ -1,0 +1,194 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { buildAnswer, completionBody, streamChunks } from './completion';
+import { contextLengthError, injectedError, type ErrorAnswer } from './errors';
+import { handleControl } from './control';
+import { sendJson } from './http';
+import { ReplyBook, buildRequestView } from './rules';
+import { countPromptTokens } from './tokens';
+import type { ChatRequestView, ErrorStyle, FakeAnswer, FakeReply, FakeRule, RecordedRequest } from './types';
+
+export interface FakeLlmOptions {
+  /** 0 (default) picks a free port. The server binds 127.0.0.1 only. */
+  port?: number;
+  rules?: FakeRule[];
+  /** Answer when no rule matches (default: an echo "You said: …"; summary requests always get a summary). */
+  defaultReply?: FakeReply | ((req: ChatRequestView) => FakeReply);
+  /** Requests counted over this many prompt tokens get a context-length error. */
+  contextWindow?: number | null;
+  errorStyle?: ErrorStyle;
+  /** The id listed by GET /v1/models (default "fake-model"). */
+  model?: string;
+  /** When set, requests without `Authorization: Bearer <apiKey>` get 401. */
+  apiKey?: string;
+  /** Default characters per streamed chunk (8) and pause per chunk in ms (0). */
+  chunkSize?: number;
+  delayMsPerChunk?: number;
+}
+
+export interface FakeLlm {
+  /** Base URL ending in /v1, for the openai SDK's `baseURL`. */
+  url: string;
+  port: number;
+  /** Every request received, oldest first (live array; chat requests only count toward `index`). */
+  requests: RecordedRequest[];
+  /** Chat completion requests only, with their parsed bodies. */
+  chatRequests(): RecordedRequest[];
+  setRules(rules: FakeRule[], defaultReply?: FakeReply | ((req: ChatRequestView) => FakeReply)): void;
+  /** Replies answered first, one per request, whatever the request (fault queues). */
+  enqueue(...replies: FakeReply[]): void;
+  setContextWindow(window: number | null, style?: ErrorStyle): void;
+  /** Forget rules, queue and recorded requests. */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+export interface ServerState {
+  book: ReplyBook;
+  requests: RecordedRequest[];
+  contextWindow: number | null;
+  errorStyle: ErrorStyle;
+  chatCount: number;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    req.on('data', (c: Buffer) => parts.push(c));
+    req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function sendError(res: ServerResponse, e: ErrorAnswer): void {
+  sendJson(res, e.status, e.body, e.headers);
+}
+
+const isError = (r: FakeReply): r is Extract<FakeReply, { error: unknown }> => 'error' in r && r.error !== undefined;
+
+export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> {
+  const state: ServerState = {
+    book: new ReplyBook(opts.defaultReply),
+    requests: [],
+    contextWindow: opts.contextWindow ?? null,
+    errorStyle: opts.errorStyle ?? 'openai',
+    chatCount: 0,
+  };
+  state.book.setRules(opts.rules ?? []);
+  const model = opts.model ?? 'fake-model';
+
+  async function answerChat(req: IncomingMessage, res: ServerResponse, rec: RecordedRequest, raw: string): Promise<void> {
+    let body: Record<string, unknown>;
+    try {
+      const parsed: unknown = JSON.parse(raw);
+      if (!parsed || typeof parsed !== 'object' || !Array.isArray((parsed as { messages?: unknown }).messages)) throw new Error('shape');
+      body = parsed as Record<string, unknown>;
+      rec.body = body;
+    } catch {
+      return sendError(res, injectedError({ status: 400, message: "We could not parse the JSON body of your request, or 'messages' is missing." }));
+    }
+    const view0 = buildRequestView(body, 0, state.chatCount++);
+    const promptTokens = countPromptTokens(view0.messages, view0.tools);
+    const view: ChatRequestView = { ...view0, promptTokens };
+    rec.promptTokens = promptTokens;
+    rec.isSummaryRequest = view.isSummaryRequest;
+
+    // Faults queued by a test come before everything, like a rate limiter in front of the model.
+    const queued = state.book.takeQueued();
+    if (queued && isError(queued)) return sendError(res, injectedError(queued.error));
+    if (!queued && state.contextWindow !== null && promptTokens > state.contextWindow) {
+      return sendError(res, contextLengthError(state.errorStyle, state.contextWindow, promptTokens));
+    }
+    const reply = queued ?? state.book.pick(view);
+    if (isError(reply)) return sendError(res, injectedError(reply.error));
+    await sendAnswer(req, res, view, reply);
+  }
+
+  async function sendAnswer(req: IncomingMessage, res: ServerResponse, view: ChatRequestView, answer: FakeAnswer): Promise<void> {
+    const built = buildAnswer(view, answer);
+    const drop = answer.dropAfterChunks;
+    if (!view.stream) {
+      if (drop !== undefined) return void req.socket.destroy();
+      if (answer.delayMsPerChunk) await sleep(answer.delayMsPerChunk);
+      return sendJson(res, 200, completionBody(built));
+    }
+    const chunks = streamChunks(built, answer.chunkSize ?? opts.chunkSize ?? 8, view.includeUsage);
+    if (drop === 0) return void req.socket.destroy();
+    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    const delay = answer.delayMsPerChunk ?? opts.delayMsPerChunk ?? 0;
+    for (let i = 0; i < chunks.length; i++) {
+      if (res.destroyed) return; // the client went away (abort)
+      if (drop !== undefined && i >= drop) return void req.socket.destroy();
+      if (delay > 0) await sleep(delay);
+      if (res.destroyed) return;
+      const frame = `data: ${JSON.stringify(chunks[i])}\n\n`;
+      // Before a planned drop, wait until each frame is on the wire, or the destroy would discard it.
+      if (drop !== undefined) await new Promise<void>((r) => res.write(frame, () => r()));
+      else res.write(frame);
+    }
+    res.end('data: [DONE]\n\n');
+  }
+
+  const server = createServer((req, res) => {
+    const rec: RecordedRequest = {
+      method: req.method ?? 'GET',
+      path: req.url ?? '/',
+      headers: { ...req.headers },
+      body: undefined,
+      receivedAt: Date.now(),
+      clientClosed: false,
+    };
+    state.requests.push(rec);
+    res.on('finish', () => (rec.status = res.statusCode));
+    res.on('close', () => {
+      if (!res.writableFinished) rec.clientClosed = true;
+    });
+    void (async () => {
+      const raw = await readBody(req);
+      const path = (req.url ?? '/').split('?')[0]!;
+      if (path.startsWith('/_fake/')) return handleControl(state, path, req.method ?? 'GET', raw, res);
+      if (opts.apiKey !== undefined && req.headers.authorization !== `Bearer ${opts.apiKey}`) {
+        return sendError(res, injectedError({ status: 401 }));
+      }
+      if (req.method === 'POST' && path === '/v1/chat/completions') return answerChat(req, res, rec, raw);
+      if (req.method === 'GET' && path === '/v1/models') {
+        return sendJson(res, 200, { object: 'list', data: [{ id: model, object: 'model', created: 1_700_000_000, owned_by: 'fake-llm' }] });
+      }
+      return sendError(res, injectedError({ status: 404, message: `Unknown request URL: ${req.method} ${path}.`, code: 'unknown_url' }));
+    })().catch((err: unknown) => {
+      if (!res.headersSent) sendError(res, injectedError({ status: 500, message: `fake-llm crashed: ${String(err)}` }));
+      else res.destroy();
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    port,
+    requests: state.requests,
+    chatRequests: () => state.requests.filter((r) => r.path.startsWith('/v1/chat/completions')),
+    setRules: (rules, defaultReply) => state.book.setRules(rules, defaultReply),
+    enqueue: (...replies) => state.book.enqueue(replies),
+    setContextWindow: (window, style) => {
+      state.contextWindow = window;
+      if (style) state.errorStyle = style;
+    },
+    reset: () => {
+      state.book.clear();
+      state.requests.length = 0;
+      state.chatCount = 0;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
