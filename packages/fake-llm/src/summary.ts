@@ -4,14 +4,21 @@ import type { RequestMessage } from './types';
 /**
  * How a summary request is recognised: a system message or the last user message contains the
  * marker `<summary_request>`, or asks in words to summarize/compact the conversation
- * ("summarize the conversation", "summary of this session", "compact the conversation history", …).
+ * ("summarize the conversation", "summary of this session", "compact the conversation history",
+ * "the conversation below is being compacted", "write a handoff note", …).
  */
 export const SUMMARY_MARKER = '<summary_request>';
-const SUMMARY_WORDS =
-  /\b(summari[sz]e|summary of|compact|condense)\b[^.\n]{0,40}\b(conversation|session|chat|history|transcript)\b/i;
+const SUMMARY_WORDS = [
+  // "summarize the conversation", "a summary of this session", "compact the chat history"
+  /\b(summari[sz]e|summary of|compact|condense)\b[^.]{0,40}\b(conversation|session|chat|history|transcript)\b/i,
+  // "the conversation below is being compacted" (the engine's own summarizer prompt)
+  /\b(conversation|session|chat|history)\b[^.]{0,40}\bbeing\s+(compacted|summari[sz]ed)\b/i,
+  // "write a handoff note" / "context checkpoint" (the engine's own summarizer prompt)
+  /\bhandoff note\b/i,
+];
 
 export function isSummaryText(text: string): boolean {
-  return text.toLowerCase().includes(SUMMARY_MARKER) || SUMMARY_WORDS.test(text);
+  return text.toLowerCase().includes(SUMMARY_MARKER) || SUMMARY_WORDS.some((re) => re.test(text));
 }
 
 export function lastOfRole(messages: RequestMessage[], role: string): RequestMessage | undefined {

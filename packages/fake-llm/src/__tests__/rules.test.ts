@@ -75,7 +75,10 @@ describe('summary requests', () => {
     expect(isSummaryRequest([{ role: 'system', content: `You write summaries. ${SUMMARY_MARKER}` }, { role: 'user', content: 'x' }])).toBe(true);
     expect(isSummaryRequest([{ role: 'user', content: 'Please summarize the conversation above.' }])).toBe(true);
     expect(isSummaryRequest([{ role: 'user', content: 'Write a summary of this session for later.' }])).toBe(true);
+    expect(isSummaryRequest([{ role: 'system', content: 'The conversation below is being\ncompacted: write a note.' }])).toBe(true);
+    expect(isSummaryRequest([{ role: 'user', content: 'Write the handoff note for the conversation above.' }])).toBe(true);
     expect(isSummaryRequest([{ role: 'user', content: 'Summarize this file for me' }])).toBe(false);
+    expect(isSummaryRequest([{ role: 'user', content: 'Compact the code. Our conversation is fine.' }])).toBe(false);
     expect(isSummaryRequest([{ role: 'user', content: 'summarize the conversation' }, { role: 'user', content: 'thanks' }])).toBe(false);
   });
 
