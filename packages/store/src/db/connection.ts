@@ -37,6 +37,7 @@ export function openDatabase(opts: OpenDatabaseOptions): OpenedDatabase {
 
   const db = new Database(file);
   try {
+    refuseNewer(file, readUserVersion(db)); // another process may have upgraded it since the inspection
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
@@ -44,6 +45,7 @@ export function openDatabase(opts: OpenDatabaseOptions): OpenedDatabase {
     migrate(db);
   } catch (err) {
     db.close();
+    if (err instanceof StoreError) throw err;
     if (isCorruptionError(err)) {
       const backupFile = copyAside(file, opts.now());
       throw new StoreError('corrupt', `The database ${file} is damaged (${(err as Error).message}). A copy is at ${backupFile}.`, backupFile);
@@ -59,33 +61,33 @@ interface Damage {
 }
 
 /**
- * Looks at an existing file without writing to it: the header, then a read-only connection for the
- * schema version and a quick_check. Throws newer_schema; returns what is wrong with a damaged file.
+ * Looks at an existing file without writing to it: the header (magic, user_version), then a
+ * read-only connection for the version as SQLite sees it (a hot WAL may hold a newer one) and a
+ * quick_check. Throws newer_schema; returns what is wrong with a damaged file.
  */
 function inspectExisting(file: string): Damage | null {
   if (!existsSync(file)) return null;
   const size = statSync(file).size;
   if (size === 0) return null; // an empty file is a fresh database to SQLite
   const header = readHeader(file);
-  if (header !== SQLITE_MAGIC) {
+  if (header.subarray(0, 16).toString('latin1') !== SQLITE_MAGIC) {
     return { code: 'not_sqlite', message: `The file ${file} is not a SQLite database (${size} bytes, unknown header).` };
   }
+  if (header.length >= 64) refuseNewer(file, header.readUInt32BE(60));
+  // A read-only connection may create empty -wal/-shm files it cannot remove; remove those we caused
+  // whenever we are not going on to open the file for real.
+  const sideBefore = SIDE_FILES.filter((s) => existsSync(file + s));
   let ro: Database.Database | null = null;
+  let keepSideFiles = false;
   try {
     ro = new Database(file, { readonly: true, fileMustExist: true });
-    const version = readUserVersion(ro);
-    if (version > SCHEMA_VERSION) {
-      throw new StoreError(
-        'newer_schema',
-        `The database ${file} was written by a newer version of Threadline (schema version ${version}; this version knows up to ${SCHEMA_VERSION}). ` +
-          'It was not opened or changed. Update Threadline to open it.',
-      );
-    }
+    refuseNewer(file, readUserVersion(ro));
     ro.prepare('SELECT count(*) FROM sqlite_master').get();
     if (size <= QUICK_CHECK_MAX_BYTES) {
       const result = ro.pragma('quick_check(1)', { simple: true });
       if (result !== 'ok') return { code: 'corrupt', message: `The database ${file} is damaged (quick_check: ${String(result)}).` };
     }
+    keepSideFiles = true;
     return null;
   } catch (err) {
     if (err instanceof StoreError) throw err;
@@ -93,15 +95,26 @@ function inspectExisting(file: string): Damage | null {
     throw err;
   } finally {
     ro?.close();
+    if (!keepSideFiles) for (const s of SIDE_FILES) if (!sideBefore.includes(s) && existsSync(file + s)) unlinkSync(file + s);
   }
 }
 
-function readHeader(file: string): string {
+function refuseNewer(file: string, version: number): void {
+  if (version <= SCHEMA_VERSION) return;
+  throw new StoreError(
+    'newer_schema',
+    `The database ${file} was written by a newer version of Threadline (schema version ${version}; this version knows up to ${SCHEMA_VERSION}). ` +
+      'It was not opened or changed. Update Threadline to open it.',
+  );
+}
+
+/** The first 100 bytes: the SQLite header (magic at 0, user_version big-endian at 60). */
+function readHeader(file: string): Buffer {
   const fd = openSync(file, 'r');
   try {
-    const buf = Buffer.alloc(16);
-    const n = readSync(fd, buf, 0, 16, 0);
-    return buf.subarray(0, n).toString('latin1');
+    const buf = Buffer.alloc(100);
+    const n = readSync(fd, buf, 0, 100, 0);
+    return buf.subarray(0, n);
   } finally {
     closeSync(fd);
   }

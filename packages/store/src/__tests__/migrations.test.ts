@@ -1,0 +1,121 @@
+import Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { migrate, MIGRATIONS, readUserVersion, SCHEMA_VERSION } from '../db/migrations';
+import { openStore } from '../openStore';
+import { openDatabase } from '../db/connection';
+import { StoreError } from '../types';
+import { fakeEncryptor, useTempDir } from './helpers';
+
+const tmp = useTempDir();
+const sha = (f: string): string => createHash('sha256').update(readFileSync(f)).digest('hex');
+
+/** Builds a database at exactly `version` with rows every version up to it can hold. */
+function databaseAt(version: number): string {
+  const file = join(tmp.dir(), `v${version}.db`);
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  migrate(db, version);
+  db.prepare("INSERT INTO sessions (id, title, created_at, updated_at, message_count) VALUES ('s1', 'old', 1, 2, 1)").run();
+  db.prepare(
+    "INSERT INTO messages (id, session_id, seq, created_at, role, content, kind, visible_user, visible_agent) VALUES ('m1', 's1', 1, 1, 'user', 'hello from v' || ?, 'normal', 1, 1)",
+  ).run(String(version));
+  db.prepare(
+    "INSERT INTO provider_profiles (id, preset, name, base_url, model, context_window, api_key_cipher, active, created_at, updated_at) VALUES ('p1', 'openai', 'OpenAI', 'https://api.openai.com/v1', 'gpt-4.1', 1000, ?, 1, 1, 1)",
+  ).run(fakeEncryptor().encrypt('sk-old'));
+  if (version >= 2) {
+    db.prepare(
+      "INSERT INTO memory_facts VALUES ('f1', 's1', 'goal', 'ship it', 'active', 0, 'user', 1, 1, NULL, NULL, 1, 1)",
+    ).run();
+  }
+  db.close();
+  return file;
+}
+
+describe('migrations', () => {
+  it('creates the latest schema in an empty folder, with WAL, synchronous=FULL and foreign keys', () => {
+    const store = tmp.open();
+    expect(store.schemaVersion).toBe(SCHEMA_VERSION);
+    store.close();
+    const db = new Database(store.file);
+    expect(readUserVersion(db)).toBe(SCHEMA_VERSION);
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all();
+    expect(tables).toEqual(
+      ['compactions', 'memory_candidates', 'memory_edit_log', 'memory_facts', 'memory_snapshots', 'messages', 'provider_profiles', 'sessions', 'settings', 'tool_approvals'].sort(),
+    );
+    db.close();
+  });
+
+  it('sets WAL, synchronous=FULL, foreign keys and a busy timeout on the connection', () => {
+    const { db } = openDatabase({ file: join(tmp.dir(), 'p.db'), onCorrupt: 'throw', now: Date.now });
+    try {
+      expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(db.pragma('synchronous', { simple: true })).toBe(2); // 2 = FULL
+      expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+      expect(db.pragma('busy_timeout', { simple: true })).toBeGreaterThan(0);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('has versions 1..N in order, at least two of them', () => {
+    expect(MIGRATIONS.length).toBeGreaterThanOrEqual(2);
+    expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
+  });
+
+  for (const m of MIGRATIONS.slice(0, -1)) {
+    it(`migrates a v${m.version} database to v${SCHEMA_VERSION} keeping its data`, () => {
+      const file = databaseAt(m.version);
+      const store = openStore({ file, env: {}, encryptor: fakeEncryptor() });
+      try {
+        expect(store.schemaVersion).toBe(SCHEMA_VERSION);
+        expect(store.sessions.get('s1')).toMatchObject({ title: 'old', messageCount: 1 });
+        expect(store.messages.list('s1').map((x) => x.content)).toEqual([`hello from v${m.version}`]);
+        // v3 marks keys stored before it as encrypted, so they still decrypt.
+        expect(store.providers.keyStorage('p1')).toBe('encrypted');
+        expect(store.providers.secret('p1')).toBe('sk-old');
+        if (m.version >= 2) expect(store.memory.facts('s1').map((f) => f.content)).toEqual(['ship it']);
+        // The new schema works on the migrated file.
+        const [added] = store.messages.append('s1', [{ role: 'assistant', content: 'after upgrade' }]);
+        expect(added!.seq).toBe(2);
+        store.memory.upsertFact('s1', { category: 'note', content: 'works' });
+      } finally {
+        store.close();
+      }
+    });
+  }
+
+  it('rolls a failing migration back whole, leaving the previous version', () => {
+    const file = databaseAt(1);
+    const db = new Database(file);
+    // Make v2 fail half-way: its first table already exists under another shape.
+    db.exec('CREATE TABLE memory_snapshots (x INTEGER)');
+    expect(() => migrate(db)).toThrow();
+    expect(readUserVersion(db)).toBe(1);
+    // memory_facts (created before the failing statement) was rolled back with it.
+    expect(db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'memory_facts'").pluck().get()).toBe(0);
+    db.close();
+  });
+
+  it('refuses a database from a newer version and leaves it byte-identical', () => {
+    const file = databaseAt(SCHEMA_VERSION);
+    const db = new Database(file);
+    db.pragma(`user_version = ${SCHEMA_VERSION + 5}`);
+    db.close();
+    const before = sha(file);
+    let error: unknown;
+    try {
+      openStore({ file, env: {} });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(StoreError);
+    expect((error as StoreError).code).toBe('newer_schema');
+    expect((error as StoreError).message).toContain(`schema version ${SCHEMA_VERSION + 5}`);
+    expect(sha(file)).toBe(before);
+    expect(existsSync(file + '-wal')).toBe(false);
+  });
+});

@@ -1,0 +1,103 @@
+import { createHash } from 'node:crypto';
+import { existsSync, openSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync, writeSync, closeSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openStore } from '../openStore';
+import { StoreError } from '../types';
+import { useTempDir } from './helpers';
+
+const tmp = useTempDir();
+const sha = (f: string): string => createHash('sha256').update(readFileSync(f)).digest('hex');
+
+function expectStoreError(fn: () => unknown, code: StoreError['code']): StoreError {
+  try {
+    fn();
+  } catch (e) {
+    expect(e).toBeInstanceOf(StoreError);
+    expect((e as StoreError).code).toBe(code);
+    return e as StoreError;
+  }
+  throw new Error(`expected StoreError ${code}`);
+}
+
+/** A closed database big enough to span many pages. */
+function filledDatabase(): string {
+  const store = tmp.open();
+  const s = store.sessions.create('big');
+  for (let i = 0; i < 20; i++) store.messages.append(s.id, Array.from({ length: 10 }, (_, j) => ({ role: 'user' as const, content: `message ${i}/${j} `.repeat(40) })));
+  store.close();
+  return store.file;
+}
+
+describe('opening damaged or foreign files', () => {
+  it('reports a non-SQLite file, copies it aside and leaves it untouched', () => {
+    const file = join(tmp.dir(), 'threadline.db');
+    writeFileSync(file, 'this is my shopping list, not a database\n'.repeat(100));
+    const before = sha(file);
+    const err = expectStoreError(() => openStore({ file, env: {}, now: () => Date.UTC(2026, 0, 2, 3, 4, 5) }), 'not_sqlite');
+    expect(err.message).toContain('not a SQLite database');
+    expect(err.backupFile).toBe(`${file}.corrupt-2026-01-02T03-04-05-000Z`);
+    expect(sha(err.backupFile!)).toBe(before);
+    expect(sha(file)).toBe(before);
+    expect(existsSync(file + '-wal')).toBe(false);
+  });
+
+  it('reports a database with damaged pages as corrupt and keeps a copy', () => {
+    const file = filledDatabase();
+    const size = statSync(file).size;
+    expect(size).toBeGreaterThan(8 * 4096);
+    const fd = openSync(file, 'r+');
+    writeSync(fd, Buffer.alloc(4096 * 3, 0xa5), 0, 4096 * 3, 4096 * 2); // pages 3-5 become noise
+    closeSync(fd);
+    const before = sha(file);
+    const err = expectStoreError(() => openStore({ file, env: {} }), 'corrupt');
+    expect(err.message).toMatch(/damaged/);
+    expect(sha(file)).toBe(before);
+    expect(sha(err.backupFile!)).toBe(before);
+  });
+
+  it('reports a truncated database as corrupt', () => {
+    const file = filledDatabase();
+    truncateSync(file, Math.floor(statSync(file).size / 2) + 100);
+    const before = sha(file);
+    expectStoreError(() => openStore({ file, env: {} }), 'corrupt');
+    expect(sha(file)).toBe(before);
+  });
+
+  it("with onCorrupt: 'recreate', moves the damaged file aside and starts empty", () => {
+    const file = join(tmp.dir(), 'threadline.db');
+    writeFileSync(file, Buffer.alloc(5000, 7));
+    const before = sha(file);
+    const store = tmp.open({ file, onCorrupt: 'recreate' });
+    expect(store.recovered?.reason).toBe('not_sqlite');
+    expect(sha(store.recovered!.backupFile)).toBe(before);
+    expect(store.sessions.list()).toEqual([]);
+    store.sessions.create('fresh');
+    expect(store.sessions.list()).toHaveLength(1);
+  });
+
+  it('never overwrites an earlier backup', () => {
+    const file = join(tmp.dir(), 'threadline.db');
+    writeFileSync(file, 'garbage'.repeat(50));
+    const now = () => 1_000;
+    const a = expectStoreError(() => openStore({ file, env: {}, now }), 'not_sqlite').backupFile;
+    const b = expectStoreError(() => openStore({ file, env: {}, now }), 'not_sqlite').backupFile;
+    expect(a).not.toBe(b);
+    expect(readdirSync(tmp.dir()).filter((f) => f.includes('.corrupt-'))).toHaveLength(2);
+  });
+
+  it('treats an empty file as a new database', () => {
+    const file = join(tmp.dir(), 'threadline.db');
+    writeFileSync(file, '');
+    const store = tmp.open({ file });
+    expect(store.recovered).toBeNull();
+    expect(store.sessions.create('x').title).toBe('x');
+  });
+
+  it('creates the data folder when missing', () => {
+    const file = join(tmp.dir(), 'a', 'b', 'threadline.db');
+    const store = tmp.open({ file });
+    expect(existsSync(file)).toBe(true);
+    expect(store.file).toBe(file);
+  });
+});
