@@ -48,3 +48,31 @@ const MIME: Record<string, string> = {
 export function contentTypeFor(file: string): string {
   return MIME[extname(file).toLowerCase()] ?? 'application/octet-stream';
 }
+
+export interface AssetResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Uint8Array | string;
+}
+
+/**
+ * What `protocol.handle('app', …)` answers for one request: the file with its type, the CSP on
+ * every response (documents and workers read it), and nosniff; 404 for anything outside the
+ * renderer folder or missing.
+ */
+export async function serveAppAsset(
+  rendererDir: string,
+  requestUrl: string,
+  csp: string,
+  readFile: (file: string) => Promise<Uint8Array>,
+): Promise<AssetResponse> {
+  const base = { 'Content-Security-Policy': csp, 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache' };
+  const file = resolveAppAsset(rendererDir, requestUrl);
+  if (!file) return { status: 404, headers: { ...base, 'Content-Type': 'text/plain; charset=utf-8' }, body: 'Not found' };
+  try {
+    const body = await readFile(file);
+    return { status: 200, headers: { ...base, 'Content-Type': contentTypeFor(file) }, body };
+  } catch {
+    return { status: 404, headers: { ...base, 'Content-Type': 'text/plain; charset=utf-8' }, body: 'Not found' };
+  }
+}

@@ -43,3 +43,39 @@ describe('contentTypeFor', () => {
     expect(contentTypeFor('/x/blob')).toBe('application/octet-stream');
   });
 });
+
+describe('serveAppAsset', () => {
+  it('serves real files with type, CSP and nosniff; 404 otherwise', async () => {
+    const { mkdtempSync, mkdirSync, writeFileSync, rmSync } = await import('node:fs');
+    const { readFile } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { serveAppAsset } = await import('../appProtocol');
+    const dir = mkdtempSync(join(tmpdir(), 'tl-renderer-'));
+    try {
+      const renderer = join(dir, 'renderer');
+      mkdirSync(join(renderer, 'assets'), { recursive: true });
+      writeFileSync(join(renderer, 'index.html'), '<!doctype html><title>Threadline</title>');
+      writeFileSync(join(renderer, 'assets', 'app.js'), 'console.log(1)');
+      writeFileSync(join(dir, 'secret.txt'), 'sk-123');
+      const read = (f: string) => readFile(f);
+
+      const html = await serveAppAsset(renderer, 'app://threadline/', "default-src 'self'", read);
+      expect(html.status).toBe(200);
+      expect(Buffer.from(html.body).toString()).toContain('<title>Threadline</title>');
+      expect(html.headers).toMatchObject({
+        'Content-Type': 'text/html; charset=utf-8',
+        'Content-Security-Policy': "default-src 'self'",
+        'X-Content-Type-Options': 'nosniff',
+      });
+      const js = await serveAppAsset(renderer, 'app://threadline/assets/app.js', 'x', read);
+      expect(js.headers['Content-Type']).toBe('text/javascript; charset=utf-8');
+
+      expect((await serveAppAsset(renderer, 'app://threadline/missing.js', 'x', read)).status).toBe(404);
+      const escape = await serveAppAsset(renderer, 'app://threadline/%2e%2e%2fsecret.txt', 'x', read);
+      expect(escape.status).toBe(404);
+      expect(String(escape.body)).not.toContain('sk-123');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
