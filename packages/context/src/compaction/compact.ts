@@ -1,0 +1,229 @@
+import type {
+  ChatMessage,
+  CompactionRecord,
+  CompactionStats,
+  MemoryFact,
+  StepReport,
+  StoredMessage,
+  Strategy,
+  Trigger,
+} from '@threadline/protocol';
+import { buildCheckpointSnapshot } from '../memory/checkpoint';
+import { countMessageTokens, type TokenCache } from '../tokens/count';
+import { orderAgentMessages } from '../view/order';
+import { WorkState } from './state';
+import { DEFAULT_PROTECTED_TOOLS } from './units';
+import { AUTO_MIN_MESSAGES, planFor, type Plan } from './strategies';
+import { defaultTarget } from './triggers';
+import type { Summarizer } from './prompts';
+import type { StepContext, StepDetail, StepSpec } from './types';
+import { summarize, memoryCheckpoint, rebuild } from './steps/folding';
+import { brutePrune, keepHeadTail, pruneToolOutputs, stripChitchat } from './steps/pruning';
+import { dropMonologues } from './steps/monologues';
+
+export interface CompactInput {
+  history: readonly StoredMessage[];
+  /** Earlier compactions of the session (only active ones shape the view). */
+  compactions?: readonly CompactionRecord[];
+  strategy: Strategy;
+  model: string;
+  /** Context window in tokens (> 0). */
+  window: number;
+  /** Tokens the view must fit in after compaction; default 60% of the window. */
+  target?: number;
+  trigger: Trigger;
+  /** From `/compact <instructions>`; passed to the summarizer. */
+  instructions?: string | null;
+  /** Writes summaries; null/absent: summarizing steps are skipped (and their strategies fail). */
+  summarizer?: Summarizer | null;
+  systemPrompt?: string | null;
+  memoryBlock?: string | null;
+  /** Current memory facts, for the CFPM checkpoint. */
+  memoryFacts?: readonly MemoryFact[];
+  protectedTools?: readonly string[];
+  /** Overrides the strategy's preset (a custom list of step groups). */
+  plan?: Plan;
+  /** Replaces the CFPM checkpoint builder (default: the memory module's). */
+  checkpoint?: (hidden: ChatMessage[], facts: MemoryFact[]) => string;
+  now?: () => number;
+  newId?: () => string;
+  tokenCache?: TokenCache;
+  sessionId?: string;
+}
+
+export interface CompactResult {
+  ok: boolean;
+  /** Why nothing was applied (null when ok). */
+  reason: string | null;
+  compactionId: string;
+  strategy: Strategy;
+  trigger: Trigger;
+  /** History ids the agent no longer sees. */
+  hiddenIds: string[];
+  /** Agent-only messages to append to history (meta.anchorSeq places them in the view). */
+  inserted: StoredMessage[];
+  steps: StepReport[];
+  stats: CompactionStats;
+  summary: string | null;
+  tokensBefore: number;
+  tokensAfter: number;
+  target: number;
+  /** seq of the last history message this compaction saw. */
+  afterSeq: number;
+}
+
+function counter(): () => string {
+  let n = 0;
+  return () => `cmp-${(++n).toString(36)}`;
+}
+
+function makeStats(originalCount: number, compactedCount: number, originalTokens: number, compactedTokens: number): CompactionStats {
+  const removed = originalCount - compactedCount;
+  return {
+    originalCount,
+    compactedCount,
+    removed,
+    reductionPercent: originalCount > 0 ? Math.round((removed / originalCount) * 1000) / 10 : 0,
+    originalTokens,
+    compactedTokens,
+    tokensSaved: originalTokens - compactedTokens,
+  };
+}
+
+async function runStep(state: WorkState, ctx: StepContext, spec: StepSpec): Promise<StepDetail> {
+  switch (spec.name) {
+    case 'strip_chitchat':
+      return stripChitchat(state, ctx);
+    case 'prune_tool_outputs':
+      return pruneToolOutputs(state, ctx, spec);
+    case 'drop_monologues':
+      return dropMonologues(state, ctx, spec);
+    case 'memory_checkpoint':
+      return memoryCheckpoint(state, ctx);
+    case 'summarize':
+      return summarize(state, ctx, spec);
+    case 'keep_head_tail':
+      return keepHeadTail(state, ctx, spec);
+    case 'rebuild':
+      return rebuild(state, ctx, spec);
+    case 'brute_prune':
+      return brutePrune(state, ctx, spec);
+  }
+}
+
+/**
+ * Computes a compaction (SPEC §3.4). Pure: history is never edited; the result says which ids
+ * to hide and which agent-only messages to append. A compaction that does not bring the view
+ * under the target, or does not reduce it at all, is `ok: false` and hides/inserts nothing.
+ */
+export async function compact(input: CompactInput): Promise<CompactResult> {
+  const newId = input.newId ?? counter();
+  const now = (input.now ?? Date.now)();
+  const compactionId = newId();
+  const model = input.model;
+  const cache = input.tokenCache;
+  const afterSeq = input.history.reduce((mx, m) => Math.max(mx, m.seq), -1);
+  const target = input.target ?? defaultTarget(input.window);
+  let fixed = 0;
+  if (input.systemPrompt) fixed += countMessageTokens({ role: 'system', content: input.systemPrompt }, model, cache);
+  if (input.memoryBlock) fixed += countMessageTokens({ role: 'user', content: input.memoryBlock }, model, cache);
+  const sessionId = input.sessionId ?? input.history[0]?.sessionId ?? 'session';
+  const state = new WorkState(orderAgentMessages(input.history, input.compactions ?? []), fixed, model, cache, sessionId, compactionId, now, newId);
+  const before = state.total();
+  const originalCount = state.count();
+  const steps: StepReport[] = [];
+
+  const fail = (reason: string): CompactResult => ({
+    ok: false,
+    reason,
+    compactionId,
+    strategy: input.strategy,
+    trigger: input.trigger,
+    hiddenIds: [],
+    inserted: [],
+    steps,
+    stats: makeStats(originalCount, originalCount, before, before),
+    summary: null,
+    tokensBefore: before,
+    tokensAfter: before,
+    target,
+    afterSeq,
+  });
+
+  if (!(input.window > 0)) return fail('invalid_window');
+  const nonInserted = state.entries.filter((e) => typeof e.msg.meta?.['compactionId'] !== 'string').length;
+  if (input.trigger === 'auto' && nonInserted < AUTO_MIN_MESSAGES[input.strategy]) return fail('too_few_messages');
+
+  const ctx: StepContext = {
+    strategy: input.plan ? 'custom' : input.strategy,
+    trigger: input.trigger,
+    model,
+    window: input.window,
+    target,
+    instructions: input.instructions?.trim() || null,
+    summarizer: input.summarizer ?? null,
+    facts: input.memoryFacts ?? [],
+    protectedTools: input.protectedTools ?? DEFAULT_PROTECTED_TOOLS,
+    checkpoint: input.checkpoint ?? buildCheckpointSnapshot,
+  };
+  const plan = input.plan ?? planFor(input.strategy, before / input.window, input.trigger);
+  if (plan.length === 0) return fail('below_threshold');
+
+  for (const group of plan) {
+    const now = state.total();
+    if (now <= target && now < before) break;
+    for (const spec of group) {
+      const tokensBefore = state.total();
+      let detail: StepDetail;
+      try {
+        detail = await runStep(state, ctx, spec);
+      } catch (err) {
+        steps.push({ name: spec.name, tokensBefore, tokensAfter: tokensBefore, skipped: 'failed', error: err instanceof Error ? err.message : String(err) });
+        return fail(`step_failed:${spec.name}`);
+      }
+      steps.push({ name: spec.name, tokensBefore, tokensAfter: state.total(), ...detail });
+    }
+  }
+
+  const after = state.total();
+  if (after >= before) return fail('no_reduction');
+  if (after > target) return fail('target_not_reached');
+  const inserted = state.inserted.map((m, i) => ({ ...m, seq: afterSeq + 1 + i }));
+  return {
+    ok: true,
+    reason: null,
+    compactionId,
+    strategy: input.strategy,
+    trigger: input.trigger,
+    hiddenIds: [...state.hidden],
+    inserted,
+    steps,
+    stats: makeStats(originalCount, state.count(), before, after),
+    summary: state.summaries.at(-1) ?? null,
+    tokensBefore: before,
+    tokensAfter: after,
+    target,
+    afterSeq,
+  };
+}
+
+/** The record the store keeps for an applied compaction. */
+export function toCompactionRecord(r: CompactResult, opts: { sessionId: string; createdAt: number; instructions?: string | null }): CompactionRecord {
+  return {
+    id: r.compactionId,
+    sessionId: opts.sessionId,
+    strategy: r.strategy,
+    trigger: r.trigger,
+    steps: r.steps,
+    hiddenIds: r.hiddenIds,
+    insertedIds: r.inserted.map((m) => m.id),
+    tokensBefore: r.tokensBefore,
+    tokensAfter: r.tokensAfter,
+    summary: r.summary,
+    instructions: opts.instructions ?? null,
+    afterSeq: r.afterSeq,
+    active: true,
+    createdAt: opts.createdAt,
+    undoneAt: null,
+  };
+}

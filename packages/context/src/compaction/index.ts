@@ -1,0 +1,10 @@
+export * from './compact';
+export * from './preview';
+export * from './prompts';
+export * from './strategies';
+export * from './triggers';
+export * from './types';
+export { buildUnits, DEFAULT_PROTECTED_TOOLS, isAbortMarker, type Unit } from './units';
+export { isChitchat, prunedPlaceholder } from './steps/pruning';
+export { segmentsOf } from './steps/monologues';
+export { elideToolOutputsMiddleOut, TOOL_REMOVAL_STEPS, SummaryOverflowError } from './steps/fold';

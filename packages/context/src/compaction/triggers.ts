@@ -1,0 +1,52 @@
+import type { Strategy } from '@threadline/protocol';
+
+/** After a compaction the view should sit well under the auto threshold: 60% of the window. */
+export const DEFAULT_TARGET_RATIO = 0.6;
+/** Recovery retries (SPEC §3.5): 3, or 6 for CFPM. */
+export const MAX_RECOVERY_ATTEMPTS: Record<Strategy, number> = {
+  legacy_segmented: 3,
+  cfpm_memory_v1: 6,
+  progressive: 3,
+  priority_chain: 3,
+};
+export const MAX_COMPACTION_ATTEMPTS_MESSAGE = 'Reached maximum compaction attempts. Please start a new session to continue.';
+/** Consecutive failed compactions after which auto compaction pauses for the session. */
+export const MAX_CONSECUTIVE_FAILURES = 3;
+
+export function defaultTarget(window: number): number {
+  return Math.floor(window * DEFAULT_TARGET_RATIO);
+}
+
+/** Each recovery attempt aims lower: 50%, 40%, 30%… of the window (never under 10%). */
+export function recoveryTarget(window: number, attempt: number): number {
+  return Math.floor(window * Math.max(0.1, 0.5 - 0.1 * Math.max(0, attempt - 1)));
+}
+
+/**
+ * Auto, pre-reply: compact when usage ≥ threshold. A threshold ≤ 0 or ≥ 1 disables it (AGIME).
+ * `usage` is a fraction, or the view's tokens and the window.
+ */
+export function shouldAutoCompact(usage: number | { total: number; window: number }, threshold: number): boolean {
+  if (!(threshold > 0 && threshold < 1)) return false;
+  const ratio = typeof usage === 'number' ? usage : usage.window > 0 ? usage.total / usage.window : 0;
+  return Number.isFinite(ratio) && ratio >= threshold;
+}
+
+/** The exact phrases of a manual compaction; the compact button sends the first. */
+export const MANUAL_COMPACT_PHRASES = ['Please compact this conversation', '/compact', '/summarize'] as const;
+
+export interface ManualTrigger {
+  instructions: string | null;
+}
+
+/**
+ * A user message that asks for compaction: one of the exact phrases (trimmed), or
+ * `/compact <instructions>`. Anything else (including `/compaction`) is an ordinary message.
+ */
+export function parseManualTrigger(text: string): ManualTrigger | null {
+  const t = text.trim();
+  if ((MANUAL_COMPACT_PHRASES as readonly string[]).includes(t)) return { instructions: null };
+  const m = /^\/compact\s+([\s\S]+)$/.exec(t);
+  if (m) return { instructions: m[1]!.trim() };
+  return null;
+}

@@ -1,0 +1,4 @@
+export * from './models';
+export * from './encoder';
+export * from './count';
+export { hashString } from './hash';

@@ -1,0 +1,3 @@
+export * from './order';
+export * from './buildView';
+export * from './ingest';
