@@ -6,7 +6,7 @@
 import type { ChatMessage, MemoryFact } from '@threadline/protocol';
 import { CHECKPOINT_HEADER, CHECKPOINT_MAX_ITEM_CHARS, CHECKPOINT_MAX_ITEMS } from './constants';
 import { commandOf, parseToolArgs } from './extract';
-import { renderSections, sanitizeItem } from './render';
+import { editedPreference, renderSections, sanitizeItem } from './render';
 import { editorWrittenPaths, writtenPaths } from './writes';
 
 const MAX_USER_LINES = 10;
@@ -52,6 +52,7 @@ export function buildCheckpointSnapshot(hidden: ChatMessage[], facts: MemoryFact
     if (written.length > CHECKPOINT_MAX_ITEMS) lines.push(`- (+${written.length - CHECKPOINT_MAX_ITEMS} more not shown)`);
   }
   const writtenSet = new Set(written.map((p) => p.toLowerCase()));
-  lines.push(...renderSections(facts, CHECKPOINT_MAX_ITEMS, CHECKPOINT_MAX_ITEM_CHARS, (f) => writtenSet.has(f.content.toLowerCase())));
+  const edited = editedPreference(facts);
+  lines.push(...renderSections(facts, CHECKPOINT_MAX_ITEMS, CHECKPOINT_MAX_ITEM_CHARS, (f) => edited(f) || writtenSet.has(f.content.toLowerCase())));
   return lines.join('\n');
 }

@@ -91,7 +91,11 @@ function scannedLines(text: string): string[] {
 function fromAssistant(m: ChatMessage, calls: Map<string, CallInfo>, out: MemoryDraft[]): void {
   const push = (d: Omit<MemoryDraft, 'source'>): void => void out.push({ source: 'cfpm_auto', ...d });
   for (const s of sentences(m.content ?? '')) {
-    if (matchesAny(GOAL_PATTERNS, s)) push({ category: 'goal', content: s, origin: 'assistant' });
+    // A sentence ending in `:` introduces a list or code; alone it says nothing.
+    const intro = /[:：]$/.test(s);
+    if (intro) {
+      // paths only
+    } else if (matchesAny(GOAL_PATTERNS, s)) push({ category: 'goal', content: s, origin: 'assistant' });
     else if (matchesAny(OPEN_ITEM_PATTERNS, s)) push({ category: 'open_item', content: s, origin: 'assistant' });
     else if (matchesAny(CLAIM_PATTERNS, s)) push({ category: 'verified_action', content: s, origin: 'assistant', confirmed: false });
     for (const p of findPaths(s)) push({ category: 'artifact', content: p, origin: 'assistant' });

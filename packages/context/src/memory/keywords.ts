@@ -1,8 +1,8 @@
 /** Keyword lists (English and Simplified Chinese) that classify lines into drafts. */
 
 export const GOAL_PATTERNS: RegExp[] = [
-  /^(?:my|the|our|main|overall)?\s*(?:goal|task|objective|aim)\s*(?:is|will be|:)/i,
-  /\b(?:the|my|our) (?:goal|task|objective) (?:here )?is to\b/i,
+  /^(?:my|the|our|your|main|overall)?\s*(?:goal|task|objective|aim)\s*(?:is|will be|:)/i,
+  /\b(?:the|my|our|your) (?:goal|task|objective) (?:here )?is to\b/i,
   /\b(?:I|we) (?:need|have|want) to (?:fix|implement|add|make|ensure|find|update|create|support|resolve|change)\b/i,
   /^(?:目标|任务|需求)\s*[:：是]/,
   /(?:我的|我们的|本次)?(?:目标|任务)是/,

@@ -77,16 +77,30 @@ export function mergeDecisions(
       byKey.set(key, fact);
       created++;
     }
-    // A file the agent just wrote exists now: an older "missing" fact about it is superseded.
-    if (d.category === 'artifact' && d.written === true) {
-      const inv = byKey.get(factKey('invalid_path', content));
-      if (inv !== undefined && inv.status === 'active' && inv.source === 'cfpm_auto') {
-        inv.status = 'superseded';
-        inv.updatedAt = opts.now;
-      }
-    }
   }
   return { facts: next, created, reinforced };
+}
+
+/**
+ * Paths whose latest event in `drafts` is a successful write: they exist now, so an active auto
+ * `invalid_path` fact about them is superseded (a missing file the agent then created).
+ */
+export function supersedeRecreated(facts: MemoryFact[], drafts: readonly MemoryDraft[], now: number): string[] {
+  const last = new Map<string, 'exists' | 'missing'>();
+  for (const d of drafts) {
+    const k = d.content.trim().toLowerCase();
+    if (d.category === 'artifact' && d.written === true) last.set(k, 'exists');
+    else if (d.category === 'invalid_path') last.set(k, 'missing');
+  }
+  const ids: string[] = [];
+  for (const f of facts) {
+    if (f.category !== 'invalid_path' || f.status !== 'active' || f.source !== 'cfpm_auto' || f.pinned) continue;
+    if (last.get(f.content.trim().toLowerCase()) !== 'exists') continue;
+    f.status = 'superseded';
+    f.updatedAt = now;
+    ids.push(f.id);
+  }
+  return ids;
 }
 
 export interface PruneOutcome {

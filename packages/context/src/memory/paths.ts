@@ -12,6 +12,9 @@ const KNOWN_EXTENSIONS = new Set(
   ).split(' '),
 );
 
+/** Top-level directories a one-segment absolute path may name (`/tmp`, not `/returncode`). */
+const ROOT_DIRS = new Set('tmp testbed workspace home root opt srv var etc usr mnt data app repo src code project projects'.split(' '));
+
 const DATE_ONLY = /^\d{1,4}[/.-]\d{1,2}(?:[/.-]\d{1,4})?$/;
 const WINDOWS_ABS = /^(?:[A-Za-z]:[\\/]|\\\\[^\\\s]+\\)/;
 const SEGMENT = /^[\w.@+~\-\u4e00-\u9fff ()[\]]+$/;
@@ -36,6 +39,8 @@ export function isPathLike(text: string): boolean {
   if (isDateOnly(p) || /^[a-z][\w+.-]*:\/\//i.test(p)) return false;
   if (WINDOWS_ABS.test(p)) {
     const rest = p.replace(WINDOWS_ABS, '');
+    // `e:\n` in code is an escape, not a drive: a drive path needs a real first segment.
+    if (rest.length < 2 && !/^[A-Z]:\\$/.test(p)) return false;
     return rest.split(/[\\/]/).every((s) => s === '' || SEGMENT.test(s));
   }
   if (/\s/.test(p)) return false;
@@ -48,10 +53,14 @@ export function isPathLike(text: string): boolean {
   const segs = body.split('/').filter((s) => s !== '');
   if (segs.length === 0 || !segs.every((s) => /^[\w.@+-]+$/.test(s))) return false;
   if (!segs.some((s) => /[A-Za-z_]/.test(s))) return false;
-  const anchored = p !== body || segs.length > 1;
-  if (anchored) return true;
-  const ext = /\.([A-Za-z][A-Za-z0-9]{0,7})$/.exec(segs[0]!);
-  return ext !== null && KNOWN_EXTENSIONS.has(ext[1]!.toLowerCase());
+  const last = segs[segs.length - 1]!;
+  const ext = /\.([A-Za-z][A-Za-z0-9]{0,7})$/.exec(last);
+  const hasExt = ext !== null && KNOWN_EXTENSIONS.has(ext[1]!.toLowerCase());
+  if (p.startsWith('/') && segs.length === 1) return hasExt || ROOT_DIRS.has(last.toLowerCase());
+  if (p !== body) return true; // ~/x, ./x, ../x
+  // `tabs/spaces`, `Europe/Paris`, `s/foo/bar`: two words with a slash are prose, not a path.
+  if (segs.length > 1) return hasExt || segs.length >= 3 || p.endsWith('/');
+  return hasExt;
 }
 
 const QUOTED = /(['"`])([^'"`\r\n]{2,300})\1/g;
@@ -71,7 +80,7 @@ export function findPaths(text: string): string[] {
     seen.add(p);
     out.push(p);
   };
-  const noUrls = text.replace(/\b[a-z][\w+.-]*:\/\/\S+/gi, ' ');
+  const noUrls = text.replace(/\b[a-z][\w+.-]*:\/\/\S+/gi, ' ').replace(/<\/?[A-Za-z][\w-]*>/g, ' ');
   let rest = noUrls;
   for (const m of noUrls.matchAll(QUOTED)) {
     const inner = normalizePath(m[2]!);
@@ -84,7 +93,11 @@ export function findPaths(text: string): string[] {
   const noWin = rest.replace(WIN_TOKEN, ' ');
   for (const m of noWin.matchAll(POSIX_TOKEN)) {
     const tok = m[0];
-    if (!tok.includes('/') && !/\.[A-Za-z]/.test(tok)) continue;
+    if (!tok.includes('/')) {
+      if (!/\.[A-Za-z]/.test(tok)) continue;
+      // `math.log(x)`, `from django.conf import`: dotted code names, not files.
+      if (noWin[m.index + tok.length] === '(' || /\b(?:from|import)\s+$/.test(noWin.slice(Math.max(0, m.index - 8), m.index))) continue;
+    }
     add(tok);
   }
   return out;

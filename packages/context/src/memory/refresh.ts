@@ -6,7 +6,7 @@ import type { MemoryCandidate, MemorySnapshot, RefreshMode } from '@threadline/p
 import { DEFAULT_RECENT_MESSAGES, MAX_CANDIDATES, MAX_SNAPSHOTS } from './constants';
 import { evaluateDraft, factKey } from './evaluate';
 import { extractDrafts } from './extract';
-import { isActiveFact, mergeDecisions, pruneFacts } from './merge';
+import { isActiveFact, mergeDecisions, pruneFacts, supersedeRecreated } from './merge';
 import type { MemoryDraft, RefreshInput, RefreshResult } from './types';
 
 function modeOf(drafts: number, accepted: number, pruned: number): RefreshMode {
@@ -47,7 +47,9 @@ export function refreshMemory(input: RefreshInput): RefreshResult {
   }
 
   const merged = mergeDecisions(prior, accepted, { sessionId: input.sessionId, now: input.now, newId: input.newId });
-  const pruned = pruneFacts(merged.facts, input.now);
+  const recreated = supersedeRecreated(merged.facts, drafts, input.now);
+  const swept = pruneFacts(merged.facts, input.now);
+  const pruned = { facts: swept.facts, prunedIds: [...new Set([...recreated, ...swept.prunedIds])] };
   const rejectedCount = drafts.length - accepted.length;
   return {
     facts: pruned.facts,

@@ -51,11 +51,21 @@ export function sectionItems(facts: readonly MemoryFact[], category: FactCategor
     .sort((a, b) => (prefer ? Number(prefer(b)) - Number(prefer(a)) : 0) || rank(a, b));
 }
 
+/** Artifacts the agent edited (an `edited <path>` verified action exists) come first. */
+export function editedPreference(facts: readonly MemoryFact[]): (f: MemoryFact) => boolean {
+  const edited = new Set(
+    facts
+      .filter((f) => f.category === 'verified_action' && isActiveFact(f) && f.content.startsWith('edited '))
+      .map((f) => f.content.slice('edited '.length).trim().toLowerCase()),
+  );
+  return (f) => f.category === 'artifact' && edited.has(f.content.trim().toLowerCase());
+}
+
 export function renderSections(
   facts: readonly MemoryFact[],
   maxItems: number,
   maxChars: number,
-  prefer?: (f: MemoryFact) => boolean,
+  prefer: (f: MemoryFact) => boolean = editedPreference(facts),
 ): string[] {
   const lines: string[] = [];
   for (const [category, title] of SECTION_TITLES) {

@@ -1,0 +1,134 @@
+/**
+ * `threadline-context gate <facts.json> --tool <name> --command <text> [--last-user <text>] [--json]`
+ * Runs the pre-tool gate on one command against a facts file (an array of facts, `{ facts }`, or
+ * the `compact --json` output with `memory.facts`). Bad input exits 2 with one line on stderr.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { MemoryFactSchema, type MemoryFact } from '@threadline/protocol';
+import { applyToolGate, type GatePlatform } from '../gate';
+import { normalizeVisibility } from '../memory/notice';
+
+export interface GateCliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  fileExists: (path: string) => boolean;
+  readFile: (path: string) => string;
+}
+
+const defaultIo: GateCliIo = {
+  stdout: (t) => void process.stdout.write(t),
+  stderr: (t) => void process.stderr.write(t),
+  fileExists: (p) => existsSync(p),
+  readFile: (p) => readFileSync(p, 'utf8'),
+};
+
+export const GATE_USAGE =
+  'usage: threadline-context gate <facts.json> --tool <name> --command <text> [--last-user <text>] [--strategy <name>] [--visibility off|brief|debug] [--platform win32|posix] [--json]';
+
+const FactsFileSchema = z.union([
+  z.array(MemoryFactSchema),
+  z.object({ facts: z.array(MemoryFactSchema) }).transform((o) => o.facts),
+  z.object({ memory: z.object({ facts: z.array(MemoryFactSchema) }) }).transform((o) => o.memory.facts),
+]);
+
+class UsageError extends Error {}
+
+interface GateArgs {
+  file: string;
+  tool: string;
+  command: string;
+  lastUser: string | null;
+  strategy: string;
+  visibility: string;
+  platform: GatePlatform | undefined;
+  json: boolean;
+}
+
+const VALUE_FLAGS = new Set(['--tool', '--command', '--last-user', '--strategy', '--visibility', '--platform']);
+
+function parseArgs(argv: string[]): GateArgs {
+  const args = argv[0] === 'gate' ? argv.slice(1) : argv;
+  const values = new Map<string, string>();
+  const positional: string[] = [];
+  let json = false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--json') json = true;
+    else if (VALUE_FLAGS.has(a)) {
+      const v = args[++i];
+      if (v === undefined) throw new UsageError(`${a} needs a value`);
+      values.set(a, v);
+    } else if (a.startsWith('--')) throw new UsageError(`unknown option ${a}`);
+    else positional.push(a);
+  }
+  if (positional.length !== 1) throw new UsageError('expected exactly one facts file');
+  const tool = values.get('--tool');
+  const command = values.get('--command');
+  if (tool === undefined || tool.trim() === '') throw new UsageError('--tool is required');
+  if (command === undefined) throw new UsageError('--command is required');
+  const platform = values.get('--platform');
+  if (platform !== undefined && platform !== 'win32' && platform !== 'posix') throw new UsageError(`--platform must be win32 or posix, got ${platform}`);
+  return {
+    file: positional[0]!,
+    tool,
+    command,
+    lastUser: values.get('--last-user') ?? null,
+    strategy: values.get('--strategy') ?? 'cfpm_memory_v1',
+    visibility: values.get('--visibility') ?? 'brief',
+    platform,
+    json,
+  };
+}
+
+function readFacts(io: GateCliIo, file: string): MemoryFact[] {
+  let text: string;
+  try {
+    text = io.readFile(file);
+  } catch {
+    throw new UsageError(`cannot read facts file ${file}`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    throw new UsageError(`facts file ${file} is not JSON`);
+  }
+  const parsed = FactsFileSchema.safeParse(raw);
+  if (!parsed.success) throw new UsageError(`facts file ${file} is not an array of memory facts, { facts } or { memory: { facts } }`);
+  return parsed.data;
+}
+
+export async function runGateCommand(argv: string[], io: GateCliIo = defaultIo): Promise<number> {
+  let args: GateArgs;
+  let facts: MemoryFact[];
+  try {
+    args = parseArgs(argv);
+    facts = readFacts(io, args.file);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.stderr(`threadline-context gate: ${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+  const result = applyToolGate({
+    toolName: args.tool,
+    args: { command: args.command },
+    facts,
+    lastUserMessage: args.lastUser,
+    strategy: args.strategy,
+    enabled: true,
+    visibility: normalizeVisibility(args.visibility),
+    fileExists: io.fileExists,
+    platform: args.platform,
+  });
+  const command = result.command ?? args.command;
+  if (args.json) {
+    io.stdout(`${JSON.stringify({ rewritten: result.rewritten, command, notice: result.notice, reason: result.reason ?? null })}\n`);
+  } else {
+    io.stdout(`${command}\n`);
+    if (result.notice !== null) io.stderr(`${result.notice}\n`);
+  }
+  return 0;
+}
