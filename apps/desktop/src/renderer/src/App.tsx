@@ -1,0 +1,68 @@
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { applyLanguage } from './i18n';
+import { connectEvents, useAppStore } from './store';
+import { useShortcuts } from './hooks/useShortcuts';
+import { useTheme } from './hooks/useTheme';
+import { ChatView } from './components/ChatView';
+import { MemoryPanel } from './components/MemoryPanel';
+import { SettingsPage } from './components/SettingsPage';
+import { SetupScreen } from './components/SetupScreen';
+import { Sidebar } from './components/Sidebar';
+import { IconAlert, IconRefresh } from './components/Icons';
+
+export function App() {
+  const { t } = useTranslation();
+  const phase = useAppStore((s) => s.phase);
+  const bootError = useAppStore((s) => s.bootError);
+  const panel = useAppStore((s) => s.panel);
+  const activeId = useAppStore((s) => s.activeSessionId);
+  const language = useAppStore((s) => s.settings?.language);
+  const toast = useAppStore((s) => s.toast);
+  const boot = useAppStore((s) => s.boot);
+  useTheme();
+  useShortcuts();
+
+  useEffect(() => {
+    const off = connectEvents();
+    void boot();
+    return off;
+  }, [boot]);
+
+  useEffect(() => {
+    if (language) applyLanguage(language);
+  }, [language]);
+
+  if (phase === 'loading') return <div className="splash" aria-busy="true" />;
+  if (phase === 'error')
+    return (
+      <div className="splash">
+        <div className="boot-error" role="alert">
+          <IconAlert />
+          <div>
+            <div className="boot-error-title">{t('app.bootError')}</div>
+            <div className="muted">{bootError}</div>
+          </div>
+          <button type="button" className="btn" onClick={() => void boot()}>
+            <IconRefresh />
+            {t('chat.error.retry')}
+          </button>
+        </div>
+      </div>
+    );
+  if (phase === 'setup') return <SetupScreen />;
+
+  return (
+    <div className={`app ${panel === 'memory' ? 'with-panel' : ''}`}>
+      <Sidebar />
+      <ChatView />
+      {panel === 'memory' && activeId && <MemoryPanel sessionId={activeId} />}
+      {panel === 'settings' && <SettingsPage />}
+      {toast && (
+        <div className="toast" role="status">
+          {toast}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,67 @@
+import { useTranslation } from 'react-i18next';
+import { useAppStore } from '../store';
+import { Composer } from './Composer';
+import { IconMemory, IconPlus } from './Icons';
+import { MessageList } from './MessageList';
+import { MOD } from '../lib/platform';
+
+function EmptyChat() {
+  const { t } = useTranslation();
+  const create = useAppStore((s) => s.createSession);
+  return (
+    <div className="empty-state">
+      <div className="empty-title">{t('chat.empty.title')}</div>
+      <div className="empty-body">{t('chat.empty.body')}</div>
+      <button type="button" className="btn btn-primary" onClick={() => void create()}>
+        <IconPlus />
+        {t('sidebar.new')}
+        <kbd className="kbd kbd-on-primary">{t('shortcut.newSession', { mod: MOD })}</kbd>
+      </button>
+    </div>
+  );
+}
+
+export function ChatView() {
+  const { t } = useTranslation();
+  const sessionId = useAppStore((s) => s.activeSessionId);
+  const session = useAppStore((s) => s.sessions.find((x) => x.id === s.activeSessionId));
+  const loaded = useAppStore((s) => (sessionId ? Boolean(s.messages[sessionId]) : false));
+  const count = useAppStore((s) => (sessionId ? (s.messages[sessionId]?.length ?? 0) : 0));
+  const busy = useAppStore((s) => (sessionId ? Boolean(s.busy[sessionId]) : false));
+  const panel = useAppStore((s) => s.panel);
+  const setPanel = useAppStore((s) => s.setPanel);
+
+  if (!sessionId) return <main className="chat"><EmptyChat /></main>;
+
+  return (
+    <main className="chat" aria-label={t('chat.label')}>
+      <header className="chat-header">
+        <div className="chat-title" data-testid="chat-title">
+          {session?.title || t('sidebar.untitled')}
+        </div>
+        <span className="spacer" />
+        <button
+          type="button"
+          className={`btn btn-ghost ${panel === 'memory' ? 'is-on' : ''}`}
+          onClick={() => setPanel(panel === 'memory' ? 'none' : 'memory')}
+          aria-pressed={panel === 'memory'}
+          data-testid="open-memory"
+        >
+          <IconMemory />
+          {t('memory.title')}
+        </button>
+      </header>
+      {loaded && count === 0 && !busy ? (
+        <div className="message-pane">
+          <div className="empty-state">
+            <div className="empty-title">{t('chat.start.title')}</div>
+            <div className="empty-body">{t('chat.start.body')}</div>
+          </div>
+        </div>
+      ) : (
+        <MessageList sessionId={sessionId} />
+      )}
+      <Composer sessionId={sessionId} />
+    </main>
+  );
+}

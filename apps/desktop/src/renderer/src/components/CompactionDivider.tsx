@@ -1,0 +1,85 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { CompactionRecord, StoredMessage } from '@threadline/protocol';
+import { useAppStore } from '../store';
+import { formatTokens } from '../i18n';
+import { IconChevron, IconLayers, IconUndo } from './Icons';
+import { Markdown } from './Markdown';
+
+interface Props {
+  sessionId: string;
+  compaction: CompactionRecord;
+  latest: boolean;
+  inserted: StoredMessage[];
+}
+
+/** Where a compaction happened: what it did, what the agent now reads instead, and Undo. */
+export function CompactionDivider({ sessionId, compaction: c, latest, inserted }: Props) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  const [undoing, setUndoing] = useState(false);
+  const undo = useAppStore((s) => s.undoCompaction);
+  const busy = useAppStore((s) => Boolean(s.busy[sessionId]));
+  const body =
+    c.summary ??
+    inserted
+      .filter((m) => m.kind === 'summary' || m.kind === 'memory_snapshot')
+      .map((m) => m.content ?? '')
+      .join('\n\n');
+  const saved = c.tokensBefore > 0 ? Math.round((1 - c.tokensAfter / c.tokensBefore) * 100) : 0;
+  return (
+    <div className={`divider ${c.active ? '' : 'divider-undone'}`} data-testid="compaction-divider" data-active={c.active}>
+      <div className="divider-line">
+        <span className="divider-rule" />
+        <div className="divider-pill">
+          <IconLayers />
+          <span className="divider-title">
+            {c.active ? t('compaction.divider.title') : t('compaction.divider.undoneTitle')}
+          </span>
+          <span className="divider-meta">
+            {t(`settings.context.strategy.${c.strategy}.name`)}
+            <span className="dot-sep" />
+            {t(`compaction.trigger.${c.trigger}`)}
+            <span className="dot-sep" />
+            {t('compaction.divider.tokens', {
+              before: formatTokens(c.tokensBefore),
+              after: formatTokens(c.tokensAfter),
+              percent: saved,
+            })}
+          </span>
+          {body && (
+            <button type="button" className="link-btn" aria-expanded={open} onClick={() => setOpen(!open)}>
+              <IconChevron className={`chev ${open ? 'open' : ''}`} />
+              {open ? t('compaction.divider.hideSummary') : t('compaction.divider.showSummary')}
+            </button>
+          )}
+          {latest && c.active && (
+            <button
+              type="button"
+              className="link-btn"
+              disabled={undoing || busy}
+              title={busy ? t('compaction.divider.undoBusy') : t('compaction.divider.undoHint')}
+              onClick={() => {
+                setUndoing(true);
+                void undo(sessionId).finally(() => setUndoing(false));
+              }}
+            >
+              <IconUndo />
+              {t('compaction.divider.undo')}
+            </button>
+          )}
+        </div>
+        <span className="divider-rule" />
+      </div>
+      {open && body && (
+        <div className="divider-summary" data-testid="compaction-summary">
+          <div className="divider-summary-label">
+            {c.summary ? t('compaction.divider.summaryLabel') : t('compaction.divider.snapshotLabel')}
+            {c.instructions && <span className="divider-instr">{t('compaction.divider.instructions', { text: c.instructions })}</span>}
+          </div>
+          <Markdown text={body} />
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,206 @@
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useAppStore } from '../store';
+import { ContextMeter } from './ContextMeter';
+import { Dialog } from './Dialog';
+import { IconChevronDown, IconLayers, IconSend, IconStop } from './Icons';
+
+export const COMPOSER_ID = 'composer-input';
+
+function CompactControl({ sessionId }: { sessionId: string }) {
+  const { t } = useTranslation();
+  const busy = useAppStore((s) => Boolean(s.busy[sessionId]));
+  const compacting = useAppStore((s) => Boolean(s.compacting[sessionId]));
+  const canCompact = useAppStore((s) => s.usage[sessionId]?.canCompact ?? false);
+  const compact = useAppStore((s) => s.compact);
+  const [menu, setMenu] = useState(false);
+  const [dialog, setDialog] = useState(false);
+  const [instructions, setInstructions] = useState('');
+  const menuRef = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!menu) return;
+    const onDown = (e: MouseEvent) => {
+      if (menuRef.current && !menuRef.current.contains(e.target as Node)) setMenu(false);
+    };
+    document.addEventListener('mousedown', onDown);
+    return () => document.removeEventListener('mousedown', onDown);
+  }, [menu]);
+
+  const reason = compacting
+    ? t('chat.compact.running')
+    : busy
+      ? t('chat.compact.disabledBusy')
+      : !canCompact
+        ? t('chat.compact.disabledNothing')
+        : t('chat.compact.hint');
+  const disabled = busy || compacting || !canCompact;
+
+  return (
+    <div className="split-btn" ref={menuRef}>
+      <button
+        type="button"
+        className={`btn btn-ghost ${compacting ? 'is-running' : ''}`}
+        disabled={disabled}
+        title={reason}
+        aria-label={`${t('chat.compact.button')}: ${reason}`}
+        onClick={() => void compact(sessionId)}
+        data-testid="compact-button"
+      >
+        {compacting ? <span className="spinner" aria-hidden /> : <IconLayers />}
+        {compacting ? t('chat.compact.running') : t('chat.compact.button')}
+      </button>
+      <button
+        type="button"
+        className="btn btn-ghost split-caret"
+        disabled={disabled}
+        aria-label={t('chat.compact.more')}
+        title={t('chat.compact.more')}
+        aria-haspopup="menu"
+        aria-expanded={menu}
+        onClick={() => setMenu(!menu)}
+        data-testid="compact-menu"
+      >
+        <IconChevronDown />
+      </button>
+      {menu && (
+        <div className="menu" role="menu">
+          <button
+            type="button"
+            role="menuitem"
+            className="menu-item"
+            onClick={() => {
+              setMenu(false);
+              setDialog(true);
+            }}
+          >
+            {t('chat.compact.withInstructions')}
+          </button>
+        </div>
+      )}
+      {dialog && (
+        <Dialog
+          title={t('chat.compact.dialogTitle')}
+          onClose={() => setDialog(false)}
+          testId="compact-dialog"
+          footer={
+            <>
+              <button type="button" className="btn" onClick={() => setDialog(false)}>
+                {t('common.cancel')}
+              </button>
+              <button
+                type="button"
+                className="btn btn-primary"
+                disabled={!instructions.trim()}
+                onClick={() => {
+                  setDialog(false);
+                  void compact(sessionId, instructions);
+                  setInstructions('');
+                }}
+              >
+                {t('chat.compact.button')}
+              </button>
+            </>
+          }
+        >
+          <p className="muted">{t('chat.compact.dialogHint')}</p>
+          <textarea
+            className="input"
+            rows={4}
+            value={instructions}
+            placeholder={t('chat.compact.instructionsPlaceholder')}
+            aria-label={t('chat.compact.instructionsPlaceholder')}
+            onChange={(e) => setInstructions(e.target.value)}
+          />
+        </Dialog>
+      )}
+    </div>
+  );
+}
+
+/** The input: Enter sends, Shift+Enter breaks the line, Escape stops a running reply. */
+export function Composer({ sessionId }: { sessionId: string }) {
+  const { t } = useTranslation();
+  const busy = useAppStore((s) => Boolean(s.busy[sessionId]));
+  const send = useAppStore((s) => s.send);
+  const cancel = useAppStore((s) => s.cancel);
+  const [text, setText] = useState('');
+  const ref = useRef<HTMLTextAreaElement>(null);
+
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    el.style.height = 'auto';
+    el.style.height = `${Math.min(el.scrollHeight, 240)}px`;
+  }, [text]);
+
+  useEffect(() => {
+    ref.current?.focus();
+  }, [sessionId]);
+
+  const submit = () => {
+    if (busy || !text.trim()) return;
+    const value = text;
+    setText('');
+    void send(sessionId, value).then((ok) => {
+      if (!ok) setText((cur) => cur || value);
+    });
+  };
+
+  return (
+    <div className="composer-wrap">
+      <div className="composer">
+        <textarea
+          id={COMPOSER_ID}
+          ref={ref}
+          className="composer-input"
+          rows={1}
+          value={text}
+          placeholder={t('chat.input.placeholder')}
+          aria-label={t('chat.input.label')}
+          onChange={(e) => setText(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+              e.preventDefault();
+              submit();
+            } else if (e.key === 'Escape' && busy) {
+              e.preventDefault();
+              void cancel(sessionId);
+            }
+          }}
+          data-testid="composer-input"
+        />
+        <div className="composer-bar">
+          <CompactControl sessionId={sessionId} />
+          <span className="spacer" />
+          <ContextMeter sessionId={sessionId} />
+          {busy ? (
+            <button
+              type="button"
+              className="send-btn stop"
+              onClick={() => void cancel(sessionId)}
+              aria-label={t('chat.stop')}
+              title={t('chat.stopHint')}
+              data-testid="stop-button"
+            >
+              <IconStop />
+            </button>
+          ) : (
+            <button
+              type="button"
+              className="send-btn"
+              onClick={submit}
+              disabled={!text.trim()}
+              aria-label={t('chat.send')}
+              title={t('chat.sendHint')}
+              data-testid="send-button"
+            >
+              <IconSend />
+            </button>
+          )}
+        </div>
+      </div>
+      <div className="composer-hint">{t('chat.input.hint')}</div>
+    </div>
+  );
+}

@@ -1,0 +1,148 @@
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { CompactionPreview, ContextUsage } from '@threadline/protocol';
+import { call } from '../transport';
+import { formatTokens } from '../i18n';
+import { useAppStore } from '../store';
+
+export function band(percent: number, threshold: number): 'ok' | 'warn' | 'high' | 'full' {
+  const p = percent <= 1 ? percent : percent / 100;
+  const th = threshold > 0 && threshold < 1 ? threshold : 0.8;
+  if (p >= 0.95) return 'full';
+  if (p >= th) return 'high';
+  if (p >= th - 0.2) return 'warn';
+  return 'ok';
+}
+
+/** usage.percent may be given as 0..1 or 0..100; the UI always works in 0..100. */
+export function pct(u: ContextUsage): number {
+  return u.percent <= 1 ? u.percent * 100 : u.percent;
+}
+
+const PARTS = ['system', 'memory', 'summaries', 'messages', 'toolOutputs'] as const;
+
+function Popover({ sessionId, usage, onClose }: { sessionId: string; usage: ContextUsage; onClose: () => void }) {
+  const { t } = useTranslation();
+  const ref = useRef<HTMLDivElement>(null);
+  const [preview, setPreview] = useState<CompactionPreview | null>(null);
+  const [loading, setLoading] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const thresholdOn = usage.threshold > 0 && usage.threshold < 1;
+
+  useEffect(() => {
+    const onDown = (e: MouseEvent) => {
+      if (ref.current && !ref.current.contains(e.target as Node)) onClose();
+    };
+    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
+    document.addEventListener('mousedown', onDown);
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('mousedown', onDown);
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [onClose]);
+
+  const runPreview = async () => {
+    setLoading(true);
+    setError(null);
+    try {
+      setPreview(await call('compaction.preview', { sessionId }));
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    } finally {
+      setLoading(false);
+    }
+  };
+
+  return (
+    <div className="popover meter-popover" ref={ref} role="dialog" aria-label={t('context.title')} data-testid="context-popover">
+      <div className="popover-title">{t('context.title')}</div>
+      <div className="meter-summary">
+        {t('context.used', { used: formatTokens(usage.total), window: formatTokens(usage.window), percent: Math.round(pct(usage)) })}
+      </div>
+      <div className="breakdown-bar">
+        {PARTS.map((k) => (
+          <span key={k} className={`seg seg-${k}`} style={{ width: `${usage.window ? (usage.breakdown[k] / usage.window) * 100 : 0}%` }} />
+        ))}
+      </div>
+      <table className="breakdown">
+        <tbody>
+          {PARTS.map((k) => (
+            <tr key={k}>
+              <td>
+                <span className={`swatch seg-${k}`} />
+                {t(`context.breakdown.${k}`)}
+              </td>
+              <td className="num">{formatTokens(usage.breakdown[k])}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <div className="meter-foot">
+        {thresholdOn
+          ? t('context.threshold', { percent: Math.round(usage.threshold * 100) })
+          : t('context.thresholdOff')}
+        {usage.autoPaused && <div className="warn-text">{t('context.autoPaused')}</div>}
+        {usage.providerPromptTokens !== null && (
+          <div className="muted">{t('context.providerTokens', { tokens: formatTokens(usage.providerPromptTokens) })}</div>
+        )}
+      </div>
+      <button type="button" className="btn btn-block" onClick={() => void runPreview()} disabled={loading} data-testid="preview-compaction">
+        {loading ? t('context.previewing') : t('context.preview')}
+      </button>
+      {error && <div className="form-error">{error}</div>}
+      {preview && (
+        <div className="preview" data-testid="compaction-preview">
+          {preview.ok ? (
+            <>
+              <div>
+                {t('context.previewResult', {
+                  hidden: preview.hiddenIds.length,
+                  inserted: preview.inserted.length,
+                  before: formatTokens(preview.tokensBefore),
+                  after: formatTokens(preview.tokensAfter),
+                })}
+              </div>
+              <div className="muted">{t(`settings.context.strategy.${preview.strategy}.name`)}</div>
+            </>
+          ) : (
+            <div>{t('context.previewNothing', { reason: preview.reason ?? '' })}</div>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** Percent of the model's window in use, coloured by band, with the auto-compact threshold marked. */
+export function ContextMeter({ sessionId }: { sessionId: string }) {
+  const { t } = useTranslation();
+  const usage = useAppStore((s) => s.usage[sessionId]);
+  const [open, setOpen] = useState(false);
+  if (!usage) return null;
+  const p = pct(usage);
+  const b = band(p, usage.threshold);
+  const thresholdOn = usage.threshold > 0 && usage.threshold < 1;
+  const label = t('context.meterLabel', { percent: Math.round(p) });
+  return (
+    <div className="meter-wrap">
+      <button
+        type="button"
+        className={`meter meter-${b}`}
+        aria-label={label}
+        title={label}
+        aria-expanded={open}
+        onClick={() => setOpen(!open)}
+        data-testid="context-meter"
+        data-percent={Math.round(p)}
+      >
+        <span className="meter-track">
+          <span className="meter-fill" style={{ width: `${Math.min(100, p)}%` }} />
+          {thresholdOn && <span className="meter-tick" style={{ left: `${usage.threshold * 100}%` }} />}
+        </span>
+        <span className="meter-num">{t('context.percent', { percent: Math.round(p) })}</span>
+      </button>
+      {open && <Popover sessionId={sessionId} usage={usage} onClose={() => setOpen(false)} />}
+    </div>
+  );
+}

@@ -1,0 +1,164 @@
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useTranslation } from 'react-i18next';
+import { useShallow } from 'zustand/react/shallow';
+import { buildRows, type Row } from '../lib/transcript';
+import { useAppStore } from '../store';
+import type { StreamingMessage } from '../store/types';
+import { IconAlert, IconChevronDown, IconRefresh, IconX } from './Icons';
+import { Markdown } from './Markdown';
+import { MessageRow } from './MessageRow';
+import { noticeIsSilent } from './NoticeChip';
+
+type ListItem =
+  | { type: 'row'; key: string; row: Row }
+  | { type: 'stream'; key: string; stream: StreamingMessage }
+  | { type: 'thinking'; key: string }
+  | { type: 'error'; key: string };
+
+const EMPTY: never[] = [];
+
+export function MessageList({ sessionId }: { sessionId: string }) {
+  const { t } = useTranslation();
+  const messages = useAppStore((s) => s.messages[sessionId] ?? EMPTY);
+  const compactions = useAppStore((s) => s.compactions[sessionId] ?? EMPTY);
+  const runtimeLevel = useAppStore((s) => s.settings?.cfpm.runtimeVisibility ?? 'brief');
+  const gateLevel = useAppStore((s) => s.settings?.cfpm.toolGateVisibility ?? null) ?? runtimeLevel;
+  const streams = useAppStore(useShallow((s) => Object.values(s.streaming).filter((x) => x.sessionId === sessionId)));
+  const busy = useAppStore((s) => Boolean(s.busy[sessionId]));
+  const error = useAppStore((s) => s.errors[sessionId] ?? null);
+  const retry = useAppStore((s) => s.retry);
+  const dismissError = useAppStore((s) => s.dismissError);
+
+  const rows = useMemo(
+    () =>
+      buildRows(messages, compactions).filter(
+        (r) => r.kind !== 'notice' || !noticeIsSilent(r.msg.content, runtimeLevel, gateLevel),
+      ),
+    [messages, compactions, runtimeLevel, gateLevel],
+  );
+
+  const items = useMemo<ListItem[]>(() => {
+    const out: ListItem[] = rows.map((row) => ({ type: 'row', key: row.key, row }));
+    for (const s of streams) if (!messages.some((m) => m.id === s.messageId)) out.push({ type: 'stream', key: `s:${s.messageId}`, stream: s });
+    if (busy && streams.length === 0) out.push({ type: 'thinking', key: 'thinking' });
+    if (error) out.push({ type: 'error', key: 'error' });
+    return out;
+  }, [rows, streams, busy, error, messages]);
+
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const atBottom = useRef(true);
+  const [showJump, setShowJump] = useState(false);
+
+  const virtualizer = useVirtualizer({
+    count: items.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => 96,
+    overscan: 6,
+    getItemKey: (i) => items[i]?.key ?? i,
+    paddingStart: 24,
+    paddingEnd: 24,
+  });
+
+  const scrollToEnd = useCallback(() => {
+    const el = scrollRef.current;
+    if (!el || items.length === 0) return;
+    virtualizer.scrollToIndex(items.length - 1, { align: 'end' });
+    // Measured heights settle a frame later; pin to the real bottom then.
+    requestAnimationFrame(() => {
+      if (atBottom.current && scrollRef.current) scrollRef.current.scrollTop = scrollRef.current.scrollHeight;
+    });
+  }, [items.length, virtualizer]);
+
+  // A newly opened session starts at its end.
+  useLayoutEffect(() => {
+    atBottom.current = true;
+    setShowJump(false);
+  }, [sessionId]);
+
+  const streamLen = streams.reduce((n, s) => n + s.text.length, 0);
+  useEffect(() => {
+    if (atBottom.current) scrollToEnd();
+  }, [items.length, streamLen, scrollToEnd]);
+
+  const onScroll = () => {
+    const el = scrollRef.current;
+    if (!el) return;
+    const bottom = el.scrollHeight - el.scrollTop - el.clientHeight < 48;
+    atBottom.current = bottom;
+    if (showJump === bottom) setShowJump(!bottom);
+  };
+
+  return (
+    <div className="message-pane">
+    <div className="message-scroll" ref={scrollRef} onScroll={onScroll} data-testid="message-list">
+      <div className="message-canvas" style={{ height: virtualizer.getTotalSize() }}>
+        {virtualizer.getVirtualItems().map((v) => {
+          const item = items[v.index];
+          if (!item) return null;
+          return (
+            <div
+              key={v.key}
+              data-index={v.index}
+              ref={virtualizer.measureElement}
+              className="message-slot"
+              style={{ transform: `translateY(${v.start}px)` }}
+            >
+              <div className="message-column">
+                {item.type === 'row' && <MessageRow row={item.row} sessionId={sessionId} />}
+                {item.type === 'stream' && (
+                  <div className="msg msg-assistant is-streaming" data-testid="msg-streaming">
+                    <Markdown text={item.stream.text} />
+                    <span className="caret" aria-hidden />
+                  </div>
+                )}
+                {item.type === 'thinking' && (
+                  <div className="thinking" role="status" aria-label={t('chat.thinking')}>
+                    <span />
+                    <span />
+                    <span />
+                  </div>
+                )}
+                {item.type === 'error' && error && (
+                  <div className="inline-error" role="alert" data-testid="inline-error">
+                    <IconAlert />
+                    <span className="inline-error-text">{error.message}</span>
+                    <button type="button" className="btn btn-small" onClick={() => void retry(sessionId)}>
+                      <IconRefresh />
+                      {t('chat.error.retry')}
+                    </button>
+                    <button
+                      type="button"
+                      className="icon-btn"
+                      aria-label={t('common.dismiss')}
+                      title={t('common.dismiss')}
+                      onClick={() => dismissError(sessionId)}
+                    >
+                      <IconX />
+                    </button>
+                  </div>
+                )}
+              </div>
+            </div>
+          );
+        })}
+      </div>
+    </div>
+      {showJump && (
+        <button
+          type="button"
+          className="jump-btn"
+          aria-label={t('chat.jumpToLatest')}
+          title={t('chat.jumpToLatest')}
+          onClick={() => {
+            atBottom.current = true;
+            setShowJump(false);
+            scrollToEnd();
+          }}
+        >
+          <IconChevronDown />
+        </button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,85 @@
+import { memo } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Row } from '../lib/transcript';
+import { useAppStore } from '../store';
+import { CompactionDivider } from './CompactionDivider';
+import { CopyButton } from './CopyButton';
+import { IconAlert, IconEyeOff, IconRefresh, IconStop } from './Icons';
+import { Markdown } from './Markdown';
+import { NoticeChip } from './NoticeChip';
+import { ToolCallCard } from './ToolCallCard';
+
+function HiddenTag() {
+  const { t } = useTranslation();
+  return (
+    <span className="hidden-tag" title={t('chat.hidden.hint')} data-testid="hidden-tag">
+      <IconEyeOff />
+      {t('chat.hidden.label')}
+    </span>
+  );
+}
+
+/** One transcript row; memoized because the virtual list re-renders rows on every scroll. */
+export const MessageRow = memo(function MessageRow({ row, sessionId }: { row: Row; sessionId: string }) {
+  const { t } = useTranslation();
+  const retry = useAppStore((s) => s.retry);
+  switch (row.kind) {
+    case 'user':
+      return (
+        <div className={`msg msg-user ${row.hidden ? 'is-hidden' : ''}`} data-testid="msg-user" data-seq={row.msg.seq}>
+          <div className="bubble">
+            <div className="bubble-text">{row.msg.content}</div>
+          </div>
+          {row.hidden && <HiddenTag />}
+        </div>
+      );
+    case 'assistant':
+      return (
+        <div className={`msg msg-assistant ${row.hidden ? 'is-hidden' : ''}`} data-testid="msg-assistant" data-seq={row.msg.seq}>
+          {row.msg.content && <Markdown text={row.msg.content} />}
+          {row.tools.map((tc) => (
+            <ToolCallCard key={tc.call.id} sessionId={sessionId} call={tc.call} result={tc.result} />
+          ))}
+          <div className="msg-actions">
+            {row.hidden && <HiddenTag />}
+            {row.msg.content && <CopyButton getText={() => row.msg.content ?? ''} />}
+          </div>
+        </div>
+      );
+    case 'tool':
+      return (
+        <div className={`msg msg-assistant ${row.hidden ? 'is-hidden' : ''}`} data-seq={row.msg.seq}>
+          <ToolCallCard
+            sessionId={sessionId}
+            call={{ id: row.msg.tool_call_id ?? row.msg.id, type: 'function', function: { name: row.msg.name ?? t('tool.unknown'), arguments: '' } }}
+            result={row.msg}
+          />
+          {row.hidden && <HiddenTag />}
+        </div>
+      );
+    case 'notice':
+      return <NoticeChip msg={row.msg} />;
+    case 'aborted':
+      return (
+        <div className="chip-wrap" data-testid="turn-aborted">
+          <div className="chip chip-muted">
+            <IconStop />
+            <span className="chip-text">{t('chat.aborted')}</span>
+          </div>
+        </div>
+      );
+    case 'error':
+      return (
+        <div className="inline-error" role="alert" data-testid="inline-error">
+          <IconAlert />
+          <span className="inline-error-text">{row.msg.content || t('chat.error.generic')}</span>
+          <button type="button" className="btn btn-small" onClick={() => void retry(sessionId)}>
+            <IconRefresh />
+            {t('chat.error.retry')}
+          </button>
+        </div>
+      );
+    case 'divider':
+      return <CompactionDivider sessionId={sessionId} compaction={row.compaction} latest={row.latest} inserted={row.inserted} />;
+  }
+});

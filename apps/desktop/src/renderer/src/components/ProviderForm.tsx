@@ -1,0 +1,210 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { PROVIDER_PRESETS, PresetIdSchema, type PresetId, type ProviderProfile } from '@threadline/protocol';
+import { call } from '../transport';
+import { useAppStore } from '../store';
+
+const PRESET_IDS = PresetIdSchema.options;
+
+interface Props {
+  profile?: ProviderProfile;
+  /** Called with the saved (and activated) profile. */
+  onSaved?: (p: ProviderProfile) => void;
+  submitLabel: string;
+}
+
+type TestState = { state: 'idle' } | { state: 'running' } | { state: 'done'; ok: boolean; message: string; latencyMs: number | null };
+
+/**
+ * A provider profile: preset, endpoint, model, window and key. The key is write-only: the form
+ * never receives it, only whether one is stored ("key set"), and sends it only when typed.
+ */
+export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
+  const { t } = useTranslation();
+  const loadProviders = useAppStore((s) => s.loadProviders);
+  const [preset, setPreset] = useState<PresetId>(profile?.preset ?? 'openai');
+  const [name, setName] = useState(profile?.name ?? PROVIDER_PRESETS.openai.name);
+  const [baseUrl, setBaseUrl] = useState(profile?.baseUrl ?? PROVIDER_PRESETS.openai.baseUrl);
+  const [model, setModel] = useState(profile?.model ?? PROVIDER_PRESETS.openai.model);
+  const [contextWindow, setContextWindow] = useState(String(profile?.contextWindow ?? PROVIDER_PRESETS.openai.contextWindow));
+  const [compactionModel, setCompactionModel] = useState(profile?.compactionModel ?? '');
+  const [apiKey, setApiKey] = useState('');
+  const [savedId, setSavedId] = useState<string | undefined>(profile?.id);
+  const [hasKey, setHasKey] = useState(profile?.hasKey ?? false);
+  const [error, setError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [test, setTest] = useState<TestState>({ state: 'idle' });
+
+  const pick = (id: PresetId) => {
+    const p = PROVIDER_PRESETS[id];
+    setPreset(id);
+    setName(p.name);
+    setBaseUrl(p.baseUrl);
+    setModel(p.model);
+    setContextWindow(String(p.contextWindow));
+  };
+
+  const save = async (): Promise<ProviderProfile | null> => {
+    setError(null);
+    const windowNum = Number(contextWindow);
+    if (!Number.isInteger(windowNum) || windowNum <= 0) {
+      setError(t('provider.errors.window'));
+      return null;
+    }
+    try {
+      const saved = await call('providers.upsert', {
+        id: savedId,
+        preset,
+        name: name.trim(),
+        baseUrl: baseUrl.trim(),
+        model: model.trim(),
+        contextWindow: windowNum,
+        compactionModel: compactionModel.trim() || null,
+        ...(apiKey ? { apiKey } : {}),
+      });
+      setSavedId(saved.id);
+      setHasKey(saved.hasKey);
+      setApiKey('');
+      return saved;
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+      return null;
+    }
+  };
+
+  const runTest = async () => {
+    setTest({ state: 'running' });
+    const saved = await save();
+    if (!saved) {
+      setTest({ state: 'idle' });
+      return;
+    }
+    try {
+      const r = await call('providers.test', { id: saved.id });
+      setTest({ state: 'done', ...r });
+    } catch (err) {
+      setTest({ state: 'done', ok: false, message: err instanceof Error ? err.message : String(err), latencyMs: null });
+    }
+    await loadProviders().catch(() => undefined);
+  };
+
+  const submit = async () => {
+    setSaving(true);
+    const saved = await save();
+    if (saved) {
+      try {
+        const active = await call('providers.setActive', { id: saved.id });
+        await loadProviders();
+        onSaved?.(active);
+      } catch (err) {
+        setError(err instanceof Error ? err.message : String(err));
+      }
+    }
+    setSaving(false);
+  };
+
+  const needsKey = PROVIDER_PRESETS[preset].needsKey;
+
+  return (
+    <form
+      className="provider-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void submit();
+      }}
+      data-testid="provider-form"
+    >
+      <div className="preset-grid" role="radiogroup" aria-label={t('provider.preset')}>
+        {PRESET_IDS.map((id) => (
+          <button
+            key={id}
+            type="button"
+            role="radio"
+            aria-checked={preset === id}
+            className={`preset ${preset === id ? 'selected' : ''}`}
+            onClick={() => pick(id)}
+            data-testid={`preset-${id}`}
+          >
+            <span className="preset-name">{t(`provider.presets.${id}.name`)}</span>
+            <span className="preset-desc">{t(`provider.presets.${id}.desc`)}</span>
+          </button>
+        ))}
+      </div>
+      <div className="form-grid">
+        <label className="field">
+          <span className="field-label">{t('provider.name')}</span>
+          <input className="input" value={name} onChange={(e) => setName(e.target.value)} required data-testid="provider-name" />
+        </label>
+        <label className="field">
+          <span className="field-label">{t('provider.baseUrl')}</span>
+          <input className="input" value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} required data-testid="provider-url" />
+        </label>
+        <label className="field">
+          <span className="field-label">{t('provider.model')}</span>
+          <input className="input" value={model} onChange={(e) => setModel(e.target.value)} required data-testid="provider-model" />
+        </label>
+        <label className="field">
+          <span className="field-label">{t('provider.contextWindow')}</span>
+          <input
+            className="input"
+            inputMode="numeric"
+            value={contextWindow}
+            onChange={(e) => setContextWindow(e.target.value.replace(/[^\d]/g, ''))}
+            required
+            data-testid="provider-window"
+          />
+        </label>
+        <label className="field field-wide">
+          <span className="field-label">
+            {t('provider.apiKey')}
+            {hasKey && (
+              <span className="key-set" data-testid="key-set">
+                {t('provider.keySet')}
+              </span>
+            )}
+          </span>
+          <input
+            className="input"
+            type="password"
+            autoComplete="off"
+            value={apiKey}
+            placeholder={hasKey ? t('provider.apiKeyKeep') : needsKey ? t('provider.apiKeyPlaceholder') : t('provider.apiKeyOptional')}
+            onChange={(e) => setApiKey(e.target.value)}
+            data-testid="provider-key"
+          />
+        </label>
+        <label className="field field-wide">
+          <span className="field-label">{t('provider.compactionModel')}</span>
+          <input
+            className="input"
+            value={compactionModel}
+            placeholder={t('provider.compactionModelPlaceholder')}
+            onChange={(e) => setCompactionModel(e.target.value)}
+          />
+        </label>
+      </div>
+      {error && (
+        <div className="form-error" role="alert">
+          {error}
+        </div>
+      )}
+      <div className="form-actions">
+        <button type="button" className="btn" onClick={() => void runTest()} disabled={test.state === 'running'} data-testid="provider-test">
+          {test.state === 'running' ? <span className="spinner" aria-hidden /> : null}
+          {t('provider.test')}
+        </button>
+        {test.state === 'done' && (
+          <span className={`test-result ${test.ok ? 'ok' : 'bad'}`} data-testid="provider-test-result" role="status">
+            {test.ok
+              ? t('provider.testOk', { ms: test.latencyMs ?? '?' })
+              : t('provider.testFailed', { message: test.message })}
+          </span>
+        )}
+        <span className="spacer" />
+        <button type="submit" className="btn btn-primary" disabled={saving} data-testid="provider-save">
+          {submitLabel}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,117 @@
+import { useEffect, useState, type ReactNode } from 'react';
+
+/** A labelled settings row: label + one-line help on the left, the control on the right. */
+export function SettingRow({ label, help, children, htmlFor }: { label: string; help?: string; children: ReactNode; htmlFor?: string }) {
+  return (
+    <div className="setting-row">
+      <div className="setting-text">
+        <label className="setting-label" htmlFor={htmlFor}>
+          {label}
+        </label>
+        {help && <div className="setting-help">{help}</div>}
+      </div>
+      <div className="setting-control">{children}</div>
+    </div>
+  );
+}
+
+export function Segmented<T extends string>({
+  value,
+  options,
+  onChange,
+  label,
+  testId,
+}: {
+  value: T;
+  options: { value: T; label: string }[];
+  onChange: (v: T) => void;
+  label: string;
+  testId?: string;
+}) {
+  return (
+    <div className="segmented" role="radiogroup" aria-label={label} data-testid={testId}>
+      {options.map((o) => (
+        <button
+          key={o.value}
+          type="button"
+          role="radio"
+          aria-checked={value === o.value}
+          className={value === o.value ? 'on' : ''}
+          onClick={() => onChange(o.value)}
+          data-value={o.value}
+        >
+          {o.label}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+export function Toggle({ checked, onChange, label, testId }: { checked: boolean; onChange: (v: boolean) => void; label: string; testId?: string }) {
+  return (
+    <button
+      type="button"
+      role="switch"
+      aria-checked={checked}
+      aria-label={label}
+      className={`toggle ${checked ? 'on' : ''}`}
+      onClick={() => onChange(!checked)}
+      data-testid={testId}
+    >
+      <span className="toggle-knob" />
+    </button>
+  );
+}
+
+/**
+ * A number field that commits on blur or Enter; `validate` returns an error message or null.
+ * The server may still refuse the value; its message is shown by the caller.
+ */
+export function NumberField({
+  value,
+  onCommit,
+  validate,
+  label,
+  suffix,
+  testId,
+}: {
+  value: number;
+  onCommit: (n: number) => void;
+  validate: (n: number) => string | null;
+  label: string;
+  suffix?: string;
+  testId?: string;
+}) {
+  const [draft, setDraft] = useState(String(value));
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => setDraft(String(value)), [value]);
+  const commit = () => {
+    const n = Number(draft);
+    const err = draft.trim() === '' || !Number.isFinite(n) ? validate(Number.NaN) : validate(n);
+    setError(err);
+    if (!err && n !== value) onCommit(n);
+  };
+  return (
+    <div className="number-field">
+      <div className="number-row">
+        <input
+          className={`input input-num ${error ? 'invalid' : ''}`}
+          value={draft}
+          inputMode="decimal"
+          aria-label={label}
+          aria-invalid={Boolean(error)}
+          onChange={(e) => setDraft(e.target.value)}
+          onBlur={commit}
+          onKeyDown={(e) => e.key === 'Enter' && commit()}
+          data-testid={testId}
+        />
+        {suffix && <span className="suffix">{suffix}</span>}
+      </div>
+      {error && (
+        <div className="field-error" role="alert">
+          {error}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,203 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { STRATEGIES, type SettingsPatch, type VisibilityLevel } from '@threadline/protocol';
+import { useAppStore } from '../store';
+import { IconX } from './Icons';
+import { LanguageSwitch } from './LanguageSwitch';
+import { ProviderForm } from './ProviderForm';
+import { NumberField, Segmented, SettingRow, Toggle } from './SettingsControls';
+
+type Tab = 'general' | 'providers' | 'context';
+const TABS: Tab[] = ['general', 'providers', 'context'];
+const LEVELS: VisibilityLevel[] = ['off', 'brief', 'debug'];
+
+function useApply() {
+  const update = useAppStore((s) => s.updateSettings);
+  const [error, setError] = useState<string | null>(null);
+  const apply = (patch: SettingsPatch) => {
+    setError(null);
+    void update(patch).then(setError);
+  };
+  return { apply, error };
+}
+
+function General() {
+  const { t } = useTranslation();
+  const settings = useAppStore((s) => s.settings);
+  const { apply, error } = useApply();
+  if (!settings) return null;
+  return (
+    <section className="settings-section">
+      <SettingRow label={t('settings.general.language')} htmlFor="lang">
+        <LanguageSwitch id="lang" />
+      </SettingRow>
+      <SettingRow label={t('settings.general.theme')}>
+        <Segmented
+          label={t('settings.general.theme')}
+          value={settings.theme}
+          options={(['light', 'dark', 'system'] as const).map((v) => ({ value: v, label: t(`settings.general.themes.${v}`) }))}
+          onChange={(theme) => apply({ theme })}
+          testId="theme-select"
+        />
+      </SettingRow>
+      <SettingRow label={t('settings.general.approval')} help={t(`settings.general.approvalHelp.${settings.approvalPolicy}`)}>
+        <Segmented
+          label={t('settings.general.approval')}
+          value={settings.approvalPolicy}
+          options={(['ask', 'auto', 'deny'] as const).map((v) => ({ value: v, label: t(`settings.general.approvals.${v}`) }))}
+          onChange={(approvalPolicy) => apply({ approvalPolicy })}
+          testId="approval-select"
+        />
+      </SettingRow>
+      {error && <div className="form-error" role="alert">{error}</div>}
+    </section>
+  );
+}
+
+function Providers() {
+  const { t } = useTranslation();
+  const providers = useAppStore((s) => s.providers);
+  const [editing, setEditing] = useState<string | 'new' | null>(null);
+  const profile = providers.find((p) => p.id === editing);
+  return (
+    <section className="settings-section">
+      <ul className="provider-list">
+        {providers.map((p) => (
+          <li key={p.id} className={`provider-item ${p.active ? 'active' : ''}`} data-testid="provider-item">
+            <div className="provider-info">
+              <div className="provider-name">
+                {p.name}
+                {p.active && <span className="badge badge-ok">{t('provider.active')}</span>}
+              </div>
+              <div className="muted mono">{t('provider.summary', { model: p.model, url: p.baseUrl })}</div>
+            </div>
+            <button type="button" className="btn btn-small" onClick={() => setEditing(editing === p.id ? null : p.id)}>
+              {t('provider.edit')}
+            </button>
+          </li>
+        ))}
+      </ul>
+      {editing === null && (
+        <button type="button" className="btn" onClick={() => setEditing('new')}>
+          {t('provider.add')}
+        </button>
+      )}
+      {editing !== null && (
+        <div className="provider-edit">
+          <ProviderForm key={editing} profile={profile} submitLabel={t('provider.saveActivate')} onSaved={() => setEditing(null)} />
+        </div>
+      )}
+    </section>
+  );
+}
+
+function Context() {
+  const { t } = useTranslation();
+  const settings = useAppStore((s) => s.settings);
+  const { apply, error } = useApply();
+  if (!settings) return null;
+  const levelOptions = LEVELS.map((v) => ({ value: v, label: t(`settings.context.levels.${v}`) }));
+  const th = settings.compaction.autoThreshold;
+  return (
+    <section className="settings-section">
+      <h3 className="settings-h">{t('settings.context.compactionHeading')}</h3>
+      <div className="strategy-list" role="radiogroup" aria-label={t('settings.context.strategyLabel')} data-testid="strategy-select">
+        {STRATEGIES.map((s) => (
+          <button
+            key={s}
+            type="button"
+            role="radio"
+            aria-checked={settings.compaction.strategy === s}
+            className={`strategy ${settings.compaction.strategy === s ? 'selected' : ''}`}
+            onClick={() => apply({ compaction: { strategy: s } })}
+            data-value={s}
+          >
+            <span className="radio-dot" />
+            <span>
+              <span className="strategy-name">{t(`settings.context.strategy.${s}.name`)}</span>
+              <span className="strategy-desc">{t(`settings.context.strategy.${s}.desc`)}</span>
+            </span>
+          </button>
+        ))}
+      </div>
+      <SettingRow label={t('settings.context.threshold')} help={t('settings.context.thresholdHelp')}>
+        <NumberField
+          label={t('settings.context.threshold')}
+          value={th > 0 && th < 1 ? Math.round(th * 100) : 0}
+          suffix={t('settings.context.percentSuffix')}
+          validate={(n) => (Number.isInteger(n) && n >= 0 && n < 100 ? null : t('settings.context.thresholdInvalid'))}
+          onCommit={(n) => apply({ compaction: { autoThreshold: n / 100 } })}
+          testId="threshold-input"
+        />
+      </SettingRow>
+      <SettingRow label={t('settings.context.toolOutput')} help={t('settings.context.toolOutputHelp')}>
+        <NumberField
+          label={t('settings.context.toolOutput')}
+          value={settings.toolOutput.maxTokens}
+          suffix={t('settings.context.tokensSuffix')}
+          validate={(n) => (Number.isInteger(n) && n > 0 && n <= 1_000_000 ? null : t('settings.context.toolOutputInvalid'))}
+          onCommit={(n) => apply({ toolOutput: { maxTokens: n } })}
+          testId="tool-output-input"
+        />
+      </SettingRow>
+      <h3 className="settings-h">{t('settings.context.memoryHeading')}</h3>
+      <SettingRow label={t('settings.context.runtimeVisibility')} help={t(`settings.context.levelHelp.${settings.cfpm.runtimeVisibility}`)}>
+        <Segmented
+          label={t('settings.context.runtimeVisibility')}
+          value={settings.cfpm.runtimeVisibility}
+          options={levelOptions}
+          onChange={(runtimeVisibility) => apply({ cfpm: { runtimeVisibility } })}
+          testId="runtime-visibility"
+        />
+      </SettingRow>
+      <SettingRow label={t('settings.context.gateVisibility')} help={t('settings.context.gateVisibilityHelp')}>
+        <Segmented
+          label={t('settings.context.gateVisibility')}
+          value={settings.cfpm.toolGateVisibility ?? 'inherit'}
+          options={[{ value: 'inherit', label: t('settings.context.levels.inherit') }, ...levelOptions]}
+          onChange={(v) => apply({ cfpm: { toolGateVisibility: v === 'inherit' ? null : v } })}
+          testId="gate-visibility"
+        />
+      </SettingRow>
+      <SettingRow label={t('settings.context.preToolGate')} help={t('settings.context.preToolGateHelp')}>
+        <Toggle
+          label={t('settings.context.preToolGate')}
+          checked={settings.cfpm.preToolGate}
+          onChange={(preToolGate) => apply({ cfpm: { preToolGate } })}
+          testId="pre-tool-gate"
+        />
+      </SettingRow>
+      {error && <div className="form-error" role="alert" data-testid="settings-error">{error}</div>}
+    </section>
+  );
+}
+
+export function SettingsPage() {
+  const { t } = useTranslation();
+  const setPanel = useAppStore((s) => s.setPanel);
+  const [tab, setTab] = useState<Tab>('general');
+  return (
+    <div className="settings-page" role="dialog" aria-label={t('settings.title')} data-testid="settings-page">
+      <nav className="settings-nav">
+        <div className="settings-nav-title">{t('settings.title')}</div>
+        {TABS.map((k) => (
+          <button key={k} type="button" className={`nav-item ${tab === k ? 'on' : ''}`} onClick={() => setTab(k)} data-testid={`settings-tab-${k}`}>
+            {t(`settings.tabs.${k}`)}
+          </button>
+        ))}
+      </nav>
+      <div className="settings-content">
+        <div className="settings-head">
+          <h2>{t(`settings.tabs.${tab}`)}</h2>
+          <span className="spacer" />
+          <button type="button" className="icon-btn" aria-label={t('common.close')} title={t('common.close')} onClick={() => setPanel('none')} data-testid="close-settings">
+            <IconX />
+          </button>
+        </div>
+        {tab === 'general' && <General />}
+        {tab === 'providers' && <Providers />}
+        {tab === 'context' && <Context />}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,123 @@
+import { useMemo, useState } from 'react';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
+import type { StoredMessage, ToolCall } from '@threadline/protocol';
+import { useAppStore } from '../store';
+import type { ToolStatus } from '../store/types';
+import { IconChevron, IconTool } from './Icons';
+import { CopyButton } from './CopyButton';
+
+const PREVIEW_LINES = 12;
+const PREVIEW_CHARS = 1500;
+
+function prettyArgs(raw: string): string {
+  try {
+    return JSON.stringify(JSON.parse(raw), null, 2);
+  } catch {
+    return raw;
+  }
+}
+
+/** A one-line summary of the call for the header: the command, the path… */
+function headline(raw: string): string {
+  try {
+    const v = JSON.parse(raw) as Record<string, unknown>;
+    for (const k of ['command', 'cmd', 'script', 'path', 'file', 'query']) {
+      if (typeof v[k] === 'string') return (v[k] as string).split('\n')[0]!.slice(0, 160);
+    }
+  } catch {
+    /* not JSON: no headline */
+  }
+  return '';
+}
+
+function formatDuration(ms: number | null, t: TFunction): string | null {
+  if (ms === null) return null;
+  return ms < 1000
+    ? t('tool.durationMs', { value: Math.round(ms) })
+    : t('tool.durationS', { value: (ms / 1000).toFixed(ms < 10_000 ? 1 : 0) });
+}
+
+export function statusOf(result: StoredMessage | null, state: ToolStatus | undefined, sessionBusy: boolean): ToolStatus {
+  if (state && (state === 'waiting' || state === 'running' || !result)) return state;
+  if (result) {
+    const s = result.meta?.status;
+    if (s === 'ok' || s === 'error' || s === 'denied' || s === 'aborted') return s;
+    return state ?? (result.meta?.ok === false ? 'error' : 'ok');
+  }
+  return sessionBusy ? 'running' : 'aborted';
+}
+
+interface Props {
+  sessionId: string;
+  call: ToolCall;
+  result: StoredMessage | null;
+}
+
+export function ToolCallCard({ sessionId, call, result }: Props) {
+  const { t } = useTranslation();
+  const state = useAppStore((s) => s.tools[call.id]);
+  const busy = useAppStore((s) => Boolean(s.busy[sessionId]));
+  const approve = useAppStore((s) => s.approve);
+  const status = statusOf(result, state?.status, busy);
+  const [open, setOpen] = useState(status === 'waiting');
+  const [full, setFull] = useState(false);
+
+  const args = useMemo(() => prettyArgs(call.function.arguments), [call.function.arguments]);
+  const head = useMemo(() => headline(call.function.arguments), [call.function.arguments]);
+  const output = result?.content ?? '';
+  const fullOutput = result?.fullOutput ?? output;
+  const lines = output.split('\n');
+  const long = lines.length > PREVIEW_LINES || output.length > PREVIEW_CHARS || fullOutput.length > output.length;
+  const shown = full ? fullOutput : lines.slice(0, PREVIEW_LINES).join('\n').slice(0, PREVIEW_CHARS);
+  const durationMs = state?.durationMs ?? (typeof result?.meta?.durationMs === 'number' ? result.meta.durationMs : null);
+  const duration = formatDuration(durationMs, t);
+  const expanded = open || status === 'waiting';
+
+  return (
+    <div className={`tool-card status-${status}`} data-testid="tool-card" data-status={status}>
+      <button type="button" className="tool-head" aria-expanded={expanded} onClick={() => setOpen(!open)}>
+        <IconChevron className={`chev ${expanded ? 'open' : ''}`} />
+        <IconTool />
+        <span className="tool-name">{call.function.name}</span>
+        {head && <code className="tool-headline">{head}</code>}
+        <span className="spacer" />
+        {duration && <span className="tool-duration">{duration}</span>}
+        <span className={`badge badge-${status}`}>{t(`tool.status.${status}`)}</span>
+      </button>
+      {expanded && (
+        <div className="tool-body">
+          <div className="tool-section-label">{t('tool.arguments')}</div>
+          <pre className="tool-pre">{args}</pre>
+          {status === 'waiting' && (
+            <div className="tool-approval" role="group" aria-label={t('tool.approvalGroup')}>
+              <span className="tool-approval-text">{t('tool.approvalPrompt', { name: call.function.name })}</span>
+              <button type="button" className="btn btn-primary" onClick={() => void approve(sessionId, call.id, 'approve')}>
+                {t('tool.approve')}
+              </button>
+              <button type="button" className="btn" onClick={() => void approve(sessionId, call.id, 'deny')}>
+                {t('tool.deny')}
+              </button>
+            </div>
+          )}
+          {result && (
+            <>
+              <div className="tool-section-label">
+                {t('tool.output')}
+                <CopyButton getText={() => fullOutput} />
+              </div>
+              <pre className="tool-pre tool-output" data-testid="tool-output">
+                {shown}
+              </pre>
+              {long && (
+                <button type="button" className="link-btn" onClick={() => setFull(!full)}>
+                  {full ? t('tool.showLess') : t('tool.showFull', { count: fullOutput.split('\n').length })}
+                </button>
+              )}
+            </>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,95 @@
+import type { CompactionRecord, StoredMessage, ToolCall } from '@threadline/protocol';
+
+export interface ToolCallView {
+  call: ToolCall;
+  result: StoredMessage | null;
+}
+
+export type Row =
+  | { kind: 'user'; key: string; msg: StoredMessage; hidden: boolean }
+  | { kind: 'assistant'; key: string; msg: StoredMessage; hidden: boolean; tools: ToolCallView[] }
+  | { kind: 'tool'; key: string; msg: StoredMessage; hidden: boolean }
+  | { kind: 'notice'; key: string; msg: StoredMessage }
+  | { kind: 'aborted'; key: string; msg: StoredMessage }
+  | { kind: 'error'; key: string; msg: StoredMessage }
+  | { kind: 'divider'; key: string; compaction: CompactionRecord; latest: boolean; inserted: StoredMessage[] };
+
+/** Ids the agent no longer sees: the union of active compactions' hidden ids. */
+export function hiddenIdSet(compactions: CompactionRecord[]): Set<string> {
+  const s = new Set<string>();
+  for (const c of compactions) if (c.active) for (const id of c.hiddenIds) s.add(id);
+  return s;
+}
+
+/** The latest active compaction is the only one that can be undone. */
+export function latestActive(compactions: CompactionRecord[]): CompactionRecord | null {
+  let best: CompactionRecord | null = null;
+  for (const c of compactions) if (c.active && (!best || c.createdAt >= best.createdAt)) best = c;
+  return best;
+}
+
+/**
+ * Turn a session's history into the rows the user sees: tool results fold into the card of the
+ * call that asked for them, agent-only messages (summaries, memory blocks) are not bubbles, and a
+ * divider sits after the last message each compaction saw.
+ */
+export function buildRows(messages: StoredMessage[], compactions: CompactionRecord[]): Row[] {
+  const hidden = hiddenIdSet(compactions);
+  const latest = latestActive(compactions);
+  const byId = new Map(messages.map((m) => [m.id, m]));
+  const results = new Map<string, StoredMessage>();
+  const calledIds = new Set<string>();
+  for (const m of messages) {
+    if (m.role === 'tool' && m.tool_call_id) results.set(m.tool_call_id, m);
+    if (m.role === 'assistant' && m.tool_calls) for (const c of m.tool_calls) calledIds.add(c.id);
+  }
+
+  const dividers = [...compactions].sort((a, b) => a.afterSeq - b.afterSeq || a.createdAt - b.createdAt);
+  let d = 0;
+  const rows: Row[] = [];
+  const pushDividersUpTo = (seq: number) => {
+    while (d < dividers.length && dividers[d]!.afterSeq < seq) {
+      const c = dividers[d++]!;
+      const inserted = c.insertedIds.map((id) => byId.get(id)).filter((m): m is StoredMessage => Boolean(m));
+      rows.push({ kind: 'divider', key: `c:${c.id}`, compaction: c, latest: latest?.id === c.id, inserted });
+    }
+  };
+
+  for (const m of messages) {
+    pushDividersUpTo(m.seq);
+    if (!m.visibility.user || m.role === 'system') continue;
+    const isHidden = hidden.has(m.id);
+    switch (m.kind) {
+      case 'runtime_notice':
+      case 'gate_notice':
+        rows.push({ kind: 'notice', key: m.id, msg: m });
+        continue;
+      case 'turn_aborted':
+        rows.push({ kind: 'aborted', key: m.id, msg: m });
+        continue;
+      case 'error_notice':
+        rows.push({ kind: 'error', key: m.id, msg: m });
+        continue;
+      default:
+        break;
+    }
+    if (m.role === 'user') {
+      // Compaction notices may be stored with kind normal but a known prefix.
+      if (m.content?.startsWith('[THREADLINE_COMPACTION_V1]')) rows.push({ kind: 'notice', key: m.id, msg: m });
+      else rows.push({ kind: 'user', key: m.id, msg: m, hidden: isHidden });
+    } else if (m.role === 'assistant') {
+      if (m.content?.startsWith('[THREADLINE_COMPACTION_V1]') || m.content?.startsWith('[CFPM_')) {
+        rows.push({ kind: 'notice', key: m.id, msg: m });
+        continue;
+      }
+      const tools = (m.tool_calls ?? []).map((call) => ({ call, result: results.get(call.id) ?? null }));
+      if (!m.content && tools.length === 0) continue;
+      rows.push({ kind: 'assistant', key: m.id, msg: m, hidden: isHidden, tools });
+    } else if (m.role === 'tool') {
+      if (m.tool_call_id && calledIds.has(m.tool_call_id)) continue;
+      rows.push({ kind: 'tool', key: m.id, msg: m, hidden: isHidden });
+    }
+  }
+  pushDividersUpTo(Number.POSITIVE_INFINITY);
+  return rows;
+}

@@ -1,0 +1,121 @@
+import type { StateCreator } from 'zustand';
+import type { StoredMessage } from '@threadline/protocol';
+import { call } from '../transport';
+import type { AppState, ChatSlice } from './types';
+
+const errMessage = (err: unknown) => (err instanceof Error ? err.message : String(err));
+const errCode = (err: unknown) => (err && typeof err === 'object' && 'code' in err ? String(err.code) : 'internal');
+
+/** Insert or replace by id, keeping seq order; appending at the end is the common, cheap case. */
+export function mergeMessage(list: StoredMessage[], m: StoredMessage): StoredMessage[] {
+  const idx = list.findIndex((x) => x.id === m.id);
+  if (idx >= 0) {
+    const copy = list.slice();
+    copy[idx] = m;
+    return copy;
+  }
+  const last = list[list.length - 1];
+  if (!last || last.seq <= m.seq) return [...list, m];
+  const copy = [...list, m];
+  copy.sort((a, b) => a.seq - b.seq);
+  return copy;
+}
+
+export function lastUserText(list: StoredMessage[]): string | null {
+  for (let i = list.length - 1; i >= 0; i--) {
+    const m = list[i];
+    if (m && m.role === 'user' && m.kind === 'normal' && m.content) return m.content;
+  }
+  return null;
+}
+
+export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, get) => ({
+  messages: {},
+  streaming: {},
+  tools: {},
+  errors: {},
+
+  async loadMessages(sessionId) {
+    const list = await call('messages.list', { sessionId });
+    const sorted = [...list].sort((a, b) => a.seq - b.seq);
+    // Tool results carry their status/duration in meta; rebuild the tool states from them.
+    const tools = { ...get().tools };
+    for (const m of sorted) {
+      if (m.role !== 'tool' || !m.tool_call_id) continue;
+      const meta = m.meta ?? {};
+      const status = typeof meta.status === 'string' ? meta.status : meta.ok === false ? 'error' : 'ok';
+      tools[m.tool_call_id] = {
+        sessionId,
+        status: (['ok', 'error', 'denied', 'aborted'].includes(status) ? status : 'ok') as 'ok',
+        needsApproval: false,
+        durationMs: typeof meta.durationMs === 'number' ? meta.durationMs : null,
+      };
+    }
+    set({ messages: { ...get().messages, [sessionId]: sorted }, tools });
+  },
+
+  async send(sessionId, text) {
+    const trimmed = text.trim();
+    if (!trimmed) return false;
+    set({ errors: { ...get().errors, [sessionId]: null }, busy: { ...get().busy, [sessionId]: true } });
+    try {
+      const res = await call('chat.send', { sessionId, text: trimmed });
+      // The user message normally arrives as an event; fetch it if it has not.
+      const have = (get().messages[sessionId] ?? []).some((m) => m.id === res.userMessageId);
+      if (!have) void get().loadMessages(sessionId).catch(() => undefined);
+      return true;
+    } catch (err) {
+      set({
+        busy: { ...get().busy, [sessionId]: false },
+        errors: { ...get().errors, [sessionId]: { code: errCode(err), message: errMessage(err), retryText: trimmed } },
+      });
+      return false;
+    }
+  },
+
+  async cancel(sessionId) {
+    try {
+      await call('chat.cancel', { sessionId });
+    } catch (err) {
+      get().showToast(errMessage(err));
+    }
+  },
+
+  async approve(sessionId, toolCallId, decision) {
+    const prev = get().tools[toolCallId];
+    set({
+      tools: {
+        ...get().tools,
+        [toolCallId]: {
+          sessionId,
+          needsApproval: false,
+          durationMs: prev?.durationMs ?? null,
+          status: decision === 'approve' ? 'running' : 'denied',
+        },
+      },
+    });
+    try {
+      await call('chat.approve', { sessionId, toolCallId, decision });
+    } catch (err) {
+      if (prev) set({ tools: { ...get().tools, [toolCallId]: prev } });
+      get().showToast(errMessage(err));
+    }
+  },
+
+  async retry(sessionId) {
+    const e = get().errors[sessionId];
+    const text = e?.retryText ?? lastUserText(get().messages[sessionId] ?? []);
+    set({ errors: { ...get().errors, [sessionId]: null } });
+    if (text) await get().send(sessionId, text);
+  },
+
+  dismissError(sessionId) {
+    set({ errors: { ...get().errors, [sessionId]: null } });
+  },
+
+  addMessage(m) {
+    const list = get().messages[m.sessionId];
+    if (!list) return; // not loaded: it will come with messages.list
+    set({ messages: { ...get().messages, [m.sessionId]: mergeMessage(list, m) } });
+  },
+});

@@ -1,0 +1,142 @@
+import { parseNotice, type AppEvent } from '@threadline/protocol';
+import type { AppState, StreamingMessage } from './types';
+import { lastUserText } from './chatSlice';
+
+type Get = () => AppState;
+type Set = (patch: Partial<AppState>) => void;
+
+/** Compaction notices after which nothing is running any more. */
+const COMPACTION_DONE = new Set(['compacted', 'compaction_failed', 'nothing_to_compact', 'max_attempts', 'undone']);
+
+/**
+ * Deltas arrive many times per frame; coalesce them and render at most once per frame so a fast
+ * stream does not re-parse Markdown hundreds of times a second.
+ */
+function createDeltaBuffer(get: Get, set: Set) {
+  const pending = new Map<string, { sessionId: string; text: string }>();
+  let scheduled = false;
+  const schedule =
+    typeof requestAnimationFrame === 'function' && typeof document !== 'undefined' && !document.hidden
+      ? (fn: () => void) => requestAnimationFrame(() => fn())
+      : (fn: () => void) => setTimeout(fn, 16);
+
+  const flush = () => {
+    scheduled = false;
+    if (pending.size === 0) return;
+    const streaming = { ...get().streaming };
+    for (const [messageId, p] of pending) {
+      const prev: StreamingMessage | undefined = streaming[messageId];
+      streaming[messageId] = { sessionId: p.sessionId, messageId, text: (prev?.text ?? '') + p.text };
+    }
+    pending.clear();
+    set({ streaming });
+  };
+
+  return {
+    push(sessionId: string, messageId: string, delta: string) {
+      const p = pending.get(messageId);
+      if (p) p.text += delta;
+      else pending.set(messageId, { sessionId, text: delta });
+      if (!scheduled) {
+        scheduled = true;
+        schedule(flush);
+      }
+    },
+    drop(messageId: string) {
+      pending.delete(messageId);
+    },
+    flush,
+  };
+}
+
+export function createEventHandler(get: Get, set: Set): (e: AppEvent) => void {
+  const deltas = createDeltaBuffer(get, set);
+
+  return (e) => {
+    switch (e.type) {
+      case 'message.delta': {
+        if (!get().busy[e.sessionId]) set({ busy: { ...get().busy, [e.sessionId]: true } });
+        deltas.push(e.sessionId, e.messageId, e.delta);
+        return;
+      }
+      case 'message.complete': {
+        deltas.drop(e.message.id);
+        if (get().streaming[e.message.id]) {
+          const { [e.message.id]: _done, ...rest } = get().streaming;
+          set({ streaming: rest });
+        }
+        get().addMessage(e.message);
+        return;
+      }
+      case 'tool.requested': {
+        const prev = get().tools[e.toolCall.id];
+        set({
+          tools: {
+            ...get().tools,
+            [e.toolCall.id]: {
+              sessionId: e.sessionId,
+              needsApproval: e.needsApproval,
+              durationMs: null,
+              status: prev && prev.status !== 'waiting' ? prev.status : e.needsApproval ? 'waiting' : 'running',
+            },
+          },
+        });
+        return;
+      }
+      case 'tool.finished': {
+        set({
+          tools: {
+            ...get().tools,
+            [e.toolCallId]: { sessionId: e.sessionId, needsApproval: false, status: e.status, durationMs: e.durationMs },
+          },
+        });
+        get().addMessage(e.message);
+        return;
+      }
+      case 'notice': {
+        get().addMessage(e.message);
+        const parsed = parseNotice(e.message.content);
+        if (parsed?.type === 'compaction') {
+          if (COMPACTION_DONE.has(parsed.payload.type)) set({ compacting: { ...get().compacting, [e.sessionId]: false } });
+          else set({ compacting: { ...get().compacting, [e.sessionId]: true } });
+          void get().loadContext(e.sessionId);
+        } else if (parsed?.type === 'runtime' && get().facts[e.sessionId]) {
+          void get().loadMemory(e.sessionId);
+        }
+        return;
+      }
+      case 'usage': {
+        set({ usage: { ...get().usage, [e.sessionId]: e.usage } });
+        return;
+      }
+      case 'session.updated': {
+        if (e.session === null) {
+          set({ sessions: get().sessions.filter((s) => s.id !== e.sessionId) });
+          if (get().activeSessionId === e.sessionId) void get().selectSession(get().sessions[0]?.id ?? null);
+          return;
+        }
+        get().upsertSession(e.session);
+        set({ busy: { ...get().busy, [e.sessionId]: e.busy } });
+        if (!e.busy) {
+          deltas.flush();
+          // A finished turn leaves no streaming bubble and no progress behind.
+          const streaming = Object.fromEntries(Object.entries(get().streaming).filter(([, s]) => s.sessionId !== e.sessionId));
+          set({ streaming, compacting: { ...get().compacting, [e.sessionId]: false } });
+        }
+        return;
+      }
+      case 'error': {
+        if (!e.sessionId) {
+          get().showToast(e.message);
+          return;
+        }
+        const retryText = lastUserText(get().messages[e.sessionId] ?? []);
+        set({
+          errors: { ...get().errors, [e.sessionId]: { code: e.code, message: e.message, retryText } },
+          compacting: { ...get().compacting, [e.sessionId]: false },
+        });
+        return;
+      }
+    }
+  };
+}

@@ -1,0 +1,29 @@
+import { create } from 'zustand';
+import { getBridge } from '../transport';
+import { createChatSlice } from './chatSlice';
+import { createContextSlice } from './contextSlice';
+import { createEventHandler } from './events';
+import { createSessionsSlice } from './sessionsSlice';
+import { createSettingsSlice } from './settingsSlice';
+import type { AppState } from './types';
+import { createUiSlice } from './uiSlice';
+
+export type { AppState } from './types';
+
+/** One store, typed slices: a cache of what the runtime owns, fed by its events. */
+export const createAppStore = () =>
+  create<AppState>()((...a) => ({
+    ...createSessionsSlice(...a),
+    ...createChatSlice(...a),
+    ...createContextSlice(...a),
+    ...createSettingsSlice(...a),
+    ...createUiSlice(...a),
+  }));
+
+export const useAppStore = createAppStore();
+
+/** Subscribe the store to the runtime's events; returns the unsubscribe function. */
+export function connectEvents(store = useAppStore): () => void {
+  const handle = createEventHandler(store.getState, store.setState);
+  return getBridge().onEvent(handle);
+}

@@ -1,0 +1,74 @@
+import type { StateCreator } from 'zustand';
+import { call } from '../transport';
+import type { AppState, SessionsSlice } from './types';
+
+const byNewest = (a: { updatedAt: number }, b: { updatedAt: number }) => b.updatedAt - a.updatedAt;
+const LAST_SESSION_KEY = 'threadline.lastSession';
+
+export const createSessionsSlice: StateCreator<AppState, [], [], SessionsSlice> = (set, get) => ({
+  sessions: [],
+  activeSessionId: null,
+  busy: {},
+
+  async loadSessions() {
+    const list = await call('sessions.list', {});
+    set({ sessions: [...list].sort(byNewest) });
+  },
+
+  async createSession(title) {
+    try {
+      const s = await call('sessions.create', title ? { title } : {});
+      get().upsertSession(s);
+      await get().selectSession(s.id);
+      return s.id;
+    } catch (err) {
+      get().showToast(err instanceof Error ? err.message : String(err));
+      return null;
+    }
+  },
+
+  async renameSession(id, title) {
+    try {
+      get().upsertSession(await call('sessions.rename', { id, title }));
+    } catch (err) {
+      get().showToast(err instanceof Error ? err.message : String(err));
+    }
+  },
+
+  async deleteSession(id) {
+    try {
+      await call('sessions.delete', { id });
+    } catch (err) {
+      get().showToast(err instanceof Error ? err.message : String(err));
+      return;
+    }
+    const rest = get().sessions.filter((s) => s.id !== id);
+    set({ sessions: rest });
+    if (get().activeSessionId === id) await get().selectSession(rest[0]?.id ?? null);
+  },
+
+  async selectSession(id) {
+    set({ activeSessionId: id });
+    try {
+      if (id) localStorage.setItem(LAST_SESSION_KEY, id);
+      else localStorage.removeItem(LAST_SESSION_KEY);
+    } catch {
+      /* storage may be unavailable */
+    }
+    if (!id) return;
+    await Promise.all([get().loadMessages(id), get().loadContext(id)]);
+  },
+
+  upsertSession(s) {
+    const others = get().sessions.filter((x) => x.id !== s.id);
+    set({ sessions: [s, ...others].sort(byNewest) });
+  },
+});
+
+export function lastSessionId(): string | null {
+  try {
+    return localStorage.getItem(LAST_SESSION_KEY);
+  } catch {
+    return null;
+  }
+}

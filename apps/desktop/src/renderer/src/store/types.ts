@@ -1,0 +1,94 @@
+import type {
+  CompactionRecord,
+  ContextUsage,
+  MemoryCandidate,
+  MemoryFact,
+  ProviderProfile,
+  SessionSummary,
+  Settings,
+  SettingsPatch,
+  StoredMessage,
+} from '@threadline/protocol';
+
+export type ToolStatus = 'waiting' | 'running' | 'ok' | 'error' | 'denied' | 'aborted';
+
+export interface ToolState {
+  sessionId: string;
+  status: ToolStatus;
+  needsApproval: boolean;
+  durationMs: number | null;
+}
+
+export interface StreamingMessage {
+  sessionId: string;
+  messageId: string;
+  text: string;
+}
+
+export interface InlineError {
+  code: string;
+  message: string;
+  /** Text to send again on "retry" (the last user message), if any. */
+  retryText: string | null;
+}
+
+export interface SessionsSlice {
+  sessions: SessionSummary[];
+  activeSessionId: string | null;
+  busy: Record<string, boolean>;
+  loadSessions(): Promise<void>;
+  createSession(title?: string): Promise<string | null>;
+  renameSession(id: string, title: string): Promise<void>;
+  deleteSession(id: string): Promise<void>;
+  selectSession(id: string | null): Promise<void>;
+  upsertSession(s: SessionSummary): void;
+}
+
+export interface ChatSlice {
+  messages: Record<string, StoredMessage[]>;
+  streaming: Record<string, StreamingMessage>;
+  tools: Record<string, ToolState>;
+  errors: Record<string, InlineError | null>;
+  loadMessages(sessionId: string): Promise<void>;
+  send(sessionId: string, text: string): Promise<boolean>;
+  cancel(sessionId: string): Promise<void>;
+  approve(sessionId: string, toolCallId: string, decision: 'approve' | 'deny'): Promise<void>;
+  retry(sessionId: string): Promise<void>;
+  dismissError(sessionId: string): void;
+  addMessage(m: StoredMessage): void;
+}
+
+export interface ContextSlice {
+  usage: Record<string, ContextUsage>;
+  compactions: Record<string, CompactionRecord[]>;
+  compacting: Record<string, boolean>;
+  facts: Record<string, MemoryFact[]>;
+  candidates: Record<string, MemoryCandidate[]>;
+  loadContext(sessionId: string): Promise<void>;
+  loadMemory(sessionId: string): Promise<void>;
+  compact(sessionId: string, instructions?: string): Promise<void>;
+  undoCompaction(sessionId: string): Promise<void>;
+}
+
+export interface SettingsSlice {
+  settings: Settings | null;
+  providers: ProviderProfile[];
+  loadSettings(): Promise<void>;
+  loadProviders(): Promise<void>;
+  /** Resolves with the server's error message when rejected, null when applied. */
+  updateSettings(patch: SettingsPatch): Promise<string | null>;
+}
+
+export type Panel = 'none' | 'settings' | 'memory';
+
+export interface UiSlice {
+  phase: 'loading' | 'setup' | 'ready' | 'error';
+  bootError: string | null;
+  panel: Panel;
+  toast: string | null;
+  setPanel(p: Panel): void;
+  showToast(text: string | null): void;
+  boot(): Promise<void>;
+}
+
+export type AppState = SessionsSlice & ChatSlice & ContextSlice & SettingsSlice & UiSlice;

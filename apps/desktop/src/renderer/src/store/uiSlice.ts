@@ -1,0 +1,40 @@
+import type { StateCreator } from 'zustand';
+import type { AppState, UiSlice } from './types';
+import { lastSessionId } from './sessionsSlice';
+
+let toastTimer: ReturnType<typeof setTimeout> | null = null;
+
+export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set, get) => ({
+  phase: 'loading',
+  bootError: null,
+  panel: 'none',
+  toast: null,
+
+  setPanel(panel) {
+    set({ panel });
+  },
+
+  showToast(text) {
+    set({ toast: text });
+    if (toastTimer) clearTimeout(toastTimer);
+    if (text) toastTimer = setTimeout(() => set({ toast: null }), 5000);
+  },
+
+  async boot() {
+    try {
+      await Promise.all([get().loadSettings(), get().loadProviders(), get().loadSessions()]);
+    } catch (err) {
+      set({ phase: 'error', bootError: err instanceof Error ? err.message : String(err) });
+      return;
+    }
+    if (get().providers.length === 0) {
+      set({ phase: 'setup' });
+      return;
+    }
+    set({ phase: 'ready' });
+    const sessions = get().sessions;
+    const last = lastSessionId();
+    const pick = sessions.find((s) => s.id === last)?.id ?? sessions[0]?.id ?? null;
+    if (pick) await get().selectSession(pick).catch(() => undefined);
+  },
+});

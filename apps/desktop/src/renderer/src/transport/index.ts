@@ -1,0 +1,40 @@
+import type { RouteInput, RouteName, RouteOutput, ThreadlineBridge } from '@threadline/protocol';
+import { createHttpBridge, takeToken } from './httpBridge';
+
+declare global {
+  interface Window {
+    threadline?: ThreadlineBridge;
+  }
+}
+
+/** An RPC failure with the server's code and message (shown to the user as is). */
+export class RpcError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'RpcError';
+  }
+}
+
+let bridge: ThreadlineBridge | null = null;
+
+/** Electron's preload bridge when present, otherwise HTTP + SSE to the browser-mode server. */
+export function getBridge(): ThreadlineBridge {
+  if (bridge) return bridge;
+  bridge = window.threadline ?? createHttpBridge(takeToken());
+  return bridge;
+}
+
+/** For tests: use a fake bridge. */
+export function setBridge(b: ThreadlineBridge | null): void {
+  bridge = b;
+}
+
+/** Typed call: resolves with the route's data, rejects with an RpcError. */
+export async function call<R extends RouteName>(route: R, input: RouteInput<R>): Promise<RouteOutput<R>> {
+  const res = await getBridge().invoke(route, input);
+  if (!res.ok) throw new RpcError(res.error.code, res.error.message);
+  return res.data as RouteOutput<R>;
+}
