@@ -1,0 +1,84 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ChatRequestView } from '@threadline/fake-llm';
+import { startHarness, type Harness } from './harness';
+
+let h: Harness;
+afterEach(async () => h?.close());
+
+const lastIsTool = (req: ChatRequestView) => req.messages.at(-1)?.role === 'tool';
+
+describe('chat turn over real HTTP and SQLite', () => {
+  it('streams a reply, stores it and reports usage', async () => {
+    h = await startHarness();
+    const res = await h.api['chat.send']({ sessionId: h.sessionId, text: 'hello there' });
+    expect(res.accepted).toBe(true);
+    await h.api.idle(h.sessionId);
+    const history = h.history();
+    expect(history.map((m) => m.role)).toEqual(['user', 'assistant']);
+    expect(history[0].id).toBe(res.userMessageId);
+    const deltas = h.events.filter((e) => e.type === 'message.delta').map((e) => (e.type === 'message.delta' ? e.delta : ''));
+    expect(deltas.length).toBeGreaterThan(1);
+    expect(deltas.join('')).toBe(history[1].content);
+    const usage = h.events.filter((e) => e.type === 'usage').at(-1);
+    expect(usage?.type === 'usage' && usage.usage.total).toBeGreaterThan(0);
+    // Token counts are cached in the store so a reopened session recounts nothing.
+    await h.api['context.usage']({ sessionId: h.sessionId });
+    expect(h.history().every((m) => m.tokens !== null)).toBe(true);
+  });
+
+  it('refuses a second send while a turn runs (busy) and unknown sessions (not_found)', async () => {
+    h = await startHarness({ llm: { delayMsPerChunk: 30 } });
+    await h.api['chat.send']({ sessionId: h.sessionId, text: 'a fairly long message to echo back slowly' });
+    await expect(h.api['chat.send']({ sessionId: h.sessionId, text: 'again' })).rejects.toMatchObject({ code: 'busy' });
+    await expect(h.api['chat.send']({ sessionId: 'nope', text: 'x' })).rejects.toMatchObject({ code: 'not_found' });
+    await h.api.idle(h.sessionId);
+  });
+
+  it('runs an auto-approved read-only tool and loops back to the model', async () => {
+    h = await startHarness({
+      llm: {
+        defaultReply: (req) =>
+          lastIsTool(req) ? { content: 'listed' } : { toolCalls: [{ name: 'list_dir', arguments: { path: '.' } }] },
+      },
+    });
+    await h.turn('what is here?');
+    const history = h.history();
+    expect(history.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+    expect(history[2].content).toContain('threadline.db');
+    expect(history[2].meta?.status).toBe('ok');
+    const requested = h.events.find((e) => e.type === 'tool.requested');
+    expect(requested?.type === 'tool.requested' && requested.needsApproval).toBe(false);
+    expect(h.events.some((e) => e.type === 'tool.finished' && e.status === 'ok')).toBe(true);
+  });
+
+  it('turns a malformed tool-call argument string into an error result the model reads', async () => {
+    h = await startHarness({
+      llm: {
+        defaultReply: (req) =>
+          lastIsTool(req) ? { content: 'I see the error' } : { toolCalls: [{ name: 'read_file', arguments: '{"path": "a.txt"' }] },
+      },
+    });
+    await h.turn('read it');
+    const tool = h.history().find((m) => m.role === 'tool');
+    expect(tool?.content).toMatch(/not valid JSON/);
+    expect(tool?.meta?.status).toBe('error');
+    // The model got the error as a tool result and answered.
+    const second = h.llm.chatRequests()[1].body as { messages: { role: string; content: string }[] };
+    expect(second.messages.at(-1)?.content).toMatch(/not valid JSON/);
+    expect(h.history().at(-1)?.content).toBe('I see the error');
+  });
+
+  it('stops a doom loop: the same call with the same arguments 3 times in a row', async () => {
+    h = await startHarness({ llm: { defaultReply: () => ({ toolCalls: [{ name: 'list_dir', arguments: { path: '.' } }] }) } });
+    await h.turn('loop forever');
+    const history = h.history();
+    expect(h.llm.chatRequests().length).toBe(3);
+    const notice = history.at(-1);
+    expect(notice?.kind).toBe('error_notice');
+    expect(notice?.content).toMatch(/doom-loop/);
+    // Every call has its result, so the history stays pair-safe.
+    const calls = history.flatMap((m) => m.tool_calls ?? []).map((c) => c.id);
+    const results = history.filter((m) => m.role === 'tool').map((m) => m.tool_call_id);
+    expect(results).toEqual(calls);
+  });
+});

@@ -1,0 +1,105 @@
+// Shared set-up of the integration tests: a real SQLite file in a temp dir, fake-llm over real
+// HTTP, and the AppApi wired as a shell would wire it.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startFakeLlm, type FakeLlm, type FakeLlmOptions } from '@threadline/fake-llm';
+import type { AppEvent, SettingsPatch, StoredMessage } from '@threadline/protocol';
+import { openStore, type Store } from '@threadline/store';
+import { createAppApi, type AppRuntime, type CreateAppApiOptions } from '../index';
+
+export interface Harness {
+  api: AppRuntime;
+  store: Store;
+  llm: FakeLlm;
+  events: AppEvent[];
+  dir: string;
+  sessionId: string;
+  /** chat.send, then wait for the turn to end. */
+  turn(text: string): Promise<void>;
+  waitFor<T extends AppEvent['type']>(type: T, pred?: (e: Extract<AppEvent, { type: T }>) => boolean, timeoutMs?: number): Promise<Extract<AppEvent, { type: T }>>;
+  history(): StoredMessage[];
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  llm?: FakeLlmOptions;
+  /** The profile's context window (what the runtime believes). */
+  window?: number;
+  model?: string;
+  settings?: SettingsPatch;
+  api?: Partial<CreateAppApiOptions>;
+}
+
+export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'tl-agent-'));
+  const store = openStore({ file: path.join(dir, 'threadline.db'), allowPlaintextKeys: true, env: {} });
+  const llm = await startFakeLlm(opts.llm ?? {});
+  store.providers.upsert({
+    preset: 'custom',
+    name: 'fake',
+    baseUrl: llm.url,
+    model: opts.model ?? 'fake-model',
+    contextWindow: opts.window ?? 128_000,
+    compactionModel: null,
+    apiKey: 'test-key',
+  });
+  if (opts.settings) store.settings.set(opts.settings);
+  const events: AppEvent[] = [];
+  const listeners = new Set<(e: AppEvent) => void>();
+  const api = createAppApi({
+    store,
+    dataDir: dir,
+    cwd: dir,
+    emit: (e) => {
+      events.push(e);
+      for (const l of listeners) l(e);
+    },
+    ...opts.api,
+  });
+  const session = await api['sessions.create']({ title: 'test' });
+  const h: Harness = {
+    api,
+    store,
+    llm,
+    events,
+    dir,
+    sessionId: session.id,
+    async turn(text) {
+      await api['chat.send']({ sessionId: session.id, text });
+      await api.idle(session.id);
+    },
+    waitFor(type, pred, timeoutMs = 8000) {
+      type E = Extract<AppEvent, { type: typeof type }>;
+      const hit = events.find((e): e is E => e.type === type && (!pred || pred(e as E)));
+      if (hit) return Promise.resolve(hit);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          listeners.delete(l);
+          reject(new Error(`timed out waiting for ${type}`));
+        }, timeoutMs);
+        const l = (e: AppEvent): void => {
+          if (e.type === type && (!pred || pred(e as E))) {
+            clearTimeout(timer);
+            listeners.delete(l);
+            resolve(e as E);
+          }
+        };
+        listeners.add(l);
+      });
+    },
+    history: () => store.messages.list(session.id),
+    async close() {
+      await api.dispose();
+      await llm.close();
+      store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return h;
+}
+
+/** Notices of a given compaction type in history. */
+export function compactionNotices(history: StoredMessage[], type?: string): StoredMessage[] {
+  return history.filter((m) => (m.content ?? '').startsWith('[THREADLINE_COMPACTION_V1]') && (!type || (m.content ?? '').includes(`"type":"${type}"`)));
+}

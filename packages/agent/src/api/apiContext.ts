@@ -1,0 +1,69 @@
+import { AppError, DEFAULT_SETTINGS, type ProviderProfile, type Settings } from '@threadline/protocol';
+import type { ProviderClient, ProviderFactory } from '../ports';
+import type { TurnDeps, TurnScope } from '../turn/deps';
+import type { SessionRuntimes } from '../turn/sessionRuntime';
+
+export interface ApiContext {
+  deps: TurnDeps;
+  runtimes: SessionRuntimes;
+  providerFactory: ProviderFactory;
+}
+
+/** Used for token accounting when no provider is configured yet (the meter still works). */
+export const FALLBACK_PROFILE: ProviderProfile = {
+  id: 'none',
+  preset: 'custom',
+  name: 'No provider',
+  baseUrl: 'http://127.0.0.1:8000/v1',
+  model: 'gpt-4o',
+  contextWindow: 128_000,
+  compactionModel: null,
+  hasKey: false,
+  active: false,
+};
+
+export function requireSession(ctx: ApiContext, sessionId: string): void {
+  if (!ctx.deps.store.sessions.get(sessionId)) throw new AppError('not_found', `No session with id ${sessionId}.`);
+}
+
+export function activeProvider(ctx: ApiContext): { profile: ProviderProfile; client: ProviderClient } {
+  const profile = ctx.deps.store.providers.active();
+  if (!profile) throw new AppError('conflict', 'No provider is configured. Add one in Settings → Providers.');
+  return { profile, client: ctx.providerFactory(profile, ctx.deps.store.providers.secret(profile.id)) };
+}
+
+export function currentSettings(ctx: ApiContext): Settings {
+  try {
+    return ctx.deps.store.settings.get();
+  } catch {
+    return DEFAULT_SETTINGS;
+  }
+}
+
+/** A scope for work outside a chat turn (manual compaction, preview): its own abort signal. */
+export function scopeFor(ctx: ApiContext, sessionId: string, signal: AbortSignal, needClient: boolean): TurnScope {
+  const settings = currentSettings(ctx);
+  if (needClient) {
+    const { profile, client } = activeProvider(ctx);
+    return { deps: ctx.deps, sessionId, settings, profile, client, signal };
+  }
+  const profile = ctx.deps.store.providers.active() ?? FALLBACK_PROFILE;
+  const client = profile === FALLBACK_PROFILE ? unavailableClient() : ctx.providerFactory(profile, ctx.deps.store.providers.secret(profile.id));
+  return { deps: ctx.deps, sessionId, settings, profile, client, signal };
+}
+
+function unavailableClient(): ProviderClient {
+  const fail = (): never => {
+    throw new AppError('conflict', 'No provider is configured. Add one in Settings → Providers.');
+  };
+  return { streamChat: async () => fail(), complete: async () => fail(), testConnection: async () => fail() };
+}
+
+export function emitSession(ctx: ApiContext, sessionId: string): void {
+  ctx.deps.emit({
+    type: 'session.updated',
+    sessionId,
+    session: ctx.deps.store.sessions.get(sessionId),
+    busy: ctx.runtimes.get(sessionId).busy,
+  });
+}

@@ -1,0 +1,52 @@
+import { AppError, type AppApi } from '@threadline/protocol';
+import { appendUserMessage, runTurn } from '../turn/runTurn';
+import { activeProvider, currentSettings, emitSession, requireSession, type ApiContext } from './apiContext';
+
+type ChatRoutes = Pick<AppApi, 'chat.send' | 'chat.cancel' | 'chat.approve'>;
+
+/** renderer send → … → AppApi.send: append the user message, return, run the turn in the background. */
+export function chatRoutes(ctx: ApiContext): ChatRoutes {
+  return {
+    'chat.send': async ({ sessionId, text }) => {
+      requireSession(ctx, sessionId);
+      const rt = ctx.runtimes.get(sessionId);
+      if (rt.busy) throw new AppError('busy', 'A turn is already running in this session; wait for it or cancel it.');
+      const { profile, client } = activeProvider(ctx);
+      const settings = currentSettings(ctx);
+      const user = appendUserMessage(ctx.deps, sessionId, text);
+      const abort = new AbortController();
+      rt.busy = true;
+      rt.abort = abort;
+      emitSession(ctx, sessionId);
+      const scope = { deps: ctx.deps, sessionId, settings, profile, client, signal: abort.signal };
+      rt.running = runTurn(scope, text).finally(() => {
+        rt.busy = false;
+        rt.abort = null;
+        rt.running = null;
+        try {
+          emitSession(ctx, sessionId);
+        } catch {
+          // The session may have been deleted meanwhile.
+        }
+      });
+      return { accepted: true, userMessageId: user.id };
+    },
+
+    'chat.cancel': async ({ sessionId }) => {
+      requireSession(ctx, sessionId);
+      const rt = ctx.runtimes.get(sessionId);
+      if (!rt.busy || !rt.abort) return { cancelled: false };
+      rt.abort.abort();
+      await rt.running;
+      return { cancelled: true };
+    },
+
+    'chat.approve': async ({ sessionId, toolCallId, decision }) => {
+      requireSession(ctx, sessionId);
+      const waiter = ctx.runtimes.get(sessionId).pendingApprovals.get(toolCallId);
+      if (!waiter) throw new AppError('not_found', `No tool call ${toolCallId} is waiting for approval.`);
+      waiter(decision);
+      return { ok: true };
+    },
+  };
+}

@@ -1,0 +1,77 @@
+import { AppError, type AppApi } from '@threadline/protocol';
+import { compactOnRequest } from '../triggers/manual';
+import { planCompaction } from '../turn/compaction';
+import { persistCompactionNotice } from '../turn/notices';
+import { computeUsage } from '../turn/usage';
+import { buildSessionView } from '../turn/view';
+import { refreshUsage } from '../turn/modelCall';
+import { requireSession, scopeFor, type ApiContext } from './apiContext';
+
+type CompactionRoutes = Pick<AppApi, 'compaction.run' | 'compaction.preview' | 'compaction.undo' | 'compaction.list' | 'context.usage'>;
+
+export function compactionRoutes(ctx: ApiContext): CompactionRoutes {
+  const { store } = ctx.deps;
+  const notBusy = (sessionId: string): void => {
+    if (ctx.runtimes.get(sessionId).busy) throw new AppError('busy', 'A turn is running in this session; compact after it ends.');
+  };
+  return {
+    'compaction.run': async ({ sessionId, instructions }) => {
+      requireSession(ctx, sessionId);
+      notBusy(sessionId);
+      const rt = ctx.runtimes.get(sessionId);
+      const scope = scopeFor(ctx, sessionId, new AbortController().signal, false);
+      rt.busy = true;
+      try {
+        const outcome = await compactOnRequest(scope, instructions?.trim() || null);
+        return { ok: outcome.ok, compaction: outcome.record, reason: outcome.reason };
+      } finally {
+        rt.busy = false;
+        refreshUsage(scope);
+      }
+    },
+    'compaction.preview': async ({ sessionId }) => {
+      requireSession(ctx, sessionId);
+      // A dry run: no model call (the engine stands in for the summary) and no history writes.
+      const scope = scopeFor(ctx, sessionId, new AbortController().signal, false);
+      const { plan } = await planCompaction({ ...scope, trigger: 'manual', instructions: null, targetTokens: null, dryRun: true });
+      return {
+        strategy: scope.settings.compaction.strategy,
+        ok: plan.ok && plan.tokensAfter < plan.tokensBefore,
+        reason: plan.ok && plan.tokensAfter >= plan.tokensBefore ? 'did_not_reduce' : plan.reason,
+        hiddenIds: plan.hiddenIds,
+        inserted: plan.inserted.map((m) => ({ kind: m.kind, content: m.content })),
+        tokensBefore: plan.tokensBefore,
+        tokensAfter: plan.tokensAfter,
+        steps: plan.steps,
+      };
+    },
+    'compaction.undo': async ({ sessionId }) => {
+      requireSession(ctx, sessionId);
+      notBusy(sessionId);
+      const undone = store.compactions.undoLast(sessionId);
+      const scope = scopeFor(ctx, sessionId, new AbortController().signal, false);
+      if (undone) {
+        persistCompactionNotice(ctx.deps, sessionId, {
+          type: 'undone',
+          trigger: undone.trigger,
+          strategy: undone.strategy,
+          compactionId: undone.id,
+          tokensBefore: undone.tokensAfter,
+          tokensAfter: undone.tokensBefore,
+        });
+        refreshUsage(scope);
+      }
+      return { undone };
+    },
+    'compaction.list': async ({ sessionId }) => {
+      requireSession(ctx, sessionId);
+      return store.compactions.list(sessionId);
+    },
+    'context.usage': async ({ sessionId }) => {
+      requireSession(ctx, sessionId);
+      const scope = scopeFor(ctx, sessionId, new AbortController().signal, false);
+      const sv = buildSessionView(ctx.deps, sessionId, scope.settings, scope.profile);
+      return computeUsage(ctx.deps, sessionId, sv, scope.profile, scope.settings);
+    },
+  };
+}

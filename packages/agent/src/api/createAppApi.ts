@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import type { AppApi, AppEvent } from '@threadline/protocol';
+import type { Store } from '@threadline/store';
+import { contextEngine } from '../engine/contextEngine';
+import type { Engine, ProviderFactory } from '../ports';
+import { defaultProviderFactory } from '../engine/providerFactory';
+import { ToolRegistry } from '../tools/registry';
+import type { TurnDeps } from '../turn/deps';
+import { SessionRuntimes } from '../turn/sessionRuntime';
+import { activeProvider, type ApiContext } from './apiContext';
+import { chatRoutes } from './chatRoutes';
+import { compactionRoutes } from './compactionRoutes';
+import { configRoutes } from './configRoutes';
+import { guardRoutes } from './errors';
+import { sessionRoutes } from './sessionRoutes';
+
+export interface CreateAppApiOptions {
+  store: Store;
+  /** Builds the client for a profile; default: the openai-SDK client of ./provider. */
+  providerFactory?: ProviderFactory;
+  /** The context engine; default: @threadline/context. */
+  engine?: Engine;
+  clock?: () => number;
+  newId?: () => string;
+  /** Where the app keeps its files (the database lives here too). */
+  dataDir: string;
+  /** Working directory of tools. */
+  cwd: string;
+  platform?: NodeJS.Platform;
+  fileExists?: (p: string) => boolean;
+  emit: (e: AppEvent) => void;
+  shellTimeoutMs?: number;
+  tools?: ToolRegistry;
+  /** Same tool call with the same arguments this many times in a row stops the turn (default 3). */
+  doomLoopLimit?: number;
+  maxModelCalls?: number;
+}
+
+export interface AppRuntime extends AppApi {
+  /** Cancels running turns and waits for them; the store stays open (its owner closes it). */
+  dispose(): Promise<void>;
+  /** Resolves when the session's running turn (if any) has ended. */
+  idle(sessionId: string): Promise<void>;
+}
+
+/** The one AppApi both shells expose: every route of SPEC §7.1, events through `emit`. */
+export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
+  const runtimes = new SessionRuntimes();
+  const emit = (e: AppEvent): void => {
+    try {
+      opts.emit(e);
+    } catch {
+      // A broken listener must never break a turn.
+    }
+  };
+  const ctxRef: { ctx: ApiContext | null } = { ctx: null };
+  const deps: TurnDeps = {
+    store: opts.store,
+    engine: opts.engine ?? contextEngine,
+    registry: opts.tools ?? new ToolRegistry(),
+    emit,
+    now: opts.clock ?? Date.now,
+    newId: opts.newId ?? randomUUID,
+    cwd: opts.cwd,
+    platform: opts.platform ?? process.platform,
+    fileExists: opts.fileExists ?? existsSync,
+    shellTimeoutMs: opts.shellTimeoutMs ?? 120_000,
+    doomLoopLimit: opts.doomLoopLimit ?? 3,
+    maxModelCalls: opts.maxModelCalls ?? 50,
+    runtime: (id) => runtimes.get(id),
+    provider: () => activeProvider(ctxRef.ctx as ApiContext),
+  };
+  const ctx: ApiContext = { deps, runtimes, providerFactory: opts.providerFactory ?? defaultProviderFactory };
+  ctxRef.ctx = ctx;
+  const routes: AppApi = guardRoutes({
+    ...sessionRoutes(ctx),
+    ...chatRoutes(ctx),
+    ...compactionRoutes(ctx),
+    ...configRoutes(ctx),
+  });
+  return {
+    ...routes,
+    idle: async (sessionId) => {
+      await runtimes.get(sessionId).running;
+    },
+    dispose: async () => {
+      const running = runtimes.all().filter((rt) => rt.running);
+      for (const rt of running) rt.abort?.abort();
+      await Promise.all(running.map((rt) => rt.running));
+    },
+  };
+}

@@ -1,0 +1,48 @@
+import { parseNotice, type CompactionRecord, type SessionSummary, type StoredMessage } from '@threadline/protocol';
+
+function slug(title: string): string {
+  const s = title.toLowerCase().replace(/[^a-z0-9\u4e00-\u9fff]+/g, '-').replace(/^-+|-+$/g, '');
+  return s.slice(0, 60) || 'session';
+}
+
+function fence(text: string): string {
+  const longest = Math.max(2, ...(text.match(/`+/g) ?? []).map((m) => m.length));
+  const f = '`'.repeat(longest + 1);
+  return `${f}\n${text}\n${f}`;
+}
+
+function markdownOf(m: StoredMessage): string | null {
+  if (!m.visibility.user) return null;
+  if (m.kind === 'runtime_notice' || m.kind === 'gate_notice' || m.kind === 'error_notice') {
+    const parsed = parseNotice(m.content);
+    return `> **Notice** (${parsed ? `${parsed.type}` : m.kind}): ${(m.content ?? '').replace(/\n/g, '\n> ')}`;
+  }
+  if (m.kind === 'turn_aborted') return '> *Turn cancelled by the user.*';
+  if (m.role === 'user') return `## User\n\n${m.content ?? ''}`;
+  if (m.role === 'assistant') {
+    const calls = (m.tool_calls ?? []).map((c) => `**Tool call** \`${c.function.name}\`\n\n${fence(c.function.arguments)}`);
+    return [`## Assistant`, m.content ?? '', ...calls].filter((s) => s !== '').join('\n\n');
+  }
+  if (m.role === 'tool') return `**Tool result** (${m.tool_call_id ?? ''})\n\n${fence(m.fullOutput ?? m.content ?? '')}`;
+  return null;
+}
+
+/** Markdown for people (what the user saw, full tool outputs), JSON for machines (everything). */
+export function exportSession(
+  session: SessionSummary,
+  messages: StoredMessage[],
+  compactions: CompactionRecord[],
+  format: 'markdown' | 'json',
+): { filename: string; mime: string; content: string } {
+  const base = slug(session.title || 'session');
+  if (format === 'json') {
+    const content = JSON.stringify({ version: 1, session, messages, compactions }, null, 2);
+    return { filename: `${base}.json`, mime: 'application/json', content };
+  }
+  const parts = [`# ${session.title || 'Untitled session'}`, `_Exported ${new Date().toISOString()} · ${messages.length} messages_`];
+  for (const m of messages) {
+    const md = markdownOf(m);
+    if (md !== null) parts.push(md);
+  }
+  return { filename: `${base}.md`, mime: 'text/markdown', content: parts.join('\n\n') + '\n' };
+}

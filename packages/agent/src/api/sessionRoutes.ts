@@ -1,0 +1,44 @@
+import type { AppApi } from '@threadline/protocol';
+import { emitSession, requireSession, type ApiContext } from './apiContext';
+import { notFound } from './errors';
+import { exportSession } from './exportSession';
+
+type SessionRoutes = Pick<AppApi, 'sessions.list' | 'sessions.create' | 'sessions.rename' | 'sessions.delete' | 'sessions.export' | 'messages.list'>;
+
+export function sessionRoutes(ctx: ApiContext): SessionRoutes {
+  const { store } = ctx.deps;
+  return {
+    'sessions.list': async () => store.sessions.list(),
+    'sessions.create': async ({ title }) => {
+      const session = store.sessions.create(title);
+      emitSession(ctx, session.id);
+      return session;
+    },
+    'sessions.rename': async ({ id, title }) => {
+      requireSession(ctx, id);
+      const session = store.sessions.rename(id, title);
+      emitSession(ctx, id);
+      return session;
+    },
+    'sessions.delete': async ({ id }) => {
+      requireSession(ctx, id);
+      const rt = ctx.runtimes.get(id);
+      // A running turn is stopped first, so it never writes into a deleted session.
+      if (rt.abort) rt.abort.abort();
+      if (rt.running) await rt.running;
+      store.sessions.delete(id);
+      ctx.runtimes.delete(id);
+      ctx.deps.emit({ type: 'session.updated', sessionId: id, session: null, busy: false });
+      return { deleted: true };
+    },
+    'sessions.export': async ({ id, format }) => {
+      const session = store.sessions.get(id);
+      if (!session) throw notFound('session', id);
+      return exportSession(session, store.messages.list(id), store.compactions.list(id), format);
+    },
+    'messages.list': async ({ sessionId }) => {
+      requireSession(ctx, sessionId);
+      return store.messages.list(sessionId);
+    },
+  };
+}

@@ -1,0 +1,123 @@
+import { startFakeLlm, type FakeLlm } from '@threadline/fake-llm';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ProviderError, createProviderClient, type ProviderClient, type RetryInfo } from '../index';
+
+let llm: FakeLlm;
+let waits: number[];
+let client: ProviderClient;
+beforeAll(async () => {
+  llm = await startFakeLlm();
+});
+afterAll(() => llm.close());
+beforeEach(() => {
+  llm.reset();
+  waits = [];
+  // Injected sleep and random: the test sees every wait and runs without waiting.
+  client = createProviderClient({ baseUrl: llm.url, model: 'm' }, 'sk-test', {
+    retry: { sleep: async (ms) => void waits.push(ms), random: () => 0.5, baseDelayMs: 1000 },
+  });
+});
+
+const user = [{ role: 'user' as const, content: 'hello' }];
+async function failure(p: Promise<unknown>): Promise<ProviderError> {
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(ProviderError);
+  return err as ProviderError;
+}
+
+describe('retries', () => {
+  it('waits the Retry-After seconds of a 429 and then succeeds', async () => {
+    llm.enqueue({ error: { status: 429, retryAfter: 2 } }, { error: { status: 429, retryAfter: 5 } });
+    const r = await client.streamChat({ messages: user });
+    expect(r.content).toBe('You said: hello');
+    expect(r.attempts).toBe(3);
+    expect(waits).toEqual([2000, 5000]);
+    expect(llm.chatRequests()).toHaveLength(3); // the SDK's own retries are off: every request is ours
+  });
+
+  it('honours a Retry-After given as an HTTP date', async () => {
+    llm.enqueue({ error: { status: 503, retryAfter: new Date(Date.now() + 3000).toUTCString() } });
+    await client.complete({ messages: user });
+    expect(waits).toHaveLength(1);
+    expect(waits[0]).toBeGreaterThan(1000);
+    expect(waits[0]).toBeLessThanOrEqual(3000);
+  });
+
+  it('gives up after 3 retries of a 500 with a clear server error', async () => {
+    llm.enqueue(...Array.from({ length: 4 }, () => ({ error: { status: 500 } })));
+    const err = await failure(client.streamChat({ messages: user }));
+    expect(err.kind).toBe('server');
+    expect(err.status).toBe(500);
+    expect(err.attempts).toBe(4);
+    expect(err.message).toMatch(/server error \(HTTP 500\): The server had an error/);
+    expect(llm.chatRequests()).toHaveLength(4);
+    // exponential backoff with jitter: base·2^n, half fixed + half random (random = 0.5)
+    expect(waits).toEqual([750, 1500, 3000]);
+  });
+
+  it('retries a dropped connection as a network error', async () => {
+    llm.enqueue({ content: 'never', dropAfterChunks: 0 });
+    const infos: RetryInfo[] = [];
+    const r = await client.streamChat({ messages: user, onRetry: (i) => infos.push(i) });
+    expect(r.content).toBe('You said: hello');
+    expect(infos).toHaveLength(1);
+    expect(infos[0]!.error.kind).toBe('network');
+  });
+
+  it('does not retry a stream that already showed text, unless the caller handles onRetry', async () => {
+    llm.enqueue({ content: 'partial answer that dies', chunkSize: 4, dropAfterChunks: 3 });
+    const shown: string[] = [];
+    const err = await failure(client.streamChat({ messages: user, onDelta: (t) => shown.push(t) }));
+    expect(err.kind).toBe('network');
+    expect(shown.join('')).toBe('partial ');
+    expect(llm.chatRequests()).toHaveLength(1);
+
+    llm.enqueue({ content: 'partial answer that dies', chunkSize: 4, dropAfterChunks: 3 });
+    let text = '';
+    const r = await client.streamChat({
+      messages: user,
+      onDelta: (t) => (text += t),
+      onRetry: (i) => {
+        expect(i.partialDiscarded).toBe(true);
+        text = '';
+      },
+    });
+    expect(text).toBe('You said: hello');
+    expect(r.content).toBe('You said: hello');
+  });
+
+  it('never retries a bad request, a context error or an auth error', async () => {
+    llm.enqueue({ error: { status: 400, message: 'Invalid value for tools' } });
+    expect((await failure(client.complete({ messages: user }))).kind).toBe('bad_request');
+    llm.enqueue({ error: { status: 401 } });
+    expect((await failure(client.complete({ messages: user }))).kind).toBe('auth');
+    expect(llm.chatRequests()).toHaveLength(2);
+    expect(waits).toEqual([]);
+  });
+
+  it('does not wait out a Retry-After longer than a minute', async () => {
+    llm.enqueue({ error: { status: 429, retryAfter: 3600 } });
+    const err = await failure(client.streamChat({ messages: user }));
+    expect(err.kind).toBe('rate_limit');
+    expect(err.retryAfterMs).toBe(3_600_000);
+    expect(waits).toEqual([]);
+  });
+
+  it('stops waiting and reports aborted when cancelled during a backoff', async () => {
+    const ac = new AbortController();
+    const c = createProviderClient({ baseUrl: llm.url, model: 'm' }, null, {
+      retry: {
+        sleep: async () => {
+          ac.abort();
+        },
+      },
+    });
+    llm.enqueue({ error: { status: 500 } });
+    const r = await c.streamChat({ messages: user, signal: ac.signal });
+    expect(r.aborted).toBe(true);
+    expect(llm.chatRequests()).toHaveLength(1);
+  });
+});

@@ -1,0 +1,67 @@
+import type { ChatMessage, PresetId, ToolCall } from '@threadline/protocol';
+import type { ToolCallDelta } from './assemble';
+import type { RetryInfo, RetryPolicy } from './retry';
+
+/** What the client needs of a provider profile (ProviderProfile fits). */
+export interface ProviderTarget {
+  baseUrl: string;
+  model: string;
+  /** A cheaper model for summaries; `complete` uses it when set. */
+  compactionModel?: string | null;
+  preset?: PresetId;
+}
+
+/** A function tool as the chat completions API takes it. */
+export interface FunctionToolSpec {
+  type: 'function';
+  function: { name: string; description?: string; parameters: object };
+}
+
+export interface StreamChatRequest {
+  messages: ChatMessage[];
+  tools?: FunctionToolSpec[];
+  signal?: AbortSignal;
+  onDelta?: (text: string) => void;
+  onToolCallDelta?: (delta: ToolCallDelta) => void;
+  /**
+   * Called before each retry. `partialDiscarded` is true when this attempt had already streamed text
+   * through `onDelta`: the caller must drop what it showed, the retry streams the answer anew.
+   * Without this callback a stream that already showed text is never retried (no duplicated text).
+   */
+  onRetry?: (info: RetryInfo & { partialDiscarded: boolean }) => void;
+}
+
+export interface StreamChatResult {
+  content: string;
+  /** Assembled from the deltas; empty when aborted (half-streamed arguments are not runnable). */
+  toolCalls: ToolCall[];
+  finishReason: string | null;
+  /** From the final usage chunk (`stream_options.include_usage`); null when the provider sent none. */
+  usage: { promptTokens: number; completionTokens: number } | null;
+  /** The signal fired: `content` is what streamed before it. */
+  aborted: boolean;
+  attempts: number;
+}
+
+export interface CompleteRequest {
+  messages: ChatMessage[];
+  /** Overrides the profile's compaction model (and model). */
+  model?: string;
+  signal?: AbortSignal;
+  maxTokens?: number;
+}
+
+export interface ConnectionTest {
+  ok: boolean;
+  message: string;
+  latencyMs: number | null;
+}
+
+export interface ProviderClientOptions {
+  retry?: Partial<RetryPolicy>;
+  /** Per-request timeout (ms) of the SDK; default 5 minutes. */
+  timeoutMs?: number;
+  /** Ids for tool calls a provider sent without one. */
+  newId?: () => string;
+  now?: () => number;
+}

@@ -1,0 +1,39 @@
+import { MAX_CONSECUTIVE_FAILURES } from '@threadline/context';
+import type { TurnScope } from '../turn/deps';
+import { runCompaction } from '../turn/compaction';
+import { persistCompactionNotice } from '../turn/notices';
+import { autoEnabled } from '../turn/usage';
+import { buildSessionView, type SessionView } from '../turn/view';
+
+/** Consecutive failed auto compactions before auto compaction pauses for the session. */
+export const AUTO_FAILURE_LIMIT = MAX_CONSECUTIVE_FAILURES;
+
+/**
+ * trigger check (auto): before every model call, also between tool calls of one turn. Returns
+ * the view to send: the new one after a compaction, the same one otherwise.
+ */
+export async function autoCompactIfNeeded(scope: TurnScope, sv: SessionView): Promise<SessionView> {
+  const { deps, sessionId, settings, profile } = scope;
+  const rt = deps.runtime(sessionId);
+  if (!autoEnabled(settings) || rt.autoPaused) return sv;
+  if (!deps.engine.shouldAutoCompact(sv.view.tokens, profile.contextWindow, settings.compaction.autoThreshold)) return sv;
+  const percent = Math.round((sv.view.tokens / profile.contextWindow) * 100);
+  persistCompactionNotice(deps, sessionId, { type: 'auto_compacting', trigger: 'auto', strategy: settings.compaction.strategy, percent });
+  const outcome = await runCompaction({ ...scope, trigger: 'auto', instructions: null, targetTokens: null, signal: scope.signal });
+  if (outcome.ok) {
+    rt.consecutiveAutoFailures = 0;
+    return buildSessionView(deps, sessionId, settings, profile);
+  }
+  rt.consecutiveAutoFailures += 1;
+  if (rt.consecutiveAutoFailures >= AUTO_FAILURE_LIMIT) {
+    rt.autoPaused = true;
+    persistCompactionNotice(deps, sessionId, {
+      type: 'auto_paused',
+      trigger: 'auto',
+      strategy: settings.compaction.strategy,
+      attempt: rt.consecutiveAutoFailures,
+      reason: outcome.reason ?? undefined,
+    });
+  }
+  return sv;
+}

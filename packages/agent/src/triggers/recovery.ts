@@ -1,0 +1,41 @@
+import { MAX_RECOVERY_ATTEMPTS, recoveryTarget } from '@threadline/context';
+import type { Strategy } from '@threadline/protocol';
+import type { TurnScope } from '../turn/deps';
+import { runCompaction } from '../turn/compaction';
+import { MAX_ATTEMPTS_MESSAGE, persistCompactionNotice } from '../turn/notices';
+
+/** SPEC §3.5: at most 3 recovery compactions per model call, 6 with CFPM. */
+export function maxRecoveryAttempts(strategy: Strategy): number {
+  return MAX_RECOVERY_ATTEMPTS[strategy];
+}
+
+/**
+ * recovery: the provider said the context is too long. Returns true when a retry makes sense,
+ * false after the last attempt (the max-attempts notice is then persisted and the turn stops).
+ */
+export async function recoverFromContextError(scope: TurnScope, attempt: number): Promise<boolean> {
+  const { deps, sessionId, settings, profile } = scope;
+  const strategy = settings.compaction.strategy;
+  const maxAttempts = maxRecoveryAttempts(strategy);
+  if (attempt > maxAttempts) {
+    persistCompactionNotice(deps, sessionId, {
+      type: 'max_attempts',
+      trigger: 'recovery',
+      strategy,
+      attempt: maxAttempts,
+      maxAttempts,
+      reason: MAX_ATTEMPTS_MESSAGE,
+    });
+    return false;
+  }
+  persistCompactionNotice(deps, sessionId, { type: 'recovering', trigger: 'recovery', strategy, attempt, maxAttempts });
+  await runCompaction({
+    ...scope,
+    trigger: 'recovery',
+    instructions: null,
+    targetTokens: recoveryTarget(profile.contextWindow, attempt),
+    signal: scope.signal,
+  });
+  // Even a failed compaction counts as an attempt: the loop retries and eventually stops.
+  return true;
+}

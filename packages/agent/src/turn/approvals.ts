@@ -1,0 +1,37 @@
+import type { ApprovalPolicy } from '@threadline/protocol';
+import type { ToolDefinition } from '../tools/types';
+import type { TurnScope } from './deps';
+
+export type ApprovalDecision = 'approve' | 'deny' | 'aborted';
+
+/**
+ * Policy of one tool in one session: a per-session override wins; otherwise read-only tools run
+ * on their own and the others follow the settings (default `ask`).
+ */
+export function effectivePolicy(scope: TurnScope, tool: Pick<ToolDefinition, 'name' | 'readOnly'>): ApprovalPolicy {
+  const override = scope.deps.store.approvals.get(scope.sessionId, tool.name);
+  if (override) return override;
+  if (tool.readOnly) return 'auto';
+  return scope.settings.approvalPolicy;
+}
+
+/** Waits for chat.approve (or the turn's cancel) on one tool call. */
+export function waitForApproval(scope: TurnScope, toolCallId: string): Promise<ApprovalDecision> {
+  const rt = scope.deps.runtime(scope.sessionId);
+  return new Promise<ApprovalDecision>((resolve) => {
+    if (scope.signal.aborted) {
+      resolve('aborted');
+      return;
+    }
+    const onAbort = (): void => {
+      rt.pendingApprovals.delete(toolCallId);
+      resolve('aborted');
+    };
+    scope.signal.addEventListener('abort', onAbort, { once: true });
+    rt.pendingApprovals.set(toolCallId, (d) => {
+      scope.signal.removeEventListener('abort', onAbort);
+      rt.pendingApprovals.delete(toolCallId);
+      resolve(d);
+    });
+  });
+}

@@ -1,0 +1,115 @@
+import type { ChatMessage, CompactionRecord, Settings, Trigger } from '@threadline/protocol';
+import type { CompactionPlan, ProviderClient } from '../ports';
+import type { TurnDeps } from './deps';
+import { persistCompactionNotice } from './notices';
+import { buildSessionView, type SessionView } from './view';
+import type { ProviderProfile } from '@threadline/protocol';
+
+export interface CompactionRequest {
+  deps: TurnDeps;
+  sessionId: string;
+  settings: Settings;
+  profile: ProviderProfile;
+  client: ProviderClient;
+  trigger: Trigger;
+  instructions: string | null;
+  targetTokens: number | null;
+  signal?: AbortSignal;
+}
+
+export interface CompactionOutcome {
+  ok: boolean;
+  record: CompactionRecord | null;
+  reason: string | null;
+  plan: CompactionPlan | null;
+}
+
+/** The summarizer the engine calls: one non-streaming request, on the cheaper model when set. */
+export function summarizerFor(req: Pick<CompactionRequest, 'profile' | 'client' | 'signal'>) {
+  return async (messages: ChatMessage[]): Promise<string> =>
+    req.client.complete({ messages, model: req.profile.compactionModel ?? undefined, signal: req.signal });
+}
+
+/** Computes a compaction on the current view without writing anything (also the preview). */
+export async function planCompaction(req: CompactionRequest & { dryRun?: boolean }, sv?: SessionView): Promise<{ plan: CompactionPlan; sv: SessionView }> {
+  const view = sv ?? buildSessionView(req.deps, req.sessionId, req.settings, req.profile);
+  const plan = await req.deps.engine.compact({
+    history: view.history,
+    compactions: view.compactions,
+    memoryBlock: view.memoryBlock,
+    systemPrompt: view.systemPrompt,
+    model: req.profile.model,
+    strategy: req.settings.compaction.strategy,
+    trigger: req.trigger,
+    window: req.profile.contextWindow,
+    threshold: req.settings.compaction.autoThreshold,
+    instructions: req.instructions,
+    targetTokens: req.targetTokens,
+    facts: view.facts,
+    summarize: summarizerFor(req),
+    dryRun: req.dryRun,
+    now: req.deps.now(),
+    newId: req.deps.newId,
+  });
+  return { plan, sv: view };
+}
+
+/**
+ * Runs and stores one compaction. A plan that does not reduce the estimate counts as failed and
+ * is not applied (SPEC §3.5 guards). Notices say what happened in every case.
+ */
+export async function runCompaction(req: CompactionRequest): Promise<CompactionOutcome> {
+  const { deps, sessionId, settings, trigger } = req;
+  const strategy = settings.compaction.strategy;
+  let plan: CompactionPlan;
+  try {
+    plan = (await planCompaction(req)).plan;
+  } catch (err) {
+    const reason = `summary_failed: ${(err as Error).message}`.slice(0, 300);
+    persistCompactionNotice(deps, sessionId, { type: 'compaction_failed', trigger, strategy, reason });
+    return { ok: false, record: null, reason, plan: null };
+  }
+  const reduces = plan.ok && plan.tokensAfter < plan.tokensBefore && (plan.hiddenIds.length > 0 || plan.inserted.length > 0);
+  if (!reduces) {
+    const reason = plan.reason ?? 'did_not_reduce';
+    const type = trigger === 'manual' ? 'nothing_to_compact' : 'compaction_failed';
+    persistCompactionNotice(deps, sessionId, { type, trigger, strategy, reason, tokensBefore: plan.tokensBefore, tokensAfter: plan.tokensAfter });
+    return { ok: false, record: null, reason, plan };
+  }
+  const { record, inserted } = deps.store.compactions.apply(
+    sessionId,
+    {
+      strategy,
+      trigger,
+      steps: plan.steps,
+      hiddenIds: plan.hiddenIds,
+      tokensBefore: plan.tokensBefore,
+      tokensAfter: plan.tokensAfter,
+      summary: plan.summary,
+      instructions: req.instructions,
+      ...(plan.compactionId ? { id: plan.compactionId } : {}),
+      ...(plan.afterSeq !== undefined ? { afterSeq: plan.afterSeq } : {}),
+    },
+    plan.inserted.map((m) => ({ id: m.id, role: m.role, content: m.content, kind: m.kind, meta: m.meta })),
+  );
+  const snapshot = inserted.find((m) => m.kind === 'memory_snapshot');
+  if (snapshot) {
+    // Keep the checkpoint in memory_snapshots too, so the memory panel can show it.
+    const facts = deps.store.memory.facts(sessionId);
+    deps.store.memory.refresh(sessionId, {
+      facts,
+      candidates: [],
+      snapshot: { compactionId: record.id, content: snapshot.content ?? '', factCount: facts.filter((f) => f.status === 'active').length },
+    });
+  }
+  persistCompactionNotice(deps, sessionId, {
+    type: 'compacted',
+    trigger,
+    strategy,
+    tokensBefore: record.tokensBefore,
+    tokensAfter: record.tokensAfter,
+    compactionId: record.id,
+  });
+  deps.emit({ type: 'session.updated', sessionId, session: deps.store.sessions.get(sessionId), busy: deps.runtime(sessionId).busy });
+  return { ok: true, record, reason: null, plan };
+}

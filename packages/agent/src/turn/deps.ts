@@ -1,0 +1,35 @@
+import type { AppEvent, ProviderProfile, Settings } from '@threadline/protocol';
+import type { Store } from '@threadline/store';
+import type { Engine, ProviderClient } from '../ports';
+import type { ToolRegistry } from '../tools/registry';
+import type { SessionRuntime } from './sessionRuntime';
+
+/** Everything a turn step needs, passed explicitly (no module state). */
+export interface TurnDeps {
+  store: Store;
+  engine: Engine;
+  registry: ToolRegistry;
+  emit: (e: AppEvent) => void;
+  now: () => number;
+  newId: () => string;
+  cwd: string;
+  platform: NodeJS.Platform;
+  fileExists: (p: string) => boolean;
+  shellTimeoutMs: number;
+  /** Same tool call with the same arguments this many times in a row stops the turn. */
+  doomLoopLimit: number;
+  /** Model calls per turn before the turn stops (a runaway agent). */
+  maxModelCalls: number;
+  runtime: (sessionId: string) => SessionRuntime;
+  /** The active profile and its client, or an AppError when none is configured. */
+  provider: () => { profile: ProviderProfile; client: ProviderClient };
+}
+
+export interface TurnScope {
+  deps: TurnDeps;
+  sessionId: string;
+  settings: Settings;
+  profile: ProviderProfile;
+  client: ProviderClient;
+  signal: AbortSignal;
+}

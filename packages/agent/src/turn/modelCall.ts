@@ -1,0 +1,61 @@
+import type { ToolCall } from '@threadline/protocol';
+import type { StreamResult } from '../ports';
+import { autoCompactIfNeeded } from '../triggers/auto';
+import { recoverFromContextError } from '../triggers/recovery';
+import type { TurnScope } from './deps';
+import { emitUsage } from './usage';
+import { buildSessionView, type SessionView } from './view';
+
+export type ModelReply =
+  | { kind: 'reply'; id: string; content: string; toolCalls: ToolCall[]; sv: SessionView }
+  | { kind: 'aborted'; id: string; content: string }
+  | { kind: 'stopped' }
+  | { kind: 'error'; id: string; content: string; error: unknown };
+
+/** provider stream → deltas as events. The partial text survives an abort or an error. */
+async function streamReply(scope: TurnScope, sv: SessionView, id: string, sink: { content: string }): Promise<StreamResult> {
+  const { deps, sessionId } = scope;
+  return scope.client.streamChat({
+    messages: sv.view.messages,
+    tools: deps.registry.specs(),
+    signal: scope.signal,
+    onDelta: (delta) => {
+      sink.content += delta;
+      deps.emit({ type: 'message.delta', sessionId, messageId: id, delta });
+    },
+  });
+}
+
+/**
+ * One model call: build view → auto trigger → provider stream, with the recovery loop around a
+ * context-length error (compact lower, rebuild, retry).
+ */
+export async function callModel(scope: TurnScope): Promise<ModelReply> {
+  const { deps, sessionId, settings, profile } = scope;
+  const id = deps.newId();
+  for (let attempt = 1; ; attempt++) {
+    let sv = buildSessionView(deps, sessionId, settings, profile);
+    sv = await autoCompactIfNeeded(scope, sv);
+    emitUsage(deps, sessionId, sv, profile, settings);
+    if (scope.signal.aborted) return { kind: 'aborted', id, content: '' };
+    const sink = { content: '' };
+    try {
+      const res = await streamReply(scope, sv, id, sink);
+      if (res.usage) deps.runtime(sessionId).providerPromptTokens = res.usage.promptTokens;
+      if (scope.signal.aborted) return { kind: 'aborted', id, content: sink.content };
+      return { kind: 'reply', id, content: res.content || sink.content, toolCalls: res.toolCalls, sv };
+    } catch (err) {
+      if (scope.signal.aborted) return { kind: 'aborted', id, content: sink.content };
+      if (!deps.engine.isContextLimitError(err)) return { kind: 'error', id, content: sink.content, error: err };
+      const retry = await recoverFromContextError(scope, attempt);
+      if (!retry) return { kind: 'stopped' };
+      if (scope.signal.aborted) return { kind: 'aborted', id, content: '' };
+    }
+  }
+}
+
+/** A fresh view after the store changed, for the usage event at the end of a step. */
+export function refreshUsage(scope: TurnScope): void {
+  const sv = buildSessionView(scope.deps, scope.sessionId, scope.settings, scope.profile);
+  emitUsage(scope.deps, scope.sessionId, sv, scope.profile, scope.settings);
+}

@@ -1,0 +1,147 @@
+import { AppError, type StoredMessage, type ToolCall } from '@threadline/protocol';
+import type { NewMessage } from '@threadline/store';
+import { compactOnRequest, matchManualTrigger } from '../triggers/manual';
+import type { TurnDeps, TurnScope } from './deps';
+import { refreshSessionMemory } from './memory';
+import { callModel, refreshUsage } from './modelCall';
+import { persistNotice } from './notices';
+import { DoomLoopGuard, runToolCall, type ToolOutcome } from './toolStep';
+
+export const TURN_ABORTED_TEXT = '<turn_aborted>The user interrupted the previous turn; its work may be incomplete.</turn_aborted>';
+
+/** store appends the user message (its own transaction, before chat.send returns). */
+export function appendUserMessage(deps: TurnDeps, sessionId: string, text: string): StoredMessage {
+  if (!deps.store.sessions.get(sessionId)) throw new AppError('not_found', `No session with id ${sessionId}.`);
+  const [message] = deps.store.messages.append(sessionId, [{ role: 'user', content: text }]);
+  deps.emit({ type: 'message.complete', sessionId, message });
+  return message;
+}
+
+/** The whole turn after the user message: never throws; failures become notices and events. */
+export async function runTurn(scope: TurnScope, userText: string): Promise<void> {
+  try {
+    await turnBody(scope, userText);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    scope.deps.emit({ type: 'error', sessionId: scope.sessionId, code: err instanceof AppError ? err.code : 'internal', message });
+    try {
+      persistNotice(scope.deps, scope.sessionId, 'error_notice', `Turn failed: ${message}`);
+    } catch {
+      // The store itself failed; the error event above is all we can do.
+    }
+  }
+  try {
+    refreshUsage(scope);
+  } catch {
+    // Usage is advisory; never let it mask the turn's outcome.
+  }
+}
+
+async function turnBody(scope: TurnScope, userText: string): Promise<void> {
+  const manual = matchManualTrigger(scope, userText);
+  if (manual) {
+    await compactOnRequest(scope, manual.instructions);
+    return;
+  }
+  refreshSessionMemory(scope);
+  const doom = new DoomLoopGuard(scope.deps.doomLoopLimit);
+  for (let call = 0; call < scope.deps.maxModelCalls; call++) {
+    const reply = await callModel(scope);
+    if (reply.kind === 'stopped') return;
+    if (reply.kind === 'aborted') {
+      commitStep(scope, assistantMessage(reply.id, reply.content, []), [], true);
+      return;
+    }
+    if (reply.kind === 'error') {
+      failTurn(scope, reply.id, reply.content, reply.error);
+      return;
+    }
+    const assistant = assistantMessage(reply.id, reply.content, reply.toolCalls);
+    if (reply.toolCalls.length === 0) {
+      commitStep(scope, assistant, [], false);
+      return;
+    }
+    const { outcomes, stop } = await runToolCalls(scope, reply.id, reply.toolCalls, doom, userText);
+    commitStep(scope, assistant, outcomes, scope.signal.aborted);
+    if (stop === 'doom') {
+      persistNotice(scope.deps, scope.sessionId, 'error_notice', doomLoopText(reply.toolCalls));
+      return;
+    }
+    if (scope.signal.aborted) return;
+    refreshSessionMemory(scope);
+  }
+  persistNotice(scope.deps, scope.sessionId, 'error_notice', `Stopped after ${scope.deps.maxModelCalls} model calls in one turn.`);
+}
+
+function assistantMessage(id: string, content: string, toolCalls: ToolCall[]): NewMessage {
+  const m: NewMessage = { id, role: 'assistant', content };
+  if (toolCalls.length > 0) m.tool_calls = toolCalls;
+  return m;
+}
+
+function doomLoopText(calls: ToolCall[]): string {
+  const c = calls[calls.length - 1];
+  return `Stopped: the agent called ${c.function.name} with the same arguments 3 times in a row (doom-loop guard).`;
+}
+
+/** tool calls → gate → approval → tool, for every call of one assistant message, in order. */
+async function runToolCalls(
+  scope: TurnScope,
+  messageId: string,
+  calls: ToolCall[],
+  doom: DoomLoopGuard,
+  userText: string,
+): Promise<{ outcomes: ToolOutcome[]; stop: 'doom' | null }> {
+  const outcomes: ToolOutcome[] = [];
+  let stop: 'doom' | null = null;
+  for (const call of calls) {
+    if (stop === null && doom.check(call)) stop = 'doom';
+    if (stop === 'doom') {
+      // Every call still gets a result, so the pair stays whole in history.
+      const content = 'not run: the same call was repeated too many times in a row (doom-loop guard)';
+      outcomes.push({ call, status: 'error', durationMs: 0, messages: [{ role: 'tool', tool_call_id: call.id, content, meta: { toolName: call.function.name, status: 'error' } }] });
+      continue;
+    }
+    outcomes.push(await runToolCall(scope, messageId, call, userText));
+  }
+  return { outcomes, stop };
+}
+
+/**
+ * store commits the step: the assistant message and its tool results (and gate notices) in one
+ * transaction, then the events. An aborted step also gets the turn_aborted marker.
+ */
+function commitStep(scope: TurnScope, assistant: NewMessage, outcomes: ToolOutcome[], aborted: boolean): void {
+  const { deps, sessionId } = scope;
+  const batch: NewMessage[] = [];
+  const hasContent = (assistant.content ?? '') !== '' || (assistant.tool_calls?.length ?? 0) > 0;
+  if (hasContent) batch.push(aborted ? { ...assistant, meta: { partial: true } } : assistant);
+  for (const o of outcomes) batch.push(...o.messages);
+  if (aborted) batch.push({ role: 'user', content: TURN_ABORTED_TEXT, kind: 'turn_aborted', visibility: { user: true, agent: true } });
+  if (batch.length === 0) return;
+  const stored = deps.store.messages.append(sessionId, batch);
+  emitCommitted(scope, stored, outcomes);
+}
+
+function emitCommitted(scope: TurnScope, stored: StoredMessage[], outcomes: ToolOutcome[]): void {
+  const { deps, sessionId } = scope;
+  const byCall = new Map(outcomes.map((o) => [o.call.id, o]));
+  for (const m of stored) {
+    if (m.kind === 'gate_notice') {
+      deps.emit({ type: 'notice', sessionId, message: m });
+      continue;
+    }
+    const o = m.role === 'tool' && m.tool_call_id ? byCall.get(m.tool_call_id) : undefined;
+    if (o) deps.emit({ type: 'tool.finished', sessionId, toolCallId: o.call.id, status: o.status, durationMs: o.durationMs, message: m });
+    else deps.emit({ type: 'message.complete', sessionId, message: m });
+  }
+}
+
+/** A provider failure that is not a context error: keep the partial text, say what happened. */
+function failTurn(scope: TurnScope, id: string, partial: string, error: unknown): void {
+  const { deps, sessionId } = scope;
+  if (partial !== '') commitStep(scope, { ...assistantMessage(id, partial, []), meta: { partial: true } }, [], false);
+  const message = error instanceof Error ? error.message : String(error);
+  deps.emit({ type: 'error', sessionId, code: 'provider_error', message });
+  persistNotice(deps, sessionId, 'error_notice', `Provider error: ${message}`);
+}

@@ -1,0 +1,116 @@
+import { USER_ONLY, type StoredMessage, type ToolCall } from '@threadline/protocol';
+import type { NewMessage } from '@threadline/store';
+import { parseToolCall, runParsedTool } from '../tools/registry';
+import { TODO_TOOL_NAME } from '../tools/todo';
+import type { TodoItem, ToolContext, ToolDefinition, ToolResult } from '../tools/types';
+import { effectivePolicy, waitForApproval } from './approvals';
+import type { TurnScope } from './deps';
+import { gateToolCall } from './gate';
+
+export type ToolStatus = 'ok' | 'error' | 'denied' | 'aborted';
+
+export interface ToolOutcome {
+  call: ToolCall;
+  status: ToolStatus;
+  durationMs: number;
+  /** The tool result, then nothing else: notices go before it. */
+  messages: NewMessage[];
+}
+
+/** Tracks identical consecutive calls across one turn (the doom-loop guard). */
+export class DoomLoopGuard {
+  private last: string | null = null;
+  private streak = 0;
+  constructor(private readonly limit: number) {}
+
+  /** true when this call would be the limit-th identical call in a row. */
+  check(call: ToolCall): boolean {
+    const sig = `${call.function.name}\u0000${canonicalArgs(call.function.arguments)}`;
+    this.streak = sig === this.last ? this.streak + 1 : 1;
+    this.last = sig;
+    return this.streak >= this.limit;
+  }
+}
+
+function canonicalArgs(raw: string): string {
+  try {
+    return JSON.stringify(JSON.parse(raw));
+  } catch {
+    return raw.trim();
+  }
+}
+
+function toolContext(scope: TurnScope): ToolContext {
+  const { deps, sessionId } = scope;
+  return {
+    sessionId,
+    cwd: deps.cwd,
+    platform: deps.platform,
+    signal: scope.signal,
+    shellTimeoutMs: deps.shellTimeoutMs,
+    lookupToolOutput: (id) => lookupToolOutput(scope, id),
+    latestTodos: () => latestTodos(deps.store.messages.list(sessionId, { fullOutput: false })),
+  };
+}
+
+function lookupToolOutput(scope: TurnScope, id: string): string | null {
+  const history = scope.deps.store.messages.list(scope.sessionId);
+  const m = history.find((x) => x.role === 'tool' && (x.tool_call_id === id || x.id === id));
+  if (!m) return null;
+  return m.fullOutput ?? m.content ?? '';
+}
+
+export function latestTodos(history: StoredMessage[]): TodoItem[] | null {
+  for (let i = history.length - 1; i >= 0; i--) {
+    const todos = history[i].meta?.todos;
+    if (history[i].role === 'tool' && history[i].meta?.toolName === TODO_TOOL_NAME && Array.isArray(todos)) return todos as TodoItem[];
+  }
+  return null;
+}
+
+function resultMessage(scope: TurnScope, call: ToolCall, status: ToolStatus, result: ToolResult, durationMs: number): NewMessage {
+  const { deps, settings, profile } = scope;
+  // write-time truncation: the model gets head + tail with a marker; the full text stays beside it.
+  const cut = deps.engine.truncateToolOutput(result.content, settings.toolOutput, profile.model);
+  return {
+    role: 'tool',
+    tool_call_id: call.id,
+    content: cut.content,
+    fullOutput: cut.truncated ? result.content : null,
+    meta: { ...result.meta, toolName: call.function.name, status, durationMs },
+  };
+}
+
+/** tool calls → gate → approval → tool, for one call. Never throws. */
+export async function runToolCall(scope: TurnScope, messageId: string, call: ToolCall, latestUserText: string): Promise<ToolOutcome> {
+  const { deps, sessionId } = scope;
+  const started = deps.now();
+  const done = (status: ToolStatus, result: ToolResult, notices: NewMessage[] = []): ToolOutcome => {
+    const durationMs = deps.now() - started;
+    return { call, status, durationMs, messages: [...notices, resultMessage(scope, call, status, result, durationMs)] };
+  };
+  if (scope.signal.aborted) return done('aborted', { ok: false, content: 'aborted: the user cancelled the turn before this tool ran' });
+  const parsed = parseToolCall(deps.registry, call);
+  if (!parsed.ok) {
+    deps.emit({ type: 'tool.requested', sessionId, toolCall: call, messageId, needsApproval: false });
+    return done('error', { ok: false, content: parsed.error });
+  }
+  const gated = gateToolCall(scope, parsed.tool, parsed.args, latestUserText);
+  const notices: NewMessage[] = gated.notice ? [{ role: 'user', content: gated.notice, kind: 'gate_notice', visibility: USER_ONLY }] : [];
+  const effectiveCall: ToolCall = gated.rewritten ? { ...call, function: { ...call.function, arguments: JSON.stringify(gated.args) } } : call;
+  const decision = await approve(scope, messageId, effectiveCall, parsed.tool);
+  if (decision === 'deny') return done('denied', { ok: false, content: 'denied: the user did not allow this tool call' }, notices);
+  if (decision === 'aborted') return done('aborted', { ok: false, content: 'aborted: the user cancelled the turn' }, notices);
+  const result = await runParsedTool(parsed.tool, gated.args, toolContext(scope));
+  const status: ToolStatus = scope.signal.aborted ? 'aborted' : result.ok ? 'ok' : 'error';
+  return done(status, result, notices);
+}
+
+async function approve(scope: TurnScope, messageId: string, call: ToolCall, tool: ToolDefinition): Promise<'approve' | 'deny' | 'aborted'> {
+  const { deps, sessionId } = scope;
+  const policy = effectivePolicy(scope, tool);
+  deps.emit({ type: 'tool.requested', sessionId, toolCall: call, messageId, needsApproval: policy === 'ask' });
+  if (policy === 'auto') return 'approve';
+  if (policy === 'deny') return 'deny';
+  return waitForApproval(scope, call.id);
+}

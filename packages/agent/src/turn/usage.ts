@@ -1,0 +1,30 @@
+import type { ContextUsage, ProviderProfile, Settings } from '@threadline/protocol';
+import type { TurnDeps } from './deps';
+import type { SessionView } from './view';
+
+/** A threshold ≤ 0 or ≥ 1 disables auto compaction (SPEC §3.5). */
+export function autoEnabled(settings: Settings): boolean {
+  const t = settings.compaction.autoThreshold;
+  return t > 0 && t < 1;
+}
+
+export function computeUsage(deps: TurnDeps, sessionId: string, sv: SessionView, profile: ProviderProfile, settings: Settings): ContextUsage {
+  const rt = deps.runtime(sessionId);
+  const window = profile.contextWindow;
+  const total = sv.view.tokens;
+  const agentVisible = sv.history.filter((m) => m.visibility.agent).length;
+  return {
+    total,
+    window,
+    percent: window > 0 ? Math.round((total / window) * 1000) / 10 : 0,
+    threshold: settings.compaction.autoThreshold,
+    breakdown: sv.view.breakdown,
+    providerPromptTokens: rt.providerPromptTokens,
+    canCompact: !rt.busy && agentVisible >= 2,
+    autoPaused: rt.autoPaused,
+  };
+}
+
+export function emitUsage(deps: TurnDeps, sessionId: string, sv: SessionView, profile: ProviderProfile, settings: Settings): void {
+  deps.emit({ type: 'usage', sessionId, usage: computeUsage(deps, sessionId, sv, profile, settings) });
+}
