@@ -67,6 +67,14 @@ function collectText(err: unknown, out: string[], depth = 0): { status?: number;
     return { codes, status };
   }
   if (typeof err !== 'object') return { codes };
+  if (Array.isArray(err)) {
+    for (const item of err.slice(0, 8)) {
+      const r = collectText(item, out, depth + 1);
+      codes.push(...r.codes);
+      status ??= r.status;
+    }
+    return { codes, status };
+  }
   const o = err as Record<string, unknown>;
   for (const k of ['message', 'detail', 'error_message', 'msg']) if (typeof o[k] === 'string') out.push(o[k] as string);
   for (const k of ['code', 'type', 'error_code']) if (typeof o[k] === 'string') codes.push((o[k] as string).toLowerCase());

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import {
+  contextWindowFor,
+  countMessageTokens,
+  countMessagesTokens,
+  countTextTokens,
+  DEFAULT_CONTEXT_WINDOW,
+  encodingForModel,
+  MemoryTokenCache,
+  messageTokenKey,
+  TOKENS_PER_MESSAGE,
+  TOKENS_PER_REQUEST,
+} from '..';
+
+describe('encodings', () => {
+  it('maps model families to their BPE and unknown models to chars/4', () => {
+    expect(encodingForModel('gpt-4o-2024-08-06')).toBe('o200k_base');
+    expect(encodingForModel('openai/gpt-4.1-mini')).toBe('o200k_base');
+    expect(encodingForModel('gpt-5')).toBe('o200k_base');
+    expect(encodingForModel('o3-mini')).toBe('o200k_base');
+    expect(encodingForModel('gpt-4-turbo')).toBe('cl100k_base');
+    expect(encodingForModel('gpt-3.5-turbo')).toBe('cl100k_base');
+    expect(encodingForModel('llama3.1:8b')).toBe('approx_chars_4');
+    expect(encodingForModel('deepseek-chat')).toBe('approx_chars_4');
+  });
+
+  it('counts with the real tokenizer (o200k and cl100k differ on the same text)', () => {
+    const text = '函数式编程的优点是什么？Explain monads briefly.';
+    const o200k = countTextTokens(text, 'gpt-4o');
+    const cl100k = countTextTokens(text, 'gpt-4');
+    expect(o200k).toBeGreaterThan(5);
+    expect(o200k).not.toBe(cl100k);
+    expect(countTextTokens('hello world', 'gpt-4o')).toBe(2);
+  });
+
+  it('falls back to ceil(chars / 4) for unknown models', () => {
+    expect(countTextTokens('x'.repeat(10), 'my-local-model')).toBe(3);
+    expect(countTextTokens('', 'my-local-model')).toBe(0);
+  });
+
+  it('counts special-token strings as text instead of throwing', () => {
+    expect(countTextTokens('a <|endoftext|> b', 'gpt-4o')).toBeGreaterThan(3);
+  });
+});
+
+describe('message counts', () => {
+  it('adds the per-message framing, tool calls and the request priming', () => {
+    const plain = countMessageTokens({ role: 'user', content: 'hello world' }, 'gpt-4o', new MemoryTokenCache());
+    expect(plain).toBe(TOKENS_PER_MESSAGE + 2);
+    const withCall = countMessageTokens(
+      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'shell', arguments: '{"command":"ls"}' } }] },
+      'gpt-4o',
+      new MemoryTokenCache(),
+    );
+    expect(withCall).toBeGreaterThan(TOKENS_PER_MESSAGE + 4);
+    expect(countMessagesTokens([{ role: 'user', content: 'hello world' }], 'gpt-4o', new MemoryTokenCache())).toBe(plain + TOKENS_PER_REQUEST);
+  });
+
+  it('caches by content hash: a second identical message is not recounted', () => {
+    const cache = new MemoryTokenCache();
+    const msg = { role: 'user' as const, content: 'cache me please' };
+    const first = countMessageTokens(msg, 'gpt-4o', cache);
+    // Poison the entry: if the cache were bypassed the real count would come back.
+    cache.set(messageTokenKey(msg, 'gpt-4o'), 999);
+    expect(countMessageTokens({ ...msg }, 'gpt-4o', cache)).toBe(999);
+    expect(first).not.toBe(999);
+    expect(cache.hits).toBe(1);
+  });
+
+  it('keys differ by encoding and by content', () => {
+    const m = { role: 'user' as const, content: 'x' };
+    expect(messageTokenKey(m, 'gpt-4o')).not.toBe(messageTokenKey(m, 'gpt-4'));
+    expect(messageTokenKey(m, 'gpt-4o')).not.toBe(messageTokenKey({ ...m, content: 'y' }, 'gpt-4o'));
+  });
+});
+
+describe('context windows', () => {
+  it('resolves families, provider prefixes and unknown models', () => {
+    expect(contextWindowFor('gpt-4o-mini')).toBe(128_000);
+    expect(contextWindowFor('openai/gpt-4.1')).toBe(1_047_576);
+    expect(contextWindowFor('gpt-4')).toBe(8_192);
+    expect(contextWindowFor('gpt-4-turbo-preview')).toBe(128_000);
+    expect(contextWindowFor('claude-3-5-sonnet')).toBe(200_000);
+    expect(contextWindowFor('totally-unknown')).toBe(DEFAULT_CONTEXT_WINDOW);
+  });
+
+  it('lets a provider profile override the table', () => {
+    expect(contextWindowFor('llama3.1:8b', { 'llama3.1:8b': 8192 })).toBe(8192);
+    expect(contextWindowFor('gpt-4o', { 'gpt-4o': 64_000 })).toBe(64_000);
+    expect(contextWindowFor('qwen2.5-coder:7b', { qwen: 12_000 })).toBe(12_000);
+  });
+});

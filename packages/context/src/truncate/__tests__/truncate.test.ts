@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { capFullOutput, FULL_OUTPUT_MAX_BYTES, safeHead, safeTail, truncateToolOutput } from '..';
+import { countTextTokens } from '../../tokens';
+
+const lines = (n: number, w = 'line') => Array.from({ length: n }, (_, i) => `${w} ${i} of the output`).join('\n');
+const noBrokenChars = (s: string) => {
+  expect(s).not.toContain('\uFFFD');
+  expect(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(s)).toBe(false);
+};
+
+describe('truncateToolOutput (tokens policy)', () => {
+  it('leaves outputs that fit (with the 1.2 buffer) untouched', () => {
+    const text = lines(10);
+    const r = truncateToolOutput(text, { model: 'gpt-4o', maxTokens: 5000 });
+    expect(r.truncated).toBe(false);
+    expect(r.text).toBe(text);
+  });
+
+  it('applies the ×1.2 serialization buffer: 4,500 tokens is over a 5,000 limit', () => {
+    const per = countTextTokens(lines(100), 'gpt-4o') / 100;
+    const text = lines(Math.round(4500 / per));
+    const tokens = countTextTokens(text, 'gpt-4o');
+    expect(tokens).toBeGreaterThan(4200);
+    expect(tokens).toBeLessThan(5000);
+    const r = truncateToolOutput(text, { model: 'gpt-4o', maxTokens: 5000 });
+    expect(r.truncated).toBe(true);
+    expect(countTextTokens(r.text, 'gpt-4o')).toBeLessThanOrEqual(Math.ceil(5000 / 1.2) + 60);
+  });
+
+  it('keeps head and tail 50/50 with the marker, the line count and the read_tool_output hint', () => {
+    const text = lines(3000);
+    const r = truncateToolOutput(text, { model: 'gpt-4o', maxTokens: 1000, outputId: 'call_7' });
+    expect(r.truncated).toBe(true);
+    expect(r.text.startsWith('Total output lines: 3000\n')).toBe(true);
+    expect(r.text).toContain('line 0 of the output');
+    expect(r.text).toContain('line 2999 of the output');
+    expect(r.text).not.toContain('line 1500 of the output');
+    expect(r.text).toMatch(new RegExp(`…${r.removed} tokens truncated…`));
+    expect(r.text).toContain('read_tool_output(id: "call_7"');
+    const [head, tail] = r.text.split(/\n…\d+ tokens truncated…[^\n]*\n/);
+    const h = countTextTokens(head!.replace('Total output lines: 3000\n\n', ''), 'gpt-4o');
+    const t = countTextTokens(tail!, 'gpt-4o');
+    expect(Math.abs(h - t)).toBeLessThanOrEqual(4);
+    expect(r.removed).toBe(countTextTokens(text, 'gpt-4o') - Math.floor(1000 / 1.2));
+  });
+
+  it('never splits an emoji or a CJK character at the cut', () => {
+    const text = '😀中文🎉'.repeat(4000);
+    const r = truncateToolOutput(text, { model: 'gpt-4o', maxTokens: 301 });
+    expect(r.truncated).toBe(true);
+    const body = r.text.replace(/^Total output lines: \d+\n\n/, '').replace(/\n…[^\n]*…[^\n]*\n/, '');
+    noBrokenChars(body);
+  });
+
+  it('works for models without a BPE (chars/4 estimate) and under policy none', () => {
+    const text = 'x'.repeat(100_000);
+    const approx = truncateToolOutput(text, { model: 'llama3', maxTokens: 1000 });
+    expect(approx.truncated).toBe(true);
+    expect(approx.text).toContain('tokens truncated…');
+    expect(truncateToolOutput(text, { policy: 'none', maxTokens: 10 }).text).toBe(text);
+  });
+});
+
+describe('truncateToolOutput (bytes policy)', () => {
+  it('cuts by characters with a chars marker and never leaves a lone surrogate', () => {
+    const text = '🎉'.repeat(50_000);
+    const r = truncateToolOutput(text, { policy: 'bytes', maxTokens: 1000 });
+    expect(r.truncated).toBe(true);
+    expect(r.unit).toBe('chars');
+    expect(r.text).toMatch(/…\d+ chars truncated…/);
+    noBrokenChars(r.text);
+    expect(r.removed + r.text.length).toBeGreaterThan(text.length - 400);
+  });
+
+  it('safeHead/safeTail step around surrogate pairs', () => {
+    expect(safeHead('a😀b', 2)).toBe('a');
+    expect(safeTail('a😀b', 2)).toBe('b');
+    expect(safeHead('a😀b', 3)).toBe('a😀');
+  });
+});
+
+describe('capFullOutput', () => {
+  it('keeps outputs under 1 MiB and caps bigger ones with a marker on a character boundary', () => {
+    expect(capFullOutput('small').capped).toBe(false);
+    const big = 'é'.repeat(FULL_OUTPUT_MAX_BYTES); // 2 bytes each: 2 MiB
+    const r = capFullOutput(big);
+    expect(r.capped).toBe(true);
+    expect(r.text).toMatch(/full output capped at 1048576 bytes; \d+ bytes dropped/);
+    expect(new TextEncoder().encode(r.text.split('\n…[')[0]).length).toBeLessThanOrEqual(FULL_OUTPUT_MAX_BYTES);
+    noBrokenChars(r.text);
+    expect(r.droppedBytes).toBe(2 * FULL_OUTPUT_MAX_BYTES - FULL_OUTPUT_MAX_BYTES);
+  });
+});
