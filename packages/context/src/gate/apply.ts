@@ -25,7 +25,7 @@ export interface ToolGateInput {
   runtimeVisibility?: VisibilityLevel | string;
   /** Injected existence check (the engine does no I/O). */
   fileExists: (path: string) => boolean;
-  /** Which path style may replace a probe; default: the style of the probe's shell. */
+  /** The shell's platform; probes of the other family (a POSIX probe on win32…) are left alone. */
   platform?: GatePlatform;
 }
 
@@ -84,7 +84,8 @@ export function folderFromFact(content: string, target: KnownFolder): string | n
 
 function hasExplicitAbsolutePath(command: string, probes: ProbeMatch[]): boolean {
   let rest = command;
-  for (const p of probes) rest = rest.split(p.text).join(' ');
+  // The probe becomes a plain word, so `~/Desktop/x` leaves `PROBE/x`, not an absolute `/x`.
+  for (const p of probes) rest = rest.split(p.text).join('PROBE');
   if (/(?<![\w$%:])[A-Za-z]:[\\/]/.test(rest) || /(?:^|[\s'"=(])\\\\\w/.test(rest)) return true;
   // `/x` is a flag in cmd and PowerShell; only POSIX probes make it an absolute path.
   if (probes.some((p) => p.shell === 'posix')) return /(?:^|[\s'"=(<>])\/(?!dev\/null\b)[\w.~-]/.test(rest);
@@ -135,7 +136,13 @@ export function applyToolGate(input: ToolGateInput): ToolGateResult {
     let firstFailure: GateSkipReason | null = null;
     const fail = (r: GateSkipReason): void => void (firstFailure ??= r);
     for (const probe of probes) {
-      const wantWindows = input.platform !== undefined ? input.platform === 'win32' : probe.shell !== 'posix';
+      // The replacement path has the probe shell's style; a platform hint that disagrees
+      // (a POSIX probe on win32, a cmd probe on posix) means no path we know fits.
+      const wantWindows = probe.shell !== 'posix';
+      if (input.platform !== undefined && (input.platform === 'win32') !== wantWindows) {
+        fail('no_known_path');
+        continue;
+      }
       const known = input.facts
         .filter((f) => f.category === 'artifact' && isActiveFact(f))
         .map((f) => ({ f, path: folderFromFact(f.content, probe.target) }))

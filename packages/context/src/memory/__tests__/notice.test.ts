@@ -37,8 +37,9 @@ describe('formatRuntimeNotice', () => {
   it('debug: always, with the reason breakdown', () => {
     expect(formatRuntimeNotice(result(), 'debug')).toMatch(/^\[CFPM_RUNTIME_V1\] \{/);
     const parsed = parseNotice(formatRuntimeNotice(busy, 'verbose'));
-    expect(parsed?.type === 'runtime' && parsed.payload.rejectedReasonBreakdown).toEqual({ duplicate: 1 });
-    expect(parsed?.payload.verbosity).toBe('debug');
+    if (parsed?.type !== 'runtime') throw new Error('expected a runtime notice');
+    expect(parsed.payload.rejectedReasonBreakdown).toEqual({ duplicate: 1 });
+    expect(parsed.payload.verbosity).toBe('debug');
   });
 });
 
