@@ -1,0 +1,129 @@
+import type { MemoryFact } from '@threadline/protocol';
+import { describe, expect, it } from 'vitest';
+import { MEMORY_CAPS } from '../types';
+import { steppingClock, useTempDir } from './helpers';
+
+const tmp = useTempDir();
+
+function autoFact(sessionId: string, id: string, content: string, extra: Partial<MemoryFact> = {}): MemoryFact {
+  return {
+    id,
+    sessionId,
+    category: 'artifact',
+    content,
+    status: 'active',
+    pinned: false,
+    source: 'cfpm_auto',
+    confidence: 0.7,
+    evidenceCount: 1,
+    lastValidatedAt: null,
+    validationCommand: null,
+    createdAt: 1,
+    updatedAt: 1,
+    ...extra,
+  };
+}
+
+function setup() {
+  const store = tmp.open({ now: steppingClock() });
+  const s = store.sessions.create('m');
+  return { store, sid: s.id };
+}
+
+describe('memory', () => {
+  it('replaces the auto facts with the engine list, keeps user facts, and stores candidates and a snapshot', () => {
+    const { store, sid } = setup();
+    const user = store.memory.upsertFact(sid, { category: 'goal', content: 'ship the release' });
+    store.memory.refresh(sid, { facts: [autoFact(sid, 'a1', '/tmp/a.txt'), autoFact(sid, 'a2', '/tmp/b.txt')], candidates: [] });
+    const result = store.memory.refresh(sid, {
+      facts: [autoFact(sid, 'a2', '/tmp/b.txt', { evidenceCount: 2, confidence: 0.9 }), { ...user, evidenceCount: 3, content: 'engine must not rewrite this' }],
+      candidates: [
+        { category: 'artifact', content: '/tmp/b.txt', source: 'cfpm_auto', decision: 'accepted', reason: 'accepted' },
+        { category: 'artifact', content: '2024/7/19', source: 'cfpm_auto', decision: 'rejected', reason: 'artifact_date_only' },
+      ],
+      snapshot: { content: '[CFPM_MEMORY_V1] …', factCount: 2 },
+    });
+    const byId = Object.fromEntries(result.facts.map((f) => [f.id, f]));
+    expect(Object.keys(byId).sort()).toEqual(['a2', user.id].sort());
+    expect(byId.a2).toMatchObject({ evidenceCount: 2, confidence: 0.9 });
+    // Only the engine's fields of a user fact change.
+    expect(byId[user.id]).toMatchObject({ content: 'ship the release', evidenceCount: 3, source: 'user' });
+    expect(store.memory.candidates(sid).map((c) => c.reason)).toEqual(['artifact_date_only', 'accepted']);
+    expect(store.memory.candidates(sid, 1)).toHaveLength(1);
+    expect(store.memory.snapshots(sid)).toEqual([expect.objectContaining({ content: '[CFPM_MEMORY_V1] …', factCount: 2, compactionId: null })]);
+  });
+
+  it("never undoes a user's pin or forget, and keeps those facts when the engine drops them", () => {
+    const { store, sid } = setup();
+    store.memory.refresh(sid, { facts: [autoFact(sid, 'p', '/pinned'), autoFact(sid, 'f', '/forgotten'), autoFact(sid, 'x', '/dropped')], candidates: [] });
+    store.memory.setStatus('p', 'active', true);
+    store.memory.setStatus('f', 'forgotten');
+    store.memory.refresh(sid, { facts: [autoFact(sid, 'f', '/forgotten', { status: 'active', evidenceCount: 5 })], candidates: [] });
+    const facts = Object.fromEntries(store.memory.facts(sid).map((f) => [f.id, f]));
+    expect(Object.keys(facts).sort()).toEqual(['f', 'p']);
+    expect(facts.p!.pinned).toBe(true);
+    expect(facts.f).toMatchObject({ status: 'forgotten', evidenceCount: 5 });
+  });
+
+  it('enforces the caps: 120 auto facts (least valuable go first), 800 candidates, 100 snapshots', () => {
+    const { store, sid } = setup();
+    const facts = Array.from({ length: MEMORY_CAPS.autoFacts + 5 }, (_, i) =>
+      autoFact(sid, `f${i}`, `/p/${i}`, { updatedAt: 1000 + i, status: i === 0 ? 'stale' : 'active', pinned: i === 1 }),
+    );
+    const candidates = Array.from({ length: MEMORY_CAPS.candidates + 30 }, (_, i) => ({
+      category: 'note' as const,
+      content: `c${i}`,
+      source: 'cfpm_auto' as const,
+      decision: 'rejected' as const,
+      reason: 'too_short' as const,
+      createdAt: i,
+    }));
+    const r = store.memory.refresh(sid, { facts, candidates });
+    expect(r.trimmed).toEqual({ facts: 5, candidates: 30, snapshots: 0 });
+    const kept = new Set(store.memory.facts(sid).map((f) => f.id));
+    expect(kept.size).toBe(MEMORY_CAPS.autoFacts);
+    // The stale one goes first, then the oldest active ones; the pinned one stays although old.
+    expect(['f0', 'f2', 'f3', 'f4', 'f5'].some((id) => kept.has(id))).toBe(false);
+    expect(kept.has('f1')).toBe(true);
+    const cands = store.memory.candidates(sid, 10_000);
+    expect(cands).toHaveLength(MEMORY_CAPS.candidates);
+    expect(cands.at(-1)!.content).toBe('c30');
+
+    for (let i = 0; i < MEMORY_CAPS.snapshots + 3; i++) store.memory.refresh(sid, { facts: [], candidates: [], snapshot: { content: `s${i}`, factCount: 0 } });
+    const snaps = store.memory.snapshots(sid);
+    expect(snaps).toHaveLength(MEMORY_CAPS.snapshots);
+    expect(snaps[0]!.content).toBe('s3');
+  });
+
+  it('refresh is one transaction: an invalid candidate leaves facts untouched', () => {
+    const { store, sid } = setup();
+    store.memory.refresh(sid, { facts: [autoFact(sid, 'a', '/a')], candidates: [] });
+    expect(() =>
+      store.memory.refresh(sid, {
+        facts: [autoFact(sid, 'b', '/b')],
+        candidates: [{ category: 'note', content: 'x', source: 'cfpm_auto', decision: 'rejected', reason: 'no_such_reason' as 'too_short' }],
+      }),
+    ).toThrow(/Invalid memory refresh/);
+    expect(store.memory.facts(sid).map((f) => f.id)).toEqual(['a']);
+    expect(() => store.memory.refresh(sid, { facts: [autoFact('other', 'c', '/c')], candidates: [] })).toThrow(/belongs to session other/);
+  });
+
+  it('logs every user edit with before and after', () => {
+    const { store, sid } = setup();
+    const created = store.memory.upsertFact(sid, { category: 'note', content: 'use pnpm' }, 'user');
+    expect(created).toMatchObject({ source: 'user', confidence: 1, status: 'active', pinned: false });
+    const edited = store.memory.upsertFact(sid, { id: created.id, category: 'note', content: 'use pnpm 10', pinned: true });
+    const forgotten = store.memory.setStatus(created.id, 'forgotten');
+    const log = store.memory.editLog(sid);
+    expect(log.map((e) => [e.action, e.before?.content ?? null, e.after.content, e.after.status, e.factId])).toEqual([
+      ['create', null, 'use pnpm', 'active', created.id],
+      ['edit', 'use pnpm', 'use pnpm 10', 'active', created.id],
+      ['status', 'use pnpm 10', 'use pnpm 10', 'forgotten', created.id],
+    ]);
+    expect(edited.pinned).toBe(true);
+    expect(forgotten.pinned).toBe(true);
+    expect(store.memory.facts(sid)).toEqual([forgotten]);
+    expect(() => store.memory.setStatus('missing', 'active')).toThrow(/does not exist/);
+    expect(() => store.memory.upsertFact(sid, { category: 'note', content: '   ' })).toThrow(/Invalid memory fact/);
+  });
+});
