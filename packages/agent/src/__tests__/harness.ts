@@ -51,6 +51,8 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     store,
     dataDir: dir,
     cwd: dir,
+    // A login shell costs ~1 s per command on a loaded box; the tests do not need the user's PATH.
+    loginShell: false,
     emit: (e) => {
       events.push(e);
       for (const l of listeners) l(e);

@@ -31,6 +31,8 @@ export interface CreateAppApiOptions {
   fileExists?: (p: string) => boolean;
   emit: (e: AppEvent) => void;
   shellTimeoutMs?: number;
+  /** `bash -lc` (default, the user's login PATH) or `bash -c` (faster; tests). */
+  loginShell?: boolean;
   tools?: ToolRegistry;
   /** Same tool call with the same arguments this many times in a row stops the turn (default 3). */
   doomLoopLimit?: number;
@@ -66,6 +68,7 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     platform: opts.platform ?? process.platform,
     fileExists: opts.fileExists ?? existsSync,
     shellTimeoutMs: opts.shellTimeoutMs ?? 120_000,
+    loginShell: opts.loginShell ?? true,
     doomLoopLimit: opts.doomLoopLimit ?? 3,
     maxModelCalls: opts.maxModelCalls ?? 50,
     runtime: (id) => runtimes.get(id),

@@ -12,9 +12,9 @@ const ShellArgs = z.object({
 });
 type ShellArgs = z.infer<typeof ShellArgs>;
 
-function shellCommand(platform: NodeJS.Platform, command: string): { file: string; args: string[] } {
+function shellCommand(platform: NodeJS.Platform, command: string, login: boolean): { file: string; args: string[] } {
   if (platform === 'win32') return { file: 'powershell.exe', args: ['-NoProfile', '-NonInteractive', '-Command', command] };
-  return { file: 'bash', args: ['-lc', command] };
+  return { file: 'bash', args: [login ? '-lc' : '-c', command] };
 }
 
 /** Kills the whole process group so a `sleep` started by bash dies with it. */
@@ -29,7 +29,7 @@ function killTree(child: ChildProcess, platform: NodeJS.Platform): void {
 }
 
 export async function runShell(args: ShellArgs, ctx: ToolContext): Promise<ToolResult> {
-  const { file, args: argv } = shellCommand(ctx.platform, args.command);
+  const { file, args: argv } = shellCommand(ctx.platform, args.command, ctx.loginShell ?? true);
   const timeoutMs = args.timeoutSec !== undefined ? args.timeoutSec * 1000 : ctx.shellTimeoutMs;
   const started = Date.now();
   return new Promise<ToolResult>((resolve) => {

@@ -8,6 +8,8 @@ export interface ToolContext {
   /** Aborted by chat.cancel: a tool must stop (and kill its processes) when it fires. */
   signal: AbortSignal;
   shellTimeoutMs: number;
+  /** bash -l (a login shell, the user's PATH) or plain bash -c; POSIX only. */
+  loginShell?: boolean;
   /** Finds the full stored output of an earlier tool result by tool call id or message id. */
   lookupToolOutput: (id: string) => string | null;
   /** The latest todo list of the session (from its last manage_todo_list result), if any. */

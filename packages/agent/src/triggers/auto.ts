@@ -1,4 +1,4 @@
-import { MAX_CONSECUTIVE_FAILURES } from '@threadline/context';
+import { AUTO_MIN_MESSAGES, MAX_CONSECUTIVE_FAILURES } from '@threadline/context';
 import type { TurnScope } from '../turn/deps';
 import { runCompaction } from '../turn/compaction';
 import { persistCompactionNotice } from '../turn/notices';
@@ -17,6 +17,9 @@ export async function autoCompactIfNeeded(scope: TurnScope, sv: SessionView): Pr
   const rt = deps.runtime(sessionId);
   if (!autoEnabled(settings) || rt.autoPaused) return sv;
   if (!deps.engine.shouldAutoCompact(sv.view.tokens, profile.contextWindow, settings.compaction.autoThreshold)) return sv;
+  // Below the strategy's minimum a compaction is not due yet (not a failure): recovery covers a
+  // short session with a huge message.
+  if (conversationLength(sv) < AUTO_MIN_MESSAGES[settings.compaction.strategy]) return sv;
   const percent = Math.round((sv.view.tokens / profile.contextWindow) * 100);
   persistCompactionNotice(deps, sessionId, { type: 'auto_compacting', trigger: 'auto', strategy: settings.compaction.strategy, percent });
   const outcome = await runCompaction({ ...scope, trigger: 'auto', instructions: null, targetTokens: null, signal: scope.signal });
@@ -36,4 +39,10 @@ export async function autoCompactIfNeeded(scope: TurnScope, sv: SessionView): Pr
     });
   }
   return sv;
+}
+
+/** Messages of the conversation the agent sees, not counting what compactions inserted. */
+function conversationLength(sv: SessionView): number {
+  const hidden = new Set(sv.compactions.flatMap((c) => (c.active ? c.hiddenIds : [])));
+  return sv.history.filter((m) => m.visibility.agent && !hidden.has(m.id) && typeof m.meta?.compactionId !== 'string').length;
 }

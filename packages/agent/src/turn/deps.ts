@@ -16,6 +16,7 @@ export interface TurnDeps {
   platform: NodeJS.Platform;
   fileExists: (p: string) => boolean;
   shellTimeoutMs: number;
+  loginShell: boolean;
   /** Same tool call with the same arguments this many times in a row stops the turn. */
   doomLoopLimit: number;
   /** Model calls per turn before the turn stops (a runaway agent). */

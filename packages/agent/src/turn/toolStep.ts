@@ -48,6 +48,7 @@ function toolContext(scope: TurnScope): ToolContext {
     platform: deps.platform,
     signal: scope.signal,
     shellTimeoutMs: deps.shellTimeoutMs,
+    loginShell: deps.loginShell,
     lookupToolOutput: (id) => lookupToolOutput(scope, id),
     latestTodos: () => latestTodos(deps.store.messages.list(sessionId, { fullOutput: false })),
   };

@@ -1,0 +1,80 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ChatRequestView, FakeReply } from '@threadline/fake-llm';
+import { compactionNotices, startHarness, type Harness } from './harness';
+
+let h: Harness;
+afterEach(async () => h?.close());
+
+const lastIsTool = (req: ChatRequestView) => req.messages.at(-1)?.role === 'tool';
+/** ~2.2 KB of output: about 540 tokens under the chars/4 estimate of an unknown model. */
+const bigOutput = (n: number) => ({ name: 'shell', arguments: { command: `for i in $(seq 1 120); do echo "run ${n} line $i xxxxxxxx"; done` } });
+
+describe('auto compaction', () => {
+  it('compacts a long session over the threshold: the view shrinks, history keeps everything', async () => {
+    let n = 0;
+    h = await startHarness({
+      window: 6000,
+      settings: { approvalPolicy: 'auto' },
+      llm: { defaultReply: (req): FakeReply => (lastIsTool(req) ? { content: `noted ${n}` } : { toolCalls: [bigOutput(++n)] }) },
+    });
+    for (let t = 1; t <= 9; t++) await h.turn(`turn ${t}: run the next batch`);
+    const records = await h.api['compaction.list']({ sessionId: h.sessionId });
+    expect(records.length).toBeGreaterThan(0);
+    expect(records[0].trigger).toBe('auto');
+    expect(records[0].tokensAfter).toBeLessThan(records[0].tokensBefore);
+    const autoNotice = compactionNotices(h.history(), 'auto_compacting')[0];
+    expect(autoNotice).toBeDefined();
+    expect(JSON.parse(autoNotice.content!.slice(autoNotice.content!.indexOf('{'))).percent).toBeGreaterThanOrEqual(80);
+    // Nothing is lost: every user message and every tool result is still in history.
+    const history = h.history();
+    for (let t = 1; t <= 9; t++) expect(history.some((m) => m.content === `turn ${t}: run the next batch`)).toBe(true);
+    expect(history.filter((m) => m.role === 'tool').length).toBe(9);
+    // The model's latest request is smaller than the history it stands for, and carries the summary.
+    const last = h.llm.chatRequests().filter((r) => !r.isSummaryRequest).at(-1)!;
+    const sent = (last.body as { messages: unknown[] }).messages.length;
+    expect(sent).toBeLessThan(history.filter((m) => m.visibility.agent && m.kind === 'normal').length);
+    expect(h.llm.chatRequests().some((r) => r.isSummaryRequest)).toBe(true);
+    const usage = await h.api['context.usage']({ sessionId: h.sessionId });
+    expect(usage.percent).toBeLessThan(80);
+    expect(usage.breakdown.summaries).toBeGreaterThan(0);
+  });
+
+  it('compacts between tool calls of one long turn', async () => {
+    let n = 0;
+    h = await startHarness({
+      window: 8000,
+      settings: { approvalPolicy: 'auto' },
+      llm: { defaultReply: (): FakeReply => (n < 16 ? { toolCalls: [bigOutput(++n)] } : { content: 'all batches done' }) },
+    });
+    await h.turn('run sixteen batches');
+    const history = h.history();
+    const user = history.find((m) => m.content === 'run sixteen batches')!;
+    const final = history.find((m) => m.content === 'all batches done')!;
+    expect(final).toBeDefined();
+    const records = await h.api['compaction.list']({ sessionId: h.sessionId });
+    expect(records.length).toBeGreaterThan(0);
+    // The compaction happened inside the turn: after the user message, before the final answer.
+    expect(records[0].afterSeq).toBeGreaterThan(user.seq);
+    expect(records[0].afterSeq).toBeLessThan(final.seq);
+    expect(history.filter((m) => m.role === 'tool').length).toBe(16);
+    // The request right after the summary call is smaller than the one right before it.
+    const reqs = h.llm.chatRequests();
+    const s = reqs.findIndex((r) => r.isSummaryRequest);
+    const size = (i: number) => (reqs[i].body as { messages: unknown[] }).messages.length;
+    expect(s).toBeGreaterThan(0);
+    expect(size(s + 1)).toBeLessThan(size(s - 1));
+    expect(reqs[s + 1].promptTokens!).toBeLessThan(reqs[s - 1].promptTokens!);
+  });
+
+  it('a threshold of 0 disables auto compaction', async () => {
+    let n = 0;
+    h = await startHarness({
+      window: 6000,
+      settings: { approvalPolicy: 'auto', compaction: { autoThreshold: 0 } },
+      llm: { defaultReply: (): FakeReply => (n < 12 ? { toolCalls: [bigOutput(++n)] } : { content: 'done' }) },
+    });
+    await h.turn('go');
+    expect(await h.api['compaction.list']({ sessionId: h.sessionId })).toEqual([]);
+    expect(compactionNotices(h.history())).toEqual([]);
+  });
+});
