@@ -14,4 +14,13 @@ export { buildCheckpointSnapshot } from './checkpoint';
 export { formatRuntimeNotice, normalizeVisibility } from './notice';
 export { isPathLike, isDateOnly, findPaths, normalizePath } from './paths';
 export { writtenPaths } from './writes';
-export { editedFiles, pathRecall, type RecallResult } from './recall';
+export {
+  editedFiles,
+  pathRecall,
+  messagesText,
+  simulateCheckpoint,
+  checkpointRecall,
+  type RecallResult,
+  type SimulatedCheckpoint,
+  type CheckpointRecall,
+} from './recall';

@@ -5,6 +5,10 @@
 import type { ChatMessage } from '@threadline/protocol';
 import { commandOf, parseToolArgs } from './extract';
 import { isPathLike, normalizePath } from './paths';
+import { buildMemoryBlock } from './block';
+import { buildCheckpointSnapshot } from './checkpoint';
+import { refreshMemory } from './refresh';
+import type { RefreshResult } from './types';
 import { editorWrittenPaths, writtenPaths } from './writes';
 
 const DIFF_HEADER = /^diff --git a\/(\S+) b\/(\S+)$/gm;
@@ -53,4 +57,65 @@ export function pathRecall(text: string, files: readonly string[]): RecallResult
   const named = files.filter((f) => text.includes(f));
   const missing = files.filter((f) => !text.includes(f));
   return { files: [...files], named, missing, recall: files.length === 0 ? 1 : named.length / files.length };
+}
+
+/** Text the model can read from messages: contents and tool call arguments. */
+export function messagesText(messages: readonly ChatMessage[]): string {
+  return messages.map((m) => [m.content ?? '', ...(m.tool_calls ?? []).map((tc) => tc.function.arguments)].join('\n')).join('\n');
+}
+
+export interface SimulatedCheckpoint {
+  kept: ChatMessage[];
+  hidden: ChatMessage[];
+  checkpoint: string;
+  block: string | null;
+  refresh: RefreshResult;
+}
+
+/**
+ * A `cfpm_memory_v1`-style checkpoint without the pipeline: keep head/tail (pair-safe: the tail
+ * never starts on a tool result), checkpoint the hidden range with refreshMemory +
+ * buildCheckpointSnapshot, and build the injection block from the resulting facts.
+ */
+export function simulateCheckpoint(
+  messages: readonly ChatMessage[],
+  opts: { head?: number; tail?: number; now?: number; sessionId?: string } = {},
+): SimulatedCheckpoint {
+  const head = opts.head ?? 2;
+  let tailStart = Math.max(head, messages.length - (opts.tail ?? 8));
+  while (tailStart > head && messages[tailStart]?.role === 'tool') tailStart--;
+  let headEnd = Math.min(head, tailStart);
+  while (headEnd < tailStart && messages[headEnd]?.role === 'tool') headEnd++;
+  const hidden = messages.slice(headEnd, tailStart);
+  let n = 0;
+  const refresh = refreshMemory({ sessionId: opts.sessionId ?? 'recall', messages: hidden, now: opts.now ?? 0, newId: () => `r${++n}`, reason: 'checkpoint' });
+  return {
+    kept: [...messages.slice(0, headEnd), ...messages.slice(tailStart)],
+    hidden,
+    checkpoint: buildCheckpointSnapshot(hidden, refresh.facts),
+    block: buildMemoryBlock(refresh.facts),
+    refresh,
+  };
+}
+
+export interface CheckpointRecall {
+  files: string[];
+  /** Kept messages only (what plain head/tail truncation would leave). */
+  baseline: RecallResult;
+  /** Kept messages + checkpoint + memory block (the cfpm_memory_v1 view). */
+  full: RecallResult;
+  /** The injection block alone (8 items per section). */
+  blockOnly: RecallResult;
+}
+
+export function checkpointRecall(messages: readonly ChatMessage[], opts: { head?: number; tail?: number } = {}): CheckpointRecall {
+  const files = editedFiles(messages);
+  const sim = simulateCheckpoint(messages, opts);
+  const kept = messagesText(sim.kept);
+  return {
+    files,
+    baseline: pathRecall(kept, files),
+    full: pathRecall([kept, sim.checkpoint, sim.block ?? ''].join('\n'), files),
+    blockOnly: pathRecall(sim.block ?? '', files),
+  };
 }
