@@ -67,7 +67,8 @@ const TEAL = [13, 148, 136];
 function background(x, y) {
   // Diagonal gradient indigo → violet → teal, lighter at the top for depth.
   const t = clamp01((x * 0.55 + y * 0.45 - 0.05) / 0.95);
-  const c = t < 0.5 ? INDIGO.map((v, i) => mix(v, VIOLET[i], t * 2)) : VIOLET.map((v, i) => mix(v, TEAL[i], (t - 0.5) * 2));
+  const c =
+    t < 0.5 ? INDIGO.map((v, i) => mix(v, VIOLET[i], t * 2)) : VIOLET.map((v, i) => mix(v, TEAL[i], (t - 0.5) * 2));
   const light = 1 + 0.12 * (1 - y);
   return c.map((v) => Math.min(255, v * light));
 }

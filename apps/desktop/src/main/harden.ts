@@ -2,7 +2,14 @@
 // session or a webContents is installed here, in one place. Only `import type` from electron,
 // so the wiring is unit-tested with hand-made fakes.
 import type { Session, WebContents } from 'electron';
-import { decidePermission, decideWindowOpen, openExternalAllowed, shouldAllowNavigation, withCsp, type RendererLocation } from './security';
+import {
+  decidePermission,
+  decideWindowOpen,
+  openExternalAllowed,
+  shouldAllowNavigation,
+  withCsp,
+  type RendererLocation,
+} from './security';
 
 export interface HardenOptions {
   location: RendererLocation;

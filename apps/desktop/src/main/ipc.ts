@@ -1,7 +1,14 @@
 // The ONLY file that touches ipcMain. Every renderer → main call arrives through the single
 // `threadline:invoke` handler below: sender check first, then protocol's dispatchRoute, which
 // zod-validates the input and turns every outcome into an RpcResult (it never throws).
-import { dispatchRoute, IPC_CHANNELS, type AppApi, type AppCommand, type AppEvent, type RpcResult } from '@threadline/protocol';
+import {
+  dispatchRoute,
+  IPC_CHANNELS,
+  type AppApi,
+  type AppCommand,
+  type AppEvent,
+  type RpcResult,
+} from '@threadline/protocol';
 import { isAppUrl, isTrustedSender, type RendererLocation } from './security';
 
 /** The members of Electron's IpcMainInvokeEvent the handler reads. */
@@ -29,10 +36,16 @@ export const UNTRUSTED_SENDER: RpcResult<never> = {
   error: { code: 'forbidden', message: 'This IPC call did not come from a Threadline window.' },
 };
 
-export async function handleInvoke(opts: InvokeHandlerOptions, event: InvokeEventLike, route: unknown, input: unknown): Promise<RpcResult<unknown>> {
+export async function handleInvoke(
+  opts: InvokeHandlerOptions,
+  event: InvokeEventLike,
+  route: unknown,
+  input: unknown,
+): Promise<RpcResult<unknown>> {
   const frame = event.senderFrame;
   const trusted =
-    opts.isAppWebContents(event.sender.id) && isTrustedSender(frame ? { url: frame.url, isMainFrame: frame.parent === null } : null, opts.location);
+    opts.isAppWebContents(event.sender.id) &&
+    isTrustedSender(frame ? { url: frame.url, isMainFrame: frame.parent === null } : null, opts.location);
   if (!trusted) {
     opts.onRefused?.(`refused ${String(route).slice(0, 60)} from ${frame?.url ?? 'a destroyed frame'}`);
     return UNTRUSTED_SENDER;
@@ -59,7 +72,10 @@ export interface WebContentsLike {
  * Runtime events go to the app's own windows only, and only while they show an app page
  * (a window that somehow ended up elsewhere gets nothing).
  */
-export function createEventForwarder(targets: () => WebContentsLike[], location: Pick<RendererLocation, 'origin'>): (event: AppEvent) => void {
+export function createEventForwarder(
+  targets: () => WebContentsLike[],
+  location: Pick<RendererLocation, 'origin'>,
+): (event: AppEvent) => void {
   return (event) => {
     for (const wc of targets()) {
       if (wc.isDestroyed() || !isAppUrl(wc.getURL(), location)) continue;
@@ -69,7 +85,11 @@ export function createEventForwarder(targets: () => WebContentsLike[], location:
 }
 
 /** A menu command goes to one window: the focused one, else the first. */
-export function sendCommand(target: WebContentsLike | null, command: AppCommand, location: Pick<RendererLocation, 'origin'>): boolean {
+export function sendCommand(
+  target: WebContentsLike | null,
+  command: AppCommand,
+  location: Pick<RendererLocation, 'origin'>,
+): boolean {
   if (!target || target.isDestroyed() || !isAppUrl(target.getURL(), location)) return false;
   target.send(IPC_CHANNELS.command, command);
   return true;

@@ -1,4 +1,12 @@
-import { APP_EVENT_TYPES, IPC_CHANNELS, isAppCommand, isRouteName, type AppEvent, type RpcResult, type ThreadlineBridge } from '@threadline/protocol';
+import {
+  APP_EVENT_TYPES,
+  IPC_CHANNELS,
+  isAppCommand,
+  isRouteName,
+  type AppEvent,
+  type RpcResult,
+  type ThreadlineBridge,
+} from '@threadline/protocol';
 
 /** The members of Electron's ipcRenderer the bridge uses; the bridge never hands it out. */
 export interface IpcRendererLike {
@@ -8,7 +16,11 @@ export interface IpcRendererLike {
 }
 
 function isAppEvent(value: unknown): value is AppEvent {
-  return typeof value === 'object' && value !== null && (APP_EVENT_TYPES as readonly unknown[]).includes((value as { type?: unknown }).type);
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (APP_EVENT_TYPES as readonly unknown[]).includes((value as { type?: unknown }).type)
+  );
 }
 
 /**
@@ -27,10 +39,12 @@ export function createBridge(ipc: IpcRendererLike): ThreadlineBridge {
   return Object.freeze({
     shell: 'electron' as const,
     async invoke(route: unknown, input?: unknown): Promise<RpcResult<unknown>> {
-      if (!isRouteName(route)) return { ok: false, error: { code: 'not_found', message: `Unknown route: ${String(route).slice(0, 100)}` } };
+      if (!isRouteName(route))
+        return { ok: false, error: { code: 'not_found', message: `Unknown route: ${String(route).slice(0, 100)}` } };
       return (await ipc.invoke(IPC_CHANNELS.invoke, route, input)) as RpcResult<unknown>;
     },
     onEvent: (listener: (event: AppEvent) => void) => subscribe(IPC_CHANNELS.event, isAppEvent, listener),
-    onCommand: (listener: Parameters<NonNullable<ThreadlineBridge['onCommand']>>[0]) => subscribe(IPC_CHANNELS.command, isAppCommand, listener),
+    onCommand: (listener: Parameters<NonNullable<ThreadlineBridge['onCommand']>>[0]) =>
+      subscribe(IPC_CHANNELS.command, isAppCommand, listener),
   });
 }

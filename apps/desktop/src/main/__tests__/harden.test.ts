@@ -83,8 +83,12 @@ describe('hardenSession', () => {
     const hooks = fakeSession();
     const answers: boolean[] = [];
     hooks.request!({}, 'media', (g: boolean) => answers.push(g), { requestingUrl: 'app://threadline/index.html' });
-    hooks.request!({}, 'clipboard-sanitized-write', (g: boolean) => answers.push(g), { requestingUrl: 'app://threadline/index.html' });
-    hooks.request!({}, 'clipboard-sanitized-write', (g: boolean) => answers.push(g), { requestingUrl: 'https://evil.example/' });
+    hooks.request!({}, 'clipboard-sanitized-write', (g: boolean) => answers.push(g), {
+      requestingUrl: 'app://threadline/index.html',
+    });
+    hooks.request!({}, 'clipboard-sanitized-write', (g: boolean) => answers.push(g), {
+      requestingUrl: 'https://evil.example/',
+    });
     expect(answers).toEqual([false, true, false]);
     expect(hooks.check!({}, 'geolocation', 'app://threadline', {})).toBe(false);
     expect(hooks.check!({}, 'clipboard-sanitized-write', 'app://threadline', {})).toBe(true);

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { IPC_CHANNELS, type AppApi, type AppEvent, type SessionSummary } from '@threadline/protocol';
-import { createEventForwarder, handleInvoke, registerIpc, sendCommand, UNTRUSTED_SENDER, type InvokeEventLike, type IpcMainLike, type WebContentsLike } from '../ipc';
+import {
+  createEventForwarder,
+  handleInvoke,
+  registerIpc,
+  sendCommand,
+  UNTRUSTED_SENDER,
+  type InvokeEventLike,
+  type IpcMainLike,
+  type WebContentsLike,
+} from '../ipc';
 import { resolveRendererLocation } from '../security';
 
 const location = resolveRendererLocation({}, true);
@@ -25,13 +34,21 @@ const appFrame = (over: Partial<InvokeEventLike> = {}): InvokeEventLike => ({
 });
 
 function options(calls: unknown[] = [], refused: string[] = []) {
-  return { api: fakeApi(calls), location, isAppWebContents: (id: number) => id === 1, onRefused: (r: string) => refused.push(r) };
+  return {
+    api: fakeApi(calls),
+    location,
+    isAppWebContents: (id: number) => id === 1,
+    onRefused: (r: string) => refused.push(r),
+  };
 }
 
 describe('handleInvoke', () => {
   it('dispatches a trusted call through the zod-validated router', async () => {
     const calls: unknown[] = [];
-    expect(await handleInvoke(options(calls), appFrame(), 'sessions.list', undefined)).toEqual({ ok: true, data: [session] });
+    expect(await handleInvoke(options(calls), appFrame(), 'sessions.list', undefined)).toEqual({
+      ok: true,
+      data: [session],
+    });
     expect(await handleInvoke(options(calls), appFrame(), 'sessions.rename', { id: 's1', title: '  New  ' })).toEqual({
       ok: true,
       data: { ...session, title: 'New' },
@@ -71,10 +88,16 @@ describe('handleInvoke', () => {
 describe('registerIpc', () => {
   it('registers exactly one handler on the invoke channel and can remove it', async () => {
     const handlers = new Map<string, (event: InvokeEventLike, ...args: unknown[]) => Promise<unknown>>();
-    const ipc: IpcMainLike = { handle: (c, l) => void handlers.set(c, l), removeHandler: (c) => void handlers.delete(c) };
+    const ipc: IpcMainLike = {
+      handle: (c, l) => void handlers.set(c, l),
+      removeHandler: (c) => void handlers.delete(c),
+    };
     const dispose = registerIpc(ipc, options());
     expect([...handlers.keys()]).toEqual([IPC_CHANNELS.invoke]);
-    expect(await handlers.get(IPC_CHANNELS.invoke)!(appFrame(), 'sessions.list')).toEqual({ ok: true, data: [session] });
+    expect(await handlers.get(IPC_CHANNELS.invoke)!(appFrame(), 'sessions.list')).toEqual({
+      ok: true,
+      data: [session],
+    });
     dispose();
     expect(handlers.size).toBe(0);
   });
@@ -82,7 +105,11 @@ describe('registerIpc', () => {
 
 function fakeContents(url: string, destroyed = false) {
   const sent: [string, unknown][] = [];
-  const wc: WebContentsLike = { isDestroyed: () => destroyed, getURL: () => url, send: (c, p) => void sent.push([c, p]) };
+  const wc: WebContentsLike = {
+    isDestroyed: () => destroyed,
+    getURL: () => url,
+    send: (c, p) => void sent.push([c, p]),
+  };
   return { wc, sent };
 }
 

@@ -29,7 +29,9 @@ describe('safeStorageEncryptor', () => {
 
   it("treats Linux's basic_text backend as unavailable (it is plaintext in disguise)", () => {
     expect(safeStorageEncryptor(fakeSafeStorage(true, 'basic_text'), 'linux').available()).toBe(false);
-    expect(() => safeStorageEncryptor(fakeSafeStorage(true, 'basic_text'), 'linux').encrypt('k')).toThrow(/will not save API keys/);
+    expect(() => safeStorageEncryptor(fakeSafeStorage(true, 'basic_text'), 'linux').encrypt('k')).toThrow(
+      /will not save API keys/,
+    );
     expect(safeStorageEncryptor(fakeSafeStorage(true, 'basic_text'), 'darwin').available()).toBe(true);
   });
 });

@@ -2,7 +2,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { clampToDisplays, defaultWindowState, loadWindowState, parseWindowState, saveWindowState } from '../windowState';
+import {
+  clampToDisplays,
+  defaultWindowState,
+  loadWindowState,
+  parseWindowState,
+  saveWindowState,
+} from '../windowState';
 
 const primary = { x: 0, y: 0, width: 1920, height: 1040 };
 const right = { x: 1920, y: 0, width: 1280, height: 984 };
@@ -36,12 +42,24 @@ describe('clampToDisplays', () => {
 
   it('centers a window whose display is gone', () => {
     const state = { x: 2000, y: 50, width: 900, height: 600, maximized: false };
-    expect(clampToDisplays(state, [primary], primary)).toEqual({ x: 510, y: 220, width: 900, height: 600, maximized: false });
+    expect(clampToDisplays(state, [primary], primary)).toEqual({
+      x: 510,
+      y: 220,
+      width: 900,
+      height: 600,
+      maximized: false,
+    });
   });
 
   it('shrinks a window larger than its display and pulls it inside', () => {
     const state = { x: 1800, y: -5, width: 3000, height: 2000, maximized: false };
-    expect(clampToDisplays(state, [primary, right], primary)).toEqual({ x: 0, y: 0, width: 1920, height: 1040, maximized: false });
+    expect(clampToDisplays(state, [primary, right], primary)).toEqual({
+      x: 0,
+      y: 0,
+      width: 1920,
+      height: 1040,
+      maximized: false,
+    });
   });
 
   it('centers a window with no saved position and enforces a minimum size', () => {
@@ -57,7 +75,13 @@ describe('clampToDisplays', () => {
   it('treats a window whose title bar is off-screen as lost', () => {
     // Only the bottom of the window reaches the display: it cannot be dragged back.
     const state = { x: 100, y: -650, width: 800, height: 700, maximized: false };
-    expect(clampToDisplays(state, [primary], primary)).toEqual({ x: 560, y: 170, width: 800, height: 700, maximized: false });
+    expect(clampToDisplays(state, [primary], primary)).toEqual({
+      x: 560,
+      y: 170,
+      width: 800,
+      height: 700,
+      maximized: false,
+    });
   });
 });
 

@@ -4,7 +4,12 @@ import type { WindowState } from '../windowState';
 
 function fakeWindow() {
   const listeners = new Map<string, (() => void)[]>();
-  const w = { bounds: { x: 10, y: 20, width: 900, height: 700 }, maximized: false, minimized: false, fullScreen: false };
+  const w = {
+    bounds: { x: 10, y: 20, width: 900, height: 700 },
+    maximized: false,
+    minimized: false,
+    fullScreen: false,
+  };
   const win: TrackedWindow = {
     on: (event, l) => listeners.set(event, [...(listeners.get(event) ?? []), l]),
     getNormalBounds: () => w.bounds,

@@ -37,6 +37,8 @@ export interface MenuStrings {
   hideOthers: string;
   unhide: string;
   help: string;
+  /** Title of the dialog shown when the runtime cannot start (e.g. a database from a newer version). */
+  startupErrorTitle: string;
 }
 
 export const MENU_STRINGS: Record<MenuLanguage, MenuStrings> = {
@@ -71,6 +73,7 @@ export const MENU_STRINGS: Record<MenuLanguage, MenuStrings> = {
     hideOthers: 'Hide Others',
     unhide: 'Show All',
     help: 'Help',
+    startupErrorTitle: 'Threadline could not start',
   },
   'zh-CN': {
     file: '文件',
@@ -103,6 +106,7 @@ export const MENU_STRINGS: Record<MenuLanguage, MenuStrings> = {
     hideOthers: '隐藏其他',
     unhide: '全部显示',
     help: '帮助',
+    startupErrorTitle: 'Threadline 无法启动',
   },
 };
 

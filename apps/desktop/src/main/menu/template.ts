@@ -49,7 +49,13 @@ export function buildMenuTemplate(opts: MenuOptions): MenuItemConstructorOptions
     label: s.file,
     submenu: mac
       ? [command(s.newSession, 'new-session'), sep, { role: 'close', label: s.close }]
-      : [command(s.newSession, 'new-session'), sep, command(s.settings, 'open-settings'), sep, { role: 'quit', label: s.quit }],
+      : [
+          command(s.newSession, 'new-session'),
+          sep,
+          command(s.settings, 'open-settings'),
+          sep,
+          { role: 'quit', label: s.quit },
+        ],
   };
   const editMenu: MenuItemConstructorOptions = {
     label: s.edit,
@@ -69,7 +75,11 @@ export function buildMenuTemplate(opts: MenuOptions): MenuItemConstructorOptions
       command(s.focusInput, 'focus-input'),
       sep,
       ...(opts.dev
-        ? ([{ role: 'reload', label: s.reload }, { role: 'toggleDevTools', label: s.toggleDevTools }, sep] as MenuItemConstructorOptions[])
+        ? ([
+            { role: 'reload', label: s.reload },
+            { role: 'toggleDevTools', label: s.toggleDevTools },
+            sep,
+          ] as MenuItemConstructorOptions[])
         : []),
       { role: 'resetZoom', label: s.resetZoom },
       { role: 'zoomIn', label: s.zoomIn },
@@ -82,8 +92,16 @@ export function buildMenuTemplate(opts: MenuOptions): MenuItemConstructorOptions
     label: s.window,
     role: 'windowMenu',
     submenu: mac
-      ? [{ role: 'minimize', label: s.minimize }, { role: 'zoom', label: s.zoom }, sep, { role: 'front', label: s.front }]
-      : [{ role: 'minimize', label: s.minimize }, { role: 'close', label: s.close }],
+      ? [
+          { role: 'minimize', label: s.minimize },
+          { role: 'zoom', label: s.zoom },
+          sep,
+          { role: 'front', label: s.front },
+        ]
+      : [
+          { role: 'minimize', label: s.minimize },
+          { role: 'close', label: s.close },
+        ],
   };
   const helpMenu: MenuItemConstructorOptions = {
     label: s.help,

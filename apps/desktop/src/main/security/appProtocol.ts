@@ -68,7 +68,8 @@ export async function serveAppAsset(
 ): Promise<AssetResponse> {
   const base = { 'Content-Security-Policy': csp, 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache' };
   const file = resolveAppAsset(rendererDir, requestUrl);
-  if (!file) return { status: 404, headers: { ...base, 'Content-Type': 'text/plain; charset=utf-8' }, body: 'Not found' };
+  if (!file)
+    return { status: 404, headers: { ...base, 'Content-Type': 'text/plain; charset=utf-8' }, body: 'Not found' };
   try {
     const body = await readFile(file);
     return { status: 200, headers: { ...base, 'Content-Type': contentTypeFor(file) }, body };

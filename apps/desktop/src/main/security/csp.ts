@@ -34,7 +34,11 @@ type Headers = Record<string, string[] | string>;
  * onHeadersReceived: put our CSP on the app's own documents (replacing whatever the dev server
  * sent); leave other responses (e.g. a provider's API, which the renderer never calls) alone.
  */
-export function withCsp(url: string, headers: Headers | undefined, location: Pick<RendererLocation, 'origin' | 'dev'>): Headers {
+export function withCsp(
+  url: string,
+  headers: Headers | undefined,
+  location: Pick<RendererLocation, 'origin' | 'dev'>,
+): Headers {
   const out: Headers = {};
   for (const [key, value] of Object.entries(headers ?? {})) {
     if (isAppUrl(url, location) && key.toLowerCase() === 'content-security-policy') continue;

@@ -20,7 +20,10 @@ export interface RendererLocation {
   dev: boolean;
 }
 
-export function resolveRendererLocation(env: { ELECTRON_RENDERER_URL?: string }, isPackaged: boolean): RendererLocation {
+export function resolveRendererLocation(
+  env: { ELECTRON_RENDERER_URL?: string },
+  isPackaged: boolean,
+): RendererLocation {
   const devUrl = env.ELECTRON_RENDERER_URL;
   if (!isPackaged && devUrl) {
     const origin = originOf(devUrl);
@@ -59,7 +62,10 @@ export interface SenderFrameInfo {
  * The IPC sender check (GitHub Desktop's isTrustedIPCSender, Electron security checklist #17):
  * only the top frame of one of the app's own pages may call the runtime.
  */
-export function isTrustedSender(frame: SenderFrameInfo | null | undefined, location: Pick<RendererLocation, 'origin'>): boolean {
+export function isTrustedSender(
+  frame: SenderFrameInfo | null | undefined,
+  location: Pick<RendererLocation, 'origin'>,
+): boolean {
   if (!frame || !frame.isMainFrame) return false;
   return isAppUrl(frame.url, location);
 }

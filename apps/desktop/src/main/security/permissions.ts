@@ -7,7 +7,11 @@ import { isAppUrl, type RendererLocation } from './origin';
  */
 const ALLOWED_FOR_APP = new Set(['clipboard-sanitized-write']);
 
-export function decidePermission(permission: string, requestingUrl: string | undefined, location: Pick<RendererLocation, 'origin'>): boolean {
+export function decidePermission(
+  permission: string,
+  requestingUrl: string | undefined,
+  location: Pick<RendererLocation, 'origin'>,
+): boolean {
   if (!ALLOWED_FOR_APP.has(permission)) return false;
   return typeof requestingUrl === 'string' && isAppUrl(requestingUrl, location);
 }

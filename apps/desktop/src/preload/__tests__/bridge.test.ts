@@ -16,7 +16,8 @@ function fakeIpc() {
     removeListener: (channel, l) => listeners.get(channel)?.delete(l),
   };
   // What main's webContents.send looks like from the renderer side: Electron passes its event object first.
-  const emit = (channel: string, payload: unknown) => listeners.get(channel)?.forEach((l) => l({ sender: 'ipcRenderer!' }, payload));
+  const emit = (channel: string, payload: unknown) =>
+    listeners.get(channel)?.forEach((l) => l({ sender: 'ipcRenderer!' }, payload));
   return { ipc, invoked, listeners, emit };
 }
 

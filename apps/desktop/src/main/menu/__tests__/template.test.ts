@@ -41,7 +41,9 @@ describe('app menu', () => {
   it('follows the language setting', () => {
     const zh = build('zh-CN', 'linux');
     expect(zh.byAccel('CmdOrCtrl+N')[0]!.label).toBe('新建会话');
-    expect(zh.items.filter((i) => i.role === undefined && i.type !== 'separator').map((i) => i.label)).toContain('文件');
+    expect(zh.items.filter((i) => i.role === undefined && i.type !== 'separator').map((i) => i.label)).toContain(
+      '文件',
+    );
     expect(zh.items.find((i) => i.role === 'copy')!.label).toBe('复制');
   });
 
@@ -67,7 +69,9 @@ describe('app menu', () => {
   });
 
   it('puts the app menu first on macOS only', () => {
-    expect(buildMenuTemplate({ language: 'en', platform: 'darwin', dev: false, send: () => {} })[0]!.label).toBe('Threadline');
+    expect(buildMenuTemplate({ language: 'en', platform: 'darwin', dev: false, send: () => {} })[0]!.label).toBe(
+      'Threadline',
+    );
     expect(buildMenuTemplate({ language: 'en', platform: 'linux', dev: false, send: () => {} })[0]!.label).toBe('File');
   });
 });

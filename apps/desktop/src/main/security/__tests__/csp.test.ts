@@ -6,7 +6,12 @@ const prod = resolveRendererLocation({}, true);
 const dev = resolveRendererLocation({ ELECTRON_RENDERER_URL: 'http://localhost:5173' }, false);
 
 function directives(csp: string): Map<string, string[]> {
-  return new Map(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name!, values]));
+  return new Map(
+    csp
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .map(([name, ...values]) => [name!, values]),
+  );
 }
 
 describe('cspHeader', () => {
@@ -33,7 +38,11 @@ describe('cspHeader', () => {
 
 describe('withCsp', () => {
   it('sets the policy on app pages, replacing a policy the server sent', () => {
-    const out = withCsp('http://localhost:5173/', { 'content-security-policy': ['default-src *'], 'X-Other': ['1'] }, dev);
+    const out = withCsp(
+      'http://localhost:5173/',
+      { 'content-security-policy': ['default-src *'], 'X-Other': ['1'] },
+      dev,
+    );
     expect(out['Content-Security-Policy']).toEqual([cspHeader(dev)]);
     expect(out['content-security-policy']).toBeUndefined();
     expect(out['X-Other']).toEqual(['1']);

@@ -16,7 +16,9 @@ describe('resolveRendererLocation', () => {
   });
 
   it('ignores a dev URL that is not local http', () => {
-    expect(resolveRendererLocation({ ELECTRON_RENDERER_URL: 'https://evil.example' }, false)).toEqual(resolveRendererLocation({}, false));
+    expect(resolveRendererLocation({ ELECTRON_RENDERER_URL: 'https://evil.example' }, false)).toEqual(
+      resolveRendererLocation({}, false),
+    );
     expect(resolveRendererLocation({ ELECTRON_RENDERER_URL: 'http://10.0.0.5:5173' }, false).dev).toBe(false);
     expect(resolveRendererLocation({ ELECTRON_RENDERER_URL: 'not a url' }, false).dev).toBe(false);
   });

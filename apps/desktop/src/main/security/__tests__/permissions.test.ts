@@ -6,7 +6,18 @@ const prod = resolveRendererLocation({}, true);
 
 describe('decidePermission', () => {
   it('denies by default', () => {
-    for (const p of ['media', 'geolocation', 'notifications', 'clipboard-read', 'openExternal', 'hid', 'usb', 'serial', 'fileSystem', 'unknown']) {
+    for (const p of [
+      'media',
+      'geolocation',
+      'notifications',
+      'clipboard-read',
+      'openExternal',
+      'hid',
+      'usb',
+      'serial',
+      'fileSystem',
+      'unknown',
+    ]) {
       expect(decidePermission(p, 'app://threadline/index.html', prod), p).toBe(false);
     }
   });
