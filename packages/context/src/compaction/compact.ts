@@ -72,10 +72,8 @@ export interface CompactResult {
   afterSeq: number;
 }
 
-function counter(): () => string {
-  let n = 0;
-  return () => `cmp-${(++n).toString(36)}`;
-}
+/** Default ids: random UUIDs (ids must stay unique across compactions of a session). */
+const randomId = (): string => globalThis.crypto.randomUUID();
 
 function makeStats(originalCount: number, compactedCount: number, originalTokens: number, compactedTokens: number): CompactionStats {
   const removed = originalCount - compactedCount;
@@ -117,7 +115,7 @@ async function runStep(state: WorkState, ctx: StepContext, spec: StepSpec): Prom
  * under the target, or does not reduce it at all, is `ok: false` and hides/inserts nothing.
  */
 export async function compact(input: CompactInput): Promise<CompactResult> {
-  const newId = input.newId ?? counter();
+  const newId = input.newId ?? randomId;
   const now = (input.now ?? Date.now)();
   const compactionId = newId();
   const model = input.model;

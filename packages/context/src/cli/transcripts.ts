@@ -1,0 +1,67 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+import { ChatMessageSchema, type ChatMessage } from '@threadline/protocol';
+
+/** A chat JSON file: an array of OpenAI chat messages or `{ "messages": [...] }` (SPEC §6). */
+export const ChatFileSchema = z.union([z.array(ChatMessageSchema), z.looseObject({ messages: z.array(ChatMessageSchema) })]);
+
+export class InputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InputError';
+  }
+}
+
+/** Parses the text of a chat file; throws InputError with one readable line. */
+export function parseChatFile(text: string, name = 'input'): ChatMessage[] {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    throw new InputError(`${name}: not valid JSON (${err instanceof Error ? err.message : String(err)})`);
+  }
+  const parsed = ChatFileSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.length ? ` at ${issue.path.join('.')}` : '';
+    throw new InputError(`${name}: expected an array of chat messages or {"messages": [...]}${where}: ${issue?.message ?? 'wrong shape'}`);
+  }
+  return Array.isArray(parsed.data) ? parsed.data : parsed.data.messages;
+}
+
+export function readChatFile(file: string): ChatMessage[] {
+  if (!existsSync(file)) throw new InputError(`${file}: no such file`);
+  return parseChatFile(readFileSync(file, 'utf8'), file);
+}
+
+/** The repository root: the nearest folder above this file holding pnpm-workspace.yaml. */
+export function repoRoot(from = path.dirname(fileURLToPath(import.meta.url))): string {
+  let dir = from;
+  while (!existsSync(path.join(dir, 'pnpm-workspace.yaml'))) {
+    const up = path.dirname(dir);
+    if (up === dir) return path.resolve(from, '../../../..');
+    dir = up;
+  }
+  return dir;
+}
+
+/** The shared real transcripts live beside the repository: `<repo>/../shared/transcripts`. */
+export function transcriptsDir(): string {
+  return path.resolve(repoRoot(), '../shared/transcripts');
+}
+
+export interface Transcript {
+  name: string;
+  messages: ChatMessage[];
+}
+
+/** Every transcript of a folder, sorted by name; [] when the folder is absent. */
+export function loadTranscripts(dir = transcriptsDir()): Transcript[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => ({ name: f.replace(/\.json$/, ''), messages: readChatFile(path.join(dir, f)) }));
+}
