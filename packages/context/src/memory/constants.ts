@@ -22,7 +22,7 @@ export const MIN_DRAFT_CHARS = 3;
 export const MIN_TEXT_DRAFT_CHARS = 8;
 export const MAX_DRAFT_CHARS = 400;
 
-/** When a refresh has prior facts, only this many trailing messages are parsed by default. */
+/** With prior facts and no user message or tool call to start a step at, parse this many trailing messages. */
 export const DEFAULT_RECENT_MESSAGES = 12;
 
 /** Artifacts taken from one tool output at most (a `find` listing must not flood memory). */

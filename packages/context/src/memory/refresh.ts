@@ -2,7 +2,7 @@
  * One CFPM refresh (SPEC §4, seed 000 §9): extract → evaluate → merge → prune, with the audit
  * trail of candidates and the mode the runtime reports.
  */
-import type { MemoryCandidate, MemorySnapshot, RefreshMode } from '@threadline/protocol';
+import type { ChatMessage, MemoryCandidate, MemorySnapshot, RefreshMode } from '@threadline/protocol';
 import { DEFAULT_RECENT_MESSAGES, MAX_CANDIDATES, MAX_SNAPSHOTS } from './constants';
 import { evaluateDraft, factKey } from './evaluate';
 import { extractDrafts } from './extract';
@@ -15,10 +15,36 @@ function modeOf(drafts: number, accepted: number, pruned: number): RefreshMode {
   return drafts > 0 ? 'candidate_only' : 'noop';
 }
 
+/**
+ * The messages one refresh should parse when the caller passes the whole history: the latest
+ * step only, so that refreshing after every tool step and at every turn start counts each
+ * message once (evidence must mean "seen again", not "parsed again"). The step starts at the
+ * last user message or assistant tool call, and takes in the assistant replies right before a
+ * user message (the previous turn's final answer, which no step refresh saw).
+ */
+export function latestStepStart(messages: readonly ChatMessage[]): number {
+  let i = messages.length - 1;
+  while (i >= 0) {
+    const m = messages[i]!;
+    if (m.role === 'user' || (m.role === 'assistant' && (m.tool_calls?.length ?? 0) > 0)) break;
+    i--;
+  }
+  if (i < 0) return Math.max(0, messages.length - DEFAULT_RECENT_MESSAGES);
+  if (messages[i]!.role === 'user') {
+    while (i > 0 && messages[i - 1]!.role === 'assistant' && (messages[i - 1]!.tool_calls?.length ?? 0) === 0) i--;
+  }
+  return i;
+}
+
 export function refreshMemory(input: RefreshInput): RefreshResult {
   const prior = input.facts ?? [];
-  const recent = input.recent ?? (prior.length === 0 ? input.messages.length : DEFAULT_RECENT_MESSAGES);
-  const window = recent >= input.messages.length ? input.messages : input.messages.slice(input.messages.length - recent);
+  const start =
+    input.recent !== undefined
+      ? Math.max(0, input.messages.length - input.recent)
+      : prior.length === 0
+        ? 0
+        : latestStepStart(input.messages);
+  const window = input.messages.slice(start);
   const drafts = extractDrafts(window);
 
   const seen = new Set<string>();

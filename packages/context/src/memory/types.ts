@@ -39,7 +39,10 @@ export interface RefreshInput {
   messages: ChatMessage[];
   /** Current facts of the session (any status). */
   facts?: MemoryFact[];
-  /** Parse only the last N messages. Default: all when `facts` is empty, else DEFAULT_RECENT_MESSAGES. */
+  /**
+   * Parse only the last N messages. Default: the whole list when `facts` is empty (first refresh,
+   * checkpoint of a hidden range), else the latest step (see `latestStepStart`).
+   */
   recent?: number;
   now: number;
   newId: () => string;

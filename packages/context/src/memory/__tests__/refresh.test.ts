@@ -2,7 +2,7 @@ import type { ChatMessage } from '@threadline/protocol';
 import { describe, expect, it } from 'vitest';
 import { CONFIDENCE_AUTO, CONFIDENCE_INVALID_PATH, MAX_AUTO_FACTS, MAX_CANDIDATES } from '../constants';
 import { clampConfidence, defaultConfidence, mergeDecisions, pruneFacts } from '../merge';
-import { capCandidates, refreshMemory } from '../refresh';
+import { capCandidates, latestStepStart, refreshMemory } from '../refresh';
 import { fact, ids, shell } from './helpers';
 
 const run = (messages: ChatMessage[], facts = [] as ReturnType<typeof fact>[], recent?: number) =>
@@ -70,6 +70,28 @@ describe('refreshMemory', () => {
     const r = run(ms, [fact({ category: 'note', content: 'seed note', source: 'user' })], 2);
     expect(r.facts.map((f) => f.content)).toContain('a/b/new.py');
     expect(r.facts.map((f) => f.content)).not.toContain('a/b/old.py');
+  });
+
+  it('called like the runtime (whole history, at turn start and after each step) it counts each message once', () => {
+    const history: ChatMessage[] = [{ role: 'user', content: 'Tidy the repo' }];
+    let facts = run(history).facts;
+    const step = (ms: ChatMessage[]) => {
+      history.push(...ms);
+      facts = refreshMemory({ sessionId: 's1', messages: history, facts, now: 100, newId: ids(`n${history.length}`) }).facts;
+    };
+    step(shell('cat lib/a/one.py', '<returncode>0</returncode>'));
+    step(shell('cat lib/a/two.py', '<returncode>0</returncode>'));
+    step([{ role: 'assistant', content: 'Done with lib/a/two.py.' }, { role: 'user', content: 'thanks' }]);
+    step(shell('cat lib/a/one.py', '<returncode>0</returncode>'));
+    const ev = (c: string) => facts.find((f) => f.content === c)?.evidenceCount;
+    expect([ev('lib/a/one.py'), ev('lib/a/two.py')]).toEqual([2, 2]);
+  });
+
+  it('latestStepStart: the last tool step, or the last user message with the reply before it', () => {
+    const a = shell('ls', 'ok');
+    expect(latestStepStart([{ role: 'user', content: 'hi' }, ...a])).toBe(1);
+    expect(latestStepStart([{ role: 'user', content: 'hi' }, ...a, { role: 'assistant', content: 'done' }, { role: 'user', content: 'next' }])).toBe(3);
+    expect(latestStepStart([])).toBe(0);
   });
 
   it('injected tool-output instructions never become goals', () => {
