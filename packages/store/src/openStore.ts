@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { OpenStoreOptions, Store } from './types';
+import { StoreError, type OpenStoreOptions, type Store } from './types';
 import { openDatabase } from './db/connection';
 import { readUserVersion } from './db/migrations';
 import { parseEnvOverrides } from './settings/envOverrides';
@@ -25,19 +25,32 @@ export function openStore(opts: OpenStoreOptions): Store {
   const ctx: RepoContext = { db, now, newId: opts.newId ?? randomUUID };
   const messages = createMessagesRepo(ctx);
   const { insertInTx: _internal, ...publicMessages } = messages;
+  // After close() every call says so plainly instead of better-sqlite3's TypeError.
+  let closed = false;
+  const guard = <T extends object>(repo: T): T => {
+    const out: Record<string, unknown> = {};
+    for (const [key, fn] of Object.entries(repo)) {
+      out[key] = (...args: unknown[]) => {
+        if (closed) throw new StoreError('closed', `The store ${opts.file} is closed.`);
+        return (fn as (...a: unknown[]) => unknown)(...args);
+      };
+    }
+    return out as T;
+  };
   return {
     file: opts.file,
     schemaVersion: readUserVersion(db),
     recovered,
-    sessions: createSessionsRepo(ctx),
-    messages: publicMessages,
-    compactions: createCompactionsRepo(ctx, messages),
-    memory: createMemoryRepo(ctx),
-    settings: createSettingsRepo(ctx, env),
-    providers: createProvidersRepo(ctx, { encryptor: opts.encryptor, allowPlaintextKeys: opts.allowPlaintextKeys ?? false }),
-    approvals: createApprovalsRepo(ctx),
+    sessions: guard(createSessionsRepo(ctx)),
+    messages: guard(publicMessages),
+    compactions: guard(createCompactionsRepo(ctx, messages)),
+    memory: guard(createMemoryRepo(ctx)),
+    settings: guard(createSettingsRepo(ctx, env)),
+    providers: guard(createProvidersRepo(ctx, { encryptor: opts.encryptor, allowPlaintextKeys: opts.allowPlaintextKeys ?? false })),
+    approvals: guard(createApprovalsRepo(ctx)),
     close: () => {
-      if (db.open) db.close();
+      closed = true;
+      if (db.open) db.close(); // checkpoints the WAL into the main file
     },
   };
 }

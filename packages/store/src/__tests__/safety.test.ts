@@ -101,3 +101,20 @@ describe('opening damaged or foreign files', () => {
     expect(store.file).toBe(file);
   });
 });
+
+describe('file access', () => {
+  it.skipIf(process.platform === 'win32')('creates the database readable by its owner only', () => {
+    const store = tmp.open();
+    store.sessions.create('x');
+    expect(statSync(store.file).mode & 0o777).toBe(0o600);
+    expect(statSync(store.file + '-wal').mode & 0o777).toBe(0o600);
+  });
+
+  it('answers every call after close() with a clear error', () => {
+    const store = tmp.open();
+    store.close();
+    expect(() => store.sessions.list()).toThrow(StoreError);
+    expect(() => store.messages.list('x')).toThrow(/is closed/);
+    store.close(); // idempotent
+  });
+});

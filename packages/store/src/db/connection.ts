@@ -1,7 +1,7 @@
 // Opening the file safely (SPEC §9): a newer schema is refused without touching the file, a damaged
 // or foreign file is copied aside and reported, never overwritten.
 import Database from 'better-sqlite3';
-import { closeSync, copyFileSync, existsSync, mkdirSync, openSync, readSync, statSync, unlinkSync } from 'node:fs';
+import { chmodSync, closeSync, copyFileSync, existsSync, mkdirSync, openSync, readSync, statSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { StoreError } from '../types';
 import { migrate, readUserVersion, SCHEMA_VERSION } from './migrations';
@@ -24,7 +24,9 @@ export interface OpenDatabaseOptions {
 
 export function openDatabase(opts: OpenDatabaseOptions): OpenedDatabase {
   const { file } = opts;
-  mkdirSync(dirname(file), { recursive: true });
+  // Private to the user: the file holds conversations and maybe API keys (SQLite gives the
+  // -wal/-shm files the main file's mode).
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   let recovered: OpenedDatabase['recovered'] = null;
 
   const damage = inspectExisting(file);
@@ -35,7 +37,9 @@ export function openDatabase(opts: OpenDatabaseOptions): OpenedDatabase {
     recovered = { reason: damage.code, backupFile };
   }
 
+  const isNew = !existsSync(file) || statSync(file).size === 0;
   const db = new Database(file);
+  if (isNew && process.platform !== 'win32') chmodSync(file, 0o600);
   try {
     refuseNewer(file, readUserVersion(db)); // another process may have upgraded it since the inspection
     db.pragma('journal_mode = WAL');
