@@ -1,0 +1,98 @@
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import '../i18n';
+import { ChatView } from '../components/ChatView';
+import { COMPACT_TEXT } from '../store/contextSlice';
+import { useAppStore } from '../store';
+import { setBridge } from '../transport';
+import { createFakeBridge } from './fakeBridge';
+import { msg, session, settings, usage } from './fixtures';
+
+describe('ChatView', () => {
+  let fake: ReturnType<typeof createFakeBridge>;
+  beforeEach(() => {
+    fake = createFakeBridge({
+      'chat.send': () => ({ accepted: true, userMessageId: 'u1' }),
+      'chat.cancel': () => ({ cancelled: true }),
+      'messages.list': () => [],
+    });
+    setBridge(fake.bridge);
+    useAppStore.setState({
+      settings: settings(),
+      sessions: [session()],
+      activeSessionId: 's1',
+      messages: { s1: [msg({ id: 'u1', seq: 1, role: 'user', content: 'hello' })] },
+      usage: { s1: usage() },
+      compactions: { s1: [] },
+      busy: {},
+      compacting: {},
+    });
+  });
+  afterEach(cleanup);
+
+  it('Enter sends, Shift+Enter does not', async () => {
+    render(<ChatView />);
+    const input = screen.getByTestId('composer-input');
+    fireEvent.change(input, { target: { value: 'line one' } });
+    fireEvent.keyDown(input, { key: 'Enter', shiftKey: true });
+    expect(fake.calls.some((c) => c.route === 'chat.send')).toBe(false);
+    await act(async () => {
+      fireEvent.keyDown(input, { key: 'Enter' });
+    });
+    expect(fake.calls.find((c) => c.route === 'chat.send')?.input).toEqual({ sessionId: 's1', text: 'line one' });
+  });
+
+  it('while streaming: a Stop button that cancels, and Compact disabled with the reason', async () => {
+    useAppStore.setState({ busy: { s1: true } });
+    render(<ChatView />);
+    const compact = screen.getByTestId('compact-button') as HTMLButtonElement;
+    expect(compact.disabled).toBe(true);
+    expect(compact.title).toBe('Wait for the reply to finish before compacting');
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('stop-button'));
+    });
+    expect(fake.calls.at(-1)).toEqual({ route: 'chat.cancel', input: { sessionId: 's1' } });
+  });
+
+  it('Compact is disabled when usage says nothing can be compacted, and sends the exact text otherwise', async () => {
+    useAppStore.setState({ usage: { s1: usage({ canCompact: false }) } });
+    const { rerender } = render(<ChatView />);
+    expect((screen.getByTestId('compact-button') as HTMLButtonElement).title).toBe('Nothing to compact yet');
+    useAppStore.setState({ usage: { s1: usage({ canCompact: true }) } });
+    rerender(<ChatView />);
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('compact-button'));
+    });
+    expect(fake.calls.find((c) => c.route === 'chat.send')?.input).toEqual({ sessionId: 's1', text: COMPACT_TEXT });
+  });
+
+  it('"Compact with instructions…" sends /compact <text>', async () => {
+    render(<ChatView />);
+    fireEvent.click(screen.getByTestId('compact-menu'));
+    fireEvent.click(screen.getByRole('menuitem'));
+    fireEvent.change(screen.getByRole('textbox', { name: /keep every file path/i }), { target: { value: 'keep paths' } });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Compact' }));
+    });
+    expect(fake.calls.find((c) => c.route === 'chat.send')?.input).toEqual({ sessionId: 's1', text: '/compact keep paths' });
+  });
+
+  it('a 10,000-message session renders only a window of rows', () => {
+    // jsdom has no layout: give elements a real viewport height (the virtualizer reads clientHeight).
+    const proto = HTMLElement.prototype;
+    for (const [prop, value] of [['clientHeight', 800], ['offsetHeight', 60]] as const) {
+      const saved = Object.getOwnPropertyDescriptor(proto, prop);
+      Object.defineProperty(proto, prop, { configurable: true, get: () => value });
+      onTestFinished(() => {
+        if (saved) Object.defineProperty(proto, prop, saved);
+        else delete (proto as unknown as Record<string, unknown>)[prop];
+      });
+    }
+    const many = Array.from({ length: 10_000 }, (_, i) => msg({ id: `x${i}`, seq: i, role: i % 2 ? 'assistant' : 'user', content: `message ${i}` }));
+    useAppStore.setState({ messages: { s1: many } });
+    render(<ChatView />);
+    const rendered = screen.queryAllByTestId(/msg-(user|assistant)/).length;
+    expect(rendered).toBeGreaterThan(0);
+    expect(rendered).toBeLessThan(100);
+  });
+});

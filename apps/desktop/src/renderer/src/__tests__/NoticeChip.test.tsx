@@ -1,0 +1,70 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import i18n from '../i18n';
+import { NoticeChip } from '../components/NoticeChip';
+import { useAppStore } from '../store';
+import { msg, settings } from './fixtures';
+
+const runtime = (p: Record<string, unknown> = {}) =>
+  `[CFPM_RUNTIME_V1] ${JSON.stringify({
+    version: 'v1', verbosity: 'brief', reason: 'turn_end', mode: 'merge', acceptedCount: 3, rejectedCount: 1,
+    prunedCount: 0, factCount: 12, rejectedReasonBreakdown: { too_short: 1 }, ...p,
+  })}`;
+const gate = `[CFPM_TOOL_GATE_V1] ${JSON.stringify({
+  version: 'v1', verbosity: 'brief', action: 'rewrite_known_folder_probe', tool: 'shell', target: 'Desktop',
+  path: '/home/a/Desktop', originalCommand: 'ls ~/Desktop', rewrittenCommand: 'ls /home/a/Desktop',
+})}`;
+const notice = (content: string) => msg({ role: 'assistant', kind: 'runtime_notice', content, visibility: { user: true, agent: false } });
+
+describe('NoticeChip', () => {
+  afterEach(async () => {
+    cleanup();
+    await i18n.changeLanguage('en');
+  });
+
+  it('brief: one localized line, no details toggle', () => {
+    useAppStore.setState({ settings: settings({ runtimeVisibility: 'brief' }) });
+    render(<NoticeChip msg={notice(runtime())} />);
+    expect(screen.getByText('Memory checkpoint: +3 accepted, 1 rejected, 12 facts')).toBeTruthy();
+    expect(screen.queryByRole('button')).toBeNull();
+  });
+
+  it('debug: the same line with details (mode and localized rejected reasons)', () => {
+    useAppStore.setState({ settings: settings({ runtimeVisibility: 'debug' }) });
+    render(<NoticeChip msg={notice(runtime())} />);
+    fireEvent.click(screen.getByRole('button', { name: /details/i }));
+    expect(screen.getByText('Merged')).toBeTruthy();
+    expect(screen.getByText('Too short × 1')).toBeTruthy();
+  });
+
+  it('off: renders nothing for runtime notices', () => {
+    useAppStore.setState({ settings: settings({ runtimeVisibility: 'off' }) });
+    const { container } = render(<NoticeChip msg={notice(runtime())} />);
+    expect(container.innerHTML).toBe('');
+  });
+
+  it('gate chip follows its own visibility, falling back to the runtime one', () => {
+    useAppStore.setState({ settings: settings({ runtimeVisibility: 'off', toolGateVisibility: 'brief' }) });
+    render(<NoticeChip msg={notice(gate)} />);
+    expect(screen.getByText('Gate: reused Desktop path for shell')).toBeTruthy();
+  });
+
+  it('a malformed notice is plain text, never a crash', () => {
+    useAppStore.setState({ settings: settings() });
+    render(<NoticeChip msg={notice('[CFPM_RUNTIME_V1] {"version":"v1", oops')} />);
+    expect(screen.getByTestId('notice-plain').textContent).toContain('oops');
+  });
+
+  it('is localized in Simplified Chinese, including compaction notices', async () => {
+    await i18n.changeLanguage('zh-CN');
+    useAppStore.setState({ settings: settings() });
+    render(
+      <>
+        <NoticeChip msg={notice(runtime())} />
+        <NoticeChip msg={notice('[THREADLINE_COMPACTION_V1] {"version":"v1","type":"max_attempts"}')} />
+      </>,
+    );
+    expect(screen.getByText('记忆检查点：新增 3 条，拒绝 1 条，共 12 条事实')).toBeTruthy();
+    expect(screen.getByText('已达到最大压缩尝试次数。请新建会话继续。')).toBeTruthy();
+  });
+});

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { AGENT_ONLY, USER_ONLY } from '@threadline/protocol';
+import { buildRows, hiddenIdSet, latestActive } from '../lib/transcript';
+import { compaction, msg } from './fixtures';
+
+describe('buildRows', () => {
+  const call = { id: 'call1', type: 'function' as const, function: { name: 'shell', arguments: '{"command":"ls"}' } };
+  const history = [
+    msg({ id: 'u1', seq: 1, role: 'user', content: 'list files' }),
+    msg({ id: 'a1', seq: 2, role: 'assistant', content: null, tool_calls: [call] }),
+    msg({ id: 't1', seq: 3, role: 'tool', content: 'a\nb', tool_call_id: 'call1' }),
+    msg({ id: 'sum', seq: 4, role: 'user', content: 'summary', kind: 'summary', visibility: AGENT_ONLY }),
+    msg({ id: 'n1', seq: 5, role: 'assistant', content: '[CFPM_RUNTIME_V1] {}', kind: 'runtime_notice', visibility: USER_ONLY }),
+    msg({ id: 'a2', seq: 6, role: 'assistant', content: 'done' }),
+  ];
+
+  it('folds tool results into their call, skips agent-only messages, keeps notices', () => {
+    const rows = buildRows(history, []);
+    expect(rows.map((r) => r.kind)).toEqual(['user', 'assistant', 'notice', 'assistant']);
+    const a1 = rows[1];
+    expect(a1?.kind === 'assistant' && a1.tools[0]?.result?.id).toBe('t1');
+  });
+
+  it('places a divider after the last message the compaction saw and marks hidden messages', () => {
+    const c = compaction({ hiddenIds: ['u1', 'a1'], insertedIds: ['sum'], afterSeq: 3 });
+    const rows = buildRows(history, [c]);
+    expect(rows.map((r) => r.kind)).toEqual(['user', 'assistant', 'divider', 'notice', 'assistant']);
+    const d = rows[2];
+    expect(d?.kind === 'divider' && d.latest).toBe(true);
+    expect(d?.kind === 'divider' && d.inserted.map((m) => m.id)).toEqual(['sum']);
+    expect(rows[0]?.kind === 'user' && rows[0].hidden).toBe(true);
+    expect(rows[4]?.kind === 'assistant' && rows[4].hidden).toBe(false);
+  });
+
+  it('ignores undone compactions for hiding and undo, but still shows their divider', () => {
+    const old = compaction({ id: 'old', hiddenIds: ['u1'], active: false, afterSeq: 1, createdAt: 1 });
+    const cur = compaction({ id: 'cur', hiddenIds: ['a1'], active: true, afterSeq: 3, createdAt: 2 });
+    expect([...hiddenIdSet([old, cur])]).toEqual(['a1']);
+    expect(latestActive([old, cur])?.id).toBe('cur');
+    const rows = buildRows(history, [old, cur]);
+    expect(rows.filter((r) => r.kind === 'divider')).toHaveLength(2);
+  });
+});
