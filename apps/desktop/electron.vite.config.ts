@@ -10,13 +10,18 @@ export default defineConfig({
   main: {
     build: {
       externalizeDeps: { exclude: workspace },
-      rollupOptions: { input: { index: resolve(__dirname, 'src/main/index.ts') } },
+      rolldownOptions: { input: { index: resolve(__dirname, 'src/main/index.ts') } },
     },
   },
   preload: {
     build: {
-      externalizeDeps: { exclude: workspace },
-      rollupOptions: { input: { index: resolve(__dirname, 'src/preload/index.ts') } },
+      // A sandboxed preload cannot require() anything but electron: bundle everything it uses
+      // (protocol and zod included) into one CommonJS file.
+      externalizeDeps: { exclude: [...workspace, 'zod'] },
+      rolldownOptions: {
+        input: { index: resolve(__dirname, 'src/preload/index.ts') },
+        output: { format: 'cjs', entryFileNames: '[name].cjs' },
+      },
     },
   },
   renderer: {
