@@ -96,7 +96,8 @@ function fromAssistant(m: ChatMessage, calls: Map<string, CallInfo>, out: Memory
     if (intro) {
       // paths only
     } else if (matchesAny(GOAL_PATTERNS, s)) push({ category: 'goal', content: s, origin: 'assistant' });
-    else if (matchesAny(OPEN_ITEM_PATTERNS, s)) push({ category: 'open_item', content: s, origin: 'assistant' });
+    // A question is musing, not a commitment to do something.
+    else if (matchesAny(OPEN_ITEM_PATTERNS, s) && !/[?？]$/.test(s)) push({ category: 'open_item', content: s, origin: 'assistant' });
     else if (matchesAny(CLAIM_PATTERNS, s)) push({ category: 'verified_action', content: s, origin: 'assistant', confirmed: false });
     for (const p of findPaths(s)) push({ category: 'artifact', content: p, origin: 'assistant' });
   }
@@ -145,7 +146,7 @@ function fromTool(m: ChatMessage, calls: Map<string, CallInfo>, out: MemoryDraft
       local.push({ ...base, category: 'goal', content: line });
       continue;
     }
-    if (matchesAny(OPEN_ITEM_PATTERNS, line) && /\bTODO\b|\bFIXME\b|待办/.test(line)) {
+    if (matchesAny(OPEN_ITEM_PATTERNS, line)) {
       local.push({ ...base, category: 'open_item', content: line });
       continue;
     }

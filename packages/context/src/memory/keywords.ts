@@ -10,12 +10,13 @@ export const GOAL_PATTERNS: RegExp[] = [
 ];
 
 export const OPEN_ITEM_PATTERNS: RegExp[] = [
-  /\bTODO\b|\bFIXME\b/,
-  /\bnext steps?\b/i,
+  /^(?:#|\/\/)?\s*(?:TODO|FIXME)\b\s*[:(-]?/,
+  /\bnext steps?\s*(?:is|are|will be|:)/i,
   /\b(?:still|also) (?:need|have) to\b/i,
-  /\b(?:remaining|pending|outstanding|not yet|follow[- ]up)\b/i,
-  /\bhaven'?t (?:yet )?(?:been )?\w+/i,
-  /待办|下一步|还需要|仍需|尚未|未完成|待处理|待确认|接下来/,
+  /\b(?:remaining|pending|outstanding|open) (?:work|items?|tasks?|issues?|steps?|questions?)\b/i,
+  /\bfollow[- ]up\b/i,
+  /^(?:待办|下一步|还需要|仍需|尚未|待处理|待确认|接下来)/,
+  /(?:还需要|仍需|尚未完成|待处理|待确认)/,
 ];
 
 /** Assistant claims of success; without a tool success marker they stay unconfirmed. */

@@ -57,6 +57,11 @@ describe('extractDrafts', () => {
     ]);
   });
 
+  it('questions and prose that merely mentions a TODO are not open items', () => {
+    const ms: ChatMessage[] = [{ role: 'assistant', content: 'Do I still need to run the migration? The TODO comment suggests aliasing matters.' }];
+    expect(of(ms, 'open_item')).toEqual([]);
+  });
+
   it('flags paths on error and log lines so they are suppressed later', () => {
     const out = 'Traceback (most recent call last):\n  File "/testbed/src/x.py", line 3, in <module>\n2024-05-01 12:00:01 INFO loaded /etc/app/conf.yaml';
     const arts = of(shell('python run.py', out), 'artifact').filter((d) => d.origin === 'tool_output');
