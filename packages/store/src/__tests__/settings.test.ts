@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { DEFAULT_SETTINGS } from '@threadline/protocol';
 import { describe, expect, it } from 'vitest';
 import { parseEnvOverrides } from '../settings/envOverrides';
@@ -31,6 +32,18 @@ describe('settings', () => {
     } catch (e) {
       expect((e as StoreError).code).toBe('invalid_setting');
     }
+  });
+
+  it('falls back to defaults for a damaged section without losing the others', () => {
+    const store = tmp.open();
+    store.settings.set({ language: 'zh-CN', compaction: { strategy: 'progressive' } });
+    store.close();
+    const db = new Database(store.file);
+    db.prepare("UPDATE settings SET value = '{\"strategy\":\"gone\"}' WHERE key = 'compaction'").run();
+    db.prepare("UPDATE settings SET value = 'not json' WHERE key = 'theme'").run();
+    db.close();
+    const again = tmp.open();
+    expect(again.settings.get()).toMatchObject({ language: 'zh-CN', theme: 'system', compaction: DEFAULT_SETTINGS.compaction });
   });
 
   it('applies environment overrides on top of stored settings without storing them', () => {

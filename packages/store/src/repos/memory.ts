@@ -96,8 +96,9 @@ const FactEditSchema = z.object({
 
 export function createMemoryRepo(ctx: RepoContext): MemoryRepo {
   const { db } = ctx;
-  const FACT_COLS = '@id, @session_id, @category, @content, @status, @pinned, @source, @confidence, @evidence_count, @last_validated_at, @validation_command, @created_at, @updated_at';
-  const insertFact = db.prepare(`INSERT INTO memory_facts VALUES (${FACT_COLS})`);
+  // Named columns everywhere: a later migration may add columns.
+  const FACT_COLS = ['id', 'session_id', 'category', 'content', 'status', 'pinned', 'source', 'confidence', 'evidence_count', 'last_validated_at', 'validation_command', 'created_at', 'updated_at'];
+  const insertFact = db.prepare(`INSERT INTO memory_facts (${FACT_COLS.join(', ')}) VALUES (${FACT_COLS.map((c) => '@' + c).join(', ')})`);
   const updateFactFull = db.prepare(
     `UPDATE memory_facts SET category = @category, content = @content, status = @status, pinned = @pinned, confidence = @confidence,
        evidence_count = @evidence_count, last_validated_at = @last_validated_at, validation_command = @validation_command, updated_at = @updated_at WHERE id = @id`,
@@ -119,7 +120,9 @@ export function createMemoryRepo(ctx: RepoContext): MemoryRepo {
        ORDER BY (status = 'active') ASC, updated_at ASC, rowid ASC LIMIT ?)`,
   );
   const countAuto = db.prepare<[string], { n: number }>("SELECT count(*) AS n FROM memory_facts WHERE session_id = ? AND source = 'cfpm_auto'");
-  const insertCandidate = db.prepare('INSERT INTO memory_candidates VALUES (@id, @session_id, @category, @content, @source, @decision, @reason, @created_at)');
+  const insertCandidate = db.prepare(
+    'INSERT INTO memory_candidates (id, session_id, category, content, source, decision, reason, created_at) VALUES (@id, @session_id, @category, @content, @source, @decision, @reason, @created_at)',
+  );
   const listCandidates = db.prepare<[string, number], Record<string, unknown>>(
     'SELECT * FROM memory_candidates WHERE session_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?',
   );
@@ -127,13 +130,17 @@ export function createMemoryRepo(ctx: RepoContext): MemoryRepo {
     `DELETE FROM memory_candidates WHERE session_id = ? AND id NOT IN (
        SELECT id FROM memory_candidates WHERE session_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?)`,
   );
-  const insertSnapshot = db.prepare('INSERT INTO memory_snapshots VALUES (@id, @session_id, @compaction_id, @content, @fact_count, @created_at)');
+  const insertSnapshot = db.prepare(
+    'INSERT INTO memory_snapshots (id, session_id, compaction_id, content, fact_count, created_at) VALUES (@id, @session_id, @compaction_id, @content, @fact_count, @created_at)',
+  );
   const listSnapshots = db.prepare<[string], Record<string, unknown>>('SELECT * FROM memory_snapshots WHERE session_id = ? ORDER BY created_at, rowid');
   const trimSnapshots = db.prepare<[string, string, number]>(
     `DELETE FROM memory_snapshots WHERE session_id = ? AND id NOT IN (
        SELECT id FROM memory_snapshots WHERE session_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?)`,
   );
-  const insertLog = db.prepare('INSERT INTO memory_edit_log VALUES (@id, @session_id, @fact_id, @actor, @action, @before, @after, @created_at)');
+  const insertLog = db.prepare(
+    'INSERT INTO memory_edit_log (id, session_id, fact_id, actor, action, before, after, created_at) VALUES (@id, @session_id, @fact_id, @actor, @action, @before, @after, @created_at)',
+  );
   const listLog = db.prepare<[string], Record<string, unknown>>('SELECT * FROM memory_edit_log WHERE session_id = ? ORDER BY created_at, rowid');
   const sessionExists = db.prepare<[string], { id: string }>('SELECT id FROM sessions WHERE id = ?');
 
