@@ -71,27 +71,3 @@ describe('recovery from a context-length error', () => {
     expect(h.llm.chatRequests().length - calls).toBe(7);
   });
 });
-
-describe('auto compaction guards', () => {
-  it('pauses auto compaction for the session after 3 consecutive failures, and says so', async () => {
-    let n = 0;
-    h = await startHarness({
-      window: 6000,
-      settings: { approvalPolicy: 'auto' },
-      llm: {
-        // The summarizer's calls fail, so every auto compaction fails.
-        rules: [{ match: { summaryRequest: true }, reply: { error: { status: 400, message: 'summaries are broken today' } } }],
-        defaultReply: (): FakeReply => (n < 16 ? { toolCalls: [bigOutput(++n)] } : { content: 'done' }),
-      },
-    });
-    await h.turn('go on');
-    const history = h.history();
-    expect(compactionNotices(history, 'compaction_failed').length).toBe(3);
-    expect(compactionNotices(history, 'auto_paused').length).toBe(1);
-    expect(await h.api['compaction.list']({ sessionId: h.sessionId })).toEqual([]);
-    const usage = await h.api['context.usage']({ sessionId: h.sessionId });
-    expect(usage.autoPaused).toBe(true);
-    // Paused means no more attempts: exactly 3 summary requests reached the provider.
-    expect(h.llm.chatRequests().filter((r) => r.isSummaryRequest).length).toBe(3);
-  });
-});

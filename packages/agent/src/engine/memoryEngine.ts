@@ -1,9 +1,26 @@
+import { applyToolGate, buildMemoryBlock, formatRuntimeNotice, refreshMemory } from '@threadline/context';
 import type { Engine } from '../ports';
 
-// TEMPORARY: @threadline/context does not export its memory and gate modules from its index yet;
-// until it does, memory refresh is a no-op and the gate never rewrites.
+/** The CFPM half of the Engine port: memory refresh, injection block and the pre-tool gate. */
 export const memoryEngine: Pick<Engine, 'refreshMemory' | 'buildMemoryBlock' | 'applyToolGate'> = {
-  refreshMemory: (input) => ({ facts: input.facts, candidates: [], notice: null }),
-  buildMemoryBlock: () => null,
-  applyToolGate: (input) => ({ args: input.args, notice: null, rewritten: false }),
+  refreshMemory: (input) => {
+    const r = refreshMemory({ sessionId: input.sessionId, messages: input.messages, facts: input.facts, now: input.now, newId: input.newId });
+    return { facts: r.facts, candidates: r.candidates, notice: formatRuntimeNotice(r, input.visibility) };
+  },
+  buildMemoryBlock: (facts) => buildMemoryBlock(facts),
+  applyToolGate: (input) => {
+    const r = applyToolGate({
+      toolName: input.toolName,
+      args: input.args,
+      facts: input.facts,
+      lastUserMessage: input.latestUserText,
+      // The runtime only calls the gate under cfpm_memory_v1 with the gate on (turn/gate.ts).
+      strategy: 'cfpm_memory_v1',
+      enabled: true,
+      visibility: input.visibility,
+      fileExists: input.fileExists,
+      platform: input.platform === 'win32' ? 'win32' : 'posix',
+    });
+    return { args: r.args, notice: r.notice, rewritten: r.rewritten };
+  },
 };

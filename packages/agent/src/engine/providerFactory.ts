@@ -1,5 +1,5 @@
+import { createProviderClient } from '../provider';
 import type { ProviderFactory } from '../ports';
-import { minimalProviderClient } from './minimalProvider';
 
-/** The default client of a profile. */
-export const defaultProviderFactory: ProviderFactory = (profile, apiKey) => minimalProviderClient(profile, apiKey);
+/** The default client of a profile: the openai-SDK client with retries and typed errors. */
+export const defaultProviderFactory: ProviderFactory = (profile, apiKey) => createProviderClient(profile, apiKey);
