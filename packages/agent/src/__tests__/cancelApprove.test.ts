@@ -1,0 +1,96 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ChatRequestView, FakeReply } from '@threadline/fake-llm';
+import { TURN_ABORTED_TEXT } from '../index';
+import { startHarness, type Harness } from './harness';
+
+let h: Harness;
+afterEach(async () => h?.close());
+
+const lastIsTool = (req: ChatRequestView) => req.messages.at(-1)?.role === 'tool';
+const shellOnce = (command: string) => (req: ChatRequestView): FakeReply =>
+  lastIsTool(req) ? { content: `after: ${String(req.messages.at(-1)?.content).slice(0, 40)}` } : { toolCalls: [{ name: 'shell', arguments: { command } }] };
+
+describe('cancel', () => {
+  it('stops the stream, keeps the partial answer and leaves a turn_aborted marker', async () => {
+    const full = 'word '.repeat(200);
+    h = await startHarness({ llm: { defaultReply: { content: full, delayMsPerChunk: 20, chunkSize: 5 } } });
+    await h.api['chat.send']({ sessionId: h.sessionId, text: 'talk for a while' });
+    await h.waitFor('message.delta');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(await h.api['chat.cancel']({ sessionId: h.sessionId })).toEqual({ cancelled: true });
+    const history = h.history();
+    expect(history.map((m) => m.kind)).toEqual(['normal', 'normal', 'turn_aborted']);
+    const partial = history[1];
+    expect(partial.role).toBe('assistant');
+    expect(partial.meta?.partial).toBe(true);
+    expect((partial.content ?? '').length).toBeGreaterThan(0);
+    expect((partial.content ?? '').length).toBeLessThan(full.length);
+    expect(history[2].content).toBe(TURN_ABORTED_TEXT);
+    // The marker is part of what the model sees next; the aborted HTTP stream was closed.
+    expect(history[2].visibility.agent).toBe(true);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(h.llm.chatRequests()[0].clientClosed).toBe(true);
+    // The session accepts a new turn afterwards.
+    expect(await h.api['chat.cancel']({ sessionId: h.sessionId })).toEqual({ cancelled: false });
+  });
+
+  it('kills a running tool and records it as aborted', async () => {
+    h = await startHarness({ settings: { approvalPolicy: 'auto' }, llm: { defaultReply: shellOnce('sleep 30; echo never') } });
+    await h.api['chat.send']({ sessionId: h.sessionId, text: 'wait a long time' });
+    await h.waitFor('tool.requested');
+    await new Promise((r) => setTimeout(r, 200));
+    const t0 = Date.now();
+    await h.api['chat.cancel']({ sessionId: h.sessionId });
+    expect(Date.now() - t0).toBeLessThan(5000);
+    const history = h.history();
+    const tool = history.find((m) => m.role === 'tool')!;
+    expect(tool.meta?.status).toBe('aborted');
+    expect(tool.content).not.toContain('never');
+    expect(history.at(-1)?.kind).toBe('turn_aborted');
+    // The call and its result are committed together: the pair is whole.
+    expect(history.find((m) => m.role === 'assistant')?.tool_calls?.[0].id).toBe(tool.tool_call_id);
+    expect(h.events.some((e) => e.type === 'tool.finished' && e.status === 'aborted')).toBe(true);
+  });
+});
+
+describe('approvals', () => {
+  it('asks before shell under the default policy and runs it when approved', async () => {
+    h = await startHarness({ llm: { defaultReply: shellOnce('echo approved-run') } });
+    await h.api['chat.send']({ sessionId: h.sessionId, text: 'run it' });
+    const req = await h.waitFor('tool.requested');
+    expect(req.needsApproval).toBe(true);
+    // Nothing runs while the user decides.
+    await new Promise((r) => setTimeout(r, 150));
+    expect(h.history().some((m) => m.role === 'tool')).toBe(false);
+    await h.api['chat.approve']({ sessionId: h.sessionId, toolCallId: req.toolCall.id, decision: 'approve' });
+    await h.api.idle(h.sessionId);
+    const tool = h.history().find((m) => m.role === 'tool')!;
+    expect(tool.content).toContain('approved-run');
+    expect(tool.meta?.status).toBe('ok');
+    expect(h.history().at(-1)?.content).toContain('after:');
+  });
+
+  it('a denied call becomes a result the model reads, and the turn goes on', async () => {
+    h = await startHarness({ llm: { defaultReply: shellOnce('touch should-not-exist') } });
+    await h.api['chat.send']({ sessionId: h.sessionId, text: 'run it' });
+    const req = await h.waitFor('tool.requested');
+    await h.api['chat.approve']({ sessionId: h.sessionId, toolCallId: req.toolCall.id, decision: 'deny' });
+    await h.api.idle(h.sessionId);
+    const tool = h.history().find((m) => m.role === 'tool')!;
+    expect(tool.meta?.status).toBe('denied');
+    expect(tool.content).toMatch(/denied/);
+    expect(h.history().at(-1)?.content).toContain('after: denied');
+    expect(h.events.some((e) => e.type === 'tool.finished' && e.status === 'denied')).toBe(true);
+  });
+
+  it('deny policy refuses without asking; unknown approvals are not_found', async () => {
+    h = await startHarness({ settings: { approvalPolicy: 'deny' }, llm: { defaultReply: shellOnce('echo nope') } });
+    await h.turn('run it');
+    const req = h.events.find((e) => e.type === 'tool.requested');
+    expect(req?.type === 'tool.requested' && req.needsApproval).toBe(false);
+    expect(h.history().find((m) => m.role === 'tool')?.meta?.status).toBe('denied');
+    await expect(h.api['chat.approve']({ sessionId: h.sessionId, toolCallId: 'call_x', decision: 'approve' })).rejects.toMatchObject({
+      code: 'not_found',
+    });
+  });
+});
