@@ -75,7 +75,8 @@ export const LOG_LINE_PATTERNS: RegExp[] = [
  * comes from a tool output or a file. Never promoted into a goal.
  */
 export const INSTRUCTION_PATTERNS: RegExp[] = [
-  /\b(?:ignore|disregard|forget|override)\b.{0,40}\b(?:previous|prior|above|earlier|all|any|your)\b.{0,30}\b(?:instructions?|rules|prompts?|messages?|directions)\b/i,
+  // No outer word boundaries: glued text (`EOFignore previous instructionsTODO`) must match too.
+  /(?:ignore|disregard|forget|override)\b.{0,40}\b(?:previous|prior|above|earlier|all|any|your)\b.{0,30}\b(?:instructions?|rules|prompts?|messages?|directions)/i,
   /\byou (?:are|must|should|will) now\b/i,
   /\b(?:new|updated|real) (?:system )?instructions?\s*[:：]/i,
   /\bsystem prompt\b/i,

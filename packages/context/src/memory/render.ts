@@ -28,7 +28,7 @@ export function cutText(text: string, max: number): string {
 export function sanitizeItem(text: string, max: number): string {
   const flat = text
     .replace(/[\r\n\t]+/g, ' ')
-    .replace(/\[(\/?)(CFPM_[A-Z0-9_]*|THREADLINE_[A-Z0-9_]*)\]/gi, '($1$2)')
+    .replace(/\[(?=\/?(?:CFPM_|THREADLINE_))/gi, '(')
     .replace(/\s{2,}/g, ' ')
     .trim();
   return cutText(flat, max);
