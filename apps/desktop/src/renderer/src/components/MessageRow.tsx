@@ -73,10 +73,12 @@ export const MessageRow = memo(function MessageRow({ row, sessionId }: { row: Ro
         <div className="inline-error" role="alert" data-testid="inline-error">
           <IconAlert />
           <span className="inline-error-text">{row.msg.content || t('chat.error.generic')}</span>
-          <button type="button" className="btn btn-small" onClick={() => void retry(sessionId)}>
-            <IconRefresh />
-            {t('chat.error.retry')}
-          </button>
+          {row.retryable && (
+            <button type="button" className="btn btn-small" onClick={() => void retry(sessionId)} data-testid="retry-button">
+              <IconRefresh />
+              {t('chat.error.retry')}
+            </button>
+          )}
         </div>
       );
     case 'divider':

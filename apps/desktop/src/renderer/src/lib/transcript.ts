@@ -11,8 +11,10 @@ export type Row =
   | { kind: 'tool'; key: string; msg: StoredMessage; hidden: boolean }
   | { kind: 'notice'; key: string; msg: StoredMessage }
   | { kind: 'aborted'; key: string; msg: StoredMessage }
-  | { kind: 'error'; key: string; msg: StoredMessage }
+  | { kind: 'error'; key: string; msg: StoredMessage; retryable: boolean }
   | { kind: 'divider'; key: string; compaction: CompactionRecord; latest: boolean; inserted: StoredMessage[] };
+
+const NOTICE_PREFIXES = ['[THREADLINE_COMPACTION_V1]', '[CFPM_RUNTIME_V1]', '[CFPM_TOOL_GATE_V1]'];
 
 /** Ids the agent no longer sees: the union of active compactions' hidden ids. */
 export function hiddenIdSet(compactions: CompactionRecord[]): Set<string> {
@@ -68,17 +70,19 @@ export function buildRows(messages: StoredMessage[], compactions: CompactionReco
         rows.push({ kind: 'aborted', key: m.id, msg: m });
         continue;
       case 'error_notice':
-        rows.push({ kind: 'error', key: m.id, msg: m });
+        // Compaction failures are error notices with a parseable payload: show them as chips.
+        if (NOTICE_PREFIXES.some((p) => m.content?.startsWith(p))) rows.push({ kind: 'notice', key: m.id, msg: m });
+        else rows.push({ kind: 'error', key: m.id, msg: m, retryable: false });
         continue;
       default:
         break;
     }
     if (m.role === 'user') {
       // Compaction notices may be stored with kind normal but a known prefix.
-      if (m.content?.startsWith('[THREADLINE_COMPACTION_V1]')) rows.push({ kind: 'notice', key: m.id, msg: m });
+      if (NOTICE_PREFIXES.some((p) => m.content?.startsWith(p))) rows.push({ kind: 'notice', key: m.id, msg: m });
       else rows.push({ kind: 'user', key: m.id, msg: m, hidden: isHidden });
     } else if (m.role === 'assistant') {
-      if (m.content?.startsWith('[THREADLINE_COMPACTION_V1]') || m.content?.startsWith('[CFPM_')) {
+      if (NOTICE_PREFIXES.some((p) => m.content?.startsWith(p))) {
         rows.push({ kind: 'notice', key: m.id, msg: m });
         continue;
       }
@@ -91,5 +95,14 @@ export function buildRows(messages: StoredMessage[], compactions: CompactionReco
     }
   }
   pushDividersUpTo(Number.POSITIVE_INFINITY);
+  // Only the latest error, with nothing asked since, offers "retry".
+  for (let i = rows.length - 1; i >= 0; i--) {
+    const r = rows[i]!;
+    if (r.kind === 'user') break;
+    if (r.kind === 'error') {
+      rows[i] = { ...r, retryable: true };
+      break;
+    }
+  }
   return rows;
 }

@@ -95,6 +95,8 @@ export function createEventHandler(get: Get, set: Set): (e: AppEvent) => void {
       }
       case 'notice': {
         get().addMessage(e.message);
+        // The persisted error notice replaces the transient error row (it carries the retry).
+        if (e.message.kind === 'error_notice' && get().errors[e.sessionId]) set({ errors: { ...get().errors, [e.sessionId]: null } });
         const parsed = parseNotice(e.message.content);
         if (parsed?.type === 'compaction') {
           if (COMPACTION_DONE.has(parsed.payload.type)) set({ compacting: { ...get().compacting, [e.sessionId]: false } });
