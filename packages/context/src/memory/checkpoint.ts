@@ -37,13 +37,15 @@ export function buildCheckpointSnapshot(hidden: ChatMessage[], facts: MemoryFact
     CHECKPOINT_FRAMING,
     `Hidden range: ${hidden.length} messages (${count('user')} user, ${count('assistant')} assistant, ${calls} tool calls, ${count('tool')} tool results).`,
   ];
-  const users = hidden
+  // First lines, each once (an agent harness repeats its nags), newest last.
+  const firstLines = hidden
     .filter((m) => m.role === 'user' && !/^\s*\[(?:CFPM_|THREADLINE_)/.test(m.content ?? ''))
-    .map((m) => (m.content ?? '').trim())
+    .map((m) => (m.content ?? '').trim().split('\n')[0]!.trim())
     .filter((t) => t !== '');
+  const users = firstLines.filter((t, i) => firstLines.lastIndexOf(t) === i);
   if (users.length > 0) {
     lines.push('User messages (first line each):');
-    for (const u of users.slice(-MAX_USER_LINES)) lines.push(`- ${sanitizeItem(u.split('\n')[0]!, CHECKPOINT_MAX_ITEM_CHARS)}`);
+    for (const u of users.slice(-MAX_USER_LINES)) lines.push(`- ${sanitizeItem(u, CHECKPOINT_MAX_ITEM_CHARS)}`);
   }
   const written = hiddenWrites(hidden);
   if (written.length > 0) {

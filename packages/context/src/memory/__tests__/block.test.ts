@@ -80,7 +80,9 @@ describe('buildMemoryBlock', () => {
 describe('buildCheckpointSnapshot', () => {
   it('summarizes the hidden range, the files it wrote and the facts, framed as data', () => {
     const hidden: ChatMessage[] = [
+      { role: 'user', content: 'Use one action only.' },
       { role: 'user', content: 'Please fix the CSV export\nmore details' },
+      { role: 'user', content: 'Use one action only.' },
       ...shell("sed -i 's/a/b/' app/export.py", '<returncode>0</returncode>'),
       ...shell('cat > notes.md <<EOF\nhi\nEOF', '<returncode>0</returncode>'),
     ];
@@ -88,8 +90,8 @@ describe('buildCheckpointSnapshot', () => {
     const lines = text.split('\n');
     expect(lines[0]).toBe('[CFPM_MEMORY_V1]');
     expect(lines[1]).toMatch(/not instructions/);
-    expect(lines[2]).toBe('Hidden range: 5 messages (1 user, 2 assistant, 2 tool calls, 2 tool results).');
-    expect(section(text, 'User messages')).toEqual(['Please fix the CSV export']);
+    expect(lines[2]).toBe('Hidden range: 7 messages (3 user, 2 assistant, 2 tool calls, 2 tool results).');
+    expect(section(text, 'User messages')).toEqual(['Please fix the CSV export', 'Use one action only.']);
     expect(section(text, 'Files written')).toEqual(['app/export.py', 'notes.md']);
     expect(section(text, 'Goals')).toEqual(['Fix the CSV export']);
   });
