@@ -8,3 +8,4 @@ export { buildUnits, DEFAULT_PROTECTED_TOOLS, isAbortMarker, type Unit } from '.
 export { isChitchat, prunedPlaceholder } from './steps/pruning';
 export { segmentsOf } from './steps/monologues';
 export { elideToolOutputsMiddleOut, TOOL_REMOVAL_STEPS, SummaryOverflowError } from './steps/fold';
+export { extractiveSummary, extractiveSummarizer } from './extractive';

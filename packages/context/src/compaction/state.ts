@@ -1,6 +1,6 @@
 import { AGENT_ONLY, toChatMessage, type ChatMessage, type MessageKind, type StoredMessage } from '@threadline/protocol';
 import { countMessageTokens, TOKENS_PER_REQUEST, type TokenCache } from '../tokens/count';
-import { normalizeView } from '../normalize/normalize';
+import { ABORTED_TOOL_OUTPUT } from '../normalize/normalize';
 import { comparePos, type OrderedMessage, type ViewPos } from '../view/order';
 import { storedTokens } from '../view/buildView';
 
@@ -53,13 +53,28 @@ export class WorkState {
     this.entries = ordered.map((o) => ({ msg: o.msg, pos: o.pos, tokens: storedTokens(o.msg, model, cache), fresh: false }));
   }
 
-  /** Estimated prompt tokens of the view as it stands, after normalization (as buildView counts). */
+  /**
+   * Estimated prompt tokens of the view as it stands, counted as buildView counts it after
+   * normalization (orphan results dropped, a synthetic result per unanswered call), without
+   * building the normalized list: steps call this after every change.
+   */
   total(): number {
     if (this.cachedTotal !== null) return this.cachedTotal;
     let sum = this.fixedTokens + TOKENS_PER_REQUEST;
-    const tagged = this.entries.map((e) => Object.assign(toChatMessage(e.msg), { __t: e.tokens as number | null }));
-    for (const m of normalizeView(tagged, (id) => Object.assign({ role: 'tool' as const, content: 'aborted', tool_call_id: id }, { __t: null as number | null }))) {
-      sum += m.__t ?? countMessageTokens({ role: 'tool', content: m.content, tool_call_id: m.tool_call_id }, this.model, this.cache);
+    const called = new Set<string>();
+    const answered = new Set<string>();
+    for (const e of this.entries) {
+      const m = e.msg;
+      if (m.role === 'tool') {
+        if (m.tool_call_id === undefined || !called.has(m.tool_call_id)) continue;
+        answered.add(m.tool_call_id);
+      } else if (m.role === 'assistant' && m.tool_calls) {
+        for (const c of m.tool_calls) called.add(c.id);
+      }
+      sum += e.tokens;
+    }
+    for (const id of called) {
+      if (!answered.has(id)) sum += countMessageTokens({ role: 'tool', content: ABORTED_TOOL_OUTPUT, tool_call_id: id }, this.model, this.cache);
     }
     this.cachedTotal = sum;
     return sum;
