@@ -1,0 +1,20 @@
+import type { AppApi, AppEvent } from '@threadline/protocol';
+import type { SecretEncryptor } from './secrets';
+
+export interface DesktopRuntimeOptions {
+  dataDir: string;
+  encryptor: SecretEncryptor;
+  emit: (event: AppEvent) => void;
+  env: Record<string, string | undefined>;
+  /** Working directory of the agent's tools. */
+  cwd: string;
+  log: (message: string) => void;
+}
+
+/** The runtime the shell serves over IPC: the AppApi, and how to shut it down cleanly. */
+export interface DesktopRuntime {
+  api: AppApi;
+  close(): Promise<void>;
+}
+
+export type OpenRuntime = (opts: DesktopRuntimeOptions) => DesktopRuntime;
