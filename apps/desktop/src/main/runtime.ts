@@ -1,0 +1,36 @@
+// The runtime behind the desktop shell: the SQLite store in the data dir, keys through
+// safeStorage, and the AppApi of @threadline/agent with its events pushed to the windows.
+import { mkdirSync } from 'node:fs';
+import { createAppApi, ensureEnvProvider, openStore } from '@threadline/agent';
+import { dataFiles } from './paths';
+import type { DesktopRuntime, DesktopRuntimeOptions } from './runtimeTypes';
+
+/** Throws (with the store's human-readable message) when the database cannot be opened. */
+export function openDesktopRuntime(opts: DesktopRuntimeOptions): DesktopRuntime {
+  mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
+  // No allowPlaintextKeys: without a usable keychain the store refuses to save a key.
+  const store = openStore({ file: dataFiles(opts.dataDir).database, encryptor: opts.encryptor, env: opts.env });
+  try {
+    ensureEnvProvider(store, opts.env);
+  } catch (err) {
+    // e.g. OPENAI_API_KEY set but no keychain: start anyway, the setup screen explains.
+    opts.log(`environment provider not applied: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const api = createAppApi({
+    store,
+    emit: opts.emit,
+    dataDir: opts.dataDir,
+    cwd: opts.cwd,
+    platform: process.platform,
+  });
+  let closed = false;
+  return {
+    api,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await api.dispose();
+      store.close();
+    },
+  };
+}
