@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-export const repoRoot = resolve(__dirname, '..', '..');
+// e2e is an ES module package: no __dirname.
+export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 export const tsxBin = resolve(repoRoot, 'node_modules/.bin/tsx');
 
 export interface Started {
