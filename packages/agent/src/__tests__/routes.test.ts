@@ -1,0 +1,123 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ROUTE_NAMES, dispatchRoute } from '@threadline/protocol';
+import { openStore } from '@threadline/store';
+import { ensureEnvProvider } from '../index';
+import { startHarness, type Harness } from './harness';
+
+let h: Harness;
+afterEach(async () => h?.close());
+
+describe('AppApi routes', () => {
+  it('implements every route of SPEC §7.1', async () => {
+    h = await startHarness();
+    for (const r of ROUTE_NAMES) expect(typeof h.api[r]).toBe('function');
+  });
+
+  it('sessions: create, list, rename, export (Markdown and JSON), delete', async () => {
+    h = await startHarness();
+    await h.turn('export me');
+    const renamed = await h.api['sessions.rename']({ id: h.sessionId, title: 'Renamed session' });
+    expect(renamed.title).toBe('Renamed session');
+    const list = await h.api['sessions.list']({});
+    expect(list.find((s) => s.id === h.sessionId)?.messageCount).toBe(2);
+    const md = await h.api['sessions.export']({ id: h.sessionId, format: 'markdown' });
+    expect(md.mime).toBe('text/markdown');
+    expect(md.filename).toBe('renamed-session.md');
+    expect(md.content).toContain('# Renamed session');
+    expect(md.content).toContain('## User\n\nexport me');
+    const json = await h.api['sessions.export']({ id: h.sessionId, format: 'json' });
+    const parsed = JSON.parse(json.content) as { messages: { content: string }[]; session: { id: string } };
+    expect(parsed.session.id).toBe(h.sessionId);
+    expect(parsed.messages.map((m) => m.content)).toEqual(h.history().map((m) => m.content));
+    expect(await h.api['sessions.delete']({ id: h.sessionId })).toEqual({ deleted: true });
+    expect(h.events.some((e) => e.type === 'session.updated' && e.session === null)).toBe(true);
+    await expect(h.api['messages.list']({ sessionId: h.sessionId })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(h.api['sessions.export']({ id: h.sessionId, format: 'json' })).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('errors are clear codes through the router', async () => {
+    h = await startHarness();
+    expect(await dispatchRoute(h.api, 'sessions.rename', { id: 'missing', title: 'x' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    expect(await dispatchRoute(h.api, 'memory.facts.setStatus', { id: 'missing', status: 'forgotten' })).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' },
+    });
+    expect(await dispatchRoute(h.api, 'providers.setActive', { id: 'missing' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+  });
+
+  it('settings: get and set with a validated patch', async () => {
+    h = await startHarness();
+    const s = await h.api['settings.set']({ patch: { compaction: { strategy: 'cfpm_memory_v1' }, toolOutput: { maxTokens: 1234 } } });
+    expect(s.compaction.strategy).toBe('cfpm_memory_v1');
+    expect(s.compaction.autoThreshold).toBe(0.8);
+    expect((await h.api['settings.get']({})).toolOutput.maxTokens).toBe(1234);
+  });
+
+  it('truncates a big tool output for the model and keeps the full text for read_tool_output', async () => {
+    h = await startHarness({
+      settings: { approvalPolicy: 'auto', toolOutput: { maxTokens: 200 } },
+      llm: {
+        defaultReply: (req) => {
+          const last = req.messages.at(-1);
+          if (last?.role !== 'tool') return { toolCalls: [{ name: 'shell', arguments: { command: 'seq 1 5000' } }] };
+          if (String(last.content).includes('truncated')) {
+            return { toolCalls: [{ name: 'read_tool_output', arguments: { id: req.messages.at(-2)?.tool_calls?.[0]?.id ?? '', offset: 0, limit: 20 } }] };
+          }
+          return { content: 'paged' };
+        },
+      },
+    });
+    await h.turn('count');
+    const tools = h.history().filter((m) => m.role === 'tool');
+    expect(tools[0].content).toMatch(/truncated/);
+    expect(tools[0].content!.length).toBeLessThan(2000);
+    expect(tools[0].fullOutput).toContain('\n4999\n5000');
+    expect(tools[1].content!.startsWith('1\n2\n3')).toBe(true);
+  });
+
+  it('providers: upsert (key never returned), list, setActive, test against the server', async () => {
+    h = await startHarness();
+    const p = await h.api['providers.upsert']({
+      preset: 'ollama',
+      name: 'Local',
+      baseUrl: h.llm.url,
+      model: 'fake-model',
+      contextWindow: 8192,
+      apiKey: 'secret-key',
+    });
+    expect(p.hasKey).toBe(true);
+    expect(JSON.stringify(await h.api['providers.list']({}))).not.toContain('secret-key');
+    expect((await h.api['providers.setActive']({ id: p.id })).active).toBe(true);
+    const ok = await h.api['providers.test']({ id: p.id });
+    expect(ok.ok).toBe(true);
+    expect(ok.latencyMs).not.toBeNull();
+    const unknownModel = await h.api['providers.upsert']({ id: p.id, preset: 'ollama', name: 'Local', baseUrl: h.llm.url, model: 'nope', contextWindow: 8192 });
+    expect(unknownModel.hasKey).toBe(true);
+    expect((await h.api['providers.test']({ id: p.id })).message).toMatch(/not among/);
+    const dead = await h.api['providers.upsert']({ preset: 'custom', name: 'Dead', baseUrl: 'http://127.0.0.1:9/v1', model: 'm', contextWindow: 1000 });
+    expect((await h.api['providers.test']({ id: dead.id })).ok).toBe(false);
+  });
+});
+
+describe('ensureEnvProvider', () => {
+  it('preconfigures an active profile from the environment once', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'tl-env-'));
+    const store = openStore({ file: path.join(dir, 'db.sqlite'), allowPlaintextKeys: true, env: {} });
+    try {
+      expect(ensureEnvProvider(store, {})).toBeNull();
+      const env = { THREADLINE_PROVIDER_URL: 'http://127.0.0.1:11434/v1/', THREADLINE_MODEL: 'qwen2.5', THREADLINE_CONTEXT_WINDOW: '32768', OPENAI_API_KEY: 'sk-x' };
+      const p = ensureEnvProvider(store, env)!;
+      expect(p).toMatchObject({ preset: 'ollama', baseUrl: 'http://127.0.0.1:11434/v1', model: 'qwen2.5', contextWindow: 32768, hasKey: true, active: true });
+      expect(store.providers.secret(p.id)).toBe('sk-x');
+      // A second start finds it again instead of adding another.
+      ensureEnvProvider(store, env);
+      expect(store.providers.list()).toHaveLength(1);
+    } finally {
+      store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
