@@ -100,6 +100,10 @@ function readFacts(io: GateCliIo, file: string): MemoryFact[] {
 }
 
 export async function runGateCommand(argv: string[], io: GateCliIo = defaultIo): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    io.stdout(`${GATE_USAGE}\n`);
+    return 0;
+  }
   let args: GateArgs;
   let facts: MemoryFact[];
   try {

@@ -11,13 +11,22 @@ import type { MemoryDraft } from './types';
 export interface EvaluationContext {
   /** Current facts (for `artifact_marked_invalid`). */
   facts: readonly MemoryFact[];
-  /** Keys already accepted in this refresh; the caller adds accepted keys as it goes. */
+  /** `seenKey`s already accepted in this refresh; the caller adds accepted keys as it goes. */
   seen: Set<string>;
 }
 
 /** The dedupe key of SPEC §4: category + lowercased content. */
 export function factKey(category: string, content: string): string {
   return `${category}:${content.trim().toLowerCase()}`;
+}
+
+/**
+ * A draft repeats another when it has the same fact key and comes from the same message: one
+ * message is one piece of evidence however often it names a path. The same key from another
+ * message is accepted and adds evidence at merge.
+ */
+export function seenKey(draft: Pick<MemoryDraft, 'category' | 'content' | 'messageIndex'>): string {
+  return `${draft.messageIndex ?? -1}|${factKey(draft.category, draft.content)}`;
 }
 
 function knownInvalid(path: string, facts: readonly MemoryFact[]): boolean {
@@ -59,6 +68,6 @@ export function evaluateDraft(draft: MemoryDraft, ctx: EvaluationContext): Candi
       if (content.length < MIN_TEXT_DRAFT_CHARS) return 'too_short';
       break;
   }
-  if (ctx.seen.has(factKey(draft.category, content))) return 'duplicate';
+  if (ctx.seen.has(seenKey(draft))) return 'duplicate';
   return 'accepted';
 }

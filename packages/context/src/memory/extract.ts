@@ -175,10 +175,12 @@ function fromUser(m: ChatMessage, out: MemoryDraft[]): void {
 export function extractDrafts(messages: ChatMessage[]): MemoryDraft[] {
   const calls = new Map<string, CallInfo>();
   const out: MemoryDraft[] = [];
-  for (const m of messages) {
+  messages.forEach((m, index) => {
+    const from = out.length;
     if (m.role === 'assistant') fromAssistant(m, calls, out);
     else if (m.role === 'tool') fromTool(m, calls, out);
     else if (m.role === 'user') fromUser(m, out);
-  }
+    for (let i = from; i < out.length; i++) out[i]!.messageIndex = index;
+  });
   return out;
 }

@@ -6,7 +6,7 @@
 export * from './constants';
 export type { MemoryDraft, DraftOrigin, DraftDecision, RefreshInput, RefreshResult } from './types';
 export { extractDrafts } from './extract';
-export { evaluateDraft, type EvaluationContext } from './evaluate';
+export { evaluateDraft, factKey, seenKey, type EvaluationContext } from './evaluate';
 export { refreshMemory, latestStepStart, capCandidates, capSnapshots } from './refresh';
 export { mergeDecisions, pruneFacts, isActiveFact, type MergeOutcome, type PruneOutcome } from './merge';
 export { buildMemoryBlock } from './block';

@@ -4,7 +4,7 @@
  */
 import type { ChatMessage, MemoryCandidate, MemorySnapshot, RefreshMode } from '@threadline/protocol';
 import { DEFAULT_RECENT_MESSAGES, MAX_CANDIDATES, MAX_SNAPSHOTS } from './constants';
-import { evaluateDraft, factKey } from './evaluate';
+import { evaluateDraft, seenKey } from './evaluate';
 import { extractDrafts } from './extract';
 import { isActiveFact, mergeDecisions, pruneFacts, supersedeRecreated } from './merge';
 import type { MemoryDraft, RefreshInput, RefreshResult } from './types';
@@ -55,7 +55,7 @@ export function refreshMemory(input: RefreshInput): RefreshResult {
     const reason = evaluateDraft(draft, { facts: prior, seen });
     const decision = reason === 'accepted' ? 'accepted' : 'rejected';
     if (decision === 'accepted') {
-      seen.add(factKey(draft.category, draft.content));
+      seen.add(seenKey(draft));
       accepted.push(draft);
     } else {
       breakdown[reason] = (breakdown[reason] ?? 0) + 1;

@@ -25,6 +25,8 @@ export interface MemoryDraft {
   confirmed?: boolean;
   /** The artifact is a file the agent wrote (sed -i, cat >, editor create…). */
   written?: boolean;
+  /** Index of the source message in the parsed list: evidence counts messages, not mentions. */
+  messageIndex?: number;
 }
 
 export interface DraftDecision {

@@ -52,6 +52,12 @@ describe('threadline-context gate', () => {
     expect(JSON.parse(r.out)).toMatchObject({ rewritten: false, reason: 'reverify_requested' });
   });
 
+  it('--help prints the usage and exits 0', async () => {
+    const r = await cli(['gate', '--help']);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^usage: threadline-context gate <facts.json> --tool <name> --command <text>/);
+  });
+
   it.each([
     [['--tool', 'shell', '--command', 'ls'], 'expected exactly one facts file'],
     [['F', '--command', 'ls'], '--tool is required'],

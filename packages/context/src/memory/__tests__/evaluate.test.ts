@@ -1,6 +1,6 @@
 import type { CandidateReason } from '@threadline/protocol';
 import { describe, expect, it } from 'vitest';
-import { evaluateDraft, factKey } from '../evaluate';
+import { evaluateDraft, seenKey } from '../evaluate';
 import type { MemoryDraft } from '../types';
 import { fact } from './helpers';
 
@@ -35,8 +35,10 @@ describe('evaluateDraft', () => {
     expect(ev(d({ category: 'artifact', content: '/srv/gone', written: true }))).toBe('accepted');
   });
 
-  it('duplicate within one refresh (key = category + lowercased content)', () => {
-    expect(ev(d({ category: 'artifact', content: 'SRC/A.py' }), [factKey('artifact', 'src/a.py')])).toBe('duplicate');
-    expect(ev(d({ category: 'goal', content: 'src/a.py is the goal' }), [factKey('artifact', 'src/a.py')])).toBe('accepted');
+  it('duplicate = same key (category + lowercased content) from the same message', () => {
+    const seen = [seenKey({ category: 'artifact', content: 'src/a.py', messageIndex: 3 })];
+    expect(ev(d({ category: 'artifact', content: 'SRC/A.py', messageIndex: 3 }), seen)).toBe('duplicate');
+    expect(ev(d({ category: 'artifact', content: 'SRC/A.py', messageIndex: 4 }), seen)).toBe('accepted');
+    expect(ev(d({ category: 'goal', content: 'src/a.py is the goal', messageIndex: 3 }), seen)).toBe('accepted');
   });
 });

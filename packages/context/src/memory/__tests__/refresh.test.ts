@@ -14,10 +14,11 @@ describe('refreshMemory', () => {
     const r = run(ms);
     const art = r.facts.find((f) => f.content === '/srv/data/in.csv')!;
     const inv = r.facts.find((f) => f.category === 'invalid_path')!;
-    expect(art).toMatchObject({ category: 'artifact', source: 'cfpm_auto', status: 'active', confidence: CONFIDENCE_AUTO, evidenceCount: 1, createdAt: 100 });
-    expect(inv).toMatchObject({ content: '/srv/nope', confidence: CONFIDENCE_INVALID_PATH });
+    // Named by the command and by its output: two messages, two pieces of evidence.
+    expect(art).toMatchObject({ category: 'artifact', source: 'cfpm_auto', status: 'active', confidence: CONFIDENCE_AUTO, evidenceCount: 2, createdAt: 100 });
+    expect(inv).toMatchObject({ content: '/srv/nope', confidence: CONFIDENCE_INVALID_PATH, evidenceCount: 1 });
     expect(r.candidates.length).toBe(r.acceptedCount + r.rejectedCount);
-    expect(r.candidates.filter((c) => c.decision === 'rejected').map((c) => c.reason)).toContain('duplicate');
+    expect(r.candidates.every((c) => c.sessionId === 's1' && c.createdAt === 100)).toBe(true);
     expect(r.mode).toBe('merge+prune'); // the artifact /srv/nope from the command is retired as invalid
   });
 
@@ -51,6 +52,12 @@ describe('refreshMemory', () => {
     expect(r.facts.find((f) => f.id === facts[3]!.id)!.evidenceCount).toBe(4);
     expect(r.facts.find((f) => f.id === facts[5]!.id)!.status).toBe('active'); // pinned facts are the user's
     expect(run([], r.facts).mode).toBe('noop');
+  });
+
+  it('a path named twice in one message is one piece of evidence (the second is a duplicate)', () => {
+    const r = run([{ role: 'assistant', content: 'Open src/app/main.py first. Then edit src/app/main.py again.' }]);
+    expect(r.facts.find((f) => f.content === 'src/app/main.py')!.evidenceCount).toBe(1);
+    expect(r.rejectedReasonBreakdown).toEqual({ duplicate: 1 });
   });
 
   it('reports candidate_only when every draft is rejected', () => {
