@@ -52,7 +52,9 @@ export type CompactionRecord = z.infer<typeof CompactionRecordSchema>;
 export const ContextUsageSchema = z.object({
   total: z.number().int(),
   window: z.number().int(),
+  /** Percent of the window used, 0–100 (not a fraction). */
   percent: z.number(),
+  /** The auto-compact threshold as a fraction 0–1 (≤0 or ≥1: auto compaction off). */
   threshold: z.number(),
   breakdown: z.object({
     system: z.number().int(),

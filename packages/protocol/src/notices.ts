@@ -56,6 +56,7 @@ export const CompactionNoticePayloadSchema = z.object({
   type: CompactionNoticeTypeSchema,
   trigger: TriggerSchema.optional(),
   strategy: StrategySchema.optional(),
+  /** Percent of the window used, 0–100. */
   percent: z.number().optional(),
   tokensBefore: z.number().int().optional(),
   tokensAfter: z.number().int().optional(),

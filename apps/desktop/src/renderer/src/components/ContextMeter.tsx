@@ -5,8 +5,9 @@ import { call } from '../transport';
 import { formatTokens } from '../i18n';
 import { useAppStore } from '../store';
 
+/** `percent` is 0–100 (protocol ContextUsage); `threshold` is a fraction 0–1. */
 export function band(percent: number, threshold: number): 'ok' | 'warn' | 'high' | 'full' {
-  const p = percent <= 1 ? percent : percent / 100;
+  const p = percent / 100;
   const th = threshold > 0 && threshold < 1 ? threshold : 0.8;
   if (p >= 0.95) return 'full';
   if (p >= th) return 'high';
@@ -14,9 +15,9 @@ export function band(percent: number, threshold: number): 'ok' | 'warn' | 'high'
   return 'ok';
 }
 
-/** usage.percent may be given as 0..1 or 0..100; the UI always works in 0..100. */
+/** usage.percent is 0–100 (protocol); a tiny session is 0.3 %, not 30 %. */
 export function pct(u: ContextUsage): number {
-  return u.percent <= 1 ? u.percent * 100 : u.percent;
+  return u.percent;
 }
 
 const PARTS = ['system', 'memory', 'summaries', 'messages', 'toolOutputs'] as const;

@@ -99,7 +99,7 @@ function GateChip({ p, level }: { p: GateNoticePayload; level: VisibilityLevel }
 
 export function compactionText(p: CompactionNoticePayload, t: TFn): string {
   const vars = {
-    percent: p.percent !== undefined ? Math.round(p.percent <= 1 ? p.percent * 100 : p.percent) : '?',
+    percent: p.percent !== undefined ? Math.round(p.percent) : '?',
     before: p.tokensBefore !== undefined ? formatTokens(p.tokensBefore) : '?',
     after: p.tokensAfter !== undefined ? formatTokens(p.tokensAfter) : '?',
     attempt: p.attempt ?? '?',
