@@ -106,7 +106,10 @@ export interface MemoryRefreshOutcome {
 
 export interface Engine {
   countMessageTokens(message: ChatMessage, model: string): number;
-  truncateToolOutput(text: string, settings: Settings['toolOutput'], model: string): TruncatedOutput;
+  /** `outputId` (the tool call id) goes into the marker so the model can page with read_tool_output. */
+  truncateToolOutput(text: string, settings: Settings['toolOutput'], model: string, outputId: string): TruncatedOutput;
+  /** The stored full output is itself capped (1 MiB) and marked. */
+  capFullOutput(text: string): string;
   buildView(input: ViewInput): AgentView;
   compact(input: CompactInput): Promise<CompactionPlan>;
   shouldAutoCompact(tokens: number, window: number, threshold: number): boolean;

@@ -73,6 +73,8 @@ describe('AppApi routes', () => {
     await h.turn('count');
     const tools = h.history().filter((m) => m.role === 'tool');
     expect(tools[0].content).toMatch(/truncated/);
+    // The marker names the id the model passes to read_tool_output.
+    expect(tools[0].content).toContain(`read_tool_output(id: "${tools[0].tool_call_id}"`);
     expect(tools[0].content!.length).toBeLessThan(2000);
     expect(tools[0].fullOutput).toContain('\n4999\n5000');
     expect(tools[1].content!.startsWith('1\n2\n3')).toBe(true);

@@ -1,6 +1,7 @@
 import {
   buildSummaryRequestMessages,
   buildView,
+  capFullOutput,
   compact,
   countMessageTokens,
   dryRunSummarizer,
@@ -15,10 +16,11 @@ import { memoryEngine } from './memoryEngine';
 /** The Engine port over @threadline/context (SPEC §3–§5). */
 export const contextEngine: Engine = {
   countMessageTokens: (m, model) => countMessageTokens(m, model),
-  truncateToolOutput: (text, s, model) => {
-    const r = truncateToolOutput(text, { policy: s.policy, maxTokens: s.maxTokens, model });
+  truncateToolOutput: (text, s, model, outputId) => {
+    const r = truncateToolOutput(text, { policy: s.policy, maxTokens: s.maxTokens, model, outputId });
     return { content: r.text, truncated: r.truncated };
   },
+  capFullOutput: (text) => capFullOutput(text).text,
   buildView: (input) => {
     const v = buildView(input);
     return { messages: v.messages, tokens: v.tokens, breakdown: v.breakdown };

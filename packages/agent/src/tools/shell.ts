@@ -2,8 +2,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { z } from 'zod';
 import type { ToolContext, ToolDefinition, ToolResult } from './types';
 
-/** Hard cap of captured output: beyond it the head is kept and the cut is marked (SPEC §3.2). */
-export const SHELL_CAPTURE_CAP = 1024 * 1024;
+/**
+ * Capture cap in memory: beyond it the head is kept and the cut is marked. The stored full output
+ * is capped again (1 MiB of UTF-8, SPEC §3.2) by the engine.
+ */
+export const SHELL_CAPTURE_CAP = 2 * 1024 * 1024;
 
 const ShellArgs = z.object({
   command: z.string().min(1),

@@ -72,12 +72,12 @@ export function latestTodos(history: StoredMessage[]): TodoItem[] | null {
 function resultMessage(scope: TurnScope, call: ToolCall, status: ToolStatus, result: ToolResult, durationMs: number): NewMessage {
   const { deps, settings, profile } = scope;
   // write-time truncation: the model gets head + tail with a marker; the full text stays beside it.
-  const cut = deps.engine.truncateToolOutput(result.content, settings.toolOutput, profile.model);
+  const cut = deps.engine.truncateToolOutput(result.content, settings.toolOutput, profile.model, call.id);
   return {
     role: 'tool',
     tool_call_id: call.id,
     content: cut.content,
-    fullOutput: cut.truncated ? result.content : null,
+    fullOutput: cut.truncated ? deps.engine.capFullOutput(result.content) : null,
     meta: { ...result.meta, toolName: call.function.name, status, durationMs },
   };
 }
