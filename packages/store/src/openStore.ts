@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { StoreError, type OpenStoreOptions, type Store } from './types';
-import { openDatabase } from './db/connection';
+import { isCorruptionError, openDatabase } from './db/connection';
 import { readUserVersion } from './db/migrations';
 import { parseEnvOverrides } from './settings/envOverrides';
 import { createSettingsRepo } from './settings/settingsRepo';
@@ -25,14 +25,20 @@ export function openStore(opts: OpenStoreOptions): Store {
   const ctx: RepoContext = { db, now, newId: opts.newId ?? randomUUID };
   const messages = createMessagesRepo(ctx);
   const { insertInTx: _internal, ...publicMessages } = messages;
-  // After close() every call says so plainly instead of better-sqlite3's TypeError.
+  // After close() every call says so plainly instead of better-sqlite3's TypeError, and damage
+  // found while running (beyond what the open-time check covers) is reported as such.
   let closed = false;
   const guard = <T extends object>(repo: T): T => {
     const out: Record<string, unknown> = {};
     for (const [key, fn] of Object.entries(repo)) {
       out[key] = (...args: unknown[]) => {
         if (closed) throw new StoreError('closed', `The store ${opts.file} is closed.`);
-        return (fn as (...a: unknown[]) => unknown)(...args);
+        try {
+          return (fn as (...a: unknown[]) => unknown)(...args);
+        } catch (err) {
+          if (isCorruptionError(err)) throw new StoreError('corrupt', `The database ${opts.file} is damaged (${(err as Error).message}). Close Threadline and keep a copy of the file.`);
+          throw err;
+        }
       };
     }
     return out as T;

@@ -91,6 +91,9 @@ function checkInvariants(store: Store, all: Acks): void {
       expect(m!.content).toContain(`turn ${t.turn} message`);
     }
   }
+  // Tool results kept their full output (written to its own table in the same transaction).
+  for (const m of store.messages.list(session!.id)) if (m.role === 'tool' && typeof m.meta?.turn === 'string') expect(m.fullOutput, `full output of ${m.id}`).not.toBeNull();
+
   // Every turn in the file is whole, acked or not.
   const turnCounts = new Map<string, { n: number; size: number }>();
   for (const m of history) {

@@ -22,9 +22,16 @@ function databaseAt(version: number): string {
   db.prepare(
     "INSERT INTO messages (id, session_id, seq, created_at, role, content, kind, visible_user, visible_agent) VALUES ('m1', 's1', 1, 1, 'user', 'hello from v' || ?, 'normal', 1, 1)",
   ).run(String(version));
+  // A tool result with its full output, wherever this version keeps it.
+  db.prepare(
+    "INSERT INTO messages (id, session_id, seq, created_at, role, content, tool_call_id, kind, visible_user, visible_agent) VALUES ('m2', 's1', 2, 1, 'tool', 'cut…', 'c1', 'normal', 0, 1)",
+  ).run();
+  if (version < 4) db.prepare("UPDATE messages SET full_output = 'the whole output' WHERE id = 'm2'").run();
+  else db.prepare("INSERT INTO message_outputs (message_id, full_output) VALUES ('m2', 'the whole output')").run();
   db.prepare(
     "INSERT INTO provider_profiles (id, preset, name, base_url, model, context_window, api_key_cipher, active, created_at, updated_at) VALUES ('p1', 'openai', 'OpenAI', 'https://api.openai.com/v1', 'gpt-4.1', 1000, ?, 1, 1, 1)",
   ).run(fakeEncryptor().encrypt('sk-old'));
+  if (version >= 3) db.prepare("UPDATE provider_profiles SET key_storage = 'encrypted'").run();
   if (version >= 2) {
     db.prepare(
       "INSERT INTO memory_facts VALUES ('f1', 's1', 'goal', 'ship it', 'active', 0, 'user', 1, 1, NULL, NULL, 1, 1)",
@@ -44,7 +51,7 @@ describe('migrations', () => {
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all();
     expect(tables).toEqual(
-      ['compactions', 'memory_candidates', 'memory_edit_log', 'memory_facts', 'memory_snapshots', 'messages', 'provider_profiles', 'sessions', 'settings', 'tool_approvals'].sort(),
+      ['compactions', 'message_outputs', 'memory_candidates', 'memory_edit_log', 'memory_facts', 'memory_snapshots', 'messages', 'provider_profiles', 'sessions', 'settings', 'tool_approvals'].sort(),
     );
     db.close();
   });
@@ -73,14 +80,16 @@ describe('migrations', () => {
       try {
         expect(store.schemaVersion).toBe(SCHEMA_VERSION);
         expect(store.sessions.get('s1')).toMatchObject({ title: 'old', messageCount: 1 });
-        expect(store.messages.list('s1').map((x) => x.content)).toEqual([`hello from v${m.version}`]);
-        // v3 marks keys stored before it as encrypted, so they still decrypt.
+        expect(store.messages.list('s1').map((x) => x.content)).toEqual([`hello from v${m.version}`, 'cut…']);
+        expect(store.messages.get('m2')!.fullOutput).toBe('the whole output');
+        expect(store.messages.get('m1')!.fullOutput).toBeNull();
+        // Keys stored before v3 are marked encrypted by it, so they still decrypt.
         expect(store.providers.keyStorage('p1')).toBe('encrypted');
         expect(store.providers.secret('p1')).toBe('sk-old');
         if (m.version >= 2) expect(store.memory.facts('s1').map((f) => f.content)).toEqual(['ship it']);
         // The new schema works on the migrated file.
         const [added] = store.messages.append('s1', [{ role: 'assistant', content: 'after upgrade' }]);
-        expect(added!.seq).toBe(2);
+        expect(added!.seq).toBe(3);
         store.memory.upsertFact('s1', { category: 'note', content: 'works' });
       } finally {
         store.close();

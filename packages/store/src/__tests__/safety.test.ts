@@ -64,6 +64,19 @@ describe('opening damaged or foreign files', () => {
     expect(sha(file)).toBe(before);
   });
 
+  it('reports damage found after opening as corrupt', () => {
+    // Bigger than SQLite's page cache, so the damaged pages are read from disk again.
+    const store = tmp.open();
+    const s = store.sessions.create('big');
+    for (let i = 0; i < 12; i++) store.messages.append(s.id, Array.from({ length: 100 }, () => ({ role: 'user' as const, content: 'x'.repeat(10_000) })));
+    store.close();
+    const again = tmp.open();
+    const fd = openSync(again.file, 'r+');
+    writeSync(fd, Buffer.alloc(4096 * 40, 0x5a), 0, 4096 * 40, 4096 * 2);
+    closeSync(fd);
+    expectStoreError(() => again.messages.list(s.id), 'corrupt');
+  });
+
   it("with onCorrupt: 'recreate', moves the damaged file aside and starts empty", () => {
     const file = join(tmp.dir(), 'threadline.db');
     writeFileSync(file, Buffer.alloc(5000, 7));

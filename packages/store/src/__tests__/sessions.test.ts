@@ -27,7 +27,7 @@ describe('sessions', () => {
     const keep = store.sessions.create('keep');
     const gone = store.sessions.create('gone');
     for (const s of [keep, gone]) {
-      const [m] = store.messages.append(s.id, [{ role: 'user', content: 'x' }]);
+      const [m] = store.messages.append(s.id, [{ role: 'tool', content: 'x', tool_call_id: 'c', fullOutput: 'full' }]);
       store.compactions.apply(s.id, { strategy: 'cfpm_memory_v1', trigger: 'manual', steps: [], hiddenIds: [m!.id], tokensBefore: 2, tokensAfter: 1 }, [
         { role: 'user', content: 'summary', kind: 'summary' },
       ]);
@@ -48,6 +48,9 @@ describe('sessions', () => {
       const bySession = db.prepare(`SELECT session_id AS s, count(*) AS n FROM ${table} GROUP BY session_id`).all();
       expect(bySession, table).toEqual([{ s: keep.id, n: expect.any(Number) }]);
     }
+    const outputs = db.prepare('SELECT m.session_id AS s FROM message_outputs o JOIN messages m ON m.id = o.message_id').all();
+    expect(db.prepare('SELECT count(*) FROM message_outputs').pluck().get()).toBe(1);
+    expect(outputs).toEqual([{ s: keep.id }]);
     db.close();
   });
 });

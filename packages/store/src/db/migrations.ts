@@ -149,10 +149,23 @@ UPDATE provider_profiles SET key_storage = 'encrypted' WHERE api_key_cipher IS N
 CREATE INDEX idx_compactions_active ON compactions(session_id, active);
 `;
 
+// Full tool outputs (up to 1 MiB each) sat inside the message rows, so reading a session's history
+// walked their overflow pages even when it did not select them (meta came after them): about five
+// times slower. They move to their own table, read only when asked for.
+const V4_MESSAGE_OUTPUTS = `
+CREATE TABLE message_outputs (
+  message_id TEXT PRIMARY KEY REFERENCES messages(id) ON DELETE CASCADE,
+  full_output TEXT NOT NULL
+);
+INSERT INTO message_outputs (message_id, full_output) SELECT id, full_output FROM messages WHERE full_output IS NOT NULL;
+ALTER TABLE messages DROP COLUMN full_output;
+`;
+
 export const MIGRATIONS: readonly Migration[] = Object.freeze([
   { version: 1, description: 'core schema: sessions, messages, compactions, settings, providers, approvals', sql: V1_CORE },
   { version: 2, description: 'CFPM memory tables', sql: V2_MEMORY },
   { version: 3, description: 'provider key storage marker, active-compaction index', sql: V3_KEY_STORAGE },
+  { version: 4, description: 'full tool outputs in their own table', sql: V4_MESSAGE_OUTPUTS },
 ]);
 
 /** The schema version this code writes. */

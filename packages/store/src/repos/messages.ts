@@ -34,6 +34,8 @@ interface MessageRow {
 }
 
 const COLUMNS = 'id, session_id, seq, created_at, role, content, tool_calls, tool_call_id, name, kind, visible_user, visible_agent, tokens, meta';
+const M_COLUMNS = COLUMNS.split(', ').map((c) => 'm.' + c).join(', ');
+const WITH_OUTPUT = `SELECT ${M_COLUMNS}, o.full_output FROM messages m LEFT JOIN message_outputs o ON o.message_id = m.id`;
 
 export function rowToMessage(r: MessageRow): StoredMessage {
   const m: StoredMessage = {
@@ -62,16 +64,16 @@ export type MessagesRepoImpl = MessagesRepo & {
 
 export function createMessagesRepo(ctx: RepoContext): MessagesRepoImpl {
   const { db } = ctx;
-  const listFull = db.prepare<[string, number], MessageRow>(`SELECT ${COLUMNS}, full_output FROM messages WHERE session_id = ? AND seq > ? ORDER BY seq`);
+  const listFull = db.prepare<[string, number], MessageRow>(`${WITH_OUTPUT} WHERE m.session_id = ? AND m.seq > ? ORDER BY m.seq`);
   const listLight = db.prepare<[string, number], MessageRow>(`SELECT ${COLUMNS} FROM messages WHERE session_id = ? AND seq > ? ORDER BY seq`);
-  const getOne = db.prepare<[string], MessageRow>(`SELECT ${COLUMNS}, full_output FROM messages WHERE id = ?`);
+  const getOne = db.prepare<[string], MessageRow>(`${WITH_OUTPUT} WHERE m.id = ?`);
   const lastSeqStmt = db.prepare<[string], { s: number | null }>('SELECT max(seq) AS s FROM messages WHERE session_id = ?');
   const countStmt = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM messages WHERE session_id = ?');
   const sessionExists = db.prepare<[string], { id: string }>('SELECT id FROM sessions WHERE id = ?');
   const insert = db.prepare(
-    `INSERT INTO messages (id, session_id, seq, created_at, role, content, tool_calls, tool_call_id, name, kind, visible_user, visible_agent, tokens, full_output, meta)
-     VALUES (@id, @session_id, @seq, @created_at, @role, @content, @tool_calls, @tool_call_id, @name, @kind, @visible_user, @visible_agent, @tokens, @full_output, @meta)`,
+    `INSERT INTO messages (${COLUMNS}) VALUES (${COLUMNS.split(', ').map((c) => '@' + c).join(', ')})`,
   );
+  const insertOutput = db.prepare<[string, string]>('INSERT INTO message_outputs (message_id, full_output) VALUES (?, ?)');
   const touchSession = db.prepare<[number, number, string]>('UPDATE sessions SET updated_at = ?, message_count = message_count + ? WHERE id = ?');
   const setTokensStmt = db.prepare<[number | null, string]>('UPDATE messages SET tokens = ? WHERE id = ?');
   const setMetaStmt = db.prepare<[string, string]>('UPDATE messages SET meta = ? WHERE id = ?');
@@ -105,7 +107,9 @@ export function createMessagesRepo(ctx: RepoContext): MessagesRepoImpl {
         full_output: m.fullOutput ?? null,
         meta: m.meta ? json(m.meta) : null,
       };
-      insert.run(row);
+      const { full_output: fullOutput, ...messageRow } = row;
+      insert.run(messageRow);
+      if (fullOutput !== null && fullOutput !== undefined) insertOutput.run(row.id, fullOutput);
       if (visibility.user) userVisible += 1;
       out.push(rowToMessage(row));
     }
