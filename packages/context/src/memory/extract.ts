@@ -35,6 +35,9 @@ const MAX_DRAFTS_PER_TOOL_OUTPUT = 16;
 const MEANINGFUL_COMMAND =
   /\b(?:pytest|py\.test|tox|nox|runtests\.py|unittest|jest|vitest|mocha|ctest|make|cmake|ninja|mvn|gradle|go (?:test|build|run)|cargo (?:test|build|run)|(?:npm|pnpm|yarn) (?:run |)(?:test|build|install|add)|pip3? install|git (?:commit|apply|checkout|switch|merge|push)|mkdir|python[\d.]* [\w./-]+\.py)\b/;
 
+/** One simple command that only checks a path exists (no pipes or chains that could mask a failure). */
+const PROBE_COMMAND = /^\s*(?:ls|dir|stat|test\s+-[edfr]|\[\s+-[edfr]|Test-Path|Get-Item|Get-ChildItem|gci)\b/i;
+
 /** Parse a tool call's JSON arguments; the shell command is `command`, `cmd` or `script`. */
 export function parseToolArgs(raw: string): Record<string, unknown> {
   try {
@@ -122,6 +125,15 @@ function fromTool(m: ChatMessage, calls: Map<string, CallInfo>, out: MemoryDraft
     const written = call.command !== null ? writtenPaths(call.command) : editorWrittenPaths(call.name, call.args);
     // Editor tools report no exit code: no error line in their reply counts as success.
     const editorOk = call.command === null && written.length > 0 && !/\b(?:error|invalid|failed|no replacement)\b/i.test(text.slice(0, 400));
+    // A probe that succeeded proves its paths exist: those facts count as validated.
+    const probe = call.command;
+    if (succeeded && probe !== null && PROBE_COMMAND.test(probe) && !/[|;&]|\n/.test(probe.trim())) {
+      // Test-Path exits 0 either way; only its `True` says the path is there.
+      const testPathOk = !/Test-Path/i.test(probe) || (/\bTrue\b/.test(text) && !/\bFalse\b/.test(text));
+      for (const p of testPathOk ? findPaths(probe) : []) {
+        if (!isUnhelpfulPath(p)) out.push({ category: 'artifact', content: p, source: 'cfpm_auto', origin: 'command', validatedBy: firstLine(probe) });
+      }
+    }
     if (succeeded || editorOk) {
       for (const p of written) out.push({ category: 'verified_action', content: `edited ${p}`, source: 'cfpm_auto', origin: 'tool_output', confirmed: true });
       if (call.command !== null && written.length === 0 && MEANINGFUL_COMMAND.test(call.command))

@@ -56,6 +56,10 @@ export function mergeDecisions(
       existing.evidenceCount += 1;
       existing.status = 'active';
       existing.updatedAt = opts.now;
+      if (d.validatedBy !== undefined) {
+        existing.lastValidatedAt = opts.now;
+        existing.validationCommand = d.validatedBy;
+      }
       reinforced++;
     } else {
       const fact: MemoryFact = {
@@ -68,8 +72,8 @@ export function mergeDecisions(
         source: d.source,
         confidence: clampConfidence(defaultConfidence(d)),
         evidenceCount: 1,
-        lastValidatedAt: null,
-        validationCommand: null,
+        lastValidatedAt: d.validatedBy !== undefined ? opts.now : null,
+        validationCommand: d.validatedBy ?? null,
         createdAt: opts.now,
         updatedAt: opts.now,
       };

@@ -25,6 +25,8 @@ export interface MemoryDraft {
   confirmed?: boolean;
   /** The artifact is a file the agent wrote (sed -i, cat >, editor create…). */
   written?: boolean;
+  /** A successful existence probe (`ls`, `test -d`, `Test-Path`…) of this path: its first line. */
+  validatedBy?: string;
   /** Index of the source message in the parsed list: evidence counts messages, not mentions. */
   messageIndex?: number;
 }

@@ -34,6 +34,15 @@ describe('extractDrafts', () => {
     ]);
   });
 
+  it('a successful single existence probe validates its paths (Test-Path only when True)', () => {
+    const validated = (ms: ChatMessage[]) => extractDrafts(ms).filter((d) => d.validatedBy !== undefined).map((d) => [d.content, d.validatedBy]);
+    expect(validated(shell('ls /home/ann/Desktop', '<returncode>0</returncode>'))).toEqual([['/home/ann/Desktop', 'ls /home/ann/Desktop']]);
+    expect(validated(shell("Test-Path 'C:\\Users\\Ann\\Desktop'", 'True\nexit code: 0'))).toEqual([['C:\\Users\\Ann\\Desktop', "Test-Path 'C:\\Users\\Ann\\Desktop'"]]);
+    expect(validated(shell("Test-Path 'C:\\Users\\Ann\\Desktop'", 'False\nexit code: 0'))).toEqual([]);
+    expect(validated(shell('ls /home/ann/Desktop | head', '<returncode>0</returncode>'))).toEqual([]);
+    expect(validated(shell('ls /home/ann/Desktop', '<returncode>2</returncode>'))).toEqual([]);
+  });
+
   it.each([
     ["ls: cannot access '/srv/missing': No such file or directory", '/srv/missing'],
     ["Error: ENOENT: no such file or directory, open 'src/gone.ts'", 'src/gone.ts'],

@@ -30,6 +30,15 @@ describe('refreshMemory', () => {
     expect(f[0]!.evidenceCount).toBe(2);
   });
 
+  it('a successful probe marks the fact validated, on creation and on reinforcement', () => {
+    const first = run(shell('ls /srv/share/Desktop', 'exit code: 0'));
+    const f = first.facts.find((x) => x.content === '/srv/share/Desktop')!;
+    expect([f.lastValidatedAt, f.validationCommand]).toEqual([100, 'ls /srv/share/Desktop']);
+    const plain = fact({ category: 'artifact', content: '/srv/share/Desktop' });
+    const second = refreshMemory({ sessionId: 's1', messages: shell('stat /srv/share/Desktop', 'exit code: 0'), facts: [plain], now: 200, newId: ids() });
+    expect(second.facts.find((x) => x.id === plain.id)).toMatchObject({ lastValidatedAt: 200, validationCommand: 'stat /srv/share/Desktop' });
+  });
+
   it('user forget wins over new evidence', () => {
     const forgotten = fact({ category: 'artifact', content: 'src/main.py', status: 'forgotten' });
     const r = run(shell('cat src/main.py', 'ok'), [forgotten]);
