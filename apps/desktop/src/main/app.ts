@@ -2,7 +2,18 @@
 // sandbox + privileged app:// scheme → (ready) session hardening → runtime → IPC → menu →
 // window. Security decisions live in ./security (pure) and are wired in ./harden.ts and
 // ./ipc.ts; this file only orders them. index.ts calls runApp with the real runtime.
-import { app, BrowserWindow, dialog, ipcMain, protocol, safeStorage, session, shell, type WebContents } from 'electron';
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  ipcMain,
+  nativeTheme,
+  protocol,
+  safeStorage,
+  session,
+  shell,
+  type WebContents,
+} from 'electron';
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -136,6 +147,8 @@ export function runApp(opts: RunAppOptions): RunningApp {
 
     const api = withSettingsObserver(runtime.api, (settings) => {
       if (settings.language !== language) refreshMenu(settings.language);
+      // Native parts (menus, scrollbars, dialogs, the window background) follow the app's theme.
+      nativeTheme.themeSource = settings.theme;
     });
     registerIpc(ipcMain, {
       api,

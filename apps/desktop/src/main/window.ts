@@ -25,7 +25,7 @@ export function createMainWindow(opts: MainWindowOptions): BrowserWindow {
     title: 'Threadline',
     show: false,
     // Matches the renderer's background so the first frame does not flash.
-    backgroundColor: nativeTheme.shouldUseDarkColors ? '#16181d' : '#ffffff',
+    backgroundColor: nativeTheme.shouldUseDarkColors ? '#151518' : '#ffffff',
     webPreferences: webPreferences(opts.preloadPath),
   });
   if (state.maximized) win.maximize();

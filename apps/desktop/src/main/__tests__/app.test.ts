@@ -120,7 +120,7 @@ const fake = vi.hoisted(() => {
       getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }],
       getPrimaryDisplay: () => ({ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }),
     },
-    nativeTheme: { shouldUseDarkColors: false },
+    nativeTheme: { shouldUseDarkColors: false, themeSource: 'system' as string },
     Menu: {
       buildFromTemplate: (t: unknown) => t,
       setApplicationMenu: (m: (typeof state.menus)[number]) => void state.menus.push(m),
@@ -261,9 +261,10 @@ describe('runApp', () => {
     expect(win.webContents.sent).toEqual([[IPC_CHANNELS.event, event]]);
   });
 
-  it('builds the menu in the settings language and rebuilds it when the language changes', async () => {
-    settings = { ...DEFAULT_SETTINGS, language: 'zh-CN' };
+  it('follows the settings: menu language (rebuilt on change) and native theme', async () => {
+    settings = { ...DEFAULT_SETTINGS, language: 'zh-CN', theme: 'dark' };
     await start().ready;
+    expect(fake.electron.nativeTheme.themeSource).toBe('dark');
     const label = (menu: (typeof fake.state.menus)[number]) =>
       menu.flatMap((m) => m.submenu ?? []).find((i) => i.accelerator === 'CmdOrCtrl+N')?.label;
     expect(label(fake.state.menus.at(-1)!)).toBe('新建会话');
@@ -273,7 +274,8 @@ describe('runApp', () => {
       sender: { id: win.webContents.id },
       senderFrame: { url: 'app://threadline/index.html', parent: null },
     };
-    await invoke(fromWindow, 'settings.set', { patch: { language: 'en' } });
+    await invoke(fromWindow, 'settings.set', { patch: { language: 'en', theme: 'light' } });
+    expect(fake.electron.nativeTheme.themeSource).toBe('light');
     const menu = fake.state.menus.at(-1)!;
     expect(label(menu)).toBe('New Session');
     menu.flatMap((m) => m.submenu ?? []).find((i) => i.accelerator === 'CmdOrCtrl+N')!.click!();
