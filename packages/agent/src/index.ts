@@ -9,4 +9,4 @@ export { TURN_ABORTED_TEXT } from './turn/runTurn';
 export { MAX_ATTEMPTS_MESSAGE } from './turn/notices';
 export { maxRecoveryAttempts } from './triggers/recovery';
 // The shells (apps/*) may depend on agent and protocol only; they open the store through here.
-export { openStore, StoreError, type Store, type OpenStoreOptions } from '@threadline/store';
+export { openStore, StoreError, type Store, type Encryptor, type OpenStoreOptions, type StoreErrorCode } from '@threadline/store';
