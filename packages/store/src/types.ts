@@ -5,7 +5,6 @@ import type {
   ChatMessage,
   CompactionRecord,
   FactCategory,
-  FactSource,
   FactStatus,
   MemoryCandidate,
   MemoryFact,
@@ -234,8 +233,6 @@ export interface MemoryRepo {
   /** Oldest first. */
   editLog(sessionId: string): MemoryEditLogEntry[];
 }
-
-export type { FactSource };
 
 // ─── settings ───────────────────────────────────────────────────────────────────────────────
 
