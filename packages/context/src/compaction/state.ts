@@ -37,6 +37,8 @@ export class WorkState {
   selection: Set<string> | null = null;
   /** Text of the summaries written by this compaction (the last one is the result's summary). */
   summaries: string[] = [];
+  /** View positions of the user's own messages when the compaction started (segment starts). */
+  readonly segmentStarts: number[];
   private cachedTotal: number | null = null;
   private order = 0;
 
@@ -51,6 +53,9 @@ export class WorkState {
     private readonly newId: () => string,
   ) {
     this.entries = ordered.map((o) => ({ msg: o.msg, pos: o.pos, tokens: storedTokens(o.msg, model, cache), fresh: false }));
+    this.segmentStarts = this.entries
+      .filter((e) => e.msg.role === 'user' && e.msg.kind === 'normal' && typeof e.msg.meta?.['compactionId'] !== 'string')
+      .map((e) => e.pos[0]);
   }
 
   /**

@@ -9,23 +9,41 @@ export interface Segment {
   units: Unit[];
 }
 
-/** Segments of the view; the prelude before the first user message is not a segment. */
-export function segmentsOf(units: readonly Unit[]): Segment[] {
-  const segs: Segment[] = [];
-  for (const u of units) {
-    if (u.isUser) segs.push({ units: [u] });
-    else if (segs.length > 0) segs[segs.length - 1]!.units.push(u);
+/**
+ * Segments of the view; the prelude before the first user message is not a segment. `starts`
+ * (view positions of the user messages the compaction started from) keeps a segment a segment
+ * even when strip_chitchat already hid its short opening request.
+ */
+export function segmentsOf(units: readonly Unit[], unitPos?: (u: Unit) => number, starts?: readonly number[]): Segment[] {
+  if (!unitPos || !starts) {
+    const segs: Segment[] = [];
+    for (const u of units) {
+      if (u.isUser) segs.push({ units: [u] });
+      else if (segs.length > 0) segs[segs.length - 1]!.units.push(u);
+    }
+    return segs;
   }
-  return segs;
+  const byStart = new Map<number, Segment>();
+  let k = 0;
+  for (const u of units) {
+    const p = unitPos(u);
+    while (k < starts.length && starts[k]! <= p) k++;
+    if (k === 0) continue; // prelude
+    let seg = byStart.get(k);
+    if (!seg) byStart.set(k, (seg = { units: [] }));
+    seg.units.push(u);
+  }
+  return [...byStart.values()];
 }
 
 /** The segment's final answer: its last plain assistant reply, else its last unit. */
 function finalAnswer(seg: Segment): Unit | undefined {
-  for (let i = seg.units.length - 1; i > 0; i--) {
+  for (let i = seg.units.length - 1; i >= 0; i--) {
     const u = seg.units[i]!;
     if (u.first.role === 'assistant' && !u.first.tool_calls?.length) return u;
   }
-  return seg.units.length > 1 ? seg.units[seg.units.length - 1] : undefined;
+  const last = seg.units[seg.units.length - 1];
+  return last && !last.isUser ? last : undefined;
 }
 
 /** What drop_monologues hides of a completed segment: all but the user message and final answer. */
@@ -41,7 +59,7 @@ export function monologueOf(seg: Segment): Unit[] {
  * halves, as priority-chain P2 and P4 do.
  */
 export function dropMonologues(state: WorkState, ctx: StepContext, spec: Of<'drop_monologues'>): StepDetail {
-  const segs = segmentsOf(buildUnits(state.entries, ctx.protectedTools));
+  const segs = segmentsOf(buildUnits(state.entries, ctx.protectedTools), (u) => state.entries[u.idx[0]!]!.pos[0], state.segmentStarts);
   const protect = Math.max(1, spec.minSegmentsToKeep ?? 1);
   const eligible = segs.slice(0, Math.max(0, segs.length - protect));
   const half = Math.ceil(eligible.length / 2);
