@@ -33,12 +33,28 @@ const approx: TokenEncoder = {
   decode: () => '',
 };
 
+/**
+ * js-tiktoken's BPE is quadratic in the length of one pre-token: 16,000 characters of base64 or
+ * minified code without a space take ~17 s, and a tool output like that would stall the turn.
+ * Such runs are cut into 256-character pieces and encoded piece by piece, which keeps counting
+ * linear, changes a count by at most a token per cut, and still decodes to the exact text.
+ */
+const LONG_RUN = /\S{257}/;
+const RUN_PIECE = /(\S{256})/;
+
+function encodeLinear(enc: Tiktoken, text: string): number[] {
+  // Disallowing nothing: a transcript that quotes "<|endoftext|>" must count, not throw.
+  if (!LONG_RUN.test(text)) return enc.encode(text, [], []);
+  const out: number[] = [];
+  for (const part of text.split(RUN_PIECE)) if (part.length > 0) for (const t of enc.encode(part, [], [])) out.push(t);
+  return out;
+}
+
 function exact(name: 'o200k_base' | 'cl100k_base'): TokenEncoder {
   return {
     name,
-    // Disallowing nothing: a transcript that quotes "<|endoftext|>" must count, not throw.
-    count: (text) => (text.length === 0 ? 0 : bpe(name).encode(text, [], []).length),
-    encode: (text) => bpe(name).encode(text, [], []),
+    count: (text) => (text.length === 0 ? 0 : encodeLinear(bpe(name), text).length),
+    encode: (text) => encodeLinear(bpe(name), text),
     decode: (tokens) => bpe(name).decode(tokens),
   };
 }

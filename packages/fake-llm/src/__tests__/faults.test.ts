@@ -129,3 +129,17 @@ describe('fault injection', () => {
     }
   });
 });
+
+describe('token counting', () => {
+  it('counts a long run without spaces (base64, minified code) in linear time, close to the exact count', async () => {
+    const { countText } = await import('../index');
+    const word = 'abcdefghij'.repeat(100); // 1,000 chars, one pre-token: exact BPE is still fast here
+    const cut = countText(word);
+    const exact = countText(word.slice(0, 256)) + countText(word.slice(256, 512)) + countText(word.slice(512, 768)) + countText(word.slice(768));
+    expect(cut).toBe(exact);
+    const huge = 'QUJD'.repeat(25_000); // 100,000 chars of base64-like text
+    const n = countText(huge);
+    expect(n).toBeGreaterThan(huge.length / 10);
+    expect(n).toBeLessThanOrEqual(huge.length / 2);
+  });
+});

@@ -11,6 +11,7 @@ import {
   TOKENS_PER_MESSAGE,
   TOKENS_PER_REQUEST,
 } from '..';
+import { encoderFor } from '../encoder';
 
 describe('encodings', () => {
   it('maps model families to their BPE and unknown models to chars/4', () => {
@@ -40,6 +41,22 @@ describe('encodings', () => {
 
   it('counts special-token strings as text instead of throwing', () => {
     expect(countTextTokens('a <|endoftext|> b', 'gpt-4o')).toBeGreaterThan(3);
+  });
+
+  it('encodes long runs without spaces (base64, minified code) piecewise: fast, exact round trip', () => {
+    // Whole, 200 KB of base64 would take the quadratic BPE minutes; this test would time out.
+    const blob = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJ'.repeat(4_500) + ' end';
+    const enc = encoderFor('gpt-4o');
+    const ids = enc.encode(blob) ?? [];
+    expect(enc.decode(ids)).toBe(blob);
+    expect(enc.count(blob)).toBe(ids.length);
+    // Close to the exact count: the pieces of a run are counted as they would be on their own.
+    const run = blob.slice(0, 256 * 10);
+    let pieces = 0;
+    for (let i = 0; i < run.length; i += 256) pieces += enc.count(run.slice(i, i + 256));
+    expect(enc.count(run)).toBe(pieces);
+    expect(ids.length).toBeGreaterThan(blob.length / 8);
+    expect(ids.length).toBeLessThan(blob.length / 2);
   });
 });
 
