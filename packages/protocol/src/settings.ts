@@ -13,9 +13,12 @@ export type TruncationPolicy = z.infer<typeof TruncationPolicySchema>;
 export const ApprovalPolicySchema = z.enum(['ask', 'auto', 'deny']);
 export type ApprovalPolicy = z.infer<typeof ApprovalPolicySchema>;
 
+export const LanguageSchema = z.enum(['en', 'zh-CN']);
+export const ThemeSchema = z.enum(['light', 'dark', 'system']);
+
 export const SettingsSchema = z.object({
-  language: z.enum(['en', 'zh-CN']).default('en'),
-  theme: z.enum(['light', 'dark', 'system']).default('system'),
+  language: LanguageSchema.default('en'),
+  theme: ThemeSchema.default('system'),
   approvalPolicy: ApprovalPolicySchema.default('ask'),
   compaction: z
     .object({
@@ -44,9 +47,11 @@ export type Settings = z.infer<typeof SettingsSchema>;
 export const DEFAULT_SETTINGS: Settings = SettingsSchema.parse({});
 
 /** A deep-partial patch, validated by merging then parsing with SettingsSchema. */
+// No `.default()` anywhere in a patch: zod 4 fills defaults even inside `.optional()`, and a
+// patch that sets the language would then also reset the theme.
 export const SettingsPatchSchema = z.object({
-  language: SettingsSchema.shape.language.optional(),
-  theme: SettingsSchema.shape.theme.optional(),
+  language: LanguageSchema.optional(),
+  theme: ThemeSchema.optional(),
   approvalPolicy: ApprovalPolicySchema.optional(),
   compaction: z
     .object({ strategy: StrategySchema.optional(), autoThreshold: z.number().min(-1).max(2).optional() })

@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { mergeSettings, SettingsPatchSchema, SettingsSchema } from '../settings';
+
+describe('settings patches', () => {
+  it('a patch parses to exactly the fields it names (no defaults filled in)', () => {
+    expect(SettingsPatchSchema.parse({ language: 'zh-CN' })).toEqual({ language: 'zh-CN' });
+    expect(SettingsPatchSchema.parse({ cfpm: { preToolGate: false } })).toEqual({ cfpm: { preToolGate: false } });
+    expect(SettingsPatchSchema.parse({})).toEqual({});
+  });
+
+  it('two patches in a row keep each other: language, then theme', () => {
+    const base = SettingsSchema.parse({});
+    const a = mergeSettings(base, SettingsPatchSchema.parse({ language: 'zh-CN' }));
+    const b = mergeSettings(a, SettingsPatchSchema.parse({ theme: 'dark' }));
+    expect(b).toMatchObject({ language: 'zh-CN', theme: 'dark' });
+  });
+
+  it('rejects unknown values', () => {
+    expect(SettingsPatchSchema.safeParse({ theme: 'blue' }).success).toBe(false);
+    expect(SettingsPatchSchema.safeParse({ language: 'fr' }).success).toBe(false);
+  });
+});
