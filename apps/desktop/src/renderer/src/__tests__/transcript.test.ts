@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AGENT_ONLY, USER_ONLY } from '@threadline/protocol';
-import { buildRows, hiddenIdSet, latestActive } from '../lib/transcript';
+import { buildRows, hiddenIdSet, latestActive, pendingSteps } from '../lib/transcript';
 import { compaction, msg } from './fixtures';
 
 describe('buildRows', () => {
@@ -39,5 +39,25 @@ describe('buildRows', () => {
     expect(latestActive([old, cur])?.id).toBe('cur');
     const rows = buildRows(history, [old, cur]);
     expect(rows.filter((r) => r.kind === 'divider')).toHaveLength(2);
+  });
+});
+
+describe('pendingSteps', () => {
+  const call = { id: 'c1', type: 'function' as const, function: { name: 'shell', arguments: '{"command":"ls"}' } };
+  const history = [msg({ id: 'u1', seq: 1, role: 'user', content: 'list files' })];
+
+  it('draws a call waiting for approval before its assistant message is committed', () => {
+    const tools = [{ sessionId: 's1', status: 'waiting' as const, needsApproval: true, durationMs: null, call, messageId: 'a1' }];
+    const streams = [{ sessionId: 's1', messageId: 'a1', text: 'Let me look.' }];
+    expect(pendingSteps(history, streams, tools)).toEqual([{ messageId: 'a1', text: 'Let me look.', calls: [call] }]);
+    expect(pendingSteps(history, [], tools)).toEqual([{ messageId: 'a1', text: '', calls: [call] }]);
+  });
+
+  it('drops a step once its message is in history (the row draws it then)', () => {
+    const committed = [...history, msg({ id: 'a1', seq: 2, role: 'assistant', content: null, tool_calls: [call] })];
+    const tools = [{ sessionId: 's1', status: 'ok' as const, needsApproval: false, durationMs: 3, call, messageId: 'a1' }];
+    expect(pendingSteps(committed, [{ sessionId: 's1', messageId: 'a1', text: 'x' }], tools)).toEqual([]);
+    // Tool states rebuilt from history after a reload carry no call and draw nothing.
+    expect(pendingSteps(history, [], [{ sessionId: 's1', status: 'ok', needsApproval: false, durationMs: 3 }])).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
-import { memo, useRef, type ReactNode } from 'react';
-import ReactMarkdown, { type Components } from 'react-markdown';
+import { memo, useRef, type ReactElement, type ReactNode } from 'react';
+import renderMarkdownTree, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
-import rehypeHighlight from 'rehype-highlight';
+import hljs from 'highlight.js/lib/common';
 import { CopyButton } from './CopyButton';
 
 function Pre({ children }: { children?: ReactNode }) {
@@ -29,17 +29,61 @@ function Link({ href, children }: { href?: string; children?: ReactNode }) {
   );
 }
 
-const components: Components = { pre: Pre, a: Link };
+/**
+ * Fenced code, highlighted with one shared highlight.js instance. (rehype-highlight builds a new
+ * highlighter with every grammar for each parse, which dominated scrolling a long session.)
+ * highlight.js escapes the code it is given; its output is only spans with classes.
+ */
+function Code({ className, children }: { className?: string; children?: ReactNode }) {
+  const lang = /language-(\S+)/.exec(className ?? '')?.[1];
+  const text = typeof children === 'string' ? children : Array.isArray(children) ? children.join('') : '';
+  if (!lang || !hljs.getLanguage(lang) || text.length > 100_000) return <code className={className}>{children}</code>;
+  const html = hljs.highlight(text.replace(/\n$/, ''), { language: lang, ignoreIllegals: true }).value;
+  return <code className={`${className} hljs`} dangerouslySetInnerHTML={{ __html: html }} />;
+}
+
+const components: Components = { pre: Pre, a: Link, code: Code };
 const remarkPlugins = [remarkGfm];
-const rehypePlugins = [[rehypeHighlight, { detect: false, ignoreMissing: true }]] as never;
+const rehypePlugins: [] = [];
+
+/** Text with nothing Markdown would change renders as a paragraph without running the parser. */
+const PLAIN = /^[^*_`#[\]|<>~!\\\n&]*$/;
+const LISTY = /^\s*([-+]|\d+[.)])\s/;
+function isPlain(text: string): boolean {
+  return PLAIN.test(text) && !LISTY.test(text) && !/https?:|www\./i.test(text);
+}
+
+/**
+ * Parsed trees by text. A virtual list mounts and unmounts rows all the time while scrolling;
+ * parsing and highlighting the same message again on every mount is what makes long frames.
+ * React elements are immutable, so one tree can be mounted any number of times.
+ */
+const CACHE_MAX = 1500;
+const cache = new Map<string, ReactElement>();
+function cachedTree(text: string): ReactElement {
+  const hit = cache.get(text);
+  if (hit) {
+    cache.delete(text);
+    cache.set(text, hit);
+    return hit;
+  }
+  const tree = isPlain(text) ? (
+    <p>{text}</p>
+  ) : (
+    renderMarkdownTree({ children: text, remarkPlugins, rehypePlugins, components })
+  );
+  cache.set(text, tree);
+  if (cache.size > CACHE_MAX) cache.delete(cache.keys().next().value as string);
+  return tree;
+}
 
 /** Chat Markdown: GFM, highlighted code with a copy button; raw HTML is never rendered. */
-export const Markdown = memo(function Markdown({ text }: { text: string }) {
-  return (
-    <div className="md">
-      <ReactMarkdown remarkPlugins={remarkPlugins} rehypePlugins={rehypePlugins} components={components}>
-        {text}
-      </ReactMarkdown>
-    </div>
-  );
+export const Markdown = memo(function Markdown({ text, streaming = false }: { text: string; streaming?: boolean }) {
+  // A streaming message changes every frame: parse it, but do not fill the cache with its prefixes.
+  const tree = streaming
+    ? isPlain(text)
+      ? <p>{text}</p>
+      : renderMarkdownTree({ children: text, remarkPlugins, rehypePlugins, components })
+    : cachedTree(text);
+  return <div className="md">{tree}</div>;
 });

@@ -2,9 +2,9 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } fr
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useTranslation } from 'react-i18next';
 import { useShallow } from 'zustand/react/shallow';
-import { buildRows, type Row } from '../lib/transcript';
+import { buildRows, pendingSteps, type PendingStep, type Row } from '../lib/transcript';
 import { useAppStore } from '../store';
-import type { StreamingMessage } from '../store/types';
+import { ToolCallCard } from './ToolCallCard';
 import { IconAlert, IconChevronDown, IconRefresh, IconX } from './Icons';
 import { Markdown } from './Markdown';
 import { MessageRow } from './MessageRow';
@@ -12,11 +12,40 @@ import { noticeIsSilent } from './NoticeChip';
 
 type ListItem =
   | { type: 'row'; key: string; row: Row }
-  | { type: 'stream'; key: string; stream: StreamingMessage }
+  | { type: 'stream'; key: string; step: PendingStep }
   | { type: 'thinking'; key: string }
   | { type: 'error'; key: string };
 
 const EMPTY: never[] = [];
+
+/**
+ * A height guess close to the measured one keeps the scroll position still while rows above the
+ * viewport get measured (every wrong guess is a scroll correction, and a jump the user sees).
+ */
+export function estimateHeight(item: ListItem | undefined): number {
+  if (!item) return 80;
+  if (item.type !== 'row') return 60;
+  const r = item.row;
+  switch (r.kind) {
+    case 'notice':
+    case 'aborted':
+      return 40;
+    case 'divider':
+      return 64;
+    case 'error':
+      return 56;
+    case 'tool':
+      return 66;
+    case 'user':
+    case 'assistant': {
+      const text = r.msg.content ?? '';
+      const lines = text.split('\n').reduce((n, l) => n + Math.max(1, Math.ceil(l.length / (r.kind === 'user' ? 70 : 90))), 0);
+      const fences = (text.match(/```/g)?.length ?? 0) / 2;
+      const tools = r.kind === 'assistant' ? r.tools.length * 48 : 0;
+      return 20 + lines * 22 + fences * 50 + tools + (r.kind === 'assistant' ? 26 : 18);
+    }
+  }
+}
 
 export function MessageList({ sessionId }: { sessionId: string }) {
   const { t } = useTranslation();
@@ -25,6 +54,7 @@ export function MessageList({ sessionId }: { sessionId: string }) {
   const runtimeLevel = useAppStore((s) => s.settings?.cfpm.runtimeVisibility ?? 'brief');
   const gateLevel = useAppStore((s) => s.settings?.cfpm.toolGateVisibility ?? null) ?? runtimeLevel;
   const streams = useAppStore(useShallow((s) => Object.values(s.streaming).filter((x) => x.sessionId === sessionId)));
+  const pendingTools = useAppStore(useShallow((s) => Object.values(s.tools).filter((x) => x.sessionId === sessionId && x.messageId)));
   const busy = useAppStore((s) => Boolean(s.busy[sessionId]));
   const error = useAppStore((s) => s.errors[sessionId] ?? null);
   const retry = useAppStore((s) => s.retry);
@@ -40,11 +70,16 @@ export function MessageList({ sessionId }: { sessionId: string }) {
 
   const items = useMemo<ListItem[]>(() => {
     const out: ListItem[] = rows.map((row) => ({ type: 'row', key: row.key, row }));
-    for (const s of streams) if (!messages.some((m) => m.id === s.messageId)) out.push({ type: 'stream', key: `s:${s.messageId}`, stream: s });
-    if (busy && streams.length === 0) out.push({ type: 'thinking', key: 'thinking' });
+    const steps = pendingSteps(messages, streams, pendingTools);
+    for (const step of steps) out.push({ type: 'stream', key: `s:${step.messageId}`, step });
+    // Waiting for an approval or a running tool is shown by its card, not by the thinking dots.
+    if (busy && steps.every((s) => s.text === '' && s.calls.length === 0)) out.push({ type: 'thinking', key: 'thinking' });
     if (error) out.push({ type: 'error', key: 'error' });
     return out;
-  }, [rows, streams, busy, error, messages]);
+  }, [rows, streams, pendingTools, busy, error, messages]);
+
+  // Computed once per list change: the virtualizer asks for every row's estimate on each re-measure.
+  const estimates = useMemo(() => items.map(estimateHeight), [items]);
 
   const scrollRef = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
@@ -53,7 +88,7 @@ export function MessageList({ sessionId }: { sessionId: string }) {
   const virtualizer = useVirtualizer({
     count: items.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => 96,
+    estimateSize: (i) => estimates[i] ?? 80,
     overscan: 6,
     getItemKey: (i) => items[i]?.key ?? i,
     paddingStart: 24,
@@ -76,7 +111,7 @@ export function MessageList({ sessionId }: { sessionId: string }) {
     setShowJump(false);
   }, [sessionId]);
 
-  const streamLen = streams.reduce((n, s) => n + s.text.length, 0);
+  const streamLen = streams.reduce((n, s) => n + s.text.length, 0) + pendingTools.length;
   useEffect(() => {
     if (atBottom.current) scrollToEnd();
   }, [items.length, streamLen, scrollToEnd]);
@@ -108,8 +143,11 @@ export function MessageList({ sessionId }: { sessionId: string }) {
                 {item.type === 'row' && <MessageRow row={item.row} sessionId={sessionId} />}
                 {item.type === 'stream' && (
                   <div className="msg msg-assistant is-streaming" data-testid="msg-streaming">
-                    <Markdown text={item.stream.text} />
-                    <span className="caret" aria-hidden />
+                    {item.step.text !== '' && <Markdown text={item.step.text} streaming />}
+                    {item.step.calls.length === 0 && <span className="caret" aria-hidden />}
+                    {item.step.calls.map((call) => (
+                      <ToolCallCard key={call.id} sessionId={sessionId} call={call} result={null} />
+                    ))}
                   </div>
                 )}
                 {item.type === 'thinking' && (

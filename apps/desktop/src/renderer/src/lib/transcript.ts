@@ -1,4 +1,5 @@
 import type { CompactionRecord, StoredMessage, ToolCall } from '@threadline/protocol';
+import type { StreamingMessage, ToolState } from '../store/types';
 
 export interface ToolCallView {
   call: ToolCall;
@@ -105,4 +106,25 @@ export function buildRows(messages: StoredMessage[], compactions: CompactionReco
     }
   }
   return rows;
+}
+
+/** The step the model is on: its streamed text and the calls it made, before the step commits. */
+export interface PendingStep {
+  messageId: string;
+  text: string;
+  calls: ToolCall[];
+}
+
+/** Streams and requested calls of messages not in history yet, in the order they began. */
+export function pendingSteps(messages: StoredMessage[], streams: StreamingMessage[], tools: ToolState[]): PendingStep[] {
+  const stored = new Set(messages.map((m) => m.id));
+  const steps = new Map<string, PendingStep>();
+  const step = (messageId: string): PendingStep => {
+    let s = steps.get(messageId);
+    if (!s) steps.set(messageId, (s = { messageId, text: '', calls: [] }));
+    return s;
+  };
+  for (const s of streams) if (!stored.has(s.messageId)) step(s.messageId).text = s.text;
+  for (const t of tools) if (t.call && t.messageId && !stored.has(t.messageId)) step(t.messageId).calls.push(t.call);
+  return [...steps.values()];
 }

@@ -87,6 +87,7 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
       tools: {
         ...get().tools,
         [toolCallId]: {
+          ...prev,
           sessionId,
           needsApproval: false,
           durationMs: prev?.durationMs ?? null,

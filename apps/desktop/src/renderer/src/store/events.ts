@@ -78,6 +78,8 @@ export function createEventHandler(get: Get, set: Set): (e: AppEvent) => void {
               needsApproval: e.needsApproval,
               durationMs: null,
               status: prev && prev.status !== 'waiting' ? prev.status : e.needsApproval ? 'waiting' : 'running',
+              call: e.toolCall,
+              messageId: e.messageId,
             },
           },
         });
@@ -87,7 +89,7 @@ export function createEventHandler(get: Get, set: Set): (e: AppEvent) => void {
         set({
           tools: {
             ...get().tools,
-            [e.toolCallId]: { sessionId: e.sessionId, needsApproval: false, status: e.status, durationMs: e.durationMs },
+            [e.toolCallId]: { ...get().tools[e.toolCallId], sessionId: e.sessionId, needsApproval: false, status: e.status, durationMs: e.durationMs },
           },
         });
         get().addMessage(e.message);

@@ -8,6 +8,7 @@ import type {
   Settings,
   SettingsPatch,
   StoredMessage,
+  ToolCall,
 } from '@threadline/protocol';
 
 export type ToolStatus = 'waiting' | 'running' | 'ok' | 'error' | 'denied' | 'aborted';
@@ -17,6 +18,13 @@ export interface ToolState {
   status: ToolStatus;
   needsApproval: boolean;
   durationMs: number | null;
+  /**
+   * The call and the assistant message it belongs to, from `tool.requested`. The runtime commits
+   * an assistant message together with its tool results, so until then this is the only place a
+   * pending call (one waiting for approval, say) can be drawn from.
+   */
+  call?: ToolCall;
+  messageId?: string;
 }
 
 export interface StreamingMessage {
