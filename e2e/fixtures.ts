@@ -4,8 +4,14 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { repoRoot, startProcess, tsxBin } from './support/processes';
 
-/** Rules for fake-llm (see packages/fake-llm/README.md); [] = its default echo behaviour. */
-export type FakeRules = unknown[];
+/**
+ * A fake-llm rules file (see packages/fake-llm/README.md); no rules = its default echo behaviour.
+ * An object, not a bare array: Playwright reads an array given to `test.use` as `[value, options]`.
+ */
+export interface FakeRules {
+  rules: unknown[];
+  defaultReply?: unknown;
+}
 
 export interface Stack {
   /** The URL browser mode printed, token included. */
@@ -27,7 +33,7 @@ interface Options {
 }
 
 export const test = base.extend<Options & { stack: Stack }>({
-  fakeRules: [[], { option: true }],
+  fakeRules: [{ rules: [] }, { option: true }],
   fakeWindow: [128_000, { option: true }],
   withProvider: [true, { option: true }],
   serverEnv: [{}, { option: true }],

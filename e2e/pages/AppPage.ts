@@ -1,5 +1,6 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 import { resolve } from 'node:path';
+import { repoRoot } from '../support/processes';
 
 export type Lang = 'en' | 'zh-CN';
 export type Theme = 'light' | 'dark';
@@ -144,7 +145,7 @@ export class AppPage {
 
   // ---- screenshots ----
   async shot(name: string, lang: Lang, theme: Theme): Promise<string> {
-    const file = resolve(__dirname, '..', 'screenshots', `${name}-${lang}-${theme}.png`);
+    const file = resolve(repoRoot, 'e2e', 'screenshots', `${name}-${lang}-${theme}.png`);
     // Let transitions and the caret settle so screenshots are stable.
     await this.page.waitForTimeout(250);
     await this.page.screenshot({ path: file });

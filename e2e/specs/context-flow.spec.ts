@@ -12,11 +12,13 @@ const WINDOW = 6000;
 
 test.use({
   fakeWindow: WINDOW,
-  fakeRules: [
-    { match: { lastUserIncludes: 'run step', hasTools: true }, reply: { toolCalls: [{ name: 'shell', arguments: { command: 'seq 1 300 && echo "exit code: 0"' } }] } },
-    { match: { lastUserIncludes: 'check the desktop', hasTools: true }, reply: { toolCalls: [{ name: 'shell', arguments: { command: 'ls ~/Desktop' } }] } },
-    { match: { lastToolResultIncludes: '300' }, reply: { content: 'Step done: printed 300 numbers to build/report.txt.' } },
-  ],
+  fakeRules: {
+    rules: [
+      { match: { lastUserIncludes: 'run step', hasTools: true }, reply: { toolCalls: [{ name: 'shell', arguments: { command: 'seq 1 300 && echo "exit code: 0"' } }] } },
+      { match: { lastUserIncludes: 'check the desktop', hasTools: true }, reply: { toolCalls: [{ name: 'shell', arguments: { command: 'ls ~/Desktop' } }] } },
+      { match: { lastToolResultIncludes: '300' }, reply: { content: 'Step done: printed 300 numbers to build/report.txt.' } },
+    ],
+  },
 });
 
 async function looks(app: AppPage, name: string, combos: [Lang, Theme][]): Promise<void> {

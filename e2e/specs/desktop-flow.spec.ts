@@ -27,12 +27,14 @@ const MARKDOWN = [
 
 test.use({
   withProvider: false,
-  fakeRules: [
-    { match: { lastUserIncludes: 'list files', hasTools: true }, reply: { toolCalls: [{ name: 'shell', arguments: { command: 'ls' } }] } },
-    { match: { lastToolResultIncludes: 'package.json' }, reply: { content: 'The folder has a `package.json` and the workspace packages.' } },
-    { match: { lastUserIncludes: 'long story' }, reply: { content: STORY, chunkSize: 6, delayMsPerChunk: 40 } },
-    { match: { lastUserIncludes: 'markdown' }, reply: { content: MARKDOWN } },
-  ],
+  fakeRules: {
+    rules: [
+      { match: { lastUserIncludes: 'list files', hasTools: true }, reply: { toolCalls: [{ name: 'shell', arguments: { command: 'ls' } }] } },
+      { match: { lastToolResultIncludes: 'package.json' }, reply: { content: 'The folder has a `package.json` and the workspace packages.' } },
+      { match: { lastUserIncludes: 'long story' }, reply: { content: STORY, chunkSize: 6, delayMsPerChunk: 40 } },
+      { match: { lastUserIncludes: 'markdown' }, reply: { content: MARKDOWN } },
+    ],
+  },
 });
 
 test('first run → chat → approval → stop → reload → rename/delete → language', async ({ page, stack }) => {

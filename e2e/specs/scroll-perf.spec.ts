@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { StoredMessage } from '@threadline/protocol';
 import { test, expect } from '../fixtures';
 import { AppPage } from '../pages/AppPage';
+import { repoRoot } from '../support/processes';
 
 // A 10,000-message session must scroll without long frames. Seeding 10,000 messages through the
 // model would take minutes, so the session is a real one from the server and its history is
@@ -102,7 +103,7 @@ test('a 10,000-message session scrolls without long frames', async ({ page, stac
   });
   const figures = { messages: COUNT, openMs, renderedSlots: rendered, ...stats };
   console.log('scroll figures', JSON.stringify(figures));
-  writeFileSync(resolve(__dirname, '..', 'screenshots', 'scroll-perf.json'), JSON.stringify(figures, null, 2));
+  writeFileSync(resolve(repoRoot, 'e2e', 'screenshots', 'scroll-perf.json'), JSON.stringify(figures, null, 2));
   await app.shot('scroll-10k', 'en', 'light');
   expect(stats.p95).toBeLessThan(50);
   expect(stats.over50ms).toBeLessThan(Math.max(3, stats.frames * 0.02));
