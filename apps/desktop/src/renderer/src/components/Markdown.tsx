@@ -44,7 +44,6 @@ function Code({ className, children }: { className?: string; children?: ReactNod
 
 const components: Components = { pre: Pre, a: Link, code: Code };
 const remarkPlugins = [remarkGfm];
-const rehypePlugins: [] = [];
 
 /** Text with nothing Markdown would change renders as a paragraph without running the parser. */
 const PLAIN = /^[^*_`#[\]|<>~!\\\n&]*$/;
@@ -70,7 +69,7 @@ function cachedTree(text: string): ReactElement {
   const tree = isPlain(text) ? (
     <p>{text}</p>
   ) : (
-    renderMarkdownTree({ children: text, remarkPlugins, rehypePlugins, components })
+    renderMarkdownTree({ children: text, remarkPlugins, components })
   );
   cache.set(text, tree);
   if (cache.size > CACHE_MAX) cache.delete(cache.keys().next().value as string);
@@ -83,7 +82,7 @@ export const Markdown = memo(function Markdown({ text, streaming = false }: { te
   const tree = streaming
     ? isPlain(text)
       ? <p>{text}</p>
-      : renderMarkdownTree({ children: text, remarkPlugins, rehypePlugins, components })
+      : renderMarkdownTree({ children: text, remarkPlugins, components })
     : cachedTree(text);
   return <div className="md">{tree}</div>;
 });
