@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatRequestView, FakeReply } from '@threadline/fake-llm';
 import { TURN_ABORTED_TEXT } from '../index';
@@ -54,6 +56,21 @@ describe('cancel', () => {
 });
 
 describe('approvals', () => {
+  it('cancel while a call waits for approval: nothing runs, the call is aborted', async () => {
+    h = await startHarness({ llm: { defaultReply: shellOnce('touch should-not-exist') } });
+    await h.api['chat.send']({ sessionId: h.sessionId, text: 'run it' });
+    const req = await h.waitFor('tool.requested');
+    expect(req.needsApproval).toBe(true);
+    await h.api['chat.cancel']({ sessionId: h.sessionId });
+    const history = h.history();
+    expect(history.find((m) => m.role === 'tool')?.meta?.status).toBe('aborted');
+    expect(history.at(-1)?.kind).toBe('turn_aborted');
+    expect(existsSync(path.join(h.dir, 'should-not-exist'))).toBe(false);
+    await expect(h.api['chat.approve']({ sessionId: h.sessionId, toolCallId: req.toolCall.id, decision: 'approve' })).rejects.toMatchObject({
+      code: 'not_found',
+    });
+  });
+
   it('asks before shell under the default policy and runs it when approved', async () => {
     h = await startHarness({ llm: { defaultReply: shellOnce('echo approved-run') } });
     await h.api['chat.send']({ sessionId: h.sessionId, text: 'run it' });

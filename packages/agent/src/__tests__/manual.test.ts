@@ -37,6 +37,8 @@ describe('manual compaction', () => {
       // The phrase itself is kept, followed by the notice, and no assistant message.
       const added = h.history().slice(count);
       expect(added.some((m) => m.role === 'assistant')).toBe(false);
+      // The phrase is shown to the user and never sent to the model.
+      expect(added[0]).toMatchObject({ content: phrase, visibility: { user: true, agent: false } });
       expect(compactionNotices(added, 'compacted').length).toBe(1);
       if (phrase.startsWith('/compact keep')) {
         expect(latest.instructions).toBe('keep the file names');

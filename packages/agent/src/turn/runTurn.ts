@@ -1,4 +1,4 @@
-import { AppError, type StoredMessage, type ToolCall } from '@threadline/protocol';
+import { AppError, USER_ONLY, VISIBLE_TO_ALL, type StoredMessage, type ToolCall } from '@threadline/protocol';
 import type { NewMessage } from '@threadline/store';
 import { compactOnRequest, matchManualTrigger } from '../triggers/manual';
 import type { TurnDeps, TurnScope } from './deps';
@@ -12,7 +12,10 @@ export const TURN_ABORTED_TEXT = '<turn_aborted>The user interrupted the previou
 /** store appends the user message (its own transaction, before chat.send returns). */
 export function appendUserMessage(deps: TurnDeps, sessionId: string, text: string): StoredMessage {
   if (!deps.store.sessions.get(sessionId)) throw new AppError('not_found', `No session with id ${sessionId}.`);
-  const [message] = deps.store.messages.append(sessionId, [{ role: 'user', content: text }]);
+  // A manual compaction phrase is a command to the app, not part of the conversation: the user
+  // sees it, the model never does.
+  const command = deps.engine.parseManualTrigger(text) !== null;
+  const [message] = deps.store.messages.append(sessionId, [{ role: 'user', content: text, visibility: command ? USER_ONLY : VISIBLE_TO_ALL }]);
   deps.emit({ type: 'message.complete', sessionId, message });
   return message;
 }
