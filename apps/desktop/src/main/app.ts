@@ -59,8 +59,13 @@ export function runApp(opts: RunAppOptions): RunningApp {
 
   // Every renderer sandboxed, whatever a future window forgets to set.
   app.enableSandbox();
+  // app:// behaves like https for the renderer (secure context, fetch, module scripts with
+  // `crossorigin`, V8 code cache) while serving only the built renderer folder.
   protocol.registerSchemesAsPrivileged([
-    { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true } },
+    {
+      scheme: APP_SCHEME,
+      privileges: { standard: true, secure: true, supportFetchAPI: true, corsEnabled: true, codeCache: true },
+    },
   ]);
 
   const hardenOptions: HardenOptions = { location, openExternal: (url) => void shell.openExternal(url), log };
