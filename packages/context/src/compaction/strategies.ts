@@ -37,6 +37,14 @@ const PROGRESSIVE_LEVELS: Record<Exclude<ProgressiveLevel, 'NONE'>, StepSpec[]> 
 };
 const LEVEL_ORDER = ['LIGHT', 'MEDIUM', 'HEAVY', 'CRITICAL'] as const;
 
+/**
+ * When the messages legacy and CFPM keep are themselves too big for the target (a few huge tool
+ * outputs in a small local model's window), folding the middle is not enough and the compaction
+ * would fail every time, auto and recovery alike. Then the outputs in the kept range, all but the
+ * last two units', become placeholders the model can page back with read_tool_output.
+ */
+const KEPT_TAIL_FALLBACK: StepSpec[] = [{ name: 'prune_tool_outputs', keepLast: 2 }];
+
 /** Minimum agent-visible messages before an automatic run (manual runs ignore it). */
 export const AUTO_MIN_MESSAGES: Record<Strategy, number> = {
   legacy_segmented: 20,
@@ -49,9 +57,9 @@ export const AUTO_MIN_MESSAGES: Record<Strategy, number> = {
 export function planFor(strategy: Strategy, usage: number, trigger: Trigger): Plan {
   switch (strategy) {
     case 'legacy_segmented':
-      return [[{ name: 'keep_head_tail', head: 3, tail: 10 }, { name: 'summarize', range: { kind: 'selection' } }]];
+      return [[{ name: 'keep_head_tail', head: 3, tail: 10 }, { name: 'summarize', range: { kind: 'selection' } }], KEPT_TAIL_FALLBACK];
     case 'cfpm_memory_v1':
-      return [[{ name: 'keep_head_tail', head: 2, tail: 8 }, { name: 'memory_checkpoint' }]];
+      return [[{ name: 'keep_head_tail', head: 2, tail: 8 }, { name: 'memory_checkpoint' }], KEPT_TAIL_FALLBACK];
     case 'progressive': {
       let level = progressiveLevel(usage);
       if (level === 'NONE' && trigger !== 'auto') level = 'LIGHT';

@@ -56,6 +56,28 @@ describe('strategy presets', () => {
     expect((await run({ history: h19.messages, strategy: 'legacy_segmented', trigger: 'manual' })).ok).toBe(true);
   });
 
+  it('legacy and CFPM prune the outputs of the kept tail when folding the middle is not enough', async () => {
+    // Five round trips of 8,000-char outputs sit in the tail that both strategies keep.
+    const h = new HistoryBuilder();
+    h.system();
+    h.segment('old work', 2, 400);
+    h.segment('recent heavy work', 5, 8000);
+    const target = 4000; // 10,000+ tokens of kept outputs cannot fit without pruning them
+    for (const strategy of ['legacy_segmented', 'cfpm_memory_v1'] as const) {
+      const r = await run({ history: h.messages, strategy, target });
+      expect(r.ok, strategy).toBe(true);
+      expect(r.tokensAfter).toBeLessThanOrEqual(target);
+      expect(r.steps.at(-1)!.name).toBe('prune_tool_outputs');
+      const { history, compactions } = apply(h.messages, [], r);
+      const view = buildView({ history, compactions, model: MODEL });
+      const tools = view.messages.filter((m) => m.role === 'tool');
+      // The pairs stay whole, the latest output is intact, older ones point to read_tool_output.
+      expect(tools.at(-1)!.content).toMatch(/^out recent heavy work 4/);
+      expect(tools.some((m) => /read_tool_output\(id: "call_\d+"\)/.test(m.content ?? ''))).toBe(true);
+    }
+    expect(planFor('legacy_segmented', 0.9, 'auto').map((g) => g[0]!.name)).toEqual(['keep_head_tail', 'prune_tool_outputs']);
+  });
+
   it('a compaction that does not reduce the estimate is refused and changes nothing', async () => {
     const h = new HistoryBuilder();
     h.system();
