@@ -17,7 +17,8 @@ import type {
 } from '@threadline/protocol';
 import type { ToolSpec } from './tools/types';
 
-export type Breakdown = ContextUsage['breakdown'];
+/** The view's own parts; the tool definitions are added by the budget (turn/budget.ts). */
+export type Breakdown = Omit<ContextUsage['breakdown'], 'tools'>;
 
 export interface ViewInput {
   history: StoredMessage[];

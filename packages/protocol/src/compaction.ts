@@ -50,6 +50,7 @@ export const CompactionRecordSchema = z.object({
 export type CompactionRecord = z.infer<typeof CompactionRecordSchema>;
 
 export const ContextUsageSchema = z.object({
+  /** What the provider would count for the next request: view + tool definitions, calibrated. */
   total: z.number().int(),
   window: z.number().int(),
   /** Percent of the window used, 0–100 (not a fraction). */
@@ -62,9 +63,13 @@ export const ContextUsageSchema = z.object({
     summaries: z.number().int(),
     messages: z.number().int(),
     toolOutputs: z.number().int(),
+    /** The tool definitions every request carries. */
+    tools: z.number().int(),
   }),
   /** The provider's last reported prompt tokens, for calibration (debug). */
   providerPromptTokens: z.number().int().nullable(),
+  /** Provider tokens per estimated token (1 until the provider reported usage); the breakdown is in estimated tokens. */
+  calibration: z.number(),
   canCompact: z.boolean(),
   autoPaused: z.boolean(),
 });

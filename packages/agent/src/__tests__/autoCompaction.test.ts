@@ -12,8 +12,10 @@ const bigOutput = (n: number) => ({ name: 'shell', arguments: { command: `for i 
 describe('auto compaction', () => {
   it('compacts a long session over the threshold: the view shrinks, history keeps everything', async () => {
     let n = 0;
+    // The window holds the tool definitions too, and the provider counts these lines at ~1.5x the
+    // chars/4 estimate: 10,000 tokens leave room for legacy's 3 + 10 kept messages and a summary.
     h = await startHarness({
-      window: 6000,
+      window: 10_000,
       settings: { approvalPolicy: 'auto' },
       llm: { defaultReply: (req): FakeReply => (lastIsTool(req) ? { content: `noted ${n}` } : { toolCalls: [bigOutput(++n)] }) },
     });
@@ -56,7 +58,8 @@ describe('auto compaction', () => {
     // The compaction happened inside the turn: after the user message, before the final answer.
     expect(records[0].afterSeq).toBeGreaterThan(user.seq);
     expect(records[0].afterSeq).toBeLessThan(final.seq);
-    expect(history.filter((m) => m.role === 'tool').length).toBe(16);
+    // (Pruned outputs add agent-only placeholders; the user's history keeps the 16 results.)
+    expect(history.filter((m) => m.role === 'tool' && m.visibility.user).length).toBe(16);
     // The request right after the summary call is smaller than the one right before it.
     const reqs = h.llm.chatRequests();
     const s = reqs.findIndex((r) => r.isSummaryRequest);
@@ -76,5 +79,31 @@ describe('auto compaction', () => {
     await h.turn('go');
     expect(await h.api['compaction.list']({ sessionId: h.sessionId })).toEqual([]);
     expect(compactionNotices(h.history())).toEqual([]);
+  });
+});
+
+describe('calibrated budget', () => {
+  it('counts the tool definitions and learns from reported usage, so auto compaction comes before a context error', async () => {
+    // Numbers cost the provider ~2 tokens per line, while an unknown model is estimated at chars/4:
+    // uncalibrated, the estimate stays under 80 % until the provider refuses the request.
+    let n = 0;
+    const numbers = (k: number) => ({ name: 'shell', arguments: { command: `seq ${k * 1000} ${k * 1000 + 250}` } });
+    h = await startHarness({
+      window: 6000,
+      settings: { approvalPolicy: 'auto', compaction: { strategy: 'cfpm_memory_v1' } },
+      // The provider refuses what is over the window, as a real one does.
+      llm: { contextWindow: 6000, defaultReply: (req): FakeReply => (lastIsTool(req) ? { content: `noted ${n}` } : { toolCalls: [numbers(++n)] }) },
+    });
+    await h.turn('turn 1: print the first batch');
+    const first = await h.api['context.usage']({ sessionId: h.sessionId });
+    expect(first.breakdown.tools).toBeGreaterThan(200);
+    expect(first.calibration).toBeGreaterThan(1.05);
+    expect(first.providerPromptTokens).not.toBeNull();
+    // The meter speaks in the provider's tokens: close to what the provider reported last.
+    expect(Math.abs(first.total - first.providerPromptTokens!) / first.providerPromptTokens!).toBeLessThan(0.25);
+    for (let t = 2; t <= 12; t++) await h.turn(`turn ${t}: print the next batch`);
+    expect(compactionNotices(h.history(), 'auto_compacting').length).toBeGreaterThan(0);
+    expect(compactionNotices(h.history(), 'recovering')).toEqual([]);
+    expect(h.llm.chatRequests().every((r) => r.status === 200)).toBe(true);
   });
 });

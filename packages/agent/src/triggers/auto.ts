@@ -2,6 +2,7 @@ import { AUTO_MIN_MESSAGES, MAX_CONSECUTIVE_FAILURES } from '@threadline/context
 import type { TurnScope } from '../turn/deps';
 import { runCompaction } from '../turn/compaction';
 import { persistCompactionNotice } from '../turn/notices';
+import { tokenBudget } from '../turn/budget';
 import { autoEnabled } from '../turn/usage';
 import { buildSessionView, type SessionView } from '../turn/view';
 
@@ -16,11 +17,13 @@ export async function autoCompactIfNeeded(scope: TurnScope, sv: SessionView): Pr
   const { deps, sessionId, settings, profile } = scope;
   const rt = deps.runtime(sessionId);
   if (!autoEnabled(settings) || rt.autoPaused) return sv;
-  if (!deps.engine.shouldAutoCompact(sv.view.tokens, profile.contextWindow, settings.compaction.autoThreshold)) return sv;
+  // In the provider's tokens: the view's estimate plus the tool definitions, calibrated.
+  const tokens = tokenBudget(deps, sessionId, profile).providerTokens(sv.view.tokens);
+  if (!deps.engine.shouldAutoCompact(tokens, profile.contextWindow, settings.compaction.autoThreshold)) return sv;
   // Below the strategy's minimum a compaction is not due yet (not a failure): recovery covers a
   // short session with a huge message.
   if (conversationLength(sv) < AUTO_MIN_MESSAGES[settings.compaction.strategy]) return sv;
-  const percent = Math.round((sv.view.tokens / profile.contextWindow) * 100);
+  const percent = Math.round((tokens / profile.contextWindow) * 100);
   persistCompactionNotice(deps, sessionId, { type: 'auto_compacting', trigger: 'auto', strategy: settings.compaction.strategy, percent });
   const outcome = await runCompaction({ ...scope, trigger: 'auto', instructions: null, targetTokens: null, signal: scope.signal });
   if (outcome.ok) {

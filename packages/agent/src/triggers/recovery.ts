@@ -1,6 +1,7 @@
 import { MAX_RECOVERY_ATTEMPTS, recoveryTarget } from '@threadline/context';
 import type { Strategy } from '@threadline/protocol';
 import type { TurnScope } from '../turn/deps';
+import { tokenBudget } from '../turn/budget';
 import { runCompaction } from '../turn/compaction';
 import { MAX_ATTEMPTS_MESSAGE, persistCompactionNotice } from '../turn/notices';
 
@@ -33,7 +34,8 @@ export async function recoverFromContextError(scope: TurnScope, attempt: number)
     ...scope,
     trigger: 'recovery',
     instructions: null,
-    targetTokens: recoveryTarget(profile.contextWindow, attempt),
+    // In the view's units, like everything the engine is given (turn/budget.ts).
+    targetTokens: recoveryTarget(tokenBudget(deps, sessionId, profile).viewWindow, attempt),
     signal: scope.signal,
   });
   // Even a failed compaction counts as an attempt: the loop retries and eventually stops.

@@ -1,6 +1,7 @@
 import type { ChatMessage, CompactionRecord, Settings, Trigger } from '@threadline/protocol';
 import type { CompactionPlan, ProviderClient } from '../ports';
 import type { TurnDeps } from './deps';
+import { tokenBudget, type TokenBudget } from './budget';
 import { persistCompactionNotice } from './notices';
 import { buildSessionView, type SessionView } from './view';
 import type { ProviderProfile } from '@threadline/protocol';
@@ -33,6 +34,7 @@ export function summarizerFor(req: Pick<CompactionRequest, 'profile' | 'client' 
 /** Computes a compaction on the current view without writing anything (also the preview). */
 export async function planCompaction(req: CompactionRequest & { dryRun?: boolean }, sv?: SessionView): Promise<{ plan: CompactionPlan; sv: SessionView }> {
   const view = sv ?? buildSessionView(req.deps, req.sessionId, req.settings, req.profile);
+  const budget = tokenBudget(req.deps, req.sessionId, req.profile);
   const plan = await req.deps.engine.compact({
     history: view.history,
     compactions: view.compactions,
@@ -41,7 +43,8 @@ export async function planCompaction(req: CompactionRequest & { dryRun?: boolean
     model: req.profile.model,
     strategy: req.settings.compaction.strategy,
     trigger: req.trigger,
-    window: req.profile.contextWindow,
+    // The window less the tool definitions, in the view's calibrated units (turn/budget.ts).
+    window: budget.viewWindow,
     threshold: req.settings.compaction.autoThreshold,
     instructions: req.instructions,
     targetTokens: req.targetTokens,
@@ -51,7 +54,18 @@ export async function planCompaction(req: CompactionRequest & { dryRun?: boolean
     now: req.deps.now(),
     newId: req.deps.newId,
   });
-  return { plan, sv: view };
+  return { plan: inProviderTokens(plan, budget), sv: view };
+}
+
+/** The engine counts in the view's estimate; records, notices and previews speak like the meter. */
+function inProviderTokens(plan: CompactionPlan, budget: TokenBudget): CompactionPlan {
+  const p = budget.providerTokens;
+  return {
+    ...plan,
+    tokensBefore: p(plan.tokensBefore),
+    tokensAfter: p(plan.tokensAfter),
+    steps: plan.steps.map((st) => ({ ...st, tokensBefore: p(st.tokensBefore), tokensAfter: p(st.tokensAfter) })),
+  };
 }
 
 /**

@@ -3,6 +3,7 @@ import type { StreamResult } from '../ports';
 import { autoCompactIfNeeded } from '../triggers/auto';
 import { recoverFromContextError } from '../triggers/recovery';
 import type { TurnScope } from './deps';
+import { observeProviderUsage } from './budget';
 import { emitUsage } from './usage';
 import { buildSessionView, type SessionView } from './view';
 
@@ -41,7 +42,7 @@ export async function callModel(scope: TurnScope): Promise<ModelReply> {
     const sink = { content: '' };
     try {
       const res = await streamReply(scope, sv, id, sink);
-      if (res.usage) deps.runtime(sessionId).providerPromptTokens = res.usage.promptTokens;
+      if (res.usage) observeProviderUsage(deps, sessionId, profile, sv.view.tokens, res.usage.promptTokens);
       if (scope.signal.aborted) return { kind: 'aborted', id, content: sink.content };
       return { kind: 'reply', id, content: res.content || sink.content, toolCalls: res.toolCalls, sv };
     } catch (err) {

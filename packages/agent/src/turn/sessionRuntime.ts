@@ -1,3 +1,4 @@
+import { INITIAL_CALIBRATION, type CalibrationState } from '@threadline/context';
 import type { ApprovalDecision } from './approvals';
 
 /**
@@ -12,6 +13,8 @@ export class SessionRuntime {
   consecutiveAutoFailures = 0;
   autoPaused = false;
   providerPromptTokens: number | null = null;
+  /** provider / estimate, from the usage of past calls (see turn/budget.ts). */
+  calibration: CalibrationState = INITIAL_CALIBRATION;
   /** Promise of the running turn, so dispose() and tests can wait for it. */
   running: Promise<void> | null = null;
 }

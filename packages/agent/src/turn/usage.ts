@@ -1,4 +1,5 @@
 import type { ContextUsage, ProviderProfile, Settings } from '@threadline/protocol';
+import { tokenBudget } from './budget';
 import type { TurnDeps } from './deps';
 import type { SessionView } from './view';
 
@@ -11,15 +12,17 @@ export function autoEnabled(settings: Settings): boolean {
 export function computeUsage(deps: TurnDeps, sessionId: string, sv: SessionView, profile: ProviderProfile, settings: Settings): ContextUsage {
   const rt = deps.runtime(sessionId);
   const window = profile.contextWindow;
-  const total = sv.view.tokens;
+  const budget = tokenBudget(deps, sessionId, profile);
+  const total = budget.providerTokens(sv.view.tokens);
   const agentVisible = sv.history.filter((m) => m.visibility.agent).length;
   return {
     total,
     window,
     percent: window > 0 ? Math.round((total / window) * 1000) / 10 : 0,
     threshold: settings.compaction.autoThreshold,
-    breakdown: sv.view.breakdown,
+    breakdown: { ...sv.view.breakdown, tools: budget.toolTokens },
     providerPromptTokens: rt.providerPromptTokens,
+    calibration: Math.round(budget.ratio * 1000) / 1000,
     canCompact: !rt.busy && agentVisible >= 2,
     autoPaused: rt.autoPaused,
   };

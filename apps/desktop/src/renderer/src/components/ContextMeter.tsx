@@ -20,7 +20,12 @@ export function pct(u: ContextUsage): number {
   return u.percent;
 }
 
-const PARTS = ['system', 'memory', 'summaries', 'messages', 'toolOutputs'] as const;
+const PARTS = ['system', 'memory', 'summaries', 'messages', 'toolOutputs', 'tools'] as const;
+
+/** A part in the provider's tokens: the breakdown is estimated, `total` is calibrated. */
+function part(u: ContextUsage, k: (typeof PARTS)[number]): number {
+  return Math.round(u.breakdown[k] * u.calibration);
+}
 
 function Popover({ sessionId, usage, onClose }: { sessionId: string; usage: ContextUsage; onClose: () => void }) {
   const { t } = useTranslation();
@@ -63,7 +68,7 @@ function Popover({ sessionId, usage, onClose }: { sessionId: string; usage: Cont
       </div>
       <div className="breakdown-bar">
         {PARTS.map((k) => (
-          <span key={k} className={`seg seg-${k}`} style={{ width: `${usage.window ? (usage.breakdown[k] / usage.window) * 100 : 0}%` }} />
+          <span key={k} className={`seg seg-${k}`} style={{ width: `${usage.window ? (part(usage, k) / usage.window) * 100 : 0}%` }} />
         ))}
       </div>
       <table className="breakdown">
@@ -74,7 +79,7 @@ function Popover({ sessionId, usage, onClose }: { sessionId: string; usage: Cont
                 <span className={`swatch seg-${k}`} />
                 {t(`context.breakdown.${k}`)}
               </td>
-              <td className="num">{formatTokens(usage.breakdown[k])}</td>
+              <td className="num">{formatTokens(part(usage, k))}</td>
             </tr>
           ))}
         </tbody>
@@ -85,7 +90,7 @@ function Popover({ sessionId, usage, onClose }: { sessionId: string; usage: Cont
           : t('context.thresholdOff')}
         {usage.autoPaused && <div className="warn-text">{t('context.autoPaused')}</div>}
         {usage.providerPromptTokens !== null && (
-          <div className="muted">{t('context.providerTokens', { tokens: formatTokens(usage.providerPromptTokens) })}</div>
+          <div className="muted">{t('context.providerTokens', { tokens: formatTokens(usage.providerPromptTokens), ratio: usage.calibration.toFixed(2) })}</div>
         )}
       </div>
       <button type="button" className="btn btn-block" onClick={() => void runPreview()} disabled={loading} data-testid="preview-compaction">

@@ -1,0 +1,56 @@
+import { observeUsage } from '@threadline/context';
+import type { ProviderProfile } from '@threadline/protocol';
+import type { ToolRegistry } from '../tools/registry';
+import type { TurnDeps } from './deps';
+
+/**
+ * The view's estimate is not what the provider counts: every request also carries the tool
+ * definitions, and a model without a known tokenizer is estimated at chars/4 (numbers, code and
+ * Chinese cost more). Left alone, the estimate says 60 % while the provider answers "context too
+ * long". The budget adds the tool definitions and scales by the ratio the provider's reported
+ * usage showed (SPEC §3.1), so the meter, the auto trigger and the compaction targets all speak
+ * in the provider's tokens.
+ */
+export interface TokenBudget {
+  /** Provider tokens per estimated token, smoothed; 1 until the provider reported usage. */
+  ratio: number;
+  /** Estimated tokens of the tool definitions each request carries (not part of the view). */
+  toolTokens: number;
+  /** The window in the view's own units: what the engine compacts against. */
+  viewWindow: number;
+  /** What the provider would count for a view whose estimate is `viewTokens`. */
+  providerTokens(viewTokens: number): number;
+}
+
+const toolTokenCache = new WeakMap<ToolRegistry, Map<string, number>>();
+
+/** The tool definitions, counted once per registry and model (they do not change at run time). */
+export function toolDefinitionTokens(deps: TurnDeps, model: string): number {
+  let byModel = toolTokenCache.get(deps.registry);
+  if (!byModel) toolTokenCache.set(deps.registry, (byModel = new Map()));
+  let n = byModel.get(model);
+  if (n === undefined) {
+    const specs = deps.registry.specs();
+    n = specs.length === 0 ? 0 : deps.engine.countMessageTokens({ role: 'system', content: JSON.stringify(specs) }, model);
+    byModel.set(model, n);
+  }
+  return n;
+}
+
+export function tokenBudget(deps: TurnDeps, sessionId: string, profile: ProviderProfile): TokenBudget {
+  const ratio = deps.runtime(sessionId).calibration.ratio;
+  const toolTokens = toolDefinitionTokens(deps, profile.model);
+  return {
+    ratio,
+    toolTokens,
+    viewWindow: Math.max(1, Math.floor(profile.contextWindow / ratio) - toolTokens),
+    providerTokens: (viewTokens) => Math.round((viewTokens + toolTokens) * ratio),
+  };
+}
+
+/** After a call: the provider's `prompt_tokens` for a view we estimated at `viewTokens`. */
+export function observeProviderUsage(deps: TurnDeps, sessionId: string, profile: ProviderProfile, viewTokens: number, promptTokens: number): void {
+  const rt = deps.runtime(sessionId);
+  rt.providerPromptTokens = promptTokens;
+  rt.calibration = observeUsage(rt.calibration, viewTokens + toolDefinitionTokens(deps, profile.model), promptTokens);
+}
