@@ -105,11 +105,13 @@ export function MessageList({ sessionId }: { sessionId: string }) {
     });
   }, [items.length, virtualizer]);
 
-  // A newly opened session starts at its end.
+  // A newly opened session starts at its end, and so does the list after the user sends: their
+  // message and the reply to it are what they want to see, wherever they had scrolled to.
+  const lastUserId = useMemo(() => messages.findLast((m) => m.role === 'user' && m.kind === 'normal')?.id ?? null, [messages]);
   useLayoutEffect(() => {
     atBottom.current = true;
     setShowJump(false);
-  }, [sessionId]);
+  }, [sessionId, lastUserId]);
 
   const streamLen = streams.reduce((n, s) => n + s.text.length, 0) + pendingTools.length;
   useEffect(() => {
