@@ -9,7 +9,7 @@ const { values } = parseArgs({ options: { quick: { type: 'boolean', default: fal
 const quick = Boolean(values.quick);
 const only = typeof values.only === 'string' ? values.only : null;
 const root = resolve(import.meta.dirname, '..');
-const transcriptsDir = resolve(root, '../shared/transcripts');
+const transcriptsDir = resolve(root, 'fixtures/transcripts');
 if (!existsSync(transcriptsDir)) console.warn(`bench: no transcripts at ${transcriptsDir}; transcript tables are skipped`);
 
 const started = Date.now();

@@ -25,10 +25,15 @@ if ! command -v pnpm >/dev/null || ! pnpm -v | grep -q '^10\.'; then
   fi
   export PATH="$PNPM_BIN:$PATH"
 fi
-if [ ! -x /usr/bin/chromium ] && [ "${THREADLINE_SKIP_CHROMIUM:-0}" != 1 ]; then
-  echo "toolchain: installing Chromium from Debian"
+# Chromium for the browser tests, and a small CJK font so screenshots of the Chinese UI show
+# characters instead of empty boxes (a fresh Debian has none).
+apt_missing=()
+[ -x /usr/bin/chromium ] || apt_missing+=(chromium)
+{ command -v fc-list >/dev/null && [ -n "$(fc-list :lang=zh 2>/dev/null)" ]; } || apt_missing+=(fonts-wqy-microhei)
+if [ ${#apt_missing[@]} -gt 0 ] && [ "${THREADLINE_SKIP_CHROMIUM:-0}" != 1 ]; then
+  echo "toolchain: installing ${apt_missing[*]} from Debian"
   SUDO=""; [ "$(id -u)" != 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq >/dev/null
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium >/dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${apt_missing[@]}" >/dev/null
 fi
 echo "toolchain: node $(node -v), pnpm $(pnpm -v), $(/usr/bin/chromium --version 2>/dev/null || echo 'no chromium')"

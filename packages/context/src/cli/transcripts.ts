@@ -47,9 +47,9 @@ export function repoRoot(from = path.dirname(fileURLToPath(import.meta.url))): s
   return dir;
 }
 
-/** The shared real transcripts live beside the repository: `<repo>/../shared/transcripts`. */
+/** The 18 real, public agent runs the engine is tested and benchmarked on: `<repo>/fixtures/transcripts`. */
 export function transcriptsDir(): string {
-  return path.resolve(repoRoot(), '../shared/transcripts');
+  return path.resolve(repoRoot(), 'fixtures/transcripts');
 }
 
 export interface Transcript {

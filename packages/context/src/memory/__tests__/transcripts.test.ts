@@ -4,14 +4,13 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ChatMessageSchema, type ChatMessage } from '@threadline/protocol';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { transcriptsDir } from '../../cli/transcripts';
 import { checkpointRecall, editedFiles } from '../recall';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const dir = path.resolve(here, '../../../../../../shared/transcripts');
+const dir = transcriptsDir();
 const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.startsWith('mini-swe-') && f.endsWith('.json')).sort() : [];
 const load = (f: string): ChatMessage[] => z.object({ messages: z.array(ChatMessageSchema) }).parse(JSON.parse(readFileSync(path.join(dir, f), 'utf8'))).messages;
 
