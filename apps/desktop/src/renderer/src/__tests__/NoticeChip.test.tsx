@@ -27,6 +27,9 @@ describe('NoticeChip', () => {
     render(<NoticeChip msg={notice(runtime())} />);
     expect(screen.getByText('Memory checkpoint: +3 accepted, 1 rejected, 12 facts')).toBeTruthy();
     expect(screen.queryByRole('button')).toBeNull();
+    cleanup();
+    render(<NoticeChip msg={notice(runtime({ factCount: 1 }))} />);
+    expect(screen.getByText('Memory checkpoint: +3 accepted, 1 rejected, 1 fact')).toBeTruthy();
   });
 
   it('debug: the same line with details (mode and localized rejected reasons)', () => {

@@ -77,7 +77,9 @@ export function CompactionDivider({ sessionId, compaction: c, latest, inserted }
             {c.summary ? t('compaction.divider.summaryLabel') : t('compaction.divider.snapshotLabel')}
             {c.instructions && <span className="divider-instr">{t('compaction.divider.instructions', { text: c.instructions })}</span>}
           </div>
-          <Markdown text={body} />
+          {/* A model summary is Markdown; the CFPM checkpoint is plain lines, and Markdown would
+              fold its section titles into the list item above them. */}
+          {c.summary ? <Markdown text={body} /> : <div className="divider-snapshot">{body}</div>}
         </div>
       )}
     </div>

@@ -27,7 +27,7 @@ function RuntimeChip({ p, level }: { p: RuntimeNoticePayload; level: VisibilityL
           {t('notice.cfpm.runtime.brief', {
             accepted: p.acceptedCount,
             rejected: p.rejectedCount,
-            facts: p.factCount,
+            count: p.factCount,
           })}
           {p.prunedCount > 0 && <span className="chip-sep">{t('notice.cfpm.runtime.pruned', { count: p.prunedCount })}</span>}
         </span>
