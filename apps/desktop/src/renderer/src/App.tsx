@@ -54,9 +54,12 @@ export function App() {
 
   return (
     <div className={`app ${panel === 'memory' ? 'with-panel' : ''}`}>
-      <Sidebar />
-      <ChatView />
-      {panel === 'memory' && activeId && <MemoryPanel sessionId={activeId} />}
+      {/* Settings covers the window like a dialog: what is behind it leaves the Tab order. */}
+      <div className="app-main" inert={panel === 'settings'}>
+        <Sidebar />
+        <ChatView />
+        {panel === 'memory' && activeId && <MemoryPanel sessionId={activeId} />}
+      </div>
       {panel === 'settings' && <SettingsPage />}
       {toast && (
         <div className="toast" role="status">

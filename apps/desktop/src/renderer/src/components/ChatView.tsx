@@ -3,7 +3,8 @@ import { useAppStore } from '../store';
 import { Composer } from './Composer';
 import { IconMemory, IconPlus } from './Icons';
 import { MessageList } from './MessageList';
-import { MOD } from '../lib/platform';
+import { shortcutLabel } from '../lib/shortcuts';
+import { getBridge } from '../transport';
 
 function EmptyChat() {
   const { t } = useTranslation();
@@ -15,7 +16,7 @@ function EmptyChat() {
       <button type="button" className="btn btn-primary" onClick={() => void create()}>
         <IconPlus />
         {t('sidebar.new')}
-        <kbd className="kbd kbd-on-primary">{t('shortcut.newSession', { mod: MOD })}</kbd>
+        <kbd className="kbd kbd-on-primary">{shortcutLabel('new-session', getBridge().shell)}</kbd>
       </button>
     </div>
   );

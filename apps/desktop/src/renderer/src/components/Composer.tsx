@@ -5,7 +5,9 @@ import { ContextMeter } from './ContextMeter';
 import { Dialog } from './Dialog';
 import { IconChevronDown, IconLayers, IconSend, IconStop } from './Icons';
 
-export const COMPOSER_ID = 'composer-input';
+import { COMPOSER_ID } from './composerId';
+
+export { COMPOSER_ID };
 
 function CompactControl({ sessionId }: { sessionId: string }) {
   const { t } = useTranslation();
@@ -23,8 +25,17 @@ function CompactControl({ sessionId }: { sessionId: string }) {
     const onDown = (e: MouseEvent) => {
       if (menuRef.current && !menuRef.current.contains(e.target as Node)) setMenu(false);
     };
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      e.preventDefault(); // handled: Esc closes the menu and does not stop the reply
+      setMenu(false);
+    };
     document.addEventListener('mousedown', onDown);
-    return () => document.removeEventListener('mousedown', onDown);
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('mousedown', onDown);
+      document.removeEventListener('keydown', onKey);
+    };
   }, [menu]);
 
   const reason = compacting

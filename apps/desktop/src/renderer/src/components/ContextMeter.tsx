@@ -36,10 +36,16 @@ function Popover({ sessionId, usage, onClose }: { sessionId: string; usage: Cont
   const thresholdOn = usage.threshold > 0 && usage.threshold < 1;
 
   useEffect(() => {
+    // The meter button sits beside the popover in .meter-wrap: a press on it is its own toggle,
+    // not an outside click (closing here and reopening on its click would keep it open).
     const onDown = (e: MouseEvent) => {
-      if (ref.current && !ref.current.contains(e.target as Node)) onClose();
+      if (ref.current && !ref.current.parentElement?.contains(e.target as Node)) onClose();
     };
-    const onKey = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      e.preventDefault(); // handled: Esc closes the popover and does not stop the reply
+      onClose();
+    };
     document.addEventListener('mousedown', onDown);
     document.addEventListener('keydown', onKey);
     return () => {

@@ -1,4 +1,5 @@
 import { useEffect, useRef, type ReactNode } from 'react';
+import { COMPOSER_ID } from './composerId';
 
 interface Props {
   title: string;
@@ -8,27 +9,45 @@ interface Props {
   testId?: string;
 }
 
-/** A modal dialog: Escape or a click outside closes it, focus moves in and comes back. */
+const FOCUSABLE = 'button:not([disabled]), input:not([disabled]), textarea:not([disabled]), select:not([disabled]), [href], [tabindex]:not([tabindex="-1"])';
+
+/**
+ * A modal dialog: Escape or a click outside closes it; focus moves in, Tab stays inside, and focus
+ * goes back where it was (or to the message input when that element is gone, e.g. after a delete).
+ */
 export function Dialog({ title, onClose, children, footer, testId }: Props) {
   const ref = useRef<HTMLDivElement>(null);
+  // The latest onClose without re-running the effect: parents pass a new function every render,
+  // and re-running would steal focus back to the first field while the user types.
+  const close = useRef(onClose);
+  close.current = onClose;
   useEffect(() => {
     const before = document.activeElement as HTMLElement | null;
-    const first = ref.current?.querySelector<HTMLElement>('[data-autofocus], input, textarea, button');
+    const first = ref.current?.querySelector<HTMLElement>(`[data-autofocus], ${FOCUSABLE}`);
     first?.focus();
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape') {
         e.stopPropagation();
-        onClose();
+        e.preventDefault();
+        close.current();
+      } else if (e.key === 'Tab' && ref.current) {
+        const items = [...ref.current.querySelectorAll<HTMLElement>(FOCUSABLE)];
+        if (items.length === 0) return;
+        const i = items.indexOf(document.activeElement as HTMLElement);
+        const next = e.shiftKey ? (i <= 0 ? items.length - 1 : i - 1) : i === items.length - 1 ? 0 : i + 1;
+        e.preventDefault();
+        items[next]?.focus();
       }
     };
     document.addEventListener('keydown', onKey, true);
     return () => {
       document.removeEventListener('keydown', onKey, true);
-      before?.focus?.();
+      const back = before && before.isConnected ? before : document.getElementById(COMPOSER_ID);
+      back?.focus?.();
     };
-  }, [onClose]);
+  }, []);
   return (
-    <div className="overlay" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>
+    <div className="overlay" onMouseDown={(e) => e.target === e.currentTarget && close.current()}>
       <div className="dialog" role="dialog" aria-modal="true" aria-label={title} ref={ref} data-testid={testId}>
         <div className="dialog-title">{title}</div>
         <div className="dialog-body">{children}</div>

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { STRATEGIES, type SettingsPatch, type VisibilityLevel } from '@threadline/protocol';
 import { useAppStore } from '../store';
@@ -176,8 +176,17 @@ export function SettingsPage() {
   const { t } = useTranslation();
   const setPanel = useAppStore((s) => s.setPanel);
   const [tab, setTab] = useState<Tab>('general');
+  const ref = useRef<HTMLDivElement>(null);
+  // Focus moves into the page and, when it closes, back to where it was.
+  useEffect(() => {
+    const before = document.activeElement as HTMLElement | null;
+    ref.current?.querySelector<HTMLElement>('.nav-item.on')?.focus();
+    return () => {
+      if (before?.isConnected) before.focus();
+    };
+  }, []);
   return (
-    <div className="settings-page" role="dialog" aria-label={t('settings.title')} data-testid="settings-page">
+    <div className="settings-page" role="dialog" aria-modal="true" aria-label={t('settings.title')} data-testid="settings-page" ref={ref}>
       <nav className="settings-nav">
         <div className="settings-nav-title">{t('settings.title')}</div>
         {TABS.map((k) => (

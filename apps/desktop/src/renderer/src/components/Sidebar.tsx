@@ -3,7 +3,8 @@ import { useTranslation } from 'react-i18next';
 import type { SessionSummary } from '@threadline/protocol';
 import { useAppStore } from '../store';
 import { Dialog } from './Dialog';
-import { MOD } from '../lib/platform';
+import { shortcutLabel } from '../lib/shortcuts';
+import { getBridge } from '../transport';
 import { IconLogo, IconPencil, IconPlus, IconSearch, IconSettings, IconTrash } from './Icons';
 
 function relativeTime(ts: number, lang: string): string {
@@ -128,7 +129,7 @@ export function Sidebar() {
       <button type="button" className="btn new-session" onClick={() => void create()} title={t('sidebar.newHint')} data-testid="new-session">
         <IconPlus />
         {t('sidebar.new')}
-        <kbd className="kbd">{t('shortcut.newSession', { mod: MOD })}</kbd>
+        <kbd className="kbd">{shortcutLabel('new-session', getBridge().shell)}</kbd>
       </button>
       <label className="search">
         <IconSearch />
@@ -150,7 +151,7 @@ export function Sidebar() {
       <button type="button" className="btn btn-ghost sidebar-foot" onClick={() => setPanel('settings')} data-testid="open-settings">
         <IconSettings />
         {t('settings.title')}
-        <kbd className="kbd">{t('shortcut.settings', { mod: MOD })}</kbd>
+        <kbd className="kbd">{shortcutLabel('open-settings', getBridge().shell)}</kbd>
       </button>
       {confirm && (
         <Dialog

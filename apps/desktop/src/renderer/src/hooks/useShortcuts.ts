@@ -1,46 +1,66 @@
 import { useEffect } from 'react';
+import type { AppCommand } from '@threadline/protocol';
 import { useAppStore } from '../store';
-import { isMod } from '../lib/platform';
-import { COMPOSER_ID } from '../components/Composer';
+import { getBridge } from '../transport';
+import { escapeStopsReply, matchShortcut } from '../lib/shortcuts';
+import { COMPOSER_ID } from '../components/composerId';
+
+/** One place for what a command does, whether it came from a key press or the app menu. */
+export function runAppCommand(cmd: AppCommand): void {
+  const st = useAppStore.getState();
+  if (st.phase !== 'ready') return;
+  switch (cmd) {
+    case 'new-session':
+      void st.createSession();
+      return;
+    case 'focus-input':
+      if (st.panel === 'settings') st.setPanel('none');
+      requestAnimationFrame(() => document.getElementById(COMPOSER_ID)?.focus());
+      return;
+    case 'open-settings':
+      st.setPanel(st.panel === 'settings' ? 'none' : 'settings');
+      return;
+  }
+}
 
 /**
- * App-wide shortcuts: new session (Mod+N), focus input (Mod+L), settings (Mod+,), stop (Esc while
- * a reply streams). Send / newline live in the composer itself.
+ * App-wide shortcuts (lib/shortcuts.ts) and the desktop menu's commands; Esc stops a streaming
+ * reply. Send / newline live in the composer itself.
  */
 export function useShortcuts(): void {
   useEffect(() => {
+    const bridge = getBridge();
+    const shell = bridge.shell;
+    // In the desktop app the menu's accelerators own the shortcuts and arrive as commands.
+    const offCommand = bridge.onCommand?.(runAppCommand);
     const onKey = (e: KeyboardEvent) => {
       const st = useAppStore.getState();
       if (st.phase !== 'ready') return;
-      if (isMod(e) && !e.shiftKey && !e.altKey) {
-        const k = e.key.toLowerCase();
-        if (k === 'n') {
-          e.preventDefault();
-          void st.createSession();
-        } else if (k === 'l') {
-          e.preventDefault();
-          if (st.panel === 'settings') st.setPanel('none');
-          requestAnimationFrame(() => document.getElementById(COMPOSER_ID)?.focus());
-        } else if (k === ',') {
-          e.preventDefault();
-          st.setPanel(st.panel === 'settings' ? 'none' : 'settings');
-        }
+      const cmd = matchShortcut(e, shell);
+      if (cmd) {
+        // Desktop: left alone, so the menu's accelerator takes it (Electron runs a menu
+        // accelerator only for a key the page did not handle) and the command arrives once.
+        if (shell === 'electron') return;
+        e.preventDefault();
+        runAppCommand(cmd);
         return;
       }
-      if (e.key === 'Escape' && !e.defaultPrevented) {
-        if (document.querySelector('[aria-modal="true"]')) return;
-        if (st.panel === 'settings') {
-          st.setPanel('none');
-          return;
-        }
-        const id = st.activeSessionId;
-        if (id && st.busy[id]) {
-          e.preventDefault();
-          void st.cancel(id);
-        }
+      if (e.key !== 'Escape' || e.defaultPrevented) return;
+      if (st.panel === 'settings') {
+        st.setPanel('none');
+        return;
+      }
+      if (document.querySelector('[aria-modal="true"]')) return;
+      const id = st.activeSessionId;
+      if (id && st.busy[id] && escapeStopsReply(e, COMPOSER_ID)) {
+        e.preventDefault();
+        void st.cancel(id);
       }
     };
     window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
+    return () => {
+      window.removeEventListener('keydown', onKey);
+      offCommand?.();
+    };
   }, []);
 }
