@@ -1,9 +1,12 @@
 // Fails when a locale misses a key another has, when the renderer uses a t('key') that English
-// lacks, or when a .tsx file shows the user a hard-coded string (JSX text or a user-facing
-// attribute). A line may opt out with a trailing `// i18n-ignore` comment (for symbols, code).
+// lacks (or a t(`prefix.${x}`) whose prefix no key has), or when the renderer shows the user a
+// hard-coded string. Source files are parsed with the TypeScript compiler, so JSX text spread over
+// lines, text beside an expression, `{busy ? 'Stop' : 'Send'}`, `title={'…'}` and toasts are all
+// seen. A line may opt out with a trailing `// i18n-ignore` comment (for symbols, code).
 import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 
 export function flatten(obj, prefix = '') {
   const out = {};
@@ -26,9 +29,91 @@ function walk(dir, exts) {
   return out;
 }
 
-const USER_ATTRS = /\b(aria-label|title|placeholder|alt|label)=["']([^"']*[A-Za-z\u4e00-\u9fff][^"']*)["']/g;
-const JSX_TEXT = />([^<>{}`]*[A-Za-z\u4e00-\u9fff][^<>{}`]*)</g;
-const T_CALL = /\bt\(\s*['"]([a-zA-Z0-9_.-]+)['"]/g;
+/** Attributes a user reads or hears. */
+const USER_ATTRS = new Set(['aria-label', 'title', 'placeholder', 'alt', 'label', 'aria-description', 'aria-placeholder']);
+/** Calls whose string argument is shown to the user. */
+const USER_CALLS = new Set(['showToast', 'setError', 'alert', 'confirm', 'prompt']);
+const WORDY = /[A-Za-z\u4e00-\u9fff]/;
+
+function stringText(node) {
+  if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return node.text;
+  if (ts.isTemplateExpression(node)) return node.head.text + node.templateSpans.map((s) => s.literal.text).join(' ');
+  return null;
+}
+
+/** String literals that end up as the value of an expression (branches of ?:, ||, ??, &&). */
+function shownStrings(expr) {
+  if (!expr) return [];
+  if (ts.isParenthesizedExpression(expr)) return shownStrings(expr.expression);
+  if (ts.isConditionalExpression(expr)) return [...shownStrings(expr.whenTrue), ...shownStrings(expr.whenFalse)];
+  if (ts.isBinaryExpression(expr)) {
+    const op = expr.operatorToken.kind;
+    if (op === ts.SyntaxKind.AmpersandAmpersandToken) return shownStrings(expr.right);
+    if (op === ts.SyntaxKind.BarBarToken || op === ts.SyntaxKind.QuestionQuestionToken) return [...shownStrings(expr.left), ...shownStrings(expr.right)];
+    return [];
+  }
+  return stringText(expr) === null ? [] : [expr];
+}
+
+function calleeName(call) {
+  const e = call.expression;
+  if (ts.isIdentifier(e)) return e.text;
+  if (ts.isPropertyAccessExpression(e)) return e.name.text;
+  return null;
+}
+
+/** Problems of one source file: hard-coded user-facing strings and t() keys English lacks. */
+function checkSource(file, rel, en, keyPrefixes) {
+  const text = readFileSync(file, 'utf8');
+  const lines = text.split('\n');
+  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const problems = [];
+  const lineOf = (node) => sf.getLineAndCharacterOfPosition(node.getStart(sf)).line;
+  const ignored = (node) => lines[lineOf(node)]?.includes('i18n-ignore');
+  const report = (node, what) => {
+    if (!ignored(node)) problems.push(`${rel}:${lineOf(node) + 1}: ${what}`);
+  };
+  const flagStrings = (exprs, where) => {
+    for (const s of exprs) {
+      const v = stringText(s);
+      if (v !== null && WORDY.test(v)) report(s, `hard-coded ${where}"${v.trim().slice(0, 60)}"`);
+    }
+  };
+
+  const visit = (node) => {
+    if (ts.isJsxText(node)) {
+      const v = node.text.replace(/\s+/g, ' ').trim();
+      if (WORDY.test(v)) report(node, `hard-coded text "${v.slice(0, 60)}"`);
+    } else if (ts.isJsxAttribute(node)) {
+      const name = node.name.getText(sf);
+      const init = node.initializer;
+      if (USER_ATTRS.has(name) && init) {
+        if (ts.isStringLiteral(init)) flagStrings([init], `${name}=`);
+        else if (ts.isJsxExpression(init)) flagStrings(shownStrings(init.expression), `${name}=`);
+      }
+      return; // other attributes (className, data-*, key…) are not read by the user
+    } else if (ts.isJsxExpression(node) && node.parent && (ts.isJsxElement(node.parent) || ts.isJsxFragment(node.parent))) {
+      flagStrings(shownStrings(node.expression), 'text ');
+    } else if (ts.isCallExpression(node)) {
+      const name = calleeName(node);
+      const arg = node.arguments[0];
+      if (name === 't' && arg) {
+        const key = stringText(arg);
+        if (ts.isStringLiteral(arg) || ts.isNoSubstitutionTemplateLiteral(arg)) {
+          if (!(key in en) && !keyPrefixes.plural.has(key)) report(arg, `t('${key}') has no English string`);
+        } else if (ts.isTemplateExpression(arg)) {
+          const prefix = arg.head.text;
+          if (prefix && !keyPrefixes.all.some((k) => k.startsWith(prefix))) report(arg, `t(\`${prefix}…\`): no English key starts with "${prefix}"`);
+        }
+      } else if (name && USER_CALLS.has(name) && arg) {
+        flagStrings(shownStrings(arg), `${name}(…) `);
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  return problems;
+}
 
 /** Returns a list of problems (empty = ok). */
 export function checkI18n({ localesDir, sourceDir }) {
@@ -42,28 +127,11 @@ export function checkI18n({ localesDir, sourceDir }) {
     for (const [k, v] of Object.entries(keys)) if (typeof v !== 'string' || v.trim() === '') problems.push(`${lang}: empty value for ${k}`);
   }
   const en = locales.en ?? {};
-  const pluralBase = new Set(Object.keys(en).map((k) => k.replace(/_(zero|one|two|few|many|other)$/, '')));
-  for (const file of walk(sourceDir, ['.ts', '.tsx'])) {
-    const rel = relative(process.cwd(), file);
-    const lines = readFileSync(file, 'utf8').split('\n');
-    lines.forEach((line, i) => {
-      if (line.includes('i18n-ignore')) return;
-      for (const m of line.matchAll(T_CALL)) {
-        if (!(m[1] in en) && !pluralBase.has(m[1])) problems.push(`${rel}:${i + 1}: t('${m[1]}') has no English string`);
-      }
-      if (!file.endsWith('.tsx')) return;
-      const trimmed = line.trim();
-      if (trimmed.startsWith('//') || trimmed.startsWith('*') || trimmed.startsWith('import ')) return;
-      for (const m of line.matchAll(USER_ATTRS)) problems.push(`${rel}:${i + 1}: hard-coded ${m[1]}="${m[2]}"`);
-      for (const m of line.matchAll(JSX_TEXT)) {
-        const text = m[1].trim();
-        // `a < b && c > d` in expressions is not JSX text; require something word-like.
-        if (!text || /[=&|;()]/.test(text) || /^[A-Za-z_$][\w$.]*$/.test(text) === false && !/\s|[\u4e00-\u9fff]/.test(text)) continue;
-        if (/^[A-Za-z_$][\w$]*$/.test(text) && line.includes(`<${text}`)) continue;
-        problems.push(`${rel}:${i + 1}: hard-coded text "${text}"`);
-      }
-    });
-  }
+  const keyPrefixes = {
+    all: Object.keys(en),
+    plural: new Set(Object.keys(en).map((k) => k.replace(/_(zero|one|two|few|many|other)$/, ''))),
+  };
+  for (const file of walk(sourceDir, ['.ts', '.tsx'])) problems.push(...checkSource(file, relative(process.cwd(), file), en, keyPrefixes));
   return problems;
 }
 

@@ -39,4 +39,32 @@ describe('check-i18n', () => {
     expect(text).toMatch(/hard-coded title="Close window"/);
     expect(text).toMatch(/hard-coded text "Hello world"/);
   });
+
+  it('sees hard-coded text however it is written: multi-line JSX, beside expressions, in branches, in toasts', () => {
+    const p = fixture({ a: { b: 'B' } }, { a: { b: 'B' } }, {
+      'C.tsx': [
+        'export const C = ({ n, busy }: { n: number; busy: boolean }) => (',
+        '  <div>',
+        '    <p>',
+        '      A long sentence that Prettier put on its own line',
+        '    </p>',
+        '    <span>Tokens used: {n}</span>',
+        "    <button title={'Delete session'}>{busy ? 'Stop' : t('a.b')}</button>",
+        '    <i className="not-user-facing" data-x="Also not">{t(`a.${n}`)}</i>',
+        '  </div>',
+        ');',
+      ].join('\n'),
+      'd.ts': ["export const f = (s: { showToast(m: string): void }) => s.showToast('Could not save');", 'const k = t(`missing.${x}`);'].join('\n'),
+    });
+    const text = p.join('\n');
+    expect(text).toMatch(/C.tsx:4: hard-coded text "A long sentence/);
+    expect(text).toMatch(/C.tsx:6: hard-coded text "Tokens used:"/);
+    expect(text).toMatch(/C.tsx:7: hard-coded title="Delete session"/);
+    expect(text).toMatch(/C.tsx:7: hard-coded text "Stop"/);
+    expect(text).toMatch(/d.ts:1: hard-coded showToast\(…\) "Could not save"/);
+    expect(text).toMatch(/d.ts:2: t\(`missing.…`\): no English key starts with "missing."/);
+    // className / data-* attributes and a template key with a known prefix are fine.
+    expect(text).not.toMatch(/Also not|not-user-facing|`a\./);
+    expect(p).toHaveLength(6);
+  });
 });
