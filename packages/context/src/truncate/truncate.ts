@@ -4,14 +4,15 @@ import { APPROX_CHARS_PER_TOKEN, encoderFor } from '../tokens/encoder';
 /** Default `toolOutput.maxTokens` (seed 004 Phase 1). */
 export const TOOL_OUTPUT_MAX_TOKENS = 5000;
 /**
- * JSON serialization eats part of the budget (escaped quotes, newlines, the tool-message frame),
- * so an output is measured as tokens × 1.2 against the limit and the kept text is sized to
- * maxTokens / 1.2 (seed 004 Decision 3).
+ * JSON serialization eats part of the budget (escaped quotes, newlines, the tool-message frame).
+ * The limit itself decides whether an output is cut (SPEC §3.2: "outputs over 5000 are cut"), and
+ * a cut output keeps maxTokens / 1.2 so that the kept text plus its serialization overhead still
+ * fits the limit (seed 004 Decision 3). Measuring tokens × 1.2 against the limit instead would
+ * cut outputs of ~4,200 tokens that the setting promises to keep whole.
  */
 export const SERIALIZATION_BUFFER = 1.2;
 /** Hard cap of the full output kept for the user and `read_tool_output` (SPEC §3.2). */
 export const FULL_OUTPUT_MAX_BYTES = 1024 * 1024;
-
 export interface TruncateOptions {
   policy?: TruncationPolicy;
   maxTokens?: number;
@@ -24,7 +25,7 @@ export interface TruncateOptions {
 export interface TruncateResult {
   text: string;
   truncated: boolean;
-  /** Tokens (tokens policy) or UTF-16 chars (bytes policy) left out. */
+  /** Tokens (tokens policy) or characters, i.e. Unicode code points (bytes policy), left out. */
   removed: number;
   unit: 'tokens' | 'chars' | null;
   totalLines: number;
@@ -80,9 +81,64 @@ function exactSuffix(text: string, piece: string): string {
   return safeTail(text, p.length);
 }
 
+/** UTF-8 bytes and UTF-16 units of the code point at `i` (a lone surrogate encodes as U+FFFD: 3 bytes). */
+function codePointAt(text: string, i: number): { bytes: number; units: number } {
+  const c = text.charCodeAt(i);
+  if (c < 0x80) return { bytes: 1, units: 1 };
+  if (c < 0x800) return { bytes: 2, units: 1 };
+  if (isHigh(c) && i + 1 < text.length && isLow(text.charCodeAt(i + 1))) return { bytes: 4, units: 2 };
+  return { bytes: 3, units: 1 };
+}
+
+/** The code point that ends right before `j`. */
+function codePointBefore(text: string, j: number): { bytes: number; units: number } {
+  const c = text.charCodeAt(j - 1);
+  if (isLow(c) && j >= 2 && isHigh(text.charCodeAt(j - 2))) return { bytes: 4, units: 2 };
+  return codePointAt(text, j - 1);
+}
+
+/** End index of the longest prefix of whole characters that fits in `maxBytes` of UTF-8. */
+function headEndByBytes(text: string, maxBytes: number): number {
+  let i = 0;
+  let used = 0;
+  while (i < text.length) {
+    const cp = codePointAt(text, i);
+    if (used + cp.bytes > maxBytes) break;
+    used += cp.bytes;
+    i += cp.units;
+  }
+  return i;
+}
+
+/** Start index of the longest suffix of whole characters that fits in `maxBytes` of UTF-8. */
+function tailStartByBytes(text: string, maxBytes: number, floor: number): number {
+  let j = text.length;
+  let used = 0;
+  while (j > floor) {
+    const cp = codePointBefore(text, j);
+    if (used + cp.bytes > maxBytes || j - cp.units < floor) break;
+    used += cp.bytes;
+    j -= cp.units;
+  }
+  return j;
+}
+
+/** Unicode characters (code points) of a string: a surrogate pair is one character. */
+function codePointCount(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i += codePointAt(text, i).units) n++;
+  return n;
+}
+
+function utf8Length(text: string): number {
+  return new globalThis.TextEncoder().encode(text).length;
+}
+
 /**
- * Write-time truncation of a tool output for the model (SPEC §3.2): keep head and tail 50/50,
- * mark the cut, prefix the line count. Under `none`, or when it fits, the text is returned as is.
+ * Write-time truncation of a tool output for the model (SPEC §3.2). An output is cut only when it
+ * is over `maxTokens` (tokens, or maxTokens × 4 UTF-8 bytes under `bytes`); a cut keeps
+ * maxTokens / 1.2 (the serialization buffer), half head and half tail, marks the cut and prefixes
+ * the line count. Under `none`, or when it fits, the text is returned as is.
  */
 export function truncateToolOutput(text: string, opts: TruncateOptions = {}): TruncateResult {
   const policy = opts.policy ?? 'tokens';
@@ -90,40 +146,42 @@ export function truncateToolOutput(text: string, opts: TruncateOptions = {}): Tr
   const unchanged: TruncateResult = { text, truncated: false, removed: 0, unit: null, totalLines: lineCount(text) };
   if (policy === 'none' || maxTokens <= 0) return unchanged;
   const keep = Math.floor(maxTokens / SERIALIZATION_BUFFER);
-  const enc = encoderFor(opts.model ?? '');
-  const tokens = policy === 'tokens' ? enc.encode(text) : null;
+  const cut = (head: string, tail: string, removed: number, unit: 'tokens' | 'chars'): TruncateResult => ({
+    text: assemble(head, tail, marker(removed, unit, opts.outputId), unchanged.totalLines),
+    truncated: true,
+    removed,
+    unit,
+    totalLines: unchanged.totalLines,
+  });
 
-  if (policy === 'bytes' || tokens === null) {
-    // Bytes policy (and the tokens policy of a model without a BPE): work in characters.
+  if (policy === 'bytes') {
+    // UTF-8 bytes, as the wire carries them: 4 bytes per token of budget. A UTF-16 unit is at
+    // most 3 bytes, so short texts skip the encoding.
+    const maxBytes = maxTokens * APPROX_CHARS_PER_TOKEN;
+    if (text.length * 3 <= maxBytes || utf8Length(text) <= maxBytes) return unchanged;
     const budget = keep * APPROX_CHARS_PER_TOKEN;
-    if (text.length * SERIALIZATION_BUFFER <= maxTokens * APPROX_CHARS_PER_TOKEN) return unchanged;
-    const head = safeHead(text, Math.floor(budget / 2));
-    const tail = safeTail(text, budget - Math.floor(budget / 2));
-    const removed = text.length - head.length - tail.length;
-    const unit = policy === 'bytes' ? 'chars' : 'tokens';
-    const count = unit === 'chars' ? removed : Math.ceil(removed / APPROX_CHARS_PER_TOKEN);
-    return {
-      text: assemble(head, tail, marker(count, unit, opts.outputId), unchanged.totalLines),
-      truncated: true,
-      removed: count,
-      unit,
-      totalLines: unchanged.totalLines,
-    };
+    const headEnd = headEndByBytes(text, Math.floor(budget / 2));
+    const tailStart = tailStartByBytes(text, budget - Math.floor(budget / 2), headEnd);
+    return cut(text.slice(0, headEnd), text.slice(tailStart), codePointCount(text.slice(headEnd, tailStart)), 'chars');
   }
 
-  if (tokens.length * SERIALIZATION_BUFFER <= maxTokens) return unchanged;
+  const enc = encoderFor(opts.model ?? '');
+  const tokens = enc.encode(text);
+  if (tokens === null) {
+    // A model without a BPE: its tokens are estimated as chars / 4, so the cut works in chars.
+    if (Math.ceil(text.length / APPROX_CHARS_PER_TOKEN) <= maxTokens) return unchanged;
+    const budget = keep * APPROX_CHARS_PER_TOKEN;
+    const head = safeHead(text, Math.floor(budget / 2));
+    const tail = safeTail(text, budget - Math.floor(budget / 2));
+    return cut(head, tail, Math.ceil((text.length - head.length - tail.length) / APPROX_CHARS_PER_TOKEN), 'tokens');
+  }
+
+  if (tokens.length <= maxTokens) return unchanged;
   const headN = Math.floor(keep / 2);
   const tailN = keep - headN;
   const head = exactPrefix(text, enc.decode(tokens.slice(0, headN)));
   const tail = exactSuffix(text, enc.decode(tokens.slice(tokens.length - tailN)));
-  const removed = tokens.length - headN - tailN;
-  return {
-    text: assemble(head, tail, marker(removed, 'tokens', opts.outputId), unchanged.totalLines),
-    truncated: true,
-    removed,
-    unit: 'tokens',
-    totalLines: unchanged.totalLines,
-  };
+  return cut(head, tail, tokens.length - headN - tailN, 'tokens');
 }
 
 export interface CapResult {

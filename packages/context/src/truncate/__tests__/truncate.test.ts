@@ -9,22 +9,41 @@ const noBrokenChars = (s: string) => {
 };
 
 describe('truncateToolOutput (tokens policy)', () => {
-  it('leaves outputs that fit (with the 1.2 buffer) untouched', () => {
+  it('leaves outputs at or under maxTokens untouched', () => {
     const text = lines(10);
     const r = truncateToolOutput(text, { model: 'gpt-4o', maxTokens: 5000 });
     expect(r.truncated).toBe(false);
     expect(r.text).toBe(text);
   });
 
-  it('applies the ×1.2 serialization buffer: 4,500 tokens is over a 5,000 limit', () => {
+  it('does not cut 4,500 tokens under the default 5,000 limit (the ×1.2 buffer sizes the cut, not the threshold)', () => {
     const per = countTextTokens(lines(100), 'gpt-4o') / 100;
     const text = lines(Math.round(4500 / per));
     const tokens = countTextTokens(text, 'gpt-4o');
     expect(tokens).toBeGreaterThan(4200);
     expect(tokens).toBeLessThan(5000);
-    const r = truncateToolOutput(text, { model: 'gpt-4o', maxTokens: 5000 });
+    const r = truncateToolOutput(text, { model: 'gpt-4o' });
+    expect(r.truncated).toBe(false);
+    expect(r.text).toBe(text);
+  });
+
+  it('cuts exactly above maxTokens and keeps maxTokens / 1.2 tokens', () => {
+    const text = lines(1200);
+    const tokens = countTextTokens(text, 'gpt-4o');
+    expect(truncateToolOutput(text, { model: 'gpt-4o', maxTokens: tokens }).truncated).toBe(false);
+    const r = truncateToolOutput(text, { model: 'gpt-4o', maxTokens: tokens - 1 });
     expect(r.truncated).toBe(true);
-    expect(countTextTokens(r.text, 'gpt-4o')).toBeLessThanOrEqual(Math.ceil(5000 / 1.2) + 60);
+    const keep = Math.floor((tokens - 1) / 1.2);
+    expect(r.removed).toBe(tokens - keep);
+    const body = r.text.replace(/^Total output lines: \d+\n\n/, '').replace(/\n…[^\n]*…[^\n]*\n/, '');
+    expect(countTextTokens(body, 'gpt-4o')).toBeLessThanOrEqual(keep + 2);
+  });
+
+  it('applies the same threshold to models without a BPE (chars / 4)', () => {
+    expect(truncateToolOutput('x'.repeat(4000), { model: 'llama3', maxTokens: 1000 }).truncated).toBe(false);
+    const r = truncateToolOutput('x'.repeat(4001), { model: 'llama3', maxTokens: 1000 });
+    expect(r.truncated).toBe(true);
+    expect(r.text.match(/x+/g)!.reduce((n, run) => n + run.length, 0)).toBe(Math.floor(1000 / 1.2) * 4);
   });
 
   it('keeps head and tail 50/50 with the marker, the line count and the read_tool_output hint', () => {
@@ -62,14 +81,42 @@ describe('truncateToolOutput (tokens policy)', () => {
 });
 
 describe('truncateToolOutput (bytes policy)', () => {
-  it('cuts by characters with a chars marker and never leaves a lone surrogate', () => {
-    const text = '🎉'.repeat(50_000);
+  const utf8 = (t: string) => new TextEncoder().encode(t).length;
+  const parts = (r: { text: string }) => {
+    const m = /^Total output lines: \d+\n\n([\s\S]*)\n…(\d+) chars truncated…[^\n]*\n([\s\S]*)$/.exec(r.text);
+    expect(m).not.toBeNull();
+    return { head: m![1]!, count: Number(m![2]), tail: m![3]! };
+  };
+
+  it('counts UTF-8 bytes against maxTokens × 4: 4,000 ASCII bytes fit 1,000 tokens, 4,001 do not', () => {
+    expect(truncateToolOutput('a'.repeat(4000), { policy: 'bytes', maxTokens: 1000 }).truncated).toBe(false);
+    expect(truncateToolOutput('a'.repeat(4001), { policy: 'bytes', maxTokens: 1000 }).truncated).toBe(true);
+  });
+
+  it('cuts CJK text by its bytes, not its UTF-16 length, and keeps (maxTokens / 1.2) × 4 bytes', () => {
+    const text = '中文字'.repeat(700); // 2,100 UTF-16 units, 6,300 bytes
     const r = truncateToolOutput(text, { policy: 'bytes', maxTokens: 1000 });
     expect(r.truncated).toBe(true);
     expect(r.unit).toBe('chars');
-    expect(r.text).toMatch(/…\d+ chars truncated…/);
-    noBrokenChars(r.text);
-    expect(r.removed + r.text.length).toBeGreaterThan(text.length - 400);
+    const { head, tail, count } = parts(r);
+    const budget = Math.floor(1000 / 1.2) * 4;
+    expect(utf8(head) + utf8(tail)).toBeLessThanOrEqual(budget);
+    expect(utf8(head) + utf8(tail)).toBeGreaterThan(budget - 6);
+    expect(Math.abs(utf8(head) - utf8(tail))).toBeLessThanOrEqual(3);
+    expect(text.startsWith(head) && text.endsWith(tail)).toBe(true);
+    expect(count).toBe(r.removed);
+    expect(count + head.length + tail.length).toBe(text.length);
+  });
+
+  it('never splits an emoji or a multi-byte character, and counts removed characters as code points', () => {
+    const text = 'a😀é中🎉'.repeat(5000);
+    const r = truncateToolOutput(text, { policy: 'bytes', maxTokens: 1001 });
+    const { head, tail, count } = parts(r);
+    noBrokenChars(head);
+    noBrokenChars(tail);
+    expect(text.startsWith(head) && text.endsWith(tail)).toBe(true);
+    expect(count + [...head].length + [...tail].length).toBe([...text].length);
+    expect(utf8(head) + utf8(tail)).toBeLessThanOrEqual(Math.floor(1001 / 1.2) * 4);
   });
 
   it('safeHead/safeTail step around surrogate pairs', () => {
