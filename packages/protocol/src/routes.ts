@@ -47,7 +47,8 @@ export const RouteInputs = {
   'providers.list': z.object({}).default({}),
   'providers.upsert': ProviderUpsertSchema,
   'providers.setActive': z.object({ id }),
-  'providers.test': z.object({ id }),
+  /** A saved profile by id, or the form's unsaved draft (its key, or the stored one of `draft.id`). */
+  'providers.test': z.union([z.object({ id }), z.object({ draft: ProviderUpsertSchema })]),
 } as const;
 
 export type RouteName = keyof typeof RouteInputs;

@@ -102,6 +102,19 @@ describe('AppApi routes', () => {
     const dead = await h.api['providers.upsert']({ preset: 'custom', name: 'Dead', baseUrl: 'http://127.0.0.1:9/v1', model: 'm', contextWindow: 1000 });
     expect((await h.api['providers.test']({ id: dead.id })).ok).toBe(false);
   });
+
+  it('tests an unsaved draft without saving it, using the stored key of the profile it edits', async () => {
+    h = await startHarness({ llm: { apiKey: 'right-key' } });
+    const before = await h.api['providers.list']({});
+    const draft = { preset: 'custom' as const, name: 'Draft', baseUrl: h.llm.url, model: 'fake-model', contextWindow: 8000 };
+    expect((await h.api['providers.test']({ draft: { ...draft, apiKey: 'right-key' } })).ok).toBe(true);
+    expect((await h.api['providers.test']({ draft: { ...draft, apiKey: 'wrong-key' } })).ok).toBe(false);
+    expect(await h.api['providers.list']({})).toEqual(before);
+    // Editing a saved profile: no key typed means "the stored one".
+    const saved = await h.api['providers.upsert']({ ...draft, apiKey: 'right-key' });
+    expect((await h.api['providers.test']({ draft: { ...draft, id: saved.id, model: 'fake-model' } })).ok).toBe(true);
+    expect((await h.api['providers.test']({ draft: { ...draft, id: saved.id, apiKey: null } })).ok).toBe(false);
+  });
 });
 
 describe('ensureEnvProvider', () => {

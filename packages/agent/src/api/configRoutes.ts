@@ -1,4 +1,4 @@
-import type { AppApi } from '@threadline/protocol';
+import type { AppApi, ProviderProfile, ProviderUpsert } from '@threadline/protocol';
 import { requireSession, type ApiContext } from './apiContext';
 import { notFound } from './errors';
 
@@ -19,6 +19,29 @@ type ConfigRoutes = Pick<
 /** Memory, settings and provider profiles: thin over the store, plus the provider's connection test. */
 export function configRoutes(ctx: ApiContext): ConfigRoutes {
   const { store } = ctx.deps;
+  const storedProfile = (id: string): { profile: ProviderProfile; secret: string | null } => {
+    const profile = store.providers.get(id);
+    if (!profile) throw notFound('provider profile', id);
+    return { profile, secret: store.providers.secret(id) };
+  };
+  // Testing what the form holds must not save it: a failed first-run test would otherwise leave
+  // a broken profile behind, and a test in Settings would apply edits nobody confirmed.
+  const draftProfile = (d: ProviderUpsert): { profile: ProviderProfile; secret: string | null } => {
+    const stored = d.id ? storedProfile(d.id) : null;
+    const secret = d.apiKey !== undefined ? d.apiKey : (stored?.secret ?? null);
+    const profile: ProviderProfile = {
+      id: d.id ?? 'draft',
+      preset: d.preset,
+      name: d.name,
+      baseUrl: d.baseUrl,
+      model: d.model,
+      contextWindow: d.contextWindow,
+      compactionModel: d.compactionModel ?? null,
+      hasKey: secret !== null && secret !== '',
+      active: false,
+    };
+    return { profile, secret };
+  };
   return {
     'memory.facts.list': async ({ sessionId }) => {
       requireSession(ctx, sessionId);
@@ -38,11 +61,10 @@ export function configRoutes(ctx: ApiContext): ConfigRoutes {
     'providers.list': async () => store.providers.list(),
     'providers.upsert': async (input) => store.providers.upsert(input),
     'providers.setActive': async ({ id }) => store.providers.setActive(id),
-    'providers.test': async ({ id }) => {
-      const profile = store.providers.get(id);
-      if (!profile) throw notFound('provider profile', id);
+    'providers.test': async (input) => {
+      const { profile, secret } = 'draft' in input ? draftProfile(input.draft) : storedProfile(input.id);
       try {
-        return await ctx.providerFactory(profile, store.providers.secret(id)).testConnection();
+        return await ctx.providerFactory(profile, secret).testConnection();
       } catch (err) {
         return { ok: false, message: err instanceof Error ? err.message : String(err), latencyMs: null };
       }

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PROVIDER_PRESETS, PresetIdSchema, type PresetId, type ProviderProfile } from '@threadline/protocol';
+import { PROVIDER_PRESETS, PresetIdSchema, type PresetId, type ProviderProfile, type ProviderUpsert } from '@threadline/protocol';
 import { call } from '../transport';
 import { useAppStore } from '../store';
 
@@ -44,24 +44,31 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
     setContextWindow(String(p.contextWindow));
   };
 
-  const save = async (): Promise<ProviderProfile | null> => {
+  /** The form as a profile to save or test, or null (with the error shown) when it is invalid. */
+  const draft = (): ProviderUpsert | null => {
     setError(null);
     const windowNum = Number(contextWindow);
     if (!Number.isInteger(windowNum) || windowNum <= 0) {
       setError(t('provider.errors.window'));
       return null;
     }
+    return {
+      id: savedId,
+      preset,
+      name: name.trim(),
+      baseUrl: baseUrl.trim(),
+      model: model.trim(),
+      contextWindow: windowNum,
+      compactionModel: compactionModel.trim() || null,
+      ...(apiKey ? { apiKey } : {}),
+    };
+  };
+
+  const save = async (): Promise<ProviderProfile | null> => {
+    const d = draft();
+    if (!d) return null;
     try {
-      const saved = await call('providers.upsert', {
-        id: savedId,
-        preset,
-        name: name.trim(),
-        baseUrl: baseUrl.trim(),
-        model: model.trim(),
-        contextWindow: windowNum,
-        compactionModel: compactionModel.trim() || null,
-        ...(apiKey ? { apiKey } : {}),
-      });
+      const saved = await call('providers.upsert', d);
       setSavedId(saved.id);
       setHasKey(saved.hasKey);
       setApiKey('');
@@ -72,20 +79,17 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
     }
   };
 
+  /** Tests what the form holds without saving it (nothing is kept until "Save"). */
   const runTest = async () => {
+    const d = draft();
+    if (!d) return;
     setTest({ state: 'running' });
-    const saved = await save();
-    if (!saved) {
-      setTest({ state: 'idle' });
-      return;
-    }
     try {
-      const r = await call('providers.test', { id: saved.id });
+      const r = await call('providers.test', { draft: d });
       setTest({ state: 'done', ...r });
     } catch (err) {
       setTest({ state: 'done', ok: false, message: err instanceof Error ? err.message : String(err), latencyMs: null });
     }
-    await loadProviders().catch(() => undefined);
   };
 
   const submit = async () => {
