@@ -108,6 +108,7 @@ export async function runCompact(args: ParsedArgs, io: CliIo): Promise<number> {
         window,
         target,
         trigger: manual ? 'manual' : 'auto',
+        threshold,
         instructions: args.values.instructions ?? null,
         summarizer,
         memoryBlock,

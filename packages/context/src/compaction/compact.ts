@@ -14,7 +14,7 @@ import { orderAgentMessages } from '../view/order';
 import { WorkState } from './state';
 import { DEFAULT_PROTECTED_TOOLS } from './units';
 import { AUTO_MIN_MESSAGES, planFor, type Plan } from './strategies';
-import { defaultTarget } from './triggers';
+import { defaultTarget, priorityChainTarget } from './triggers';
 import type { Summarizer } from './prompts';
 import type { StepContext, StepDetail, StepSpec } from './types';
 import { summarize, memoryCheckpoint, rebuild } from './steps/folding';
@@ -29,9 +29,14 @@ export interface CompactInput {
   model: string;
   /** Context window in tokens (> 0). */
   window: number;
-  /** Tokens the view must fit in after compaction; default 60% of the window. */
+  /**
+   * Tokens the view must fit in after compaction. Default: 60% of the window; for an automatic
+   * priority_chain run, min(0.85, threshold) × window (seed 003).
+   */
   target?: number;
   trigger: Trigger;
+  /** The caller's auto-compaction threshold (0..1), used by priority_chain's auto target. */
+  threshold?: number | null;
   /** From `/compact <instructions>`; passed to the summarizer. */
   instructions?: string | null;
   /** Writes summaries; null/absent: summarizing steps are skipped (and their strategies fail). */
@@ -70,6 +75,12 @@ export interface CompactResult {
   target: number;
   /** seq of the last history message this compaction saw. */
   afterSeq: number;
+}
+
+/** The target when the caller gives none; manual and recovery runs keep the 60% default. */
+function defaultTargetFor(input: CompactInput): number {
+  if (input.strategy === 'priority_chain' && input.trigger === 'auto') return priorityChainTarget(input.window, input.threshold);
+  return defaultTarget(input.window);
 }
 
 /** Default ids: random UUIDs (ids must stay unique across compactions of a session). */
@@ -121,7 +132,7 @@ export async function compact(input: CompactInput): Promise<CompactResult> {
   const model = input.model;
   const cache = input.tokenCache;
   const afterSeq = input.history.reduce((mx, m) => Math.max(mx, m.seq), -1);
-  const target = input.target ?? defaultTarget(input.window);
+  const target = input.target ?? defaultTargetFor(input);
   let fixed = 0;
   if (input.systemPrompt) fixed += countMessageTokens({ role: 'system', content: input.systemPrompt }, model, cache);
   if (input.memoryBlock) fixed += countMessageTokens({ role: 'user', content: input.memoryBlock }, model, cache);

@@ -73,6 +73,17 @@ describe('threadline-context CLI', () => {
     expect(j.view.some((m: { content: string | null }) => m.content?.includes('[CFPM_MEMORY_V1]'))).toBe(true);
   });
 
+  it('compact passes --threshold to priority_chain: an auto run aims at min(0.85, threshold) × window', async () => {
+    const tokens = JSON.parse((await run('count', session, '--json', '--model', 'llama3')).out).tokens as number;
+    const window = Math.ceil(tokens / 0.9);
+    const at = async (threshold: string) =>
+      JSON.parse((await run('compact', session, '--strategy', 'priority_chain', '--threshold', threshold, '--window', String(window), '--model', 'llama3', '--json')).out);
+    const j = await at('0.7');
+    expect(j.trigger).toBe('auto');
+    expect(j.target).toBe(Math.floor(window * 0.7));
+    expect((await at('0.88')).target).toBe(Math.floor(window * 0.85));
+  });
+
   it('does not compact under the auto threshold unless --manual', async () => {
     const j = JSON.parse((await run('compact', session, '--json', '--window', '1000000', '--model', 'llama3')).out);
     expect(j.ok).toBe(false);

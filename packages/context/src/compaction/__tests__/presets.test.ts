@@ -73,3 +73,35 @@ describe('priority_chain after strip_chitchat', () => {
     expect(r.steps[1]!['segments']).toBe(4);
   });
 });
+
+describe('priority_chain auto target (seed 003: at 85%, stop as soon as under)', () => {
+  const h = longSession();
+  const tokens = buildView({ history: h.messages, model: MODEL }).tokens;
+  const window = Math.ceil(tokens / 0.9); // 90% used
+
+  it('aims at min(0.85, threshold) × window and stops as soon as it is under', async () => {
+    const at80 = await run({ history: h.messages, strategy: 'priority_chain', window, trigger: 'auto', threshold: 0.8 });
+    expect(at80.target).toBe(Math.floor(window * 0.8));
+    expect(at80.ok).toBe(true);
+    expect(at80.tokensAfter).toBeLessThanOrEqual(at80.target);
+    const at85 = await run({ history: h.messages, strategy: 'priority_chain', window, trigger: 'auto', threshold: 0.95 });
+    expect(at85.target).toBe(Math.floor(window * 0.85));
+    expect(at85.ok).toBe(true);
+    // Under the old 60% target the chain went on to later priorities and hid far more.
+    const deep = await run({ history: h.messages, strategy: 'priority_chain', window, trigger: 'auto', target: Math.floor(window * 0.6) });
+    expect(at85.tokensAfter).toBeGreaterThan(deep.tokensAfter);
+    expect(at85.hiddenIds.length).toBeLessThan(deep.hiddenIds.length);
+  });
+
+  it.each([[undefined], [null], [0], [1], [1.5], [-0.2]])('a threshold of %s counts as 0.85', async (threshold) => {
+    const r = await run({ history: h.messages, strategy: 'priority_chain', window, trigger: 'auto', threshold });
+    expect(r.target).toBe(Math.floor(window * 0.85));
+  });
+
+  it('manual and recovery runs, other strategies and explicit targets keep their targets', async () => {
+    expect((await run({ history: h.messages, strategy: 'priority_chain', window, trigger: 'manual', threshold: 0.8 })).target).toBe(Math.floor(window * 0.6));
+    expect((await run({ history: h.messages, strategy: 'priority_chain', window, trigger: 'recovery', threshold: 0.8 })).target).toBe(Math.floor(window * 0.6));
+    expect((await run({ history: h.messages, strategy: 'progressive', window, trigger: 'auto', threshold: 0.8 })).target).toBe(Math.floor(window * 0.6));
+    expect((await run({ history: h.messages, strategy: 'priority_chain', window, trigger: 'auto', threshold: 0.8, target: 1234 })).target).toBe(1234);
+  });
+});
