@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatRequestView } from '@threadline/fake-llm';
 import { startHarness, type Harness } from './harness';
+import { titleFrom } from '../turn/runTurn';
 
 let h: Harness;
 afterEach(async () => h?.close());
@@ -24,6 +25,22 @@ describe('chat turn over real HTTP and SQLite', () => {
     // Token counts are cached in the store so a reopened session recounts nothing.
     await h.api['context.usage']({ sessionId: h.sessionId });
     expect(h.history().every((m) => m.tokens !== null)).toBe(true);
+  });
+
+  it('names an untitled session after its first request; a title the user gave stays', async () => {
+    h = await startHarness();
+    const s = await h.api['sessions.create']({});
+    await h.api['chat.send']({ sessionId: s.id, text: '## Fix the flaky login test\n\nIt fails on CI about once a day.' });
+    await h.api.idle(s.id);
+    expect((await h.api['sessions.list']({})).find((x) => x.id === s.id)?.title).toBe('Fix the flaky login test');
+    await h.api['chat.send']({ sessionId: s.id, text: 'And what about the signup test?' });
+    await h.api.idle(s.id);
+    expect((await h.api['sessions.list']({})).find((x) => x.id === s.id)?.title).toBe('Fix the flaky login test');
+    // The harness session has a title already ('test'); a long first line is cut at a word.
+    await h.turn('hello');
+    expect((await h.api['sessions.list']({})).find((x) => x.id === h.sessionId)?.title).toBe('test');
+    expect(titleFrom(`please ${'refactor '.repeat(12)}now`)).toMatch(/^please refactor .{0,50}…$/);
+    expect(titleFrom('/compact')).toBe('/compact');
   });
 
   it('refuses a second send while a turn runs (busy) and unknown sessions (not_found)', async () => {

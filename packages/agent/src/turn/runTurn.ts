@@ -11,13 +11,33 @@ export const TURN_ABORTED_TEXT = '<turn_aborted>The user interrupted the previou
 
 /** store appends the user message (its own transaction, before chat.send returns). */
 export function appendUserMessage(deps: TurnDeps, sessionId: string, text: string): StoredMessage {
-  if (!deps.store.sessions.get(sessionId)) throw new AppError('not_found', `No session with id ${sessionId}.`);
+  const session = deps.store.sessions.get(sessionId);
+  if (!session) throw new AppError('not_found', `No session with id ${sessionId}.`);
   // A manual compaction phrase is a command to the app, not part of the conversation: the user
   // sees it, the model never does.
   const command = deps.engine.parseManualTrigger(text) !== null;
   const [message] = deps.store.messages.append(sessionId, [{ role: 'user', content: text, visibility: command ? USER_ONLY : VISIBLE_TO_ALL }]);
+  // An untitled session is named after its first request, so the list and its search mean
+  // something without the user renaming every session (a rename later wins).
+  const title = command || session.title !== '' ? '' : titleFrom(text);
+  if (title !== '') deps.store.sessions.rename(sessionId, title);
   deps.emit({ type: 'message.complete', sessionId, message });
   return message;
+}
+
+const TITLE_MAX = 60;
+
+/** The first line that says something, without Markdown markers, cut at a word near 60 chars. */
+export function titleFrom(text: string): string {
+  const line = text
+    .split('\n')
+    .map((l) => l.replace(/^\s*(#+|>|[-*+]|\d+[.)])\s+/, '').replace(/\s+/g, ' ').trim())
+    .find((l) => l !== '' && !l.startsWith('```'));
+  if (!line) return '';
+  if (line.length <= TITLE_MAX) return line;
+  const cut = line.slice(0, TITLE_MAX);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > TITLE_MAX / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }
 
 /** The whole turn after the user message: never throws; failures become notices and events. */
