@@ -29,29 +29,92 @@ export function hiddenWrites(hidden: readonly ChatMessage[]): string[] {
   return out;
 }
 
+const USERS_TITLE = 'User messages (first line each):';
+const WRITTEN_TITLE = 'Files written in the hidden range:';
+const FOLDED_LINE = /^Earlier checkpoints folded in: (\d+) \((\d+) messages\)\.$/;
+
+export interface FoldedCheckpoints {
+  /** Earlier checkpoints found in the hidden range. */
+  count: number;
+  /** Messages those checkpoints covered (their own folds included). */
+  messages: number;
+  users: string[];
+  written: string[];
+}
+
+function sectionOf(lines: readonly string[], title: string): string[] {
+  const at = lines.indexOf(title);
+  if (at === -1) return [];
+  const out: string[] = [];
+  for (const l of lines.slice(at + 1)) {
+    if (!l.startsWith('- ')) break;
+    if (!l.startsWith('- (+')) out.push(l.slice(2)); // "(+N more not shown)" is no item
+  }
+  return out;
+}
+
+/**
+ * A later checkpoint hides the earlier one, so it must carry what only that text held: the
+ * users' first lines and the files written in the range it covered (facts are re-rendered from
+ * the current memory anyway). Oldest first, as the hidden range is.
+ */
+export function foldEarlierCheckpoints(hidden: readonly ChatMessage[]): FoldedCheckpoints {
+  const out: FoldedCheckpoints = { count: 0, messages: 0, users: [], written: [] };
+  for (const m of hidden) {
+    const text = m.content ?? '';
+    if (m.role !== 'user' || !text.startsWith(CHECKPOINT_HEADER)) continue;
+    const lines = text.split('\n');
+    out.count++;
+    const range = /^Hidden range: (\d+) messages/.exec(lines.find((l) => l.startsWith('Hidden range: ')) ?? '');
+    out.messages += Number(range?.[1] ?? 0);
+    const folded = lines.map((l) => FOLDED_LINE.exec(l)).find((x) => x !== null);
+    if (folded) {
+      out.count += Number(folded[1]);
+      out.messages += Number(folded[2]);
+    }
+    out.users.push(...sectionOf(lines, USERS_TITLE));
+    for (const p of sectionOf(lines, WRITTEN_TITLE)) if (!out.written.includes(p)) out.written.push(p);
+  }
+  return out;
+}
+
+/** At most `max` lines: when items are left out, the last line says how many (it counts as one). */
+function cappedList(items: readonly string[], max: number, maxChars: number): string[] {
+  if (items.length <= max) return items.map((p) => `- ${sanitizeItem(p, maxChars)}`);
+  const shown = items.slice(0, max - 1).map((p) => `- ${sanitizeItem(p, maxChars)}`);
+  return [...shown, `- (+${items.length - shown.length} more not shown)`];
+}
+
 export function buildCheckpointSnapshot(hidden: ChatMessage[], facts: MemoryFact[]): string {
-  const count = (role: ChatMessage['role']): number => hidden.filter((m) => m.role === role).length;
-  const calls = hidden.reduce((n, m) => n + (m.tool_calls?.length ?? 0), 0);
+  const isCheckpoint = (m: ChatMessage): boolean => m.role === 'user' && (m.content ?? '').startsWith(CHECKPOINT_HEADER);
+  const earlier = foldEarlierCheckpoints(hidden);
+  const own = hidden.filter((m) => !isCheckpoint(m));
+  const count = (role: ChatMessage['role']): number => own.filter((m) => m.role === role).length;
+  const calls = own.reduce((n, m) => n + (m.tool_calls?.length ?? 0), 0);
   const lines = [
     CHECKPOINT_HEADER,
     CHECKPOINT_FRAMING,
-    `Hidden range: ${hidden.length} messages (${count('user')} user, ${count('assistant')} assistant, ${calls} tool calls, ${count('tool')} tool results).`,
+    `Hidden range: ${own.length} messages (${count('user')} user, ${count('assistant')} assistant, ${calls} tool calls, ${count('tool')} tool results).`,
   ];
+  if (earlier.count > 0) lines.push(`Earlier checkpoints folded in: ${earlier.count} (${earlier.messages} messages).`);
   // First lines, each once (an agent harness repeats its nags), newest last.
-  const firstLines = hidden
-    .filter((m) => m.role === 'user' && !/^\s*\[(?:CFPM_|THREADLINE_)/.test(m.content ?? ''))
-    .map((m) => (m.content ?? '').trim().split('\n')[0]!.trim())
-    .filter((t) => t !== '');
+  const firstLines = [
+    ...earlier.users,
+    ...own
+      .filter((m) => m.role === 'user' && !/^\s*\[(?:CFPM_|THREADLINE_)/.test(m.content ?? ''))
+      .map((m) => (m.content ?? '').trim().split('\n')[0]!.trim())
+      .filter((t) => t !== ''),
+  ];
   const users = firstLines.filter((t, i) => firstLines.lastIndexOf(t) === i);
   if (users.length > 0) {
-    lines.push('User messages (first line each):');
+    lines.push(USERS_TITLE);
     for (const u of users.slice(-MAX_USER_LINES)) lines.push(`- ${sanitizeItem(u, CHECKPOINT_MAX_ITEM_CHARS)}`);
   }
-  const written = hiddenWrites(hidden);
+  const written = [...earlier.written];
+  for (const p of hiddenWrites(own)) if (!written.includes(p)) written.push(p);
   if (written.length > 0) {
-    lines.push('Files written in the hidden range:');
-    for (const p of written.slice(0, CHECKPOINT_MAX_ITEMS)) lines.push(`- ${sanitizeItem(p, CHECKPOINT_MAX_ITEM_CHARS)}`);
-    if (written.length > CHECKPOINT_MAX_ITEMS) lines.push(`- (+${written.length - CHECKPOINT_MAX_ITEMS} more not shown)`);
+    lines.push(WRITTEN_TITLE);
+    lines.push(...cappedList(written, CHECKPOINT_MAX_ITEMS, CHECKPOINT_MAX_ITEM_CHARS));
   }
   const writtenSet = new Set(written.map((p) => p.toLowerCase()));
   const edited = editedPreference(facts);

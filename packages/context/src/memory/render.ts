@@ -61,6 +61,14 @@ export function editedPreference(facts: readonly MemoryFact[]): (f: MemoryFact) 
   return (f) => f.category === 'artifact' && edited.has(f.content.trim().toLowerCase());
 }
 
+/**
+ * Caps, the same for the injection block (8 × 220) and the checkpoint (40 × 300):
+ * - an item is the text after `- `, suffix included: `content (pinned)` is at most `maxChars`, the
+ *   content being cut (with `…`) to leave room for the suffix;
+ * - a section has at most `maxItems` item lines. When facts are left out, the last of those lines
+ *   is `(+N more not shown)` in place of an item (so maxItems - 1 facts are shown), and it is itself
+ *   under `maxChars`.
+ */
 export function renderSections(
   facts: readonly MemoryFact[],
   maxItems: number,
@@ -70,10 +78,19 @@ export function renderSections(
   const lines: string[] = [];
   for (const [category, title] of SECTION_TITLES) {
     const items = sectionItems(facts, category, prefer);
-    if (items.length === 0) continue;
+    if (items.length === 0 || maxItems <= 0) continue;
     lines.push(`${title}:`);
-    for (const f of items.slice(0, maxItems)) lines.push(`- ${sanitizeItem(f.content, maxChars)}${f.pinned ? ' (pinned)' : ''}`);
-    if (items.length > maxItems) lines.push(`- (+${items.length - maxItems} more not shown)`);
+    const shown = items.length > maxItems ? items.slice(0, Math.max(0, maxItems - 1)) : items;
+    for (const f of shown) lines.push(`- ${renderItem(f, maxChars)}`);
+    if (shown.length < items.length) lines.push(`- (+${items.length - shown.length} more not shown)`);
   }
   return lines;
+}
+
+export const PINNED_SUFFIX = ' (pinned)';
+
+/** One fact as an item of at most `maxChars`, suffix included. */
+export function renderItem(f: MemoryFact, maxChars: number): string {
+  const suffix = f.pinned ? PINNED_SUFFIX : '';
+  return `${sanitizeItem(f.content, Math.max(1, maxChars - suffix.length))}${suffix}`;
 }

@@ -50,15 +50,33 @@ describe('buildMemoryBlock', () => {
     expect(block).not.toContain('src/old.py');
   });
 
-  it('caps each section at 8 items of 220 chars and never injects date or non-path artifacts', () => {
+  it('caps each section at 8 lines of 220 chars, the "(+N more)" line counted, and never injects date or non-path artifacts', () => {
     const goals = Array.from({ length: 12 }, (_, i) => fact({ category: 'goal', content: `Goal number ${i} ${'y'.repeat(300)}` }));
     const arts = [fact({ category: 'artifact', content: '2024/7/19' }), fact({ category: 'artifact', content: 'just words' }), fact({ category: 'artifact', content: '/srv/x.txt' })];
     const block = buildMemoryBlock([...goals, ...arts])!;
     const g = section(block, 'Goals');
-    expect(g.length).toBe(BLOCK_MAX_ITEMS + 1);
-    expect(g.slice(0, BLOCK_MAX_ITEMS).every((l) => l.length <= BLOCK_MAX_ITEM_CHARS)).toBe(true);
-    expect(g[BLOCK_MAX_ITEMS]).toBe('(+4 more not shown)');
+    expect(g.length).toBe(BLOCK_MAX_ITEMS);
+    expect(g.every((l) => l.length <= BLOCK_MAX_ITEM_CHARS)).toBe(true);
+    expect(g.at(-1)).toBe('(+5 more not shown)');
     expect(section(block, 'Known artifacts/paths')).toEqual(['/srv/x.txt']);
+    // Exactly 8: all shown, no "more" line.
+    const eight = section(buildMemoryBlock(goals.slice(0, 8))!, 'Goals');
+    expect(eight.length).toBe(8);
+    expect(eight.some((l) => l.startsWith('(+'))).toBe(false);
+  });
+
+  it('counts the " (pinned)" suffix inside the 220-character item cap', () => {
+    const long = fact({ category: 'note', content: `Remember ${'z'.repeat(400)}`, source: 'user', pinned: true });
+    const exact = fact({ category: 'goal', content: `G${'w'.repeat(BLOCK_MAX_ITEM_CHARS - 1)}`, pinned: true });
+    const block = buildMemoryBlock([long, exact])!;
+    const [note] = section(block, 'Notes');
+    expect(note!.length).toBe(BLOCK_MAX_ITEM_CHARS);
+    expect(note!.endsWith('… (pinned)')).toBe(true);
+    const [goal] = section(block, 'Goals');
+    expect(goal!.length).toBeLessThanOrEqual(BLOCK_MAX_ITEM_CHARS);
+    expect(goal!.endsWith('… (pinned)')).toBe(true);
+    const short = section(buildMemoryBlock([fact({ category: 'goal', content: 'Fix the import bug', pinned: true })])!, 'Goals');
+    expect(short).toEqual(['Fix the import bug (pinned)']);
   });
 
   it('flattens items so a fact cannot forge a marker or a new line of framing', () => {
