@@ -91,7 +91,10 @@ describe('keep_head_tail presets (SPEC §3.4)', () => {
     expect(planFor('cfpm_memory_v1', 0.9, 'auto')[0]![0]).toEqual({ name: 'keep_head_tail', head: 2, tail: 8 });
     expect(planFor('legacy_segmented', 0.9, 'auto')[0]![0]).toEqual({ name: 'keep_head_tail', head: 3, tail: 10 });
     const h = new HistoryBuilder();
-    for (let i = 0; i < 30; i++) (i % 2 === 0 ? h.user(`question number ${i} about the code`) : h.assistant(`answer ${i} ${'x'.repeat(400)}`));
+    for (let i = 0; i < 30; i++) {
+      if (i % 2 === 0) h.user(`question number ${i} about the code`);
+      else h.assistant(`answer ${i} ${'x'.repeat(400)}`);
+    }
     const ids = h.messages.map((m) => m.id);
     const cases = [
       ['cfpm_memory_v1', 2, 8],
