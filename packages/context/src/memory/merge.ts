@@ -86,14 +86,16 @@ export function mergeDecisions(
 }
 
 /**
- * Paths whose latest event in `drafts` is a successful write: they exist now, so an active auto
- * `invalid_path` fact about them is superseded (a missing file the agent then created).
+ * Paths whose latest event in `drafts` shows they exist (a successful write, or a successful
+ * `ls`/`stat`/`test -d`/`Test-Path` True probe): an active auto `invalid_path` fact about them
+ * is superseded, so memory and the gate stop refusing a path that is there now (a missing file
+ * the agent then created, a drive that was mounted later).
  */
 export function supersedeRecreated(facts: MemoryFact[], drafts: readonly MemoryDraft[], now: number): string[] {
   const last = new Map<string, 'exists' | 'missing'>();
   for (const d of drafts) {
     const k = d.content.trim().toLowerCase();
-    if (d.category === 'artifact' && d.written === true) last.set(k, 'exists');
+    if (d.category === 'artifact' && (d.written === true || d.validatedBy !== undefined)) last.set(k, 'exists');
     else if (d.category === 'invalid_path') last.set(k, 'missing');
   }
   const ids: string[] = [];

@@ -1,7 +1,8 @@
 import type { MemoryFact } from '@threadline/protocol';
 import { parseNotice } from '@threadline/protocol';
 import { describe, expect, it } from 'vitest';
-import { fact } from '../../memory/__tests__/helpers';
+import { fact, ids, shell } from '../../memory/__tests__/helpers';
+import { refreshMemory } from '../../memory/refresh';
 import { applyToolGate, folderFromFact, type ToolGateInput } from '../apply';
 
 const WIN_DESKTOP = 'C:\\Users\\Ann\\OneDrive\\Desktop';
@@ -130,5 +131,18 @@ describe('folderFromFact', () => {
     expect(folderFromFact('/home/a/Downloads/', 'Downloads')).toBe('/home/a/Downloads');
     expect(folderFromFact('~/Desktop', 'Desktop')).toBeNull();
     expect(folderFromFact('/home/a/Documents', 'Desktop')).toBeNull();
+  });
+});
+
+describe('a path that was invalid and later found', () => {
+  it('is no longer refused once a successful probe shows it exists', () => {
+    const desktop = '/home/ann/Desktop';
+    const refresh = (messages: ReturnType<typeof shell>, facts: MemoryFact[] = []) =>
+      refreshMemory({ sessionId: 's1', messages, facts, now: 100, newId: ids(`r${facts.length}-`) }).facts;
+    const missing = refresh(shell(`ls ${desktop}`, `ls: cannot access '${desktop}': No such file or directory\nexit code: 2`));
+    const input = (facts: MemoryFact[]) => gate('ls ~/Desktop', { facts, fileExists: (p) => p === desktop });
+    expect(input(missing)).toMatchObject({ rewritten: false });
+    const found = refresh(shell(`test -d ${desktop}`, 'exit code: 0'), missing);
+    expect(input(found)).toMatchObject({ rewritten: true, command: `ls ${desktop}` });
   });
 });

@@ -81,6 +81,41 @@ describe('refreshMemory', () => {
     expect(r.facts.find((f) => f.category === 'artifact' && f.content === 'fix.py')!.status).toBe('active');
   });
 
+  it.each([
+    ['ls', 'ls /mnt/share/Desktop', 'exit code: 0\nnotes.txt'],
+    ['stat', 'stat /mnt/share/Desktop', 'exit code: 0\n  File: /mnt/share/Desktop'],
+    ['test -d', 'test -d /mnt/share/Desktop', 'exit code: 0'],
+  ])('an invalid path that a later %s finds stops being invalid, and the artifact is accepted again', (_name, probe, output) => {
+    const failed = run(shell('ls /mnt/share/Desktop', "ls: cannot access '/mnt/share/Desktop': No such file or directory\nexit code: 2"));
+    const invalid = failed.facts.find((f) => f.category === 'invalid_path')!;
+    expect(invalid).toMatchObject({ content: '/mnt/share/Desktop', status: 'active' });
+    const later = refreshMemory({ sessionId: 's1', messages: shell(probe, output), facts: failed.facts, now: 200, newId: ids('l') });
+    expect(later.facts.find((f) => f.id === invalid.id)!.status).toBe('superseded');
+    expect(later.prunedIds).toContain(invalid.id);
+    const art = later.facts.filter((f) => f.category === 'artifact' && f.content === '/mnt/share/Desktop');
+    expect(art).toHaveLength(1);
+    expect(art[0]).toMatchObject({ status: 'active', lastValidatedAt: 200 });
+    expect(later.candidates.some((c) => c.category === 'artifact' && c.content === '/mnt/share/Desktop' && c.decision === 'accepted')).toBe(true);
+  });
+
+  it('Test-Path clears an invalid Windows path only when it prints True', () => {
+    const path = 'C:\\Users\\Ann\\Desktop';
+    const failed = run(shell(`Get-ChildItem ${path}`, `Get-ChildItem : Cannot find path '${path}' because it does not exist.\nexit code: 1`, '', 'powershell'));
+    expect(failed.facts.find((f) => f.category === 'invalid_path')!.content).toBe(path);
+    const no = refreshMemory({ sessionId: 's1', messages: shell(`Test-Path ${path}`, 'False\nexit code: 0', '', 'powershell'), facts: failed.facts, now: 200, newId: ids('n') });
+    expect(no.facts.find((f) => f.category === 'invalid_path')!.status).toBe('active');
+    const yes = refreshMemory({ sessionId: 's1', messages: shell(`Test-Path ${path}`, 'True\nexit code: 0', '', 'powershell'), facts: failed.facts, now: 300, newId: ids('y') });
+    expect(yes.facts.find((f) => f.category === 'invalid_path')!.status).toBe('superseded');
+    expect(yes.facts.find((f) => f.category === 'artifact' && f.content === path)).toMatchObject({ status: 'active', lastValidatedAt: 300 });
+  });
+
+  it('a failure after the successful probe in the same refresh keeps the path invalid (the latest event wins)', () => {
+    const failed = run(shell('ls /mnt/usb', "ls: cannot access '/mnt/usb': No such file or directory\nexit code: 2"));
+    const ms = [...shell('ls /mnt/usb', 'exit code: 0'), ...shell('cat /mnt/usb', "cat: /mnt/usb: No such file or directory\nexit code: 1")];
+    const r = refreshMemory({ sessionId: 's1', messages: ms, facts: failed.facts, now: 200, newId: ids('z'), recent: ms.length });
+    expect(r.facts.filter((f) => f.category === 'invalid_path' && f.content === '/mnt/usb').map((f) => f.status)).toEqual(['active']);
+  });
+
   it('parses only the recent window once facts exist', () => {
     const ms = [...shell('cat a/b/old.py', 'ok'), ...shell('cat a/b/new.py', 'ok')];
     const r = run(ms, [fact({ category: 'note', content: 'seed note', source: 'user' })], 2);
