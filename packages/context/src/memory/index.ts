@@ -8,7 +8,7 @@ export type { MemoryDraft, DraftOrigin, DraftDecision, RefreshInput, RefreshResu
 export { extractDrafts } from './extract';
 export { evaluateDraft, factKey, seenKey, type EvaluationContext } from './evaluate';
 export { refreshMemory, latestStepStart, capCandidates, capSnapshots } from './refresh';
-export { mergeDecisions, pruneFacts, isActiveFact, type MergeOutcome, type PruneOutcome } from './merge';
+export { mergeDecisions, pruneFacts, capAutoFacts, isActiveFact, type MergeOutcome, type PruneOutcome } from './merge';
 export { buildMemoryBlock } from './block';
 export { buildCheckpointSnapshot } from './checkpoint';
 export { formatRuntimeNotice, normalizeVisibility } from './notice';

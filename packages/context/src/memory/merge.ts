@@ -31,16 +31,19 @@ export function defaultConfidence(d: Pick<MemoryDraft, 'category' | 'source'>): 
 }
 
 export interface MergeOutcome {
+  /** The next facts, held to the auto-fact cap. */
   facts: MemoryFact[];
   created: number;
   reinforced: number;
+  /** Auto facts the cap dropped (retired and weakest first). */
+  droppedIds: string[];
 }
 
 /** Accepted drafts → facts: a new fact per new key, +1 evidence per repeated key. */
 export function mergeDecisions(
   facts: readonly MemoryFact[],
   accepted: readonly MemoryDraft[],
-  opts: { sessionId: string; now: number; newId: () => string },
+  opts: { sessionId: string; now: number; newId: () => string; cap?: number },
 ): MergeOutcome {
   const next = facts.map((f) => ({ ...f }));
   const byKey = new Map<string, MemoryFact>();
@@ -82,7 +85,8 @@ export function mergeDecisions(
       created++;
     }
   }
-  return { facts: next, created, reinforced };
+  const capped = capAutoFacts(next, opts.cap ?? MAX_AUTO_FACTS);
+  return { facts: capped.facts, created, reinforced, droppedIds: capped.droppedIds };
 }
 
 /**
@@ -123,6 +127,22 @@ function score(f: MemoryFact): number {
 }
 
 /**
+ * The per-session cap of SPEC §4 (120 auto facts), counted as the store counts it: auto facts that
+ * are not pinned and not forgotten. Pinned facts and the user's "forget" tombstones are the user's
+ * and never dropped (a dropped tombstone would let the forgotten fact come back). Retired facts go
+ * first (oldest first), then the weakest active ones.
+ */
+export function capAutoFacts(facts: readonly MemoryFact[], cap = MAX_AUTO_FACTS): { facts: MemoryFact[]; droppedIds: string[] } {
+  const counted = facts.filter((f) => f.source === 'cfpm_auto' && !f.pinned && f.status !== 'forgotten');
+  if (counted.length <= cap) return { facts: [...facts], droppedIds: [] };
+  const order = [...counted].sort(
+    (a, b) => Number(isActiveFact(a)) - Number(isActiveFact(b)) || score(a) - score(b) || a.updatedAt - b.updatedAt,
+  );
+  const drop = new Set(order.slice(0, counted.length - cap).map((f) => f.id));
+  return { facts: facts.filter((f) => !drop.has(f.id)), droppedIds: [...drop] };
+}
+
+/**
  * The per-turn prune pass, run even when no draft was found: retire date-only or non-path
  * artifacts, artifacts later found invalid, duplicates; then hold auto facts to the cap.
  */
@@ -157,16 +177,8 @@ export function pruneFacts(facts: readonly MemoryFact[], now: number, cap = MAX_
     keep.set(key, winner);
     retire(loser, 'superseded');
   }
-  let out = next;
-  const autoCount = out.filter((f) => f.source === 'cfpm_auto' && !f.pinned).length;
-  if (autoCount > cap) {
-    // Drop retired auto facts first (oldest first), then the weakest active ones.
-    const order = out
-      .filter((f) => f.source === 'cfpm_auto' && !f.pinned)
-      .sort((a, b) => Number(isActiveFact(a)) - Number(isActiveFact(b)) || score(a) - score(b) || a.updatedAt - b.updatedAt);
-    const drop = new Set(order.slice(0, autoCount - cap).map((f) => f.id));
-    for (const id of drop) pruned.add(id);
-    out = out.filter((f) => !drop.has(f.id));
-  }
+  const capped = capAutoFacts(next, cap);
+  for (const id of capped.droppedIds) pruned.add(id);
+  const out = capped.facts;
   return { facts: out, prunedIds: [...pruned] };
 }

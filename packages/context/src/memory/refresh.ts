@@ -75,11 +75,14 @@ export function refreshMemory(input: RefreshInput): RefreshResult {
   const merged = mergeDecisions(prior, accepted, { sessionId: input.sessionId, now: input.now, newId: input.newId });
   const recreated = supersedeRecreated(merged.facts, drafts, input.now);
   const swept = pruneFacts(merged.facts, input.now);
-  const pruned = { facts: swept.facts, prunedIds: [...new Set([...recreated, ...swept.prunedIds])] };
+  const pruned = { facts: swept.facts, prunedIds: [...new Set([...merged.droppedIds, ...recreated, ...swept.prunedIds])] };
   const rejectedCount = drafts.length - accepted.length;
+  const fresh = capCandidates(candidates);
   return {
     facts: pruned.facts,
-    candidates: capCandidates(candidates),
+    candidates: fresh,
+    sessionCandidates: capCandidates([...(input.candidates ?? []), ...fresh]),
+    snapshots: capSnapshots(input.snapshots ?? []),
     mode: modeOf(drafts.length, accepted.length, pruned.prunedIds.length),
     reason: input.reason ?? 'turn',
     acceptedCount: accepted.length,

@@ -2,6 +2,7 @@ import type {
   CandidateReason,
   ChatMessage,
   FactCategory,
+  MemorySnapshot,
   FactSource,
   MemoryCandidate,
   MemoryFact,
@@ -52,13 +53,24 @@ export interface RefreshInput {
   newId: () => string;
   /** Why the refresh ran (shown in debug notices): e.g. `turn`, `checkpoint`, `manual`. */
   reason?: string;
+  /** The session's stored candidate rows, oldest first (for the 800-row cap of `sessionCandidates`). */
+  candidates?: readonly MemoryCandidate[];
+  /** The session's stored snapshots, oldest first (for the 100-row cap of `snapshots`). */
+  snapshots?: readonly MemorySnapshot[];
 }
 
 export interface RefreshResult {
-  /** The next full list of facts (replaces the input list). */
+  /** The next full list of facts (replaces the input list), at most MAX_AUTO_FACTS (120) auto facts. */
   facts: MemoryFact[];
   /** New candidate rows of this refresh (accepted and rejected), capped at MAX_CANDIDATES. */
   candidates: MemoryCandidate[];
+  /**
+   * The session's candidate rows after this refresh: the input's `candidates` plus the new ones,
+   * the newest MAX_CANDIDATES (800) kept. What the store should hold.
+   */
+  sessionCandidates: MemoryCandidate[];
+  /** The input's `snapshots`, the newest MAX_SNAPSHOTS (100) kept. */
+  snapshots: MemorySnapshot[];
   mode: RefreshMode;
   reason: string;
   acceptedCount: number;
@@ -67,6 +79,6 @@ export interface RefreshResult {
   /** Active or pinned facts after the refresh. */
   factCount: number;
   rejectedReasonBreakdown: Record<string, number>;
-  /** Ids of facts the prune pass retired (status changed or removed by the cap). */
+  /** Ids of facts the refresh retired (status changed) or dropped (the auto-fact cap). */
   prunedIds: string[];
 }

@@ -6,6 +6,8 @@ import type { RefreshResult } from '../types';
 const result = (p: Partial<RefreshResult> = {}): RefreshResult => ({
   facts: [],
   candidates: [],
+  sessionCandidates: [],
+  snapshots: [],
   mode: 'noop',
   reason: 'turn',
   acceptedCount: 0,

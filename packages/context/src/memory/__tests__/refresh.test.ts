@@ -1,7 +1,8 @@
 import type { ChatMessage } from '@threadline/protocol';
 import { describe, expect, it } from 'vitest';
-import { CONFIDENCE_AUTO, CONFIDENCE_INVALID_PATH, MAX_AUTO_FACTS, MAX_CANDIDATES } from '../constants';
+import { CONFIDENCE_AUTO, CONFIDENCE_INVALID_PATH, MAX_AUTO_FACTS, MAX_CANDIDATES, MAX_SNAPSHOTS } from '../constants';
 import { clampConfidence, defaultConfidence, mergeDecisions, pruneFacts } from '../merge';
+import type { MemoryCandidate, MemorySnapshot } from '@threadline/protocol';
 import { capCandidates, latestStepStart, refreshMemory } from '../refresh';
 import { fact, ids, shell } from './helpers';
 
@@ -176,6 +177,43 @@ describe('merge and prune helpers', () => {
     const capped = capCandidates(rows);
     expect(capped.length).toBe(MAX_CANDIDATES);
     expect(capped[0]!.id).toBe('c100');
+  });
+
+  it('refreshMemory returns capped session lists: 120 auto facts, 800 candidates, 100 snapshots', () => {
+    const prior = Array.from({ length: 150 }, (_, i) => fact({ category: 'artifact', content: `src/old${i}.py`, evidenceCount: 2, updatedAt: i }));
+    const tombstone = fact({ category: 'artifact', content: 'src/forgotten.py', status: 'forgotten', updatedAt: 0 });
+    const pinned = fact({ category: 'artifact', content: 'src/pinned.py', pinned: true });
+    const stored: MemoryCandidate[] = Array.from({ length: 850 }, (_, i) => ({ id: `c${i}`, sessionId: 's1', category: 'goal', content: 'x', source: 'cfpm_auto', decision: 'rejected', reason: 'too_short', createdAt: i }));
+    const snapshots: MemorySnapshot[] = Array.from({ length: 130 }, (_, i) => ({ id: `s${i}`, sessionId: 's1', compactionId: null, content: 'x', factCount: 0, createdAt: i }));
+    const r = refreshMemory({
+      sessionId: 's1',
+      messages: shell("sed -i 's/a/b/' src/new_one.py", 'exit code: 0'),
+      facts: [...prior, tombstone, pinned],
+      candidates: stored,
+      snapshots,
+      now: 1000,
+      newId: ids('n'),
+      recent: 2,
+    });
+    const auto = r.facts.filter((f) => f.source === 'cfpm_auto' && !f.pinned && f.status !== 'forgotten');
+    expect(auto.length).toBe(MAX_AUTO_FACTS);
+    expect(r.facts).toEqual(expect.arrayContaining([expect.objectContaining({ id: tombstone.id, status: 'forgotten' }), expect.objectContaining({ id: pinned.id })]));
+    expect(r.prunedIds.length).toBeGreaterThanOrEqual(30);
+    expect(r.prunedCount).toBe(r.prunedIds.length);
+    expect(r.sessionCandidates.length).toBe(MAX_CANDIDATES);
+    expect(r.sessionCandidates.slice(-r.candidates.length)).toEqual(r.candidates);
+    expect(r.candidates.length).toBeGreaterThan(0);
+    expect(r.snapshots.length).toBe(MAX_SNAPSHOTS);
+    expect(r.snapshots[0]!.id).toBe('s30');
+  });
+
+  it('mergeDecisions alone holds auto facts to the cap too', () => {
+    const prior = Array.from({ length: 119 }, (_, i) => fact({ category: 'artifact', content: `lib/p${i}.py`, evidenceCount: 3 }));
+    const drafts = ['a', 'b', 'c'].map((n) => ({ category: 'artifact' as const, content: `lib/new_${n}.py`, source: 'cfpm_auto' as const, origin: 'command' as const }));
+    const out = mergeDecisions(prior, drafts, { sessionId: 's1', now: 5, newId: ids('m') });
+    expect(out.created).toBe(3);
+    expect(out.facts.filter((f) => f.source === 'cfpm_auto').length).toBe(MAX_AUTO_FACTS);
+    expect(out.droppedIds.length).toBe(2);
   });
 
   it('mergeDecisions does not mutate its input', () => {
