@@ -79,7 +79,11 @@ export const INSTRUCTION_PATTERNS: RegExp[] = [
   /(?:ignore|disregard|forget|override)\b.{0,40}\b(?:previous|prior|above|earlier|all|any|your)\b.{0,30}\b(?:instructions?|rules|prompts?|messages?|directions)/i,
   /\byou (?:are|must|should|will) now\b/i,
   /\b(?:new|updated|real) (?:system )?instructions?\s*[:：]/i,
-  /\bsystem prompt\b/i,
+  // "system prompt" alone is a normal topic ("update the system prompt template"); only the
+  // phrasing that tries to read it out or replace it is an injection.
+  /\b(?:ignore|disregard|forget|override|bypass|reveal|print|show|output|repeat|leak|dump|display|expose|tell me)\b.{0,40}\bsystem prompt\b/i,
+  /\b(?:new|updated|real|actual|true|your) system prompt\s*(?:is\s*)?[:：]/i,
+  /\bsystem prompt\s*[:：]\s*you (?:are|must|will|should)\b/i,
   /\b(?:as an ai|assistant,? you must|from now on,? you)\b/i,
   /<\/?(?:system|instructions?)>/i,
   /(?:忽略|无视|忘记).{0,10}(?:之前|以上|先前|前面|所有).{0,10}(?:指令|指示|提示|规则)/,
