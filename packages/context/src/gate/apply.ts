@@ -6,7 +6,7 @@
 import type { MemoryFact, VisibilityLevel } from '@threadline/protocol';
 import { isActiveFact } from '../memory/merge';
 import { formatGateNotice } from './notice';
-import { FOLDER_ALIASES, findProbes, type KnownFolder, type ProbeMatch } from './probes';
+import { FOLDER_ALIASES, findProbes, type KnownFolder, type ProbeMatch, type ProbeShell } from './probes';
 import { asksToReverify } from './reverify';
 
 export type GatePlatform = 'win32' | 'posix';
@@ -92,20 +92,38 @@ function hasExplicitAbsolutePath(command: string, probes: ProbeMatch[]): boolean
   return false;
 }
 
-function quoteState(command: string, index: number): '"' | "'" | null {
+/**
+ * The quote that is open at `index` in a command of `shell`. cmd has no single quotes (a `'` is a
+ * literal there); POSIX escapes with `\\` and PowerShell with a backtick, except inside single
+ * quotes, where nothing is special.
+ */
+export function quoteState(command: string, index: number, shell: ProbeShell = 'posix'): '"' | "'" | null {
+  const escape = shell === 'posix' ? '\\' : shell === 'powershell' ? '`' : null;
   let q: '"' | "'" | null = null;
   for (let i = 0; i < index; i++) {
     const c = command[i];
-    if (q === null && (c === '"' || c === "'")) q = c;
+    if (c === escape && q !== "'") i++;
+    else if (q === null && (c === '"' || (c === "'" && shell !== 'cmd'))) q = c;
     else if (c === q) q = null;
   }
   return q;
 }
 
+/**
+ * PowerShell and POSIX shells expand nothing inside single quotes: `echo '~/Desktop'` prints those
+ * characters, so rewriting it would change what the command does. cmd expands %VAR% everywhere.
+ */
+export function isLiteralText(command: string, probe: ProbeMatch): boolean {
+  if (probe.shell === 'cmd') return false;
+  // An escaped `\$HOME` (POSIX) or `` `$HOME `` (PowerShell) is literal text too.
+  if (command[probe.index - 1] === (probe.shell === 'posix' ? '\\' : '`')) return true;
+  return quoteState(command, probe.index, probe.shell) === "'";
+}
+
 /** The replacement text for one probe, or null when it cannot be written safely. */
 function replacementFor(command: string, probe: ProbeMatch, path: string): string | null {
   if (/["'`$%\r\n]/.test(path)) return null;
-  const inQuotes = quoteState(command, probe.index);
+  const inQuotes = quoteState(command, probe.index, probe.shell);
   if (inQuotes !== null) return probe.expression ? null : path;
   const needsQuotes = probe.expression || /[\s&()<>|;^,]/.test(path);
   if (!needsQuotes) return path;
@@ -126,7 +144,7 @@ export function applyToolGate(input: ToolGateInput): ToolGateResult {
     if (!input.enabled) return unchanged(input.args, command, 'gate_disabled');
     if (!/shell|terminal/i.test(input.toolName)) return unchanged(input.args, command, 'not_shell_tool');
     if (key === undefined || command === null || command.trim() === '') return unchanged(input.args, command, 'no_command');
-    const probes = findProbes(command);
+    const probes = findProbes(command).filter((p) => !isLiteralText(command, p));
     if (probes.length === 0) return unchanged(input.args, command, 'no_probe');
     if (hasExplicitAbsolutePath(command, probes)) return unchanged(input.args, command, 'explicit_absolute_path');
     if (asksToReverify(input.lastUserMessage)) return unchanged(input.args, command, 'reverify_requested');

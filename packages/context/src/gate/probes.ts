@@ -41,10 +41,16 @@ function patterns(t: KnownFolder): Array<{ shell: ProbeShell; re: RegExp }> {
       shell: 'powershell',
       re: new RegExp(`\\[(?:System\\.)?Environment\\]::GetFolderPath\\(\\s*(?:['"]${SPECIAL_FOLDER[t]}['"]|\\[(?:System\\.)?Environment\\+SpecialFolder\\]::${SPECIAL_FOLDER[t]})\\s*\\)`, 'gi'),
     },
+    // PowerShell defines $HOME and expands `~` at the start of a path, with either separator;
+    // a backslash after them only makes sense in PowerShell.
+    { shell: 'powershell', re: new RegExp(`(?:"\\$(?:HOME|\\{HOME\\})"|\\$(?:HOME|\\{HOME\\}))\\\\${w}${END}`, 'gi') },
+    { shell: 'powershell', re: new RegExp(`(?<![\\w/.~-])~\\\\${w}${END}`, 'g') },
     { shell: 'cmd', re: new RegExp(`%USERPROFILE%[\\\\/]${w}${END}`, 'gi') },
     { shell: 'posix', re: new RegExp(`\\$\\(\\s*xdg-user-dir\\s+${XDG_NAME[t]}\\s*\\)`, 'g') },
     { shell: 'posix', re: new RegExp(`(?<![\\w/.~-])~/${w}${END}`, 'g') },
     { shell: 'posix', re: new RegExp(`\\$(?:HOME|\\{HOME\\})/${w}${END}`, 'g') },
+    // `"$HOME"/Desktop`: the variable quoted on its own, the folder outside the quotes.
+    { shell: 'posix', re: new RegExp(`"\\$(?:HOME|\\{HOME\\})"/${w}${END}`, 'g') },
   ];
 }
 
