@@ -4,7 +4,8 @@ import { DEFAULT_SETTINGS, toChatMessage } from '@threadline/protocol';
 import { buildView } from '../view/buildView';
 import { historyFromChatMessages } from '../view/ingest';
 import { contextWindowFor, encodingForModel } from '../tokens/models';
-import { compact, toCompactionRecord } from '../compaction/compact';
+import { compact, compactionStats, toCompactionRecord } from '../compaction/compact';
+import { orderAgentMessages } from '../view/order';
 import { shouldAutoCompact } from '../compaction/triggers';
 import { extractiveSummarizer } from '../compaction/extractive';
 import type { Summarizer } from '../compaction/prompts';
@@ -122,6 +123,7 @@ export async function runCompact(args: ParsedArgs, io: CliIo): Promise<number> {
   const fullHistory: StoredMessage[] = result?.ok ? [...history, ...result.inserted] : history;
   const after = buildView({ history: fullHistory, compactions: applied, model, memoryBlock });
   const hidden = new Set(result?.ok ? result.hiddenIds : []);
+  const agentCount = orderAgentMessages(history, []).length;
 
   if (args.flags.has('json')) {
     io.out(
@@ -147,7 +149,8 @@ export async function runCompact(args: ParsedArgs, io: CliIo): Promise<number> {
           ...toChatMessage(m),
           ...(m.meta ? { meta: m.meta } : {}),
         })),
-        stats: result?.stats ?? null,
+        // Seed 001 stats in every case: a run that compacted nothing reports removed 0, 0%.
+        stats: result?.stats ?? compactionStats(agentCount, agentCount, before.tokens, before.tokens),
         steps: result?.steps ?? [],
         summary: result?.summary ?? null,
         compaction: applied[0] ?? null,

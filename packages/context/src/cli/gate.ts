@@ -5,9 +5,9 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { MemoryFactSchema, type MemoryFact } from '@threadline/protocol';
+import { MemoryFactSchema, STRATEGIES, type MemoryFact, type VisibilityLevel } from '@threadline/protocol';
 import { applyToolGate, type GatePlatform } from '../gate';
-import { normalizeVisibility } from '../memory/notice';
+import { parseVisibility } from '../memory/notice';
 
 export interface GateCliIo {
   stdout: (text: string) => void;
@@ -40,7 +40,7 @@ interface GateArgs {
   command: string;
   lastUser: string | null;
   strategy: string;
-  visibility: string;
+  visibility: VisibilityLevel;
   platform: GatePlatform | undefined;
   json: boolean;
 }
@@ -69,13 +69,18 @@ function parseArgs(argv: string[]): GateArgs {
   if (command === undefined) throw new UsageError('--command is required');
   const platform = values.get('--platform');
   if (platform !== undefined && platform !== 'win32' && platform !== 'posix') throw new UsageError(`--platform must be win32 or posix, got ${platform}`);
+  const rawVisibility = values.get('--visibility') ?? 'brief';
+  const visibility = parseVisibility(rawVisibility);
+  if (visibility === null) throw new UsageError(`--visibility must be off, brief or debug (aliases: none, disabled, 0, verbose, full, 2), got '${rawVisibility}'`);
+  const strategy = values.get('--strategy') ?? 'cfpm_memory_v1';
+  if (!(STRATEGIES as readonly string[]).includes(strategy)) throw new UsageError(`--strategy must be one of ${STRATEGIES.join(', ')}, got '${strategy}'`);
   return {
     file: positional[0]!,
     tool,
     command,
     lastUser: values.get('--last-user') ?? null,
-    strategy: values.get('--strategy') ?? 'cfpm_memory_v1',
-    visibility: values.get('--visibility') ?? 'brief',
+    strategy,
+    visibility,
     platform,
     json,
   };
@@ -123,7 +128,7 @@ export async function runGateCommand(argv: string[], io: GateCliIo = defaultIo):
     lastUserMessage: args.lastUser,
     strategy: args.strategy,
     enabled: true,
-    visibility: normalizeVisibility(args.visibility),
+    visibility: args.visibility,
     fileExists: io.fileExists,
     platform: args.platform,
   });

@@ -1,8 +1,9 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from './args';
 import { runCompact, runCount, type CliIo } from './commands';
 import { InputError, transcriptsDir } from './transcripts';
-import { runGateCommand } from './gate';
+import { runGateCommand, type GateCliIo } from './gate';
 
 export const USAGE = `usage: threadline-context <command>
   count <file> [--model <id>] [--window <tokens>] [--json]
@@ -22,6 +23,14 @@ const stdio: MainIo = {
   err: (l) => process.stderr.write(l + '\n'),
 };
 
+/** The gate command writes whole lines through the same io as the other commands. */
+function gateIo(io: MainIo): GateCliIo {
+  const lines = (write: (line: string) => void) => (text: string) => {
+    for (const line of text.replace(/\n$/, '').split('\n')) write(line);
+  };
+  return { stdout: lines(io.out), stderr: lines(io.err), fileExists: (p) => existsSync(p), readFile: (p) => readFileSync(p, 'utf8') };
+}
+
 /** Runs one CLI invocation; returns the exit code (2 = bad input, with one line on stderr). */
 export async function main(argv: readonly string[], io: MainIo = stdio): Promise<number> {
   const [command, ...rest] = argv;
@@ -39,13 +48,16 @@ export async function main(argv: readonly string[], io: MainIo = stdio): Promise
         return 0;
       }
       case 'gate':
-        return await runGateCommand([...rest]);
+        return await runGateCommand([...rest], gateIo(io));
       case undefined:
+        // No command is a usage error: the usage goes to stderr and the exit code says so.
+        io.err(USAGE);
+        return 2;
       case 'help':
       case '--help':
       case '-h':
         io.out(USAGE);
-        return command === undefined ? 2 : 0;
+        return 0;
       default:
         throw new InputError(`unknown command '${command}' (expected count, compact, bench or gate)`);
     }

@@ -86,7 +86,8 @@ function defaultTargetFor(input: CompactInput): number {
 /** Default ids: random UUIDs (ids must stay unique across compactions of a session). */
 const randomId = (): string => globalThis.crypto.randomUUID();
 
-function makeStats(originalCount: number, compactedCount: number, originalTokens: number, compactedTokens: number): CompactionStats {
+/** The seed 001 stats of a compaction (also of one that changed nothing: removed 0, 0%). */
+export function compactionStats(originalCount: number, compactedCount: number, originalTokens: number, compactedTokens: number): CompactionStats {
   const removed = originalCount - compactedCount;
   return {
     originalCount,
@@ -151,7 +152,7 @@ export async function compact(input: CompactInput): Promise<CompactResult> {
     hiddenIds: [],
     inserted: [],
     steps,
-    stats: makeStats(originalCount, originalCount, before, before),
+    stats: compactionStats(originalCount, originalCount, before, before),
     summary: null,
     tokensBefore: before,
     tokensAfter: before,
@@ -207,7 +208,7 @@ export async function compact(input: CompactInput): Promise<CompactResult> {
     hiddenIds: [...state.hidden],
     inserted,
     steps,
-    stats: makeStats(originalCount, state.count(), before, after),
+    stats: compactionStats(originalCount, state.count(), before, after),
     summary: state.summaries.at(-1) ?? null,
     tokensBefore: before,
     tokensAfter: after,

@@ -11,7 +11,7 @@ export { refreshMemory, latestStepStart, capCandidates, capSnapshots } from './r
 export { mergeDecisions, pruneFacts, capAutoFacts, isActiveFact, type MergeOutcome, type PruneOutcome } from './merge';
 export { buildMemoryBlock } from './block';
 export { buildCheckpointSnapshot } from './checkpoint';
-export { formatRuntimeNotice, normalizeVisibility } from './notice';
+export { formatRuntimeNotice, normalizeVisibility, parseVisibility } from './notice';
 export { isPathLike, isDateOnly, findPaths, normalizePath } from './paths';
 export { writtenPaths } from './writes';
 export {

@@ -2,19 +2,28 @@
 import { RUNTIME_NOTICE_PREFIX, formatNotice, type RuntimeNoticePayload, type VisibilityLevel } from '@threadline/protocol';
 import type { RefreshResult } from './types';
 
-/**
- * Settings/env value → level, with the aliases of SPEC §4. Unknown or empty values give
- * `fallback` (the default `brief`), so a typo never silences or floods the chat.
- */
-export function normalizeVisibility(value: unknown, fallback: VisibilityLevel = 'brief'): VisibilityLevel {
+const ALIASES: Record<VisibilityLevel, readonly string[]> = {
+  off: ['off', 'none', 'disable', 'disabled', '0', 'false', 'no'],
+  brief: ['brief', '1', 'on', 'true', 'yes'],
+  debug: ['debug', 'verbose', 'full', '2'],
+};
+
+/** Settings/env value → level with the aliases of SPEC §4; null when it is none of them. */
+export function parseVisibility(value: unknown): VisibilityLevel | null {
   if (typeof value === 'number') value = String(value);
   if (typeof value === 'boolean') value = value ? 'brief' : 'off';
-  if (typeof value !== 'string') return fallback;
+  if (typeof value !== 'string') return null;
   const v = value.trim().toLowerCase();
-  if (['off', 'none', 'disable', 'disabled', '0', 'false', 'no'].includes(v)) return 'off';
-  if (['brief', '1', 'on', 'true', 'yes'].includes(v)) return 'brief';
-  if (['debug', 'verbose', 'full', '2'].includes(v)) return 'debug';
-  return fallback;
+  for (const level of ['off', 'brief', 'debug'] as const) if (ALIASES[level].includes(v)) return level;
+  return null;
+}
+
+/**
+ * Settings/env value → level. Unknown or empty values give `fallback` (the default `brief`), so
+ * a typo in a setting never silences or floods the chat (the CLI refuses them instead).
+ */
+export function normalizeVisibility(value: unknown, fallback: VisibilityLevel = 'brief'): VisibilityLevel {
+  return parseVisibility(value) ?? fallback;
 }
 
 type NoticeSource = Pick<

@@ -52,6 +52,14 @@ describe('threadline-context gate', () => {
     expect(JSON.parse(r.out)).toMatchObject({ rewritten: false, reason: 'reverify_requested' });
   });
 
+  it('--visibility takes the SPEC aliases', async () => {
+    const facts = write('facts3.json', [factRow(desktop)]);
+    const verbose = await cli([facts, '--tool', 'shell', '--command', 'ls ~/Desktop', '--visibility', 'verbose', '--json']);
+    expect(JSON.parse(verbose.out).notice).toContain('"verbosity":"debug"');
+    const none = await cli([facts, '--tool', 'shell', '--command', 'ls ~/Desktop', '--visibility', 'none', '--json']);
+    expect(JSON.parse(none.out)).toMatchObject({ rewritten: true, notice: null });
+  });
+
   it('--help prints the usage and exits 0', async () => {
     const r = await cli(['gate', '--help']);
     expect(r.code).toBe(0);
@@ -66,6 +74,8 @@ describe('threadline-context gate', () => {
     [['NOTJSON', '--tool', 'shell', '--command', 'ls'], 'is not JSON'],
     [['BADSHAPE', '--tool', 'shell', '--command', 'ls'], 'is not an array of memory facts'],
     [['/nonexistent/facts.json', '--tool', 'shell', '--command', 'ls'], 'cannot read facts file'],
+    [['F', '--tool', 'shell', '--command', 'ls', '--visibility', 'loud'], "--visibility must be off, brief or debug (aliases: none, disabled, 0, verbose, full, 2), got 'loud'"],
+    [['F', '--tool', 'shell', '--command', 'ls', '--strategy', 'magic'], "--strategy must be one of legacy_segmented, cfpm_memory_v1, progressive, priority_chain, got 'magic'"],
   ])('bad input %j exits 2 with one line', async (argv, message) => {
     const resolved = argv.map((a) => (a === 'F' ? write('ok.json', []) : a === 'NOTJSON' ? write('bad.json', '{nope') : a === 'BADSHAPE' ? write('shape.json', [{ id: 1 }]) : a));
     const r = await cli(resolved);

@@ -1,5 +1,5 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -84,11 +84,43 @@ describe('threadline-context CLI', () => {
     expect((await at('0.88')).target).toBe(Math.floor(window * 0.85));
   });
 
-  it('does not compact under the auto threshold unless --manual', async () => {
+  it('does not compact under the auto threshold unless --manual, and still prints the seed 001 stats', async () => {
     const j = JSON.parse((await run('compact', session, '--json', '--window', '1000000', '--model', 'llama3')).out);
     expect(j.ok).toBe(false);
     expect(j.reason).toMatch(/below_threshold/);
     expect(j.view.length).toBe(messages.length);
+    expect(j.stats).toEqual({
+      originalCount: messages.length,
+      compactedCount: messages.length,
+      removed: 0,
+      reductionPercent: 0,
+      originalTokens: j.tokensBefore,
+      compactedTokens: j.tokensBefore,
+      tokensSaved: 0,
+    });
+  });
+
+  it('with no arguments prints the usage to stderr and exits 2; help prints it to stdout and exits 0', async () => {
+    const none = await run();
+    expect(none.code).toBe(2);
+    expect(none.out).toBe('');
+    expect(none.err.join('\n')).toMatch(/^usage: threadline-context <command>/);
+    const help = await run('--help');
+    expect(help.code).toBe(0);
+    expect(help.out).toMatch(/^usage: threadline-context <command>/);
+    expect(help.err).toEqual([]);
+  });
+
+  it('the gate subcommand writes through the injected io, and a bad --visibility exits 2 with one line', async () => {
+    const facts = file('facts.json', '[]');
+    const ok = await run('gate', facts, '--tool', 'shell', '--command', 'ls ~/Desktop', '--json');
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.out)).toMatchObject({ rewritten: false, command: 'ls ~/Desktop', notice: null });
+    const bad = await run('gate', facts, '--tool', 'shell', '--command', 'ls', '--visibility', 'loud');
+    expect(bad.code).toBe(2);
+    expect(bad.out).toBe('');
+    expect(bad.err).toHaveLength(1);
+    expect(bad.err[0]).toMatch(/--visibility must be off, brief or debug .*got 'loud'/);
   });
 
   it('--provider-url makes a real HTTP summary call with the instructions', async () => {
@@ -135,9 +167,10 @@ describe('threadline-context CLI', () => {
   it('runs through the bin from the repository root and answers on a real transcript', () => {
     const root = repoRoot();
     const bin = path.join(root, 'packages/context/bin/threadline-context.mjs');
+    // The fixture is vendored: a missing transcript is a failure, never a reason to test something else.
     const transcript = path.join(transcriptsDir(), 'openhands-safety-relocation.json');
-    const target = transcript.endsWith('.json') && spawnSync('test', ['-f', transcript]).status === 0 ? transcript : session;
-    const out = execFileSync(process.execPath, [bin, 'compact', target, '--manual', '--strategy', 'priority_chain', '--model', 'llama3', '--json'], { cwd: root, encoding: 'utf8' });
+    expect(existsSync(transcript), `${transcript} is missing`).toBe(true);
+    const out = execFileSync(process.execPath, [bin, 'compact', transcript, '--manual', '--strategy', 'priority_chain', '--model', 'llama3', '--json'], { cwd: root, encoding: 'utf8' });
     const j = JSON.parse(out);
     expect(typeof j.ok).toBe('boolean');
     expect(Array.isArray(j.view)).toBe(true);
