@@ -120,6 +120,8 @@ export interface Engine {
   refreshMemory(input: {
     sessionId: string;
     messages: ChatMessage[];
+    /** Parse only the last N messages (the runtime decides the window: see turn/memory.ts). */
+    recent?: number;
     facts: MemoryFact[];
     now: number;
     newId: () => string;

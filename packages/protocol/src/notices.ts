@@ -10,6 +10,7 @@ import { TriggerSchema } from './compaction';
 export const RUNTIME_NOTICE_PREFIX = '[CFPM_RUNTIME_V1]';
 export const GATE_NOTICE_PREFIX = '[CFPM_TOOL_GATE_V1]';
 export const COMPACTION_NOTICE_PREFIX = '[THREADLINE_COMPACTION_V1]';
+export const ERROR_NOTICE_PREFIX = '[THREADLINE_ERROR_V1]';
 
 /** Payloads larger than this are refused by parseNotice (a notice is a line, not a document). */
 export const MAX_NOTICE_CHARS = 64 * 1024;
@@ -67,15 +68,32 @@ export const CompactionNoticePayloadSchema = z.object({
 });
 export type CompactionNoticePayload = z.infer<typeof CompactionNoticePayloadSchema>;
 
+/**
+ * A turn that ended badly, as a user-only `error_notice`. Structured so the renderer says it in
+ * the user's language; `message` is the provider's or the system's own text, shown as is.
+ */
+export const ErrorNoticePayloadSchema = z.object({
+  version: z.literal('v1'),
+  type: z.enum(['provider_error', 'turn_failed', 'max_model_calls', 'doom_loop']),
+  message: z.string().max(4000).optional(),
+  /** max_model_calls: the per-turn limit; doom_loop: the repeat limit. */
+  limit: z.number().int().optional(),
+  /** doom_loop: the tool that was called again and again. */
+  tool: z.string().max(200).optional(),
+});
+export type ErrorNoticePayload = z.infer<typeof ErrorNoticePayloadSchema>;
+
 export type ParsedNotice =
   | { type: 'runtime'; payload: RuntimeNoticePayload }
   | { type: 'gate'; payload: GateNoticePayload }
-  | { type: 'compaction'; payload: CompactionNoticePayload };
+  | { type: 'compaction'; payload: CompactionNoticePayload }
+  | { type: 'error'; payload: ErrorNoticePayload };
 
 const PARSERS = [
   { prefix: RUNTIME_NOTICE_PREFIX, type: 'runtime', schema: RuntimeNoticePayloadSchema },
   { prefix: GATE_NOTICE_PREFIX, type: 'gate', schema: GateNoticePayloadSchema },
   { prefix: COMPACTION_NOTICE_PREFIX, type: 'compaction', schema: CompactionNoticePayloadSchema },
+  { prefix: ERROR_NOTICE_PREFIX, type: 'error', schema: ErrorNoticePayloadSchema },
 ] as const;
 
 /**

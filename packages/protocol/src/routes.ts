@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SettingsPatchSchema, type Settings } from './settings';
-import type { StoredMessage } from './messages';
+import type { StoredMessage, ToolCall } from './messages';
 import type { CompactionPreview, CompactionRecord, ContextUsage } from './compaction';
 import { FactCategorySchema, FactStatusSchema, type MemoryCandidate, type MemoryFact } from './memory';
 import { ProviderUpsertSchema, type ProviderProfile } from './providers';
@@ -16,6 +16,23 @@ export interface SessionSummary {
   messageCount: number;
 }
 
+/** A tool call of the running step, requested but not committed to history yet. */
+export interface PendingToolCall {
+  toolCall: ToolCall;
+  /** The assistant message the call belongs to (committed with its results). */
+  messageId: string;
+  needsApproval: boolean;
+  status: 'waiting' | 'running';
+}
+
+/** The live state of a session's turn, which history alone cannot tell. */
+export interface ChatState {
+  busy: boolean;
+  /** Text streamed so far in the current step, not yet committed. */
+  partial: { messageId: string; text: string } | null;
+  pending: PendingToolCall[];
+}
+
 /** Input schemas of every AppApi route (SPEC §7.1). The same names are used over IPC and HTTP. */
 export const RouteInputs = {
   'sessions.list': z.object({}).default({}),
@@ -24,9 +41,13 @@ export const RouteInputs = {
   'sessions.delete': z.object({ id }),
   'sessions.export': z.object({ id, format: z.enum(['markdown', 'json']) }),
   'messages.list': sessionRef,
+  /** The full text of a truncated tool output (messages.list leaves full outputs out). */
+  'messages.fullOutput': z.object({ id }),
   'chat.send': z.object({ sessionId: id, text: z.string().min(1).max(1_000_000) }),
   'chat.cancel': sessionRef,
   'chat.approve': z.object({ sessionId: id, toolCallId: id, decision: z.enum(['approve', 'deny']) }),
+  /** What is running now: for a renderer that (re)loads while a turn runs or waits for approval. */
+  'chat.state': sessionRef,
   'compaction.run': z.object({ sessionId: id, instructions: z.string().max(4000).optional() }),
   'compaction.preview': sessionRef,
   'compaction.undo': sessionRef,
@@ -63,9 +84,11 @@ export interface RouteOutputs {
   'sessions.delete': { deleted: true };
   'sessions.export': { filename: string; mime: string; content: string };
   'messages.list': StoredMessage[];
+  'messages.fullOutput': { text: string | null };
   'chat.send': { accepted: true; userMessageId: string };
   'chat.cancel': { cancelled: boolean };
   'chat.approve': { ok: true };
+  'chat.state': ChatState;
   'compaction.run': { ok: boolean; compaction: CompactionRecord | null; reason: string | null };
   'compaction.preview': CompactionPreview;
   'compaction.undo': { undone: CompactionRecord | null };

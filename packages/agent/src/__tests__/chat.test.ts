@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatRequestView } from '@threadline/fake-llm';
+import { ERROR_NOTICE_PREFIX, parseNotice } from '@threadline/protocol';
 import { startHarness, type Harness } from './harness';
 import { titleFrom } from '../turn/runTurn';
 
@@ -92,7 +93,9 @@ describe('chat turn over real HTTP and SQLite', () => {
     expect(h.llm.chatRequests().length).toBe(3);
     const notice = history.at(-1);
     expect(notice?.kind).toBe('error_notice');
-    expect(notice?.content).toMatch(/doom-loop/);
+    // Structured, so the renderer says it in the user's language.
+    expect(notice?.content?.startsWith(ERROR_NOTICE_PREFIX)).toBe(true);
+    expect(parseNotice(notice?.content)).toEqual({ type: 'error', payload: { version: 'v1', type: 'doom_loop', tool: 'list_dir', limit: 3 } });
     // Every call has its result, so the history stays pair-safe.
     const calls = history.flatMap((m) => m.tool_calls ?? []).map((c) => c.id);
     const results = history.filter((m) => m.role === 'tool').map((m) => m.tool_call_id);

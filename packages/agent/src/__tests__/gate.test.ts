@@ -45,6 +45,10 @@ describe('CFPM memory and the pre-tool gate in a turn', () => {
     expect(tool.content).toContain('marker-file.txt');
     const requested = h.events.find((e) => e.type === 'tool.requested');
     expect(requested?.type === 'tool.requested' && requested.toolCall.function.arguments).toContain(desktop);
+    // History keeps the model's call; the result records what actually ran, for "ran: …".
+    expect(JSON.parse(history.find((m) => m.role === 'assistant')!.tool_calls![0].function.arguments)).toEqual({ command: 'ls ~/Desktop' });
+    expect(typeof tool.meta?.ranArguments).toBe('string');
+    expect(JSON.parse(tool.meta!.ranArguments as string).command).toBe(parsed.payload.rewrittenCommand);
     expect(h.events.some((e) => e.type === 'notice' && e.message.kind === 'gate_notice')).toBe(true);
     // The memory block went to the model; the notices did not.
     const body = JSON.stringify(h.llm.chatRequests()[0].body);
@@ -64,6 +68,7 @@ describe('CFPM memory and the pre-tool gate in a turn', () => {
     await h.turn('what is on my desktop?');
     expect(h.history().some((m) => m.kind === 'gate_notice')).toBe(false);
     expect(h.history().find((m) => m.role === 'tool')?.content).not.toContain('marker-file.txt');
+    expect(h.history().find((m) => m.role === 'tool')?.meta?.ranArguments).toBeUndefined();
   });
 
   it('refresh turns tool outputs into facts and candidates', async () => {

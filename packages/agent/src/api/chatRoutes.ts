@@ -2,7 +2,7 @@ import { AppError, type AppApi } from '@threadline/protocol';
 import { appendUserMessage, runTurn } from '../turn/runTurn';
 import { activeProvider, currentSettings, emitSession, requireSession, type ApiContext } from './apiContext';
 
-type ChatRoutes = Pick<AppApi, 'chat.send' | 'chat.cancel' | 'chat.approve'>;
+type ChatRoutes = Pick<AppApi, 'chat.send' | 'chat.cancel' | 'chat.approve' | 'chat.state'>;
 
 /** renderer send → … → AppApi.send: append the user message, return, run the turn in the background. */
 export function chatRoutes(ctx: ApiContext): ChatRoutes {
@@ -13,13 +13,14 @@ export function chatRoutes(ctx: ApiContext): ChatRoutes {
       if (rt.busy) throw new AppError('busy', 'A turn is already running in this session; wait for it or cancel it.');
       const { profile, client } = activeProvider(ctx);
       const settings = currentSettings(ctx);
-      const user = appendUserMessage(ctx.deps, sessionId, text);
+      const user = appendUserMessage(ctx.deps, sessionId, text, profile);
       const abort = new AbortController();
       rt.busy = true;
       rt.abort = abort;
       emitSession(ctx, sessionId);
       const scope = { deps: ctx.deps, sessionId, settings, profile, client, signal: abort.signal };
       rt.running = runTurn(scope, text).finally(() => {
+        rt.clearStep();
         rt.busy = false;
         rt.abort = null;
         rt.running = null;
@@ -32,6 +33,13 @@ export function chatRoutes(ctx: ApiContext): ChatRoutes {
       return { accepted: true, userMessageId: user.id };
     },
 
+    // A renderer that (re)loads mid-turn learns here what history cannot tell yet.
+    'chat.state': async ({ sessionId }) => {
+      requireSession(ctx, sessionId);
+      return ctx.runtimes.get(sessionId).state();
+    },
+
+    // Stops a turn or a manual compaction (compaction.run keeps its controller here too).
     'chat.cancel': async ({ sessionId }) => {
       requireSession(ctx, sessionId);
       const rt = ctx.runtimes.get(sessionId);

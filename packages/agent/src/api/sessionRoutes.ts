@@ -3,7 +3,10 @@ import { emitSession, requireSession, type ApiContext } from './apiContext';
 import { notFound } from './errors';
 import { exportSession } from './exportSession';
 
-type SessionRoutes = Pick<AppApi, 'sessions.list' | 'sessions.create' | 'sessions.rename' | 'sessions.delete' | 'sessions.export' | 'messages.list'>;
+type SessionRoutes = Pick<
+  AppApi,
+  'sessions.list' | 'sessions.create' | 'sessions.rename' | 'sessions.delete' | 'sessions.export' | 'messages.list' | 'messages.fullOutput'
+>;
 
 export function sessionRoutes(ctx: ApiContext): SessionRoutes {
   const { store } = ctx.deps;
@@ -36,9 +39,16 @@ export function sessionRoutes(ctx: ApiContext): SessionRoutes {
       if (!session) throw notFound('session', id);
       return exportSession(session, store.messages.list(id), store.compactions.list(id), format);
     },
+    // Without full outputs (up to 1 MiB each): a long session would send them all on every load.
+    // `meta.truncated` marks the messages that have one; messages.fullOutput fetches it.
     'messages.list': async ({ sessionId }) => {
       requireSession(ctx, sessionId);
-      return store.messages.list(sessionId);
+      return store.messages.list(sessionId, { fullOutput: false });
+    },
+    'messages.fullOutput': async ({ id }) => {
+      const m = store.messages.get(id);
+      if (!m) throw notFound('message', id);
+      return { text: m.fullOutput ?? null };
     },
   };
 }

@@ -4,7 +4,14 @@ import type { Engine } from '../ports';
 /** The CFPM half of the Engine port: memory refresh, injection block and the pre-tool gate. */
 export const memoryEngine: Pick<Engine, 'refreshMemory' | 'buildMemoryBlock' | 'applyToolGate'> = {
   refreshMemory: (input) => {
-    const r = refreshMemory({ sessionId: input.sessionId, messages: input.messages, facts: input.facts, now: input.now, newId: input.newId });
+    const r = refreshMemory({
+      sessionId: input.sessionId,
+      messages: input.messages,
+      recent: input.recent,
+      facts: input.facts,
+      now: input.now,
+      newId: input.newId,
+    });
     return { facts: r.facts, candidates: r.candidates, notice: formatRuntimeNotice(r, input.visibility) };
   },
   buildMemoryBlock: (facts) => buildMemoryBlock(facts),

@@ -31,6 +31,8 @@ export function waitForApproval(scope: TurnScope, toolCallId: string): Promise<A
     rt.pendingApprovals.set(toolCallId, (d) => {
       scope.signal.removeEventListener('abort', onAbort);
       rt.pendingApprovals.delete(toolCallId);
+      // At once, not after the turn resumes: a chat.state right after chat.approve says so.
+      rt.decided(toolCallId);
       resolve(d);
     });
   });

@@ -1,17 +1,46 @@
-import { USER_ONLY } from '@threadline/protocol';
+import { USER_ONLY, type StoredMessage } from '@threadline/protocol';
 import type { TurnScope } from './deps';
 
 /**
- * CFPM refresh: parse recent messages into facts/candidates, store them in one transaction, and
+ * What a refresh parses. Every normal message is parsed once, because evidence must mean "seen
+ * again", not "parsed again": a committed step (tool calls + results) or final answer is parsed
+ * right after its commit; the turn start parses only what no such refresh saw.
+ */
+export type RefreshWindow = { at: 'turn_start' } | { at: 'committed'; messages: readonly StoredMessage[] };
+
+/**
+ * The turn start's share: the new user message, with the partial answers of a cancelled or
+ * failed turn before it (never refreshed). A committed step or final answer ends the walk: its
+ * own refresh parsed it. A session that was never refreshed (CFPM switched on later) is parsed
+ * whole once; re-parsing a history that gave no draft cannot count anything twice.
+ */
+function turnStartWindow(scope: Pick<TurnScope, 'deps' | 'sessionId'>, history: StoredMessage[]): StoredMessage[] {
+  const { deps, sessionId } = scope;
+  if (deps.store.memory.facts(sessionId).length === 0 && deps.store.memory.candidates(sessionId, 1).length === 0) return history;
+  let i = history.length;
+  while (i > 0) {
+    const m = history[i - 1];
+    if (m.role === 'user' || (m.role === 'assistant' && m.meta?.partial === true)) i--;
+    else break;
+  }
+  return history.slice(i);
+}
+
+/**
+ * CFPM refresh: parse the window into facts/candidates, store them in one transaction, and
  * persist + push the runtime notice when the visibility rules allow it (SPEC §4).
  */
-export function refreshSessionMemory(scope: Pick<TurnScope, 'deps' | 'sessionId' | 'settings'>): void {
+export function refreshSessionMemory(scope: Pick<TurnScope, 'deps' | 'sessionId' | 'settings'>, window: RefreshWindow): void {
   const { deps, sessionId, settings } = scope;
   if (settings.compaction.strategy !== 'cfpm_memory_v1') return;
-  const history = deps.store.messages.list(sessionId, { fullOutput: false }).filter((m) => m.kind === 'normal');
+  const messages =
+    window.at === 'committed'
+      ? window.messages.filter((m) => m.kind === 'normal')
+      : turnStartWindow(scope, deps.store.messages.list(sessionId, { fullOutput: false }).filter((m) => m.kind === 'normal'));
   const outcome = deps.engine.refreshMemory({
     sessionId,
-    messages: history,
+    messages,
+    recent: messages.length,
     facts: deps.store.memory.facts(sessionId),
     now: deps.now(),
     newId: deps.newId,

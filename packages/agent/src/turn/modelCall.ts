@@ -16,12 +16,14 @@ export type ModelReply =
 /** provider stream → deltas as events. The partial text survives an abort or an error. */
 async function streamReply(scope: TurnScope, sv: SessionView, id: string, sink: { content: string }): Promise<StreamResult> {
   const { deps, sessionId } = scope;
+  const rt = deps.runtime(sessionId);
   return scope.client.streamChat({
     messages: sv.view.messages,
     tools: deps.registry.specs(),
     signal: scope.signal,
     onDelta: (delta) => {
       sink.content += delta;
+      rt.streamed(id, sink.content);
       deps.emit({ type: 'message.delta', sessionId, messageId: id, delta });
     },
   });
@@ -40,6 +42,8 @@ export async function callModel(scope: TurnScope): Promise<ModelReply> {
     emitUsage(deps, sessionId, sv, profile, settings);
     if (scope.signal.aborted) return { kind: 'aborted', id, content: '' };
     const sink = { content: '' };
+    // A retried call streams its text from the start again.
+    deps.runtime(sessionId).partial = null;
     try {
       const res = await streamReply(scope, sv, id, sink);
       if (res.usage) observeProviderUsage(deps, sessionId, profile, sv.view.tokens, res.usage.promptTokens);

@@ -1,22 +1,39 @@
-import { AppError, USER_ONLY, VISIBLE_TO_ALL, type StoredMessage, type ToolCall } from '@threadline/protocol';
+import { AppError, USER_ONLY, VISIBLE_TO_ALL, type ProviderProfile, type StoredMessage, type ToolCall } from '@threadline/protocol';
 import type { NewMessage } from '@threadline/store';
 import { compactOnRequest, matchManualTrigger } from '../triggers/manual';
 import type { TurnDeps, TurnScope } from './deps';
 import { refreshSessionMemory } from './memory';
 import { callModel, refreshUsage } from './modelCall';
-import { persistNotice } from './notices';
+import { persistErrorNotice } from './notices';
 import { DoomLoopGuard, runToolCall, type ToolOutcome } from './toolStep';
 
 export const TURN_ABORTED_TEXT = '<turn_aborted>The user interrupted the previous turn; its work may be incomplete.</turn_aborted>';
 
+/**
+ * SPEC §9: an oversized paste is truncated with a marker. Over half the window (in the engine's
+ * tokens) the model gets head + tail, as for a tool output; the full text stays beside it
+ * (messages.fullOutput for the user, read_tool_output by message id for the agent).
+ */
+function userContent(deps: TurnDeps, id: string, text: string, profile: ProviderProfile): NewMessage {
+  const plain: NewMessage = { id, role: 'user', content: text };
+  const limit = Math.max(1, Math.floor(profile.contextWindow / 2));
+  // A token is at least one UTF-8 byte: a text this small cannot be over, no need to count it.
+  if (Buffer.byteLength(text, 'utf8') <= limit) return plain;
+  if (deps.engine.countMessageTokens({ role: 'user', content: text }, profile.model) <= limit) return plain;
+  const cut = deps.engine.truncateToolOutput(text, { policy: 'tokens', maxTokens: limit }, profile.model, id);
+  if (!cut.truncated) return plain;
+  return { ...plain, content: cut.content, fullOutput: text, meta: { truncated: true } };
+}
+
 /** store appends the user message (its own transaction, before chat.send returns). */
-export function appendUserMessage(deps: TurnDeps, sessionId: string, text: string): StoredMessage {
+export function appendUserMessage(deps: TurnDeps, sessionId: string, text: string, profile: ProviderProfile): StoredMessage {
   const session = deps.store.sessions.get(sessionId);
   if (!session) throw new AppError('not_found', `No session with id ${sessionId}.`);
   // A manual compaction phrase is a command to the app, not part of the conversation: the user
   // sees it, the model never does.
   const command = deps.engine.parseManualTrigger(text) !== null;
-  const [message] = deps.store.messages.append(sessionId, [{ role: 'user', content: text, visibility: command ? USER_ONLY : VISIBLE_TO_ALL }]);
+  const user = userContent(deps, deps.newId(), text, profile);
+  const [message] = deps.store.messages.append(sessionId, [{ ...user, visibility: command ? USER_ONLY : VISIBLE_TO_ALL }]);
   // An untitled session is named after its first request, so the list and its search mean
   // something without the user renaming every session (a rename later wins).
   const title = command || session.title !== '' ? '' : titleFrom(text);
@@ -48,7 +65,7 @@ export async function runTurn(scope: TurnScope, userText: string): Promise<void>
     const message = err instanceof Error ? err.message : String(err);
     scope.deps.emit({ type: 'error', sessionId: scope.sessionId, code: err instanceof AppError ? err.code : 'internal', message });
     try {
-      persistNotice(scope.deps, scope.sessionId, 'error_notice', `Turn failed: ${message}`);
+      persistErrorNotice(scope.deps, scope.sessionId, { type: 'turn_failed', message });
     } catch {
       // The store itself failed; the error event above is all we can do.
     }
@@ -61,14 +78,15 @@ export async function runTurn(scope: TurnScope, userText: string): Promise<void>
 }
 
 async function turnBody(scope: TurnScope, userText: string): Promise<void> {
+  const { deps, sessionId } = scope;
   const manual = matchManualTrigger(scope, userText);
   if (manual) {
     await compactOnRequest(scope, manual.instructions);
     return;
   }
-  refreshSessionMemory(scope);
-  const doom = new DoomLoopGuard(scope.deps.doomLoopLimit);
-  for (let call = 0; call < scope.deps.maxModelCalls; call++) {
+  refreshSessionMemory(scope, { at: 'turn_start' });
+  const doom = new DoomLoopGuard(deps.doomLoopLimit);
+  for (let call = 0; call < deps.maxModelCalls; call++) {
     const reply = await callModel(scope);
     if (reply.kind === 'stopped') return;
     if (reply.kind === 'aborted') {
@@ -81,30 +99,28 @@ async function turnBody(scope: TurnScope, userText: string): Promise<void> {
     }
     const assistant = assistantMessage(reply.id, reply.content, reply.toolCalls);
     if (reply.toolCalls.length === 0) {
-      commitStep(scope, assistant, [], false);
+      // The final answer's facts (and their runtime notice) belong to this turn, not the next.
+      const stored = commitStep(scope, assistant, [], false);
+      refreshSessionMemory(scope, { at: 'committed', messages: stored });
       return;
     }
     const { outcomes, stop } = await runToolCalls(scope, reply.id, reply.toolCalls, doom, userText);
-    commitStep(scope, assistant, outcomes, scope.signal.aborted);
+    const stored = commitStep(scope, assistant, outcomes, scope.signal.aborted);
     if (stop === 'doom') {
-      persistNotice(scope.deps, scope.sessionId, 'error_notice', doomLoopText(reply.toolCalls));
+      const last = reply.toolCalls[reply.toolCalls.length - 1];
+      persistErrorNotice(deps, sessionId, { type: 'doom_loop', tool: last.function.name, limit: deps.doomLoopLimit });
       return;
     }
     if (scope.signal.aborted) return;
-    refreshSessionMemory(scope);
+    refreshSessionMemory(scope, { at: 'committed', messages: stored });
   }
-  persistNotice(scope.deps, scope.sessionId, 'error_notice', `Stopped after ${scope.deps.maxModelCalls} model calls in one turn.`);
+  persistErrorNotice(deps, sessionId, { type: 'max_model_calls', limit: deps.maxModelCalls });
 }
 
 function assistantMessage(id: string, content: string, toolCalls: ToolCall[]): NewMessage {
   const m: NewMessage = { id, role: 'assistant', content };
   if (toolCalls.length > 0) m.tool_calls = toolCalls;
   return m;
-}
-
-function doomLoopText(calls: ToolCall[]): string {
-  const c = calls[calls.length - 1];
-  return `Stopped: the agent called ${c.function.name} with the same arguments 3 times in a row (doom-loop guard).`;
 }
 
 /** tool calls → gate → approval → tool, for every call of one assistant message, in order. */
@@ -134,16 +150,19 @@ async function runToolCalls(
  * store commits the step: the assistant message and its tool results (and gate notices) in one
  * transaction, then the events. An aborted step also gets the turn_aborted marker.
  */
-function commitStep(scope: TurnScope, assistant: NewMessage, outcomes: ToolOutcome[], aborted: boolean): void {
+function commitStep(scope: TurnScope, assistant: NewMessage, outcomes: ToolOutcome[], aborted: boolean): StoredMessage[] {
   const { deps, sessionId } = scope;
+  // From here on history holds the step: chat.state no longer reports it as in flight.
+  deps.runtime(sessionId).clearStep();
   const batch: NewMessage[] = [];
   const hasContent = (assistant.content ?? '') !== '' || (assistant.tool_calls?.length ?? 0) > 0;
   if (hasContent) batch.push(aborted ? { ...assistant, meta: { partial: true } } : assistant);
   for (const o of outcomes) batch.push(...o.messages);
   if (aborted) batch.push({ role: 'user', content: TURN_ABORTED_TEXT, kind: 'turn_aborted', visibility: { user: true, agent: true } });
-  if (batch.length === 0) return;
+  if (batch.length === 0) return [];
   const stored = deps.store.messages.append(sessionId, batch);
   emitCommitted(scope, stored, outcomes);
+  return stored;
 }
 
 function emitCommitted(scope: TurnScope, stored: StoredMessage[], outcomes: ToolOutcome[]): void {
@@ -164,7 +183,8 @@ function emitCommitted(scope: TurnScope, stored: StoredMessage[], outcomes: Tool
 function failTurn(scope: TurnScope, id: string, partial: string, error: unknown): void {
   const { deps, sessionId } = scope;
   if (partial !== '') commitStep(scope, { ...assistantMessage(id, partial, []), meta: { partial: true } }, [], false);
+  else deps.runtime(sessionId).clearStep();
   const message = error instanceof Error ? error.message : String(error);
   deps.emit({ type: 'error', sessionId, code: 'provider_error', message });
-  persistNotice(deps, sessionId, 'error_notice', `Provider error: ${message}`);
+  persistErrorNotice(deps, sessionId, { type: 'provider_error', message });
 }

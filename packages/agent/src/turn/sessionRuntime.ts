@@ -1,4 +1,5 @@
 import { INITIAL_CALIBRATION, type CalibrationState } from '@threadline/context';
+import type { ChatState, PendingToolCall, ToolCall } from '@threadline/protocol';
 import type { ApprovalDecision } from './approvals';
 
 /**
@@ -15,8 +16,44 @@ export class SessionRuntime {
   providerPromptTokens: number | null = null;
   /** provider / estimate, from the usage of past calls (see turn/budget.ts). */
   calibration: CalibrationState = INITIAL_CALIBRATION;
-  /** Promise of the running turn, so dispose() and tests can wait for it. */
+  /** Promise of the running turn (or manual compaction), so cancel, delete and dispose can wait for it. */
   running: Promise<void> | null = null;
+  /**
+   * The step in flight, which history does not hold yet: an assistant message is committed only
+   * after its tools ran. A renderer that (re)loads mid-turn reads it through chat.state.
+   */
+  partial: { messageId: string; text: string } | null = null;
+  /** Tool calls of the step in flight, by tool call id, in request order. */
+  readonly pending = new Map<string, PendingToolCall>();
+
+  /** The model's text of step `messageId` so far (a retry of the call starts it over). */
+  streamed(messageId: string, text: string): void {
+    this.partial = { messageId, text };
+  }
+
+  requested(messageId: string, toolCall: ToolCall, needsApproval: boolean): void {
+    this.pending.set(toolCall.id, { toolCall, messageId, needsApproval, status: needsApproval ? 'waiting' : 'running' });
+  }
+
+  /** The user answered (or the policy decided): the call leaves the waiting state. */
+  decided(toolCallId: string): void {
+    const p = this.pending.get(toolCallId);
+    if (p) this.pending.set(toolCallId, { ...p, status: 'running' });
+  }
+
+  /** The step was committed (or the turn ended): history tells the rest. */
+  clearStep(): void {
+    this.partial = null;
+    this.pending.clear();
+  }
+
+  state(): ChatState {
+    return {
+      busy: this.busy,
+      partial: this.partial ? { ...this.partial } : null,
+      pending: [...this.pending.values()].map((p) => ({ ...p })),
+    };
+  }
 }
 
 export class SessionRuntimes {

@@ -54,9 +54,16 @@ function toolContext(scope: TurnScope): ToolContext {
   };
 }
 
+/**
+ * The full text behind a truncated tool result (or oversized user message) for read_tool_output.
+ * The light list finds the id without loading every full output of the session (up to 1 MiB
+ * each); only the one message asked for is read whole.
+ */
 function lookupToolOutput(scope: TurnScope, id: string): string | null {
-  const history = scope.deps.store.messages.list(scope.sessionId);
-  const m = history.find((x) => x.role === 'tool' && (x.tool_call_id === id || x.id === id));
+  const history = scope.deps.store.messages.list(scope.sessionId, { fullOutput: false });
+  const hit = history.find((x) => (x.role === 'tool' && x.tool_call_id === id) || x.id === id);
+  if (!hit || (hit.role !== 'tool' && hit.meta?.truncated !== true)) return null;
+  const m = scope.deps.store.messages.get(hit.id);
   if (!m) return null;
   return m.fullOutput ?? m.content ?? '';
 }
@@ -69,16 +76,28 @@ export function latestTodos(history: StoredMessage[]): TodoItem[] | null {
   return null;
 }
 
-function resultMessage(scope: TurnScope, call: ToolCall, status: ToolStatus, result: ToolResult, durationMs: number): NewMessage {
+function resultMessage(
+  scope: TurnScope,
+  call: ToolCall,
+  status: ToolStatus,
+  result: ToolResult,
+  durationMs: number,
+  ranArguments: string | null,
+): NewMessage {
   const { deps, settings, profile } = scope;
   // write-time truncation: the model gets head + tail with a marker; the full text stays beside it.
   const cut = deps.engine.truncateToolOutput(result.content, settings.toolOutput, profile.model, call.id);
+  const meta: Record<string, unknown> = { ...result.meta, toolName: call.function.name, status, durationMs };
+  // The renderer offers "show full output" (messages.fullOutput) only where one exists.
+  if (cut.truncated) meta.truncated = true;
+  // The gate rewrote the command: the call in history keeps the model's arguments, this is what ran.
+  if (ranArguments !== null) meta.ranArguments = ranArguments;
   return {
     role: 'tool',
     tool_call_id: call.id,
     content: cut.content,
     fullOutput: cut.truncated ? deps.engine.capFullOutput(result.content) : null,
-    meta: { ...result.meta, toolName: call.function.name, status, durationMs },
+    meta,
   };
 }
 
@@ -86,19 +105,22 @@ function resultMessage(scope: TurnScope, call: ToolCall, status: ToolStatus, res
 export async function runToolCall(scope: TurnScope, messageId: string, call: ToolCall, latestUserText: string): Promise<ToolOutcome> {
   const { deps, sessionId } = scope;
   const started = deps.now();
+  let ranArguments: string | null = null;
   const done = (status: ToolStatus, result: ToolResult, notices: NewMessage[] = []): ToolOutcome => {
     const durationMs = deps.now() - started;
-    return { call, status, durationMs, messages: [...notices, resultMessage(scope, call, status, result, durationMs)] };
+    return { call, status, durationMs, messages: [...notices, resultMessage(scope, call, status, result, durationMs, ranArguments)] };
   };
   if (scope.signal.aborted) return done('aborted', { ok: false, content: 'aborted: the user cancelled the turn before this tool ran' });
   const parsed = parseToolCall(deps.registry, call);
   if (!parsed.ok) {
+    deps.runtime(sessionId).requested(messageId, call, false);
     deps.emit({ type: 'tool.requested', sessionId, toolCall: call, messageId, needsApproval: false });
     return done('error', { ok: false, content: parsed.error });
   }
   const gated = gateToolCall(scope, parsed.tool, parsed.args, latestUserText);
   const notices: NewMessage[] = gated.notice ? [{ role: 'user', content: gated.notice, kind: 'gate_notice', visibility: USER_ONLY }] : [];
-  const effectiveCall: ToolCall = gated.rewritten ? { ...call, function: { ...call.function, arguments: JSON.stringify(gated.args) } } : call;
+  if (gated.rewritten) ranArguments = JSON.stringify(gated.args);
+  const effectiveCall: ToolCall = ranArguments !== null ? { ...call, function: { ...call.function, arguments: ranArguments } } : call;
   const decision = await approve(scope, messageId, effectiveCall, parsed.tool);
   if (decision === 'deny') return done('denied', { ok: false, content: 'denied: the user did not allow this tool call' }, notices);
   if (decision === 'aborted') return done('aborted', { ok: false, content: 'aborted: the user cancelled the turn' }, notices);
@@ -109,7 +131,9 @@ export async function runToolCall(scope: TurnScope, messageId: string, call: Too
 
 async function approve(scope: TurnScope, messageId: string, call: ToolCall, tool: ToolDefinition): Promise<'approve' | 'deny' | 'aborted'> {
   const { deps, sessionId } = scope;
+  const rt = deps.runtime(sessionId);
   const policy = effectivePolicy(scope, tool);
+  rt.requested(messageId, call, policy === 'ask');
   deps.emit({ type: 'tool.requested', sessionId, toolCall: call, messageId, needsApproval: policy === 'ask' });
   if (policy === 'auto') return 'approve';
   if (policy === 'deny') return 'deny';

@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import {
   COMPACTION_NOTICE_PREFIX,
   CompactionNoticePayloadSchema,
+  ERROR_NOTICE_PREFIX,
+  ErrorNoticePayloadSchema,
   GATE_NOTICE_PREFIX,
   GateNoticePayloadSchema,
   MAX_NOTICE_CHARS,
@@ -31,10 +33,11 @@ const VALID = {
   runtime: { version: 'v1', verbosity: 'debug', reason: 'turn', mode: 'merge', acceptedCount: 2, rejectedCount: 1, prunedCount: 0, factCount: 5, rejectedReasonBreakdown: { duplicate: 1 } },
   gate: { version: 'v1', verbosity: 'brief', action: 'rewrite_known_folder_probe', tool: 'shell', target: 'Desktop', path: 'C:\\Users\\a\\Desktop', originalCommand: 'ls ~/Desktop', rewrittenCommand: 'ls C:\\Users\\a\\Desktop' },
   compaction: { version: 'v1', type: 'compacted', trigger: 'manual', strategy: 'cfpm_memory_v1', percent: 81.5, tokensBefore: 9000, tokensAfter: 3000 },
+  error: { version: 'v1', type: 'doom_loop', tool: 'shell', limit: 3 },
 } as const;
-const PREFIXES = { runtime: RUNTIME_NOTICE_PREFIX, gate: GATE_NOTICE_PREFIX, compaction: COMPACTION_NOTICE_PREFIX } as const;
-const SCHEMAS = { runtime: RuntimeNoticePayloadSchema, gate: GateNoticePayloadSchema, compaction: CompactionNoticePayloadSchema } as const;
-const KINDS = ['runtime', 'gate', 'compaction'] as const;
+const PREFIXES = { runtime: RUNTIME_NOTICE_PREFIX, gate: GATE_NOTICE_PREFIX, compaction: COMPACTION_NOTICE_PREFIX, error: ERROR_NOTICE_PREFIX } as const;
+const SCHEMAS = { runtime: RuntimeNoticePayloadSchema, gate: GateNoticePayloadSchema, compaction: CompactionNoticePayloadSchema, error: ErrorNoticePayloadSchema } as const;
+const KINDS = ['runtime', 'gate', 'compaction', 'error'] as const;
 
 /** The oracle: a non-null result is one of the three shapes and its payload passes its schema. */
 function checkTotal(text: unknown): ParsedNotice | null {

@@ -1,0 +1,56 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ChatRequestView, FakeReply } from '@threadline/fake-llm';
+import { parseNotice } from '@threadline/protocol';
+import { startHarness, type Harness } from './harness';
+
+let h: Harness;
+afterEach(async () => h?.close());
+
+const lastIsTool = (req: ChatRequestView) => req.messages.at(-1)?.role === 'tool';
+
+describe('CFPM refresh after the final answer', () => {
+  it("brings the final answer's facts and notice with its own turn, and the next turn does not count them again", async () => {
+    h = await startHarness({
+      settings: { approvalPolicy: 'auto', compaction: { strategy: 'cfpm_memory_v1' }, cfpm: { runtimeVisibility: 'debug' } },
+      llm: {
+        defaultReply: (req): FakeReply => {
+          if (req.lastUserText.startsWith('thanks')) return { content: 'You are welcome.' };
+          return lastIsTool(req) ? { content: 'The report is at /srv/reports/q3-summary.md now.' } : { toolCalls: [{ name: 'list_dir', arguments: { path: '.' } }] };
+        },
+      },
+    });
+    await h.turn('write the report');
+    const fact = () => h.store.memory.facts(h.sessionId).find((f) => f.content === '/srv/reports/q3-summary.md');
+    // Known when the turn ends, not only once the next one starts.
+    expect(fact()).toMatchObject({ category: 'artifact', status: 'active', evidenceCount: 1 });
+    const history = h.history();
+    const answer = history.findLastIndex((m) => m.role === 'assistant');
+    const notice = history.slice(answer + 1).find((m) => m.kind === 'runtime_notice');
+    const parsed = parseNotice(notice?.content);
+    expect(parsed?.type === 'runtime' && parsed.payload.acceptedCount).toBeGreaterThan(0);
+    // The next turn's start refresh parses only the new user message: evidence stays 1.
+    await h.turn('thanks');
+    await h.turn('thanks again');
+    expect(fact()?.evidenceCount).toBe(1);
+    const candidates = h.store.memory.candidates(h.sessionId).filter((c) => c.content === '/srv/reports/q3-summary.md');
+    expect(candidates).toHaveLength(1);
+  });
+
+  it('parses the partial answer of a cancelled turn once, at the next turn start', async () => {
+    h = await startHarness({
+      settings: { compaction: { strategy: 'cfpm_memory_v1' } },
+      llm: { defaultReply: { content: `Saved the draft to /srv/reports/draft-notes.md and ${'then some more words '.repeat(60)}`, delayMsPerChunk: 10, chunkSize: 20 } },
+    });
+    // A user fact, so the session counts as refreshed before.
+    await h.api['memory.facts.upsert']({ sessionId: h.sessionId, category: 'note', content: 'the user prefers Markdown' });
+    await h.api['chat.send']({ sessionId: h.sessionId, text: 'draft it' });
+    await h.waitFor('message.delta', () => h.events.filter((e) => e.type === 'message.delta').length >= 5);
+    await h.api['chat.cancel']({ sessionId: h.sessionId });
+    expect(h.history().find((m) => m.role === 'assistant')?.meta?.partial).toBe(true);
+    h.llm.setRules([], { content: 'ok' });
+    await h.turn('go on');
+    await h.turn('and on');
+    const fact = h.store.memory.facts(h.sessionId).find((f) => f.content === '/srv/reports/draft-notes.md');
+    expect(fact?.evidenceCount).toBe(1);
+  });
+});
