@@ -1,10 +1,16 @@
-import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, stat, writeFile } from 'node:fs/promises';
+import { StringDecoder } from 'node:string_decoder';
 import path from 'node:path';
 import { z } from 'zod';
 import type { ToolContext, ToolDefinition, ToolResult } from './types';
 
 /** Files larger than this are read in line pages only; the model is told so. */
 const READ_CAP_CHARS = 512 * 1024;
+/**
+ * What read_file reads of a file at most: a multi-gigabyte log must not be loaded whole into the
+ * host's memory. The result says so and points at the shell for the rest.
+ */
+export const READ_FILE_MAX_BYTES = 2 * 1024 * 1024;
 const DEFAULT_READ_LINES = 2000;
 
 function resolvePath(ctx: ToolContext, p: string): string {
@@ -19,16 +25,42 @@ const ReadArgs = z.object({
 });
 type ReadArgs = z.infer<typeof ReadArgs>;
 
+/** The first `max` bytes of a file as UTF-8 (a character cut at the end is dropped, not mangled). */
+async function readHead(file: string, max: number): Promise<{ text: string; size: number; capped: boolean }> {
+  const fh = await open(file, 'r');
+  try {
+    const { size } = await fh.stat();
+    const buf = Buffer.alloc(Math.min(size, max));
+    let filled = 0;
+    while (filled < buf.length) {
+      const { bytesRead } = await fh.read(buf, filled, buf.length - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    const capped = size > max;
+    const decoder = new StringDecoder('utf8');
+    // write() holds back an incomplete trailing character; end() would turn it into U+FFFD.
+    const text = capped ? decoder.write(buf.subarray(0, filled)) : decoder.end(buf.subarray(0, filled));
+    return { text, size, capped };
+  } finally {
+    await fh.close();
+  }
+}
+
 async function readFileImpl(args: ReadArgs, ctx: ToolContext): Promise<ToolResult> {
   const file = resolvePath(ctx, args.path);
-  const text = await readFile(file, 'utf8');
+  const head = await readHead(file, READ_FILE_MAX_BYTES);
+  const text = head.text;
   const lines = text.split('\n');
   const offset = args.offset ?? 0;
   const limit = args.limit ?? DEFAULT_READ_LINES;
   let page = lines.slice(offset, offset + limit).join('\n');
   if (page.length > READ_CAP_CHARS) page = page.slice(0, READ_CAP_CHARS) + '\n…cut: read a smaller line range…';
   const more = offset + limit < lines.length ? `\n[lines ${offset + 1}-${offset + limit} of ${lines.length}; pass offset to read more]` : '';
-  return { ok: true, content: page + more, meta: { path: file, lines: lines.length } };
+  const cap = head.capped
+    ? `\n[the file is ${head.size} bytes; only its first ${READ_FILE_MAX_BYTES} bytes (${lines.length} lines) were read; use the shell (e.g. tail, sed -n) for the rest]`
+    : '';
+  return { ok: true, content: page + more + cap, meta: { path: file, lines: lines.length, bytes: head.size, capped: head.capped } };
 }
 
 export const readFileTool: ToolDefinition<ReadArgs> = {

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { StringDecoder } from 'node:string_decoder';
 import { z } from 'zod';
 import type { ToolContext, ToolDefinition, ToolResult } from './types';
 
@@ -20,6 +21,21 @@ function shellCommand(platform: NodeJS.Platform, command: string, login: boolean
   return { file: 'bash', args: [login ? '-lc' : '-c', command] };
 }
 
+/**
+ * The child's environment without the app's own secrets and settings: the provider key and every
+ * THREADLINE_* variable. An `env` the model runs would otherwise put the key into history, and
+ * from there into the next request to the provider.
+ */
+export function childEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(env)) {
+    const name = k.toUpperCase();
+    if (name === 'OPENAI_API_KEY' || name.startsWith('THREADLINE_')) continue;
+    out[k] = v;
+  }
+  return out;
+}
+
 /** Kills the whole process group so a `sleep` started by bash dies with it. */
 function killTree(child: ChildProcess, platform: NodeJS.Platform): void {
   if (child.pid === undefined || child.exitCode !== null) return;
@@ -38,9 +54,12 @@ export async function runShell(args: ShellArgs, ctx: ToolContext): Promise<ToolR
   return new Promise<ToolResult>((resolve) => {
     let out = '';
     let capped = false;
-    const append = (chunk: Buffer): void => {
-      if (capped) return;
-      out += chunk.toString('utf8');
+    // One decoder per stream: a multi-byte character split across two chunks is joined, not
+    // turned into two replacement characters.
+    const decoders = { out: new StringDecoder('utf8'), err: new StringDecoder('utf8') };
+    const append = (text: string): void => {
+      if (capped || text === '') return;
+      out += text;
       if (out.length > SHELL_CAPTURE_CAP) {
         out = out.slice(0, SHELL_CAPTURE_CAP) + `\n…output capped at ${SHELL_CAPTURE_CAP} chars…`;
         capped = true;
@@ -52,7 +71,7 @@ export async function runShell(args: ShellArgs, ctx: ToolContext): Promise<ToolR
         cwd: args.cwd ?? ctx.cwd,
         detached: ctx.platform !== 'win32',
         stdio: ['ignore', 'pipe', 'pipe'],
-        env: process.env,
+        env: childEnv(),
       });
     } catch (err) {
       resolve({ ok: false, content: `failed to start shell: ${(err as Error).message}` });
@@ -69,8 +88,8 @@ export async function runShell(args: ShellArgs, ctx: ToolContext): Promise<ToolR
     };
     if (ctx.signal.aborted) onAbort();
     else ctx.signal.addEventListener('abort', onAbort, { once: true });
-    child.stdout?.on('data', append);
-    child.stderr?.on('data', append);
+    child.stdout?.on('data', (c: Buffer) => append(decoders.out.write(c)));
+    child.stderr?.on('data', (c: Buffer) => append(decoders.err.write(c)));
     child.on('error', (err) => {
       clearTimeout(timer);
       ctx.signal.removeEventListener('abort', onAbort);
@@ -79,6 +98,8 @@ export async function runShell(args: ShellArgs, ctx: ToolContext): Promise<ToolR
     child.on('close', (code, sig) => {
       clearTimeout(timer);
       ctx.signal.removeEventListener('abort', onAbort);
+      append(decoders.out.end());
+      append(decoders.err.end());
       const durationMs = Date.now() - started;
       let tail: string;
       if (reason === 'timeout') tail = `command timed out after ${Math.round(timeoutMs / 1000)} s and was killed`;

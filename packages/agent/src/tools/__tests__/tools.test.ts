@@ -1,8 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ToolRegistry, parseToolCall, runParsedTool, type ToolContext } from '../index';
+import { READ_FILE_MAX_BYTES } from '../files';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'tl-tools-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -59,6 +60,46 @@ describe('tools', () => {
     setTimeout(() => ac.abort(), 200);
     const r = await call('shell', JSON.stringify({ command: 'sleep 30' }), ctx({ signal: ac.signal }));
     expect(r.content).toContain('aborted');
+  });
+
+  it('shell does not pass the provider key or THREADLINE_* variables to commands', async () => {
+    const saved = { key: process.env.OPENAI_API_KEY, url: process.env.THREADLINE_PROVIDER_URL };
+    process.env.OPENAI_API_KEY = 'sk-test-secret-4242';
+    process.env.THREADLINE_PROVIDER_URL = 'http://127.0.0.1:9/v1';
+    try {
+      const r = await call('shell', JSON.stringify({ command: 'env' }), ctx({ loginShell: false }));
+      expect(r.ok).toBe(true);
+      expect(r.content).toMatch(/^PATH=/m);
+      expect(r.content).not.toContain('sk-test-secret-4242');
+      expect(r.content).not.toMatch(/^(OPENAI_API_KEY|THREADLINE_)/m);
+    } finally {
+      for (const [k, v] of [['OPENAI_API_KEY', saved.key], ['THREADLINE_PROVIDER_URL', saved.url]] as const) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
+  });
+
+  it('shell joins a multi-byte character split across output chunks', async () => {
+    // 你 = e4 bd a0, € = e2 82 ac: each written in two parts with a pause, so they arrive as two chunks.
+    const command = "printf '\\xe4\\xbd'; sleep 0.2; printf '\\xa0\\n'; printf '\\xe2\\x82' >&2; sleep 0.2; printf '\\xac\\n' >&2";
+    const r = await call('shell', JSON.stringify({ command }), ctx({ loginShell: false }));
+    expect(r.content).toContain('你');
+    expect(r.content).toContain('€');
+    expect(r.content).not.toContain('\uFFFD');
+  });
+
+  it('read_file reads at most the first 2 MiB of a file and says so', async () => {
+    const line = '你'.repeat(100) + '\n'; // 301 bytes: the cap falls inside a character
+    writeFileSync(path.join(dir, 'big.txt'), line.repeat(Math.ceil((3 * 1024 * 1024) / 301)));
+    const r = await call('read_file', JSON.stringify({ path: 'big.txt', offset: 6960, limit: 50 }));
+    expect(r.ok).toBe(true);
+    expect(r.content).toContain(`only its first ${READ_FILE_MAX_BYTES} bytes`);
+    expect(r.meta).toMatchObject({ capped: true, lines: 6968 });
+    // The character cut by the cap is dropped, not turned into U+FFFD.
+    expect(r.content).not.toContain('\uFFFD');
+    const small = await call('read_file', JSON.stringify({ path: 'big.txt', limit: 1 }));
+    expect(small.content.startsWith('你'.repeat(100))).toBe(true);
   });
 
   it('write_file, read_file and list_dir work on real files', async () => {
