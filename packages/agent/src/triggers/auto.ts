@@ -1,6 +1,6 @@
 import { AUTO_MIN_MESSAGES, MAX_CONSECUTIVE_FAILURES } from '@threadline/context';
 import type { TurnScope } from '../turn/deps';
-import { runCompaction } from '../turn/compaction';
+import { CANCELLED_REASON, runCompaction } from '../turn/compaction';
 import { persistCompactionNotice } from '../turn/notices';
 import { tokenBudget } from '../turn/budget';
 import { autoEnabled } from '../turn/usage';
@@ -30,6 +30,8 @@ export async function autoCompactIfNeeded(scope: TurnScope, sv: SessionView): Pr
     rt.consecutiveAutoFailures = 0;
     return buildSessionView(deps, sessionId, settings, profile);
   }
+  // A compaction the user cancelled says nothing about whether compaction works: not counted.
+  if (outcome.reason === CANCELLED_REASON) return sv;
   rt.consecutiveAutoFailures += 1;
   if (rt.consecutiveAutoFailures >= AUTO_FAILURE_LIMIT) {
     rt.autoPaused = true;

@@ -18,6 +18,9 @@ export interface CompactionRequest {
   signal?: AbortSignal;
 }
 
+/** The reason of a compaction the user stopped (chat.cancel): not a failure, nothing applied. */
+export const CANCELLED_REASON = 'cancelled';
+
 export interface CompactionOutcome {
   ok: boolean;
   record: CompactionRecord | null;
@@ -76,13 +79,18 @@ export async function runCompaction(req: CompactionRequest): Promise<CompactionO
   const { deps, sessionId, settings, trigger } = req;
   const strategy = settings.compaction.strategy;
   let plan: CompactionPlan;
+  const cancelled = (): CompactionOutcome => ({ ok: false, record: null, reason: CANCELLED_REASON, plan: null });
   try {
     plan = (await planCompaction(req)).plan;
   } catch (err) {
+    if (req.signal?.aborted) return cancelled();
     const reason = `summary_failed: ${(err as Error).message}`.slice(0, 300);
     persistCompactionNotice(deps, sessionId, { type: 'compaction_failed', trigger, strategy, reason });
     return { ok: false, record: null, reason, plan: null };
   }
+  // The engine turns an aborted summary into a failed step; the user's cancel is no failure, so
+  // no failure notice, and a plan finished after the cancel is not applied either.
+  if (req.signal?.aborted) return cancelled();
   const reduces = plan.ok && plan.tokensAfter < plan.tokensBefore && (plan.hiddenIds.length > 0 || plan.inserted.length > 0);
   if (!reduces) {
     const reason = plan.reason ?? 'did_not_reduce';
