@@ -135,4 +135,39 @@ describe('ensureEnvProvider', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('applies a rotated OPENAI_API_KEY; keeps the user window when THREADLINE_CONTEXT_WINDOW is unset', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'tl-env-'));
+    const store = openStore({ file: path.join(dir, 'db.sqlite'), allowPlaintextKeys: true, env: {} });
+    try {
+      const env = { THREADLINE_PROVIDER_URL: 'http://127.0.0.1:11434/v1', THREADLINE_MODEL: 'qwen2.5', OPENAI_API_KEY: 'sk-old' };
+      const p = ensureEnvProvider(store, env)!;
+      ensureEnvProvider(store, { ...env, OPENAI_API_KEY: 'sk-new' });
+      expect(store.providers.secret(p.id)).toBe('sk-new');
+      // The user widened the window in Settings; a start without the variable leaves it.
+      store.providers.upsert({ id: p.id, preset: p.preset, name: p.name, baseUrl: p.baseUrl, model: p.model, contextWindow: 65_536 });
+      expect(ensureEnvProvider(store, { ...env, OPENAI_API_KEY: 'sk-new' })?.contextWindow).toBe(65_536);
+      expect(ensureEnvProvider(store, { ...env, OPENAI_API_KEY: 'sk-new', THREADLINE_CONTEXT_WINDOW: '32768' })?.contextWindow).toBe(32_768);
+      expect(store.providers.list()).toHaveLength(1);
+    } finally {
+      store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses an invalid THREADLINE_CONTEXT_WINDOW with an error naming the variable', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'tl-env-'));
+    const store = openStore({ file: path.join(dir, 'db.sqlite'), allowPlaintextKeys: true, env: {} });
+    try {
+      for (const bad of ['abc', '0', '-5', '12.5', '128k']) {
+        const env = { THREADLINE_PROVIDER_URL: 'http://127.0.0.1:11434/v1', THREADLINE_CONTEXT_WINDOW: bad };
+        expect(() => ensureEnvProvider(store, env)).toThrow(/THREADLINE_CONTEXT_WINDOW/);
+      }
+      // Nothing was created from a refused environment.
+      expect(store.providers.list()).toHaveLength(0);
+    } finally {
+      store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

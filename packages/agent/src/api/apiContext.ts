@@ -40,7 +40,11 @@ export function currentSettings(ctx: ApiContext): Settings {
   }
 }
 
-/** A scope for work outside a chat turn (manual compaction, preview): its own abort signal. */
+/**
+ * A scope for work outside a chat turn (manual compaction, preview, usage): its own abort signal.
+ * Without `needClient` the client is built on its first call only, so the meter and the preview
+ * never decrypt the API key (a locked keychain must not break them) and work with no provider.
+ */
 export function scopeFor(ctx: ApiContext, sessionId: string, signal: AbortSignal, needClient: boolean): TurnScope {
   const settings = currentSettings(ctx);
   if (needClient) {
@@ -48,8 +52,18 @@ export function scopeFor(ctx: ApiContext, sessionId: string, signal: AbortSignal
     return { deps: ctx.deps, sessionId, settings, profile, client, signal };
   }
   const profile = ctx.deps.store.providers.active() ?? FALLBACK_PROFILE;
-  const client = profile === FALLBACK_PROFILE ? unavailableClient() : ctx.providerFactory(profile, ctx.deps.store.providers.secret(profile.id));
+  const client = profile === FALLBACK_PROFILE ? unavailableClient() : lazyClient(ctx, profile);
   return { deps: ctx.deps, sessionId, settings, profile, client, signal };
+}
+
+function lazyClient(ctx: ApiContext, profile: ProviderProfile): ProviderClient {
+  let built: ProviderClient | null = null;
+  const get = (): ProviderClient => (built ??= ctx.providerFactory(profile, ctx.deps.store.providers.secret(profile.id)));
+  return {
+    streamChat: async (req) => get().streamChat(req),
+    complete: async (req) => get().complete(req),
+    testConnection: async () => get().testConnection(),
+  };
 }
 
 function unavailableClient(): ProviderClient {

@@ -1,11 +1,33 @@
 import { PROVIDER_PRESETS, type PresetId, type ProviderProfile } from '@threadline/protocol';
-import type { Store } from '@threadline/store';
+import { StoreError, type Store } from '@threadline/store';
 
 export type Env = Record<string, string | undefined>;
 
 function presetFor(url: string): PresetId {
   for (const [id, p] of Object.entries(PROVIDER_PRESETS)) if (url.replace(/\/+$/, '') === p.baseUrl) return id as PresetId;
   return 'custom';
+}
+
+/** THREADLINE_CONTEXT_WINDOW: a positive whole number of tokens, or null when unset. */
+function contextWindowFrom(env: Env): number | null {
+  const raw = env.THREADLINE_CONTEXT_WINDOW?.trim();
+  if (raw === undefined || raw === '') return null;
+  const n = Number(raw);
+  // Refused like the settings overrides: a typo silently replaced by the default would make the
+  // meter and auto compaction work against a window nobody chose.
+  if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n) || n <= 0) {
+    throw new StoreError('invalid_env', `Invalid value ${JSON.stringify(raw)} for THREADLINE_CONTEXT_WINDOW; accepted: a positive whole number of tokens (e.g. 128000).`);
+  }
+  return n;
+}
+
+/** The stored key, or undefined when it cannot be read (a locked keychain): then it counts as changed. */
+function storedKey(store: Store, id: string): string | null | undefined {
+  try {
+    return store.providers.secret(id);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -21,12 +43,15 @@ export function ensureEnvProvider(store: Store, env: Env): ProviderProfile | nul
   const defaults = PROVIDER_PRESETS[preset];
   const baseUrl = (url || defaults.baseUrl).replace(/\/+$/, '');
   const model = env.THREADLINE_MODEL?.trim() || defaults.model;
-  const rawWindow = Number(env.THREADLINE_CONTEXT_WINDOW);
-  const contextWindow = Number.isInteger(rawWindow) && rawWindow > 0 ? rawWindow : defaults.contextWindow;
+  const envWindow = contextWindowFrom(env);
   const existing = store.providers.list().find((p) => p.baseUrl.replace(/\/+$/, '') === baseUrl && p.model === model);
   if (existing) {
-    // Keep the user's edits; only a changed window or key from the environment is applied.
-    if (existing.contextWindow !== contextWindow || (key !== null && !existing.hasKey)) {
+    // Keep the user's edits; only a changed window or key from the environment is applied (a
+    // rotated OPENAI_API_KEY replaces the stored one).
+    const keyChanged = key !== null && (!existing.hasKey || storedKey(store, existing.id) !== key);
+    // Without the variable the user's window stays (the preset's default is no instruction).
+    const contextWindow = envWindow ?? existing.contextWindow;
+    if (existing.contextWindow !== contextWindow || keyChanged) {
       return store.providers.upsert({
         id: existing.id,
         preset: existing.preset,
@@ -35,7 +60,7 @@ export function ensureEnvProvider(store: Store, env: Env): ProviderProfile | nul
         model,
         contextWindow,
         compactionModel: existing.compactionModel,
-        apiKey: key ?? undefined,
+        apiKey: keyChanged ? key : undefined,
       });
     }
     return existing;
@@ -45,7 +70,7 @@ export function ensureEnvProvider(store: Store, env: Env): ProviderProfile | nul
     name: `${defaults.name} (environment)`,
     baseUrl,
     model,
-    contextWindow,
+    contextWindow: envWindow ?? defaults.contextWindow,
     compactionModel: null,
     apiKey: key,
   });
