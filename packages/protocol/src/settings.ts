@@ -48,23 +48,24 @@ export const DEFAULT_SETTINGS: Settings = SettingsSchema.parse({});
 
 /** A deep-partial patch, validated by merging then parsing with SettingsSchema. */
 // No `.default()` anywhere in a patch: zod 4 fills defaults even inside `.optional()`, and a
-// patch that sets the language would then also reset the theme.
-export const SettingsPatchSchema = z.object({
+// patch that sets the language would then also reset the theme. Strict at every level: a typo
+// (`compaction.autoThresold`) is refused with its path, never dropped in silence.
+export const SettingsPatchSchema = z.strictObject({
   language: LanguageSchema.optional(),
   theme: ThemeSchema.optional(),
   approvalPolicy: ApprovalPolicySchema.optional(),
   compaction: z
-    .object({ strategy: StrategySchema.optional(), autoThreshold: z.number().min(-1).max(2).optional() })
+    .strictObject({ strategy: StrategySchema.optional(), autoThreshold: z.number().min(-1).max(2).optional() })
     .optional(),
   cfpm: z
-    .object({
+    .strictObject({
       runtimeVisibility: VisibilityLevelSchema.optional(),
       toolGateVisibility: VisibilityLevelSchema.nullable().optional(),
       preToolGate: z.boolean().optional(),
     })
     .optional(),
   toolOutput: z
-    .object({ policy: TruncationPolicySchema.optional(), maxTokens: z.number().int().positive().max(1_000_000).optional() })
+    .strictObject({ policy: TruncationPolicySchema.optional(), maxTokens: z.number().int().positive().max(1_000_000).optional() })
     .optional(),
 });
 export type SettingsPatch = z.infer<typeof SettingsPatchSchema>;

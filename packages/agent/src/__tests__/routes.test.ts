@@ -54,6 +54,11 @@ describe('AppApi routes', () => {
     expect(s.compaction.strategy).toBe('cfpm_memory_v1');
     expect(s.compaction.autoThreshold).toBe(0.8);
     expect((await h.api['settings.get']({})).toolOutput.maxTokens).toBe(1234);
+    // Over the router (IPC and HTTP alike) a typo in a nested key is refused with its name.
+    const typo = await dispatchRoute(h.api, 'settings.set', { patch: { compaction: { autoThresold: 0.5 } } });
+    expect(typo).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(typo.ok === false && typo.error.message).toMatch(/autoThresold/);
+    expect((await h.api['settings.get']({})).compaction.autoThreshold).toBe(0.8);
   });
 
   it('truncates a big tool output for the model and keeps the full text for read_tool_output', async () => {

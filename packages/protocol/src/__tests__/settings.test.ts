@@ -18,5 +18,8 @@ describe('settings patches', () => {
   it('rejects unknown values', () => {
     expect(SettingsPatchSchema.safeParse({ theme: 'blue' }).success).toBe(false);
     expect(SettingsPatchSchema.safeParse({ language: 'fr' }).success).toBe(false);
+    // Unknown keys at any level: a typo must not become an empty patch.
+    expect(SettingsPatchSchema.safeParse({ colour: 'red' }).success).toBe(false);
+    expect(SettingsPatchSchema.safeParse({ compaction: { autoThresold: 0.5 } }).success).toBe(false);
   });
 });

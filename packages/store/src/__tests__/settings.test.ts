@@ -26,6 +26,9 @@ describe('settings', () => {
     expect(attempt).toThrow(/Invalid settings: toolOutput\.maxTokens/);
     expect(() => store.settings.set({ compaction: { strategy: 'nope' as 'progressive' } })).toThrow(/compaction\.strategy/);
     expect(() => store.settings.set({ colour: 'red' } as never)).toThrow(/Invalid settings: .*colour/);
+    // A typo in a nested key is refused too, not dropped into an empty patch.
+    expect(() => store.settings.set({ compaction: { autoThresold: 0.5 } } as never)).toThrow(/compaction.*autoThresold/);
+    expect(() => store.settings.set({ cfpm: { runtimeVisibilty: 'off' } } as never)).toThrow(/cfpm.*runtimeVisibilty/);
     expect(store.settings.get()).toEqual(DEFAULT_SETTINGS);
     try {
       attempt();
