@@ -26,7 +26,14 @@ export async function startBrowserMode(opts: BrowserModeOptions) {
   const dataDir = resolve(opts.dataDir ?? defaultDataDir(opts.env));
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const store = openStore({ file: join(dataDir, 'threadline.sqlite'), encryptor: createFileEncryptor(dataDir), env: opts.env });
-  ensureEnvProvider(store, opts.env);
+  try {
+    // A refused environment (e.g. an invalid THREADLINE_CONTEXT_WINDOW) stops the start with its
+    // message; the database is closed cleanly first.
+    ensureEnvProvider(store, opts.env);
+  } catch (err) {
+    store.close();
+    throw err;
+  }
   const hub = new EventHub();
   const api = createAppApi({ store, emit: hub.publish, dataDir, cwd: process.cwd(), platform: process.platform });
   const token = randomBytes(24).toString('base64url');

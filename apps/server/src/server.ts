@@ -16,6 +16,12 @@ export interface ServerOptions {
   /** Largest accepted JSON body (SPEC §9: oversized input gets a clear message). */
   maxBodyBytes?: number;
   heartbeatMs?: number;
+  /**
+   * An event stream whose unsent bytes exceed this is closed (default 4 MiB): a client that stopped
+   * reading (a frozen tab, a suspended laptop) must not make the host buffer every event forever.
+   * The renderer reconnects and reloads its state (messages.list, chat.state).
+   */
+  maxEventBufferBytes?: number;
 }
 
 export interface RunningServer {
@@ -102,19 +108,32 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   }
 
   function openEventStream(req: IncomingMessage, res: ServerResponse): void {
+    const maxBuffered = opts.maxEventBufferBytes ?? 4 * 1024 * 1024;
     res.writeHead(200, {
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-store',
       Connection: 'keep-alive',
       'X-Accel-Buffering': 'no',
     });
-    res.write(': connected\n\n');
-    const unsubscribe = opts.hub.subscribe((event) => res.write(`data: ${JSON.stringify(event)}\n\n`));
-    const heartbeat = setInterval(() => res.write(': ping\n\n'), opts.heartbeatMs ?? 15_000);
-    req.on('close', () => {
+    let closed = false;
+    const close = (): void => {
+      if (closed) return;
+      closed = true;
       clearInterval(heartbeat);
       unsubscribe();
-    });
+      res.destroy();
+    };
+    const send = (chunk: string): void => {
+      if (closed) return;
+      // Backpressure: res.write never refuses, it buffers. Past the bound, drop the stream instead.
+      if (res.writableLength > maxBuffered) return close();
+      res.write(chunk);
+    };
+    const unsubscribe = opts.hub.subscribe((event) => send(`data: ${JSON.stringify(event)}\n\n`));
+    const heartbeat = setInterval(() => send(': ping\n\n'), opts.heartbeatMs ?? 15_000);
+    res.write(': connected\n\n');
+    req.on('close', close);
+    res.on('error', close);
   }
 
   async function serveStatic(pathname: string, res: ServerResponse): Promise<void> {

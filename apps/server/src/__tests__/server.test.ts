@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +10,7 @@ import { EventHub } from '../eventHub';
 import { startServer, type RunningServer } from '../server';
 
 // The transport is tested here against a small in-memory AppApi double; the real runtime is
-// exercised over this same server by the e2e specs.
+// exercised over this same server by realRuntime.test.ts (every route) and the e2e specs.
 function apiDouble(): AppApi {
   const sessions: SessionSummary[] = [];
   const api: Partial<AppApi> = {
@@ -130,6 +131,41 @@ describe('browser-mode server', () => {
     });
     const line = received.split('\n').find((l) => l.startsWith('data: '));
     expect(JSON.parse(line!.slice(6))).toEqual(event);
+  });
+
+  it('closes the event stream of a client that stopped reading instead of buffering without limit', async () => {
+    const slow = await startServer({ api: apiDouble(), hub, token, staticDir: null, maxEventBufferBytes: 256 * 1024, heartbeatMs: 60_000 });
+    try {
+      // A raw client that sends the request and then never reads a byte.
+      const sock = connect(slow.port, '127.0.0.1');
+      await new Promise<void>((ok) => sock.once('connect', () => ok()));
+      sock.write(`GET /api/events?token=${token} HTTP/1.1\r\nHost: 127.0.0.1:${slow.port}\r\n\r\n`);
+      sock.pause();
+      while (hub.size === 0) await new Promise((r) => setTimeout(r, 5));
+      const big: AppEvent = { type: 'error', sessionId: null, code: 'x', message: 'y'.repeat(64 * 1024) };
+      // Once the kernel's socket buffers are full, the server's own buffer grows past the bound.
+      let sent = 0;
+      while (hub.size > 0 && sent < 2000) {
+        hub.publish(big);
+        sent++;
+        if (sent % 16 === 0) await new Promise((r) => setImmediate(r));
+      }
+      expect(hub.size).toBe(0);
+      expect(sent).toBeLessThan(2000);
+      sock.destroy();
+      // Other clients are unaffected: a new stream still opens.
+      const again = await new Promise<number>((ok, ko) => {
+        const req = request({ host: '127.0.0.1', port: slow.port, path: `/api/events?token=${token}`, headers: { host: `127.0.0.1:${slow.port}` } }, (res) => {
+          ok(res.statusCode ?? 0);
+          req.destroy();
+        });
+        req.on('error', (e) => (String(e).includes('socket hang up') ? undefined : ko(e)));
+        req.end();
+      });
+      expect(again).toBe(200);
+    } finally {
+      await slow.close();
+    }
   });
 
   it('serves the renderer with a strict CSP and refuses paths outside it', async () => {

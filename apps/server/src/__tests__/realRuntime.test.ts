@@ -1,0 +1,128 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startFakeLlm, type ChatRequestView, type FakeLlm, type FakeReply } from '@threadline/fake-llm';
+import { ROUTE_NAMES, type ChatState, type PendingToolCall, type RouteName } from '@threadline/protocol';
+import { startBrowserMode } from '../browserMode';
+
+// The real runtime (createAppApi over a real SQLite store, provider = fake-llm over HTTP) behind
+// the real browser-mode server: every route of the protocol answers over HTTP.
+
+interface Rpc {
+  status: number;
+  body: { ok: boolean; data?: unknown; error?: { code: string; message: string } };
+}
+
+let cleanup: (() => Promise<void>) | null = null;
+afterEach(async () => {
+  await cleanup?.();
+  cleanup = null;
+});
+
+const lastIsTool = (req: ChatRequestView) => req.messages.at(-1)?.role === 'tool';
+
+describe('browser mode with the real runtime', () => {
+  it('answers every route over HTTP with ok:true, and 400 for an invalid input', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'tl-real-'));
+    const llm: FakeLlm = await startFakeLlm({
+      defaultReply: (req): FakeReply =>
+        lastIsTool(req) ? { content: 'not run, fine' } : { toolCalls: [{ name: 'shell', arguments: { command: 'touch should-not-exist' } }] },
+    });
+    const env = { THREADLINE_PROVIDER_URL: llm.url, THREADLINE_MODEL: 'fake-model', THREADLINE_CONTEXT_WINDOW: '16000', OPENAI_API_KEY: 'test-key' };
+    const app = await startBrowserMode({ port: 0, dataDir, staticDir: null, env });
+    cleanup = async () => {
+      await app.close();
+      await llm.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    };
+    const called = new Set<RouteName>();
+    const rpc = async (route: RouteName, input: unknown): Promise<Rpc> => {
+      const res = await fetch(`http://127.0.0.1:${app.port}/api/rpc/${route}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${app.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(input),
+      });
+      return { status: res.status, body: (await res.json()) as Rpc['body'] };
+    };
+    /** Calls a route that must succeed and returns its data. */
+    const ok = async <T>(route: RouteName, input: unknown): Promise<T> => {
+      const r = await rpc(route, input);
+      expect({ route, status: r.status, ok: r.body.ok, error: r.body.error }).toEqual({ route, status: 200, ok: true, error: undefined });
+      called.add(route);
+      return r.body.data as T;
+    };
+    const until = async (pred: () => Promise<boolean>): Promise<void> => {
+      const t0 = Date.now();
+      while (!(await pred())) {
+        if (Date.now() - t0 > 5000) throw new Error('timed out');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    };
+
+    // Providers: the environment preconfigured the active profile.
+    const [profile] = await ok<{ id: string; active: boolean }[]>('providers.list', {});
+    expect(profile.active).toBe(true);
+    await ok('providers.upsert', { id: profile.id, preset: 'custom', name: 'fake', baseUrl: llm.url, model: 'fake-model', contextWindow: 16000 });
+    await ok('providers.setActive', { id: profile.id });
+    expect(await ok<{ ok: boolean }>('providers.test', { id: profile.id })).toMatchObject({ ok: true });
+    await ok('settings.get', {});
+    await ok('settings.set', { patch: { approvalPolicy: 'ask' } });
+
+    // Sessions.
+    await ok('sessions.list', {});
+    const session = await ok<{ id: string }>('sessions.create', { title: 'Real runtime' });
+    const sessionId = session.id;
+    await ok('sessions.rename', { id: sessionId, title: 'Renamed' });
+
+    // A turn whose shell call waits for approval: chat.state shows it, chat.approve answers it.
+    const sent = await ok<{ userMessageId: string }>('chat.send', { sessionId, text: 'run it' });
+    let waiting = undefined as PendingToolCall | undefined;
+    await until(async () => {
+      const state = await ok<ChatState>('chat.state', { sessionId });
+      waiting = state.pending.find((p) => p.status === 'waiting');
+      return state.busy && waiting !== undefined;
+    });
+    if (!waiting) throw new Error('no call waits for approval');
+    expect(waiting.needsApproval).toBe(true);
+    await ok('chat.approve', { sessionId, toolCallId: waiting.toolCall.id, decision: 'deny' });
+    await until(async () => !(await ok<ChatState>('chat.state', { sessionId })).busy);
+    expect(await ok('chat.cancel', { sessionId })).toEqual({ cancelled: false });
+    const messages = await ok<{ role: string; content: string | null }[]>('messages.list', { sessionId });
+    expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+    expect(await ok('messages.fullOutput', { id: sent.userMessageId })).toEqual({ text: null });
+
+    // Compaction and context.
+    await ok('context.usage', { sessionId });
+    await ok('compaction.preview', { sessionId });
+    await ok('compaction.run', { sessionId });
+    await ok('compaction.list', { sessionId });
+    await ok('compaction.undo', { sessionId });
+
+    // Memory.
+    const fact = await ok<{ id: string }>('memory.facts.upsert', { sessionId, category: 'note', content: 'prefers short answers' });
+    await ok('memory.facts.list', { sessionId });
+    await ok('memory.facts.setStatus', { id: fact.id, status: 'forgotten' });
+    await ok('memory.candidates.list', { sessionId });
+
+    // Export, then delete.
+    expect(await ok<{ mime: string }>('sessions.export', { id: sessionId, format: 'markdown' })).toMatchObject({ mime: 'text/markdown' });
+    await ok('sessions.delete', { id: sessionId });
+
+    expect([...called].sort()).toEqual([...ROUTE_NAMES].sort());
+
+    const invalid = await rpc('sessions.rename', { id: sessionId });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+  });
+
+  it('refuses to start with an invalid THREADLINE_CONTEXT_WINDOW, naming it', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'tl-real-'));
+    try {
+      const env = { THREADLINE_PROVIDER_URL: 'http://127.0.0.1:9/v1', THREADLINE_CONTEXT_WINDOW: '128k' };
+      await expect(startBrowserMode({ port: 0, dataDir, staticDir: null, env })).rejects.toThrow(/THREADLINE_CONTEXT_WINDOW/);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
