@@ -33,6 +33,8 @@ export const contextEngine: Engine = {
       model: input.model,
       window: input.window,
       target: input.targetTokens ?? undefined,
+      // priority_chain's auto target is min(0.85, threshold) of the window (seed 003).
+      threshold: input.threshold,
       trigger: input.trigger,
       instructions: input.instructions,
       summarizer: input.dryRun ? dryRunSummarizer : (req) => input.summarize(buildSummaryRequestMessages(req), req.instructions),
