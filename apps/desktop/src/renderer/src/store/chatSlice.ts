@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand';
-import type { StoredMessage } from '@threadline/protocol';
+import type { ChatState, StoredMessage } from '@threadline/protocol';
 import { call } from '../transport';
 import type { AppState, ChatSlice } from './types';
 
@@ -52,6 +52,33 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
       };
     }
     set({ messages: { ...get().messages, [sessionId]: sorted }, tools });
+    await get().loadChatState(sessionId);
+  },
+
+  async loadChatState(sessionId) {
+    // What history cannot tell: a turn running (or waiting for an approval) since before this
+    // page loaded or the event stream reconnected. Without it the call could never be answered.
+    let state: ChatState;
+    try {
+      state = await call('chat.state', { sessionId });
+    } catch {
+      return; // an older host without the route: history alone, as before
+    }
+    const tools = { ...get().tools };
+    for (const p of state.pending) {
+      const prev = tools[p.toolCall.id];
+      tools[p.toolCall.id] = {
+        sessionId,
+        needsApproval: p.needsApproval,
+        durationMs: null,
+        status: prev && prev.status !== 'waiting' && prev.status !== 'running' ? prev.status : p.status,
+        call: p.toolCall,
+        messageId: p.messageId,
+      };
+    }
+    const streaming = { ...get().streaming };
+    if (state.partial) streaming[state.partial.messageId] = { sessionId, messageId: state.partial.messageId, text: state.partial.text };
+    set({ busy: { ...get().busy, [sessionId]: state.busy }, tools, streaming });
   },
 
   async send(sessionId, text) {

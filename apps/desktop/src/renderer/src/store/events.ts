@@ -126,6 +126,8 @@ export function createEventHandler(get: Get, set: Set): (e: AppEvent) => void {
           // A finished turn leaves no streaming bubble and no progress behind.
           const streaming = Object.fromEntries(Object.entries(get().streaming).filter(([, s]) => s.sessionId !== e.sessionId));
           set({ streaming, compacting: { ...get().compacting, [e.sessionId]: false } });
+          // An open memory panel follows the turn even when memory notices are off.
+          if (get().facts[e.sessionId]) void get().loadMemory(e.sessionId).catch(() => undefined);
         }
         return;
       }

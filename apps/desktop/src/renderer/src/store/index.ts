@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import { getBridge } from '../transport';
+import { getBridge, onBridgeReconnect } from '../transport';
 import { createChatSlice } from './chatSlice';
 import { createContextSlice } from './contextSlice';
 import { createEventHandler } from './events';
@@ -25,5 +25,19 @@ export const useAppStore = createAppStore();
 /** Subscribe the store to the runtime's events; returns the unsubscribe function. */
 export function connectEvents(store = useAppStore): () => void {
   const handle = createEventHandler(store.getState, store.setState);
-  return getBridge().onEvent(handle);
+  const offEvents = getBridge().onEvent(handle);
+  // Events sent while the stream was down are gone: reload what they would have changed.
+  const offReconnect = onBridgeReconnect(() => {
+    const st = store.getState();
+    if (st.phase !== 'ready') return;
+    void st.loadSessions().catch(() => undefined);
+    if (st.activeSessionId) {
+      void st.loadMessages(st.activeSessionId).catch(() => undefined);
+      void st.loadContext(st.activeSessionId).catch(() => undefined);
+    }
+  });
+  return () => {
+    offEvents();
+    offReconnect();
+  };
 }

@@ -58,6 +58,8 @@ export interface ChatSlice {
   tools: Record<string, ToolState>;
   errors: Record<string, InlineError | null>;
   loadMessages(sessionId: string): Promise<void>;
+  /** The running turn's live state (busy, streamed text, pending tool calls) from the host. */
+  loadChatState(sessionId: string): Promise<void>;
   send(sessionId: string, text: string): Promise<boolean>;
   cancel(sessionId: string): Promise<void>;
   approve(sessionId: string, toolCallId: string, decision: 'approve' | 'deny'): Promise<void>;

@@ -3,6 +3,8 @@ import type { AppState, UiSlice } from './types';
 import { lastSessionId } from './sessionsSlice';
 
 let toastTimer: ReturnType<typeof setTimeout> | null = null;
+/** The side panel open before Settings covered the window; closing Settings brings it back. */
+let beneathSettings: AppState['panel'] = 'none';
 
 export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set, get) => ({
   phase: 'loading',
@@ -11,6 +13,13 @@ export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set, get)
   toast: null,
 
   setPanel(panel) {
+    const current = get().panel;
+    if (panel === 'settings' && current !== 'settings') beneathSettings = current;
+    if (current === 'settings' && panel === 'none') {
+      set({ panel: beneathSettings });
+      beneathSettings = 'none';
+      return;
+    }
     set({ panel });
   },
 

@@ -37,14 +37,26 @@ export function parseSseData(data: string): AppEvent | null {
   }
 }
 
+/** The HTTP bridge also says when its event stream came back after a drop. */
+export interface HttpBridge extends ThreadlineBridge {
+  /** Called after the event stream reconnects: events sent meanwhile were lost, reload state. */
+  onReconnect(listener: () => void): () => void;
+}
+
 /** Browser mode: the same bridge as the Electron preload, over `POST /api/rpc/<route>` and SSE. */
-export function createHttpBridge(token: string | null, base = ''): ThreadlineBridge {
+export function createHttpBridge(token: string | null, base = ''): HttpBridge {
   const listeners = new Set<(e: AppEvent) => void>();
+  const reconnectListeners = new Set<() => void>();
   let source: EventSource | null = null;
+  let openedOnce = false;
 
   const open = () => {
     if (source || typeof EventSource === 'undefined') return;
     source = new EventSource(`${base}/api/events?token=${encodeURIComponent(token ?? '')}`);
+    source.onopen = () => {
+      if (openedOnce) for (const l of reconnectListeners) l();
+      openedOnce = true;
+    };
     source.onmessage = (msg) => {
       const ev = parseSseData(String(msg.data));
       if (!ev) return;
@@ -73,6 +85,10 @@ export function createHttpBridge(token: string | null, base = ''): ThreadlineBri
       } catch (err) {
         return { ok: false, error: { code: 'internal', message: err instanceof Error ? err.message : String(err) } };
       }
+    },
+    onReconnect(listener) {
+      reconnectListeners.add(listener);
+      return () => void reconnectListeners.delete(listener);
     },
     onEvent(listener) {
       listeners.add(listener);

@@ -27,6 +27,12 @@ export function getBridge(): ThreadlineBridge {
   return bridge;
 }
 
+/** Runs `listener` whenever the event stream reconnects (browser mode; IPC never drops). */
+export function onBridgeReconnect(listener: () => void): () => void {
+  const b = getBridge() as ThreadlineBridge & { onReconnect?: (l: () => void) => () => void };
+  return b.onReconnect?.(listener) ?? (() => undefined);
+}
+
 /** For tests: use a fake bridge. */
 export function setBridge(b: ThreadlineBridge | null): void {
   bridge = b;

@@ -1,0 +1,93 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import i18n from '../i18n';
+import { ERROR_NOTICE_PREFIX, formatNotice, type ChatState } from '@threadline/protocol';
+import { ToolCallCard } from '../components/ToolCallCard';
+import { MessageRow } from '../components/MessageRow';
+import { errorNoticeText, reasonText } from '../lib/reasons';
+import { createAppStore, useAppStore } from '../store';
+import { setBridge } from '../transport';
+import { createFakeBridge } from './fakeBridge';
+import { msg } from './fixtures';
+
+const call = { id: 'c1', type: 'function' as const, function: { name: 'shell', arguments: '{"command":"ls ~/Desktop"}' } };
+
+describe('a renderer that loads while a turn runs', () => {
+  it('learns from chat.state that the session is busy, what streamed and which call waits for approval', async () => {
+    const state: ChatState = {
+      busy: true,
+      partial: { messageId: 'a1', text: 'Let me look.' },
+      pending: [{ toolCall: call, messageId: 'a1', needsApproval: true, status: 'waiting' }],
+    };
+    const fake = createFakeBridge({ 'messages.list': () => [msg({ id: 'u1', seq: 1, role: 'user', content: 'check' })], 'chat.state': () => state });
+    setBridge(fake.bridge);
+    const store = createAppStore();
+    await store.getState().loadMessages('s1');
+    const st = store.getState();
+    expect(st.busy.s1).toBe(true);
+    expect(st.streaming.a1?.text).toBe('Let me look.');
+    expect(st.tools.c1).toMatchObject({ status: 'waiting', needsApproval: true, call, messageId: 'a1' });
+  });
+
+  it('keeps working with a host that has no chat.state route', async () => {
+    const fake = createFakeBridge({ 'messages.list': () => [] });
+    setBridge(fake.bridge);
+    const store = createAppStore();
+    await store.getState().loadMessages('s1');
+    expect(store.getState().busy.s1).toBeUndefined();
+  });
+});
+
+describe('localized errors and reasons', () => {
+  afterEach(async () => {
+    cleanup();
+    await i18n.changeLanguage('en');
+  });
+
+  it('error notices of the runtime read in the user language; other text stays as it is', async () => {
+    const doom = formatNotice(ERROR_NOTICE_PREFIX, { version: 'v1', type: 'doom_loop', tool: 'shell', limit: 3 });
+    expect(errorNoticeText(doom, i18n.t)).toBe('Stopped: the agent called shell with the same arguments 3 times in a row.');
+    await i18n.changeLanguage('zh-CN');
+    expect(errorNoticeText(doom, i18n.t)).toBe('已停止：智能体连续 3 次以相同参数调用 shell。');
+    expect(errorNoticeText('plain old text', i18n.t)).toBe('plain old text');
+    const provider = formatNotice(ERROR_NOTICE_PREFIX, { version: 'v1', type: 'provider_error', message: '429 Too Many Requests' });
+    render(<MessageRow sessionId="s1" row={{ kind: 'error', key: 'e', msg: msg({ id: 'e', seq: 3, role: 'user', kind: 'error_notice', content: provider }), retryable: false }} />);
+    expect(screen.getByTestId('inline-error').textContent).toContain('服务商返回了错误：429 Too Many Requests');
+  });
+
+  it('reason codes become sentences; unknown ones are shown as they are', () => {
+    expect(reasonText('target_not_reached', i18n.t)).toMatch(/over the target/);
+    expect(reasonText('summary_failed: socket hang up', i18n.t)).toBe('the summary request failed (socket hang up)');
+    expect(reasonText('something new', i18n.t)).toBe('something new');
+    expect(reasonText(null, i18n.t)).toBe('');
+  });
+});
+
+describe('tool card', () => {
+  let fake: ReturnType<typeof createFakeBridge>;
+  beforeEach(() => {
+    fake = createFakeBridge({ 'messages.fullOutput': () => ({ text: 'line 1\nline 2\nthe very end' }) });
+    setBridge(fake.bridge);
+    useAppStore.setState({ tools: {}, busy: {} });
+  });
+  afterEach(cleanup);
+
+  it('fetches a truncated output in full on request, and shows what the gate ran instead', async () => {
+    const result = msg({
+      id: 't1',
+      seq: 3,
+      role: 'tool',
+      tool_call_id: 'c1',
+      content: 'Total output lines: 3\nline 1\n…12 tokens truncated…',
+      meta: { status: 'ok', truncated: true, ranArguments: '{"command":"ls /home/a/Desktop"}' },
+    });
+    render(<ToolCallCard sessionId="s1" call={call} result={result} />);
+    fireEvent.click(screen.getByRole('button', { expanded: false }));
+    expect(screen.getByTestId('tool-ran').textContent).toContain('/home/a/Desktop');
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('tool-show-full'));
+    });
+    expect(fake.calls.at(-1)).toEqual({ route: 'messages.fullOutput', input: { id: 't1' } });
+    expect(screen.getByTestId('tool-output').textContent).toContain('the very end');
+  });
+});
