@@ -121,4 +121,7 @@ test('auto-compaction, divider, undo, compact, visibility, gate chip, memory', a
     ['en', 'light'],
     ['zh-CN', 'dark'],
   ]);
+  // Settings covered the memory panel for a moment; closing it brought the panel back.
+  await expect(memory.root).toBeVisible();
+  await expect(memory.fact('build/final-report.txt')).toBeVisible();
 });

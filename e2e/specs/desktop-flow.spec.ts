@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { test, expect } from '../fixtures';
 import { AppPage } from '../pages/AppPage';
 import { SetupPage } from '../pages/SetupPage';
@@ -134,6 +135,14 @@ test('first run → chat → approval → stop → reload → rename/delete → 
   await app.openSettings('context');
   await app.shot('settings-context', 'zh-CN', 'dark');
   await app.closeSettings();
+
+  // Export the session as Markdown: a file download with the conversation in it.
+  const downloading = page.waitForEvent('download');
+  await page.getByTestId('export-menu').click();
+  await page.getByTestId('export-markdown').click();
+  const file = await downloading;
+  expect(file.suggestedFilename()).toMatch(/\.md$/);
+  expect(readFileSync((await file.path())!, 'utf8')).toContain('Show me some markdown');
 
   // The language survives a reload (it is a setting, not page state).
   await page.reload();

@@ -96,3 +96,26 @@ describe('ChatView', () => {
     expect(rendered).toBeLessThan(100);
   });
 });
+
+describe('Composer drafts', () => {
+  afterEach(cleanup);
+  it('keeps an unsent draft per session', async () => {
+    const fake = createFakeBridge({ 'messages.list': () => [] });
+    setBridge(fake.bridge);
+    useAppStore.setState({
+      settings: settings(),
+      sessions: [session(), session('s2', 'Second')],
+      activeSessionId: 's1',
+      messages: { s1: [], s2: [] },
+      usage: { s1: usage(), s2: usage() },
+      compactions: { s1: [], s2: [] },
+      busy: {},
+    });
+    render(<ChatView />);
+    fireEvent.change(screen.getByTestId('composer-input'), { target: { value: 'half a thought' } });
+    act(() => useAppStore.setState({ activeSessionId: 's2' }));
+    expect((screen.getByTestId('composer-input') as HTMLTextAreaElement).value).toBe('');
+    act(() => useAppStore.setState({ activeSessionId: 's1' }));
+    expect((screen.getByTestId('composer-input') as HTMLTextAreaElement).value).toBe('half a thought');
+  });
+});

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { useAppStore } from '../store';
 import { Composer } from './Composer';
+import { ExportMenu } from './ExportMenu';
 import { IconMemory, IconPlus } from './Icons';
 import { MessageList } from './MessageList';
 import { shortcutLabel } from '../lib/shortcuts';
@@ -41,6 +42,7 @@ export function ChatView() {
           {session?.title || t('sidebar.untitled')}
         </div>
         <span className="spacer" />
+        <ExportMenu sessionId={sessionId} />
         <button
           type="button"
           className={`btn btn-ghost ${panel === 'memory' ? 'is-on' : ''}`}

@@ -129,14 +129,31 @@ function CompactControl({ sessionId }: { sessionId: string }) {
   );
 }
 
+/** Unsent text per session, so switching sessions neither loses a draft nor carries it over. */
+const drafts = new Map<string, string>();
+
 /** The input: Enter sends, Shift+Enter breaks the line, Escape stops a running reply. */
 export function Composer({ sessionId }: { sessionId: string }) {
   const { t } = useTranslation();
   const busy = useAppStore((s) => Boolean(s.busy[sessionId]));
   const send = useAppStore((s) => s.send);
   const cancel = useAppStore((s) => s.cancel);
-  const [text, setText] = useState('');
+  const [text, setTextState] = useState(() => drafts.get(sessionId) ?? '');
   const ref = useRef<HTMLTextAreaElement>(null);
+  const setText = (v: string | ((cur: string) => string)) =>
+    setTextState((cur) => {
+      const next = typeof v === 'function' ? v(cur) : v;
+      if (next) drafts.set(sessionId, next);
+      else drafts.delete(sessionId);
+      return next;
+    });
+
+  // Another session: show its draft (state adjusted while rendering, as React recommends).
+  const [shownFor, setShownFor] = useState(sessionId);
+  if (shownFor !== sessionId) {
+    setShownFor(sessionId);
+    setTextState(drafts.get(sessionId) ?? '');
+  }
 
   useEffect(() => {
     const el = ref.current;

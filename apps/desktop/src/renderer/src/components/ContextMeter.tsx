@@ -1,9 +1,10 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CompactionPreview, ContextUsage } from '@threadline/protocol';
 import { call } from '../transport';
 import { formatTokens } from '../i18n';
 import { useAppStore } from '../store';
+import { reasonText } from '../lib/reasons';
 
 /** `percent` is 0–100 (protocol ContextUsage); `threshold` is a fraction 0–1. */
 export function band(percent: number, threshold: number): 'ok' | 'warn' | 'high' | 'full' {
@@ -116,13 +117,44 @@ function Popover({ sessionId, usage, onClose }: { sessionId: string; usage: Cont
                 })}
               </div>
               <div className="muted">{t(`settings.context.strategy.${preview.strategy}.name`)}</div>
+              <HiddenList sessionId={sessionId} ids={preview.hiddenIds} />
             </>
           ) : (
-            <div>{t('context.previewNothing', { reason: preview.reason ?? '' })}</div>
+            <div>{t('context.previewNothing', { reason: reasonText(preview.reason, t) })}</div>
           )}
         </div>
       )}
     </div>
+  );
+}
+
+const HIDDEN_SHOWN = 6;
+
+/** What a compaction would hide, first lines of the first few messages, oldest first. */
+function HiddenList({ sessionId, ids }: { sessionId: string; ids: string[] }) {
+  const { t } = useTranslation();
+  const messages = useAppStore((s) => s.messages[sessionId]);
+  const hidden = useMemo(() => {
+    const want = new Set(ids);
+    return (messages ?? []).filter((m) => want.has(m.id) && m.visibility.user);
+  }, [messages, ids]);
+  if (hidden.length === 0) return null;
+  const line = (text: string | null) => (text ?? '').split('\n').find((l) => l.trim() !== '')?.trim().slice(0, 80) ?? '';
+  return (
+    <ul className="preview-hidden" aria-label={t('context.previewHiddenLabel')} data-testid="preview-hidden">
+      {hidden.slice(0, HIDDEN_SHOWN).map((m) => (
+        <li key={m.id}>
+          {m.role === 'tool'
+            ? t('context.previewItem.tool', { name: m.name ?? (typeof m.meta?.toolName === 'string' ? m.meta.toolName : ''), text: line(m.content) })
+            : m.role === 'user'
+              ? t('context.previewItem.user', { text: line(m.content) })
+              : m.tool_calls?.length
+                ? t('context.previewItem.call', { name: m.tool_calls.map((c) => c.function.name).join(', ') })
+                : t('context.previewItem.assistant', { text: line(m.content) })}
+        </li>
+      ))}
+      {hidden.length > HIDDEN_SHOWN && <li className="muted">{t('context.previewMore', { count: hidden.length - HIDDEN_SHOWN })}</li>}
+    </ul>
   );
 }
 

@@ -1,12 +1,13 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { IconCheck, IconCopy } from './Icons';
+import { IconCheck, IconCopy, IconX } from './Icons';
 
-/** Copies `getText()` to the clipboard and says so for two seconds. */
+/** Copies `getText()` to the clipboard and says so (or that it failed) for two seconds. */
 export function CopyButton({ getText, className }: { getText: () => string; className?: string }) {
   const { t } = useTranslation();
-  const [copied, setCopied] = useState(false);
-  const label = copied ? t('common.copied') : t('common.copy');
+  const [result, setResult] = useState<'idle' | 'copied' | 'failed'>('idle');
+  const copied = result === 'copied';
+  const label = result === 'copied' ? t('common.copied') : result === 'failed' ? t('common.copyFailed') : t('common.copy');
   return (
     <button
       type="button"
@@ -15,15 +16,15 @@ export function CopyButton({ getText, className }: { getText: () => string; clas
       title={label}
       onClick={() => {
         const text = getText();
-        const done = () => {
-          setCopied(true);
-          setTimeout(() => setCopied(false), 2000);
+        const show = (r: 'copied' | 'failed') => {
+          setResult(r);
+          setTimeout(() => setResult('idle'), 2000);
         };
-        if (navigator.clipboard?.writeText) navigator.clipboard.writeText(text).then(done, done);
-        else done();
+        if (navigator.clipboard?.writeText) navigator.clipboard.writeText(text).then(() => show('copied'), () => show('failed'));
+        else show('failed');
       }}
     >
-      {copied ? <IconCheck /> : <IconCopy />}
+      {copied ? <IconCheck /> : result === 'failed' ? <IconX /> : <IconCopy />}
     </button>
   );
 }

@@ -45,6 +45,7 @@ export const IconLayers = (p: P) => (<svg {...base(p)}><path d="m12 3 9 5-9 5-9-
 export const IconSparkle = (p: P) => (<svg {...base(p)}><path d="M12 3v4M12 17v4M3 12h4M17 12h4M6 6l2.5 2.5M15.5 15.5 18 18M6 18l2.5-2.5M15.5 8.5 18 6" /></svg>);
 export const IconShield = (p: P) => (<svg {...base(p)}><path d="M12 3 4 6v6c0 5 3.5 8 8 9 4.5-1 8-4 8-9V6l-8-3z" /></svg>);
 export const IconRefresh = (p: P) => (<svg {...base(p)}><path d="M20 11a8 8 0 0 0-14.9-3M4 4v4h4M4 13a8 8 0 0 0 14.9 3M20 20v-4h-4" /></svg>);
+export const IconDownload = (p: P) => (<svg {...base(p)}><path d="M12 4v11M7 10l5 5 5-5M5 20h14" /></svg>);
 export const IconMore = (p: P) => (<svg {...base(p)}><circle cx="6" cy="12" r="1.2" /><circle cx="12" cy="12" r="1.2" /><circle cx="18" cy="12" r="1.2" /></svg>);
 export const IconLogo = (p: P) => (
   <svg {...base(p)} viewBox="0 0 24 24"><path d="M4 7c4-4 8 4 16 0M4 12c4-4 8 4 16 0M4 17c4-4 8 4 16 0" /></svg>

@@ -112,7 +112,7 @@ function FactItem({ fact, onChanged, onError }: { fact: MemoryFact; onChanged: (
 
 /** The session's memory: facts by category, editable; rejected candidates with reasons in debug. */
 export function MemoryPanel({ sessionId }: { sessionId: string }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const facts = useAppStore((s) => s.facts[sessionId] ?? EMPTY);
   const candidates = useAppStore((s) => s.candidates[sessionId] ?? EMPTY);
   const messages = useAppStore((s) => s.messages[sessionId] ?? EMPTY);
@@ -206,7 +206,7 @@ export function MemoryPanel({ sessionId }: { sessionId: string }) {
             </h4>
             {snapshots.slice(-5).reverse().map((m) => (
               <details key={m.id} className="snapshot">
-                <summary>{new Date(m.createdAt).toLocaleString()}</summary>
+                <summary>{new Date(m.createdAt).toLocaleString(i18n.language)}</summary>
                 <pre className="tool-pre">{m.content}</pre>
               </details>
             ))}

@@ -1,6 +1,7 @@
 import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Row } from '../lib/transcript';
+import { errorNoticeText } from '../lib/reasons';
 import { useAppStore } from '../store';
 import { CompactionDivider } from './CompactionDivider';
 import { CopyButton } from './CopyButton';
@@ -72,7 +73,7 @@ export const MessageRow = memo(function MessageRow({ row, sessionId }: { row: Ro
       return (
         <div className="inline-error" role="alert" data-testid="inline-error">
           <IconAlert />
-          <span className="inline-error-text">{row.msg.content || t('chat.error.generic')}</span>
+          <span className="inline-error-text">{errorNoticeText(row.msg.content, t) || t('chat.error.generic')}</span>
           {row.retryable && (
             <button type="button" className="btn btn-small" onClick={() => void retry(sessionId)} data-testid="retry-button">
               <IconRefresh />

@@ -11,6 +11,7 @@ import {
 } from '@threadline/protocol';
 import { useAppStore } from '../store';
 import { formatTokens } from '../i18n';
+import { errorNoticeText, reasonText } from '../lib/reasons';
 import { IconChevron, IconLayers, IconMemory, IconShield, IconAlert } from './Icons';
 
 type TFn = TFunction;
@@ -41,7 +42,7 @@ function RuntimeChip({ p, level }: { p: RuntimeNoticePayload; level: VisibilityL
       {level === 'debug' && open && (
         <dl className="chip-details" data-testid="notice-details">
           <dt>{t('notice.cfpm.runtime.reason')}</dt>
-          <dd>{p.reason}</dd>
+          <dd>{t(`notice.cfpm.reasons.${p.reason}`, { defaultValue: p.reason })}</dd>
           <dt>{t('notice.cfpm.runtime.mode')}</dt>
           <dd>{t(`notice.cfpm.mode.${p.mode}`)}</dd>
           <dt>{t('notice.cfpm.runtime.rejectedReasons')}</dt>
@@ -106,7 +107,7 @@ export function compactionText(p: CompactionNoticePayload, t: TFn): string {
     max: p.maxAttempts ?? '?',
     strategy: p.strategy ? t(`settings.context.strategy.${p.strategy}.name`) : '',
     trigger: p.trigger ? t(`compaction.trigger.${p.trigger}`) : '',
-    reason: p.reason ?? '',
+    reason: reasonText(p.reason, t),
   };
   return t(`notice.compaction.${p.type}`, vars);
 }
@@ -130,6 +131,7 @@ function CompactionChip({ p }: { p: CompactionNoticePayload }) {
  * shown as the plain text it is.
  */
 export function NoticeChip({ msg }: { msg: StoredMessage }) {
+  const { t } = useTranslation();
   const runtimeLevel = useAppStore((s) => s.settings?.cfpm.runtimeVisibility ?? 'brief');
   const gateLevel = useAppStore((s) => s.settings?.cfpm.toolGateVisibility ?? null) ?? runtimeLevel;
   const parsed = parseNotice(msg.content);
@@ -148,7 +150,20 @@ export function NoticeChip({ msg }: { msg: StoredMessage }) {
     if (gateLevel === 'off') return null;
     return <GateChip p={parsed.payload} level={gateLevel} />;
   }
+  if (parsed.type === 'error') return <ErrorChip text={errorNoticeText(msg.content, t)} />;
   return <CompactionChip p={parsed.payload} />;
+}
+
+/** An error notice that reached the chip path (the transcript normally shows it inline). */
+function ErrorChip({ text }: { text: string }) {
+  return (
+    <div className="chip-wrap" data-testid="notice-chip" data-notice="error">
+      <div className="chip chip-warn">
+        <IconAlert />
+        <span className="chip-text">{text}</span>
+      </div>
+    </div>
+  );
 }
 
 /** Whether a notice row renders nothing under the current settings (the list skips it). */

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SessionSummary } from '@threadline/protocol';
 import { useAppStore } from '../store';
@@ -16,6 +16,15 @@ function relativeTime(ts: number, lang: string): string {
   if (abs < 86400) return rtf.format(Math.round(diff / 3600), 'hour');
   if (abs < 86400 * 30) return rtf.format(Math.round(diff / 86400), 'day');
   return new Date(ts).toLocaleDateString(lang);
+}
+
+/** Re-renders every minute, so "now" becomes "1 min. ago" without anything else changing. */
+function useMinuteTick(): void {
+  const [, setTick] = useState(0);
+  useEffect(() => {
+    const id = setInterval(() => setTick((n) => n + 1), 60_000);
+    return () => clearInterval(id);
+  }, []);
 }
 
 function SessionItem({ s, active, onDelete }: { s: SessionSummary; active: boolean; onDelete: () => void }) {
@@ -46,6 +55,7 @@ function SessionItem({ s, active, onDelete }: { s: SessionSummary; active: boole
           onKeyDown={(e) => {
             if (e.key === 'Enter') commit();
             if (e.key === 'Escape') {
+              e.preventDefault(); // handled here: it cancels the rename, nothing else
               setDraft(s.title);
               setEditing(false);
             }
@@ -114,6 +124,7 @@ export function Sidebar() {
   const setPanel = useAppStore((s) => s.setPanel);
   const [query, setQuery] = useState('');
   const [confirm, setConfirm] = useState<SessionSummary | null>(null);
+  useMinuteTick();
 
   const shown = useMemo(() => {
     const q = query.trim().toLowerCase();

@@ -3,12 +3,15 @@ import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { StoredMessage, ToolCall } from '@threadline/protocol';
 import { useAppStore } from '../store';
+import { call as rpc } from '../transport';
 import type { ToolStatus } from '../store/types';
 import { IconChevron, IconTool } from './Icons';
 import { CopyButton } from './CopyButton';
 
 const PREVIEW_LINES = 12;
 const PREVIEW_CHARS = 1500;
+/** The write-time truncation marker of the engine (`…N tokens truncated…` / `…N chars truncated…`). */
+const TRUNCATION_MARK = /…\d+ (tokens|chars) truncated…/;
 
 function prettyArgs(raw: string): string {
   try {
@@ -62,14 +65,31 @@ export function ToolCallCard({ sessionId, call, result }: Props) {
   const status = statusOf(result, state?.status, busy);
   const [open, setOpen] = useState(status === 'waiting');
   const [full, setFull] = useState(false);
+  const [fetched, setFetched] = useState<{ state: 'idle' | 'loading' | 'error'; text: string | null }>({ state: 'idle', text: null });
 
+  // What ran can differ from what the model asked for: the pre-tool gate may have rewritten it.
+  const ran = typeof result?.meta?.ranArguments === 'string' && result.meta.ranArguments !== call.function.arguments ? result.meta.ranArguments : null;
   const args = useMemo(() => prettyArgs(call.function.arguments), [call.function.arguments]);
-  const head = useMemo(() => headline(call.function.arguments), [call.function.arguments]);
+  const ranArgs = useMemo(() => (ran ? prettyArgs(ran) : null), [ran]);
+  const head = useMemo(() => headline(ran ?? call.function.arguments), [ran, call.function.arguments]);
   const output = result?.content ?? '';
-  const fullOutput = result?.fullOutput ?? output;
+  // The history leaves full outputs out; a truncated result fetches its full text on demand.
+  const truncated = result !== null && (result.meta?.truncated === true || TRUNCATION_MARK.test(output));
+  const fullOutput = result?.fullOutput ?? fetched.text ?? output;
   const lines = output.split('\n');
-  const long = lines.length > PREVIEW_LINES || output.length > PREVIEW_CHARS || fullOutput.length > output.length;
+  const long = lines.length > PREVIEW_LINES || output.length > PREVIEW_CHARS || truncated;
   const shown = full ? fullOutput : lines.slice(0, PREVIEW_LINES).join('\n').slice(0, PREVIEW_CHARS);
+  const toggleFull = async () => {
+    if (full || !truncated || result?.fullOutput || fetched.text !== null || !result) return setFull(!full);
+    setFetched({ state: 'loading', text: null });
+    try {
+      const r = await rpc('messages.fullOutput', { id: result.id });
+      setFetched({ state: 'idle', text: r.text });
+      setFull(true);
+    } catch {
+      setFetched({ state: 'error', text: null });
+    }
+  };
   const durationMs = state?.durationMs ?? (typeof result?.meta?.durationMs === 'number' ? result.meta.durationMs : null);
   const duration = formatDuration(durationMs, t);
   const expanded = open || status === 'waiting';
@@ -89,6 +109,12 @@ export function ToolCallCard({ sessionId, call, result }: Props) {
         <div className="tool-body">
           <div className="tool-section-label">{t('tool.arguments')}</div>
           <pre className="tool-pre">{args}</pre>
+          {ranArgs && (
+            <>
+              <div className="tool-section-label">{t('tool.ranInstead')}</div>
+              <pre className="tool-pre" data-testid="tool-ran">{ranArgs}</pre>
+            </>
+          )}
           {status === 'waiting' && (
             <div className="tool-approval" role="group" aria-label={t('tool.approvalGroup')}>
               <span className="tool-approval-text">{t('tool.approvalPrompt', { name: call.function.name })}</span>
@@ -110,10 +136,17 @@ export function ToolCallCard({ sessionId, call, result }: Props) {
                 {shown}
               </pre>
               {long && (
-                <button type="button" className="link-btn" onClick={() => setFull(!full)}>
-                  {full ? t('tool.showLess') : t('tool.showFull', { count: fullOutput.split('\n').length })}
+                <button type="button" className="link-btn" onClick={() => void toggleFull()} disabled={fetched.state === 'loading'} data-testid="tool-show-full">
+                  {full
+                    ? t('tool.showLess')
+                    : fetched.state === 'loading'
+                      ? t('tool.loadingFull')
+                      : truncated && fullOutput === output
+                        ? t('tool.showFullOutput')
+                        : t('tool.showFull', { count: fullOutput.split('\n').length })}
                 </button>
               )}
+              {fetched.state === 'error' && <div className="form-error">{t('tool.fullOutputError')}</div>}
             </>
           )}
         </div>

@@ -1,0 +1,79 @@
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useAppStore } from '../store';
+import { call } from '../transport';
+import { IconDownload } from './Icons';
+
+/** Saves a file the user asked for (the desktop app shows its save dialog for a download). */
+function download(filename: string, mime: string, content: string): void {
+  const url = URL.createObjectURL(new Blob([content], { type: mime }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = filename;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** "Export" in the chat header: the whole history (hidden messages included) as Markdown or JSON. */
+export function ExportMenu({ sessionId }: { sessionId: string }) {
+  const { t } = useTranslation();
+  const showToast = useAppStore((s) => s.showToast);
+  const [open, setOpen] = useState(false);
+  const ref = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    const onDown = (e: MouseEvent) => {
+      if (ref.current && !ref.current.contains(e.target as Node)) setOpen(false);
+    };
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      e.preventDefault();
+      setOpen(false);
+    };
+    document.addEventListener('mousedown', onDown);
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('mousedown', onDown);
+      document.removeEventListener('keydown', onKey);
+    };
+  }, [open]);
+
+  const run = async (format: 'markdown' | 'json') => {
+    setOpen(false);
+    try {
+      const file = await call('sessions.export', { id: sessionId, format });
+      download(file.filename, file.mime, file.content);
+    } catch (err) {
+      showToast(t('export.failed', { message: err instanceof Error ? err.message : String(err) }));
+    }
+  };
+
+  return (
+    <div className="split-btn" ref={ref}>
+      <button
+        type="button"
+        className="btn btn-ghost"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        onClick={() => setOpen(!open)}
+        data-testid="export-menu"
+      >
+        <IconDownload />
+        {t('export.button')}
+      </button>
+      {open && (
+        <div className="menu menu-down" role="menu">
+          <button type="button" role="menuitem" className="menu-item" onClick={() => void run('markdown')} data-testid="export-markdown">
+            {t('export.markdown')}
+          </button>
+          <button type="button" role="menuitem" className="menu-item" onClick={() => void run('json')} data-testid="export-json">
+            {t('export.json')}
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}

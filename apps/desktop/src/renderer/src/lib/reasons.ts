@@ -1,0 +1,25 @@
+import type { TFunction } from 'i18next';
+import { parseNotice } from '@threadline/protocol';
+
+type TFn = TFunction;
+
+/**
+ * Reason codes from the engine and runtime ("target_not_reached", "summary_failed: <error>") in
+ * the user's language; an unknown code is shown as it is rather than hidden.
+ */
+export function reasonText(reason: string | null | undefined, t: TFn): string {
+  if (!reason) return '';
+  const i = reason.indexOf(':');
+  const code = (i < 0 ? reason : reason.slice(0, i)).trim();
+  const detail = i < 0 ? '' : reason.slice(i + 1).trim();
+  if (!/^[a-z_]+$/.test(code)) return reason;
+  return t(`compaction.reason.${code}`, { defaultValue: reason, detail });
+}
+
+/** An error notice of the runtime (`[THREADLINE_ERROR_V1]`) in the user's language, else its text. */
+export function errorNoticeText(content: string | null, t: TFn): string {
+  const parsed = parseNotice(content);
+  if (parsed?.type !== 'error') return content ?? '';
+  const p = parsed.payload;
+  return t(`chat.error.notice.${p.type}`, { message: p.message ?? '', limit: p.limit ?? '?', tool: p.tool ?? '' });
+}
