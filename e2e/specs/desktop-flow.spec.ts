@@ -77,6 +77,11 @@ test('first run → chat → approval → stop → reload → rename/delete → 
   await expect(card).toHaveAttribute('data-status', 'waiting');
   await expect(card.getByRole('button', { name: 'Approve' })).toBeVisible();
   await app.shot('approval', 'en', 'light');
+  // A reload while the call waits: the page learns from the host that it is still waiting.
+  await page.reload();
+  await app.waitReady();
+  await expect(card).toHaveAttribute('data-status', 'waiting');
+  await expect(app.stopButton).toBeVisible();
   await card.getByRole('button', { name: 'Approve' }).click();
   await expect(card).toHaveAttribute('data-status', 'ok');
   await expect(app.assistantMessages().last()).toContainText('package.json');
