@@ -111,5 +111,8 @@ export function isUnhelpfulPath(p: string): boolean {
   if (/^\/(?:usr\/)?(?:s?bin)\/[\w.+-]+$/.test(lower)) return true;
   if (/(?:^|\/)(?:\.git|node_modules|__pycache__|site-packages|dist-packages)(?:\/|$)/.test(lower)) return true;
   if (/\.pyc$/.test(lower)) return true;
+  // A known folder spelled through the home variable ("~/Desktop", "$env:USERPROFILE\Desktop") is
+  // the probe itself, not knowledge: the fact worth keeping is the real path the gate reuses.
+  if (/^(?:~|\$home|\$\{home\}|\$env:userprofile|%userprofile%)\/(?:desktop|documents|downloads)\/?$/.test(lower)) return true;
   return false;
 }
