@@ -26,6 +26,8 @@ export function CompactionDivider({ sessionId, compaction: c, latest, inserted }
       .filter((m) => m.kind === 'summary' || m.kind === 'memory_snapshot')
       .map((m) => m.content ?? '')
       .join('\n\n');
+  // A CFPM checkpoint (no model summary) is plain lines; a model summary is Markdown.
+  const isSnapshot = inserted.some((m) => m.kind === 'memory_snapshot') && !inserted.some((m) => m.kind === 'summary');
   const saved = c.tokensBefore > 0 ? Math.round((1 - c.tokensAfter / c.tokensBefore) * 100) : 0;
   return (
     <div className={`divider ${c.active ? '' : 'divider-undone'}`} data-testid="compaction-divider" data-active={c.active}>
@@ -74,12 +76,12 @@ export function CompactionDivider({ sessionId, compaction: c, latest, inserted }
       {open && body && (
         <div className="divider-summary" data-testid="compaction-summary">
           <div className="divider-summary-label">
-            {c.summary ? t('compaction.divider.summaryLabel') : t('compaction.divider.snapshotLabel')}
+            {isSnapshot ? t('compaction.divider.snapshotLabel') : t('compaction.divider.summaryLabel')}
             {c.instructions && <span className="divider-instr">{t('compaction.divider.instructions', { text: c.instructions })}</span>}
           </div>
           {/* A model summary is Markdown; the CFPM checkpoint is plain lines, and Markdown would
               fold its section titles into the list item above them. */}
-          {c.summary ? <Markdown text={body} /> : <div className="divider-snapshot">{body}</div>}
+          {isSnapshot ? <div className="divider-snapshot">{body}</div> : <Markdown text={body} />}
         </div>
       )}
     </div>
