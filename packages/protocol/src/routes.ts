@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SettingsPatchSchema, type Settings } from './settings';
+import { ApprovalPolicySchema, SettingsPatchSchema, type ApprovalPolicy, type Settings } from './settings';
 import type { StoredMessage, ToolCall } from './messages';
 import type { CompactionPreview, CompactionRecord, ContextUsage } from './compaction';
 import { FactCategorySchema, FactStatusSchema, type MemoryCandidate, type MemoryFact } from './memory';
@@ -45,7 +45,8 @@ export const RouteInputs = {
   'messages.fullOutput': z.object({ id }),
   'chat.send': z.object({ sessionId: id, text: z.string().min(1).max(1_000_000) }),
   'chat.cancel': sessionRef,
-  'chat.approve': z.object({ sessionId: id, toolCallId: id, decision: z.enum(['approve', 'deny']) }),
+  /** `remember`: the same answer for this tool for the rest of the session (a per-session policy). */
+  'chat.approve': z.object({ sessionId: id, toolCallId: id, decision: z.enum(['approve', 'deny']), remember: z.boolean().optional() }),
   /** What is running now: for a renderer that (re)loads while a turn runs or waits for approval. */
   'chat.state': sessionRef,
   'compaction.run': z.object({ sessionId: id, instructions: z.string().max(4000).optional() }),
@@ -53,6 +54,10 @@ export const RouteInputs = {
   'compaction.undo': sessionRef,
   'compaction.list': sessionRef,
   'context.usage': sessionRef,
+  /** Per-session approval policies by tool name (SPEC §7: the policy is per session). */
+  'approvals.list': sessionRef,
+  /** `policy: null` goes back to the app-wide setting for that tool. */
+  'approvals.set': z.object({ sessionId: id, toolName: z.string().min(1).max(200), policy: ApprovalPolicySchema.nullable() }),
   'memory.facts.list': sessionRef,
   'memory.facts.upsert': z.object({
     sessionId: id,
@@ -94,6 +99,8 @@ export interface RouteOutputs {
   'compaction.undo': { undone: CompactionRecord | null };
   'compaction.list': CompactionRecord[];
   'context.usage': ContextUsage;
+  'approvals.list': Record<string, ApprovalPolicy>;
+  'approvals.set': Record<string, ApprovalPolicy>;
   'memory.facts.list': MemoryFact[];
   'memory.facts.upsert': MemoryFact;
   'memory.facts.setStatus': MemoryFact;

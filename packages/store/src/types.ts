@@ -277,6 +277,8 @@ export interface ProvidersRepo {
 export interface ApprovalsRepo {
   get(sessionId: string, toolName: string): ApprovalPolicy | null;
   set(sessionId: string, toolName: string, policy: ApprovalPolicy): void;
+  /** Back to the app-wide policy for that tool. */
+  remove(sessionId: string, toolName: string): void;
   list(sessionId: string): Record<string, ApprovalPolicy>;
 }
 

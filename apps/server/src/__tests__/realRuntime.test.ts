@@ -85,8 +85,11 @@ describe('browser mode with the real runtime', () => {
     });
     if (!waiting) throw new Error('no call waits for approval');
     expect(waiting.needsApproval).toBe(true);
-    await ok('chat.approve', { sessionId, toolCallId: waiting.toolCall.id, decision: 'deny' });
+    await ok('chat.approve', { sessionId, toolCallId: waiting.toolCall.id, decision: 'deny', remember: true });
     await until(async () => !(await ok<ChatState>('chat.state', { sessionId })).busy);
+    // "Always" made a per-session policy for the tool; null goes back to the app-wide one.
+    expect(await ok('approvals.list', { sessionId })).toEqual({ shell: 'deny' });
+    expect(await ok('approvals.set', { sessionId, toolName: 'shell', policy: null })).toEqual({});
     expect(await ok('chat.cancel', { sessionId })).toEqual({ cancelled: false });
     const messages = await ok<{ role: string; content: string | null }[]>('messages.list', { sessionId });
     expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);

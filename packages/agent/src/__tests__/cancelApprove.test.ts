@@ -111,3 +111,25 @@ describe('approvals', () => {
     });
   });
 });
+
+describe('per-session approval policy', () => {
+  it('"always allow" answers this call and every later call of the tool in this session, not in others', async () => {
+    h = await startHarness({ llm: { defaultReply: shellOnce('echo remembered') } });
+    await h.api['chat.send']({ sessionId: h.sessionId, text: 'first' });
+    const first = await h.waitFor('tool.requested');
+    expect(first.needsApproval).toBe(true);
+    await h.api['chat.approve']({ sessionId: h.sessionId, toolCallId: first.toolCall.id, decision: 'approve', remember: true });
+    await h.api.idle(h.sessionId);
+    expect(await h.api['approvals.list']({ sessionId: h.sessionId })).toEqual({ shell: 'auto' });
+    h.events.length = 0;
+    await h.turn('second');
+    const second = h.events.find((e) => e.type === 'tool.requested');
+    expect(second?.type === 'tool.requested' && second.needsApproval).toBe(false);
+    expect(h.history().filter((m) => m.role === 'tool').every((m) => m.meta?.status === 'ok')).toBe(true);
+    // Another session still asks.
+    const other = await h.api['sessions.create']({});
+    expect(await h.api['approvals.list']({ sessionId: other.id })).toEqual({});
+    // Back to the app-wide policy.
+    expect(await h.api['approvals.set']({ sessionId: h.sessionId, toolName: 'shell', policy: null })).toEqual({});
+  });
+});

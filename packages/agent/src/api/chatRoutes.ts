@@ -2,7 +2,7 @@ import { AppError, type AppApi } from '@threadline/protocol';
 import { appendUserMessage, runTurn } from '../turn/runTurn';
 import { activeProvider, currentSettings, emitSession, requireSession, type ApiContext } from './apiContext';
 
-type ChatRoutes = Pick<AppApi, 'chat.send' | 'chat.cancel' | 'chat.approve' | 'chat.state'>;
+type ChatRoutes = Pick<AppApi, 'chat.send' | 'chat.cancel' | 'chat.approve' | 'chat.state' | 'approvals.list' | 'approvals.set'>;
 
 /** renderer send → … → AppApi.send: append the user message, return, run the turn in the background. */
 export function chatRoutes(ctx: ApiContext): ChatRoutes {
@@ -49,12 +49,26 @@ export function chatRoutes(ctx: ApiContext): ChatRoutes {
       return { cancelled: true };
     },
 
-    'chat.approve': async ({ sessionId, toolCallId, decision }) => {
+    'chat.approve': async ({ sessionId, toolCallId, decision, remember }) => {
       requireSession(ctx, sessionId);
-      const waiter = ctx.runtimes.get(sessionId).pendingApprovals.get(toolCallId);
+      const rt = ctx.runtimes.get(sessionId);
+      const waiter = rt.pendingApprovals.get(toolCallId);
       if (!waiter) throw new AppError('not_found', `No tool call ${toolCallId} is waiting for approval.`);
+      // "Always" for this session: later calls of the tool follow the answer without asking.
+      const toolName = rt.pending.get(toolCallId)?.toolCall.function.name;
+      if (remember && toolName) ctx.deps.store.approvals.set(sessionId, toolName, decision === 'approve' ? 'auto' : 'deny');
       waiter(decision);
       return { ok: true };
+    },
+    'approvals.list': async ({ sessionId }) => {
+      requireSession(ctx, sessionId);
+      return ctx.deps.store.approvals.list(sessionId);
+    },
+    'approvals.set': async ({ sessionId, toolName, policy }) => {
+      requireSession(ctx, sessionId);
+      if (policy === null) ctx.deps.store.approvals.remove(sessionId, toolName);
+      else ctx.deps.store.approvals.set(sessionId, toolName, policy);
+      return ctx.deps.store.approvals.list(sessionId);
     },
   };
 }

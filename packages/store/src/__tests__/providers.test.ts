@@ -108,5 +108,8 @@ describe('tool approvals', () => {
     expect(store.approvals.list(s.id)).toEqual({ shell: 'ask', write_file: 'deny' });
     expect(() => store.approvals.set(s.id, 'shell', 'sometimes' as 'ask')).toThrow(StoreError);
     expect(() => store.approvals.set('nope', 'shell', 'ask')).toThrow(/does not exist/);
+    store.approvals.remove(s.id, 'shell');
+    expect(store.approvals.list(s.id)).toEqual({ write_file: 'deny' });
+    expect(store.approvals.get(s.id, 'shell')).toBeNull();
   });
 });

@@ -91,3 +91,39 @@ describe('tool card', () => {
     expect(screen.getByTestId('tool-output').textContent).toContain('the very end');
   });
 });
+
+describe('per-session approvals', () => {
+  afterEach(cleanup);
+  it('"Always in this session" approves with remember and the header shows the policy, which can be undone', async () => {
+    const list: Record<string, 'auto'> = {};
+    const fake = createFakeBridge({
+      'chat.approve': (i) => {
+        if (i.remember) list.shell = 'auto';
+        return { ok: true };
+      },
+      'approvals.list': () => ({ ...list }),
+      'approvals.set': () => {
+        delete list.shell;
+        return { ...list };
+      },
+    });
+    setBridge(fake.bridge);
+    useAppStore.setState({ tools: { c1: { sessionId: 's1', status: 'waiting', needsApproval: true, durationMs: null } }, busy: { s1: true }, approvals: {} });
+    const { SessionApprovals } = await import('../components/SessionApprovals');
+    render(
+      <>
+        <SessionApprovals sessionId="s1" />
+        <ToolCallCard sessionId="s1" call={call} result={null} />
+      </>,
+    );
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('approve-always'));
+    });
+    expect(fake.calls.find((c) => c.route === 'chat.approve')?.input).toEqual({ sessionId: 's1', toolCallId: 'c1', decision: 'approve', remember: true });
+    expect(screen.getByTestId('session-approvals').textContent).toContain('shell runs without asking');
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Use the app-wide approval setting for shell again' }));
+    });
+    expect(screen.queryByTestId('session-approvals')).toBeNull();
+  });
+});

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { useAppStore } from '../store';
 import { Composer } from './Composer';
 import { ExportMenu } from './ExportMenu';
+import { SessionApprovals } from './SessionApprovals';
 import { IconMemory, IconPlus } from './Icons';
 import { MessageList } from './MessageList';
 import { shortcutLabel } from '../lib/shortcuts';
@@ -42,6 +43,7 @@ export function ChatView() {
           {session?.title || t('sidebar.untitled')}
         </div>
         <span className="spacer" />
+        <SessionApprovals sessionId={sessionId} />
         <ExportMenu sessionId={sessionId} />
         <button
           type="button"

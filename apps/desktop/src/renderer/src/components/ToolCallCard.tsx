@@ -121,6 +121,15 @@ export function ToolCallCard({ sessionId, call, result }: Props) {
               <button type="button" className="btn btn-primary" onClick={() => void approve(sessionId, call.id, 'approve')}>
                 {t('tool.approve')}
               </button>
+              <button
+                type="button"
+                className="btn"
+                title={t('tool.alwaysHint', { name: call.function.name })}
+                onClick={() => void approve(sessionId, call.id, 'approve', true)}
+                data-testid="approve-always"
+              >
+                {t('tool.approveAlways')}
+              </button>
               <button type="button" className="btn" onClick={() => void approve(sessionId, call.id, 'deny')}>
                 {t('tool.deny')}
               </button>

@@ -52,7 +52,7 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
       };
     }
     set({ messages: { ...get().messages, [sessionId]: sorted }, tools });
-    await get().loadChatState(sessionId);
+    await Promise.all([get().loadChatState(sessionId), get().loadApprovals(sessionId)]);
   },
 
   async loadChatState(sessionId) {
@@ -108,7 +108,23 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
     }
   },
 
-  async approve(sessionId, toolCallId, decision) {
+  approvals: {},
+
+  async loadApprovals(sessionId) {
+    const list = await call('approvals.list', { sessionId }).catch(() => null);
+    if (list) set({ approvals: { ...get().approvals, [sessionId]: list } });
+  },
+
+  async setApproval(sessionId, toolName, policy) {
+    try {
+      const list = await call('approvals.set', { sessionId, toolName, policy });
+      set({ approvals: { ...get().approvals, [sessionId]: list } });
+    } catch (err) {
+      get().showToast(errMessage(err));
+    }
+  },
+
+  async approve(sessionId, toolCallId, decision, remember = false) {
     const prev = get().tools[toolCallId];
     set({
       tools: {
@@ -123,7 +139,8 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
       },
     });
     try {
-      await call('chat.approve', { sessionId, toolCallId, decision });
+      await call('chat.approve', { sessionId, toolCallId, decision, ...(remember ? { remember } : {}) });
+      if (remember) await get().loadApprovals(sessionId);
     } catch (err) {
       if (prev) set({ tools: { ...get().tools, [toolCallId]: prev } });
       get().showToast(errMessage(err));

@@ -1,4 +1,5 @@
 import type {
+  ApprovalPolicy,
   CompactionRecord,
   ContextUsage,
   MemoryCandidate,
@@ -62,7 +63,12 @@ export interface ChatSlice {
   loadChatState(sessionId: string): Promise<void>;
   send(sessionId: string, text: string): Promise<boolean>;
   cancel(sessionId: string): Promise<void>;
-  approve(sessionId: string, toolCallId: string, decision: 'approve' | 'deny'): Promise<void>;
+  /** `remember`: the same answer for this tool for the rest of the session. */
+  approve(sessionId: string, toolCallId: string, decision: 'approve' | 'deny', remember?: boolean): Promise<void>;
+  /** Per-session approval policies by tool name. */
+  approvals: Record<string, Record<string, ApprovalPolicy>>;
+  loadApprovals(sessionId: string): Promise<void>;
+  setApproval(sessionId: string, toolName: string, policy: ApprovalPolicy | null): Promise<void>;
   retry(sessionId: string): Promise<void>;
   dismissError(sessionId: string): void;
   addMessage(m: StoredMessage): void;
