@@ -1,4 +1,5 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useMemo, useRef, useState, type RefObject } from 'react';
+import { useDismiss } from '../hooks/useDismiss';
 import { useTranslation } from 'react-i18next';
 import type { CompactionPreview, ContextUsage } from '@threadline/protocol';
 import { call } from '../transport';
@@ -28,32 +29,15 @@ function part(u: ContextUsage, k: (typeof PARTS)[number]): number {
   return Math.round(u.breakdown[k] * u.calibration);
 }
 
-function Popover({ sessionId, usage, onClose }: { sessionId: string; usage: ContextUsage; onClose: () => void }) {
+function Popover({ sessionId, usage, onClose, wrapRef }: { sessionId: string; usage: ContextUsage; onClose: () => void; wrapRef: RefObject<HTMLDivElement | null> }) {
   const { t } = useTranslation();
-  const ref = useRef<HTMLDivElement>(null);
   const [preview, setPreview] = useState<CompactionPreview | null>(null);
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const thresholdOn = usage.threshold > 0 && usage.threshold < 1;
 
-  useEffect(() => {
-    // The meter button sits beside the popover in .meter-wrap: a press on it is its own toggle,
-    // not an outside click (closing here and reopening on its click would keep it open).
-    const onDown = (e: MouseEvent) => {
-      if (ref.current && !ref.current.parentElement?.contains(e.target as Node)) onClose();
-    };
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key !== 'Escape') return;
-      e.preventDefault(); // handled: Esc closes the popover and does not stop the reply
-      onClose();
-    };
-    document.addEventListener('mousedown', onDown);
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('mousedown', onDown);
-      document.removeEventListener('keydown', onKey);
-    };
-  }, [onClose]);
+  // .meter-wrap holds the meter button too, whose click is its own toggle.
+  useDismiss(true, wrapRef, onClose);
 
   const runPreview = async () => {
     setLoading(true);
@@ -68,7 +52,7 @@ function Popover({ sessionId, usage, onClose }: { sessionId: string; usage: Cont
   };
 
   return (
-    <div className="popover meter-popover" ref={ref} role="dialog" aria-label={t('context.title')} data-testid="context-popover">
+    <div className="popover meter-popover" role="dialog" aria-label={t('context.title')} data-testid="context-popover">
       <div className="popover-title">{t('context.title')}</div>
       <div className="meter-summary">
         {t('context.used', { used: formatTokens(usage.total), window: formatTokens(usage.window), percent: Math.round(pct(usage)) })}
@@ -163,13 +147,14 @@ export function ContextMeter({ sessionId }: { sessionId: string }) {
   const { t } = useTranslation();
   const usage = useAppStore((s) => s.usage[sessionId]);
   const [open, setOpen] = useState(false);
+  const wrapRef = useRef<HTMLDivElement>(null);
   if (!usage) return null;
   const p = pct(usage);
   const b = band(p, usage.threshold);
   const thresholdOn = usage.threshold > 0 && usage.threshold < 1;
   const label = t('context.meterLabel', { percent: Math.round(p) });
   return (
-    <div className="meter-wrap">
+    <div className="meter-wrap" ref={wrapRef}>
       <button
         type="button"
         className={`meter meter-${b}`}
@@ -186,7 +171,7 @@ export function ContextMeter({ sessionId }: { sessionId: string }) {
         </span>
         <span className="meter-num">{t('context.percent', { percent: Math.round(p) })}</span>
       </button>
-      {open && <Popover sessionId={sessionId} usage={usage} onClose={() => setOpen(false)} />}
+      {open && <Popover sessionId={sessionId} usage={usage} onClose={() => setOpen(false)} wrapRef={wrapRef} />}
     </div>
   );
 }
