@@ -1,6 +1,6 @@
 // `pnpm bench`: the figures of SPEC §8. Engine (view assembly, deterministic compaction, cold
 // token counting, per-strategy quality table over the transcripts) then store (append, reopen,
-// size, RSS). `pnpm bench -- --quick` runs smaller sizes; `--only context|store` one part.
+// size, RSS). `pnpm bench -- --quick` runs smaller sizes; `--only context|store|ui` one part.
 import { resolve } from 'node:path';
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -22,5 +22,10 @@ if (!only || only === 'store') {
   console.log('\n=== store ===');
   const { runStoreBench } = await import('../packages/store/bench/index');
   await runStoreBench({ quick });
+}
+if (!only || only === 'ui') {
+  console.log('\n=== ui ===');
+  const { runUiBench } = await import('../apps/server/bench/ui');
+  await runUiBench({ quick });
 }
 console.log(`\nbench finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);
