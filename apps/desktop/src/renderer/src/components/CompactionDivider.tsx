@@ -6,6 +6,9 @@ import { formatTokens } from '../i18n';
 import { IconChevron, IconLayers, IconUndo } from './Icons';
 import { Markdown } from './Markdown';
 
+/** The first line of every CFPM checkpoint (packages/context memory/constants.ts). */
+const CHECKPOINT_HEADER = '[CFPM_MEMORY_V1]';
+
 interface Props {
   sessionId: string;
   compaction: CompactionRecord;
@@ -26,8 +29,11 @@ export function CompactionDivider({ sessionId, compaction: c, latest, inserted }
       .filter((m) => m.kind === 'summary' || m.kind === 'memory_snapshot')
       .map((m) => m.content ?? '')
       .join('\n\n');
-  // A CFPM checkpoint (no model summary) is plain lines; a model summary is Markdown.
-  const isSnapshot = inserted.some((m) => m.kind === 'memory_snapshot') && !inserted.some((m) => m.kind === 'summary');
+  // A CFPM checkpoint (no model summary) is plain lines; a model summary is Markdown. The
+  // inserted messages may not be loaded yet (they arrive with the next history load), the
+  // checkpoint's header is always there.
+  const isSnapshot =
+    body.startsWith(CHECKPOINT_HEADER) || (inserted.some((m) => m.kind === 'memory_snapshot') && !inserted.some((m) => m.kind === 'summary'));
   const saved = c.tokensBefore > 0 ? Math.round((1 - c.tokensAfter / c.tokensBefore) * 100) : 0;
   return (
     <div className={`divider ${c.active ? '' : 'divider-undone'}`} data-testid="compaction-divider" data-active={c.active}>
