@@ -54,6 +54,11 @@ export function openStore(opts: OpenStoreOptions): Store {
     settings: guard(createSettingsRepo(ctx, env)),
     providers: guard(createProvidersRepo(ctx, { encryptor: opts.encryptor, allowPlaintextKeys: opts.allowPlaintextKeys ?? false })),
     approvals: guard(createApprovalsRepo(ctx)),
+    transaction: <T>(fn: () => T): T => {
+      if (closed) throw new StoreError('closed', `The store ${opts.file} is closed.`);
+      // Repository calls inside become savepoints of this one transaction.
+      return db.transaction(fn).immediate();
+    },
     close: () => {
       closed = true;
       if (db.open) db.close(); // checkpoints the WAL into the main file

@@ -297,5 +297,7 @@ export interface Store {
   settings: SettingsRepo;
   providers: ProvidersRepo;
   approvals: ApprovalsRepo;
+  /** Runs several repository changes as one transaction: all of them or none (SPEC §9). */
+  transaction<T>(fn: () => T): T;
   close(): void;
 }

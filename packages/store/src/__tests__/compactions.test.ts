@@ -87,3 +87,27 @@ describe('compactions', () => {
     ]);
   });
 });
+
+describe('store.transaction', () => {
+  it('a compaction and its memory snapshot land together, or neither does', () => {
+    const { store, s, msgs } = seeded();
+    const inserted = [{ role: 'user' as const, kind: 'memory_snapshot' as const, content: '[CFPM_MEMORY_V1] checkpoint' }];
+    expect(() =>
+      store.transaction(() => {
+        store.compactions.apply(s.id, record([msgs[0]!.id]), inserted);
+        // The second write fails: the first must be rolled back with it.
+        store.memory.refresh(s.id, { facts: [], candidates: [], snapshot: { compactionId: 'x', content: '', factCount: -1 } });
+      }),
+    ).toThrow();
+    expect(store.compactions.list(s.id)).toEqual([]);
+    expect(store.messages.list(s.id)).toHaveLength(6);
+
+    const r = store.transaction(() => {
+      const applied = store.compactions.apply(s.id, record([msgs[0]!.id]), inserted);
+      store.memory.refresh(s.id, { facts: [], candidates: [], snapshot: { compactionId: applied.record.id, content: 'snap', factCount: 0 } });
+      return applied;
+    });
+    expect(store.compactions.list(s.id).map((c) => c.id)).toEqual([r.record.id]);
+    expect(store.memory.snapshots(s.id).map((x) => x.content)).toEqual(['snap']);
+  });
+});
