@@ -31,6 +31,8 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
   const [apiKey, setApiKey] = useState('');
   const [savedId, setSavedId] = useState<string | undefined>(profile?.id);
   const [hasKey, setHasKey] = useState(profile?.hasKey ?? false);
+  /** The stored key goes on the next save (the key itself is never shown, so it cannot be edited). */
+  const [removeKey, setRemoveKey] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const [test, setTest] = useState<TestState>({ state: 'idle' });
@@ -60,7 +62,7 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
       model: model.trim(),
       contextWindow: windowNum,
       compactionModel: compactionModel.trim() || null,
-      ...(apiKey ? { apiKey } : {}),
+      ...(removeKey ? { apiKey: null } : apiKey ? { apiKey } : {}),
     };
   };
 
@@ -71,6 +73,7 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
       const saved = await call('providers.upsert', d);
       setSavedId(saved.id);
       setHasKey(saved.hasKey);
+      setRemoveKey(false);
       setApiKey('');
       return saved;
     } catch (err) {
@@ -161,10 +164,15 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
         <label className="field field-wide">
           <span className="field-label">
             {t('provider.apiKey')}
-            {hasKey && (
+            {hasKey && !removeKey && (
               <span className="key-set" data-testid="key-set">
                 {t('provider.keySet')}
               </span>
+            )}
+            {hasKey && (
+              <button type="button" className="link-btn" onClick={() => setRemoveKey(!removeKey)} data-testid="provider-remove-key">
+                {removeKey ? t('provider.keepKey') : t('provider.removeKey')}
+              </button>
             )}
           </span>
           <input
@@ -172,7 +180,10 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
             type="password"
             autoComplete="off"
             value={apiKey}
-            placeholder={hasKey ? t('provider.apiKeyKeep') : needsKey ? t('provider.apiKeyPlaceholder') : t('provider.apiKeyOptional')}
+            placeholder={
+              removeKey ? t('provider.keyWillBeRemoved') : hasKey ? t('provider.apiKeyKeep') : needsKey ? t('provider.apiKeyPlaceholder') : t('provider.apiKeyOptional')
+            }
+            disabled={removeKey}
             onChange={(e) => setApiKey(e.target.value)}
             data-testid="provider-key"
           />
