@@ -165,6 +165,11 @@ export function runApp(opts: RunAppOptions): RunningApp {
     // Reading the settings once sets the menu language through the observer.
     await api['settings.get']({}).catch(() => undefined);
     openWindow();
+    const warnings = runtime.startupWarnings ?? [];
+    if (warnings.length > 0) {
+      const strings = menuStrings(language);
+      void dialog.showMessageBox({ type: 'warning', message: strings.startupWarningTitle, detail: warnings.join('\n\n') });
+    }
   }
 
   const ready = start().catch((err: unknown) => {

@@ -10,11 +10,15 @@ export function openDesktopRuntime(opts: DesktopRuntimeOptions): DesktopRuntime 
   mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
   // No allowPlaintextKeys: without a usable keychain the store refuses to save a key.
   const store = openStore({ file: dataFiles(opts.dataDir).database, encryptor: opts.encryptor, env: opts.env });
+  const startupWarnings: string[] = [];
   try {
     ensureEnvProvider(store, opts.env);
   } catch (err) {
-    // e.g. OPENAI_API_KEY set but no keychain: start anyway, the setup screen explains.
-    opts.log(`environment provider not applied: ${err instanceof Error ? err.message : String(err)}`);
+    // e.g. an invalid THREADLINE_CONTEXT_WINDOW, or OPENAI_API_KEY set but no keychain: start
+    // anyway (the app works without it) and tell the user instead of only the log.
+    const message = err instanceof Error ? err.message : String(err);
+    opts.log(`environment provider not applied: ${message}`);
+    startupWarnings.push(message);
   }
   const api = createAppApi({
     store,
@@ -26,6 +30,7 @@ export function openDesktopRuntime(opts: DesktopRuntimeOptions): DesktopRuntime 
   let closed = false;
   return {
     api,
+    startupWarnings,
     async close() {
       if (closed) return;
       closed = true;

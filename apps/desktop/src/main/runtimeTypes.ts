@@ -14,6 +14,8 @@ export interface DesktopRuntimeOptions {
 /** The runtime the shell serves over IPC: the AppApi, and how to shut it down cleanly. */
 export interface DesktopRuntime {
   api: AppApi;
+  /** What did not apply at start (e.g. an invalid THREADLINE_CONTEXT_WINDOW), shown to the user. */
+  startupWarnings?: string[];
   close(): Promise<void>;
 }
 

@@ -107,3 +107,19 @@ describe('calibrated budget', () => {
     expect(h.llm.chatRequests().every((r) => r.status === 200)).toBe(true);
   });
 });
+
+describe('calibration per profile', () => {
+  it('a ratio learned on one model is not carried over to another', async () => {
+    const numbers = { name: 'shell', arguments: { command: 'seq 1000 1250' } };
+    h = await startHarness({ settings: { approvalPolicy: 'auto' }, llm: { defaultReply: (req): FakeReply => (lastIsTool(req) ? { content: 'ok' } : { toolCalls: [numbers] }) } });
+    await h.turn('print numbers');
+    const learned = await h.api['context.usage']({ sessionId: h.sessionId });
+    expect(learned.calibration).not.toBe(1);
+    expect(learned.providerPromptTokens).not.toBeNull();
+    const other = await h.api['providers.upsert']({ preset: 'custom', name: 'other', baseUrl: h.llm.url, model: 'gpt-4o', contextWindow: 128_000 });
+    await h.api['providers.setActive']({ id: other.id });
+    const fresh = await h.api['context.usage']({ sessionId: h.sessionId });
+    expect(fresh.calibration).toBe(1);
+    expect(fresh.providerPromptTokens).toBeNull();
+  });
+});

@@ -101,4 +101,19 @@ describe('chat turn over real HTTP and SQLite', () => {
     const results = history.filter((m) => m.role === 'tool').map((m) => m.tool_call_id);
     expect(results).toEqual(calls);
   });
+
+  it('the doom-loop notice names the repeated call, not the last call of the step', async () => {
+    let n = 0;
+    h = await startHarness({
+      llm: {
+        defaultReply: () =>
+          ++n < 3
+            ? { toolCalls: [{ name: 'list_dir', arguments: { path: '.' } }] }
+            : { toolCalls: [{ name: 'list_dir', arguments: { path: '.' } }, { name: 'read_file', arguments: { path: 'x.txt' } }] },
+      },
+    });
+    await h.turn('loop');
+    const parsed = parseNotice(h.history().at(-1)?.content);
+    expect(parsed?.type === 'error' && parsed.payload).toMatchObject({ type: 'doom_loop', tool: 'list_dir' });
+  });
 });

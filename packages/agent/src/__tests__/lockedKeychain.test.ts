@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeLlm, type FakeLlm } from '@threadline/fake-llm';
-import { createAppApi, openStore, type AppRuntime, type Encryptor, type Store } from '../index';
+import { createAppApi, ensureEnvProvider, openStore, type AppRuntime, type Encryptor, type Store } from '../index';
 
 /** An OS keychain the user can lock: decrypting then fails, as safeStorage does. */
 function lockableKeychain(): Encryptor & { locked: boolean } {
@@ -48,5 +48,21 @@ describe('a locked keychain', () => {
     expect(preview.strategy).toBe('legacy_segmented');
     // A model call does need the key: it fails with the keychain's reason, not silently.
     await expect(api['chat.send']({ sessionId: session.id, text: 'after the lock' })).rejects.toThrow(/locked|secure storage/);
+  });
+
+  it('still applies a new THREADLINE_CONTEXT_WINDOW at start when the stored key cannot be read', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'tl-keys-'));
+    const keychain = lockableKeychain();
+    const store: Store = openStore({ file: path.join(dir, 'db.sqlite'), encryptor: keychain, env: {} });
+    cleanup = async () => {
+      store.close();
+      rmSync(dir, { recursive: true, force: true });
+    };
+    const env = { THREADLINE_PROVIDER_URL: 'http://127.0.0.1:9/v1', THREADLINE_MODEL: 'm', OPENAI_API_KEY: 'sk-1', THREADLINE_CONTEXT_WINDOW: '8000' };
+    ensureEnvProvider(store, env);
+    keychain.locked = true;
+    const p = ensureEnvProvider(store, { ...env, THREADLINE_CONTEXT_WINDOW: '16000' });
+    expect(p?.contextWindow).toBe(16000);
+    expect(p?.hasKey).toBe(true);
   });
 });

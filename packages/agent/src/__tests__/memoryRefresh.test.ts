@@ -54,3 +54,32 @@ describe('CFPM refresh after the final answer', () => {
     expect(fact?.evidenceCount).toBe(1);
   });
 });
+
+describe('CFPM refresh of a step that stops the turn', () => {
+  it('keeps what the finished tools of a cancelled step did (a file already written)', async () => {
+    let asked = false;
+    h = await startHarness({
+      settings: { approvalPolicy: 'auto', compaction: { strategy: 'cfpm_memory_v1' } },
+      llm: {
+        defaultReply: (): FakeReply => {
+          if (asked) return { content: 'unused' };
+          asked = true;
+          return {
+            toolCalls: [
+              { name: 'write_file', arguments: { path: 'notes/plan-2026.md', content: '# plan' } },
+              { name: 'shell', arguments: { command: 'sleep 20' } },
+            ],
+          };
+        },
+      },
+    });
+    await h.api['chat.send']({ sessionId: h.sessionId, text: 'write the plan, then wait' });
+    await h.waitFor('tool.requested', (e) => e.toolCall.function.name === 'shell');
+    await new Promise((r) => setTimeout(r, 200));
+    await h.api['chat.cancel']({ sessionId: h.sessionId });
+    await h.api.idle(h.sessionId);
+    expect(h.history().some((m) => m.kind === 'turn_aborted')).toBe(true);
+    const facts = h.store.memory.facts(h.sessionId).map((f) => f.content);
+    expect(facts.some((c) => c.endsWith('notes/plan-2026.md'))).toBe(true);
+  });
+});

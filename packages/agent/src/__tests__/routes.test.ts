@@ -119,6 +119,10 @@ describe('AppApi routes', () => {
     const saved = await h.api['providers.upsert']({ ...draft, apiKey: 'right-key' });
     expect((await h.api['providers.test']({ draft: { ...draft, id: saved.id, model: 'fake-model' } })).ok).toBe(true);
     expect((await h.api['providers.test']({ draft: { ...draft, id: saved.id, apiKey: null } })).ok).toBe(false);
+    // An edited address does not get the stored key (it would go to a host nobody saved).
+    const elsewhere = h.llm.url.replace('127.0.0.1', 'localhost');
+    expect((await h.api['providers.test']({ draft: { ...draft, id: saved.id, baseUrl: elsewhere } })).ok).toBe(false);
+    expect((await h.api['providers.test']({ draft: { ...draft, id: saved.id, baseUrl: elsewhere, apiKey: 'right-key' } })).ok).toBe(true);
   });
 });
 

@@ -16,6 +16,14 @@ type ConfigRoutes = Pick<
   | 'providers.test'
 >;
 
+function origin(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+}
+
 /** Memory, settings and provider profiles: thin over the store, plus the provider's connection test. */
 export function configRoutes(ctx: ApiContext): ConfigRoutes {
   const { store } = ctx.deps;
@@ -28,7 +36,10 @@ export function configRoutes(ctx: ApiContext): ConfigRoutes {
   // a broken profile behind, and a test in Settings would apply edits nobody confirmed.
   const draftProfile = (d: ProviderUpsert): { profile: ProviderProfile; secret: string | null } => {
     const stored = d.id ? storedProfile(d.id) : null;
-    const secret = d.apiKey !== undefined ? d.apiKey : (stored?.secret ?? null);
+    // The stored key goes only to the host it was saved for: a test of an edited address must
+    // not hand it to a server the user merely typed.
+    const sameHost = stored !== null && origin(stored.profile.baseUrl) === origin(d.baseUrl);
+    const secret = d.apiKey !== undefined ? d.apiKey : sameHost ? (stored?.secret ?? null) : null;
     const profile: ProviderProfile = {
       id: d.id ?? 'draft',
       preset: d.preset,

@@ -21,7 +21,7 @@ function contextWindowFrom(env: Env): number | null {
   return n;
 }
 
-/** The stored key, or undefined when it cannot be read (a locked keychain): then it counts as changed. */
+/** The stored key, or undefined when it cannot be read (a locked keychain). */
 function storedKey(store: Store, id: string): string | null | undefined {
   try {
     return store.providers.secret(id);
@@ -48,7 +48,10 @@ export function ensureEnvProvider(store: Store, env: Env): ProviderProfile | nul
   if (existing) {
     // Keep the user's edits; only a changed window or key from the environment is applied (a
     // rotated OPENAI_API_KEY replaces the stored one).
-    const keyChanged = key !== null && (!existing.hasKey || storedKey(store, existing.id) !== key);
+    // An unreadable stored key (locked keychain) is left alone: it could not be replaced either,
+    // and trying would lose the window change with it.
+    const stored = existing.hasKey ? storedKey(store, existing.id) : null;
+    const keyChanged = key !== null && stored !== undefined && stored !== key;
     // Without the variable the user's window stays (the preset's default is no instruction).
     const contextWindow = envWindow ?? existing.contextWindow;
     if (existing.contextWindow !== contextWindow || keyChanged) {

@@ -1,4 +1,4 @@
-import { observeUsage } from '@threadline/context';
+import { INITIAL_CALIBRATION, observeUsage } from '@threadline/context';
 import type { ProviderProfile } from '@threadline/protocol';
 import type { ToolRegistry } from '../tools/registry';
 import type { TurnDeps } from './deps';
@@ -14,6 +14,8 @@ import type { TurnDeps } from './deps';
 export interface TokenBudget {
   /** Provider tokens per estimated token, smoothed; 1 until the provider reported usage. */
   ratio: number;
+  /** Whether the ratio (and the last reported usage) come from this profile and model. */
+  learned: boolean;
   /** Estimated tokens of the tool definitions each request carries (not part of the view). */
   toolTokens: number;
   /** The window in the view's own units: what the engine compacts against. */
@@ -37,11 +39,19 @@ export function toolDefinitionTokens(deps: TurnDeps, model: string): number {
   return n;
 }
 
+/** Calibration is learned per profile and model: a switch must not carry a ratio over. */
+function calibrationKey(profile: ProviderProfile): string {
+  return `${profile.id}\u0000${profile.model}`;
+}
+
 export function tokenBudget(deps: TurnDeps, sessionId: string, profile: ProviderProfile): TokenBudget {
-  const ratio = deps.runtime(sessionId).calibration.ratio;
+  const rt = deps.runtime(sessionId);
+  const learned = rt.calibrationFor === calibrationKey(profile);
+  const ratio = learned ? rt.calibration.ratio : 1;
   const toolTokens = toolDefinitionTokens(deps, profile.model);
   return {
     ratio,
+    learned,
     toolTokens,
     viewWindow: Math.max(1, Math.floor(profile.contextWindow / ratio) - toolTokens),
     providerTokens: (viewTokens) => Math.round((viewTokens + toolTokens) * ratio),
@@ -51,6 +61,9 @@ export function tokenBudget(deps: TurnDeps, sessionId: string, profile: Provider
 /** After a call: the provider's `prompt_tokens` for a view we estimated at `viewTokens`. */
 export function observeProviderUsage(deps: TurnDeps, sessionId: string, profile: ProviderProfile, viewTokens: number, promptTokens: number): void {
   const rt = deps.runtime(sessionId);
+  const key = calibrationKey(profile);
+  const prior = rt.calibrationFor === key ? rt.calibration : INITIAL_CALIBRATION;
   rt.providerPromptTokens = promptTokens;
-  rt.calibration = observeUsage(rt.calibration, viewTokens + toolDefinitionTokens(deps, profile.model), promptTokens);
+  rt.calibration = observeUsage(prior, viewTokens + toolDefinitionTokens(deps, profile.model), promptTokens);
+  rt.calibrationFor = key;
 }

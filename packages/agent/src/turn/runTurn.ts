@@ -2,6 +2,7 @@ import { AppError, USER_ONLY, VISIBLE_TO_ALL, type ProviderProfile, type StoredM
 import type { NewMessage } from '@threadline/store';
 import { compactOnRequest, matchManualTrigger } from '../triggers/manual';
 import type { TurnDeps, TurnScope } from './deps';
+import { tokenBudget } from './budget';
 import { refreshSessionMemory } from './memory';
 import { callModel, refreshUsage } from './modelCall';
 import { persistErrorNotice } from './notices';
@@ -14,9 +15,11 @@ export const TURN_ABORTED_TEXT = '<turn_aborted>The user interrupted the previou
  * tokens) the model gets head + tail, as for a tool output; the full text stays beside it
  * (messages.fullOutput for the user, read_tool_output by message id for the agent).
  */
-function userContent(deps: TurnDeps, id: string, text: string, profile: ProviderProfile): NewMessage {
+function userContent(deps: TurnDeps, sessionId: string, id: string, text: string, profile: ProviderProfile): NewMessage {
   const plain: NewMessage = { id, role: 'user', content: text };
-  const limit = Math.max(1, Math.floor(profile.contextWindow / 2));
+  // Half of what the provider can take, in the engine's units: the window less the tool
+  // definitions, scaled by the calibration (turn/budget.ts).
+  const limit = Math.max(1, Math.floor(tokenBudget(deps, sessionId, profile).viewWindow / 2));
   // A token is at least one UTF-8 byte: a text this small cannot be over, no need to count it.
   if (Buffer.byteLength(text, 'utf8') <= limit) return plain;
   if (deps.engine.countMessageTokens({ role: 'user', content: text }, profile.model) <= limit) return plain;
@@ -32,7 +35,7 @@ export function appendUserMessage(deps: TurnDeps, sessionId: string, text: strin
   // A manual compaction phrase is a command to the app, not part of the conversation: the user
   // sees it, the model never does.
   const command = deps.engine.parseManualTrigger(text) !== null;
-  const user = userContent(deps, deps.newId(), text, profile);
+  const user = userContent(deps, sessionId, deps.newId(), text, profile);
   const [message] = deps.store.messages.append(sessionId, [{ ...user, visibility: command ? USER_ONLY : VISIBLE_TO_ALL }]);
   // An untitled session is named after its first request, so the list and its search mean
   // something without the user renaming every session (a rename later wins).
@@ -104,15 +107,15 @@ async function turnBody(scope: TurnScope, userText: string): Promise<void> {
       refreshSessionMemory(scope, { at: 'committed', messages: stored });
       return;
     }
-    const { outcomes, stop } = await runToolCalls(scope, reply.id, reply.toolCalls, doom, userText);
+    const { outcomes, repeated } = await runToolCalls(scope, reply.id, reply.toolCalls, doom, userText);
     const stored = commitStep(scope, assistant, outcomes, scope.signal.aborted);
-    if (stop === 'doom') {
-      const last = reply.toolCalls[reply.toolCalls.length - 1];
-      persistErrorNotice(deps, sessionId, { type: 'doom_loop', tool: last.function.name, limit: deps.doomLoopLimit });
+    // What the step's tools did counts even when the turn stops here (a file already written).
+    refreshSessionMemory(scope, { at: 'committed', messages: stored });
+    if (repeated) {
+      persistErrorNotice(deps, sessionId, { type: 'doom_loop', tool: repeated.function.name, limit: deps.doomLoopLimit });
       return;
     }
     if (scope.signal.aborted) return;
-    refreshSessionMemory(scope, { at: 'committed', messages: stored });
   }
   persistErrorNotice(deps, sessionId, { type: 'max_model_calls', limit: deps.maxModelCalls });
 }
@@ -130,12 +133,13 @@ async function runToolCalls(
   calls: ToolCall[],
   doom: DoomLoopGuard,
   userText: string,
-): Promise<{ outcomes: ToolOutcome[]; stop: 'doom' | null }> {
+): Promise<{ outcomes: ToolOutcome[]; repeated: ToolCall | null }> {
   const outcomes: ToolOutcome[] = [];
-  let stop: 'doom' | null = null;
+  /** The call the doom-loop guard stopped at (the one repeated), then no other call runs. */
+  let repeated: ToolCall | null = null;
   for (const call of calls) {
-    if (stop === null && doom.check(call)) stop = 'doom';
-    if (stop === 'doom') {
+    if (repeated === null && doom.check(call)) repeated = call;
+    if (repeated !== null) {
       // Every call still gets a result, so the pair stays whole in history.
       const content = 'not run: the same call was repeated too many times in a row (doom-loop guard)';
       outcomes.push({ call, status: 'error', durationMs: 0, messages: [{ role: 'tool', tool_call_id: call.id, content, meta: { toolName: call.function.name, status: 'error' } }] });
@@ -143,7 +147,7 @@ async function runToolCalls(
     }
     outcomes.push(await runToolCall(scope, messageId, call, userText));
   }
-  return { outcomes, stop };
+  return { outcomes, repeated };
 }
 
 /**

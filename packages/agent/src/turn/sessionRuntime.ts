@@ -14,8 +14,10 @@ export class SessionRuntime {
   consecutiveAutoFailures = 0;
   autoPaused = false;
   providerPromptTokens: number | null = null;
-  /** provider / estimate, from the usage of past calls (see turn/budget.ts). */
+  /** provider / estimate, from the usage of past calls (see turn/budget.ts)... */
   calibration: CalibrationState = INITIAL_CALIBRATION;
+  /** ...of this profile and model: another one tokenizes differently and starts over. */
+  calibrationFor: string | null = null;
   /** Promise of the running turn (or manual compaction), so cancel, delete and dispose can wait for it. */
   running: Promise<void> | null = null;
   /**

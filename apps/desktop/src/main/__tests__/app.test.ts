@@ -22,6 +22,7 @@ const fake = vi.hoisted(() => {
     schemes: [] as unknown[],
     menus: [] as { label?: string; submenu?: { label?: string; accelerator?: string; click?: Fn }[] }[][],
     errors: [] as [string, string][],
+    warnings: [] as [string, string][],
     sessionHooks: new Map<string, Fn>(),
     opened: [] as string[],
   };
@@ -109,7 +110,13 @@ const fake = vi.hoisted(() => {
       },
     },
     shell: { openExternal: (url: string) => void state.opened.push(url) },
-    dialog: { showErrorBox: (t: string, m: string) => void state.errors.push([t, m]) },
+    dialog: {
+      showErrorBox: (t: string, m: string) => void state.errors.push([t, m]),
+      showMessageBox: async (o: { message: string; detail?: string }) => {
+        state.warnings.push([o.message, o.detail ?? '']);
+        return { response: 0 };
+      },
+    },
     safeStorage: {
       isEncryptionAvailable: () => true,
       getSelectedStorageBackend: () => 'gnome_libsecret',
@@ -182,6 +189,7 @@ beforeEach(() => {
   s.schemes = [];
   s.menus = [];
   s.errors = [];
+  s.warnings = [];
   s.sessionHooks.clear();
   s.opened = [];
   settings = DEFAULT_SETTINGS;
@@ -291,6 +299,18 @@ describe('runApp', () => {
     ]);
     expect(fake.state.calls).toContain('exit 1');
     expect(fake.state.windows).toEqual([]);
+  });
+
+  it('shows what from the environment did not apply, and still opens the window', async () => {
+    await start({}, (() => ({
+      api: fakeApi(),
+      startupWarnings: ['THREADLINE_CONTEXT_WINDOW must be a whole number of tokens above 0, got "128k".'],
+      close: async () => undefined,
+    })) as never).ready;
+    expect(fake.state.windows).toHaveLength(1);
+    expect(fake.state.warnings).toEqual([
+      ['A setting from the environment was not applied', 'THREADLINE_CONTEXT_WINDOW must be a whole number of tokens above 0, got "128k".'],
+    ]);
   });
 
   it('closes the runtime before quitting', async () => {

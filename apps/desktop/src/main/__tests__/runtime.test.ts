@@ -30,7 +30,7 @@ const provider = {
 let dir: string | null = null;
 let runtime: DesktopRuntime | null = null;
 
-function open(keychain: boolean) {
+function open(keychain: boolean, env: Record<string, string> = {}) {
   dir = mkdtempSync(join(tmpdir(), 'tl-runtime-'));
   const events: AppEvent[] = [];
   const dataDir = join(dir, 'data');
@@ -38,7 +38,7 @@ function open(keychain: boolean) {
     dataDir,
     encryptor: safeStorageEncryptor(safeStorage(keychain), 'linux'),
     emit: (e) => events.push(e),
-    env: {},
+    env,
     cwd: dir,
     log: () => {},
   });
@@ -53,6 +53,12 @@ afterEach(async () => {
 });
 
 describe('openDesktopRuntime', () => {
+  it('starts with an environment it cannot apply and says why (the shell shows it)', async () => {
+    const { api } = open(true, { THREADLINE_PROVIDER_URL: 'http://127.0.0.1:11434/v1', THREADLINE_CONTEXT_WINDOW: '128k' });
+    expect(runtime?.startupWarnings?.join('\n')).toMatch(/THREADLINE_CONTEXT_WINDOW/);
+    expect((await dispatchRoute(api, 'sessions.list', {})).ok).toBe(true);
+  });
+
   it('keeps sessions in threadline.sqlite in the data dir', async () => {
     const { dataDir, api } = open(true);
     const created = await dispatchRoute(api, 'sessions.create', { title: 'Hello' });

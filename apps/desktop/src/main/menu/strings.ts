@@ -39,6 +39,7 @@ export interface MenuStrings {
   help: string;
   /** Title of the dialog shown when the runtime cannot start (e.g. a database from a newer version). */
   startupErrorTitle: string;
+  startupWarningTitle: string;
 }
 
 export const MENU_STRINGS: Record<MenuLanguage, MenuStrings> = {
@@ -74,6 +75,7 @@ export const MENU_STRINGS: Record<MenuLanguage, MenuStrings> = {
     unhide: 'Show All',
     help: 'Help',
     startupErrorTitle: 'Threadline could not start',
+    startupWarningTitle: 'A setting from the environment was not applied',
   },
   'zh-CN': {
     file: '文件',
@@ -107,6 +109,7 @@ export const MENU_STRINGS: Record<MenuLanguage, MenuStrings> = {
     unhide: '全部显示',
     help: '帮助',
     startupErrorTitle: 'Threadline 无法启动',
+    startupWarningTitle: '未应用来自环境变量的设置',
   },
 };
 
