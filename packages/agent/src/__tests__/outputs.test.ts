@@ -49,8 +49,10 @@ describe('full outputs', () => {
     expect(stored.content).not.toContain('pasted line 700\n');
     expect(stored.content).toMatch(/tokens truncated/);
     expect(stored.content!.length).toBeLessThan(text.length / 3);
-    // The user can still open the whole paste.
+    // The user can still open the whole paste, and an export carries it whole.
     expect(await h.api['messages.fullOutput']({ id: userMessageId })).toEqual({ text });
+    const md = await h.api['sessions.export']({ id: h.sessionId, format: 'markdown' });
+    expect(md.content).toContain('pasted line 700\n');
     // What the model got is the cut text; a context error did not happen.
     const sent = JSON.stringify(h.llm.chatRequests()[0].body);
     expect(sent).toContain('pasted line 1500');

@@ -18,7 +18,8 @@ function markdownOf(m: StoredMessage): string | null {
     return `> **Notice** (${parsed ? `${parsed.type}` : m.kind}): ${(m.content ?? '').replace(/\n/g, '\n> ')}`;
   }
   if (m.kind === 'turn_aborted') return '> *Turn cancelled by the user.*';
-  if (m.role === 'user') return `## User\n\n${m.content ?? ''}`;
+  // A cut paste is exported whole: the file is for people, not for the model's window.
+  if (m.role === 'user') return `## User\n\n${m.fullOutput ?? m.content ?? ''}`;
   if (m.role === 'assistant') {
     const calls = (m.tool_calls ?? []).map((c) => `**Tool call** \`${c.function.name}\`\n\n${fence(c.function.arguments)}`);
     return [`## Assistant`, m.content ?? '', ...calls].filter((s) => s !== '').join('\n\n');

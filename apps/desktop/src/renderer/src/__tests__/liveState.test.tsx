@@ -5,7 +5,8 @@ import { ERROR_NOTICE_PREFIX, formatNotice, type ChatState } from '@threadline/p
 import { ToolCallCard } from '../components/ToolCallCard';
 import { MessageRow } from '../components/MessageRow';
 import { errorNoticeText, reasonText } from '../lib/reasons';
-import { createAppStore, useAppStore } from '../store';
+import { connectEvents, createAppStore, useAppStore } from '../store';
+import { joinStream } from '../store/liveEpoch';
 import { setBridge } from '../transport';
 import { createFakeBridge } from './fakeBridge';
 import { msg } from './fixtures';
@@ -125,5 +126,59 @@ describe('per-session approvals', () => {
       fireEvent.click(screen.getByRole('button', { name: 'Use the app-wide approval setting for shell again' }));
     });
     expect(screen.queryByTestId('session-approvals')).toBeNull();
+  });
+});
+
+describe('races between chat.state and events', () => {
+  it('a chat.state answer older than the events does not make an ended turn busy again', async () => {
+    let answer: (s: ChatState) => void = () => undefined;
+    const fake = createFakeBridge({ 'chat.state': () => new Promise<ChatState>((r) => (answer = r)) });
+    setBridge(fake.bridge);
+    const store = createAppStore();
+    connectEvents(store);
+    store.setState({ messages: { s1: [] } });
+    const loading = store.getState().loadChatState('s1');
+    // The turn ends while the answer is on its way...
+    fake.emit({ type: 'session.updated', sessionId: 's1', session: { id: 's1', title: 't', createdAt: 1, updatedAt: 2, messageCount: 2 }, busy: false });
+    // ...and the answer still describes it running, with a call waiting.
+    answer({ busy: true, partial: null, pending: [{ toolCall: call, messageId: 'a1', needsApproval: true, status: 'waiting' }] });
+    await loading;
+    expect(store.getState().busy.s1).toBe(false);
+    expect(store.getState().tools.c1).toBeUndefined();
+  });
+
+  it('streamed text from the snapshot and from deltas is joined without repeating the overlap', () => {
+    expect(joinStream('Hello wor', 'world!')).toBe('Hello world!');
+    expect(joinStream('Hello', ' there')).toBe('Hello there');
+    expect(joinStream('Hello world', 'world')).toBe('Hello world');
+    expect(joinStream('Hello', '')).toBe('Hello');
+  });
+
+  it('an idle session drops the cards of a step that never reached history', () => {
+    const fake = createFakeBridge({});
+    setBridge(fake.bridge);
+    const store = createAppStore();
+    connectEvents(store);
+    store.setState({ messages: { s1: [msg({ id: 'u1', seq: 1, role: 'user', content: 'go' })] } });
+    fake.emit({ type: 'tool.requested', sessionId: 's1', toolCall: call, messageId: 'a9', needsApproval: false });
+    expect(store.getState().tools.c1?.messageId).toBe('a9');
+    fake.emit({ type: 'session.updated', sessionId: 's1', session: { id: 's1', title: 't', createdAt: 1, updatedAt: 2, messageCount: 1 }, busy: false });
+    expect(store.getState().tools.c1).toBeUndefined();
+  });
+});
+
+describe('a paste cut for the model', () => {
+  afterEach(cleanup);
+  it('shows the cut text with a note, and the whole message on request', async () => {
+    const fake = createFakeBridge({ 'messages.fullOutput': () => ({ text: 'line 1\nline 2\nline 3 (the middle)\nline 4' }) });
+    setBridge(fake.bridge);
+    const cut = msg({ id: 'u9', seq: 1, role: 'user', content: 'line 1\n…40 tokens truncated…\nline 4', meta: { truncated: true } });
+    render(<MessageRow sessionId="s1" row={{ kind: 'user', key: 'u9', msg: cut, hidden: false }} />);
+    expect(screen.getByTestId('msg-user').textContent).toContain("Too long for the model's window");
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('user-show-full'));
+    });
+    expect(fake.calls.at(-1)).toEqual({ route: 'messages.fullOutput', input: { id: 'u9' } });
+    expect(screen.getByTestId('msg-user').textContent).toContain('line 3 (the middle)');
   });
 });

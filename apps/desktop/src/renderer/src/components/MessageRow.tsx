@@ -1,4 +1,6 @@
-import { memo } from 'react';
+import { memo, useState } from 'react';
+import type { StoredMessage } from '@threadline/protocol';
+import { call } from '../transport';
 import { useTranslation } from 'react-i18next';
 import type { Row } from '../lib/transcript';
 import { errorNoticeText } from '../lib/reasons';
@@ -20,6 +22,42 @@ function HiddenTag() {
   );
 }
 
+/**
+ * A paste too big for the model's window: the model got head + tail; the user can open the whole
+ * text they sent (fetched on request, it may be megabytes).
+ */
+function CutUserText({ msg }: { msg: StoredMessage }) {
+  const { t } = useTranslation();
+  const [full, setFull] = useState<string | null>(null);
+  const [state, setState] = useState<'idle' | 'loading' | 'error'>('idle');
+  const open = async () => {
+    setState('loading');
+    try {
+      setFull((await call('messages.fullOutput', { id: msg.id })).text ?? msg.content ?? '');
+      setState('idle');
+    } catch {
+      setState('error');
+    }
+  };
+  return (
+    <>
+      <div className="bubble-text">{full ?? msg.content}</div>
+      <div className="bubble-note">
+        {full === null ? (
+          <button type="button" className="link-btn" onClick={() => void open()} disabled={state === 'loading'} data-testid="user-show-full">
+            {state === 'loading' ? t('chat.cut.loading') : t('chat.cut.show')}
+          </button>
+        ) : (
+          <button type="button" className="link-btn" onClick={() => setFull(null)}>
+            {t('chat.cut.hide')}
+          </button>
+        )}
+        <span className="muted">{state === 'error' ? t('chat.cut.error') : t('chat.cut.note')}</span>
+      </div>
+    </>
+  );
+}
+
 /** One transcript row; memoized because the virtual list re-renders rows on every scroll. */
 export const MessageRow = memo(function MessageRow({ row, sessionId }: { row: Row; sessionId: string }) {
   const { t } = useTranslation();
@@ -29,7 +67,7 @@ export const MessageRow = memo(function MessageRow({ row, sessionId }: { row: Ro
       return (
         <div className={`msg msg-user ${row.hidden ? 'is-hidden' : ''}`} data-testid="msg-user" data-seq={row.msg.seq}>
           <div className="bubble">
-            <div className="bubble-text">{row.msg.content}</div>
+            {row.msg.meta?.truncated === true ? <CutUserText msg={row.msg} /> : <div className="bubble-text">{row.msg.content}</div>}
           </div>
           {row.hidden && <HiddenTag />}
         </div>

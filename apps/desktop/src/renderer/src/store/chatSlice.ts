@@ -1,7 +1,8 @@
 import type { StateCreator } from 'zustand';
 import type { ChatState, StoredMessage } from '@threadline/protocol';
 import { call } from '../transport';
-import type { AppState, ChatSlice } from './types';
+import { epochOf, joinStream } from './liveEpoch';
+import type { AppState, ChatSlice, ToolState } from './types';
 
 const errMessage = (err: unknown) => (err instanceof Error ? err.message : String(err));
 const errCode = (err: unknown) => (err && typeof err === 'object' && 'code' in err ? String(err.code) : 'internal');
@@ -19,6 +20,16 @@ export function mergeMessage(list: StoredMessage[], m: StoredMessage): StoredMes
   const copy = [...list, m];
   copy.sort((a, b) => a.seq - b.seq);
   return copy;
+}
+
+/**
+ * Tool states of calls whose step never reached history (a turn that failed before its commit):
+ * once the session is idle, nothing will ever finish them, so their cards must go.
+ */
+export function withoutUncommitted(tools: Record<string, ToolState>, sessionId: string, stored: Set<string>): Record<string, ToolState> {
+  const out: Record<string, ToolState> = {};
+  for (const [id, t] of Object.entries(tools)) if (t.sessionId !== sessionId || !t.messageId || stored.has(t.messageId)) out[id] = t;
+  return out;
 }
 
 export function lastUserText(list: StoredMessage[]): string | null {
@@ -51,7 +62,11 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
         durationMs: typeof meta.durationMs === 'number' ? meta.durationMs : null,
       };
     }
-    set({ messages: { ...get().messages, [sessionId]: sorted }, tools });
+    // Messages that events added while the list was on its way are newer than it: keep them.
+    const lastSeq = sorted.at(-1)?.seq ?? -1;
+    const fetched = new Set(sorted.map((m) => m.id));
+    const later = (get().messages[sessionId] ?? []).filter((m) => m.seq > lastSeq && !fetched.has(m.id));
+    set({ messages: { ...get().messages, [sessionId]: later.length ? [...sorted, ...later] : sorted }, tools });
     await Promise.all([get().loadChatState(sessionId), get().loadApprovals(sessionId)]);
   },
 
@@ -59,10 +74,23 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
     // What history cannot tell: a turn running (or waiting for an approval) since before this
     // page loaded or the event stream reconnected. Without it the call could never be answered.
     let state: ChatState;
+    const asked = epochOf(sessionId);
     try {
       state = await call('chat.state', { sessionId });
     } catch {
       return; // an older host without the route: history alone, as before
+    }
+    const streaming = { ...get().streaming };
+    const stored = new Set((get().messages[sessionId] ?? []).map((m) => m.id));
+    if (state.partial && !stored.has(state.partial.messageId)) {
+      const live = streaming[state.partial.messageId]?.text ?? '';
+      streaming[state.partial.messageId] = { sessionId, messageId: state.partial.messageId, text: joinStream(state.partial.text, live) };
+    }
+    if (epochOf(sessionId) !== asked) {
+      // Events moved on while the answer was on its way (the turn may even have ended): they
+      // are the newer truth for busy and the calls; only the streamed text is merged.
+      set({ streaming });
+      return;
     }
     const tools = { ...get().tools };
     for (const p of state.pending) {
@@ -76,9 +104,7 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
         messageId: p.messageId,
       };
     }
-    const streaming = { ...get().streaming };
-    if (state.partial) streaming[state.partial.messageId] = { sessionId, messageId: state.partial.messageId, text: state.partial.text };
-    set({ busy: { ...get().busy, [sessionId]: state.busy }, tools, streaming });
+    set({ busy: { ...get().busy, [sessionId]: state.busy }, tools: state.busy ? tools : withoutUncommitted(tools, sessionId, stored), streaming });
   },
 
   async send(sessionId, text) {

@@ -1,6 +1,7 @@
 import { parseNotice, type AppEvent } from '@threadline/protocol';
 import type { AppState, StreamingMessage } from './types';
-import { lastUserText } from './chatSlice';
+import { lastUserText, withoutUncommitted } from './chatSlice';
+import { bumpEpoch } from './liveEpoch';
 
 type Get = () => AppState;
 type Set = (patch: Partial<AppState>) => void;
@@ -53,6 +54,8 @@ export function createEventHandler(get: Get, set: Set): (e: AppEvent) => void {
   const deltas = createDeltaBuffer(get, set);
 
   return (e) => {
+    // Anything but a delta changes the live state a chat.state answer in flight describes.
+    if (e.type !== 'message.delta' && e.sessionId) bumpEpoch(e.sessionId);
     switch (e.type) {
       case 'message.delta': {
         if (!get().busy[e.sessionId]) set({ busy: { ...get().busy, [e.sessionId]: true } });
@@ -125,7 +128,8 @@ export function createEventHandler(get: Get, set: Set): (e: AppEvent) => void {
           deltas.flush();
           // A finished turn leaves no streaming bubble and no progress behind.
           const streaming = Object.fromEntries(Object.entries(get().streaming).filter(([, s]) => s.sessionId !== e.sessionId));
-          set({ streaming, compacting: { ...get().compacting, [e.sessionId]: false } });
+          const stored = new Set((get().messages[e.sessionId] ?? []).map((m) => m.id));
+          set({ streaming, compacting: { ...get().compacting, [e.sessionId]: false }, tools: withoutUncommitted(get().tools, e.sessionId, stored) });
           // An open memory panel follows the turn even when memory notices are off.
           if (get().facts[e.sessionId]) void get().loadMemory(e.sessionId).catch(() => undefined);
         }
