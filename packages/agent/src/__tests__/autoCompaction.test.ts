@@ -1,11 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ChatRequestView, FakeReply } from '@threadline/fake-llm';
-import { compactionNotices, startHarness, type Harness } from './harness';
+import type { FakeReply } from '@threadline/fake-llm';
+import { lastIsTool, compactionNotices, startHarness, type Harness } from './harness';
 
 let h: Harness;
 afterEach(async () => h?.close());
 
-const lastIsTool = (req: ChatRequestView) => req.messages.at(-1)?.role === 'tool';
 /** ~2.2 KB of output: about 540 tokens under the chars/4 estimate of an unknown model. */
 const bigOutput = (n: number) => ({ name: 'shell', arguments: { command: `for i in $(seq 1 120); do echo "run ${n} line $i xxxxxxxx"; done` } });
 

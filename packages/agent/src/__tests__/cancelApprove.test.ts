@@ -3,12 +3,11 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatRequestView, FakeReply } from '@threadline/fake-llm';
 import { TURN_ABORTED_TEXT } from '../index';
-import { startHarness, type Harness } from './harness';
+import { lastIsTool, startHarness, type Harness } from './harness';
 
 let h: Harness;
 afterEach(async () => h?.close());
 
-const lastIsTool = (req: ChatRequestView) => req.messages.at(-1)?.role === 'tool';
 const shellOnce = (command: string) => (req: ChatRequestView): FakeReply =>
   lastIsTool(req) ? { content: `after: ${String(req.messages.at(-1)?.content).slice(0, 40)}` } : { toolCalls: [{ name: 'shell', arguments: { command } }] };
 

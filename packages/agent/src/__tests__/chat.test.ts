@@ -1,13 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ChatRequestView } from '@threadline/fake-llm';
 import { ERROR_NOTICE_PREFIX, parseNotice } from '@threadline/protocol';
-import { startHarness, type Harness } from './harness';
+import { lastIsTool, startHarness, type Harness } from './harness';
 import { titleFrom } from '../turn/runTurn';
 
 let h: Harness;
 afterEach(async () => h?.close());
-
-const lastIsTool = (req: ChatRequestView) => req.messages.at(-1)?.role === 'tool';
 
 describe('chat turn over real HTTP and SQLite', () => {
   it('streams a reply, stores it and reports usage', async () => {

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeLlm, type ChatRequestView, type FakeLlm, type FakeReply } from '@threadline/fake-llm';
+import { startFakeLlm, type FakeLlm, type FakeReply } from '@threadline/fake-llm';
+import { lastIsTool } from './harness';
 import type { AppEvent, RpcResult, SessionSummary, StoredMessage } from '@threadline/protocol';
 import { openStore } from '@threadline/store';
 
@@ -61,8 +62,6 @@ class Host {
     });
   }
 }
-
-const lastIsTool = (req: ChatRequestView) => req.messages.at(-1)?.role === 'tool';
 
 beforeAll(async () => {
   llm = await startFakeLlm({

@@ -1,14 +1,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ChatRequestView, FakeReply } from '@threadline/fake-llm';
+import type { FakeReply } from '@threadline/fake-llm';
 import { parseNotice } from '@threadline/protocol';
-import { startHarness, type Harness } from './harness';
+import { lastIsTool, startHarness, type Harness } from './harness';
 
 let h: Harness;
 afterEach(async () => h?.close());
-
-const lastIsTool = (req: ChatRequestView) => req.messages.at(-1)?.role === 'tool';
 
 async function cfpmSession(): Promise<string> {
   h = await startHarness({

@@ -3,7 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startFakeLlm, type FakeLlm, type FakeLlmOptions } from '@threadline/fake-llm';
+import { startFakeLlm, type ChatRequestView, type FakeLlm, type FakeLlmOptions } from '@threadline/fake-llm';
 import type { AppEvent, SettingsPatch, StoredMessage } from '@threadline/protocol';
 import { openStore, type Store } from '@threadline/store';
 import { createAppApi, type AppRuntime, type CreateAppApiOptions } from '../index';
@@ -105,3 +105,6 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
 export function compactionNotices(history: StoredMessage[], type?: string): StoredMessage[] {
   return history.filter((m) => (m.content ?? '').startsWith('[THREADLINE_COMPACTION_V1]') && (!type || (m.content ?? '').includes(`"type":"${type}"`)));
 }
+
+/** A request whose last message is a tool result (the model is answering after a call). */
+export const lastIsTool = (req: ChatRequestView): boolean => req.messages.at(-1)?.role === 'tool';

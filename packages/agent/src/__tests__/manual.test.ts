@@ -1,11 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ChatRequestView, FakeReply } from '@threadline/fake-llm';
-import { compactionNotices, startHarness, type Harness } from './harness';
+import type { FakeReply } from '@threadline/fake-llm';
+import { lastIsTool, compactionNotices, startHarness, type Harness } from './harness';
 
 let h: Harness;
 afterEach(async () => h?.close());
-
-const lastIsTool = (req: ChatRequestView) => req.messages.at(-1)?.role === 'tool';
 
 /** A session far below the auto threshold, with a few sizeable tool outputs. */
 async function session(turns: number): Promise<void> {

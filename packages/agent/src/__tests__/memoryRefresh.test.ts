@@ -1,12 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ChatRequestView, FakeReply } from '@threadline/fake-llm';
+import type { FakeReply } from '@threadline/fake-llm';
 import { parseNotice } from '@threadline/protocol';
-import { startHarness, type Harness } from './harness';
+import { lastIsTool, startHarness, type Harness } from './harness';
 
 let h: Harness;
 afterEach(async () => h?.close());
-
-const lastIsTool = (req: ChatRequestView) => req.messages.at(-1)?.role === 'tool';
 
 describe('CFPM refresh after the final answer', () => {
   it("brings the final answer's facts and notice with its own turn, and the next turn does not count them again", async () => {

@@ -1,11 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ChatRequestView, FakeReply } from '@threadline/fake-llm';
-import { startHarness, type Harness } from './harness';
+import type { FakeReply } from '@threadline/fake-llm';
+import { lastIsTool, startHarness, type Harness } from './harness';
 
 let h: Harness;
 afterEach(async () => h?.close());
-
-const lastIsTool = (req: ChatRequestView) => req.messages.at(-1)?.role === 'tool';
 
 describe('full outputs', () => {
   it('messages.list leaves full outputs out; meta.truncated marks them; messages.fullOutput fetches one', async () => {

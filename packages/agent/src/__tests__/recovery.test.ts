@@ -1,12 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ChatRequestView, FakeReply } from '@threadline/fake-llm';
+import type { FakeReply } from '@threadline/fake-llm';
 import { MAX_ATTEMPTS_MESSAGE } from '../index';
-import { compactionNotices, startHarness, type Harness } from './harness';
+import { lastIsTool, compactionNotices, startHarness, type Harness } from './harness';
 
 let h: Harness;
 afterEach(async () => h?.close());
 
-const lastIsTool = (req: ChatRequestView) => req.messages.at(-1)?.role === 'tool';
 const bigOutput = (n: number) => ({ name: 'shell', arguments: { command: `for i in $(seq 1 120); do echo "run ${n} line $i xxxxxxxx"; done` } });
 const payload = (content: string | null) => JSON.parse((content ?? '').slice((content ?? '').indexOf('{')));
 

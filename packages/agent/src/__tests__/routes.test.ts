@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROUTE_NAMES, dispatchRoute } from '@threadline/protocol';
-import { openStore } from '@threadline/store';
+import { openStore, type Store } from '@threadline/store';
 import { ensureEnvProvider } from '../index';
 import { startHarness, type Harness } from './harness';
 
@@ -35,22 +35,32 @@ describe('AppApi routes', () => {
     expect(await h.api['sessions.delete']({ id: h.sessionId })).toEqual({ deleted: true });
     expect(h.events.some((e) => e.type === 'session.updated' && e.session === null)).toBe(true);
     await expect(h.api['messages.list']({ sessionId: h.sessionId })).rejects.toMatchObject({ code: 'not_found' });
-    await expect(h.api['sessions.export']({ id: h.sessionId, format: 'json' })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(h.api['sessions.export']({ id: h.sessionId, format: 'json' })).rejects.toMatchObject({
+      code: 'not_found',
+    });
   });
 
   it('errors are clear codes through the router', async () => {
     h = await startHarness();
-    expect(await dispatchRoute(h.api, 'sessions.rename', { id: 'missing', title: 'x' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    expect(await dispatchRoute(h.api, 'sessions.rename', { id: 'missing', title: 'x' })).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' },
+    });
     expect(await dispatchRoute(h.api, 'memory.facts.setStatus', { id: 'missing', status: 'forgotten' })).toMatchObject({
       ok: false,
       error: { code: 'not_found' },
     });
-    expect(await dispatchRoute(h.api, 'providers.setActive', { id: 'missing' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    expect(await dispatchRoute(h.api, 'providers.setActive', { id: 'missing' })).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' },
+    });
   });
 
   it('settings: get and set with a validated patch', async () => {
     h = await startHarness();
-    const s = await h.api['settings.set']({ patch: { compaction: { strategy: 'cfpm_memory_v1' }, toolOutput: { maxTokens: 1234 } } });
+    const s = await h.api['settings.set']({
+      patch: { compaction: { strategy: 'cfpm_memory_v1' }, toolOutput: { maxTokens: 1234 } },
+    });
     expect(s.compaction.strategy).toBe('cfpm_memory_v1');
     expect(s.compaction.autoThreshold).toBe(0.8);
     expect((await h.api['settings.get']({})).toolOutput.maxTokens).toBe(1234);
@@ -69,7 +79,14 @@ describe('AppApi routes', () => {
           const last = req.messages.at(-1);
           if (last?.role !== 'tool') return { toolCalls: [{ name: 'shell', arguments: { command: 'seq 1 5000' } }] };
           if (String(last.content).includes('truncated')) {
-            return { toolCalls: [{ name: 'read_tool_output', arguments: { id: req.messages.at(-2)?.tool_calls?.[0]?.id ?? '', offset: 0, limit: 20 } }] };
+            return {
+              toolCalls: [
+                {
+                  name: 'read_tool_output',
+                  arguments: { id: req.messages.at(-2)?.tool_calls?.[0]?.id ?? '', offset: 0, limit: 20 },
+                },
+              ],
+            };
           }
           return { content: 'paged' };
         },
@@ -101,17 +118,36 @@ describe('AppApi routes', () => {
     const ok = await h.api['providers.test']({ id: p.id });
     expect(ok.ok).toBe(true);
     expect(ok.latencyMs).not.toBeNull();
-    const unknownModel = await h.api['providers.upsert']({ id: p.id, preset: 'ollama', name: 'Local', baseUrl: h.llm.url, model: 'nope', contextWindow: 8192 });
+    const unknownModel = await h.api['providers.upsert']({
+      id: p.id,
+      preset: 'ollama',
+      name: 'Local',
+      baseUrl: h.llm.url,
+      model: 'nope',
+      contextWindow: 8192,
+    });
     expect(unknownModel.hasKey).toBe(true);
     expect((await h.api['providers.test']({ id: p.id })).message).toMatch(/not among/);
-    const dead = await h.api['providers.upsert']({ preset: 'custom', name: 'Dead', baseUrl: 'http://127.0.0.1:9/v1', model: 'm', contextWindow: 1000 });
+    const dead = await h.api['providers.upsert']({
+      preset: 'custom',
+      name: 'Dead',
+      baseUrl: 'http://127.0.0.1:9/v1',
+      model: 'm',
+      contextWindow: 1000,
+    });
     expect((await h.api['providers.test']({ id: dead.id })).ok).toBe(false);
   });
 
   it('tests an unsaved draft without saving it, using the stored key of the profile it edits', async () => {
     h = await startHarness({ llm: { apiKey: 'right-key' } });
     const before = await h.api['providers.list']({});
-    const draft = { preset: 'custom' as const, name: 'Draft', baseUrl: h.llm.url, model: 'fake-model', contextWindow: 8000 };
+    const draft = {
+      preset: 'custom' as const,
+      name: 'Draft',
+      baseUrl: h.llm.url,
+      model: 'fake-model',
+      contextWindow: 8000,
+    };
     expect((await h.api['providers.test']({ draft: { ...draft, apiKey: 'right-key' } })).ok).toBe(true);
     expect((await h.api['providers.test']({ draft: { ...draft, apiKey: 'wrong-key' } })).ok).toBe(false);
     expect(await h.api['providers.list']({})).toEqual(before);
@@ -122,61 +158,84 @@ describe('AppApi routes', () => {
     // An edited address does not get the stored key (it would go to a host nobody saved).
     const elsewhere = h.llm.url.replace('127.0.0.1', 'localhost');
     expect((await h.api['providers.test']({ draft: { ...draft, id: saved.id, baseUrl: elsewhere } })).ok).toBe(false);
-    expect((await h.api['providers.test']({ draft: { ...draft, id: saved.id, baseUrl: elsewhere, apiKey: 'right-key' } })).ok).toBe(true);
+    expect(
+      (await h.api['providers.test']({ draft: { ...draft, id: saved.id, baseUrl: elsewhere, apiKey: 'right-key' } }))
+        .ok,
+    ).toBe(true);
   });
 });
 
+/** A store in a temp dir for the duration of `fn`. */
+function withStore(fn: (store: Store) => void): void {
+  const dir = mkdtempSync(path.join(tmpdir(), 'tl-env-'));
+  const store = openStore({ file: path.join(dir, 'db.sqlite'), allowPlaintextKeys: true, env: {} });
+  try {
+    fn(store);
+  } finally {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe('ensureEnvProvider', () => {
-  it('preconfigures an active profile from the environment once', () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'tl-env-'));
-    const store = openStore({ file: path.join(dir, 'db.sqlite'), allowPlaintextKeys: true, env: {} });
-    try {
+  it('preconfigures an active profile from the environment once', () =>
+    withStore((store) => {
       expect(ensureEnvProvider(store, {})).toBeNull();
-      const env = { THREADLINE_PROVIDER_URL: 'http://127.0.0.1:11434/v1/', THREADLINE_MODEL: 'qwen2.5', THREADLINE_CONTEXT_WINDOW: '32768', OPENAI_API_KEY: 'sk-x' };
+      const env = {
+        THREADLINE_PROVIDER_URL: 'http://127.0.0.1:11434/v1/',
+        THREADLINE_MODEL: 'qwen2.5',
+        THREADLINE_CONTEXT_WINDOW: '32768',
+        OPENAI_API_KEY: 'sk-x',
+      };
       const p = ensureEnvProvider(store, env)!;
-      expect(p).toMatchObject({ preset: 'ollama', baseUrl: 'http://127.0.0.1:11434/v1', model: 'qwen2.5', contextWindow: 32768, hasKey: true, active: true });
+      expect(p).toMatchObject({
+        preset: 'ollama',
+        baseUrl: 'http://127.0.0.1:11434/v1',
+        model: 'qwen2.5',
+        contextWindow: 32768,
+        hasKey: true,
+        active: true,
+      });
       expect(store.providers.secret(p.id)).toBe('sk-x');
       // A second start finds it again instead of adding another.
       ensureEnvProvider(store, env);
       expect(store.providers.list()).toHaveLength(1);
-    } finally {
-      store.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    }));
 
-  it('applies a rotated OPENAI_API_KEY; keeps the user window when THREADLINE_CONTEXT_WINDOW is unset', () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'tl-env-'));
-    const store = openStore({ file: path.join(dir, 'db.sqlite'), allowPlaintextKeys: true, env: {} });
-    try {
-      const env = { THREADLINE_PROVIDER_URL: 'http://127.0.0.1:11434/v1', THREADLINE_MODEL: 'qwen2.5', OPENAI_API_KEY: 'sk-old' };
+  it('applies a rotated OPENAI_API_KEY; keeps the user window when THREADLINE_CONTEXT_WINDOW is unset', () =>
+    withStore((store) => {
+      const env = {
+        THREADLINE_PROVIDER_URL: 'http://127.0.0.1:11434/v1',
+        THREADLINE_MODEL: 'qwen2.5',
+        OPENAI_API_KEY: 'sk-old',
+      };
       const p = ensureEnvProvider(store, env)!;
       ensureEnvProvider(store, { ...env, OPENAI_API_KEY: 'sk-new' });
       expect(store.providers.secret(p.id)).toBe('sk-new');
       // The user widened the window in Settings; a start without the variable leaves it.
-      store.providers.upsert({ id: p.id, preset: p.preset, name: p.name, baseUrl: p.baseUrl, model: p.model, contextWindow: 65_536 });
+      store.providers.upsert({
+        id: p.id,
+        preset: p.preset,
+        name: p.name,
+        baseUrl: p.baseUrl,
+        model: p.model,
+        contextWindow: 65_536,
+      });
       expect(ensureEnvProvider(store, { ...env, OPENAI_API_KEY: 'sk-new' })?.contextWindow).toBe(65_536);
-      expect(ensureEnvProvider(store, { ...env, OPENAI_API_KEY: 'sk-new', THREADLINE_CONTEXT_WINDOW: '32768' })?.contextWindow).toBe(32_768);
+      expect(
+        ensureEnvProvider(store, { ...env, OPENAI_API_KEY: 'sk-new', THREADLINE_CONTEXT_WINDOW: '32768' })
+          ?.contextWindow,
+      ).toBe(32_768);
       expect(store.providers.list()).toHaveLength(1);
-    } finally {
-      store.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    }));
 
-  it('refuses an invalid THREADLINE_CONTEXT_WINDOW with an error naming the variable', () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'tl-env-'));
-    const store = openStore({ file: path.join(dir, 'db.sqlite'), allowPlaintextKeys: true, env: {} });
-    try {
+  it('refuses an invalid THREADLINE_CONTEXT_WINDOW with an error naming the variable', () =>
+    withStore((store) => {
       for (const bad of ['abc', '0', '-5', '12.5', '128k']) {
         const env = { THREADLINE_PROVIDER_URL: 'http://127.0.0.1:11434/v1', THREADLINE_CONTEXT_WINDOW: bad };
         expect(() => ensureEnvProvider(store, env)).toThrow(/THREADLINE_CONTEXT_WINDOW/);
       }
       // Nothing was created from a refused environment.
       expect(store.providers.list()).toHaveLength(0);
-    } finally {
-      store.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    }));
 });
