@@ -70,6 +70,7 @@ export const ContextUsageSchema = z.object({
   providerPromptTokens: z.number().int().nullable(),
   /** Provider tokens per estimated token (1 until the provider reported usage); the breakdown is in estimated tokens. */
   calibration: z.number(),
+  /** The model's view holds something to compact (whether the session is busy is session.updated's). */
   canCompact: z.boolean(),
   autoPaused: z.boolean(),
 });

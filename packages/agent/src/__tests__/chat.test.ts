@@ -20,6 +20,8 @@ describe('chat turn over real HTTP and SQLite', () => {
     expect(deltas.join('')).toBe(history[1].content);
     const usage = h.events.filter((e) => e.type === 'usage').at(-1);
     expect(usage?.type === 'usage' && usage.usage.total).toBeGreaterThan(0);
+    // The turn's last usage event leaves Compact available once the turn is over.
+    expect(usage?.type === 'usage' && usage.usage.canCompact).toBe(true);
     // Token counts are cached in the store so a reopened session recounts nothing.
     await h.api['context.usage']({ sessionId: h.sessionId });
     expect(h.history().every((m) => m.tokens !== null)).toBe(true);

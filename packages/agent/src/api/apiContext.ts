@@ -73,6 +73,40 @@ function unavailableClient(): ProviderClient {
   return { streamChat: async () => fail(), complete: async () => fail(), testConnection: async () => fail() };
 }
 
+/**
+ * Runs the session's one piece of work (a turn, or a manual compaction): busy while it runs and
+ * announced to every renderer, cancellable by chat.cancel (its controller), waited for by
+ * sessions.delete and dispose (its promise); all of it cleared, and announced, when it ends.
+ * The caller has checked that the session is not busy.
+ */
+export function runSessionWork<T>(ctx: ApiContext, sessionId: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const rt = ctx.runtimes.get(sessionId);
+  const abort = new AbortController();
+  rt.busy = true;
+  rt.abort = abort;
+  emitSession(ctx, sessionId);
+  const done = (async () => {
+    try {
+      return await work(abort.signal);
+    } finally {
+      rt.clearStep();
+      rt.busy = false;
+      rt.abort = null;
+      rt.running = null;
+      try {
+        emitSession(ctx, sessionId);
+      } catch {
+        // The session may have been deleted meanwhile.
+      }
+    }
+  })();
+  rt.running = done.then(
+    () => undefined,
+    () => undefined,
+  );
+  return done;
+}
+
 export function emitSession(ctx: ApiContext, sessionId: string): void {
   ctx.deps.emit({
     type: 'session.updated',

@@ -1,6 +1,6 @@
 import { AppError, type AppApi } from '@threadline/protocol';
 import { appendUserMessage, runTurn } from '../turn/runTurn';
-import { activeProvider, currentSettings, emitSession, requireSession, type ApiContext } from './apiContext';
+import { activeProvider, currentSettings, requireSession, runSessionWork, type ApiContext } from './apiContext';
 
 type ChatRoutes = Pick<AppApi, 'chat.send' | 'chat.cancel' | 'chat.approve' | 'chat.state' | 'approvals.list' | 'approvals.set'>;
 
@@ -14,22 +14,8 @@ export function chatRoutes(ctx: ApiContext): ChatRoutes {
       const { profile, client } = activeProvider(ctx);
       const settings = currentSettings(ctx);
       const user = appendUserMessage(ctx.deps, sessionId, text, profile);
-      const abort = new AbortController();
-      rt.busy = true;
-      rt.abort = abort;
-      emitSession(ctx, sessionId);
-      const scope = { deps: ctx.deps, sessionId, settings, profile, client, signal: abort.signal };
-      rt.running = runTurn(scope, text).finally(() => {
-        rt.clearStep();
-        rt.busy = false;
-        rt.abort = null;
-        rt.running = null;
-        try {
-          emitSession(ctx, sessionId);
-        } catch {
-          // The session may have been deleted meanwhile.
-        }
-      });
+      // In the background: chat.send returns once the user message is stored.
+      void runSessionWork(ctx, sessionId, (signal) => runTurn({ deps: ctx.deps, sessionId, settings, profile, client, signal }, text));
       return { accepted: true, userMessageId: user.id };
     },
 

@@ -5,7 +5,7 @@ import { persistCompactionNotice } from '../turn/notices';
 import { computeUsage } from '../turn/usage';
 import { buildSessionView } from '../turn/view';
 import { refreshUsage } from '../turn/modelCall';
-import { emitSession, requireSession, scopeFor, type ApiContext } from './apiContext';
+import { requireSession, runSessionWork, scopeFor, type ApiContext } from './apiContext';
 
 type CompactionRoutes = Pick<AppApi, 'compaction.run' | 'compaction.preview' | 'compaction.undo' | 'compaction.list' | 'context.usage'>;
 
@@ -18,34 +18,20 @@ export function compactionRoutes(ctx: ApiContext): CompactionRoutes {
     'compaction.run': async ({ sessionId, instructions }) => {
       requireSession(ctx, sessionId);
       notBusy(sessionId);
-      const rt = ctx.runtimes.get(sessionId);
       // Like a turn: chat.cancel aborts it, sessions.delete and dispose wait for it, and every
       // renderer sees the session busy while the summary runs.
-      const abort = new AbortController();
-      const scope = scopeFor(ctx, sessionId, abort.signal, false);
-      rt.busy = true;
-      rt.abort = abort;
-      emitSession(ctx, sessionId);
-      const work = (async () => {
+      const outcome = await runSessionWork(ctx, sessionId, async (signal) => {
+        const scope = scopeFor(ctx, sessionId, signal, false);
         try {
           return await compactOnRequest(scope, instructions?.trim() || null);
         } finally {
-          rt.busy = false;
-          rt.abort = null;
-          rt.running = null;
           try {
             refreshUsage(scope);
-            emitSession(ctx, sessionId);
           } catch {
             // The session may have been deleted meanwhile.
           }
         }
-      })();
-      rt.running = work.then(
-        () => undefined,
-        () => undefined,
-      );
-      const outcome = await work;
+      });
       return { ok: outcome.ok, compaction: outcome.record, reason: outcome.reason };
     },
     'compaction.preview': async ({ sessionId }) => {

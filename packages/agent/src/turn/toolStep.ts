@@ -103,7 +103,7 @@ function resultMessage(
 
 /** tool calls → gate → approval → tool, for one call. Never throws. */
 export async function runToolCall(scope: TurnScope, messageId: string, call: ToolCall, latestUserText: string): Promise<ToolOutcome> {
-  const { deps, sessionId } = scope;
+  const { deps } = scope;
   const started = deps.now();
   let ranArguments: string | null = null;
   const done = (status: ToolStatus, result: ToolResult, notices: NewMessage[] = []): ToolOutcome => {
@@ -113,8 +113,7 @@ export async function runToolCall(scope: TurnScope, messageId: string, call: Too
   if (scope.signal.aborted) return done('aborted', { ok: false, content: 'aborted: the user cancelled the turn before this tool ran' });
   const parsed = parseToolCall(deps.registry, call);
   if (!parsed.ok) {
-    deps.runtime(sessionId).requested(messageId, call, false);
-    deps.emit({ type: 'tool.requested', sessionId, toolCall: call, messageId, needsApproval: false });
+    announce(scope, messageId, call, false);
     return done('error', { ok: false, content: parsed.error });
   }
   const gated = gateToolCall(scope, parsed.tool, parsed.args, latestUserText);
@@ -129,12 +128,15 @@ export async function runToolCall(scope: TurnScope, messageId: string, call: Too
   return done(status, result, notices);
 }
 
+/** A call of the step in flight: kept for chat.state and pushed to the renderers. */
+function announce(scope: TurnScope, messageId: string, call: ToolCall, needsApproval: boolean): void {
+  scope.deps.runtime(scope.sessionId).requested(messageId, call, needsApproval);
+  scope.deps.emit({ type: 'tool.requested', sessionId: scope.sessionId, toolCall: call, messageId, needsApproval });
+}
+
 async function approve(scope: TurnScope, messageId: string, call: ToolCall, tool: ToolDefinition): Promise<'approve' | 'deny' | 'aborted'> {
-  const { deps, sessionId } = scope;
-  const rt = deps.runtime(sessionId);
   const policy = effectivePolicy(scope, tool);
-  rt.requested(messageId, call, policy === 'ask');
-  deps.emit({ type: 'tool.requested', sessionId, toolCall: call, messageId, needsApproval: policy === 'ask' });
+  announce(scope, messageId, call, policy === 'ask');
   if (policy === 'auto') return 'approve';
   if (policy === 'deny') return 'deny';
   return waitForApproval(scope, call.id);

@@ -24,7 +24,10 @@ export function computeUsage(deps: TurnDeps, sessionId: string, sv: SessionView,
     // Another profile's figure would mislead: only what this one reported.
     providerPromptTokens: budget.learned ? rt.providerPromptTokens : null,
     calibration: Math.round(budget.ratio * 1000) / 1000,
-    canCompact: !rt.busy && agentVisible >= 2,
+    // About the conversation only: the usage event at a turn's end is sent while the turn still
+    // holds the session, and a busy flag here left Compact disabled after every turn. Busy
+    // travels in session.updated; compaction.run refuses a busy session itself.
+    canCompact: agentVisible >= 2,
     autoPaused: rt.autoPaused,
   };
 }
