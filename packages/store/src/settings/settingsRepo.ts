@@ -1,33 +1,11 @@
 // Settings as key → JSON rows, one row per top-level section, so a section that later fails
 // validation falls back to its defaults without losing the others.
-import { z } from 'zod';
 import { mergeSettings, SettingsPatchSchema, SettingsSchema, type Settings, type SettingsPatch } from '@threadline/protocol';
 import type { SettingsRepo, EnvOverride } from '../types';
 import { json, parseInput, type RepoContext } from '../repos/context';
 
 type SectionKey = keyof Settings;
 const SECTIONS = Object.keys(SettingsSchema.shape) as SectionKey[];
-
-/**
- * The patch schema refusing unknown keys at every level, not only the top: zod strips them by
- * default, so `{ compaction: { autoThresold: 0.5 } }` (a typo) would be accepted as an empty
- * patch and the user would believe the setting was saved.
- */
-function strictAtEveryLevel(schema: z.ZodObject): z.ZodObject {
-  const shape: Record<string, z.ZodType> = {};
-  for (const [key, field] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
-    if (field instanceof z.ZodOptional && field.unwrap() instanceof z.ZodObject) {
-      shape[key] = strictAtEveryLevel(field.unwrap() as z.ZodObject).optional();
-    } else if (field instanceof z.ZodObject) {
-      shape[key] = strictAtEveryLevel(field);
-    } else {
-      shape[key] = field;
-    }
-  }
-  return z.strictObject(shape);
-}
-
-const StrictPatchSchema = strictAtEveryLevel(SettingsPatchSchema);
 
 export function createSettingsRepo(ctx: RepoContext, env: { patch: SettingsPatch; sources: EnvOverride[] }): SettingsRepo {
   const { db } = ctx;
@@ -59,7 +37,8 @@ export function createSettingsRepo(ctx: RepoContext, env: { patch: SettingsPatch
     get: effective,
     stored,
     set(patch: SettingsPatch): Settings {
-      const valid = parseInput(StrictPatchSchema, patch, 'settings', 'invalid_setting') as SettingsPatch;
+      // Strict at every level (protocol): a typo like compaction.autoThresold is refused, not dropped.
+      const valid = parseInput(SettingsPatchSchema, patch, 'settings', 'invalid_setting');
       const next = parseInput(SettingsSchema, mergeSettingsLoose(stored(), valid), 'settings', 'invalid_setting');
       writeTx.immediate(next);
       return effective();
