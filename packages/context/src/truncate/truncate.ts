@@ -81,57 +81,21 @@ function exactSuffix(text: string, piece: string): string {
   return safeTail(text, p.length);
 }
 
-/** UTF-8 bytes and UTF-16 units of the code point at `i` (a lone surrogate encodes as U+FFFD: 3 bytes). */
-function codePointAt(text: string, i: number): { bytes: number; units: number } {
-  const c = text.charCodeAt(i);
-  if (c < 0x80) return { bytes: 1, units: 1 };
-  if (c < 0x800) return { bytes: 2, units: 1 };
-  if (isHigh(c) && i + 1 < text.length && isLow(text.charCodeAt(i + 1))) return { bytes: 4, units: 2 };
-  return { bytes: 3, units: 1 };
-}
+const utf8 = new globalThis.TextEncoder();
+const fromUtf8 = new globalThis.TextDecoder();
 
-/** The code point that ends right before `j`. */
-function codePointBefore(text: string, j: number): { bytes: number; units: number } {
-  const c = text.charCodeAt(j - 1);
-  if (isLow(c) && j >= 2 && isHigh(text.charCodeAt(j - 2))) return { bytes: 4, units: 2 };
-  return codePointAt(text, j - 1);
-}
-
-/** End index of the longest prefix of whole characters that fits in `maxBytes` of UTF-8. */
-function headEndByBytes(text: string, maxBytes: number): number {
-  let i = 0;
-  let used = 0;
-  while (i < text.length) {
-    const cp = codePointAt(text, i);
-    if (used + cp.bytes > maxBytes) break;
-    used += cp.bytes;
-    i += cp.units;
-  }
-  return i;
-}
-
-/** Start index of the longest suffix of whole characters that fits in `maxBytes` of UTF-8. */
-function tailStartByBytes(text: string, maxBytes: number, floor: number): number {
-  let j = text.length;
-  let used = 0;
-  while (j > floor) {
-    const cp = codePointBefore(text, j);
-    if (used + cp.bytes > maxBytes || j - cp.units < floor) break;
-    used += cp.bytes;
-    j -= cp.units;
-  }
+/** `i` moved back to the first byte of the UTF-8 character it falls in (past 10xxxxxx bytes). */
+function charStartBefore(bytes: Uint8Array, i: number): number {
+  let j = Math.min(i, bytes.length);
+  while (j > 0 && j < bytes.length && (bytes[j]! & 0xc0) === 0x80) j--;
   return j;
 }
 
-/** Unicode characters (code points) of a string: a surrogate pair is one character. */
-function codePointCount(text: string): number {
-  let n = 0;
-  for (let i = 0; i < text.length; i += codePointAt(text, i).units) n++;
-  return n;
-}
-
-function utf8Length(text: string): number {
-  return new globalThis.TextEncoder().encode(text).length;
+/** `i` moved forward to the first byte of the next UTF-8 character. */
+function charStartAfter(bytes: Uint8Array, i: number): number {
+  let j = Math.max(0, i);
+  while (j < bytes.length && (bytes[j]! & 0xc0) === 0x80) j++;
+  return j;
 }
 
 /**
@@ -158,11 +122,15 @@ export function truncateToolOutput(text: string, opts: TruncateOptions = {}): Tr
     // UTF-8 bytes, as the wire carries them: 4 bytes per token of budget. A UTF-16 unit is at
     // most 3 bytes, so short texts skip the encoding.
     const maxBytes = maxTokens * APPROX_CHARS_PER_TOKEN;
-    if (text.length * 3 <= maxBytes || utf8Length(text) <= maxBytes) return unchanged;
+    if (text.length * 3 <= maxBytes) return unchanged;
+    const bytes = utf8.encode(text);
+    if (bytes.length <= maxBytes) return unchanged;
     const budget = keep * APPROX_CHARS_PER_TOKEN;
-    const headEnd = headEndByBytes(text, Math.floor(budget / 2));
-    const tailStart = tailStartByBytes(text, budget - Math.floor(budget / 2), headEnd);
-    return cut(text.slice(0, headEnd), text.slice(tailStart), codePointCount(text.slice(headEnd, tailStart)), 'chars');
+    const headEnd = charStartBefore(bytes, Math.floor(budget / 2));
+    const tailStart = Math.max(headEnd, charStartAfter(bytes, bytes.length - (budget - Math.floor(budget / 2))));
+    // The marker counts characters (code points), not bytes.
+    const removed = [...fromUtf8.decode(bytes.subarray(headEnd, tailStart))].length;
+    return cut(fromUtf8.decode(bytes.subarray(0, headEnd)), fromUtf8.decode(bytes.subarray(tailStart)), removed, 'chars');
   }
 
   const enc = encoderFor(opts.model ?? '');
@@ -197,12 +165,11 @@ export interface CapResult {
 export function capFullOutput(text: string, maxBytes = FULL_OUTPUT_MAX_BYTES): CapResult {
   // Cheap exit: UTF-8 needs at most 3 bytes per UTF-16 unit.
   if (text.length * 3 <= maxBytes) return { text, capped: false, droppedBytes: 0 };
-  const bytes = new globalThis.TextEncoder().encode(text);
+  const bytes = utf8.encode(text);
   if (bytes.length <= maxBytes) return { text, capped: false, droppedBytes: 0 };
-  let end = maxBytes;
-  // Step back over UTF-8 continuation bytes (10xxxxxx) so no character is split.
-  while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--;
-  const kept = new globalThis.TextDecoder().decode(bytes.subarray(0, end));
+  // No character is split.
+  const end = charStartBefore(bytes, maxBytes);
+  const kept = fromUtf8.decode(bytes.subarray(0, end));
   const dropped = bytes.length - end;
   return {
     text: `${kept}\n…[full output capped at ${maxBytes} bytes; ${dropped} bytes dropped]…`,
