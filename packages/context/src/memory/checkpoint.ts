@@ -6,7 +6,7 @@
 import type { ChatMessage, MemoryFact } from '@threadline/protocol';
 import { CHECKPOINT_HEADER, CHECKPOINT_MAX_ITEM_CHARS, CHECKPOINT_MAX_ITEMS } from './constants';
 import { commandOf, parseToolArgs } from './extract';
-import { editedPreference, renderSections, sanitizeItem } from './render';
+import { cappedList, editedPreference, renderSections, sanitizeItem } from './render';
 import { editorWrittenPaths, writtenPaths } from './writes';
 
 const MAX_USER_LINES = 10;
@@ -78,13 +78,6 @@ export function foldEarlierCheckpoints(hidden: readonly ChatMessage[]): FoldedCh
   return out;
 }
 
-/** At most `max` lines: when items are left out, the last line says how many (it counts as one). */
-function cappedList(items: readonly string[], max: number, maxChars: number): string[] {
-  if (items.length <= max) return items.map((p) => `- ${sanitizeItem(p, maxChars)}`);
-  const shown = items.slice(0, max - 1).map((p) => `- ${sanitizeItem(p, maxChars)}`);
-  return [...shown, `- (+${items.length - shown.length} more not shown)`];
-}
-
 export function buildCheckpointSnapshot(hidden: ChatMessage[], facts: MemoryFact[]): string {
   const isCheckpoint = (m: ChatMessage): boolean => m.role === 'user' && (m.content ?? '').startsWith(CHECKPOINT_HEADER);
   const earlier = foldEarlierCheckpoints(hidden);
@@ -114,7 +107,7 @@ export function buildCheckpointSnapshot(hidden: ChatMessage[], facts: MemoryFact
   for (const p of hiddenWrites(own)) if (!written.includes(p)) written.push(p);
   if (written.length > 0) {
     lines.push(WRITTEN_TITLE);
-    lines.push(...cappedList(written, CHECKPOINT_MAX_ITEMS, CHECKPOINT_MAX_ITEM_CHARS));
+    lines.push(...cappedList(written, CHECKPOINT_MAX_ITEMS, (p) => sanitizeItem(p, CHECKPOINT_MAX_ITEM_CHARS)));
   }
   const writtenSet = new Set(written.map((p) => p.toLowerCase()));
   const edited = editedPreference(facts);

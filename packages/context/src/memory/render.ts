@@ -61,6 +61,14 @@ export function editedPreference(facts: readonly MemoryFact[]): (f: MemoryFact) 
   return (f) => f.category === 'artifact' && edited.has(f.content.trim().toLowerCase());
 }
 
+/** At most `max` lines `- item`: when items are left out, the last line says how many (it counts as one). */
+export function cappedList<T>(items: readonly T[], max: number, render: (item: T) => string): string[] {
+  const shown = items.length > max ? items.slice(0, Math.max(0, max - 1)) : items;
+  const lines = shown.map((x) => `- ${render(x)}`);
+  if (shown.length < items.length) lines.push(`- (+${items.length - shown.length} more not shown)`);
+  return lines;
+}
+
 /**
  * Caps, the same for the injection block (8 × 220) and the checkpoint (40 × 300):
  * - an item is the text after `- `, suffix included: `content (pinned)` is at most `maxChars`, the
@@ -80,9 +88,7 @@ export function renderSections(
     const items = sectionItems(facts, category, prefer);
     if (items.length === 0 || maxItems <= 0) continue;
     lines.push(`${title}:`);
-    const shown = items.length > maxItems ? items.slice(0, Math.max(0, maxItems - 1)) : items;
-    for (const f of shown) lines.push(`- ${renderItem(f, maxChars)}`);
-    if (shown.length < items.length) lines.push(`- (+${items.length - shown.length} more not shown)`);
+    lines.push(...cappedList(items, maxItems, (f) => renderItem(f, maxChars)));
   }
   return lines;
 }
