@@ -72,10 +72,12 @@ export function refreshMemory(input: RefreshInput): RefreshResult {
     });
   }
 
-  const merged = mergeDecisions(prior, accepted, { sessionId: input.sessionId, now: input.now, newId: input.newId });
+  // The cap is applied once, by the prune pass below: after supersede and prune have retired what
+  // they retire, so a fact about to be retired anyway is dropped before an active one.
+  const merged = mergeDecisions(prior, accepted, { sessionId: input.sessionId, now: input.now, newId: input.newId, cap: Number.POSITIVE_INFINITY });
   const recreated = supersedeRecreated(merged.facts, drafts, input.now);
   const swept = pruneFacts(merged.facts, input.now);
-  const pruned = { facts: swept.facts, prunedIds: [...new Set([...merged.droppedIds, ...recreated, ...swept.prunedIds])] };
+  const pruned = { facts: swept.facts, prunedIds: [...new Set([...recreated, ...swept.prunedIds])] };
   const rejectedCount = drafts.length - accepted.length;
   const fresh = capCandidates(candidates);
   return {
