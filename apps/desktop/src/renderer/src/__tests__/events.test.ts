@@ -41,6 +41,8 @@ describe('store fed by events', () => {
     const result = msg({ id: 't1', seq: 3, role: 'tool', content: 'ok', tool_call_id: 'c1' });
     fake.emit({ type: 'tool.finished', sessionId: 's1', toolCallId: 'c1', status: 'ok', durationMs: 12, message: result });
     expect(store.getState().tools.c1).toMatchObject({ status: 'ok', durationMs: 12 });
+    // Finished calls are no longer in flight: they keep no call/step for the pending list.
+    expect(store.getState().tools.c1?.messageId).toBeUndefined();
     expect(store.getState().messages.s1?.at(-1)?.id).toBe('t1');
   });
 

@@ -92,7 +92,9 @@ export function createEventHandler(get: Get, set: Set): (e: AppEvent) => void {
         set({
           tools: {
             ...get().tools,
-            [e.toolCallId]: { ...get().tools[e.toolCallId], sessionId: e.sessionId, needsApproval: false, status: e.status, durationMs: e.durationMs },
+            // Committed: the history row draws the card from now on, so the entry drops the call
+            // and its step (the list's pending-steps selector stays as small as what is in flight).
+            [e.toolCallId]: { sessionId: e.sessionId, needsApproval: false, status: e.status, durationMs: e.durationMs },
           },
         });
         get().addMessage(e.message);
