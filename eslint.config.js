@@ -5,10 +5,34 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
-const NODE_IO = ['fs', 'fs/promises', 'node:fs', 'node:fs/promises', 'child_process', 'node:child_process', 'net', 'node:net', 'http', 'node:http', 'https', 'node:https', 'os', 'node:os'];
+const NODE_IO = [
+  'fs',
+  'fs/promises',
+  'node:fs',
+  'node:fs/promises',
+  'child_process',
+  'node:child_process',
+  'net',
+  'node:net',
+  'http',
+  'node:http',
+  'https',
+  'node:https',
+  'os',
+  'node:os',
+];
 const ws = (...names) => names.map((n) => `@threadline/${n}`);
 /** Relative imports that climb into another package or app are forbidden everywhere. */
-const crossTree = ['**/packages/*/src/**', '../../*/src/**', '../../../*/src/**', '../../../../*/src/**', '../../packages/**', '../../../packages/**', '../../apps/**', '../../../apps/**'];
+const crossTree = [
+  '**/packages/*/src/**',
+  '../../*/src/**',
+  '../../../*/src/**',
+  '../../../../*/src/**',
+  '../../packages/**',
+  '../../../packages/**',
+  '../../apps/**',
+  '../../../apps/**',
+];
 
 function layer(files, forbidden, message, extraPatterns = []) {
   return {
@@ -18,7 +42,12 @@ function layer(files, forbidden, message, extraPatterns = []) {
         'error',
         {
           paths: forbidden.map((name) => ({ name, message })),
-          patterns: [{ group: [...crossTree, ...extraPatterns], message: 'Import packages by name, never by a path into another package.' }],
+          patterns: [
+            {
+              group: [...crossTree, ...extraPatterns],
+              message: 'Import packages by name, never by a path into another package.',
+            },
+          ],
         },
       ],
     },
@@ -26,25 +55,54 @@ function layer(files, forbidden, message, extraPatterns = []) {
 }
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/out/**', '**/dist/**', '**/release/**', 'e2e/screenshots/**', 'test-results/**', '.tools/**'] },
+  {
+    ignores: [
+      '**/node_modules/**',
+      '**/out/**',
+      '**/dist/**',
+      '**/release/**',
+      'e2e/screenshots/**',
+      'test-results/**',
+      '.tools/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     languageOptions: { globals: { ...globals.node }, ecmaVersion: 2023, sourceType: 'module' },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
       '@typescript-eslint/no-explicit-any': 'error',
     },
   },
-  layer(['packages/protocol/**'], [...ws('context', 'store', 'agent', 'fake-llm'), ...NODE_IO], 'protocol depends on nothing.'),
-  layer(['packages/context/src/**'], [...ws('store', 'agent', 'fake-llm'), ...NODE_IO], 'context is pure: no I/O, only protocol.'),
-  layer(['packages/context/src/cli/**', 'packages/context/bench/**', 'packages/context/src/**/__tests__/**'], ws('store', 'agent', 'fake-llm'), 'context depends only on protocol.'),
+  layer(
+    ['packages/protocol/**'],
+    [...ws('context', 'store', 'agent', 'fake-llm'), ...NODE_IO],
+    'protocol depends on nothing.',
+  ),
+  layer(
+    ['packages/context/src/**'],
+    [...ws('store', 'agent', 'fake-llm'), ...NODE_IO],
+    'context is pure: no I/O, only protocol.',
+  ),
+  layer(
+    ['packages/context/src/cli/**', 'packages/context/bench/**', 'packages/context/src/**/__tests__/**'],
+    ws('store', 'agent', 'fake-llm'),
+    'context depends only on protocol.',
+  ),
   layer(['packages/store/**'], ws('context', 'agent', 'fake-llm'), 'store depends only on protocol.'),
   layer(['packages/agent/src/**'], ws('fake-llm'), 'agent never depends on test servers outside its tests.'),
   layer(['packages/agent/src/**/__tests__/**'], [], ''),
   layer(['packages/fake-llm/**'], ws('context', 'store', 'agent'), 'fake-llm stands alone.'),
   layer(['apps/server/src/**'], ws('context', 'store'), 'apps talk to the runtime through agent and protocol.'),
-  layer(['apps/desktop/src/main/**'], ws('context', 'store', 'fake-llm'), 'apps talk to the runtime through agent and protocol.'),
+  layer(
+    ['apps/desktop/src/main/**'],
+    ws('context', 'store', 'fake-llm'),
+    'apps talk to the runtime through agent and protocol.',
+  ),
   layer(
     ['apps/desktop/src/preload/**'],
     [...ws('context', 'store', 'agent', 'fake-llm'), ...NODE_IO],

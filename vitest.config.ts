@@ -9,7 +9,13 @@ export default defineConfig({
         test: {
           name: 'node',
           environment: 'node',
-          include: ['packages/*/src/**/__tests__/**/*.test.ts', 'apps/server/src/**/__tests__/**/*.test.ts', 'apps/desktop/src/main/**/__tests__/**/*.test.ts', 'apps/desktop/src/preload/**/__tests__/**/*.test.ts', 'scripts/__tests__/**/*.test.ts'],
+          include: [
+            'packages/*/src/**/__tests__/**/*.test.ts',
+            'apps/server/src/**/__tests__/**/*.test.ts',
+            'apps/desktop/src/main/**/__tests__/**/*.test.ts',
+            'apps/desktop/src/preload/**/__tests__/**/*.test.ts',
+            'scripts/__tests__/**/*.test.ts',
+          ],
           testTimeout: 30_000,
           hookTimeout: 30_000,
         },

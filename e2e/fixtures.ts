@@ -42,19 +42,39 @@ export const test = base.extend<Options & { stack: Stack }>({
     const dir = mkdtempSync(join(tmpdir(), 'tl-e2e-'));
     const rulesFile = join(dir, 'rules.json');
     writeFileSync(rulesFile, JSON.stringify(fakeRules));
-    const fake = await startProcess(tsxBin, [resolve(repoRoot, 'packages/fake-llm/src/cli.ts'), '--port', '0', '--rules', rulesFile, '--window', String(fakeWindow)], {
-      name: 'fake-llm',
-      ready: /fake-llm listening on (http:\/\/127\.0\.0\.1:\d+\/v1)/,
-    });
+    const fake = await startProcess(
+      tsxBin,
+      [
+        resolve(repoRoot, 'packages/fake-llm/src/cli.ts'),
+        '--port',
+        '0',
+        '--rules',
+        rulesFile,
+        '--window',
+        String(fakeWindow),
+      ],
+      {
+        name: 'fake-llm',
+        ready: /fake-llm listening on (http:\/\/127\.0\.0\.1:\d+\/v1)/,
+      },
+    );
     const providerEnv: Record<string, string> = withProvider
-      ? { THREADLINE_PROVIDER_URL: fake.match[1]!, THREADLINE_MODEL: 'fake-model', THREADLINE_CONTEXT_WINDOW: String(fakeWindow) }
+      ? {
+          THREADLINE_PROVIDER_URL: fake.match[1]!,
+          THREADLINE_MODEL: 'fake-model',
+          THREADLINE_CONTEXT_WINDOW: String(fakeWindow),
+        }
       : {};
     const dataDir = join(dir, 'data');
-    const server = await startProcess(tsxBin, [resolve(repoRoot, 'apps/server/src/cli.ts'), '--port', '0', '--data-dir', dataDir], {
-      name: 'threadline server',
-      ready: /^Threadline is running at (http:\/\/127\.0\.0\.1:(\d+)\/\?token=(\S+))$/,
-      env: { OPENAI_API_KEY: '', THREADLINE_PROVIDER_URL: '', ...providerEnv, ...serverEnv },
-    });
+    const server = await startProcess(
+      tsxBin,
+      [resolve(repoRoot, 'apps/server/src/cli.ts'), '--port', '0', '--data-dir', dataDir],
+      {
+        name: 'threadline server',
+        ready: /^Threadline is running at (http:\/\/127\.0\.0\.1:(\d+)\/\?token=(\S+))$/,
+        env: { OPENAI_API_KEY: '', THREADLINE_PROVIDER_URL: '', ...providerEnv, ...serverEnv },
+      },
+    );
     const url = server.match[1]!;
     const token = server.match[3]!;
     const base = url.split('/?')[0]!;

@@ -5,12 +5,17 @@ import { resolve } from 'node:path';
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
-const { values } = parseArgs({ options: { quick: { type: 'boolean', default: false }, only: { type: 'string' } }, strict: false, allowPositionals: true });
+const { values } = parseArgs({
+  options: { quick: { type: 'boolean', default: false }, only: { type: 'string' } },
+  strict: false,
+  allowPositionals: true,
+});
 const quick = Boolean(values.quick);
 const only = typeof values.only === 'string' ? values.only : null;
 const root = resolve(import.meta.dirname, '..');
 const transcriptsDir = resolve(root, 'fixtures/transcripts');
-if (!existsSync(transcriptsDir)) console.warn(`bench: no transcripts at ${transcriptsDir}; transcript tables are skipped`);
+if (!existsSync(transcriptsDir))
+  console.warn(`bench: no transcripts at ${transcriptsDir}; transcript tables are skipped`);
 
 const started = Date.now();
 if (!only || only === 'context') {

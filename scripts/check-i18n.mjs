@@ -30,7 +30,15 @@ function walk(dir, exts) {
 }
 
 /** Attributes a user reads or hears. */
-const USER_ATTRS = new Set(['aria-label', 'title', 'placeholder', 'alt', 'label', 'aria-description', 'aria-placeholder']);
+const USER_ATTRS = new Set([
+  'aria-label',
+  'title',
+  'placeholder',
+  'alt',
+  'label',
+  'aria-description',
+  'aria-placeholder',
+]);
 /** Calls whose string argument is shown to the user. */
 const USER_CALLS = new Set(['showToast', 'setError', 'alert', 'confirm', 'prompt']);
 const WORDY = /[A-Za-z\u4e00-\u9fff]/;
@@ -49,7 +57,8 @@ function shownStrings(expr) {
   if (ts.isBinaryExpression(expr)) {
     const op = expr.operatorToken.kind;
     if (op === ts.SyntaxKind.AmpersandAmpersandToken) return shownStrings(expr.right);
-    if (op === ts.SyntaxKind.BarBarToken || op === ts.SyntaxKind.QuestionQuestionToken) return [...shownStrings(expr.left), ...shownStrings(expr.right)];
+    if (op === ts.SyntaxKind.BarBarToken || op === ts.SyntaxKind.QuestionQuestionToken)
+      return [...shownStrings(expr.left), ...shownStrings(expr.right)];
     return [];
   }
   return stringText(expr) === null ? [] : [expr];
@@ -66,7 +75,13 @@ function calleeName(call) {
 function checkSource(file, rel, en, keyPrefixes) {
   const text = readFileSync(file, 'utf8');
   const lines = text.split('\n');
-  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const sf = ts.createSourceFile(
+    file,
+    text,
+    ts.ScriptTarget.Latest,
+    true,
+    file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
   const problems = [];
   const lineOf = (node) => sf.getLineAndCharacterOfPosition(node.getStart(sf)).line;
   const ignored = (node) => lines[lineOf(node)]?.includes('i18n-ignore');
@@ -92,7 +107,11 @@ function checkSource(file, rel, en, keyPrefixes) {
         else if (ts.isJsxExpression(init)) flagStrings(shownStrings(init.expression), `${name}=`);
       }
       return; // other attributes (className, data-*, key…) are not read by the user
-    } else if (ts.isJsxExpression(node) && node.parent && (ts.isJsxElement(node.parent) || ts.isJsxFragment(node.parent))) {
+    } else if (
+      ts.isJsxExpression(node) &&
+      node.parent &&
+      (ts.isJsxElement(node.parent) || ts.isJsxFragment(node.parent))
+    ) {
       flagStrings(shownStrings(node.expression), 'text ');
     } else if (ts.isCallExpression(node)) {
       const name = calleeName(node);
@@ -103,7 +122,8 @@ function checkSource(file, rel, en, keyPrefixes) {
           if (!(key in en) && !keyPrefixes.plural.has(key)) report(arg, `t('${key}') has no English string`);
         } else if (ts.isTemplateExpression(arg)) {
           const prefix = arg.head.text;
-          if (prefix && !keyPrefixes.all.some((k) => k.startsWith(prefix))) report(arg, `t(\`${prefix}…\`): no English key starts with "${prefix}"`);
+          if (prefix && !keyPrefixes.all.some((k) => k.startsWith(prefix)))
+            report(arg, `t(\`${prefix}…\`): no English key starts with "${prefix}"`);
         }
       } else if (name && USER_CALLS.has(name) && arg) {
         flagStrings(shownStrings(arg), `${name}(…) `);
@@ -119,19 +139,24 @@ function checkSource(file, rel, en, keyPrefixes) {
 export function checkI18n({ localesDir, sourceDir }) {
   const problems = [];
   const files = readdirSync(localesDir).filter((f) => f.endsWith('.json'));
-  if (!files.includes('en.json') || !files.includes('zh-CN.json')) problems.push(`${localesDir}: en.json and zh-CN.json are both required`);
-  const locales = Object.fromEntries(files.map((f) => [f.replace(/\.json$/, ''), flatten(JSON.parse(readFileSync(join(localesDir, f), 'utf8')))]));
+  if (!files.includes('en.json') || !files.includes('zh-CN.json'))
+    problems.push(`${localesDir}: en.json and zh-CN.json are both required`);
+  const locales = Object.fromEntries(
+    files.map((f) => [f.replace(/\.json$/, ''), flatten(JSON.parse(readFileSync(join(localesDir, f), 'utf8')))]),
+  );
   const all = new Set(Object.values(locales).flatMap((l) => Object.keys(l)));
   for (const [lang, keys] of Object.entries(locales)) {
     for (const k of all) if (!(k in keys)) problems.push(`${lang}: missing key ${k}`);
-    for (const [k, v] of Object.entries(keys)) if (typeof v !== 'string' || v.trim() === '') problems.push(`${lang}: empty value for ${k}`);
+    for (const [k, v] of Object.entries(keys))
+      if (typeof v !== 'string' || v.trim() === '') problems.push(`${lang}: empty value for ${k}`);
   }
   const en = locales.en ?? {};
   const keyPrefixes = {
     all: Object.keys(en),
     plural: new Set(Object.keys(en).map((k) => k.replace(/_(zero|one|two|few|many|other)$/, ''))),
   };
-  for (const file of walk(sourceDir, ['.ts', '.tsx'])) problems.push(...checkSource(file, relative(process.cwd(), file), en, keyPrefixes));
+  for (const file of walk(sourceDir, ['.ts', '.tsx']))
+    problems.push(...checkSource(file, relative(process.cwd(), file), en, keyPrefixes));
   return problems;
 }
 

@@ -139,7 +139,10 @@ export class AppPage {
   async setRuntimeVisibility(level: 'off' | 'brief' | 'debug'): Promise<void> {
     await this.openSettings('context');
     await this.page.getByTestId('runtime-visibility').locator(`[data-value=${level}]`).click();
-    await expect(this.page.getByTestId('runtime-visibility').locator(`[data-value=${level}]`)).toHaveAttribute('aria-checked', 'true');
+    await expect(this.page.getByTestId('runtime-visibility').locator(`[data-value=${level}]`)).toHaveAttribute(
+      'aria-checked',
+      'true',
+    );
     await this.closeSettings();
   }
 

@@ -8,7 +8,13 @@ export class SetupPage {
     await expect(this.page.getByTestId('setup-screen')).toBeVisible();
   }
 
-  async fill(opts: { preset: string; baseUrl: string; model: string; contextWindow: number; apiKey?: string }): Promise<void> {
+  async fill(opts: {
+    preset: string;
+    baseUrl: string;
+    model: string;
+    contextWindow: number;
+    apiKey?: string;
+  }): Promise<void> {
     await this.page.getByTestId(`preset-${opts.preset}`).click();
     await this.page.getByTestId('provider-url').fill(opts.baseUrl);
     await this.page.getByTestId('provider-model').fill(opts.model);

@@ -14,9 +14,18 @@ test.use({
   fakeWindow: WINDOW,
   fakeRules: {
     rules: [
-      { match: { lastUserIncludes: 'run step', hasTools: true }, reply: { toolCalls: [{ name: 'shell', arguments: { command: 'seq 1 300 && echo "exit code: 0"' } }] } },
-      { match: { lastUserIncludes: 'check the desktop', hasTools: true }, reply: { toolCalls: [{ name: 'shell', arguments: { command: 'ls ~/Desktop' } }] } },
-      { match: { lastToolResultIncludes: '300' }, reply: { content: 'Step done: printed 300 numbers to build/report.txt.' } },
+      {
+        match: { lastUserIncludes: 'run step', hasTools: true },
+        reply: { toolCalls: [{ name: 'shell', arguments: { command: 'seq 1 300 && echo "exit code: 0"' } }] },
+      },
+      {
+        match: { lastUserIncludes: 'check the desktop', hasTools: true },
+        reply: { toolCalls: [{ name: 'shell', arguments: { command: 'ls ~/Desktop' } }] },
+      },
+      {
+        match: { lastToolResultIncludes: '300' },
+        reply: { content: 'Step done: printed 300 numbers to build/report.txt.' },
+      },
     ],
   },
 });
@@ -35,7 +44,11 @@ test('auto-compaction, divider, undo, compact, visibility, gate chip, memory', a
 
   // The engine under test: CFPM memory (deterministic, with the gate), tools run without asking.
   await stack.rpc('settings.set', {
-    patch: { approvalPolicy: 'auto', compaction: { strategy: 'cfpm_memory_v1', autoThreshold: 0.8 }, cfpm: { runtimeVisibility: 'brief', preToolGate: true } },
+    patch: {
+      approvalPolicy: 'auto',
+      compaction: { strategy: 'cfpm_memory_v1', autoThreshold: 0.8 },
+      cfpm: { runtimeVisibility: 'brief', preToolGate: true },
+    },
   });
 
   await app.open(stack.url);
@@ -44,7 +57,11 @@ test('auto-compaction, divider, undo, compact, visibility, gate chip, memory', a
 
   // ---- a long session crosses the threshold ----
   let step = 0;
-  while ((await page.locator('[data-notice=compaction-auto_compacting], [data-notice=compaction-compacted]').count()) === 0 && step < 14) {
+  while (
+    (await page.locator('[data-notice=compaction-auto_compacting], [data-notice=compaction-compacted]').count()) ===
+      0 &&
+    step < 14
+  ) {
     step += 1;
     await app.send(`run step ${step}`);
     await app.waitIdle(45_000);
@@ -58,7 +75,10 @@ test('auto-compaction, divider, undo, compact, visibility, gate chip, memory', a
 
   // ---- expand the summary (memory snapshot for CFPM) ----
   await app.dividers.first().scrollIntoViewIfNeeded();
-  await app.dividers.first().getByRole('button', { name: /Show summary/ }).click();
+  await app.dividers
+    .first()
+    .getByRole('button', { name: /Show summary/ })
+    .click();
   await expect(page.getByTestId('compaction-summary')).toBeVisible();
   await looks(app, 'auto-compaction', [
     ['en', 'light'],

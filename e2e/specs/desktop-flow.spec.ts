@@ -6,7 +6,10 @@ import { SetupPage } from '../pages/SetupPage';
 // Issue 7 §8: first-run setup → chat → tool approval → stop mid-stream → reload keeps everything →
 // rename/delete a session → switch language; screenshots along the way.
 
-const STORY = Array.from({ length: 120 }, (_, i) => `Paragraph ${i + 1}: the thread runs on, quietly, through the long afternoon.`).join('\n\n');
+const STORY = Array.from(
+  { length: 120 },
+  (_, i) => `Paragraph ${i + 1}: the thread runs on, quietly, through the long afternoon.`,
+).join('\n\n');
 const MARKDOWN = [
   '## Plan',
   '',
@@ -30,8 +33,14 @@ test.use({
   withProvider: false,
   fakeRules: {
     rules: [
-      { match: { lastUserIncludes: 'list files', hasTools: true }, reply: { toolCalls: [{ name: 'shell', arguments: { command: 'ls' } }] } },
-      { match: { lastToolResultIncludes: 'package.json' }, reply: { content: 'The folder has a `package.json` and the workspace packages.' } },
+      {
+        match: { lastUserIncludes: 'list files', hasTools: true },
+        reply: { toolCalls: [{ name: 'shell', arguments: { command: 'ls' } }] },
+      },
+      {
+        match: { lastToolResultIncludes: 'package.json' },
+        reply: { content: 'The folder has a `package.json` and the workspace packages.' },
+      },
       { match: { lastUserIncludes: 'long story' }, reply: { content: STORY, chunkSize: 6, delayMsPerChunk: 40 } },
       { match: { lastUserIncludes: 'markdown' }, reply: { content: MARKDOWN } },
     ],
@@ -46,7 +55,13 @@ test('first run → chat → approval → stop → reload → rename/delete → 
   await app.open(stack.url);
   await setup.expectVisible();
   await expect(page).not.toHaveURL(/token=/); // the token leaves the address bar
-  await setup.fill({ preset: 'custom', baseUrl: stack.fakeLlmUrl, model: 'fake-model', contextWindow: 128000, apiKey: 'sk-test-123' });
+  await setup.fill({
+    preset: 'custom',
+    baseUrl: stack.fakeLlmUrl,
+    model: 'fake-model',
+    contextWindow: 128000,
+    apiKey: 'sk-test-123',
+  });
   // A failing test saves nothing: a reload still opens the setup screen.
   await page.getByTestId('provider-url').fill('http://127.0.0.1:9/v1');
   expect(await setup.testConnection()).not.toMatch(/Connected/);

@@ -31,7 +31,11 @@ test('send a message, see the streamed answer, reload and see it again', async (
   let close: (() => Promise<void>) | null = null;
   if (shellKind === 'electron') {
     const launched = await launchElectronApp({
-      env: { THREADLINE_PROVIDER_URL: stack.fakeLlmUrl, THREADLINE_MODEL: 'fake-model', THREADLINE_CONTEXT_WINDOW: '128000' },
+      env: {
+        THREADLINE_PROVIDER_URL: stack.fakeLlmUrl,
+        THREADLINE_MODEL: 'fake-model',
+        THREADLINE_CONTEXT_WINDOW: '128000',
+      },
     });
     test.skip(launched.app === null, `electron project skipped: ${'reason' in launched ? launched.reason : ''}`);
     if (launched.app === null) return;

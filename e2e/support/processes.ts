@@ -19,7 +19,12 @@ export function startProcess(
   args: string[],
   opts: { env?: NodeJS.ProcessEnv; ready: RegExp; timeoutMs?: number; name: string },
 ): Promise<Started> {
-  const child = spawn(cmd, args, { cwd: repoRoot, env: { ...process.env, ...opts.env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(cmd, args, {
+    cwd: repoRoot,
+    env: { ...process.env, ...opts.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   let log = '';
   const stop = () =>
     new Promise<void>((ok) => {

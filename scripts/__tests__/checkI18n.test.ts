@@ -19,9 +19,13 @@ function fixture(en: object, zh: object, files: Record<string, string>) {
 
 describe('check-i18n', () => {
   it('passes localized components', () => {
-    const ok = fixture({ chat: { send: 'Send' } }, { chat: { send: '发送' } }, {
-      'A.tsx': `export const A = () => <button aria-label={t('chat.send')}>{t('chat.send')}</button>;`,
-    });
+    const ok = fixture(
+      { chat: { send: 'Send' } },
+      { chat: { send: '发送' } },
+      {
+        'A.tsx': `export const A = () => <button aria-label={t('chat.send')}>{t('chat.send')}</button>;`,
+      },
+    );
     expect(ok).toEqual([]);
   });
 
@@ -31,9 +35,16 @@ describe('check-i18n', () => {
   });
 
   it('fails on an unknown key and on hard-coded text or attributes', () => {
-    const p = fixture({ a: 'A' }, { a: 'A' }, {
-      'B.tsx': [`const x = t('nope.key');`, `export const B = () => <div title="Close window">Hello world</div>;`].join('\n'),
-    });
+    const p = fixture(
+      { a: 'A' },
+      { a: 'A' },
+      {
+        'B.tsx': [
+          `const x = t('nope.key');`,
+          `export const B = () => <div title="Close window">Hello world</div>;`,
+        ].join('\n'),
+      },
+    );
     const text = p.join('\n');
     expect(text).toMatch(/t\('nope.key'\) has no English string/);
     expect(text).toMatch(/hard-coded title="Close window"/);
@@ -41,21 +52,28 @@ describe('check-i18n', () => {
   });
 
   it('sees hard-coded text however it is written: multi-line JSX, beside expressions, in branches, in toasts', () => {
-    const p = fixture({ a: { b: 'B' } }, { a: { b: 'B' } }, {
-      'C.tsx': [
-        'export const C = ({ n, busy }: { n: number; busy: boolean }) => (',
-        '  <div>',
-        '    <p>',
-        '      A long sentence that Prettier put on its own line',
-        '    </p>',
-        '    <span>Tokens used: {n}</span>',
-        "    <button title={'Delete session'}>{busy ? 'Stop' : t('a.b')}</button>",
-        '    <i className="not-user-facing" data-x="Also not">{t(`a.${n}`)}</i>',
-        '  </div>',
-        ');',
-      ].join('\n'),
-      'd.ts': ["export const f = (s: { showToast(m: string): void }) => s.showToast('Could not save');", 'const k = t(`missing.${x}`);'].join('\n'),
-    });
+    const p = fixture(
+      { a: { b: 'B' } },
+      { a: { b: 'B' } },
+      {
+        'C.tsx': [
+          'export const C = ({ n, busy }: { n: number; busy: boolean }) => (',
+          '  <div>',
+          '    <p>',
+          '      A long sentence that Prettier put on its own line',
+          '    </p>',
+          '    <span>Tokens used: {n}</span>',
+          "    <button title={'Delete session'}>{busy ? 'Stop' : t('a.b')}</button>",
+          '    <i className="not-user-facing" data-x="Also not">{t(`a.${n}`)}</i>',
+          '  </div>',
+          ');',
+        ].join('\n'),
+        'd.ts': [
+          "export const f = (s: { showToast(m: string): void }) => s.showToast('Could not save');",
+          'const k = t(`missing.${x}`);',
+        ].join('\n'),
+      },
+    );
     const text = p.join('\n');
     expect(text).toMatch(/C.tsx:4: hard-coded text "A long sentence/);
     expect(text).toMatch(/C.tsx:6: hard-coded text "Tokens used:"/);

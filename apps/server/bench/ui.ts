@@ -30,9 +30,26 @@ function seed(file: string, count: number): void {
       const id = `call_${i}`;
       batch.push(
         { role: 'user' as const, content: `Step ${i}: look at module ${i % 40} and fix what fails.` },
-        { role: 'assistant' as const, content: `Running the tests of module ${i % 40}.`, tool_calls: [{ id, type: 'function' as const, function: { name: 'shell', arguments: JSON.stringify({ command: `pnpm vitest run src/m${i % 40}` }) } }] },
-        { role: 'tool' as const, tool_call_id: id, content: `✓ src/m${i % 40}/a.test.ts (12 tests)\n✓ src/m${i % 40}/b.test.ts (4 tests)\nTest Files 2 passed` },
-        { role: 'assistant' as const, content: `All green for **module ${i % 40}**:\n\n- \`a.test.ts\`: 12 tests\n- \`b.test.ts\`: 4 tests\n\n\`\`\`ts\nexport const fixed${i} = true;\n\`\`\`` },
+        {
+          role: 'assistant' as const,
+          content: `Running the tests of module ${i % 40}.`,
+          tool_calls: [
+            {
+              id,
+              type: 'function' as const,
+              function: { name: 'shell', arguments: JSON.stringify({ command: `pnpm vitest run src/m${i % 40}` }) },
+            },
+          ],
+        },
+        {
+          role: 'tool' as const,
+          tool_call_id: id,
+          content: `✓ src/m${i % 40}/a.test.ts (12 tests)\n✓ src/m${i % 40}/b.test.ts (4 tests)\nTest Files 2 passed`,
+        },
+        {
+          role: 'assistant' as const,
+          content: `All green for **module ${i % 40}**:\n\n- \`a.test.ts\`: 12 tests\n- \`b.test.ts\`: 4 tests\n\n\`\`\`ts\nexport const fixed${i} = true;\n\`\`\``,
+        },
       );
     }
     for (let i = 0; i < count; i += 500) store.messages.append(s.id, batch.slice(i, Math.min(i + 500, count)));
@@ -58,11 +75,21 @@ export async function measureUi(opts: { quick?: boolean } = {}): Promise<UiBench
     port: 0,
     dataDir,
     staticDir: WEB,
-    env: { THREADLINE_PROVIDER_URL: 'http://127.0.0.1:9/v1', THREADLINE_MODEL: 'gpt-4o', THREADLINE_CONTEXT_WINDOW: '128000' },
+    env: {
+      THREADLINE_PROVIDER_URL: 'http://127.0.0.1:9/v1',
+      THREADLINE_MODEL: 'gpt-4o',
+      THREADLINE_CONTEXT_WINDOW: '128000',
+    },
   });
   const browser = await chromium.launch({
     executablePath: process.env.THREADLINE_CHROMIUM ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
   });
   const paints: number[] = [];
   const ready: number[] = [];
@@ -76,7 +103,10 @@ export async function measureUi(opts: { quick?: boolean } = {}): Promise<UiBench
       await page.getByTestId('composer-input').fill('typed');
       const t = await page.evaluate(() => ({
         now: performance.now(),
-        paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? performance.getEntriesByName('first-paint')[0]?.startTime ?? -1,
+        paint:
+          performance.getEntriesByName('first-contentful-paint')[0]?.startTime ??
+          performance.getEntriesByName('first-paint')[0]?.startTime ??
+          -1,
       }));
       paints.push(t.paint);
       ready.push(t.now);
@@ -93,5 +123,7 @@ export async function measureUi(opts: { quick?: boolean } = {}): Promise<UiBench
 export async function runUiBench(opts: { quick?: boolean } = {}): Promise<void> {
   const r = await measureUi(opts);
   console.log('browser mode (real server, renderer build and Chromium; fresh page each run)');
-  console.log(`  ${r.messages}-message session: first contentful paint p50 ${r.firstPaintMs.toFixed(0)} ms, interactive (last rows drawn, input typed into) p50 ${r.interactiveMs.toFixed(0)} ms over ${r.runs} runs`);
+  console.log(
+    `  ${r.messages}-message session: first contentful paint p50 ${r.firstPaintMs.toFixed(0)} ms, interactive (last rows drawn, input typed into) p50 ${r.interactiveMs.toFixed(0)} ms over ${r.runs} runs`,
+  );
 }

@@ -25,7 +25,11 @@ export function defaultDataDir(env: NodeJS.ProcessEnv): string {
 export async function startBrowserMode(opts: BrowserModeOptions) {
   const dataDir = resolve(opts.dataDir ?? defaultDataDir(opts.env));
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const store = openStore({ file: join(dataDir, 'threadline.sqlite'), encryptor: createFileEncryptor(dataDir), env: opts.env });
+  const store = openStore({
+    file: join(dataDir, 'threadline.sqlite'),
+    encryptor: createFileEncryptor(dataDir),
+    env: opts.env,
+  });
   try {
     // A refused environment (e.g. an invalid THREADLINE_CONTEXT_WINDOW) stops the start with its
     // message; the database is closed cleanly first.

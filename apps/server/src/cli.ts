@@ -22,7 +22,8 @@ try {
 }
 
 const port = values.port === undefined ? 0 : Number(values.port);
-if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be an integer 0–65535, got "${values.port}"`);
+if (!Number.isInteger(port) || port < 0 || port > 65535)
+  fail(`--port must be an integer 0–65535, got "${values.port}"`);
 
 const here = dirname(fileURLToPath(import.meta.url));
 const staticDir = resolve(values['static-dir'] ?? resolve(here, '../../desktop/out/web'));

@@ -88,7 +88,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       }
       return sendJson(res, 404, fail('not_found', `No such endpoint: ${req.method} ${url.pathname}`));
     }
-    if (req.method !== 'GET' && req.method !== 'HEAD') return sendJson(res, 405, fail('not_found', 'Method not allowed'));
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return sendJson(res, 405, fail('not_found', 'Method not allowed'));
     return serveStatic(url.pathname, res);
   }
 
@@ -150,7 +151,11 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     }
     const content = await readFile(file).catch(() => null);
     if (!content) {
-      return sendJson(res, 404, fail('not_found', 'The renderer is not built. Run: pnpm --filter @threadline/desktop build:web'));
+      return sendJson(
+        res,
+        404,
+        fail('not_found', 'The renderer is not built. Run: pnpm --filter @threadline/desktop build:web'),
+      );
     }
     const type = MIME[extname(file)] ?? 'application/octet-stream';
     res.writeHead(200, {
@@ -185,7 +190,10 @@ function fail(code: ErrorCode, message: string): RpcResult<never> {
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
+  res.writeHead(status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+  });
   res.end(text);
 }
 

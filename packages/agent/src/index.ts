@@ -2,11 +2,26 @@ export * from './tools';
 export { createAppApi, type AppRuntime, type CreateAppApiOptions } from './api/createAppApi';
 export { ensureEnvProvider, type Env } from './api/envProvider';
 export { exportSession } from './api/exportSession';
-export type { Engine, ProviderClient, ProviderFactory, StreamRequest, StreamResult, AgentView, CompactionPlan } from './ports';
+export type {
+  Engine,
+  ProviderClient,
+  ProviderFactory,
+  StreamRequest,
+  StreamResult,
+  AgentView,
+  CompactionPlan,
+} from './ports';
 export { contextEngine } from './engine/contextEngine';
 export { defaultProviderFactory } from './engine/providerFactory';
 export { TURN_ABORTED_TEXT } from './turn/runTurn';
 export { MAX_ATTEMPTS_MESSAGE } from './turn/notices';
 export { maxRecoveryAttempts } from './triggers/recovery';
 // The shells (apps/*) may depend on agent and protocol only; they open the store through here.
-export { openStore, StoreError, type Store, type Encryptor, type OpenStoreOptions, type StoreErrorCode } from '@threadline/store';
+export {
+  openStore,
+  StoreError,
+  type Store,
+  type Encryptor,
+  type OpenStoreOptions,
+  type StoreErrorCode,
+} from '@threadline/store';

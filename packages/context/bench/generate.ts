@@ -38,7 +38,17 @@ export function generateSession(messages = 2000, seed = 42): StoredMessage[] {
   let call = 0;
   const push = (p: Partial<StoredMessage> & Pick<StoredMessage, 'role'>) => {
     const seq = out.length;
-    out.push({ id: `g${seq}`, sessionId: 'bench', seq, createdAt: seq, content: null, kind: 'normal', visibility: { user: true, agent: true }, tokens: null, ...p });
+    out.push({
+      id: `g${seq}`,
+      sessionId: 'bench',
+      seq,
+      createdAt: seq,
+      content: null,
+      kind: 'normal',
+      visibility: { user: true, agent: true },
+      tokens: null,
+      ...p,
+    });
   };
   push({ role: 'system', content: `You are a coding agent. ${text(r, 120)}` });
   while (out.length < messages) {
@@ -47,7 +57,17 @@ export function generateSession(messages = 2000, seed = 42): StoredMessage[] {
     for (let i = 0; i < trips && out.length < messages - 2; i++) {
       const id = `call_${++call}`;
       const name = r() < 0.05 ? 'manage_todo_list' : 'shell';
-      push({ role: 'assistant', content: text(r, 25), tool_calls: [{ id, type: 'function', function: { name, arguments: JSON.stringify({ command: `grep -rn ${WORDS[call % WORDS.length]} src/` }) } }] });
+      push({
+        role: 'assistant',
+        content: text(r, 25),
+        tool_calls: [
+          {
+            id,
+            type: 'function',
+            function: { name, arguments: JSON.stringify({ command: `grep -rn ${WORDS[call % WORDS.length]} src/` }) },
+          },
+        ],
+      });
       push({ role: 'tool', content: text(r, 250 + Math.floor(r() * 200)), tool_call_id: id, name });
     }
     if (out.length < messages) push({ role: 'assistant', content: text(r, 90) });

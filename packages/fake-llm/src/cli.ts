@@ -36,7 +36,8 @@ async function main(): Promise<void> {
     return n;
   };
   const style = ErrorStyleSchema.safeParse(values['error-style']);
-  if (!style.success) fail(`--error-style must be one of openai|anthropic|ollama|lmstudio, got "${values['error-style']}"`);
+  if (!style.success)
+    fail(`--error-style must be one of openai|anthropic|ollama|lmstudio, got "${values['error-style']}"`);
   let rules: ReturnType<typeof parseRulesFile> = { rules: [] };
   if (values.rules) {
     try {

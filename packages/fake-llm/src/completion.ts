@@ -12,7 +12,12 @@ export interface Usage {
   completion_tokens: number;
   total_tokens: number;
   prompt_tokens_details: { cached_tokens: number; audio_tokens: number };
-  completion_tokens_details: { reasoning_tokens: number; audio_tokens: number; accepted_prediction_tokens: number; rejected_prediction_tokens: number };
+  completion_tokens_details: {
+    reasoning_tokens: number;
+    audio_tokens: number;
+    accepted_prediction_tokens: number;
+    rejected_prediction_tokens: number;
+  };
 }
 
 /** The answer resolved into concrete text, tool calls with ids, finish reason and usage. */
@@ -35,7 +40,8 @@ export function buildAnswer(req: ChatRequestView, answer: FakeAnswer): BuiltAnsw
     arguments: typeof tc.arguments === 'string' ? tc.arguments : JSON.stringify(tc.arguments ?? {}),
   }));
   const content = answer.content ?? (toolCalls.length > 0 ? null : '');
-  const completionTokens = countText(content ?? '') + toolCalls.reduce((n, tc) => n + countText(tc.name) + countText(tc.arguments), 0);
+  const completionTokens =
+    countText(content ?? '') + toolCalls.reduce((n, tc) => n + countText(tc.name) + countText(tc.arguments), 0);
   return {
     id: `chatcmpl-fake${req.index}`,
     created: Math.floor(Date.now() / 1000),
@@ -48,7 +54,12 @@ export function buildAnswer(req: ChatRequestView, answer: FakeAnswer): BuiltAnsw
       completion_tokens: completionTokens,
       total_tokens: req.promptTokens + completionTokens,
       prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
-      completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+      completion_tokens_details: {
+        reasoning_tokens: 0,
+        audio_tokens: 0,
+        accepted_prediction_tokens: 0,
+        rejected_prediction_tokens: 0,
+      },
     },
   };
 }
@@ -57,7 +68,11 @@ export function buildAnswer(req: ChatRequestView, answer: FakeAnswer): BuiltAnsw
 export function completionBody(a: BuiltAnswer): unknown {
   const message: Record<string, unknown> = { role: 'assistant', content: a.content, refusal: null, annotations: [] };
   if (a.toolCalls.length > 0) {
-    message.tool_calls = a.toolCalls.map((tc) => ({ id: tc.id, type: 'function', function: { name: tc.name, arguments: tc.arguments } }));
+    message.tool_calls = a.toolCalls.map((tc) => ({
+      id: tc.id,
+      type: 'function',
+      function: { name: tc.name, arguments: tc.arguments },
+    }));
   }
   return {
     id: a.id,
@@ -87,7 +102,14 @@ export function splitChunks(text: string, size: number): string[] {
  * earlier chunk carries `"usage": null`, as the real API does.
  */
 export function streamChunks(a: BuiltAnswer, chunkSize: number, includeUsage: boolean): unknown[] {
-  const base = { id: a.id, object: 'chat.completion.chunk', created: a.created, model: a.model, service_tier: 'default', system_fingerprint: FINGERPRINT };
+  const base = {
+    id: a.id,
+    object: 'chat.completion.chunk',
+    created: a.created,
+    model: a.model,
+    service_tier: 'default',
+    system_fingerprint: FINGERPRINT,
+  };
   const chunk = (delta: Record<string, unknown>, finish: string | null = null): unknown => ({
     ...base,
     choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
@@ -96,8 +118,11 @@ export function streamChunks(a: BuiltAnswer, chunkSize: number, includeUsage: bo
   const out: unknown[] = [chunk({ role: 'assistant', content: a.content === null ? null : '', refusal: null })];
   for (const piece of splitChunks(a.content ?? '', chunkSize)) out.push(chunk({ content: piece }));
   a.toolCalls.forEach((tc, index) => {
-    out.push(chunk({ tool_calls: [{ index, id: tc.id, type: 'function', function: { name: tc.name, arguments: '' } }] }));
-    for (const frag of splitChunks(tc.arguments, chunkSize)) out.push(chunk({ tool_calls: [{ index, function: { arguments: frag } }] }));
+    out.push(
+      chunk({ tool_calls: [{ index, id: tc.id, type: 'function', function: { name: tc.name, arguments: '' } }] }),
+    );
+    for (const frag of splitChunks(tc.arguments, chunkSize))
+      out.push(chunk({ tool_calls: [{ index, function: { arguments: frag } }] }));
   });
   out.push(chunk({}, a.finishReason));
   if (includeUsage) out.push({ ...base, choices: [], usage: a.usage });

@@ -11,13 +11,22 @@ export function parseRulesFile(json: unknown): { rules: FakeRule[]; defaultReply
 }
 
 const EnqueueSchema = z.union([z.array(FakeReplySchema), z.object({ replies: z.array(FakeReplySchema) })]);
-const ConfigSchema = z.object({ contextWindow: z.number().int().positive().nullable().optional(), errorStyle: ErrorStyleSchema.optional() });
+const ConfigSchema = z.object({
+  contextWindow: z.number().int().positive().nullable().optional(),
+  errorStyle: ErrorStyleSchema.optional(),
+});
 
 /**
  * Control routes under `/_fake/` so a test driving the server as a child process (e2e) can change
  * its script at run time: POST rules | enqueue | config | reset, GET requests.
  */
-export function handleControl(state: ServerState, path: string, method: string, raw: string, res: ServerResponse): void {
+export function handleControl(
+  state: ServerState,
+  path: string,
+  method: string,
+  raw: string,
+  res: ServerResponse,
+): void {
   try {
     const body: unknown = raw.length > 0 ? JSON.parse(raw) : {};
     if (method === 'GET' && path === '/_fake/requests') return sendJson(res, 200, state.requests);

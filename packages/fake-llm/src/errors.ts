@@ -67,9 +67,21 @@ export function contextLengthError(style: ErrorStyle, window: number, tokens: nu
 const DEFAULT_MESSAGES: Record<number, { message: string; type: string; code: string | null }> = {
   400: { message: 'Invalid request.', type: 'invalid_request_error', code: null },
   401: { message: 'Incorrect API key provided.', type: 'invalid_request_error', code: 'invalid_api_key' },
-  404: { message: 'The model does not exist or you do not have access to it.', type: 'invalid_request_error', code: 'model_not_found' },
-  429: { message: 'Rate limit reached for requests. Please try again later.', type: 'requests', code: 'rate_limit_exceeded' },
-  500: { message: 'The server had an error while processing your request. Sorry about that!', type: 'server_error', code: null },
+  404: {
+    message: 'The model does not exist or you do not have access to it.',
+    type: 'invalid_request_error',
+    code: 'model_not_found',
+  },
+  429: {
+    message: 'Rate limit reached for requests. Please try again later.',
+    type: 'requests',
+    code: 'rate_limit_exceeded',
+  },
+  500: {
+    message: 'The server had an error while processing your request. Sorry about that!',
+    type: 'server_error',
+    code: null,
+  },
   503: { message: 'The engine is currently overloaded, please try again later.', type: 'server_error', code: null },
 };
 
@@ -78,10 +90,21 @@ export function injectedError(spec: FakeError['error']): ErrorAnswer {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (spec.retryAfter !== undefined) headers['retry-after'] = String(spec.retryAfter);
   if (spec.body !== undefined) return { status: spec.status, headers, body: spec.body };
-  const d = DEFAULT_MESSAGES[spec.status] ?? { message: `Error ${spec.status}`, type: spec.status >= 500 ? 'server_error' : 'invalid_request_error', code: null };
+  const d = DEFAULT_MESSAGES[spec.status] ?? {
+    message: `Error ${spec.status}`,
+    type: spec.status >= 500 ? 'server_error' : 'invalid_request_error',
+    code: null,
+  };
   return {
     status: spec.status,
     headers,
-    body: { error: { message: spec.message ?? d.message, type: spec.type ?? d.type, param: null, code: spec.code === undefined ? d.code : spec.code } },
+    body: {
+      error: {
+        message: spec.message ?? d.message,
+        type: spec.type ?? d.type,
+        param: null,
+        code: spec.code === undefined ? d.code : spec.code,
+      },
+    },
   };
 }

@@ -24,10 +24,14 @@ function matches(m: FakeMatch | undefined, req: ChatRequestView): boolean {
   if (!m) return true;
   // Only while the last user message is still unanswered: once the model has replied (e.g. with a
   // tool call) the follow-up requests must not re-trigger the rule, or a script would loop forever.
-  if (m.lastUserIncludes !== undefined && (!userUnanswered(req) || !req.lastUserText.includes(m.lastUserIncludes))) return false;
+  if (m.lastUserIncludes !== undefined && (!userUnanswered(req) || !req.lastUserText.includes(m.lastUserIncludes)))
+    return false;
   if (m.hasTools !== undefined && m.hasTools !== req.tools.length > 0) return false;
   if (m.systemIncludes !== undefined) {
-    const sys = req.messages.filter((x) => x.role === 'system').map((x) => contentText(x.content)).join('\n');
+    const sys = req.messages
+      .filter((x) => x.role === 'system')
+      .map((x) => contentText(x.content))
+      .join('\n');
     if (!sys.includes(m.systemIncludes)) return false;
   }
   if (m.lastToolResultIncludes !== undefined) {
@@ -81,7 +85,8 @@ export class ReplyBook {
       const r = live.rule.reply;
       return typeof r === 'function' ? r(req) : r;
     }
-    if (this.fallback && !req.isSummaryRequest) return typeof this.fallback === 'function' ? this.fallback(req) : this.fallback;
+    if (this.fallback && !req.isSummaryRequest)
+      return typeof this.fallback === 'function' ? this.fallback(req) : this.fallback;
     return defaultReply(req);
   }
 }

@@ -79,15 +79,27 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
   state.book.setRules(opts.rules ?? []);
   const model = opts.model ?? 'fake-model';
 
-  async function answerChat(req: IncomingMessage, res: ServerResponse, rec: RecordedRequest, raw: string): Promise<void> {
+  async function answerChat(
+    req: IncomingMessage,
+    res: ServerResponse,
+    rec: RecordedRequest,
+    raw: string,
+  ): Promise<void> {
     let body: Record<string, unknown>;
     try {
       const parsed: unknown = JSON.parse(raw);
-      if (!parsed || typeof parsed !== 'object' || !Array.isArray((parsed as { messages?: unknown }).messages)) throw new Error('shape');
+      if (!parsed || typeof parsed !== 'object' || !Array.isArray((parsed as { messages?: unknown }).messages))
+        throw new Error('shape');
       body = parsed as Record<string, unknown>;
       rec.body = body;
     } catch {
-      return sendError(res, injectedError({ status: 400, message: "We could not parse the JSON body of your request, or 'messages' is missing." }));
+      return sendError(
+        res,
+        injectedError({
+          status: 400,
+          message: "We could not parse the JSON body of your request, or 'messages' is missing.",
+        }),
+      );
     }
     const view0 = buildRequestView(body, 0, state.chatCount++);
     const promptTokens = countPromptTokens(view0.messages, view0.tools);
@@ -106,7 +118,12 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
     await sendAnswer(req, res, view, reply);
   }
 
-  async function sendAnswer(req: IncomingMessage, res: ServerResponse, view: ChatRequestView, answer: FakeAnswer): Promise<void> {
+  async function sendAnswer(
+    req: IncomingMessage,
+    res: ServerResponse,
+    view: ChatRequestView,
+    answer: FakeAnswer,
+  ): Promise<void> {
     const built = buildAnswer(view, answer);
     const drop = answer.dropAfterChunks;
     if (!view.stream) {
@@ -116,7 +133,11 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
     }
     const chunks = streamChunks(built, answer.chunkSize ?? opts.chunkSize ?? 8, view.includeUsage);
     if (drop === 0) return void req.socket.destroy();
-    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+    });
     const delay = answer.delayMsPerChunk ?? opts.delayMsPerChunk ?? 0;
     for (let i = 0; i < chunks.length; i++) {
       if (res.destroyed) return; // the client went away (abort)
@@ -154,9 +175,15 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
       }
       if (req.method === 'POST' && path === '/v1/chat/completions') return answerChat(req, res, rec, raw);
       if (req.method === 'GET' && path === '/v1/models') {
-        return sendJson(res, 200, { object: 'list', data: [{ id: model, object: 'model', created: 1_700_000_000, owned_by: 'fake-llm' }] });
+        return sendJson(res, 200, {
+          object: 'list',
+          data: [{ id: model, object: 'model', created: 1_700_000_000, owned_by: 'fake-llm' }],
+        });
       }
-      return sendError(res, injectedError({ status: 404, message: `Unknown request URL: ${req.method} ${path}.`, code: 'unknown_url' }));
+      return sendError(
+        res,
+        injectedError({ status: 404, message: `Unknown request URL: ${req.method} ${path}.`, code: 'unknown_url' }),
+      );
     })().catch((err: unknown) => {
       if (!res.headersSent) sendError(res, injectedError({ status: 500, message: `fake-llm crashed: ${String(err)}` }));
       else res.destroy();

@@ -47,10 +47,11 @@ export function deterministicSummary(messages: RequestMessage[]): string {
   // The instruction itself is not part of what is summarized.
   const asked = users.filter((u) => !isSummaryText(u)).slice(-8);
   const tools = new Map<string, number>();
-  for (const m of messages) for (const tc of m.tool_calls ?? []) {
-    const name = tc.function?.name ?? '?';
-    tools.set(name, (tools.get(name) ?? 0) + 1);
-  }
+  for (const m of messages)
+    for (const tc of m.tool_calls ?? []) {
+      const name = tc.function?.name ?? '?';
+      tools.set(name, (tools.get(name) ?? 0) + 1);
+    }
   const lines = [`Summary of the conversation so far (${messages.length} messages).`];
   if (asked.length > 0) lines.push(`User requests: ${asked.map((u) => `"${excerpt(u, 80)}"`).join('; ')}.`);
   if (tools.size > 0) lines.push(`Tools used: ${[...tools].map(([n, c]) => `${n} x${c}`).join(', ')}.`);

@@ -1,12 +1,48 @@
 import { z } from 'zod';
 
 export const PROVIDER_PRESETS = {
-  openai: { name: 'OpenAI', baseUrl: 'https://api.openai.com/v1', model: 'gpt-4.1', contextWindow: 1_047_576, needsKey: true },
-  openrouter: { name: 'OpenRouter', baseUrl: 'https://openrouter.ai/api/v1', model: 'openai/gpt-4.1', contextWindow: 1_047_576, needsKey: true },
-  deepseek: { name: 'DeepSeek', baseUrl: 'https://api.deepseek.com/v1', model: 'deepseek-chat', contextWindow: 128_000, needsKey: true },
-  ollama: { name: 'Ollama', baseUrl: 'http://127.0.0.1:11434/v1', model: 'llama3.1', contextWindow: 8_192, needsKey: false },
-  lmstudio: { name: 'LM Studio', baseUrl: 'http://127.0.0.1:1234/v1', model: 'local-model', contextWindow: 8_192, needsKey: false },
-  custom: { name: 'Custom', baseUrl: 'http://127.0.0.1:8000/v1', model: 'model', contextWindow: 32_768, needsKey: false },
+  openai: {
+    name: 'OpenAI',
+    baseUrl: 'https://api.openai.com/v1',
+    model: 'gpt-4.1',
+    contextWindow: 1_047_576,
+    needsKey: true,
+  },
+  openrouter: {
+    name: 'OpenRouter',
+    baseUrl: 'https://openrouter.ai/api/v1',
+    model: 'openai/gpt-4.1',
+    contextWindow: 1_047_576,
+    needsKey: true,
+  },
+  deepseek: {
+    name: 'DeepSeek',
+    baseUrl: 'https://api.deepseek.com/v1',
+    model: 'deepseek-chat',
+    contextWindow: 128_000,
+    needsKey: true,
+  },
+  ollama: {
+    name: 'Ollama',
+    baseUrl: 'http://127.0.0.1:11434/v1',
+    model: 'llama3.1',
+    contextWindow: 8_192,
+    needsKey: false,
+  },
+  lmstudio: {
+    name: 'LM Studio',
+    baseUrl: 'http://127.0.0.1:1234/v1',
+    model: 'local-model',
+    contextWindow: 8_192,
+    needsKey: false,
+  },
+  custom: {
+    name: 'Custom',
+    baseUrl: 'http://127.0.0.1:8000/v1',
+    model: 'model',
+    contextWindow: 32_768,
+    needsKey: false,
+  },
 } as const;
 export const PresetIdSchema = z.enum(['openai', 'openrouter', 'deepseek', 'ollama', 'lmstudio', 'custom']);
 export type PresetId = z.infer<typeof PresetIdSchema>;

@@ -46,7 +46,12 @@ export const RouteInputs = {
   'chat.send': z.object({ sessionId: id, text: z.string().min(1).max(1_000_000) }),
   'chat.cancel': sessionRef,
   /** `remember`: the same answer for this tool for the rest of the session (a per-session policy). */
-  'chat.approve': z.object({ sessionId: id, toolCallId: id, decision: z.enum(['approve', 'deny']), remember: z.boolean().optional() }),
+  'chat.approve': z.object({
+    sessionId: id,
+    toolCallId: id,
+    decision: z.enum(['approve', 'deny']),
+    remember: z.boolean().optional(),
+  }),
   /** What is running now: for a renderer that (re)loads while a turn runs or waits for approval. */
   'chat.state': sessionRef,
   'compaction.run': z.object({ sessionId: id, instructions: z.string().max(4000).optional() }),
@@ -57,7 +62,11 @@ export const RouteInputs = {
   /** Per-session approval policies by tool name (SPEC §7: the policy is per session). */
   'approvals.list': sessionRef,
   /** `policy: null` goes back to the app-wide setting for that tool. */
-  'approvals.set': z.object({ sessionId: id, toolName: z.string().min(1).max(200), policy: ApprovalPolicySchema.nullable() }),
+  'approvals.set': z.object({
+    sessionId: id,
+    toolName: z.string().min(1).max(200),
+    policy: ApprovalPolicySchema.nullable(),
+  }),
   'memory.facts.list': sessionRef,
   'memory.facts.upsert': z.object({
     sessionId: id,

@@ -65,7 +65,10 @@ export const SettingsPatchSchema = z.strictObject({
     })
     .optional(),
   toolOutput: z
-    .strictObject({ policy: TruncationPolicySchema.optional(), maxTokens: z.number().int().positive().max(1_000_000).optional() })
+    .strictObject({
+      policy: TruncationPolicySchema.optional(),
+      maxTokens: z.number().int().positive().max(1_000_000).optional(),
+    })
     .optional(),
 });
 export type SettingsPatch = z.infer<typeof SettingsPatchSchema>;

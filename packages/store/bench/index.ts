@@ -60,7 +60,22 @@ const pct = (xs: number[], p: number): number => {
 
 /** Deterministic text of realistic length (prose-like, some CJK), so sizes are reproducible. */
 function text(i: number, chars: number): string {
-  const words = ['the', 'context', 'engine', 'keeps', 'thread', 'session', 'file', 'src/index.ts', 'pnpm', 'test', '上下文', '压缩', 'ok', 'result'];
+  const words = [
+    'the',
+    'context',
+    'engine',
+    'keeps',
+    'thread',
+    'session',
+    'file',
+    'src/index.ts',
+    'pnpm',
+    'test',
+    '上下文',
+    '压缩',
+    'ok',
+    'result',
+  ];
   let out = '';
   for (let k = 0; out.length < chars; k++) out += words[(i * 31 + k * 7) % words.length] + ' ';
   return out.slice(0, chars);
@@ -75,10 +90,24 @@ function turn(i: number): NewMessage[] {
     {
       role: 'assistant',
       content: text(i + 1, 300),
-      tool_calls: [{ id: callId, type: 'function', function: { name: 'shell', arguments: JSON.stringify({ command: `ls -la src/${i}` }) } }],
+      tool_calls: [
+        {
+          id: callId,
+          type: 'function',
+          function: { name: 'shell', arguments: JSON.stringify({ command: `ls -la src/${i}` }) },
+        },
+      ],
       tokens: 90,
     },
-    { role: 'tool', content: full.slice(0, 2000), tool_call_id: callId, name: 'shell', fullOutput: full, tokens: 500, meta: { durationMs: 40, status: 'ok' } },
+    {
+      role: 'tool',
+      content: full.slice(0, 2000),
+      tool_call_id: callId,
+      name: 'shell',
+      fullOutput: full,
+      tokens: 500,
+      meta: { durationMs: 40, status: 'ok' },
+    },
     { role: 'assistant', content: text(i + 2, 800), tokens: 200 },
   ];
 }
@@ -103,7 +132,7 @@ export function measureStore(opts: { quick?: boolean } = {}): StoreBenchResult {
     // 2. A 10,000-message session, written in big batches.
     const big = store.sessions.create('ten thousand');
     const target = 10_000;
-    for (let i = 0; i < target / 4; ) {
+    for (let i = 0; i < target / 4;) {
       const batch: NewMessage[] = [];
       for (let k = 0; k < 250 && i < target / 4; k++, i++) batch.push(...turn(i));
       store.messages.append(big.id, batch);
@@ -153,9 +182,17 @@ export async function runStoreBench(opts: { quick?: boolean } = {}): Promise<voi
   const f = (n: number): string => n.toFixed(1);
   const t = (x: Timing): string => `p50 ${f(x.p50)} ms, p95 ${f(x.p95)} ms (CPU p50 ${f(x.cpuP50)} ms)`;
   console.log('store (better-sqlite3, WAL, synchronous=FULL)');
-  console.log(`  append a turn (${r.appendTurn.messagesPerTurn} messages, 1 transaction, fsync): ${t(r.appendTurn)} over ${r.appendTurn.turns} turns`);
-  console.log(`  open a ${r.openSession.messages}-message session (open file + load history with full outputs): ${t(r.openSession)} over ${r.openSession.runs} runs`);
+  console.log(
+    `  append a turn (${r.appendTurn.messagesPerTurn} messages, 1 transaction, fsync): ${t(r.appendTurn)} over ${r.appendTurn.turns} turns`,
+  );
+  console.log(
+    `  open a ${r.openSession.messages}-message session (open file + load history with full outputs): ${t(r.openSession)} over ${r.openSession.runs} runs`,
+  );
   console.log(`  load that history without full tool outputs (the per-turn view read): ${t(r.listLight)}`);
-  console.log(`  database size per 1,000 messages: ${(r.bytesPer1000Messages / 1024).toFixed(0)} KiB (user/assistant/tool turns, 6 KB full tool output each)`);
-  console.log(`  host RSS with the session open (after GC): ${r.rssMbWithSessionOpen.toFixed(0)} MB (JS heap ${r.heapMbWithSessionOpen.toFixed(0)} MB)`);
+  console.log(
+    `  database size per 1,000 messages: ${(r.bytesPer1000Messages / 1024).toFixed(0)} KiB (user/assistant/tool turns, 6 KB full tool output each)`,
+  );
+  console.log(
+    `  host RSS with the session open (after GC): ${r.rssMbWithSessionOpen.toFixed(0)} MB (JS heap ${r.heapMbWithSessionOpen.toFixed(0)} MB)`,
+  );
 }

@@ -36,7 +36,11 @@ export function openStore(opts: OpenStoreOptions): Store {
         try {
           return (fn as (...a: unknown[]) => unknown)(...args);
         } catch (err) {
-          if (isCorruptionError(err)) throw new StoreError('corrupt', `The database ${opts.file} is damaged (${(err as Error).message}). Close Threadline and keep a copy of the file.`);
+          if (isCorruptionError(err))
+            throw new StoreError(
+              'corrupt',
+              `The database ${opts.file} is damaged (${(err as Error).message}). Close Threadline and keep a copy of the file.`,
+            );
           throw err;
         }
       };
@@ -52,7 +56,9 @@ export function openStore(opts: OpenStoreOptions): Store {
     compactions: guard(createCompactionsRepo(ctx, messages)),
     memory: guard(createMemoryRepo(ctx)),
     settings: guard(createSettingsRepo(ctx, env)),
-    providers: guard(createProvidersRepo(ctx, { encryptor: opts.encryptor, allowPlaintextKeys: opts.allowPlaintextKeys ?? false })),
+    providers: guard(
+      createProvidersRepo(ctx, { encryptor: opts.encryptor, allowPlaintextKeys: opts.allowPlaintextKeys ?? false }),
+    ),
     approvals: guard(createApprovalsRepo(ctx)),
     transaction: <T>(fn: () => T): T => {
       if (closed) throw new StoreError('closed', `The store ${opts.file} is closed.`);

@@ -157,7 +157,11 @@ export interface CompactionsRepo {
    * Atomically: append `inserted` (default visibility agent-only, meta.compactionId set) and
    * store the record with their ids as insertedIds. Either both exist afterwards or neither.
    */
-  apply(sessionId: string, record: NewCompaction, inserted: NewMessage[]): { record: CompactionRecord; inserted: StoredMessage[] };
+  apply(
+    sessionId: string,
+    record: NewCompaction,
+    inserted: NewMessage[],
+  ): { record: CompactionRecord; inserted: StoredMessage[] };
   /** Deactivate the newest active compaction; null when there is none. */
   undoLast(sessionId: string): CompactionRecord | null;
   /** Every record, oldest first. */
@@ -169,7 +173,10 @@ export interface CompactionsRepo {
 
 // ─── memory ─────────────────────────────────────────────────────────────────────────────────
 
-export type NewCandidate = Omit<MemoryCandidate, 'id' | 'sessionId' | 'createdAt'> & { id?: string; createdAt?: number };
+export type NewCandidate = Omit<MemoryCandidate, 'id' | 'sessionId' | 'createdAt'> & {
+  id?: string;
+  createdAt?: number;
+};
 
 export interface NewSnapshot {
   id?: string;

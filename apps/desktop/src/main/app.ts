@@ -168,7 +168,11 @@ export function runApp(opts: RunAppOptions): RunningApp {
     const warnings = runtime.startupWarnings ?? [];
     if (warnings.length > 0) {
       const strings = menuStrings(language);
-      void dialog.showMessageBox({ type: 'warning', message: strings.startupWarningTitle, detail: warnings.join('\n\n') });
+      void dialog.showMessageBox({
+        type: 'warning',
+        message: strings.startupWarningTitle,
+        detail: warnings.join('\n\n'),
+      });
     }
   }
 

@@ -27,9 +27,16 @@ describe('browser mode with the real runtime', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'tl-real-'));
     const llm: FakeLlm = await startFakeLlm({
       defaultReply: (req): FakeReply =>
-        lastIsTool(req) ? { content: 'not run, fine' } : { toolCalls: [{ name: 'shell', arguments: { command: 'touch should-not-exist' } }] },
+        lastIsTool(req)
+          ? { content: 'not run, fine' }
+          : { toolCalls: [{ name: 'shell', arguments: { command: 'touch should-not-exist' } }] },
     });
-    const env = { THREADLINE_PROVIDER_URL: llm.url, THREADLINE_MODEL: 'fake-model', THREADLINE_CONTEXT_WINDOW: '16000', OPENAI_API_KEY: 'test-key' };
+    const env = {
+      THREADLINE_PROVIDER_URL: llm.url,
+      THREADLINE_MODEL: 'fake-model',
+      THREADLINE_CONTEXT_WINDOW: '16000',
+      OPENAI_API_KEY: 'test-key',
+    };
     const app = await startBrowserMode({ port: 0, dataDir, staticDir: null, env });
     cleanup = async () => {
       await app.close();
@@ -48,7 +55,12 @@ describe('browser mode with the real runtime', () => {
     /** Calls a route that must succeed and returns its data. */
     const ok = async <T>(route: RouteName, input: unknown): Promise<T> => {
       const r = await rpc(route, input);
-      expect({ route, status: r.status, ok: r.body.ok, error: r.body.error }).toEqual({ route, status: 200, ok: true, error: undefined });
+      expect({ route, status: r.status, ok: r.body.ok, error: r.body.error }).toEqual({
+        route,
+        status: 200,
+        ok: true,
+        error: undefined,
+      });
       called.add(route);
       return r.body.data as T;
     };
@@ -63,7 +75,14 @@ describe('browser mode with the real runtime', () => {
     // Providers: the environment preconfigured the active profile.
     const [profile] = await ok<{ id: string; active: boolean }[]>('providers.list', {});
     expect(profile.active).toBe(true);
-    await ok('providers.upsert', { id: profile.id, preset: 'custom', name: 'fake', baseUrl: llm.url, model: 'fake-model', contextWindow: 16000 });
+    await ok('providers.upsert', {
+      id: profile.id,
+      preset: 'custom',
+      name: 'fake',
+      baseUrl: llm.url,
+      model: 'fake-model',
+      contextWindow: 16000,
+    });
     await ok('providers.setActive', { id: profile.id });
     expect(await ok<{ ok: boolean }>('providers.test', { id: profile.id })).toMatchObject({ ok: true });
     await ok('settings.get', {});
@@ -103,13 +122,19 @@ describe('browser mode with the real runtime', () => {
     await ok('compaction.undo', { sessionId });
 
     // Memory.
-    const fact = await ok<{ id: string }>('memory.facts.upsert', { sessionId, category: 'note', content: 'prefers short answers' });
+    const fact = await ok<{ id: string }>('memory.facts.upsert', {
+      sessionId,
+      category: 'note',
+      content: 'prefers short answers',
+    });
     await ok('memory.facts.list', { sessionId });
     await ok('memory.facts.setStatus', { id: fact.id, status: 'forgotten' });
     await ok('memory.candidates.list', { sessionId });
 
     // Export, then delete.
-    expect(await ok<{ mime: string }>('sessions.export', { id: sessionId, format: 'markdown' })).toMatchObject({ mime: 'text/markdown' });
+    expect(await ok<{ mime: string }>('sessions.export', { id: sessionId, format: 'markdown' })).toMatchObject({
+      mime: 'text/markdown',
+    });
     await ok('sessions.delete', { id: sessionId });
 
     expect([...called].sort()).toEqual([...ROUTE_NAMES].sort());
@@ -123,7 +148,9 @@ describe('browser mode with the real runtime', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'tl-real-'));
     try {
       const env = { THREADLINE_PROVIDER_URL: 'http://127.0.0.1:9/v1', THREADLINE_CONTEXT_WINDOW: '128k' };
-      await expect(startBrowserMode({ port: 0, dataDir, staticDir: null, env })).rejects.toThrow(/THREADLINE_CONTEXT_WINDOW/);
+      await expect(startBrowserMode({ port: 0, dataDir, staticDir: null, env })).rejects.toThrow(
+        /THREADLINE_CONTEXT_WINDOW/,
+      );
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }

@@ -33,13 +33,26 @@ interface Reply {
   body: string;
 }
 
-function call(port: number, path: string, opts: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Reply> {
+function call(
+  port: number,
+  path: string,
+  opts: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Reply> {
   return new Promise((ok, ko) => {
-    const req = request({ host: '127.0.0.1', port, path, method: opts.method ?? 'GET', headers: { host: `127.0.0.1:${port}`, ...opts.headers } }, (res) => {
-      let body = '';
-      res.on('data', (c) => (body += c));
-      res.on('end', () => ok({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: opts.method ?? 'GET',
+        headers: { host: `127.0.0.1:${port}`, ...opts.headers },
+      },
+      (res) => {
+        let body = '';
+        res.on('data', (c) => (body += c));
+        res.on('end', () => ok({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
     req.on('error', ko);
     if (opts.body !== undefined) req.write(opts.body);
     req.end();
@@ -70,7 +83,11 @@ describe('browser-mode server', () => {
     const none = await call(srv.port, '/api/rpc/sessions.list', { method: 'POST', body: '{}' });
     expect(none.status).toBe(401);
     expect(JSON.parse(none.body)).toMatchObject({ ok: false, error: { code: 'unauthorized' } });
-    const wrong = await call(srv.port, '/api/rpc/sessions.list', { method: 'POST', body: '{}', headers: { authorization: 'Bearer nope' } });
+    const wrong = await call(srv.port, '/api/rpc/sessions.list', {
+      method: 'POST',
+      body: '{}',
+      headers: { authorization: 'Bearer nope' },
+    });
     expect(wrong.status).toBe(401);
     // RPC does not accept the token in the query string (only the event stream does).
     const query = await call(srv.port, `/api/rpc/sessions.list?token=${token}`, { method: 'POST', body: '{}' });
@@ -78,33 +95,61 @@ describe('browser-mode server', () => {
   });
 
   it('answers 403 for a foreign Host (DNS rebinding) or Origin (CSRF), even with the token', async () => {
-    const host = await call(srv.port, '/api/rpc/sessions.list', { method: 'POST', body: '{}', headers: { ...auth(), host: `evil.example:${srv.port}` } });
+    const host = await call(srv.port, '/api/rpc/sessions.list', {
+      method: 'POST',
+      body: '{}',
+      headers: { ...auth(), host: `evil.example:${srv.port}` },
+    });
     expect(host.status).toBe(403);
-    const origin = await call(srv.port, '/api/rpc/sessions.list', { method: 'POST', body: '{}', headers: { ...auth(), origin: 'http://evil.example' } });
+    const origin = await call(srv.port, '/api/rpc/sessions.list', {
+      method: 'POST',
+      body: '{}',
+      headers: { ...auth(), origin: 'http://evil.example' },
+    });
     expect(origin.status).toBe(403);
     const page = await call(srv.port, '/', { headers: { host: 'attacker.test' } });
     expect(page.status).toBe(403);
-    const own = await call(srv.port, '/api/rpc/sessions.list', { method: 'POST', body: '{}', headers: { ...auth(), origin: `http://localhost:${srv.port}` } });
+    const own = await call(srv.port, '/api/rpc/sessions.list', {
+      method: 'POST',
+      body: '{}',
+      headers: { ...auth(), origin: `http://localhost:${srv.port}` },
+    });
     expect(own.status).toBe(200);
   });
 
   it('validates input (400), reports unknown routes (404) and maps AppErrors', async () => {
-    const bad = await call(srv.port, '/api/rpc/sessions.rename', { method: 'POST', body: '{"id":"x"}', headers: auth() });
+    const bad = await call(srv.port, '/api/rpc/sessions.rename', {
+      method: 'POST',
+      body: '{"id":"x"}',
+      headers: auth(),
+    });
     expect(bad.status).toBe(400);
     expect(JSON.parse(bad.body).error.message).toMatch(/title/);
     const notJson = await call(srv.port, '/api/rpc/sessions.list', { method: 'POST', body: '{oops', headers: auth() });
     expect(notJson.status).toBe(400);
     const unknown = await call(srv.port, '/api/rpc/nope.route', { method: 'POST', body: '{}', headers: auth() });
     expect(unknown.status).toBe(404);
-    const missing = await call(srv.port, '/api/rpc/sessions.rename', { method: 'POST', body: '{"id":"x","title":"t"}', headers: auth() });
+    const missing = await call(srv.port, '/api/rpc/sessions.rename', {
+      method: 'POST',
+      body: '{"id":"x","title":"t"}',
+      headers: auth(),
+    });
     expect(missing.status).toBe(404);
     expect(JSON.parse(missing.body)).toEqual({ ok: false, error: { code: 'not_found', message: 'No session x' } });
-    const huge = await call(srv.port, '/api/rpc/sessions.create', { method: 'POST', body: JSON.stringify({ title: 'x'.repeat(5000) }), headers: auth() });
+    const huge = await call(srv.port, '/api/rpc/sessions.create', {
+      method: 'POST',
+      body: JSON.stringify({ title: 'x'.repeat(5000) }),
+      headers: auth(),
+    });
     expect(huge.status).toBe(413);
   });
 
   it('runs a route and answers {ok:true,data}', async () => {
-    const res = await call(srv.port, '/api/rpc/sessions.create', { method: 'POST', body: '{"title":"Hello"}', headers: auth() });
+    const res = await call(srv.port, '/api/rpc/sessions.create', {
+      method: 'POST',
+      body: '{"title":"Hello"}',
+      headers: auth(),
+    });
     expect(res.status).toBe(200);
     expect(JSON.parse(res.body)).toMatchObject({ ok: true, data: { id: 's1', title: 'Hello' } });
   });
@@ -114,18 +159,26 @@ describe('browser-mode server', () => {
     expect(refused.status).toBe(401);
     const event: AppEvent = { type: 'error', sessionId: null, code: 'x', message: 'hello' };
     const received = await new Promise<string>((ok, ko) => {
-      const req = request({ host: '127.0.0.1', port: srv.port, path: `/api/events?token=${token}`, headers: { host: `127.0.0.1:${srv.port}` } }, (res) => {
-        expect(res.headers['content-type']).toMatch(/text\/event-stream/);
-        let buf = '';
-        res.on('data', (c) => {
-          buf += c;
-          if (buf.includes('data: ')) {
-            req.destroy();
-            ok(buf);
-          }
-        });
-        setTimeout(() => hub.publish(event), 20);
-      });
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port: srv.port,
+          path: `/api/events?token=${token}`,
+          headers: { host: `127.0.0.1:${srv.port}` },
+        },
+        (res) => {
+          expect(res.headers['content-type']).toMatch(/text\/event-stream/);
+          let buf = '';
+          res.on('data', (c) => {
+            buf += c;
+            if (buf.includes('data: ')) {
+              req.destroy();
+              ok(buf);
+            }
+          });
+          setTimeout(() => hub.publish(event), 20);
+        },
+      );
       req.on('error', (e) => (String(e).includes('socket hang up') ? undefined : ko(e)));
       req.end();
     });
@@ -134,7 +187,14 @@ describe('browser-mode server', () => {
   });
 
   it('closes the event stream of a client that stopped reading instead of buffering without limit', async () => {
-    const slow = await startServer({ api: apiDouble(), hub, token, staticDir: null, maxEventBufferBytes: 256 * 1024, heartbeatMs: 60_000 });
+    const slow = await startServer({
+      api: apiDouble(),
+      hub,
+      token,
+      staticDir: null,
+      maxEventBufferBytes: 256 * 1024,
+      heartbeatMs: 60_000,
+    });
     try {
       // A raw client that sends the request and then never reads a byte.
       const sock = connect(slow.port, '127.0.0.1');
@@ -155,10 +215,18 @@ describe('browser-mode server', () => {
       sock.destroy();
       // Other clients are unaffected: a new stream still opens.
       const again = await new Promise<number>((ok, ko) => {
-        const req = request({ host: '127.0.0.1', port: slow.port, path: `/api/events?token=${token}`, headers: { host: `127.0.0.1:${slow.port}` } }, (res) => {
-          ok(res.statusCode ?? 0);
-          req.destroy();
-        });
+        const req = request(
+          {
+            host: '127.0.0.1',
+            port: slow.port,
+            path: `/api/events?token=${token}`,
+            headers: { host: `127.0.0.1:${slow.port}` },
+          },
+          (res) => {
+            ok(res.statusCode ?? 0);
+            req.destroy();
+          },
+        );
         req.on('error', (e) => (String(e).includes('socket hang up') ? undefined : ko(e)));
         req.end();
       });

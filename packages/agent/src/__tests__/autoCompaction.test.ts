@@ -6,7 +6,10 @@ let h: Harness;
 afterEach(async () => h?.close());
 
 /** ~2.2 KB of output: about 540 tokens under the chars/4 estimate of an unknown model. */
-const bigOutput = (n: number) => ({ name: 'shell', arguments: { command: `for i in $(seq 1 120); do echo "run ${n} line $i xxxxxxxx"; done` } });
+const bigOutput = (n: number) => ({
+  name: 'shell',
+  arguments: { command: `for i in $(seq 1 120); do echo "run ${n} line $i xxxxxxxx"; done` },
+});
 
 describe('auto compaction', () => {
   it('compacts a long session over the threshold: the view shrinks, history keeps everything', async () => {
@@ -16,7 +19,10 @@ describe('auto compaction', () => {
     h = await startHarness({
       window: 10_000,
       settings: { approvalPolicy: 'auto' },
-      llm: { defaultReply: (req): FakeReply => (lastIsTool(req) ? { content: `noted ${n}` } : { toolCalls: [bigOutput(++n)] }) },
+      llm: {
+        defaultReply: (req): FakeReply =>
+          lastIsTool(req) ? { content: `noted ${n}` } : { toolCalls: [bigOutput(++n)] },
+      },
     });
     for (let t = 1; t <= 9; t++) await h.turn(`turn ${t}: run the next batch`);
     const records = await h.api['compaction.list']({ sessionId: h.sessionId });
@@ -31,7 +37,10 @@ describe('auto compaction', () => {
     for (let t = 1; t <= 9; t++) expect(history.some((m) => m.content === `turn ${t}: run the next batch`)).toBe(true);
     expect(history.filter((m) => m.role === 'tool').length).toBe(9);
     // The model's latest request is smaller than the history it stands for, and carries the summary.
-    const last = h.llm.chatRequests().filter((r) => !r.isSummaryRequest).at(-1)!;
+    const last = h.llm
+      .chatRequests()
+      .filter((r) => !r.isSummaryRequest)
+      .at(-1)!;
     const sent = (last.body as { messages: unknown[] }).messages.length;
     expect(sent).toBeLessThan(history.filter((m) => m.visibility.agent && m.kind === 'normal').length);
     expect(h.llm.chatRequests().some((r) => r.isSummaryRequest)).toBe(true);
@@ -45,7 +54,9 @@ describe('auto compaction', () => {
     h = await startHarness({
       window: 8000,
       settings: { approvalPolicy: 'auto' },
-      llm: { defaultReply: (): FakeReply => (n < 16 ? { toolCalls: [bigOutput(++n)] } : { content: 'all batches done' }) },
+      llm: {
+        defaultReply: (): FakeReply => (n < 16 ? { toolCalls: [bigOutput(++n)] } : { content: 'all batches done' }),
+      },
     });
     await h.turn('run sixteen batches');
     const history = h.history();
@@ -91,7 +102,10 @@ describe('calibrated budget', () => {
       window: 6000,
       settings: { approvalPolicy: 'auto', compaction: { strategy: 'cfpm_memory_v1' } },
       // The provider refuses what is over the window, as a real one does.
-      llm: { contextWindow: 6000, defaultReply: (req): FakeReply => (lastIsTool(req) ? { content: `noted ${n}` } : { toolCalls: [numbers(++n)] }) },
+      llm: {
+        contextWindow: 6000,
+        defaultReply: (req): FakeReply => (lastIsTool(req) ? { content: `noted ${n}` } : { toolCalls: [numbers(++n)] }),
+      },
     });
     await h.turn('turn 1: print the first batch');
     const first = await h.api['context.usage']({ sessionId: h.sessionId });
@@ -110,12 +124,21 @@ describe('calibrated budget', () => {
 describe('calibration per profile', () => {
   it('a ratio learned on one model is not carried over to another', async () => {
     const numbers = { name: 'shell', arguments: { command: 'seq 1000 1250' } };
-    h = await startHarness({ settings: { approvalPolicy: 'auto' }, llm: { defaultReply: (req): FakeReply => (lastIsTool(req) ? { content: 'ok' } : { toolCalls: [numbers] }) } });
+    h = await startHarness({
+      settings: { approvalPolicy: 'auto' },
+      llm: { defaultReply: (req): FakeReply => (lastIsTool(req) ? { content: 'ok' } : { toolCalls: [numbers] }) },
+    });
     await h.turn('print numbers');
     const learned = await h.api['context.usage']({ sessionId: h.sessionId });
     expect(learned.calibration).not.toBe(1);
     expect(learned.providerPromptTokens).not.toBeNull();
-    const other = await h.api['providers.upsert']({ preset: 'custom', name: 'other', baseUrl: h.llm.url, model: 'gpt-4o', contextWindow: 128_000 });
+    const other = await h.api['providers.upsert']({
+      preset: 'custom',
+      name: 'other',
+      baseUrl: h.llm.url,
+      model: 'gpt-4o',
+      contextWindow: 128_000,
+    });
     await h.api['providers.setActive']({ id: other.id });
     const fresh = await h.api['context.usage']({ sessionId: h.sessionId });
     expect(fresh.calibration).toBe(1);

@@ -8,8 +8,12 @@ import { lastIsTool, startHarness, type Harness } from './harness';
 let h: Harness;
 afterEach(async () => h?.close());
 
-const shellOnce = (command: string) => (req: ChatRequestView): FakeReply =>
-  lastIsTool(req) ? { content: `after: ${String(req.messages.at(-1)?.content).slice(0, 40)}` } : { toolCalls: [{ name: 'shell', arguments: { command } }] };
+const shellOnce =
+  (command: string) =>
+  (req: ChatRequestView): FakeReply =>
+    lastIsTool(req)
+      ? { content: `after: ${String(req.messages.at(-1)?.content).slice(0, 40)}` }
+      : { toolCalls: [{ name: 'shell', arguments: { command } }] };
 
 describe('cancel', () => {
   it('stops the stream, keeps the partial answer and leaves a turn_aborted marker', async () => {
@@ -36,7 +40,10 @@ describe('cancel', () => {
   });
 
   it('kills a running tool and records it as aborted', async () => {
-    h = await startHarness({ settings: { approvalPolicy: 'auto' }, llm: { defaultReply: shellOnce('sleep 30; echo never') } });
+    h = await startHarness({
+      settings: { approvalPolicy: 'auto' },
+      llm: { defaultReply: shellOnce('sleep 30; echo never') },
+    });
     await h.api['chat.send']({ sessionId: h.sessionId, text: 'wait a long time' });
     await h.waitFor('tool.requested');
     await new Promise((r) => setTimeout(r, 200));
@@ -65,7 +72,9 @@ describe('approvals', () => {
     expect(history.find((m) => m.role === 'tool')?.meta?.status).toBe('aborted');
     expect(history.at(-1)?.kind).toBe('turn_aborted');
     expect(existsSync(path.join(h.dir, 'should-not-exist'))).toBe(false);
-    await expect(h.api['chat.approve']({ sessionId: h.sessionId, toolCallId: req.toolCall.id, decision: 'approve' })).rejects.toMatchObject({
+    await expect(
+      h.api['chat.approve']({ sessionId: h.sessionId, toolCallId: req.toolCall.id, decision: 'approve' }),
+    ).rejects.toMatchObject({
       code: 'not_found',
     });
   });
@@ -105,7 +114,9 @@ describe('approvals', () => {
     const req = h.events.find((e) => e.type === 'tool.requested');
     expect(req?.type === 'tool.requested' && req.needsApproval).toBe(false);
     expect(h.history().find((m) => m.role === 'tool')?.meta?.status).toBe('denied');
-    await expect(h.api['chat.approve']({ sessionId: h.sessionId, toolCallId: 'call_x', decision: 'approve' })).rejects.toMatchObject({
+    await expect(
+      h.api['chat.approve']({ sessionId: h.sessionId, toolCallId: 'call_x', decision: 'approve' }),
+    ).rejects.toMatchObject({
       code: 'not_found',
     });
   });
@@ -117,14 +128,24 @@ describe('per-session approval policy', () => {
     await h.api['chat.send']({ sessionId: h.sessionId, text: 'first' });
     const first = await h.waitFor('tool.requested');
     expect(first.needsApproval).toBe(true);
-    await h.api['chat.approve']({ sessionId: h.sessionId, toolCallId: first.toolCall.id, decision: 'approve', remember: true });
+    await h.api['chat.approve']({
+      sessionId: h.sessionId,
+      toolCallId: first.toolCall.id,
+      decision: 'approve',
+      remember: true,
+    });
     await h.api.idle(h.sessionId);
     expect(await h.api['approvals.list']({ sessionId: h.sessionId })).toEqual({ shell: 'auto' });
     h.events.length = 0;
     await h.turn('second');
     const second = h.events.find((e) => e.type === 'tool.requested');
     expect(second?.type === 'tool.requested' && second.needsApproval).toBe(false);
-    expect(h.history().filter((m) => m.role === 'tool').every((m) => m.meta?.status === 'ok')).toBe(true);
+    expect(
+      h
+        .history()
+        .filter((m) => m.role === 'tool')
+        .every((m) => m.meta?.status === 'ok'),
+    ).toBe(true);
     // Another session still asks.
     const other = await h.api['sessions.create']({});
     expect(await h.api['approvals.list']({ sessionId: other.id })).toEqual({});

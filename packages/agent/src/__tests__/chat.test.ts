@@ -15,7 +15,9 @@ describe('chat turn over real HTTP and SQLite', () => {
     const history = h.history();
     expect(history.map((m) => m.role)).toEqual(['user', 'assistant']);
     expect(history[0].id).toBe(res.userMessageId);
-    const deltas = h.events.filter((e) => e.type === 'message.delta').map((e) => (e.type === 'message.delta' ? e.delta : ''));
+    const deltas = h.events
+      .filter((e) => e.type === 'message.delta')
+      .map((e) => (e.type === 'message.delta' ? e.delta : ''));
     expect(deltas.length).toBeGreaterThan(1);
     expect(deltas.join('')).toBe(history[1].content);
     const usage = h.events.filter((e) => e.type === 'usage').at(-1);
@@ -30,7 +32,10 @@ describe('chat turn over real HTTP and SQLite', () => {
   it('names an untitled session after its first request; a title the user gave stays', async () => {
     h = await startHarness();
     const s = await h.api['sessions.create']({});
-    await h.api['chat.send']({ sessionId: s.id, text: '## Fix the flaky login test\n\nIt fails on CI about once a day.' });
+    await h.api['chat.send']({
+      sessionId: s.id,
+      text: '## Fix the flaky login test\n\nIt fails on CI about once a day.',
+    });
     await h.api.idle(s.id);
     expect((await h.api['sessions.list']({})).find((x) => x.id === s.id)?.title).toBe('Fix the flaky login test');
     await h.api['chat.send']({ sessionId: s.id, text: 'And what about the signup test?' });
@@ -72,7 +77,9 @@ describe('chat turn over real HTTP and SQLite', () => {
     h = await startHarness({
       llm: {
         defaultReply: (req) =>
-          lastIsTool(req) ? { content: 'I see the error' } : { toolCalls: [{ name: 'read_file', arguments: '{"path": "a.txt"' }] },
+          lastIsTool(req)
+            ? { content: 'I see the error' }
+            : { toolCalls: [{ name: 'read_file', arguments: '{"path": "a.txt"' }] },
       },
     });
     await h.turn('read it');
@@ -86,7 +93,9 @@ describe('chat turn over real HTTP and SQLite', () => {
   });
 
   it('stops a doom loop: the same call with the same arguments 3 times in a row', async () => {
-    h = await startHarness({ llm: { defaultReply: () => ({ toolCalls: [{ name: 'list_dir', arguments: { path: '.' } }] }) } });
+    h = await startHarness({
+      llm: { defaultReply: () => ({ toolCalls: [{ name: 'list_dir', arguments: { path: '.' } }] }) },
+    });
     await h.turn('loop forever');
     const history = h.history();
     expect(h.llm.chatRequests().length).toBe(3);
@@ -94,7 +103,10 @@ describe('chat turn over real HTTP and SQLite', () => {
     expect(notice?.kind).toBe('error_notice');
     // Structured, so the renderer says it in the user's language.
     expect(notice?.content?.startsWith(ERROR_NOTICE_PREFIX)).toBe(true);
-    expect(parseNotice(notice?.content)).toEqual({ type: 'error', payload: { version: 'v1', type: 'doom_loop', tool: 'list_dir', limit: 3 } });
+    expect(parseNotice(notice?.content)).toEqual({
+      type: 'error',
+      payload: { version: 'v1', type: 'doom_loop', tool: 'list_dir', limit: 3 },
+    });
     // Every call has its result, so the history stays pair-safe.
     const calls = history.flatMap((m) => m.tool_calls ?? []).map((c) => c.id);
     const results = history.filter((m) => m.role === 'tool').map((m) => m.tool_call_id);
@@ -108,7 +120,12 @@ describe('chat turn over real HTTP and SQLite', () => {
         defaultReply: () =>
           ++n < 3
             ? { toolCalls: [{ name: 'list_dir', arguments: { path: '.' } }] }
-            : { toolCalls: [{ name: 'list_dir', arguments: { path: '.' } }, { name: 'read_file', arguments: { path: 'x.txt' } }] },
+            : {
+                toolCalls: [
+                  { name: 'list_dir', arguments: { path: '.' } },
+                  { name: 'read_file', arguments: { path: 'x.txt' } },
+                ],
+              },
       },
     });
     await h.turn('loop');

@@ -10,7 +10,12 @@ describe('chat.state: what a reloading renderer needs to know', () => {
     h = await startHarness({
       llm: {
         defaultReply: (req): FakeReply =>
-          lastIsTool(req) ? { content: 'all done' } : { content: 'Let me check.', toolCalls: [{ name: 'shell', arguments: { command: 'sleep 0.4; echo approved-run' } }] },
+          lastIsTool(req)
+            ? { content: 'all done' }
+            : {
+                content: 'Let me check.',
+                toolCalls: [{ name: 'shell', arguments: { command: 'sleep 0.4; echo approved-run' } }],
+              },
       },
     });
     const idle = await h.api['chat.state']({ sessionId: h.sessionId });
@@ -23,9 +28,15 @@ describe('chat.state: what a reloading renderer needs to know', () => {
     const waiting = await h.api['chat.state']({ sessionId: h.sessionId });
     expect(waiting.busy).toBe(true);
     expect(waiting.partial).toEqual({ messageId: req.messageId, text: 'Let me check.' });
-    expect(waiting.pending).toEqual([{ toolCall: req.toolCall, messageId: req.messageId, needsApproval: true, status: 'waiting' }]);
+    expect(waiting.pending).toEqual([
+      { toolCall: req.toolCall, messageId: req.messageId, needsApproval: true, status: 'waiting' },
+    ]);
     // The renderer answers the call it learned about from chat.state.
-    await h.api['chat.approve']({ sessionId: h.sessionId, toolCallId: waiting.pending[0].toolCall.id, decision: 'approve' });
+    await h.api['chat.approve']({
+      sessionId: h.sessionId,
+      toolCallId: waiting.pending[0].toolCall.id,
+      decision: 'approve',
+    });
     const running = await h.api['chat.state']({ sessionId: h.sessionId });
     expect(running.pending.map((p) => p.status)).toEqual(['running']);
     await h.api.idle(h.sessionId);
@@ -44,7 +55,14 @@ describe('chat.state: what a reloading renderer needs to know', () => {
     expect(state.busy).toBe(true);
     expect(state.partial?.messageId).toBe(deltas[0].messageId);
     // Everything the events delivered, and nothing the model has not said.
-    expect(state.partial?.text.startsWith(deltas.slice(0, 3).map((d) => d.delta).join(''))).toBe(true);
+    expect(
+      state.partial?.text.startsWith(
+        deltas
+          .slice(0, 3)
+          .map((d) => d.delta)
+          .join(''),
+      ),
+    ).toBe(true);
     expect(full.startsWith(state.partial?.text ?? 'x')).toBe(true);
     expect(state.partial!.text.length).toBeLessThan(full.length);
     expect(state.pending).toEqual([]);

@@ -6,7 +6,10 @@ let h: Harness;
 afterEach(async () => h?.close());
 
 /** A slow summary: long enough to cancel, as a real model's summary of a long session is. */
-const SLOW_SUMMARY: FakeRule = { match: { summaryRequest: true }, reply: { content: 'A summary of the session.', delayMsPerChunk: 4000 } };
+const SLOW_SUMMARY: FakeRule = {
+  match: { summaryRequest: true },
+  reply: { content: 'A summary of the session.', delayMsPerChunk: 4000 },
+};
 
 /** 80 messages, ~4,400 tokens, plus the system prompt and tools: over 80 % of a 6,000 window. */
 function fillSession(pairs = 40): void {
@@ -86,7 +89,15 @@ describe('a successful manual compaction', () => {
   it('resumes a paused auto compaction', async () => {
     h = await startHarness({
       window: 6000,
-      llm: { rules: [{ match: { summaryRequest: true }, reply: { error: { status: 400, message: 'summaries are broken today' } }, times: 3 }] },
+      llm: {
+        rules: [
+          {
+            match: { summaryRequest: true },
+            reply: { error: { status: 400, message: 'summaries are broken today' } },
+            times: 3,
+          },
+        ],
+      },
     });
     fillSession();
     for (let i = 1; i <= 3; i++) {

@@ -24,7 +24,11 @@ class Host {
   readonly ready: Promise<void>;
 
   constructor() {
-    this.child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'fixtures/host.ts'), dbFile, llm.url, dir], { cwd: repoRoot });
+    this.child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(here, 'fixtures/host.ts'), dbFile, llm.url, dir],
+      { cwd: repoRoot },
+    );
     let buf = '';
     let onReady: () => void = () => {};
     this.ready = new Promise((r) => (onReady = r));
@@ -66,7 +70,8 @@ class Host {
 beforeAll(async () => {
   llm = await startFakeLlm({
     defaultReply: (req): FakeReply => {
-      if (req.lastUserText.startsWith('sleep') && !lastIsTool(req)) return { toolCalls: [{ name: 'shell', arguments: { command: 'sleep 30' } }] };
+      if (req.lastUserText.startsWith('sleep') && !lastIsTool(req))
+        return { toolCalls: [{ name: 'shell', arguments: { command: 'sleep 30' } }] };
       if (lastIsTool(req)) return { content: 'tool done' };
       return { content: `answer to ${req.lastUserText}` };
     },
@@ -94,7 +99,13 @@ describe('a host killed mid-turn', () => {
     await toolStarted;
     await host.kill();
     const committed = await readHistory(session.id);
-    expect(committed.map((m) => m.content)).toEqual(['first', 'answer to first', 'second', 'answer to second', 'sleep please']);
+    expect(committed.map((m) => m.content)).toEqual([
+      'first',
+      'answer to first',
+      'second',
+      'answer to second',
+      'sleep please',
+    ]);
 
     // Restarted: everything committed is there and the session goes on (the interrupted user
     // message stays in history; the next turn's view is still a valid request).

@@ -32,7 +32,9 @@ describe('error notices are structured', () => {
     let n = 0;
     h = await startHarness({
       api: { maxModelCalls: 2 },
-      llm: { defaultReply: (): FakeReply => ({ toolCalls: [{ name: 'list_dir', arguments: { path: `dir-${++n}` } }] }) },
+      llm: {
+        defaultReply: (): FakeReply => ({ toolCalls: [{ name: 'list_dir', arguments: { path: `dir-${++n}` } }] }),
+      },
     });
     await h.turn('keep going');
     expect(errorPayloads(h.history())).toEqual([{ version: 'v1', type: 'max_model_calls', limit: 2 }]);

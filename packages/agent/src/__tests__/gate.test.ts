@@ -10,10 +10,16 @@ afterEach(async () => h?.close());
 
 async function cfpmSession(): Promise<string> {
   h = await startHarness({
-    settings: { approvalPolicy: 'auto', compaction: { strategy: 'cfpm_memory_v1' }, cfpm: { runtimeVisibility: 'debug' } },
+    settings: {
+      approvalPolicy: 'auto',
+      compaction: { strategy: 'cfpm_memory_v1' },
+      cfpm: { runtimeVisibility: 'debug' },
+    },
     llm: {
       defaultReply: (req): FakeReply =>
-        lastIsTool(req) ? { content: 'listed the desktop' } : { toolCalls: [{ name: 'shell', arguments: { command: 'ls ~/Desktop' } }] },
+        lastIsTool(req)
+          ? { content: 'listed the desktop' }
+          : { toolCalls: [{ name: 'shell', arguments: { command: 'ls ~/Desktop' } }] },
     },
   });
   const desktop = path.join(h.dir, 'home', 'Desktop');
@@ -44,7 +50,9 @@ describe('CFPM memory and the pre-tool gate in a turn', () => {
     const requested = h.events.find((e) => e.type === 'tool.requested');
     expect(requested?.type === 'tool.requested' && requested.toolCall.function.arguments).toContain(desktop);
     // History keeps the model's call; the result records what actually ran, for "ran: …".
-    expect(JSON.parse(history.find((m) => m.role === 'assistant')!.tool_calls![0].function.arguments)).toEqual({ command: 'ls ~/Desktop' });
+    expect(JSON.parse(history.find((m) => m.role === 'assistant')!.tool_calls![0].function.arguments)).toEqual({
+      command: 'ls ~/Desktop',
+    });
     expect(typeof tool.meta?.ranArguments).toBe('string');
     expect(JSON.parse(tool.meta!.ranArguments as string).command).toBe(parsed.payload.rewrittenCommand);
     expect(h.events.some((e) => e.type === 'notice' && e.message.kind === 'gate_notice')).toBe(true);
@@ -72,7 +80,9 @@ describe('CFPM memory and the pre-tool gate in a turn', () => {
   it('refresh turns tool outputs into facts and candidates', async () => {
     const desktop = await cfpmSession();
     h.llm.setRules([], (req): FakeReply =>
-      lastIsTool(req) ? { content: `Created ${desktop}/report.md successfully.` } : { toolCalls: [{ name: 'write_file', arguments: { path: `${desktop}/report.md`, content: '# r' } }] },
+      lastIsTool(req)
+        ? { content: `Created ${desktop}/report.md successfully.` }
+        : { toolCalls: [{ name: 'write_file', arguments: { path: `${desktop}/report.md`, content: '# r' } }] },
     );
     await h.turn('write the report');
     await h.turn('thanks');

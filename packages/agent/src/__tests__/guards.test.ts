@@ -5,7 +5,10 @@ import { compactionNotices, startHarness, type Harness } from './harness';
 let h: Harness;
 afterEach(async () => h?.close());
 
-const bigOutput = (n: number) => ({ name: 'shell', arguments: { command: `for i in $(seq 1 120); do echo "run ${n} line $i xxxxxxxx"; done` } });
+const bigOutput = (n: number) => ({
+  name: 'shell',
+  arguments: { command: `for i in $(seq 1 120); do echo "run ${n} line $i xxxxxxxx"; done` },
+});
 
 describe('auto compaction guards', () => {
   it('pauses auto compaction for the session after 3 consecutive failures, and says so', async () => {
@@ -15,7 +18,9 @@ describe('auto compaction guards', () => {
       settings: { approvalPolicy: 'auto' },
       llm: {
         // The summarizer's calls fail, so every auto compaction fails.
-        rules: [{ match: { summaryRequest: true }, reply: { error: { status: 400, message: 'summaries are broken today' } } }],
+        rules: [
+          { match: { summaryRequest: true }, reply: { error: { status: 400, message: 'summaries are broken today' } } },
+        ],
         defaultReply: (): FakeReply => (n < 16 ? { toolCalls: [bigOutput(++n)] } : { content: 'done' }),
       },
     });

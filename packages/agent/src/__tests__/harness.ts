@@ -17,7 +17,11 @@ export interface Harness {
   sessionId: string;
   /** chat.send, then wait for the turn to end. */
   turn(text: string): Promise<void>;
-  waitFor<T extends AppEvent['type']>(type: T, pred?: (e: Extract<AppEvent, { type: T }>) => boolean, timeoutMs?: number): Promise<Extract<AppEvent, { type: T }>>;
+  waitFor<T extends AppEvent['type']>(
+    type: T,
+    pred?: (e: Extract<AppEvent, { type: T }>) => boolean,
+    timeoutMs?: number,
+  ): Promise<Extract<AppEvent, { type: T }>>;
   history(): StoredMessage[];
   close(): Promise<void>;
 }
@@ -103,7 +107,11 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
 
 /** Notices of a given compaction type in history. */
 export function compactionNotices(history: StoredMessage[], type?: string): StoredMessage[] {
-  return history.filter((m) => (m.content ?? '').startsWith('[THREADLINE_COMPACTION_V1]') && (!type || (m.content ?? '').includes(`"type":"${type}"`)));
+  return history.filter(
+    (m) =>
+      (m.content ?? '').startsWith('[THREADLINE_COMPACTION_V1]') &&
+      (!type || (m.content ?? '').includes(`"type":"${type}"`)),
+  );
 }
 
 /** A request whose last message is a tool result (the model is answering after a call). */

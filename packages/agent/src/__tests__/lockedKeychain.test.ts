@@ -37,7 +37,15 @@ describe('a locked keychain', () => {
       store.close();
       rmSync(dir, { recursive: true, force: true });
     };
-    store.providers.upsert({ preset: 'custom', name: 'fake', baseUrl: llm.url, model: 'fake-model', contextWindow: 8000, compactionModel: null, apiKey: 'sk-sealed' });
+    store.providers.upsert({
+      preset: 'custom',
+      name: 'fake',
+      baseUrl: llm.url,
+      model: 'fake-model',
+      contextWindow: 8000,
+      compactionModel: null,
+      apiKey: 'sk-sealed',
+    });
     const session = await api['sessions.create']({ title: 'locked' });
     await api['chat.send']({ sessionId: session.id, text: 'hello before the lock' });
     await api.idle(session.id);
@@ -47,7 +55,9 @@ describe('a locked keychain', () => {
     const preview = await api['compaction.preview']({ sessionId: session.id });
     expect(preview.strategy).toBe('legacy_segmented');
     // A model call does need the key: it fails with the keychain's reason, not silently.
-    await expect(api['chat.send']({ sessionId: session.id, text: 'after the lock' })).rejects.toThrow(/locked|secure storage/);
+    await expect(api['chat.send']({ sessionId: session.id, text: 'after the lock' })).rejects.toThrow(
+      /locked|secure storage/,
+    );
   });
 
   it('still applies a new THREADLINE_CONTEXT_WINDOW at start when the stored key cannot be read', () => {
@@ -58,7 +68,12 @@ describe('a locked keychain', () => {
       store.close();
       rmSync(dir, { recursive: true, force: true });
     };
-    const env = { THREADLINE_PROVIDER_URL: 'http://127.0.0.1:9/v1', THREADLINE_MODEL: 'm', OPENAI_API_KEY: 'sk-1', THREADLINE_CONTEXT_WINDOW: '8000' };
+    const env = {
+      THREADLINE_PROVIDER_URL: 'http://127.0.0.1:9/v1',
+      THREADLINE_MODEL: 'm',
+      OPENAI_API_KEY: 'sk-1',
+      THREADLINE_CONTEXT_WINDOW: '8000',
+    };
     ensureEnvProvider(store, env);
     keychain.locked = true;
     const p = ensureEnvProvider(store, { ...env, THREADLINE_CONTEXT_WINDOW: '16000' });

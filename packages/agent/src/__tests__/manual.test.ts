@@ -12,7 +12,9 @@ async function session(turns: number): Promise<void> {
     settings: { approvalPolicy: 'auto' },
     llm: {
       defaultReply: (req): FakeReply =>
-        lastIsTool(req) ? { content: `done ${n}` } : { toolCalls: [{ name: 'shell', arguments: { command: `seq 1 ${1500 + ++n}` } }] },
+        lastIsTool(req)
+          ? { content: `done ${n}` }
+          : { toolCalls: [{ name: 'shell', arguments: { command: `seq 1 ${1500 + ++n}` } }] },
     },
   });
   for (let t = 1; t <= turns; t++) await h.turn(`task ${t}`);
@@ -23,7 +25,12 @@ const modelCalls = () => h.llm.chatRequests().filter((r) => !r.isSummaryRequest)
 describe('manual compaction', () => {
   it('each manual phrase compacts with no model reply', async () => {
     await session(5);
-    for (const phrase of ['Please compact this conversation', '/compact', '  /summarize  ', '/compact keep the file names']) {
+    for (const phrase of [
+      'Please compact this conversation',
+      '/compact',
+      '  /summarize  ',
+      '/compact keep the file names',
+    ]) {
       const calls = modelCalls();
       const count = h.history().length;
       await h.turn(phrase);
@@ -40,7 +47,10 @@ describe('manual compaction', () => {
       expect(compactionNotices(added, 'compacted').length).toBe(1);
       if (phrase.startsWith('/compact keep')) {
         expect(latest.instructions).toBe('keep the file names');
-        const summaryReq = h.llm.chatRequests().filter((r) => r.isSummaryRequest).at(-1)!;
+        const summaryReq = h.llm
+          .chatRequests()
+          .filter((r) => r.isSummaryRequest)
+          .at(-1)!;
         expect(JSON.stringify(summaryReq.body)).toContain('keep the file names');
       }
       // Undo so the next phrase has the same material to work on.

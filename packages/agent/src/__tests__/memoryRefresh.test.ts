@@ -9,11 +9,17 @@ afterEach(async () => h?.close());
 describe('CFPM refresh after the final answer', () => {
   it("brings the final answer's facts and notice with its own turn, and the next turn does not count them again", async () => {
     h = await startHarness({
-      settings: { approvalPolicy: 'auto', compaction: { strategy: 'cfpm_memory_v1' }, cfpm: { runtimeVisibility: 'debug' } },
+      settings: {
+        approvalPolicy: 'auto',
+        compaction: { strategy: 'cfpm_memory_v1' },
+        cfpm: { runtimeVisibility: 'debug' },
+      },
       llm: {
         defaultReply: (req): FakeReply => {
           if (req.lastUserText.startsWith('thanks')) return { content: 'You are welcome.' };
-          return lastIsTool(req) ? { content: 'The report is at /srv/reports/q3-summary.md now.' } : { toolCalls: [{ name: 'list_dir', arguments: { path: '.' } }] };
+          return lastIsTool(req)
+            ? { content: 'The report is at /srv/reports/q3-summary.md now.' }
+            : { toolCalls: [{ name: 'list_dir', arguments: { path: '.' } }] };
         },
       },
     });
@@ -37,10 +43,20 @@ describe('CFPM refresh after the final answer', () => {
   it('parses the partial answer of a cancelled turn once, at the next turn start', async () => {
     h = await startHarness({
       settings: { compaction: { strategy: 'cfpm_memory_v1' } },
-      llm: { defaultReply: { content: `Saved the draft to /srv/reports/draft-notes.md and ${'then some more words '.repeat(60)}`, delayMsPerChunk: 10, chunkSize: 20 } },
+      llm: {
+        defaultReply: {
+          content: `Saved the draft to /srv/reports/draft-notes.md and ${'then some more words '.repeat(60)}`,
+          delayMsPerChunk: 10,
+          chunkSize: 20,
+        },
+      },
     });
     // A user fact, so the session counts as refreshed before.
-    await h.api['memory.facts.upsert']({ sessionId: h.sessionId, category: 'note', content: 'the user prefers Markdown' });
+    await h.api['memory.facts.upsert']({
+      sessionId: h.sessionId,
+      category: 'note',
+      content: 'the user prefers Markdown',
+    });
     await h.api['chat.send']({ sessionId: h.sessionId, text: 'draft it' });
     await h.waitFor('message.delta', () => h.events.filter((e) => e.type === 'message.delta').length >= 5);
     await h.api['chat.cancel']({ sessionId: h.sessionId });

@@ -13,7 +13,12 @@ describe('full outputs', () => {
         defaultReply: (req): FakeReply =>
           lastIsTool(req)
             ? { content: 'counted' }
-            : { toolCalls: [{ name: 'shell', arguments: { command: 'seq 1 5000' } }, { name: 'shell', arguments: { command: 'echo short' } }] },
+            : {
+                toolCalls: [
+                  { name: 'shell', arguments: { command: 'seq 1 5000' } },
+                  { name: 'shell', arguments: { command: 'echo short' } },
+                ],
+              },
       },
     });
     await h.turn('count');

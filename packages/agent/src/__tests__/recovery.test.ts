@@ -6,17 +6,25 @@ import { lastIsTool, compactionNotices, startHarness, type Harness } from './har
 let h: Harness;
 afterEach(async () => h?.close());
 
-const bigOutput = (n: number) => ({ name: 'shell', arguments: { command: `for i in $(seq 1 120); do echo "run ${n} line $i xxxxxxxx"; done` } });
+const bigOutput = (n: number) => ({
+  name: 'shell',
+  arguments: { command: `for i in $(seq 1 120); do echo "run ${n} line $i xxxxxxxx"; done` },
+});
 const payload = (content: string | null) => JSON.parse((content ?? '').slice((content ?? '').indexOf('{')));
 
 /** A session of `turns` turns, each with one big tool output, while the provider has no limit. */
-async function longSession(turns: number, strategy: 'legacy_segmented' | 'cfpm_memory_v1' = 'legacy_segmented'): Promise<void> {
+async function longSession(
+  turns: number,
+  strategy: 'legacy_segmented' | 'cfpm_memory_v1' = 'legacy_segmented',
+): Promise<void> {
   let n = 0;
   h = await startHarness({
     // The runtime believes in a huge window, so only the provider's error can trigger compaction.
     window: 1_000_000,
     settings: { approvalPolicy: 'auto', compaction: { strategy } },
-    llm: { defaultReply: (req): FakeReply => (lastIsTool(req) ? { content: `noted ${n}` } : { toolCalls: [bigOutput(++n)] }) },
+    llm: {
+      defaultReply: (req): FakeReply => (lastIsTool(req) ? { content: `noted ${n}` } : { toolCalls: [bigOutput(++n)] }),
+    },
   });
   for (let t = 1; t <= turns; t++) await h.turn(`turn ${t}`);
 }

@@ -58,7 +58,8 @@ export function scopeFor(ctx: ApiContext, sessionId: string, signal: AbortSignal
 
 function lazyClient(ctx: ApiContext, profile: ProviderProfile): ProviderClient {
   let built: ProviderClient | null = null;
-  const get = (): ProviderClient => (built ??= ctx.providerFactory(profile, ctx.deps.store.providers.secret(profile.id)));
+  const get = (): ProviderClient =>
+    (built ??= ctx.providerFactory(profile, ctx.deps.store.providers.secret(profile.id)));
   return {
     streamChat: async (req) => get().streamChat(req),
     complete: async (req) => get().complete(req),
@@ -79,7 +80,11 @@ function unavailableClient(): ProviderClient {
  * sessions.delete and dispose (its promise); all of it cleared, and announced, when it ends.
  * The caller has checked that the session is not busy.
  */
-export function runSessionWork<T>(ctx: ApiContext, sessionId: string, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+export function runSessionWork<T>(
+  ctx: ApiContext,
+  sessionId: string,
+  work: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
   const rt = ctx.runtimes.get(sessionId);
   const abort = new AbortController();
   rt.busy = true;

@@ -2,7 +2,10 @@ import { AppError, type AppApi } from '@threadline/protocol';
 import { appendUserMessage, runTurn } from '../turn/runTurn';
 import { activeProvider, currentSettings, requireSession, runSessionWork, type ApiContext } from './apiContext';
 
-type ChatRoutes = Pick<AppApi, 'chat.send' | 'chat.cancel' | 'chat.approve' | 'chat.state' | 'approvals.list' | 'approvals.set'>;
+type ChatRoutes = Pick<
+  AppApi,
+  'chat.send' | 'chat.cancel' | 'chat.approve' | 'chat.state' | 'approvals.list' | 'approvals.set'
+>;
 
 /** renderer send → … → AppApi.send: append the user message, return, run the turn in the background. */
 export function chatRoutes(ctx: ApiContext): ChatRoutes {
@@ -15,7 +18,9 @@ export function chatRoutes(ctx: ApiContext): ChatRoutes {
       const settings = currentSettings(ctx);
       const user = appendUserMessage(ctx.deps, sessionId, text, profile);
       // In the background: chat.send returns once the user message is stored.
-      void runSessionWork(ctx, sessionId, (signal) => runTurn({ deps: ctx.deps, sessionId, settings, profile, client, signal }, text));
+      void runSessionWork(ctx, sessionId, (signal) =>
+        runTurn({ deps: ctx.deps, sessionId, settings, profile, client, signal }, text),
+      );
       return { accepted: true, userMessageId: user.id };
     },
 
@@ -42,7 +47,8 @@ export function chatRoutes(ctx: ApiContext): ChatRoutes {
       if (!waiter) throw new AppError('not_found', `No tool call ${toolCallId} is waiting for approval.`);
       // "Always" for this session: later calls of the tool follow the answer without asking.
       const toolName = rt.pending.get(toolCallId)?.toolCall.function.name;
-      if (remember && toolName) ctx.deps.store.approvals.set(sessionId, toolName, decision === 'approve' ? 'auto' : 'deny');
+      if (remember && toolName)
+        ctx.deps.store.approvals.set(sessionId, toolName, decision === 'approve' ? 'auto' : 'deny');
       waiter(decision);
       return { ok: true };
     },

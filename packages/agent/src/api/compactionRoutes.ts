@@ -7,12 +7,16 @@ import { buildSessionView } from '../turn/view';
 import { refreshUsage } from '../turn/modelCall';
 import { requireSession, runSessionWork, scopeFor, type ApiContext } from './apiContext';
 
-type CompactionRoutes = Pick<AppApi, 'compaction.run' | 'compaction.preview' | 'compaction.undo' | 'compaction.list' | 'context.usage'>;
+type CompactionRoutes = Pick<
+  AppApi,
+  'compaction.run' | 'compaction.preview' | 'compaction.undo' | 'compaction.list' | 'context.usage'
+>;
 
 export function compactionRoutes(ctx: ApiContext): CompactionRoutes {
   const { store } = ctx.deps;
   const notBusy = (sessionId: string): void => {
-    if (ctx.runtimes.get(sessionId).busy) throw new AppError('busy', 'A turn is running in this session; compact after it ends.');
+    if (ctx.runtimes.get(sessionId).busy)
+      throw new AppError('busy', 'A turn is running in this session; compact after it ends.');
   };
   return {
     'compaction.run': async ({ sessionId, instructions }) => {
@@ -38,7 +42,13 @@ export function compactionRoutes(ctx: ApiContext): CompactionRoutes {
       requireSession(ctx, sessionId);
       // A dry run: no model call (the engine stands in for the summary) and no history writes.
       const scope = scopeFor(ctx, sessionId, new AbortController().signal, false);
-      const { plan } = await planCompaction({ ...scope, trigger: 'manual', instructions: null, targetTokens: null, dryRun: true });
+      const { plan } = await planCompaction({
+        ...scope,
+        trigger: 'manual',
+        instructions: null,
+        targetTokens: null,
+        dryRun: true,
+      });
       return {
         strategy: scope.settings.compaction.strategy,
         ok: plan.ok && plan.tokensAfter < plan.tokensBefore,

@@ -4,7 +4,8 @@ import { StoreError, type Store } from '@threadline/store';
 export type Env = Record<string, string | undefined>;
 
 function presetFor(url: string): PresetId {
-  for (const [id, p] of Object.entries(PROVIDER_PRESETS)) if (url.replace(/\/+$/, '') === p.baseUrl) return id as PresetId;
+  for (const [id, p] of Object.entries(PROVIDER_PRESETS))
+    if (url.replace(/\/+$/, '') === p.baseUrl) return id as PresetId;
   return 'custom';
 }
 
@@ -16,7 +17,10 @@ function contextWindowFrom(env: Env): number | null {
   // Refused like the settings overrides: a typo silently replaced by the default would make the
   // meter and auto compaction work against a window nobody chose.
   if (!/^\d+$/.test(raw) || !Number.isSafeInteger(n) || n <= 0) {
-    throw new StoreError('invalid_env', `Invalid value ${JSON.stringify(raw)} for THREADLINE_CONTEXT_WINDOW; accepted: a positive whole number of tokens (e.g. 128000).`);
+    throw new StoreError(
+      'invalid_env',
+      `Invalid value ${JSON.stringify(raw)} for THREADLINE_CONTEXT_WINDOW; accepted: a positive whole number of tokens (e.g. 128000).`,
+    );
   }
   return n;
 }

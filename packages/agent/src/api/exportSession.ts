@@ -1,7 +1,10 @@
 import { parseNotice, type CompactionRecord, type SessionSummary, type StoredMessage } from '@threadline/protocol';
 
 function slug(title: string): string {
-  const s = title.toLowerCase().replace(/[^a-z0-9\u4e00-\u9fff]+/g, '-').replace(/^-+|-+$/g, '');
+  const s = title
+    .toLowerCase()
+    .replace(/[^a-z0-9\u4e00-\u9fff]+/g, '-')
+    .replace(/^-+|-+$/g, '');
   return s.slice(0, 60) || 'session';
 }
 
@@ -21,10 +24,13 @@ function markdownOf(m: StoredMessage): string | null {
   // A cut paste is exported whole: the file is for people, not for the model's window.
   if (m.role === 'user') return `## User\n\n${m.fullOutput ?? m.content ?? ''}`;
   if (m.role === 'assistant') {
-    const calls = (m.tool_calls ?? []).map((c) => `**Tool call** \`${c.function.name}\`\n\n${fence(c.function.arguments)}`);
+    const calls = (m.tool_calls ?? []).map(
+      (c) => `**Tool call** \`${c.function.name}\`\n\n${fence(c.function.arguments)}`,
+    );
     return [`## Assistant`, m.content ?? '', ...calls].filter((s) => s !== '').join('\n\n');
   }
-  if (m.role === 'tool') return `**Tool result** (${m.tool_call_id ?? ''})\n\n${fence(m.fullOutput ?? m.content ?? '')}`;
+  if (m.role === 'tool')
+    return `**Tool result** (${m.tool_call_id ?? ''})\n\n${fence(m.fullOutput ?? m.content ?? '')}`;
   return null;
 }
 
@@ -40,7 +46,10 @@ export function exportSession(
     const content = JSON.stringify({ version: 1, session, messages, compactions }, null, 2);
     return { filename: `${base}.json`, mime: 'application/json', content };
   }
-  const parts = [`# ${session.title || 'Untitled session'}`, `_Exported ${new Date().toISOString()} · ${messages.length} messages_`];
+  const parts = [
+    `# ${session.title || 'Untitled session'}`,
+    `_Exported ${new Date().toISOString()} · ${messages.length} messages_`,
+  ];
   for (const m of messages) {
     const md = markdownOf(m);
     if (md !== null) parts.push(md);

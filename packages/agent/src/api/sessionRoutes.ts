@@ -5,7 +5,13 @@ import { exportSession } from './exportSession';
 
 type SessionRoutes = Pick<
   AppApi,
-  'sessions.list' | 'sessions.create' | 'sessions.rename' | 'sessions.delete' | 'sessions.export' | 'messages.list' | 'messages.fullOutput'
+  | 'sessions.list'
+  | 'sessions.create'
+  | 'sessions.rename'
+  | 'sessions.delete'
+  | 'sessions.export'
+  | 'messages.list'
+  | 'messages.fullOutput'
 >;
 
 export function sessionRoutes(ctx: ApiContext): SessionRoutes {

@@ -37,7 +37,9 @@ export const contextEngine: Engine = {
       threshold: input.threshold,
       trigger: input.trigger,
       instructions: input.instructions,
-      summarizer: input.dryRun ? dryRunSummarizer : (req) => input.summarize(buildSummaryRequestMessages(req), req.instructions),
+      summarizer: input.dryRun
+        ? dryRunSummarizer
+        : (req) => input.summarize(buildSummaryRequestMessages(req), req.instructions),
       systemPrompt: input.systemPrompt,
       memoryBlock: input.memoryBlock,
       memoryFacts: input.facts,
@@ -49,7 +51,13 @@ export const contextEngine: Engine = {
       ok: r.ok,
       reason: r.reason,
       hiddenIds: r.hiddenIds,
-      inserted: r.inserted.map((m) => ({ id: m.id, role: m.role, kind: m.kind, content: m.content ?? '', meta: m.meta })),
+      inserted: r.inserted.map((m) => ({
+        id: m.id,
+        role: m.role,
+        kind: m.kind,
+        content: m.content ?? '',
+        meta: m.meta,
+      })),
       steps: r.steps,
       tokensBefore: r.tokensBefore,
       tokensAfter: r.tokensAfter,

@@ -49,6 +49,10 @@ export class ToolCallAssembler {
   result(): ToolCall[] {
     return this.slots
       .filter((s): s is Slot => s !== undefined && s.name !== '')
-      .map((s) => ({ id: s.id || this.newId(), type: 'function' as const, function: { name: s.name, arguments: s.args } }));
+      .map((s) => ({
+        id: s.id || this.newId(),
+        type: 'function' as const,
+        function: { name: s.name, arguments: s.args },
+      }));
   }
 }

@@ -3,7 +3,14 @@ import { ToolCallAssembler } from './assemble';
 import { ProviderError, classifyError } from './errors';
 import { toSdkMessages } from './messages';
 import { DEFAULT_RETRY_POLICY, withRetries, type RetryPolicy } from './retry';
-import type { CompleteRequest, ConnectionTest, ProviderClientOptions, ProviderTarget, StreamChatRequest, StreamChatResult } from './types';
+import type {
+  CompleteRequest,
+  ConnectionTest,
+  ProviderClientOptions,
+  ProviderTarget,
+  StreamChatRequest,
+  StreamChatResult,
+} from './types';
 
 /** Local servers (Ollama, LM Studio, vLLM) take any key; the SDK insists on one. */
 export const NO_KEY = 'not-needed';
@@ -22,10 +29,15 @@ export interface ProviderClient {
  * Abort: `streamChat` resolves with what streamed so far and `aborted: true`; `complete` throws a
  * ProviderError of kind 'aborted'.
  */
-export function createProviderClient(target: ProviderTarget, apiKey: string | null | undefined, opts: ProviderClientOptions = {}): ProviderClient {
+export function createProviderClient(
+  target: ProviderTarget,
+  apiKey: string | null | undefined,
+  opts: ProviderClientOptions = {},
+): ProviderClient {
   const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...opts.retry };
   const now = opts.now ?? Date.now;
-  const defaultHeaders: Record<string, string> = target.preset === 'openrouter' ? { 'HTTP-Referer': 'https://threadline.app', 'X-Title': 'Threadline' } : {};
+  const defaultHeaders: Record<string, string> =
+    target.preset === 'openrouter' ? { 'HTTP-Referer': 'https://threadline.app', 'X-Title': 'Threadline' } : {};
   const sdk = new OpenAI({
     baseURL: target.baseUrl,
     apiKey: apiKey && apiKey.length > 0 ? apiKey : NO_KEY,
@@ -34,7 +46,11 @@ export function createProviderClient(target: ProviderTarget, apiKey: string | nu
     defaultHeaders,
   });
 
-  async function streamOnce(req: StreamChatRequest, attempt: number, sink: { content: string; emitted: boolean }): Promise<StreamChatResult> {
+  async function streamOnce(
+    req: StreamChatRequest,
+    attempt: number,
+    sink: { content: string; emitted: boolean },
+  ): Promise<StreamChatResult> {
     const calls = new ToolCallAssembler(opts.newId);
     let finishReason: string | null = null;
     let usage: StreamChatResult['usage'] = null;
@@ -42,14 +58,17 @@ export function createProviderClient(target: ProviderTarget, apiKey: string | nu
       {
         model: target.model,
         messages: toSdkMessages(req.messages),
-        ...(req.tools && req.tools.length > 0 ? { tools: req.tools as OpenAI.Chat.Completions.ChatCompletionTool[] } : {}),
+        ...(req.tools && req.tools.length > 0
+          ? { tools: req.tools as OpenAI.Chat.Completions.ChatCompletionTool[] }
+          : {}),
         stream: true,
         stream_options: { include_usage: true },
       },
       { signal: req.signal },
     );
     for await (const chunk of stream) {
-      if (chunk.usage) usage = { promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens };
+      if (chunk.usage)
+        usage = { promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens };
       const choice = chunk.choices?.[0];
       if (!choice) continue;
       if (choice.finish_reason) finishReason = choice.finish_reason;
@@ -62,8 +81,23 @@ export function createProviderClient(target: ProviderTarget, apiKey: string | nu
       if (choice.delta?.tool_calls) for (const d of calls.add(choice.delta.tool_calls)) req.onToolCallDelta?.(d);
     }
     // The SDK ends the iteration quietly when the signal fires mid-stream: check it ourselves.
-    if (req.signal?.aborted) return { content: sink.content, toolCalls: [], finishReason: null, usage: null, aborted: true, attempts: attempt + 1 };
-    return { content: sink.content, toolCalls: calls.result(), finishReason, usage, aborted: false, attempts: attempt + 1 };
+    if (req.signal?.aborted)
+      return {
+        content: sink.content,
+        toolCalls: [],
+        finishReason: null,
+        usage: null,
+        aborted: true,
+        attempts: attempt + 1,
+      };
+    return {
+      content: sink.content,
+      toolCalls: calls.result(),
+      finishReason,
+      usage,
+      aborted: false,
+      attempts: attempt + 1,
+    };
   }
 
   return {
@@ -86,7 +120,8 @@ export function createProviderClient(target: ProviderTarget, apiKey: string | nu
         );
       } catch (err) {
         const e = classifyError(err, req.signal);
-        if (e.kind === 'aborted') return { content: sink.content, toolCalls: [], finishReason: null, usage: null, aborted: true, attempts };
+        if (e.kind === 'aborted')
+          return { content: sink.content, toolCalls: [], finishReason: null, usage: null, aborted: true, attempts };
         throw e;
       }
     },
@@ -120,8 +155,16 @@ export function createProviderClient(target: ProviderTarget, apiKey: string | nu
         // Some compatible servers have no /models: a one-token chat request proves the endpoint instead.
         if (e.status === 404 || e.status === 405) {
           try {
-            await sdk.chat.completions.create({ model: target.model, messages: [{ role: 'user', content: 'ping' }], max_tokens: 1 });
-            return { ok: true, message: `Connected to ${target.baseUrl}; model "${target.model}" answered.`, latencyMs: now() - t0 };
+            await sdk.chat.completions.create({
+              model: target.model,
+              messages: [{ role: 'user', content: 'ping' }],
+              max_tokens: 1,
+            });
+            return {
+              ok: true,
+              message: `Connected to ${target.baseUrl}; model "${target.model}" answered.`,
+              latencyMs: now() - t0,
+            };
           } catch (err2) {
             return { ok: false, message: classifyError(err2).message, latencyMs: null };
           }

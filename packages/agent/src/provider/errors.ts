@@ -1,7 +1,8 @@
 import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
 import { isContextLimitError } from '@threadline/context';
 
-export type ProviderErrorKind = 'context_length' | 'rate_limit' | 'server' | 'network' | 'auth' | 'bad_request' | 'aborted';
+export type ProviderErrorKind =
+  'context_length' | 'rate_limit' | 'server' | 'network' | 'auth' | 'bad_request' | 'aborted';
 
 /**
  * Every failure of the provider client, typed. `rawMessage` is the provider's own text (shown to the
@@ -17,7 +18,11 @@ export class ProviderError extends Error {
   /** How many attempts were made (1 = no retry). */
   attempts = 1;
 
-  constructor(kind: ProviderErrorKind, rawMessage: string, opts: { status?: number | null; retryAfterMs?: number | null; cause?: unknown } = {}) {
+  constructor(
+    kind: ProviderErrorKind,
+    rawMessage: string,
+    opts: { status?: number | null; retryAfterMs?: number | null; cause?: unknown } = {},
+  ) {
     super(`${describeKind(kind)}${opts.status ? ` (HTTP ${opts.status})` : ''}: ${rawMessage}`, { cause: opts.cause });
     this.name = 'ProviderError';
     this.kind = kind;

@@ -59,7 +59,11 @@ export function retryDelay(policy: RetryPolicy, attempt: number, error: Provider
 export async function withRetries<T>(
   fn: (attempt: number) => Promise<T>,
   policy: RetryPolicy,
-  opts: { signal?: AbortSignal; onRetry?: (info: RetryInfo) => void; canRetry?: (error: ProviderError) => boolean } = {},
+  opts: {
+    signal?: AbortSignal;
+    onRetry?: (info: RetryInfo) => void;
+    canRetry?: (error: ProviderError) => boolean;
+  } = {},
 ): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
@@ -68,7 +72,8 @@ export async function withRetries<T>(
       const error = classifyError(raw, opts.signal);
       error.attempts = attempt + 1;
       const tooLong = error.retryAfterMs !== null && error.retryAfterMs > policy.maxRetryAfterMs;
-      if (!error.retryable || attempt >= policy.maxRetries || tooLong || (opts.canRetry && !opts.canRetry(error))) throw error;
+      if (!error.retryable || attempt >= policy.maxRetries || tooLong || (opts.canRetry && !opts.canRetry(error)))
+        throw error;
       const delayMs = retryDelay(policy, attempt + 1, error);
       opts.onRetry?.({ attempt: attempt + 1, delayMs, error });
       await policy.sleep(delayMs, opts.signal);

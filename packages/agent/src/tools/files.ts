@@ -56,11 +56,18 @@ async function readFileImpl(args: ReadArgs, ctx: ToolContext): Promise<ToolResul
   const limit = args.limit ?? DEFAULT_READ_LINES;
   let page = lines.slice(offset, offset + limit).join('\n');
   if (page.length > READ_CAP_CHARS) page = page.slice(0, READ_CAP_CHARS) + '\n…cut: read a smaller line range…';
-  const more = offset + limit < lines.length ? `\n[lines ${offset + 1}-${offset + limit} of ${lines.length}; pass offset to read more]` : '';
+  const more =
+    offset + limit < lines.length
+      ? `\n[lines ${offset + 1}-${offset + limit} of ${lines.length}; pass offset to read more]`
+      : '';
   const cap = head.capped
     ? `\n[the file is ${head.size} bytes; only its first ${READ_FILE_MAX_BYTES} bytes (${lines.length} lines) were read; use the shell (e.g. tail, sed -n) for the rest]`
     : '';
-  return { ok: true, content: page + more + cap, meta: { path: file, lines: lines.length, bytes: head.size, capped: head.capped } };
+  return {
+    ok: true,
+    content: page + more + cap,
+    meta: { path: file, lines: lines.length, bytes: head.size, capped: head.capped },
+  };
 }
 
 export const readFileTool: ToolDefinition<ReadArgs> = {
@@ -100,7 +107,11 @@ export const writeFileTool: ToolDefinition<WriteArgs> = {
     const file = resolvePath(ctx, args.path);
     await mkdir(path.dirname(file), { recursive: true });
     await writeFile(file, args.content, 'utf8');
-    return { ok: true, content: `wrote ${Buffer.byteLength(args.content, 'utf8')} bytes to ${file}`, meta: { path: file } };
+    return {
+      ok: true,
+      content: `wrote ${Buffer.byteLength(args.content, 'utf8')} bytes to ${file}`,
+      meta: { path: file },
+    };
   },
 };
 

@@ -9,7 +9,14 @@ import type { ToolContext, ToolDefinition, ToolResult, ToolSpec } from './types'
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyTool = ToolDefinition<any>;
 
-export const BUILTIN_TOOLS: readonly AnyTool[] = [shellTool, readFileTool, writeFileTool, listDirTool, readToolOutputTool, todoTool];
+export const BUILTIN_TOOLS: readonly AnyTool[] = [
+  shellTool,
+  readFileTool,
+  writeFileTool,
+  listDirTool,
+  readToolOutputTool,
+  todoTool,
+];
 
 export class ToolRegistry {
   private readonly byName: Map<string, AnyTool>;
@@ -31,9 +38,7 @@ export class ToolRegistry {
   }
 }
 
-export type ParsedCall =
-  | { ok: true; tool: AnyTool; args: unknown }
-  | { ok: false; error: string };
+export type ParsedCall = { ok: true; tool: AnyTool; args: unknown } | { ok: false; error: string };
 
 /**
  * Malformed JSON, an unknown tool or arguments of the wrong shape become an error the model can
@@ -42,13 +47,22 @@ export type ParsedCall =
 export function parseToolCall(registry: ToolRegistry, call: ToolCall): ParsedCall {
   const tool = registry.get(call.function.name);
   if (!tool) {
-    return { ok: false, error: `Error: unknown tool "${call.function.name}". Available tools: ${registry.specs().map((s) => s.function.name).join(', ')}.` };
+    return {
+      ok: false,
+      error: `Error: unknown tool "${call.function.name}". Available tools: ${registry
+        .specs()
+        .map((s) => s.function.name)
+        .join(', ')}.`,
+    };
   }
   let raw: unknown;
   try {
     raw = call.function.arguments.trim() === '' ? {} : JSON.parse(call.function.arguments);
   } catch (err) {
-    return { ok: false, error: `Error: the arguments of ${tool.name} are not valid JSON (${(err as Error).message}). Send a JSON object matching the tool's schema.` };
+    return {
+      ok: false,
+      error: `Error: the arguments of ${tool.name} are not valid JSON (${(err as Error).message}). Send a JSON object matching the tool's schema.`,
+    };
   }
   const parsed = tool.args.safeParse(raw);
   if (!parsed.success) {
@@ -64,6 +78,9 @@ export async function runParsedTool(tool: AnyTool, args: unknown, ctx: ToolConte
     return await tool.run(args, ctx);
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    return { ok: false, content: `Error: ${tool.name} failed: ${e.code ? `${e.code}: ` : ''}${e.message ?? String(err)}` };
+    return {
+      ok: false,
+      content: `Error: ${tool.name} failed: ${e.code ? `${e.code}: ` : ''}${e.message ?? String(err)}`,
+    };
   }
 }

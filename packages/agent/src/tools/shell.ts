@@ -17,7 +17,8 @@ const ShellArgs = z.object({
 type ShellArgs = z.infer<typeof ShellArgs>;
 
 function shellCommand(platform: NodeJS.Platform, command: string, login: boolean): { file: string; args: string[] } {
-  if (platform === 'win32') return { file: 'powershell.exe', args: ['-NoProfile', '-NonInteractive', '-Command', command] };
+  if (platform === 'win32')
+    return { file: 'powershell.exe', args: ['-NoProfile', '-NonInteractive', '-Command', command] };
   return { file: 'bash', args: [login ? '-lc' : '-c', command] };
 }
 

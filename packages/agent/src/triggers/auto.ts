@@ -24,8 +24,19 @@ export async function autoCompactIfNeeded(scope: TurnScope, sv: SessionView): Pr
   // short session with a huge message.
   if (conversationLength(sv) < AUTO_MIN_MESSAGES[settings.compaction.strategy]) return sv;
   const percent = Math.round((tokens / profile.contextWindow) * 100);
-  persistCompactionNotice(deps, sessionId, { type: 'auto_compacting', trigger: 'auto', strategy: settings.compaction.strategy, percent });
-  const outcome = await runCompaction({ ...scope, trigger: 'auto', instructions: null, targetTokens: null, signal: scope.signal });
+  persistCompactionNotice(deps, sessionId, {
+    type: 'auto_compacting',
+    trigger: 'auto',
+    strategy: settings.compaction.strategy,
+    percent,
+  });
+  const outcome = await runCompaction({
+    ...scope,
+    trigger: 'auto',
+    instructions: null,
+    targetTokens: null,
+    signal: scope.signal,
+  });
   if (outcome.ok) {
     rt.consecutiveAutoFailures = 0;
     return buildSessionView(deps, sessionId, settings, profile);
@@ -49,5 +60,6 @@ export async function autoCompactIfNeeded(scope: TurnScope, sv: SessionView): Pr
 /** Messages of the conversation the agent sees, not counting what compactions inserted. */
 function conversationLength(sv: SessionView): number {
   const hidden = new Set(sv.compactions.flatMap((c) => (c.active ? c.hiddenIds : [])));
-  return sv.history.filter((m) => m.visibility.agent && !hidden.has(m.id) && typeof m.meta?.compactionId !== 'string').length;
+  return sv.history.filter((m) => m.visibility.agent && !hidden.has(m.id) && typeof m.meta?.compactionId !== 'string')
+    .length;
 }

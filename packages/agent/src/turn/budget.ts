@@ -33,7 +33,10 @@ export function toolDefinitionTokens(deps: TurnDeps, model: string): number {
   let n = byModel.get(model);
   if (n === undefined) {
     const specs = deps.registry.specs();
-    n = specs.length === 0 ? 0 : deps.engine.countMessageTokens({ role: 'system', content: JSON.stringify(specs) }, model);
+    n =
+      specs.length === 0
+        ? 0
+        : deps.engine.countMessageTokens({ role: 'system', content: JSON.stringify(specs) }, model);
     byModel.set(model, n);
   }
   return n;
@@ -59,7 +62,13 @@ export function tokenBudget(deps: TurnDeps, sessionId: string, profile: Provider
 }
 
 /** After a call: the provider's `prompt_tokens` for a view we estimated at `viewTokens`. */
-export function observeProviderUsage(deps: TurnDeps, sessionId: string, profile: ProviderProfile, viewTokens: number, promptTokens: number): void {
+export function observeProviderUsage(
+  deps: TurnDeps,
+  sessionId: string,
+  profile: ProviderProfile,
+  viewTokens: number,
+  promptTokens: number,
+): void {
   const rt = deps.runtime(sessionId);
   const key = calibrationKey(profile);
   const prior = rt.calibrationFor === key ? rt.calibration : INITIAL_CALIBRATION;

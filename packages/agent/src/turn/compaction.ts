@@ -35,7 +35,10 @@ export function summarizerFor(req: Pick<CompactionRequest, 'profile' | 'client' 
 }
 
 /** Computes a compaction on the current view without writing anything (also the preview). */
-export async function planCompaction(req: CompactionRequest & { dryRun?: boolean }, sv?: SessionView): Promise<{ plan: CompactionPlan; sv: SessionView }> {
+export async function planCompaction(
+  req: CompactionRequest & { dryRun?: boolean },
+  sv?: SessionView,
+): Promise<{ plan: CompactionPlan; sv: SessionView }> {
   const view = sv ?? buildSessionView(req.deps, req.sessionId, req.settings, req.profile);
   const budget = tokenBudget(req.deps, req.sessionId, req.profile);
   const plan = await req.deps.engine.compact({
@@ -91,11 +94,19 @@ export async function runCompaction(req: CompactionRequest): Promise<CompactionO
   // The engine turns an aborted summary into a failed step; the user's cancel is no failure, so
   // no failure notice, and a plan finished after the cancel is not applied either.
   if (req.signal?.aborted) return cancelled();
-  const reduces = plan.ok && plan.tokensAfter < plan.tokensBefore && (plan.hiddenIds.length > 0 || plan.inserted.length > 0);
+  const reduces =
+    plan.ok && plan.tokensAfter < plan.tokensBefore && (plan.hiddenIds.length > 0 || plan.inserted.length > 0);
   if (!reduces) {
     const reason = plan.reason ?? 'did_not_reduce';
     const type = trigger === 'manual' ? 'nothing_to_compact' : 'compaction_failed';
-    persistCompactionNotice(deps, sessionId, { type, trigger, strategy, reason, tokensBefore: plan.tokensBefore, tokensAfter: plan.tokensAfter });
+    persistCompactionNotice(deps, sessionId, {
+      type,
+      trigger,
+      strategy,
+      reason,
+      tokensBefore: plan.tokensBefore,
+      tokensAfter: plan.tokensAfter,
+    });
     return { ok: false, record: null, reason, plan };
   }
   // The record, its inserted messages and the memory snapshot row: one transaction (SPEC §9).
@@ -123,7 +134,11 @@ export async function runCompaction(req: CompactionRequest): Promise<CompactionO
       deps.store.memory.refresh(sessionId, {
         facts,
         candidates: [],
-        snapshot: { compactionId: applied.record.id, content: snapshot.content ?? '', factCount: facts.filter((f) => f.status === 'active').length },
+        snapshot: {
+          compactionId: applied.record.id,
+          content: snapshot.content ?? '',
+          factCount: facts.filter((f) => f.status === 'active').length,
+        },
       });
     }
     return applied;
@@ -136,6 +151,11 @@ export async function runCompaction(req: CompactionRequest): Promise<CompactionO
     tokensAfter: record.tokensAfter,
     compactionId: record.id,
   });
-  deps.emit({ type: 'session.updated', sessionId, session: deps.store.sessions.get(sessionId), busy: deps.runtime(sessionId).busy });
+  deps.emit({
+    type: 'session.updated',
+    sessionId,
+    session: deps.store.sessions.get(sessionId),
+    busy: deps.runtime(sessionId).busy,
+  });
   return { ok: true, record, reason: null, plan };
 }

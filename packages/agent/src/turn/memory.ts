@@ -16,7 +16,8 @@ export type RefreshWindow = { at: 'turn_start' } | { at: 'committed'; messages: 
  */
 function turnStartWindow(scope: Pick<TurnScope, 'deps' | 'sessionId'>, history: StoredMessage[]): StoredMessage[] {
   const { deps, sessionId } = scope;
-  if (deps.store.memory.facts(sessionId).length === 0 && deps.store.memory.candidates(sessionId, 1).length === 0) return history;
+  if (deps.store.memory.facts(sessionId).length === 0 && deps.store.memory.candidates(sessionId, 1).length === 0)
+    return history;
   let i = history.length;
   while (i > 0) {
     const m = history[i - 1];
@@ -30,13 +31,19 @@ function turnStartWindow(scope: Pick<TurnScope, 'deps' | 'sessionId'>, history: 
  * CFPM refresh: parse the window into facts/candidates, store them in one transaction, and
  * persist + push the runtime notice when the visibility rules allow it (SPEC §4).
  */
-export function refreshSessionMemory(scope: Pick<TurnScope, 'deps' | 'sessionId' | 'settings'>, window: RefreshWindow): void {
+export function refreshSessionMemory(
+  scope: Pick<TurnScope, 'deps' | 'sessionId' | 'settings'>,
+  window: RefreshWindow,
+): void {
   const { deps, sessionId, settings } = scope;
   if (settings.compaction.strategy !== 'cfpm_memory_v1') return;
   const messages =
     window.at === 'committed'
       ? window.messages.filter((m) => m.kind === 'normal')
-      : turnStartWindow(scope, deps.store.messages.list(sessionId, { fullOutput: false }).filter((m) => m.kind === 'normal'));
+      : turnStartWindow(
+          scope,
+          deps.store.messages.list(sessionId, { fullOutput: false }).filter((m) => m.kind === 'normal'),
+        );
   const outcome = deps.engine.refreshMemory({
     sessionId,
     messages,

@@ -14,7 +14,12 @@ export type ModelReply =
   | { kind: 'error'; id: string; content: string; error: unknown };
 
 /** provider stream → deltas as events. The partial text survives an abort or an error. */
-async function streamReply(scope: TurnScope, sv: SessionView, id: string, sink: { content: string }): Promise<StreamResult> {
+async function streamReply(
+  scope: TurnScope,
+  sv: SessionView,
+  id: string,
+  sink: { content: string },
+): Promise<StreamResult> {
   const { deps, sessionId } = scope;
   const rt = deps.runtime(sessionId);
   return scope.client.streamChat({

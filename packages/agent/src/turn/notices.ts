@@ -27,7 +27,8 @@ export function persistCompactionNotice(
   sessionId: string,
   payload: Omit<CompactionNoticePayload, 'version'>,
 ): StoredMessage {
-  const kind: MessageKind = payload.type === 'max_attempts' || payload.type === 'compaction_failed' ? 'error_notice' : 'runtime_notice';
+  const kind: MessageKind =
+    payload.type === 'max_attempts' || payload.type === 'compaction_failed' ? 'error_notice' : 'runtime_notice';
   return persistNotice(deps, sessionId, kind, compactionNoticeText(payload));
 }
 
@@ -43,7 +44,11 @@ export function errorNoticeText(payload: Omit<ErrorNoticePayload, 'version'>): s
 }
 
 /** A turn that ended badly, structured so the renderer says it in the user's language. */
-export function persistErrorNotice(deps: TurnDeps, sessionId: string, payload: Omit<ErrorNoticePayload, 'version'>): StoredMessage {
+export function persistErrorNotice(
+  deps: TurnDeps,
+  sessionId: string,
+  payload: Omit<ErrorNoticePayload, 'version'>,
+): StoredMessage {
   return persistNotice(deps, sessionId, 'error_notice', errorNoticeText(payload));
 }
 

@@ -1,4 +1,11 @@
-import { AppError, USER_ONLY, VISIBLE_TO_ALL, type ProviderProfile, type StoredMessage, type ToolCall } from '@threadline/protocol';
+import {
+  AppError,
+  USER_ONLY,
+  VISIBLE_TO_ALL,
+  type ProviderProfile,
+  type StoredMessage,
+  type ToolCall,
+} from '@threadline/protocol';
 import type { NewMessage } from '@threadline/store';
 import { compactOnRequest, matchManualTrigger } from '../triggers/manual';
 import type { TurnDeps, TurnScope } from './deps';
@@ -8,14 +15,21 @@ import { callModel, refreshUsage } from './modelCall';
 import { persistErrorNotice } from './notices';
 import { DoomLoopGuard, runToolCall, type ToolOutcome } from './toolStep';
 
-export const TURN_ABORTED_TEXT = '<turn_aborted>The user interrupted the previous turn; its work may be incomplete.</turn_aborted>';
+export const TURN_ABORTED_TEXT =
+  '<turn_aborted>The user interrupted the previous turn; its work may be incomplete.</turn_aborted>';
 
 /**
  * SPEC §9: an oversized paste is truncated with a marker. Over half the window (in the engine's
  * tokens) the model gets head + tail, as for a tool output; the full text stays beside it
  * (messages.fullOutput for the user, read_tool_output by message id for the agent).
  */
-function userContent(deps: TurnDeps, sessionId: string, id: string, text: string, profile: ProviderProfile): NewMessage {
+function userContent(
+  deps: TurnDeps,
+  sessionId: string,
+  id: string,
+  text: string,
+  profile: ProviderProfile,
+): NewMessage {
   const plain: NewMessage = { id, role: 'user', content: text };
   // Half of what the provider can take, in the engine's units: the window less the tool
   // definitions, scaled by the calibration (turn/budget.ts).
@@ -29,14 +43,21 @@ function userContent(deps: TurnDeps, sessionId: string, id: string, text: string
 }
 
 /** store appends the user message (its own transaction, before chat.send returns). */
-export function appendUserMessage(deps: TurnDeps, sessionId: string, text: string, profile: ProviderProfile): StoredMessage {
+export function appendUserMessage(
+  deps: TurnDeps,
+  sessionId: string,
+  text: string,
+  profile: ProviderProfile,
+): StoredMessage {
   const session = deps.store.sessions.get(sessionId);
   if (!session) throw new AppError('not_found', `No session with id ${sessionId}.`);
   // A manual compaction phrase is a command to the app, not part of the conversation: the user
   // sees it, the model never does.
   const command = deps.engine.parseManualTrigger(text) !== null;
   const user = userContent(deps, sessionId, deps.newId(), text, profile);
-  const [message] = deps.store.messages.append(sessionId, [{ ...user, visibility: command ? USER_ONLY : VISIBLE_TO_ALL }]);
+  const [message] = deps.store.messages.append(sessionId, [
+    { ...user, visibility: command ? USER_ONLY : VISIBLE_TO_ALL },
+  ]);
   // An untitled session is named after its first request, so the list and its search mean
   // something without the user renaming every session (a rename later wins).
   const title = command || session.title !== '' ? '' : titleFrom(text);
@@ -51,7 +72,12 @@ const TITLE_MAX = 60;
 export function titleFrom(text: string): string {
   const line = text
     .split('\n')
-    .map((l) => l.replace(/^\s*(#+|>|[-*+]|\d+[.)])\s+/, '').replace(/\s+/g, ' ').trim())
+    .map((l) =>
+      l
+        .replace(/^\s*(#+|>|[-*+]|\d+[.)])\s+/, '')
+        .replace(/\s+/g, ' ')
+        .trim(),
+    )
     .find((l) => l !== '' && !l.startsWith('```'));
   if (!line) return '';
   if (line.length <= TITLE_MAX) return line;
@@ -66,7 +92,12 @@ export async function runTurn(scope: TurnScope, userText: string): Promise<void>
     await turnBody(scope, userText);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    scope.deps.emit({ type: 'error', sessionId: scope.sessionId, code: err instanceof AppError ? err.code : 'internal', message });
+    scope.deps.emit({
+      type: 'error',
+      sessionId: scope.sessionId,
+      code: err instanceof AppError ? err.code : 'internal',
+      message,
+    });
     try {
       persistErrorNotice(scope.deps, scope.sessionId, { type: 'turn_failed', message });
     } catch {
@@ -112,7 +143,11 @@ async function turnBody(scope: TurnScope, userText: string): Promise<void> {
     // What the step's tools did counts even when the turn stops here (a file already written).
     refreshSessionMemory(scope, { at: 'committed', messages: stored });
     if (repeated) {
-      persistErrorNotice(deps, sessionId, { type: 'doom_loop', tool: repeated.function.name, limit: deps.doomLoopLimit });
+      persistErrorNotice(deps, sessionId, {
+        type: 'doom_loop',
+        tool: repeated.function.name,
+        limit: deps.doomLoopLimit,
+      });
       return;
     }
     if (scope.signal.aborted) return;
@@ -142,7 +177,14 @@ async function runToolCalls(
     if (repeated !== null) {
       // Every call still gets a result, so the pair stays whole in history.
       const content = 'not run: the same call was repeated too many times in a row (doom-loop guard)';
-      outcomes.push({ call, status: 'error', durationMs: 0, messages: [{ role: 'tool', tool_call_id: call.id, content, meta: { toolName: call.function.name, status: 'error' } }] });
+      outcomes.push({
+        call,
+        status: 'error',
+        durationMs: 0,
+        messages: [
+          { role: 'tool', tool_call_id: call.id, content, meta: { toolName: call.function.name, status: 'error' } },
+        ],
+      });
       continue;
     }
     outcomes.push(await runToolCall(scope, messageId, call, userText));
@@ -154,7 +196,12 @@ async function runToolCalls(
  * store commits the step: the assistant message and its tool results (and gate notices) in one
  * transaction, then the events. An aborted step also gets the turn_aborted marker.
  */
-function commitStep(scope: TurnScope, assistant: NewMessage, outcomes: ToolOutcome[], aborted: boolean): StoredMessage[] {
+function commitStep(
+  scope: TurnScope,
+  assistant: NewMessage,
+  outcomes: ToolOutcome[],
+  aborted: boolean,
+): StoredMessage[] {
   const { deps, sessionId } = scope;
   // From here on history holds the step: chat.state no longer reports it as in flight.
   deps.runtime(sessionId).clearStep();
@@ -162,7 +209,13 @@ function commitStep(scope: TurnScope, assistant: NewMessage, outcomes: ToolOutco
   const hasContent = (assistant.content ?? '') !== '' || (assistant.tool_calls?.length ?? 0) > 0;
   if (hasContent) batch.push(aborted ? { ...assistant, meta: { partial: true } } : assistant);
   for (const o of outcomes) batch.push(...o.messages);
-  if (aborted) batch.push({ role: 'user', content: TURN_ABORTED_TEXT, kind: 'turn_aborted', visibility: { user: true, agent: true } });
+  if (aborted)
+    batch.push({
+      role: 'user',
+      content: TURN_ABORTED_TEXT,
+      kind: 'turn_aborted',
+      visibility: { user: true, agent: true },
+    });
   if (batch.length === 0) return [];
   const stored = deps.store.messages.append(sessionId, batch);
   emitCommitted(scope, stored, outcomes);
@@ -178,7 +231,15 @@ function emitCommitted(scope: TurnScope, stored: StoredMessage[], outcomes: Tool
       continue;
     }
     const o = m.role === 'tool' && m.tool_call_id ? byCall.get(m.tool_call_id) : undefined;
-    if (o) deps.emit({ type: 'tool.finished', sessionId, toolCallId: o.call.id, status: o.status, durationMs: o.durationMs, message: m });
+    if (o)
+      deps.emit({
+        type: 'tool.finished',
+        sessionId,
+        toolCallId: o.call.id,
+        status: o.status,
+        durationMs: o.durationMs,
+        message: m,
+      });
     else deps.emit({ type: 'message.complete', sessionId, message: m });
   }
 }

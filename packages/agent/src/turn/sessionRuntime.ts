@@ -34,7 +34,12 @@ export class SessionRuntime {
   }
 
   requested(messageId: string, toolCall: ToolCall, needsApproval: boolean): void {
-    this.pending.set(toolCall.id, { toolCall, messageId, needsApproval, status: needsApproval ? 'waiting' : 'running' });
+    this.pending.set(toolCall.id, {
+      toolCall,
+      messageId,
+      needsApproval,
+      status: needsApproval ? 'waiting' : 'running',
+    });
   }
 
   /** The user answered (or the policy decided): the call leaves the waiting state. */

@@ -71,7 +71,8 @@ function lookupToolOutput(scope: TurnScope, id: string): string | null {
 export function latestTodos(history: StoredMessage[]): TodoItem[] | null {
   for (let i = history.length - 1; i >= 0; i--) {
     const todos = history[i].meta?.todos;
-    if (history[i].role === 'tool' && history[i].meta?.toolName === TODO_TOOL_NAME && Array.isArray(todos)) return todos as TodoItem[];
+    if (history[i].role === 'tool' && history[i].meta?.toolName === TODO_TOOL_NAME && Array.isArray(todos))
+      return todos as TodoItem[];
   }
   return null;
 }
@@ -102,27 +103,43 @@ function resultMessage(
 }
 
 /** tool calls → gate → approval → tool, for one call. Never throws. */
-export async function runToolCall(scope: TurnScope, messageId: string, call: ToolCall, latestUserText: string): Promise<ToolOutcome> {
+export async function runToolCall(
+  scope: TurnScope,
+  messageId: string,
+  call: ToolCall,
+  latestUserText: string,
+): Promise<ToolOutcome> {
   const { deps } = scope;
   const started = deps.now();
   let ranArguments: string | null = null;
   const done = (status: ToolStatus, result: ToolResult, notices: NewMessage[] = []): ToolOutcome => {
     const durationMs = deps.now() - started;
-    return { call, status, durationMs, messages: [...notices, resultMessage(scope, call, status, result, durationMs, ranArguments)] };
+    return {
+      call,
+      status,
+      durationMs,
+      messages: [...notices, resultMessage(scope, call, status, result, durationMs, ranArguments)],
+    };
   };
-  if (scope.signal.aborted) return done('aborted', { ok: false, content: 'aborted: the user cancelled the turn before this tool ran' });
+  if (scope.signal.aborted)
+    return done('aborted', { ok: false, content: 'aborted: the user cancelled the turn before this tool ran' });
   const parsed = parseToolCall(deps.registry, call);
   if (!parsed.ok) {
     announce(scope, messageId, call, false);
     return done('error', { ok: false, content: parsed.error });
   }
   const gated = gateToolCall(scope, parsed.tool, parsed.args, latestUserText);
-  const notices: NewMessage[] = gated.notice ? [{ role: 'user', content: gated.notice, kind: 'gate_notice', visibility: USER_ONLY }] : [];
+  const notices: NewMessage[] = gated.notice
+    ? [{ role: 'user', content: gated.notice, kind: 'gate_notice', visibility: USER_ONLY }]
+    : [];
   if (gated.rewritten) ranArguments = JSON.stringify(gated.args);
-  const effectiveCall: ToolCall = ranArguments !== null ? { ...call, function: { ...call.function, arguments: ranArguments } } : call;
+  const effectiveCall: ToolCall =
+    ranArguments !== null ? { ...call, function: { ...call.function, arguments: ranArguments } } : call;
   const decision = await approve(scope, messageId, effectiveCall, parsed.tool);
-  if (decision === 'deny') return done('denied', { ok: false, content: 'denied: the user did not allow this tool call' }, notices);
-  if (decision === 'aborted') return done('aborted', { ok: false, content: 'aborted: the user cancelled the turn' }, notices);
+  if (decision === 'deny')
+    return done('denied', { ok: false, content: 'denied: the user did not allow this tool call' }, notices);
+  if (decision === 'aborted')
+    return done('aborted', { ok: false, content: 'aborted: the user cancelled the turn' }, notices);
   const result = await runParsedTool(parsed.tool, gated.args, toolContext(scope));
   const status: ToolStatus = scope.signal.aborted ? 'aborted' : result.ok ? 'ok' : 'error';
   return done(status, result, notices);
@@ -134,7 +151,12 @@ function announce(scope: TurnScope, messageId: string, call: ToolCall, needsAppr
   scope.deps.emit({ type: 'tool.requested', sessionId: scope.sessionId, toolCall: call, messageId, needsApproval });
 }
 
-async function approve(scope: TurnScope, messageId: string, call: ToolCall, tool: ToolDefinition): Promise<'approve' | 'deny' | 'aborted'> {
+async function approve(
+  scope: TurnScope,
+  messageId: string,
+  call: ToolCall,
+  tool: ToolDefinition,
+): Promise<'approve' | 'deny' | 'aborted'> {
   const policy = effectivePolicy(scope, tool);
   announce(scope, messageId, call, policy === 'ask');
   if (policy === 'auto') return 'approve';

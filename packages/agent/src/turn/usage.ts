@@ -9,7 +9,13 @@ export function autoEnabled(settings: Settings): boolean {
   return t > 0 && t < 1;
 }
 
-export function computeUsage(deps: TurnDeps, sessionId: string, sv: SessionView, profile: ProviderProfile, settings: Settings): ContextUsage {
+export function computeUsage(
+  deps: TurnDeps,
+  sessionId: string,
+  sv: SessionView,
+  profile: ProviderProfile,
+  settings: Settings,
+): ContextUsage {
   const rt = deps.runtime(sessionId);
   const window = profile.contextWindow;
   const budget = tokenBudget(deps, sessionId, profile);
@@ -32,6 +38,12 @@ export function computeUsage(deps: TurnDeps, sessionId: string, sv: SessionView,
   };
 }
 
-export function emitUsage(deps: TurnDeps, sessionId: string, sv: SessionView, profile: ProviderProfile, settings: Settings): void {
+export function emitUsage(
+  deps: TurnDeps,
+  sessionId: string,
+  sv: SessionView,
+  profile: ProviderProfile,
+  settings: Settings,
+): void {
   deps.emit({ type: 'usage', sessionId, usage: computeUsage(deps, sessionId, sv, profile, settings) });
 }

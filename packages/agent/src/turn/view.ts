@@ -34,7 +34,12 @@ export function cacheTokenCounts(deps: TurnDeps, history: StoredMessage[], model
 }
 
 /** build view: history + active compactions + memory block → normalize → count. */
-export function buildSessionView(deps: TurnDeps, sessionId: string, settings: Settings, profile: ProviderProfile): SessionView {
+export function buildSessionView(
+  deps: TurnDeps,
+  sessionId: string,
+  settings: Settings,
+  profile: ProviderProfile,
+): SessionView {
   const history = cacheTokenCounts(deps, deps.store.messages.list(sessionId, { fullOutput: false }), profile.model);
   const compactions = deps.store.compactions.active(sessionId);
   const facts = deps.store.memory.facts(sessionId);

@@ -1,7 +1,17 @@
 import { STRATEGIES, type Strategy } from '@threadline/protocol';
 import { InputError } from './transcripts';
 
-const VALUE_OPTIONS = ['strategy', 'model', 'window', 'target', 'threshold', 'instructions', 'summary-text', 'provider-url', 'transcripts'] as const;
+const VALUE_OPTIONS = [
+  'strategy',
+  'model',
+  'window',
+  'target',
+  'threshold',
+  'instructions',
+  'summary-text',
+  'provider-url',
+  'transcripts',
+] as const;
 const FLAG_OPTIONS = ['manual', 'json', 'quick'] as const;
 type ValueOption = (typeof VALUE_OPTIONS)[number];
 type FlagOption = (typeof FLAG_OPTIONS)[number];
@@ -39,20 +49,23 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
 
 export function strategyArg(v: string | undefined): Strategy {
   if (v === undefined) return 'legacy_segmented';
-  if (!(STRATEGIES as readonly string[]).includes(v)) throw new InputError(`unknown strategy '${v}' (expected one of: ${STRATEGIES.join(', ')})`);
+  if (!(STRATEGIES as readonly string[]).includes(v))
+    throw new InputError(`unknown strategy '${v}' (expected one of: ${STRATEGIES.join(', ')})`);
   return v as Strategy;
 }
 
 export function positiveIntArg(name: string, v: string | undefined): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (!Number.isInteger(n) || n <= 0) throw new InputError(`--${name} must be a positive integer of tokens, got '${v}'`);
+  if (!Number.isInteger(n) || n <= 0)
+    throw new InputError(`--${name} must be a positive integer of tokens, got '${v}'`);
   return n;
 }
 
 export function thresholdArg(v: string | undefined): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (!Number.isFinite(n) || n < 0 || n > 1) throw new InputError(`--threshold must be a number between 0 and 1, got '${v}'`);
+  if (!Number.isFinite(n) || n < 0 || n > 1)
+    throw new InputError(`--threshold must be a number between 0 and 1, got '${v}'`);
   return n;
 }

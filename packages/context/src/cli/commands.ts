@@ -49,9 +49,13 @@ export function runCount(args: ParsedArgs, io: CliIo): number {
   };
   if (args.flags.has('json')) io.out(JSON.stringify(report));
   else {
-    io.out(`${report.messages} messages, ${report.tokens} tokens (${report.encoding}) = ${report.percent}% of ${window}`);
+    io.out(
+      `${report.messages} messages, ${report.tokens} tokens (${report.encoding}) = ${report.percent}% of ${window}`,
+    );
     const b = view.breakdown;
-    io.out(`system ${b.system} · memory ${b.memory} · summaries ${b.summaries} · messages ${b.messages} · tool outputs ${b.toolOutputs}; ${truncated} tool outputs truncated at write time`);
+    io.out(
+      `system ${b.system} · memory ${b.memory} · summaries ${b.summaries} · messages ${b.messages} · tool outputs ${b.toolOutputs}; ${truncated} tool outputs truncated at write time`,
+    );
   }
   return 0;
 }
@@ -63,7 +67,10 @@ function summarizerFor(args: ParsedArgs, model: string): { summarizer: Summarize
   if (fixed !== undefined) return { summarizer: async () => fixed, source: 'fixed' };
   if (url !== undefined) {
     if (!/^https?:\/\//.test(url)) throw new InputError(`--provider-url must be an http(s) URL, got '${url}'`);
-    return { summarizer: providerSummarizer({ baseUrl: url, model, apiKey: process.env['OPENAI_API_KEY'] }), source: 'provider' };
+    return {
+      summarizer: providerSummarizer({ baseUrl: url, model, apiKey: process.env['OPENAI_API_KEY'] }),
+      source: 'provider',
+    };
   }
   return { summarizer: extractiveSummarizer, source: 'extractive' };
 }
@@ -90,7 +97,14 @@ export async function runCompact(args: ParsedArgs, io: CliIo): Promise<number> {
   let memoryBlock: string | null = null;
   if (strategy === 'cfpm_memory_v1' || strategy === 'priority_chain') {
     const agentMessages: ChatMessage[] = history.map((m) => toChatMessage(m));
-    const refreshed = refreshMemory({ sessionId: 'cli', messages: agentMessages, facts: [], now, newId, reason: 'cli' });
+    const refreshed = refreshMemory({
+      sessionId: 'cli',
+      messages: agentMessages,
+      facts: [],
+      now,
+      newId,
+      reason: 'cli',
+    });
     facts = refreshed.facts;
     candidates = refreshed.candidates;
     memoryBlock = buildMemoryBlock(facts);
@@ -119,7 +133,9 @@ export async function runCompact(args: ParsedArgs, io: CliIo): Promise<number> {
         sessionId: 'cli',
       })
     : null;
-  const applied = result?.ok ? [toCompactionRecord(result, { sessionId: 'cli', createdAt: now, instructions: args.values.instructions })] : [];
+  const applied = result?.ok
+    ? [toCompactionRecord(result, { sessionId: 'cli', createdAt: now, instructions: args.values.instructions })]
+    : [];
   const fullHistory: StoredMessage[] = result?.ok ? [...history, ...result.inserted] : history;
   const after = buildView({ history: fullHistory, compactions: applied, model, memoryBlock });
   const hidden = new Set(result?.ok ? result.hiddenIds : []);
@@ -129,7 +145,9 @@ export async function runCompact(args: ParsedArgs, io: CliIo): Promise<number> {
     io.out(
       JSON.stringify({
         ok: result?.ok ?? false,
-        reason: result ? result.reason : `below_threshold (${Math.round((before.tokens / window) * 1000) / 10}% < ${threshold * 100}%)`,
+        reason: result
+          ? result.reason
+          : `below_threshold (${Math.round((before.tokens / window) * 1000) / 10}% < ${threshold * 100}%)`,
         strategy,
         trigger: manual ? 'manual' : 'auto',
         model,
@@ -159,11 +177,20 @@ export async function runCompact(args: ParsedArgs, io: CliIo): Promise<number> {
       }),
     );
   } else {
-    io.out(`${strategy}: ${before.tokens} → ${after.tokens} tokens (window ${window}, target ${result?.target ?? '-'})`);
-    if (!result) io.out(`not compacted: usage ${Math.round((before.tokens / window) * 100)}% is under the ${threshold} threshold (use --manual)`);
+    io.out(
+      `${strategy}: ${before.tokens} → ${after.tokens} tokens (window ${window}, target ${result?.target ?? '-'})`,
+    );
+    if (!result)
+      io.out(
+        `not compacted: usage ${Math.round((before.tokens / window) * 100)}% is under the ${threshold} threshold (use --manual)`,
+      );
     else if (!result.ok) io.out(`not compacted: ${result.reason}`);
-    else io.out(`hid ${result.hiddenIds.length}, inserted ${result.inserted.length}; ${result.stats.removed} messages removed (${result.stats.reductionPercent}%), ${result.stats.tokensSaved} tokens saved`);
-    for (const s of result?.steps ?? []) io.out(`  ${s.name}: ${s.tokensBefore} → ${s.tokensAfter}${s.skipped ? ` (skipped: ${s.skipped})` : ''}`);
+    else
+      io.out(
+        `hid ${result.hiddenIds.length}, inserted ${result.inserted.length}; ${result.stats.removed} messages removed (${result.stats.reductionPercent}%), ${result.stats.tokensSaved} tokens saved`,
+      );
+    for (const s of result?.steps ?? [])
+      io.out(`  ${s.name}: ${s.tokensBefore} → ${s.tokensAfter}${s.skipped ? ` (skipped: ${s.skipped})` : ''}`);
   }
   return 0;
 }

@@ -68,12 +68,17 @@ function parseArgs(argv: string[]): GateArgs {
   if (tool === undefined || tool.trim() === '') throw new UsageError('--tool is required');
   if (command === undefined) throw new UsageError('--command is required');
   const platform = values.get('--platform');
-  if (platform !== undefined && platform !== 'win32' && platform !== 'posix') throw new UsageError(`--platform must be win32 or posix, got ${platform}`);
+  if (platform !== undefined && platform !== 'win32' && platform !== 'posix')
+    throw new UsageError(`--platform must be win32 or posix, got ${platform}`);
   const rawVisibility = values.get('--visibility') ?? 'brief';
   const visibility = parseVisibility(rawVisibility);
-  if (visibility === null) throw new UsageError(`--visibility must be off, brief or debug (aliases: none, disabled, 0, verbose, full, 2), got '${rawVisibility}'`);
+  if (visibility === null)
+    throw new UsageError(
+      `--visibility must be off, brief or debug (aliases: none, disabled, 0, verbose, full, 2), got '${rawVisibility}'`,
+    );
   const strategy = values.get('--strategy') ?? 'cfpm_memory_v1';
-  if (!(STRATEGIES as readonly string[]).includes(strategy)) throw new UsageError(`--strategy must be one of ${STRATEGIES.join(', ')}, got '${strategy}'`);
+  if (!(STRATEGIES as readonly string[]).includes(strategy))
+    throw new UsageError(`--strategy must be one of ${STRATEGIES.join(', ')}, got '${strategy}'`);
   return {
     file: positional[0]!,
     tool,
@@ -100,7 +105,8 @@ function readFacts(io: GateCliIo, file: string): MemoryFact[] {
     throw new UsageError(`facts file ${file} is not JSON`);
   }
   const parsed = FactsFileSchema.safeParse(raw);
-  if (!parsed.success) throw new UsageError(`facts file ${file} is not an array of memory facts, { facts } or { memory: { facts } }`);
+  if (!parsed.success)
+    throw new UsageError(`facts file ${file} is not an array of memory facts, { facts } or { memory: { facts } }`);
   return parsed.data;
 }
 
@@ -134,7 +140,9 @@ export async function runGateCommand(argv: string[], io: GateCliIo = defaultIo):
   });
   const command = result.command ?? args.command;
   if (args.json) {
-    io.stdout(`${JSON.stringify({ rewritten: result.rewritten, command, notice: result.notice, reason: result.reason ?? null })}\n`);
+    io.stdout(
+      `${JSON.stringify({ rewritten: result.rewritten, command, notice: result.notice, reason: result.reason ?? null })}\n`,
+    );
   } else {
     io.stdout(`${command}\n`);
     if (result.notice !== null) io.stderr(`${result.notice}\n`);

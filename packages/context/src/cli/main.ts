@@ -28,7 +28,12 @@ function gateIo(io: MainIo): GateCliIo {
   const lines = (write: (line: string) => void) => (text: string) => {
     for (const line of text.replace(/\n$/, '').split('\n')) write(line);
   };
-  return { stdout: lines(io.out), stderr: lines(io.err), fileExists: (p) => existsSync(p), readFile: (p) => readFileSync(p, 'utf8') };
+  return {
+    stdout: lines(io.out),
+    stderr: lines(io.err),
+    fileExists: (p) => existsSync(p),
+    readFile: (p) => readFileSync(p, 'utf8'),
+  };
 }
 
 /** Runs one CLI invocation; returns the exit code (2 = bad input, with one line on stderr). */
@@ -44,7 +49,10 @@ export async function main(argv: readonly string[], io: MainIo = stdio): Promise
         const args = parseArgs(rest);
         // Loaded on demand: the bench pulls in generators and tables the other commands never need.
         const { runContextBench } = await import('../../bench/index');
-        await runContextBench({ transcriptsDir: args.values.transcripts ?? transcriptsDir(), quick: args.flags.has('quick') });
+        await runContextBench({
+          transcriptsDir: args.values.transcripts ?? transcriptsDir(),
+          quick: args.flags.has('quick'),
+        });
         return 0;
       }
       case 'gate':

@@ -16,7 +16,12 @@ export class ProviderError extends Error {
  * A summarizer that calls an OpenAI-compatible `/chat/completions` with global fetch. It lives in
  * cli/ because the engine itself does no I/O; the agent has its own (openai SDK) client.
  */
-export function providerSummarizer(opts: { baseUrl: string; model: string; apiKey?: string; fetchImpl?: typeof fetch }): Summarizer {
+export function providerSummarizer(opts: {
+  baseUrl: string;
+  model: string;
+  apiKey?: string;
+  fetchImpl?: typeof fetch;
+}): Summarizer {
   const url = `${opts.baseUrl.replace(/\/+$/, '')}/chat/completions`;
   const doFetch = opts.fetchImpl ?? fetch;
   return async (req) => {
@@ -25,7 +30,12 @@ export function providerSummarizer(opts: { baseUrl: string; model: string; apiKe
     const res = await doFetch(url, {
       method: 'POST',
       headers,
-      body: JSON.stringify({ model: opts.model, messages: buildSummaryRequestMessages(req), temperature: 0.2, max_tokens: req.maxSummaryTokens * 2 }),
+      body: JSON.stringify({
+        model: opts.model,
+        messages: buildSummaryRequestMessages(req),
+        temperature: 0.2,
+        max_tokens: req.maxSummaryTokens * 2,
+      }),
     });
     const text = await res.text();
     let body: unknown = text;
@@ -35,7 +45,8 @@ export function providerSummarizer(opts: { baseUrl: string; model: string; apiKe
       /* keep the text */
     }
     if (!res.ok) throw new ProviderError(res.status, body);
-    const content = (body as { choices?: Array<{ message?: { content?: string | null } }> }).choices?.[0]?.message?.content;
+    const content = (body as { choices?: Array<{ message?: { content?: string | null } }> }).choices?.[0]?.message
+      ?.content;
     if (typeof content !== 'string' || content.trim() === '') throw new Error('provider returned no summary text');
     return content;
   };

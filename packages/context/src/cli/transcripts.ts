@@ -5,7 +5,10 @@ import { z } from 'zod';
 import { ChatMessageSchema, type ChatMessage } from '@threadline/protocol';
 
 /** A chat JSON file: an array of OpenAI chat messages or `{ "messages": [...] }` (SPEC §6). */
-export const ChatFileSchema = z.union([z.array(ChatMessageSchema), z.looseObject({ messages: z.array(ChatMessageSchema) })]);
+export const ChatFileSchema = z.union([
+  z.array(ChatMessageSchema),
+  z.looseObject({ messages: z.array(ChatMessageSchema) }),
+]);
 
 export class InputError extends Error {
   constructor(message: string) {
@@ -26,7 +29,9 @@ export function parseChatFile(text: string, name = 'input'): ChatMessage[] {
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue?.path.length ? ` at ${issue.path.join('.')}` : '';
-    throw new InputError(`${name}: expected an array of chat messages or {"messages": [...]}${where}: ${issue?.message ?? 'wrong shape'}`);
+    throw new InputError(
+      `${name}: expected an array of chat messages or {"messages": [...]}${where}: ${issue?.message ?? 'wrong shape'}`,
+    );
   }
   return Array.isArray(parsed.data) ? parsed.data : parsed.data.messages;
 }

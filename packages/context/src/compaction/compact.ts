@@ -79,7 +79,8 @@ export interface CompactResult {
 
 /** The target when the caller gives none; manual and recovery runs keep the 60% default. */
 function defaultTargetFor(input: CompactInput): number {
-  if (input.strategy === 'priority_chain' && input.trigger === 'auto') return priorityChainTarget(input.window, input.threshold);
+  if (input.strategy === 'priority_chain' && input.trigger === 'auto')
+    return priorityChainTarget(input.window, input.threshold);
   return defaultTarget(input.window);
 }
 
@@ -87,7 +88,12 @@ function defaultTargetFor(input: CompactInput): number {
 const randomId = (): string => globalThis.crypto.randomUUID();
 
 /** The seed 001 stats of a compaction (also of one that changed nothing: removed 0, 0%). */
-export function compactionStats(originalCount: number, compactedCount: number, originalTokens: number, compactedTokens: number): CompactionStats {
+export function compactionStats(
+  originalCount: number,
+  compactedCount: number,
+  originalTokens: number,
+  compactedTokens: number,
+): CompactionStats {
   const removed = originalCount - compactedCount;
   return {
     originalCount,
@@ -138,7 +144,16 @@ export async function compact(input: CompactInput): Promise<CompactResult> {
   if (input.systemPrompt) fixed += countMessageTokens({ role: 'system', content: input.systemPrompt }, model, cache);
   if (input.memoryBlock) fixed += countMessageTokens({ role: 'user', content: input.memoryBlock }, model, cache);
   const sessionId = input.sessionId ?? input.history[0]?.sessionId ?? 'session';
-  const state = new WorkState(orderAgentMessages(input.history, input.compactions ?? []), fixed, model, cache, sessionId, compactionId, now, newId);
+  const state = new WorkState(
+    orderAgentMessages(input.history, input.compactions ?? []),
+    fixed,
+    model,
+    cache,
+    sessionId,
+    compactionId,
+    now,
+    newId,
+  );
   const before = state.total();
   const originalCount = state.count();
   const steps: StepReport[] = [];
@@ -188,7 +203,13 @@ export async function compact(input: CompactInput): Promise<CompactResult> {
       try {
         detail = await runStep(state, ctx, spec);
       } catch (err) {
-        steps.push({ name: spec.name, tokensBefore, tokensAfter: tokensBefore, skipped: 'failed', error: err instanceof Error ? err.message : String(err) });
+        steps.push({
+          name: spec.name,
+          tokensBefore,
+          tokensAfter: tokensBefore,
+          skipped: 'failed',
+          error: err instanceof Error ? err.message : String(err),
+        });
         return fail(`step_failed:${spec.name}`);
       }
       steps.push({ name: spec.name, tokensBefore, tokensAfter: state.total(), ...detail });
@@ -218,7 +239,10 @@ export async function compact(input: CompactInput): Promise<CompactResult> {
 }
 
 /** The record the store keeps for an applied compaction. */
-export function toCompactionRecord(r: CompactResult, opts: { sessionId: string; createdAt: number; instructions?: string | null }): CompactionRecord {
+export function toCompactionRecord(
+  r: CompactResult,
+  opts: { sessionId: string; createdAt: number; instructions?: string | null },
+): CompactionRecord {
   return {
     id: r.compactionId,
     sessionId: opts.sessionId,

@@ -23,7 +23,11 @@ function commandOf(args: string): string | null {
  * the last assistant words, in the sections of our summary prompt. Used by the CLI when no
  * provider or fixed text is given, and usable by the runtime as a last-resort fallback.
  */
-export function extractiveSummary(messages: readonly ChatMessage[], previous: readonly string[] = [], maxChars = 4000): string {
+export function extractiveSummary(
+  messages: readonly ChatMessage[],
+  previous: readonly string[] = [],
+  maxChars = 4000,
+): string {
   const goals = messages.filter((m) => m.role === 'user' && m.content).map((m) => clip(m.content!, 240));
   const files = new Set<string>();
   const commands: string[] = [];

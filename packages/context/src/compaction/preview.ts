@@ -19,7 +19,9 @@ export const dryRunSummarizer: Summarizer = async (req) => {
  * and tokens before/after, without a model call (SPEC §7 compaction.preview). Deterministic
  * strategies (cfpm_memory_v1) preview exactly what a run would do.
  */
-export async function previewCompaction(input: Omit<CompactInput, 'summarizer'>): Promise<CompactionPreview & { result: CompactResult }> {
+export async function previewCompaction(
+  input: Omit<CompactInput, 'summarizer'>,
+): Promise<CompactionPreview & { result: CompactResult }> {
   const result = await compact({ ...input, summarizer: dryRunSummarizer });
   return {
     strategy: result.strategy,

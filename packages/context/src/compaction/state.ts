@@ -1,4 +1,10 @@
-import { AGENT_ONLY, toChatMessage, type ChatMessage, type MessageKind, type StoredMessage } from '@threadline/protocol';
+import {
+  AGENT_ONLY,
+  toChatMessage,
+  type ChatMessage,
+  type MessageKind,
+  type StoredMessage,
+} from '@threadline/protocol';
 import { countMessageTokens, TOKENS_PER_REQUEST, type TokenCache } from '../tokens/count';
 import { ABORTED_TOOL_OUTPUT } from '../normalize/normalize';
 import { comparePos, type OrderedMessage, type ViewPos } from '../view/order';
@@ -52,9 +58,16 @@ export class WorkState {
     private readonly now: number,
     private readonly newId: () => string,
   ) {
-    this.entries = ordered.map((o) => ({ msg: o.msg, pos: o.pos, tokens: storedTokens(o.msg, model, cache), fresh: false }));
+    this.entries = ordered.map((o) => ({
+      msg: o.msg,
+      pos: o.pos,
+      tokens: storedTokens(o.msg, model, cache),
+      fresh: false,
+    }));
     this.segmentStarts = this.entries
-      .filter((e) => e.msg.role === 'user' && e.msg.kind === 'normal' && typeof e.msg.meta?.['compactionId'] !== 'string')
+      .filter(
+        (e) => e.msg.role === 'user' && e.msg.kind === 'normal' && typeof e.msg.meta?.['compactionId'] !== 'string',
+      )
       .map((e) => e.pos[0]);
   }
 
@@ -79,7 +92,12 @@ export class WorkState {
       sum += e.tokens;
     }
     for (const id of called) {
-      if (!answered.has(id)) sum += countMessageTokens({ role: 'tool', content: ABORTED_TOOL_OUTPUT, tool_call_id: id }, this.model, this.cache);
+      if (!answered.has(id))
+        sum += countMessageTokens(
+          { role: 'tool', content: ABORTED_TOOL_OUTPUT, tool_call_id: id },
+          this.model,
+          this.cache,
+        );
     }
     this.cachedTotal = sum;
     return sum;

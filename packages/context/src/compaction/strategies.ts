@@ -57,7 +57,13 @@ export const AUTO_MIN_MESSAGES: Record<Strategy, number> = {
 export function planFor(strategy: Strategy, usage: number, trigger: Trigger): Plan {
   switch (strategy) {
     case 'legacy_segmented':
-      return [[{ name: 'keep_head_tail', head: 3, tail: 10 }, { name: 'summarize', range: { kind: 'selection' } }], KEPT_TAIL_FALLBACK];
+      return [
+        [
+          { name: 'keep_head_tail', head: 3, tail: 10 },
+          { name: 'summarize', range: { kind: 'selection' } },
+        ],
+        KEPT_TAIL_FALLBACK,
+      ];
     case 'cfpm_memory_v1':
       return [[{ name: 'keep_head_tail', head: 2, tail: 8 }, { name: 'memory_checkpoint' }], KEPT_TAIL_FALLBACK];
     case 'progressive': {

@@ -22,7 +22,8 @@ export const MAX_RECOVERY_ATTEMPTS: Record<Strategy, number> = {
   progressive: 3,
   priority_chain: 3,
 };
-export const MAX_COMPACTION_ATTEMPTS_MESSAGE = 'Reached maximum compaction attempts. Please start a new session to continue.';
+export const MAX_COMPACTION_ATTEMPTS_MESSAGE =
+  'Reached maximum compaction attempts. Please start a new session to continue.';
 /** Consecutive failed compactions after which auto compaction pauses for the session. */
 export const MAX_CONSECUTIVE_FAILURES = 3;
 

@@ -33,7 +33,10 @@ export function isAbortMarker(m: StoredMessage): boolean {
   return c.length < 4096 && ABORT_MARKERS.some((k) => c.includes(k));
 }
 
-export function buildUnits(entries: readonly WorkEntry[], protectedTools: readonly string[] = DEFAULT_PROTECTED_TOOLS): Unit[] {
+export function buildUnits(
+  entries: readonly WorkEntry[],
+  protectedTools: readonly string[] = DEFAULT_PROTECTED_TOOLS,
+): Unit[] {
   const prot = new Set(protectedTools);
   const units: Unit[] = [];
   const owner = new Map<string, Unit>();
@@ -59,7 +62,8 @@ export function buildUnits(entries: readonly WorkEntry[], protectedTools: readon
       first: m,
       isSystem: m.role === 'system',
       isUser: m.role === 'user' && m.kind === 'normal' && !isCompactionMeta(m),
-      isProtected: calls.some((c) => prot.has(c.function.name)) || (m.role === 'tool' && m.name !== undefined && prot.has(m.name)),
+      isProtected:
+        calls.some((c) => prot.has(c.function.name)) || (m.role === 'tool' && m.name !== undefined && prot.has(m.name)),
       isAbortMarker: isAbortMarker(m),
       isCompactionInsert: COMPACTION_KINDS.has(m.kind),
       isPlaceholder: m.meta?.['placeholderFor'] !== undefined,

@@ -77,7 +77,8 @@ function collectText(err: unknown, out: string[], depth = 0): { status?: number;
   }
   const o = err as Record<string, unknown>;
   for (const k of ['message', 'detail', 'error_message', 'msg']) if (typeof o[k] === 'string') out.push(o[k] as string);
-  for (const k of ['code', 'type', 'error_code']) if (typeof o[k] === 'string') codes.push((o[k] as string).toLowerCase());
+  for (const k of ['code', 'type', 'error_code'])
+    if (typeof o[k] === 'string') codes.push((o[k] as string).toLowerCase());
   for (const k of ['status', 'statusCode', 'status_code']) if (typeof o[k] === 'number') status ??= o[k] as number;
   for (const k of ['error', 'body', 'cause', 'response', 'data', 'metadata', 'raw']) {
     if (k in o) {

@@ -143,13 +143,16 @@ export function applyToolGate(input: ToolGateInput): ToolGateResult {
     if (input.strategy !== 'cfpm_memory_v1') return unchanged(input.args, command, 'strategy_not_cfpm');
     if (!input.enabled) return unchanged(input.args, command, 'gate_disabled');
     if (!/shell|terminal/i.test(input.toolName)) return unchanged(input.args, command, 'not_shell_tool');
-    if (key === undefined || command === null || command.trim() === '') return unchanged(input.args, command, 'no_command');
+    if (key === undefined || command === null || command.trim() === '')
+      return unchanged(input.args, command, 'no_command');
     const probes = findProbes(command).filter((p) => !isLiteralText(command, p));
     if (probes.length === 0) return unchanged(input.args, command, 'no_probe');
     if (hasExplicitAbsolutePath(command, probes)) return unchanged(input.args, command, 'explicit_absolute_path');
     if (asksToReverify(input.lastUserMessage)) return unchanged(input.args, command, 'reverify_requested');
 
-    const invalid = input.facts.filter((f) => f.category === 'invalid_path' && isActiveFact(f)).map((f) => canon(f.content));
+    const invalid = input.facts
+      .filter((f) => f.category === 'invalid_path' && isActiveFact(f))
+      .map((f) => canon(f.content));
     const resolved = new Map<ProbeMatch, string>();
     let firstFailure: GateSkipReason | null = null;
     const fail = (r: GateSkipReason): void => void (firstFailure ??= r);
@@ -164,7 +167,9 @@ export function applyToolGate(input: ToolGateInput): ToolGateResult {
       const known = input.facts
         .filter((f) => f.category === 'artifact' && isActiveFact(f))
         .map((f) => ({ f, path: folderFromFact(f.content, probe.target) }))
-        .filter((x): x is { f: MemoryFact; path: string } => x.path !== null && WINDOWS_ABS.test(x.path) === wantWindows);
+        .filter(
+          (x): x is { f: MemoryFact; path: string } => x.path !== null && WINDOWS_ABS.test(x.path) === wantWindows,
+        );
       if (known.length === 0) {
         fail('no_known_path');
         continue;
@@ -174,8 +179,15 @@ export function applyToolGate(input: ToolGateInput): ToolGateResult {
         fail('untrusted_fact');
         continue;
       }
-      trusted.sort((a, b) => Number(b.f.pinned) - Number(a.f.pinned) || Number(b.f.source === 'user') - Number(a.f.source === 'user') || b.f.evidenceCount - a.f.evidenceCount);
-      const valid = trusted.filter((x) => !invalid.some((bad) => canon(x.path) === bad || canon(x.path).startsWith(`${bad}/`)));
+      trusted.sort(
+        (a, b) =>
+          Number(b.f.pinned) - Number(a.f.pinned) ||
+          Number(b.f.source === 'user') - Number(a.f.source === 'user') ||
+          b.f.evidenceCount - a.f.evidenceCount,
+      );
+      const valid = trusted.filter(
+        (x) => !invalid.some((bad) => canon(x.path) === bad || canon(x.path).startsWith(`${bad}/`)),
+      );
       if (valid.length === 0) {
         fail('path_known_invalid');
         continue;
@@ -210,7 +222,15 @@ export function applyToolGate(input: ToolGateInput): ToolGateResult {
       input.visibility,
       input.runtimeVisibility ?? 'brief',
     );
-    return { rewritten: true, args: { ...input.args, [key]: out }, command: out, notice, reason: 'rewritten', target: first.target, path };
+    return {
+      rewritten: true,
+      args: { ...input.args, [key]: out },
+      command: out,
+      notice,
+      reason: 'rewritten',
+      target: first.target,
+      path,
+    };
   } catch {
     return unchanged(input.args, command, 'error');
   }

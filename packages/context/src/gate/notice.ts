@@ -25,7 +25,10 @@ export function formatGateNotice(
   runtimeVisibility: VisibilityLevel | string | null = 'brief',
 ): string | null {
   const runtime = normalizeVisibility(runtimeVisibility ?? 'brief');
-  const level = visibility === null || visibility === undefined || visibility === '' ? runtime : normalizeVisibility(visibility, runtime);
+  const level =
+    visibility === null || visibility === undefined || visibility === ''
+      ? runtime
+      : normalizeVisibility(visibility, runtime);
   if (level === 'off') return null;
   const payload: GateNoticePayload = {
     version: 'v1',

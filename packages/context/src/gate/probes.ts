@@ -39,7 +39,10 @@ function patterns(t: KnownFolder): Array<{ shell: ProbeShell; re: RegExp }> {
     { shell: 'powershell', re: new RegExp(`\\$\\{env:USERPROFILE\\}[\\\\/]${w}${END}`, 'gi') },
     {
       shell: 'powershell',
-      re: new RegExp(`\\[(?:System\\.)?Environment\\]::GetFolderPath\\(\\s*(?:['"]${SPECIAL_FOLDER[t]}['"]|\\[(?:System\\.)?Environment\\+SpecialFolder\\]::${SPECIAL_FOLDER[t]})\\s*\\)`, 'gi'),
+      re: new RegExp(
+        `\\[(?:System\\.)?Environment\\]::GetFolderPath\\(\\s*(?:['"]${SPECIAL_FOLDER[t]}['"]|\\[(?:System\\.)?Environment\\+SpecialFolder\\]::${SPECIAL_FOLDER[t]})\\s*\\)`,
+        'gi',
+      ),
     },
     // PowerShell defines $HOME and expands `~` at the start of a path, with either separator;
     // a backslash after them only makes sense in PowerShell.

@@ -22,7 +22,10 @@ export function hiddenWrites(hidden: readonly ChatMessage[]): string[] {
     for (const tc of m.tool_calls ?? []) {
       const args = parseToolArgs(tc.function.arguments);
       const cmd = commandOf(args);
-      const paths = cmd !== null && !/str_replace_editor/i.test(tc.function.name) ? writtenPaths(cmd) : editorWrittenPaths(tc.function.name, args);
+      const paths =
+        cmd !== null && !/str_replace_editor/i.test(tc.function.name)
+          ? writtenPaths(cmd)
+          : editorWrittenPaths(tc.function.name, args);
       for (const p of paths) if (!out.includes(p)) out.push(p);
     }
   }
@@ -79,7 +82,8 @@ export function foldEarlierCheckpoints(hidden: readonly ChatMessage[]): FoldedCh
 }
 
 export function buildCheckpointSnapshot(hidden: ChatMessage[], facts: MemoryFact[]): string {
-  const isCheckpoint = (m: ChatMessage): boolean => m.role === 'user' && (m.content ?? '').startsWith(CHECKPOINT_HEADER);
+  const isCheckpoint = (m: ChatMessage): boolean =>
+    m.role === 'user' && (m.content ?? '').startsWith(CHECKPOINT_HEADER);
   const earlier = foldEarlierCheckpoints(hidden);
   const own = hidden.filter((m) => !isCheckpoint(m));
   const count = (role: ChatMessage['role']): number => own.filter((m) => m.role === role).length;
@@ -111,6 +115,13 @@ export function buildCheckpointSnapshot(hidden: ChatMessage[], facts: MemoryFact
   }
   const writtenSet = new Set(written.map((p) => p.toLowerCase()));
   const edited = editedPreference(facts);
-  lines.push(...renderSections(facts, CHECKPOINT_MAX_ITEMS, CHECKPOINT_MAX_ITEM_CHARS, (f) => edited(f) || writtenSet.has(f.content.toLowerCase())));
+  lines.push(
+    ...renderSections(
+      facts,
+      CHECKPOINT_MAX_ITEMS,
+      CHECKPOINT_MAX_ITEM_CHARS,
+      (f) => edited(f) || writtenSet.has(f.content.toLowerCase()),
+    ),
+  );
   return lines.join('\n');
 }

@@ -52,7 +52,8 @@ export function evaluateDraft(draft: MemoryDraft, ctx: EvaluationContext): Candi
       if (isUnhelpfulPath(content)) return 'artifact_unhelpful';
       // A write or a successful existence probe is fresher evidence than the old failure: the
       // path exists now (merge then retires the invalid fact).
-      if (draft.written !== true && draft.validatedBy === undefined && knownInvalid(content, ctx.facts)) return 'artifact_marked_invalid';
+      if (draft.written !== true && draft.validatedBy === undefined && knownInvalid(content, ctx.facts))
+        return 'artifact_marked_invalid';
       break;
     case 'invalid_path':
       if (isDateOnly(content) || !isPathLike(content)) return 'invalid_path_not_path_like';

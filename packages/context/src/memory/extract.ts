@@ -100,8 +100,10 @@ function fromAssistant(m: ChatMessage, calls: Map<string, CallInfo>, out: Memory
       // paths only
     } else if (matchesAny(GOAL_PATTERNS, s)) push({ category: 'goal', content: s, origin: 'assistant' });
     // A question is musing, not a commitment to do something.
-    else if (matchesAny(OPEN_ITEM_PATTERNS, s) && !/[?？]$/.test(s)) push({ category: 'open_item', content: s, origin: 'assistant' });
-    else if (matchesAny(CLAIM_PATTERNS, s)) push({ category: 'verified_action', content: s, origin: 'assistant', confirmed: false });
+    else if (matchesAny(OPEN_ITEM_PATTERNS, s) && !/[?？]$/.test(s))
+      push({ category: 'open_item', content: s, origin: 'assistant' });
+    else if (matchesAny(CLAIM_PATTERNS, s))
+      push({ category: 'verified_action', content: s, origin: 'assistant', confirmed: false });
     for (const p of findPaths(s)) push({ category: 'artifact', content: p, origin: 'assistant' });
   }
   for (const tc of m.tool_calls ?? []) {
@@ -111,7 +113,8 @@ function fromAssistant(m: ChatMessage, calls: Map<string, CallInfo>, out: Memory
     calls.set(tc.id, info);
     const written = info.command !== null ? writtenPaths(info.command) : editorWrittenPaths(tc.function.name, args);
     for (const p of written) push({ category: 'artifact', content: p, origin: 'command', written: true });
-    const mentioned = info.command !== null ? findPaths(info.command) : typeof args.path === 'string' ? findPaths(args.path) : [];
+    const mentioned =
+      info.command !== null ? findPaths(info.command) : typeof args.path === 'string' ? findPaths(args.path) : [];
     for (const p of mentioned) if (!written.includes(p)) push({ category: 'artifact', content: p, origin: 'command' });
   }
 }
@@ -124,20 +127,43 @@ function fromTool(m: ChatMessage, calls: Map<string, CallInfo>, out: MemoryDraft
   if (call !== undefined) {
     const written = call.command !== null ? writtenPaths(call.command) : editorWrittenPaths(call.name, call.args);
     // Editor tools report no exit code: no error line in their reply counts as success.
-    const editorOk = call.command === null && written.length > 0 && !/\b(?:error|invalid|failed|no replacement)\b/i.test(text.slice(0, 400));
+    const editorOk =
+      call.command === null &&
+      written.length > 0 &&
+      !/\b(?:error|invalid|failed|no replacement)\b/i.test(text.slice(0, 400));
     // A probe that succeeded proves its paths exist: those facts count as validated.
     const probe = call.command;
     if (succeeded && probe !== null && PROBE_COMMAND.test(probe) && !/[|;&]|\n/.test(probe.trim())) {
       // Test-Path exits 0 either way; only its `True` says the path is there.
       const testPathOk = !/Test-Path/i.test(probe) || (/\bTrue\b/.test(text) && !/\bFalse\b/.test(text));
       for (const p of testPathOk ? findPaths(probe) : []) {
-        if (!isUnhelpfulPath(p)) out.push({ category: 'artifact', content: p, source: 'cfpm_auto', origin: 'command', validatedBy: firstLine(probe) });
+        if (!isUnhelpfulPath(p))
+          out.push({
+            category: 'artifact',
+            content: p,
+            source: 'cfpm_auto',
+            origin: 'command',
+            validatedBy: firstLine(probe),
+          });
       }
     }
     if (succeeded || editorOk) {
-      for (const p of written) out.push({ category: 'verified_action', content: `edited ${p}`, source: 'cfpm_auto', origin: 'tool_output', confirmed: true });
+      for (const p of written)
+        out.push({
+          category: 'verified_action',
+          content: `edited ${p}`,
+          source: 'cfpm_auto',
+          origin: 'tool_output',
+          confirmed: true,
+        });
       if (call.command !== null && written.length === 0 && MEANINGFUL_COMMAND.test(call.command))
-        out.push({ category: 'verified_action', content: `ran \`${firstLine(call.command)}\` (exit 0)`, source: 'cfpm_auto', origin: 'tool_output', confirmed: true });
+        out.push({
+          category: 'verified_action',
+          content: `ran \`${firstLine(call.command)}\` (exit 0)`,
+          source: 'cfpm_auto',
+          origin: 'tool_output',
+          confirmed: true,
+        });
     }
   }
   const local: MemoryDraft[] = [];

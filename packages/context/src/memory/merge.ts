@@ -47,7 +47,8 @@ export function mergeDecisions(
 ): MergeOutcome {
   const next = facts.map((f) => ({ ...f }));
   const byKey = new Map<string, MemoryFact>();
-  for (const f of next) if (!byKey.has(factKey(f.category, f.content)) || isActiveFact(f)) byKey.set(factKey(f.category, f.content), f);
+  for (const f of next)
+    if (!byKey.has(factKey(f.category, f.content)) || isActiveFact(f)) byKey.set(factKey(f.category, f.content), f);
   let created = 0;
   let reinforced = 0;
   for (const d of accepted) {
@@ -132,7 +133,10 @@ function score(f: MemoryFact): number {
  * and never dropped (a dropped tombstone would let the forgotten fact come back). Retired facts go
  * first (oldest first), then the weakest active ones.
  */
-export function capAutoFacts(facts: readonly MemoryFact[], cap = MAX_AUTO_FACTS): { facts: MemoryFact[]; droppedIds: string[] } {
+export function capAutoFacts(
+  facts: readonly MemoryFact[],
+  cap = MAX_AUTO_FACTS,
+): { facts: MemoryFact[]; droppedIds: string[] } {
   const counted = facts.filter((f) => f.source === 'cfpm_auto' && !f.pinned && f.status !== 'forgotten');
   if (counted.length <= cap) return { facts: [...facts], droppedIds: [] };
   const order = [...counted].sort(
@@ -154,7 +158,11 @@ export function pruneFacts(facts: readonly MemoryFact[], now: number, cap = MAX_
     f.updatedAt = now;
     pruned.add(f.id);
   };
-  const invalid = new Set(next.filter((f) => f.category === 'invalid_path' && f.status === 'active').map((f) => f.content.trim().toLowerCase()));
+  const invalid = new Set(
+    next
+      .filter((f) => f.category === 'invalid_path' && f.status === 'active')
+      .map((f) => f.content.trim().toLowerCase()),
+  );
   for (const f of next) {
     if (!prunable(f) || f.category !== 'artifact') continue;
     const c = f.content.trim();

@@ -1,5 +1,10 @@
 /** The runtime notice `[CFPM_RUNTIME_V1] {json}` after each refresh, and visibility parsing. */
-import { RUNTIME_NOTICE_PREFIX, formatNotice, type RuntimeNoticePayload, type VisibilityLevel } from '@threadline/protocol';
+import {
+  RUNTIME_NOTICE_PREFIX,
+  formatNotice,
+  type RuntimeNoticePayload,
+  type VisibilityLevel,
+} from '@threadline/protocol';
 import type { RefreshResult } from './types';
 
 const ALIASES: Record<VisibilityLevel, readonly string[]> = {
@@ -35,7 +40,8 @@ type NoticeSource = Pick<
 export function formatRuntimeNotice(result: NoticeSource, visibility: VisibilityLevel | string): string | null {
   const level = normalizeVisibility(visibility);
   if (level === 'off') return null;
-  const happened = result.acceptedCount > 0 || result.rejectedCount > 0 || result.prunedCount > 0 || result.mode !== 'noop';
+  const happened =
+    result.acceptedCount > 0 || result.rejectedCount > 0 || result.prunedCount > 0 || result.mode !== 'noop';
   if (level === 'brief' && !happened) return null;
   const payload: RuntimeNoticePayload = {
     version: 'v1',

@@ -13,7 +13,9 @@ const KNOWN_EXTENSIONS = new Set(
 );
 
 /** Top-level directories a one-segment absolute path may name (`/tmp`, not `/returncode`). */
-const ROOT_DIRS = new Set('tmp testbed workspace home root opt srv var etc usr mnt data app repo src code project projects'.split(' '));
+const ROOT_DIRS = new Set(
+  'tmp testbed workspace home root opt srv var etc usr mnt data app repo src code project projects'.split(' '),
+);
 
 const DATE_ONLY = /^\d{1,4}[/.-]\d{1,2}(?:[/.-]\d{1,4})?$/;
 const WINDOWS_ABS = /^(?:[A-Za-z]:[\\/]|\\\\[^\\\s]+\\)/;
@@ -96,7 +98,11 @@ export function findPaths(text: string): string[] {
     if (!tok.includes('/')) {
       if (!/\.[A-Za-z]/.test(tok)) continue;
       // `math.log(x)`, `from django.conf import`: dotted code names, not files.
-      if (noWin[m.index + tok.length] === '(' || /\b(?:from|import)\s+$/.test(noWin.slice(Math.max(0, m.index - 8), m.index))) continue;
+      if (
+        noWin[m.index + tok.length] === '(' ||
+        /\b(?:from|import)\s+$/.test(noWin.slice(Math.max(0, m.index - 8), m.index))
+      )
+        continue;
     }
     add(tok);
   }
@@ -113,6 +119,7 @@ export function isUnhelpfulPath(p: string): boolean {
   if (/\.pyc$/.test(lower)) return true;
   // A known folder spelled through the home variable ("~/Desktop", "$env:USERPROFILE\Desktop") is
   // the probe itself, not knowledge: the fact worth keeping is the real path the gate reuses.
-  if (/^(?:~|\$home|\$\{home\}|\$env:userprofile|%userprofile%)\/(?:desktop|documents|downloads)\/?$/.test(lower)) return true;
+  if (/^(?:~|\$home|\$\{home\}|\$env:userprofile|%userprofile%)\/(?:desktop|documents|downloads)\/?$/.test(lower))
+    return true;
   return false;
 }

@@ -33,7 +33,10 @@ export function editedFiles(messages: readonly ChatMessage[]): string[] {
     for (const tc of m.tool_calls ?? []) {
       const args = parseToolArgs(tc.function.arguments);
       const cmd = commandOf(args);
-      const paths = cmd !== null && !/str_replace_editor/i.test(tc.function.name) ? writtenPaths(cmd) : editorWrittenPaths(tc.function.name, args);
+      const paths =
+        cmd !== null && !/str_replace_editor/i.test(tc.function.name)
+          ? writtenPaths(cmd)
+          : editorWrittenPaths(tc.function.name, args);
       paths.forEach(add);
     }
     const text = m.content ?? '';
@@ -61,7 +64,9 @@ export function pathRecall(text: string, files: readonly string[]): RecallResult
 
 /** Text the model can read from messages: contents and tool call arguments. */
 export function messagesText(messages: readonly ChatMessage[]): string {
-  return messages.map((m) => [m.content ?? '', ...(m.tool_calls ?? []).map((tc) => tc.function.arguments)].join('\n')).join('\n');
+  return messages
+    .map((m) => [m.content ?? '', ...(m.tool_calls ?? []).map((tc) => tc.function.arguments)].join('\n'))
+    .join('\n');
 }
 
 export interface SimulatedCheckpoint {
@@ -88,7 +93,13 @@ export function simulateCheckpoint(
   while (headEnd < tailStart && messages[headEnd]?.role === 'tool') headEnd++;
   const hidden = messages.slice(headEnd, tailStart);
   let n = 0;
-  const refresh = refreshMemory({ sessionId: opts.sessionId ?? 'recall', messages: hidden, now: opts.now ?? 0, newId: () => `r${++n}`, reason: 'checkpoint' });
+  const refresh = refreshMemory({
+    sessionId: opts.sessionId ?? 'recall',
+    messages: hidden,
+    now: opts.now ?? 0,
+    newId: () => `r${++n}`,
+    reason: 'checkpoint',
+  });
   return {
     kept: [...messages.slice(0, headEnd), ...messages.slice(tailStart)],
     hidden,
@@ -108,7 +119,10 @@ export interface CheckpointRecall {
   blockOnly: RecallResult;
 }
 
-export function checkpointRecall(messages: readonly ChatMessage[], opts: { head?: number; tail?: number } = {}): CheckpointRecall {
+export function checkpointRecall(
+  messages: readonly ChatMessage[],
+  opts: { head?: number; tail?: number } = {},
+): CheckpointRecall {
   const files = editedFiles(messages);
   const sim = simulateCheckpoint(messages, opts);
   const kept = messagesText(sim.kept);

@@ -74,7 +74,12 @@ export function refreshMemory(input: RefreshInput): RefreshResult {
 
   // The cap is applied once, by the prune pass below: after supersede and prune have retired what
   // they retire, so a fact about to be retired anyway is dropped before an active one.
-  const merged = mergeDecisions(prior, accepted, { sessionId: input.sessionId, now: input.now, newId: input.newId, cap: Number.POSITIVE_INFINITY });
+  const merged = mergeDecisions(prior, accepted, {
+    sessionId: input.sessionId,
+    now: input.now,
+    newId: input.newId,
+    cap: Number.POSITIVE_INFINITY,
+  });
   const recreated = supersedeRecreated(merged.facts, drafts, input.now);
   const swept = pruneFacts(merged.facts, input.now);
   const pruned = { facts: swept.facts, prunedIds: [...new Set([...recreated, ...swept.prunedIds])] };
@@ -105,4 +110,3 @@ export function capCandidates<T extends MemoryCandidate>(rows: readonly T[], cap
 export function capSnapshots<T extends MemorySnapshot>(rows: readonly T[], cap = MAX_SNAPSHOTS): T[] {
   return rows.length <= cap ? [...rows] : rows.slice(rows.length - cap);
 }
-

@@ -44,7 +44,11 @@ function rank(a: MemoryFact, b: MemoryFact): number {
 }
 
 /** Injectable facts by section: active/pinned only; artifacts only path-like and not dates. */
-export function sectionItems(facts: readonly MemoryFact[], category: FactCategory, prefer?: (f: MemoryFact) => boolean): MemoryFact[] {
+export function sectionItems(
+  facts: readonly MemoryFact[],
+  category: FactCategory,
+  prefer?: (f: MemoryFact) => boolean,
+): MemoryFact[] {
   return facts
     .filter((f) => f.category === category && isActiveFact(f))
     .filter((f) => category !== 'artifact' || (isPathLike(f.content) && !isDateOnly(f.content)))

@@ -9,7 +9,8 @@ export const ABORTED_TOOL_OUTPUT = 'aborted';
  */
 export function ensureCallOutputsPresent<T extends ChatMessage>(
   messages: readonly T[],
-  makeSynthetic: (callId: string) => T = (id) => ({ role: 'tool', content: ABORTED_TOOL_OUTPUT, tool_call_id: id }) as T,
+  makeSynthetic: (callId: string) => T = (id) =>
+    ({ role: 'tool', content: ABORTED_TOOL_OUTPUT, tool_call_id: id }) as T,
 ): T[] {
   const answered = new Set<string>();
   for (const m of messages) if (m.role === 'tool' && m.tool_call_id !== undefined) answered.add(m.tool_call_id);
@@ -43,7 +44,10 @@ export function removeOrphanOutputs<T extends ChatMessage>(messages: readonly T[
 }
 
 /** Both passes, in the order that makes the result a fixed point (normalizeView∘normalizeView = normalizeView). */
-export function normalizeView<T extends ChatMessage>(messages: readonly T[], makeSynthetic?: (callId: string) => T): T[] {
+export function normalizeView<T extends ChatMessage>(
+  messages: readonly T[],
+  makeSynthetic?: (callId: string) => T,
+): T[] {
   return ensureCallOutputsPresent(removeOrphanOutputs(messages), makeSynthetic);
 }
 

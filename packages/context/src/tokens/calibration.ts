@@ -17,7 +17,11 @@ const MAX_RATIO = 2;
 /** Weight of a new sample once a few have been seen (exponential moving average). */
 const ALPHA = 0.3;
 
-export function observeUsage(state: CalibrationState, estimated: number, providerPromptTokens: number): CalibrationState {
+export function observeUsage(
+  state: CalibrationState,
+  estimated: number,
+  providerPromptTokens: number,
+): CalibrationState {
   if (!(estimated > 0) || !(providerPromptTokens > 0)) return state;
   const sample = Math.min(MAX_RATIO, Math.max(MIN_RATIO, providerPromptTokens / estimated));
   // The first samples count fully so the meter is right after one turn.

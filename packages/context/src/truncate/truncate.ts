@@ -130,7 +130,12 @@ export function truncateToolOutput(text: string, opts: TruncateOptions = {}): Tr
     const tailStart = Math.max(headEnd, charStartAfter(bytes, bytes.length - (budget - Math.floor(budget / 2))));
     // The marker counts characters (code points), not bytes.
     const removed = [...fromUtf8.decode(bytes.subarray(headEnd, tailStart))].length;
-    return cut(fromUtf8.decode(bytes.subarray(0, headEnd)), fromUtf8.decode(bytes.subarray(tailStart)), removed, 'chars');
+    return cut(
+      fromUtf8.decode(bytes.subarray(0, headEnd)),
+      fromUtf8.decode(bytes.subarray(tailStart)),
+      removed,
+      'chars',
+    );
   }
 
   const enc = encoderFor(opts.model ?? '');

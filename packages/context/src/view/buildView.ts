@@ -1,4 +1,10 @@
-import { toChatMessage, type ChatMessage, type CompactionRecord, type MessageKind, type StoredMessage } from '@threadline/protocol';
+import {
+  toChatMessage,
+  type ChatMessage,
+  type CompactionRecord,
+  type MessageKind,
+  type StoredMessage,
+} from '@threadline/protocol';
 import { countMessageTokens, TOKENS_PER_REQUEST, type TokenCache } from '../tokens/count';
 import { normalizeView } from '../normalize/normalize';
 import { orderAgentMessages } from './order';
@@ -64,7 +70,12 @@ export function buildView(input: BuildViewInput): View {
   type Item = { id: string | null; kind: ViewEntryKind; message: ChatMessage; tokens: number | null };
   const items: Item[] = [];
   if (input.systemPrompt) {
-    items.push({ id: null, kind: 'system_prompt', message: { role: 'system', content: input.systemPrompt }, tokens: null });
+    items.push({
+      id: null,
+      kind: 'system_prompt',
+      message: { role: 'system', content: input.systemPrompt },
+      tokens: null,
+    });
   }
   let k = 0;
   while (k < ordered.length && ordered[k]!.msg.role === 'system') {

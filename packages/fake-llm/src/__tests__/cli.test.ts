@@ -38,19 +38,38 @@ describe('fake-llm CLI', () => {
   it('prints one line with its URL and serves the rules file with the window and error style', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'fake-llm-cli-'));
     const rules = join(dir, 'rules.json');
-    writeFileSync(rules, JSON.stringify({ rules: [{ match: { lastUserIncludes: 'ping' }, reply: { content: 'pong' } }], defaultReply: { content: 'default' } }));
-    const { line, out } = await start(['--port', '0', '--rules', rules, '--window', '60', '--error-style', 'anthropic']);
+    writeFileSync(
+      rules,
+      JSON.stringify({
+        rules: [{ match: { lastUserIncludes: 'ping' }, reply: { content: 'pong' } }],
+        defaultReply: { content: 'default' },
+      }),
+    );
+    const { line, out } = await start([
+      '--port',
+      '0',
+      '--rules',
+      rules,
+      '--window',
+      '60',
+      '--error-style',
+      'anthropic',
+    ]);
     expect(line).toMatch(/^fake-llm listening on http:\/\/127\.0\.0\.1:\d+\/v1$/);
     const client = new OpenAI({ baseURL: line.replace('fake-llm listening on ', ''), apiKey: 'x', maxRetries: 0 });
     const r = await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'ping' }] });
     expect(r.choices[0]!.message.content).toBe('pong');
     const d = await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'hello' }] });
     expect(d.choices[0]!.message.content).toBe('default');
-    await expect(client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'ping '.repeat(100) }] })).rejects.toThrow(/prompt is too long: \d+ tokens > 60 maximum/);
+    await expect(
+      client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'ping '.repeat(100) }] }),
+    ).rejects.toThrow(/prompt is too long: \d+ tokens > 60 maximum/);
     expect(out().trim().split('\n')).toHaveLength(1);
   });
 
   it('exits 2 with one clear line on a bad option', async () => {
-    await expect(start(['--error-style', 'gemini'])).rejects.toThrow(/exited 2: fake-llm: --error-style must be one of/);
+    await expect(start(['--error-style', 'gemini'])).rejects.toThrow(
+      /exited 2: fake-llm: --error-style must be one of/,
+    );
   });
 });

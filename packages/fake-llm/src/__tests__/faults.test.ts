@@ -27,10 +27,16 @@ async function failure(p: Promise<unknown>): Promise<APIError> {
 describe('context window', () => {
   const tokens = countPromptTokens(long, []);
   const cases: [ErrorStyle, string][] = [
-    ['openai', `This model's maximum context length is 100 tokens. However, your messages resulted in ${tokens} tokens. Please reduce the length of the messages.`],
+    [
+      'openai',
+      `This model's maximum context length is 100 tokens. However, your messages resulted in ${tokens} tokens. Please reduce the length of the messages.`,
+    ],
     ['anthropic', `prompt is too long: ${tokens} tokens > 100 maximum`],
     ['ollama', `prompt too long; exceeded max context length by ${tokens - 100} tokens`],
-    ['lmstudio', `Trying to keep the first ${tokens} tokens when context the overflows. However, the model is loaded with context length of only 100 tokens`],
+    [
+      'lmstudio',
+      `Trying to keep the first ${tokens} tokens when context the overflows. However, the model is loaded with context length of only 100 tokens`,
+    ],
   ];
   it.each(cases)('answers a request over the window with the %s error body', async (style, wording) => {
     llm.setContextWindow(100, style);
@@ -42,10 +48,18 @@ describe('context window', () => {
 
   it('uses the exact OpenAI body, code context_length_exceeded', async () => {
     llm.setContextWindow(100, 'openai');
-    const res = await fetch(`${llm.url}/chat/completions`, { method: 'POST', body: JSON.stringify({ model: 'm', messages: long }) });
+    const res = await fetch(`${llm.url}/chat/completions`, {
+      method: 'POST',
+      body: JSON.stringify({ model: 'm', messages: long }),
+    });
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({
-      error: { message: expect.stringContaining('maximum context length is 100'), type: 'invalid_request_error', param: 'messages', code: 'context_length_exceeded' },
+      error: {
+        message: expect.stringContaining('maximum context length is 100'),
+        type: 'invalid_request_error',
+        param: 'messages',
+        code: 'context_length_exceeded',
+      },
     });
   });
 
@@ -59,7 +73,9 @@ describe('context window', () => {
 describe('fault injection', () => {
   it('answers 429 with Retry-After, then the rule reply', async () => {
     llm.setRules([{ reply: { error: { status: 429, retryAfter: 7 } }, times: 1 }, { reply: { content: 'ok now' } }]);
-    const err = await failure(client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'a' }] }));
+    const err = await failure(
+      client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'a' }] }),
+    );
     expect(err).toBeInstanceOf(RateLimitError);
     expect(err.headers?.get('retry-after')).toBe('7');
     const r = await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'a' }] });
@@ -81,7 +97,11 @@ describe('fault injection', () => {
 
   it('drops the connection mid-stream after N chunks', async () => {
     llm.enqueue({ content: 'a long answer that never finishes', chunkSize: 3, dropAfterChunks: 3 });
-    const stream = await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }], stream: true });
+    const stream = await client.chat.completions.create({
+      model: 'm',
+      messages: [{ role: 'user', content: 'x' }],
+      stream: true,
+    });
     const got: string[] = [];
     const err = await (async () => {
       for await (const c of stream) got.push(c.choices[0]?.delta.content ?? '');
@@ -96,14 +116,19 @@ describe('fault injection', () => {
 
   it('drops the connection before any byte (non-streaming)', async () => {
     llm.enqueue({ content: 'never', dropAfterChunks: 0 });
-    const err = await failure(client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }] }));
+    const err = await failure(
+      client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }] }),
+    );
     expect(err).toBeInstanceOf(APIConnectionError);
   });
 
   it('streams slowly and notices a client that goes away', async () => {
     llm.enqueue({ content: 'slow slow slow slow slow', chunkSize: 2, delayMsPerChunk: 40 });
     const ac = new AbortController();
-    const stream = await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'x' }], stream: true }, { signal: ac.signal });
+    const stream = await client.chat.completions.create(
+      { model: 'm', messages: [{ role: 'user', content: 'x' }], stream: true },
+      { signal: ac.signal },
+    );
     const got: string[] = [];
     await (async () => {
       for await (const c of stream) {
@@ -135,7 +160,11 @@ describe('token counting', () => {
     const { countText } = await import('../index');
     const word = 'abcdefghij'.repeat(100); // 1,000 chars, one pre-token: exact BPE is still fast here
     const cut = countText(word);
-    const exact = countText(word.slice(0, 256)) + countText(word.slice(256, 512)) + countText(word.slice(512, 768)) + countText(word.slice(768));
+    const exact =
+      countText(word.slice(0, 256)) +
+      countText(word.slice(256, 512)) +
+      countText(word.slice(512, 768)) +
+      countText(word.slice(768));
     expect(cut).toBe(exact);
     const huge = 'QUJD'.repeat(25_000); // 100,000 chars of base64-like text
     const n = countText(huge);

@@ -13,9 +13,16 @@ beforeEach(() => llm.reset());
 
 describe('streaming text', () => {
   it('frames role delta, content deltas, finish reason and a final usage chunk', async () => {
-    llm.setRules([{ match: { lastUserIncludes: 'weather' }, reply: { content: 'It is sunny in Paris today.', chunkSize: 5 } }]);
+    llm.setRules([
+      { match: { lastUserIncludes: 'weather' }, reply: { content: 'It is sunny in Paris today.', chunkSize: 5 } },
+    ]);
     const messages = [{ role: 'user' as const, content: 'What is the weather?' }];
-    const stream = await client.chat.completions.create({ model: 'gpt-4o', messages, stream: true, stream_options: { include_usage: true } });
+    const stream = await client.chat.completions.create({
+      model: 'gpt-4o',
+      messages,
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     const chunks = [];
     for await (const c of stream) chunks.push(c);
     expect(chunks[0]!.choices[0]!.delta.role).toBe('assistant');
@@ -32,7 +39,11 @@ describe('streaming text', () => {
   });
 
   it('sends no usage chunk without stream_options.include_usage', async () => {
-    const stream = await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'hello' }], stream: true });
+    const stream = await client.chat.completions.create({
+      model: 'm',
+      messages: [{ role: 'user', content: 'hello' }],
+      stream: true,
+    });
     const chunks = [];
     for await (const c of stream) chunks.push(c);
     expect(chunks.some((c) => c.usage)).toBe(false);
@@ -53,7 +64,11 @@ describe('streaming text', () => {
 
   it('never splits a surrogate pair across chunks', async () => {
     llm.setRules([{ reply: { content: '😀😀😀 日本語', chunkSize: 1 } }]);
-    const stream = await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'emoji' }], stream: true });
+    const stream = await client.chat.completions.create({
+      model: 'm',
+      messages: [{ role: 'user', content: 'emoji' }],
+      stream: true,
+    });
     const pieces: string[] = [];
     for await (const c of stream) if (c.choices[0]?.delta.content) pieces.push(c.choices[0].delta.content);
     expect(pieces.slice(0, 3)).toEqual(['😀', '😀', '😀']);
@@ -63,10 +78,29 @@ describe('streaming text', () => {
 describe('tool calls', () => {
   it('streams index/id/name first, then argument fragments that assemble to the arguments', async () => {
     llm.setRules([
-      { match: { hasTools: true }, reply: { toolCalls: [{ name: 'shell', arguments: { command: 'ls -la /tmp' } }, { name: 'read_file', arguments: '{"path":"a.txt"}' }], chunkSize: 4 } },
+      {
+        match: { hasTools: true },
+        reply: {
+          toolCalls: [
+            { name: 'shell', arguments: { command: 'ls -la /tmp' } },
+            { name: 'read_file', arguments: '{"path":"a.txt"}' },
+          ],
+          chunkSize: 4,
+        },
+      },
     ]);
-    const tools = [{ type: 'function' as const, function: { name: 'shell', parameters: { type: 'object', properties: { command: { type: 'string' } } } } }];
-    const stream = await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'list' }], tools, stream: true });
+    const tools = [
+      {
+        type: 'function' as const,
+        function: { name: 'shell', parameters: { type: 'object', properties: { command: { type: 'string' } } } },
+      },
+    ];
+    const stream = await client.chat.completions.create({
+      model: 'm',
+      messages: [{ role: 'user', content: 'list' }],
+      tools,
+      stream: true,
+    });
     const calls = new Map<number, { id?: string; name?: string; args: string; fragments: number }>();
     let finish: string | null = null;
     for await (const c of stream) {
@@ -100,7 +134,10 @@ describe('tool calls', () => {
     llm.setRules([{ reply: { toolCalls: [{ name: 'list_dir', arguments: '{"path":' }] } }]); // malformed on purpose
     const r = await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'ls' }] });
     expect(r.choices[0]!.finish_reason).toBe('tool_calls');
-    expect(r.choices[0]!.message.tool_calls![0]).toMatchObject({ type: 'function', function: { name: 'list_dir', arguments: '{"path":' } });
+    expect(r.choices[0]!.message.tool_calls![0]).toMatchObject({
+      type: 'function',
+      function: { name: 'list_dir', arguments: '{"path":' },
+    });
     expect(r.usage!.prompt_tokens).toBe(llm.chatRequests()[0]!.promptTokens);
   });
 });
@@ -109,7 +146,13 @@ describe('models and recording', () => {
   it('lists the model and records every request with its body', async () => {
     const models = await client.models.list();
     expect(models.data.map((m) => m.id)).toEqual(['fake-model']);
-    await client.chat.completions.create({ model: 'gpt-x', messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hi' }] });
+    await client.chat.completions.create({
+      model: 'gpt-x',
+      messages: [
+        { role: 'system', content: 'be brief' },
+        { role: 'user', content: 'hi' },
+      ],
+    });
     const chat = llm.chatRequests();
     expect(chat).toHaveLength(1);
     expect((chat[0]!.body as { model: string }).model).toBe('gpt-x');

@@ -30,13 +30,50 @@ function prng(seed: number): () => number {
 }
 
 const VALID = {
-  runtime: { version: 'v1', verbosity: 'debug', reason: 'turn', mode: 'merge', acceptedCount: 2, rejectedCount: 1, prunedCount: 0, factCount: 5, rejectedReasonBreakdown: { duplicate: 1 } },
-  gate: { version: 'v1', verbosity: 'brief', action: 'rewrite_known_folder_probe', tool: 'shell', target: 'Desktop', path: 'C:\\Users\\a\\Desktop', originalCommand: 'ls ~/Desktop', rewrittenCommand: 'ls C:\\Users\\a\\Desktop' },
-  compaction: { version: 'v1', type: 'compacted', trigger: 'manual', strategy: 'cfpm_memory_v1', percent: 81.5, tokensBefore: 9000, tokensAfter: 3000 },
+  runtime: {
+    version: 'v1',
+    verbosity: 'debug',
+    reason: 'turn',
+    mode: 'merge',
+    acceptedCount: 2,
+    rejectedCount: 1,
+    prunedCount: 0,
+    factCount: 5,
+    rejectedReasonBreakdown: { duplicate: 1 },
+  },
+  gate: {
+    version: 'v1',
+    verbosity: 'brief',
+    action: 'rewrite_known_folder_probe',
+    tool: 'shell',
+    target: 'Desktop',
+    path: 'C:\\Users\\a\\Desktop',
+    originalCommand: 'ls ~/Desktop',
+    rewrittenCommand: 'ls C:\\Users\\a\\Desktop',
+  },
+  compaction: {
+    version: 'v1',
+    type: 'compacted',
+    trigger: 'manual',
+    strategy: 'cfpm_memory_v1',
+    percent: 81.5,
+    tokensBefore: 9000,
+    tokensAfter: 3000,
+  },
   error: { version: 'v1', type: 'doom_loop', tool: 'shell', limit: 3 },
 } as const;
-const PREFIXES = { runtime: RUNTIME_NOTICE_PREFIX, gate: GATE_NOTICE_PREFIX, compaction: COMPACTION_NOTICE_PREFIX, error: ERROR_NOTICE_PREFIX } as const;
-const SCHEMAS = { runtime: RuntimeNoticePayloadSchema, gate: GateNoticePayloadSchema, compaction: CompactionNoticePayloadSchema, error: ErrorNoticePayloadSchema } as const;
+const PREFIXES = {
+  runtime: RUNTIME_NOTICE_PREFIX,
+  gate: GATE_NOTICE_PREFIX,
+  compaction: COMPACTION_NOTICE_PREFIX,
+  error: ERROR_NOTICE_PREFIX,
+} as const;
+const SCHEMAS = {
+  runtime: RuntimeNoticePayloadSchema,
+  gate: GateNoticePayloadSchema,
+  compaction: CompactionNoticePayloadSchema,
+  error: ErrorNoticePayloadSchema,
+} as const;
 const KINDS = ['runtime', 'gate', 'compaction', 'error'] as const;
 
 /** The oracle: a non-null result is one of the three shapes and its payload passes its schema. */
@@ -53,11 +90,37 @@ function checkTotal(text: unknown): ParsedNotice | null {
   return out;
 }
 
-const ALPHABET = ['{', '}', '[', ']', '"', ':', ',', '\\', ' ', '\n', '0', '1', '-', 'e', 'a', 'v', '\u0000', '\ud83d', '😀', '中', 'null', 'true', '1e999'];
+const ALPHABET = [
+  '{',
+  '}',
+  '[',
+  ']',
+  '"',
+  ':',
+  ',',
+  '\\',
+  ' ',
+  '\n',
+  '0',
+  '1',
+  '-',
+  'e',
+  'a',
+  'v',
+  '\u0000',
+  '\ud83d',
+  '😀',
+  '中',
+  'null',
+  'true',
+  '1e999',
+];
 function randomText(rand: () => number, max: number): string {
   let s = '';
   const n = Math.floor(rand() * max);
-  for (let i = 0; i < n; i++) s += rand() < 0.5 ? ALPHABET[Math.floor(rand() * ALPHABET.length)] : String.fromCharCode(Math.floor(rand() * 0xffff));
+  for (let i = 0; i < n; i++)
+    s +=
+      rand() < 0.5 ? ALPHABET[Math.floor(rand() * ALPHABET.length)] : String.fromCharCode(Math.floor(rand() * 0xffff));
   return s;
 }
 
@@ -102,7 +165,8 @@ describe('parseNotice', () => {
     for (let i = 0; i < 3000; i++) {
       const kind = KINDS[i % 3]!;
       const payload = mutatePayload(rand, { ...VALID[kind] });
-      const text = rand() < 0.5 ? formatNotice(PREFIXES[kind], payload) : mutateText(rand, formatNotice(PREFIXES[kind], payload));
+      const text =
+        rand() < 0.5 ? formatNotice(PREFIXES[kind], payload) : mutateText(rand, formatNotice(PREFIXES[kind], payload));
       const out = checkTotal(text);
       if (out === null) nulls++;
       else expect(out.type).toBe(kind);
@@ -126,13 +190,27 @@ describe('parseNotice', () => {
     for (const [kind, payload] of bad) expect(checkTotal(formatNotice(PREFIXES[kind], payload))).toBeNull();
     const { reason: _r, ...noReason } = VALID.runtime;
     expect(checkTotal(formatNotice(RUNTIME_NOTICE_PREFIX, noReason))).toBeNull();
-    expect(checkTotal(`${RUNTIME_NOTICE_PREFIX} ${JSON.stringify(VALID.runtime).replace('"acceptedCount":2', '"acceptedCount":1e999')}`)).toBeNull();
-    expect(checkTotal(`${COMPACTION_NOTICE_PREFIX} ${JSON.stringify(VALID.compaction).replace('81.5', '1e999')}`)).toBeNull();
+    expect(
+      checkTotal(
+        `${RUNTIME_NOTICE_PREFIX} ${JSON.stringify(VALID.runtime).replace('"acceptedCount":2', '"acceptedCount":1e999')}`,
+      ),
+    ).toBeNull();
+    expect(
+      checkTotal(`${COMPACTION_NOTICE_PREFIX} ${JSON.stringify(VALID.compaction).replace('81.5', '1e999')}`),
+    ).toBeNull();
   });
 
   it('unknown or altered prefixes give null', () => {
     const json = JSON.stringify(VALID.runtime);
-    for (const prefix of ['[CFPM_RUNTIME_V2]', '[cfpm_runtime_v1]', 'CFPM_RUNTIME_V1', '[CFPM_RUNTIME_V1', '[SOMETHING_ELSE]', '', 'x [CFPM_RUNTIME_V1]']) {
+    for (const prefix of [
+      '[CFPM_RUNTIME_V2]',
+      '[cfpm_runtime_v1]',
+      'CFPM_RUNTIME_V1',
+      '[CFPM_RUNTIME_V1',
+      '[SOMETHING_ELSE]',
+      '',
+      'x [CFPM_RUNTIME_V1]',
+    ]) {
       expect(checkTotal(`${prefix} ${json}`)).toBeNull();
     }
   });
@@ -143,7 +221,9 @@ describe('parseNotice', () => {
     expect(at(fill).length).toBe(MAX_NOTICE_CHARS);
     expect(checkTotal(at(fill))?.type).toBe('runtime');
     expect(checkTotal(at(fill + 1))).toBeNull();
-    expect(checkTotal(formatNotice(RUNTIME_NOTICE_PREFIX, { ...VALID.runtime, reason: 'x'.repeat(MAX_NOTICE_CHARS) }))).toBeNull();
+    expect(
+      checkTotal(formatNotice(RUNTIME_NOTICE_PREFIX, { ...VALID.runtime, reason: 'x'.repeat(MAX_NOTICE_CHARS) })),
+    ).toBeNull();
     expect(checkTotal(`${GATE_NOTICE_PREFIX} ${'['.repeat(MAX_NOTICE_CHARS - 40)}`)).toBeNull();
     expect(checkTotal(`${GATE_NOTICE_PREFIX} ${'['.repeat(5_000_000)}`)).toBeNull();
   });
@@ -155,7 +235,17 @@ describe('parseNotice', () => {
   });
 
   it('non-strings give null', () => {
-    for (const v of [undefined, null, 42, {}, [], true, Symbol('x'), () => 'x', new String(`${RUNTIME_NOTICE_PREFIX} ${JSON.stringify(VALID.runtime)}`)]) {
+    for (const v of [
+      undefined,
+      null,
+      42,
+      {},
+      [],
+      true,
+      Symbol('x'),
+      () => 'x',
+      new String(`${RUNTIME_NOTICE_PREFIX} ${JSON.stringify(VALID.runtime)}`),
+    ]) {
       expect(checkTotal(v)).toBeNull();
     }
   });

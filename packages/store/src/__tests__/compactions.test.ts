@@ -9,7 +9,10 @@ function seeded() {
   const s = store.sessions.create('c');
   const msgs = store.messages.append(
     s.id,
-    Array.from({ length: 6 }, (_, i) => ({ role: (i % 2 ? 'assistant' : 'user') as 'user' | 'assistant', content: `m${i}` })),
+    Array.from({ length: 6 }, (_, i) => ({
+      role: (i % 2 ? 'assistant' : 'user') as 'user' | 'assistant',
+      content: `m${i}`,
+    })),
   );
   return { store, s, msgs };
 }
@@ -34,7 +37,15 @@ describe('compactions', () => {
       { role: 'user', content: 'Summary: …', kind: 'summary' },
       { role: 'user', content: 'Continue from the summary.', kind: 'continuation' },
     ]);
-    expect(rec).toMatchObject({ sessionId: s.id, hiddenIds: hidden, afterSeq: 6, active: true, undoneAt: null, summary: 'the summary', instructions: 'focus on files' });
+    expect(rec).toMatchObject({
+      sessionId: s.id,
+      hiddenIds: hidden,
+      afterSeq: 6,
+      active: true,
+      undoneAt: null,
+      summary: 'the summary',
+      instructions: 'focus on files',
+    });
     expect(rec.steps[0]).toMatchObject({ name: 'keep_head_tail', hidden: 3 });
     expect(rec.insertedIds).toEqual(inserted.map((m) => m.id));
     expect(inserted.map((m) => [m.seq, m.kind, m.visibility.user, m.visibility.agent, m.meta?.compactionId])).toEqual([
@@ -51,21 +62,32 @@ describe('compactions', () => {
     const { store, s, msgs } = seeded();
     const other = store.sessions.create('other');
     const [foreign] = store.messages.append(other.id, [{ role: 'user', content: 'x' }]);
-    expect(() => store.compactions.apply(s.id, record([msgs[0]!.id, foreign!.id]), [{ role: 'user', content: 'S', kind: 'summary' }])).toThrow(/hidden ids/);
+    expect(() =>
+      store.compactions.apply(s.id, record([msgs[0]!.id, foreign!.id]), [
+        { role: 'user', content: 'S', kind: 'summary' },
+      ]),
+    ).toThrow(/hidden ids/);
     expect(store.compactions.list(s.id)).toEqual([]);
     expect(store.messages.count(s.id)).toBe(6);
   });
 
   it('applies nothing when an inserted message is invalid', () => {
     const { store, s, msgs } = seeded();
-    expect(() => store.compactions.apply(s.id, record([msgs[0]!.id]), [{ role: 'user', content: 'ok' }, { role: 'nobody' as 'user', content: 'bad' }])).toThrow();
+    expect(() =>
+      store.compactions.apply(s.id, record([msgs[0]!.id]), [
+        { role: 'user', content: 'ok' },
+        { role: 'nobody' as 'user', content: 'bad' },
+      ]),
+    ).toThrow();
     expect(store.compactions.list(s.id)).toEqual([]);
     expect(store.messages.count(s.id)).toBe(6);
   });
 
   it('rejects an invalid record (unknown strategy)', () => {
     const { store, s } = seeded();
-    expect(() => store.compactions.apply(s.id, record([], { strategy: 'magic' as 'progressive' }), [])).toThrow(/Invalid compaction: strategy/);
+    expect(() => store.compactions.apply(s.id, record([], { strategy: 'magic' as 'progressive' }), [])).toThrow(
+      /Invalid compaction: strategy/,
+    );
   });
 
   it('undoes the newest active compaction first, one at a time, and keeps the records', () => {
@@ -91,12 +113,18 @@ describe('compactions', () => {
 describe('store.transaction', () => {
   it('a compaction and its memory snapshot land together, or neither does', () => {
     const { store, s, msgs } = seeded();
-    const inserted = [{ role: 'user' as const, kind: 'memory_snapshot' as const, content: '[CFPM_MEMORY_V1] checkpoint' }];
+    const inserted = [
+      { role: 'user' as const, kind: 'memory_snapshot' as const, content: '[CFPM_MEMORY_V1] checkpoint' },
+    ];
     expect(() =>
       store.transaction(() => {
         store.compactions.apply(s.id, record([msgs[0]!.id]), inserted);
         // The second write fails: the first must be rolled back with it.
-        store.memory.refresh(s.id, { facts: [], candidates: [], snapshot: { compactionId: 'x', content: '', factCount: -1 } });
+        store.memory.refresh(s.id, {
+          facts: [],
+          candidates: [],
+          snapshot: { compactionId: 'x', content: '', factCount: -1 },
+        });
       }),
     ).toThrow();
     expect(store.compactions.list(s.id)).toEqual([]);
@@ -104,7 +132,11 @@ describe('store.transaction', () => {
 
     const r = store.transaction(() => {
       const applied = store.compactions.apply(s.id, record([msgs[0]!.id]), inserted);
-      store.memory.refresh(s.id, { facts: [], candidates: [], snapshot: { compactionId: applied.record.id, content: 'snap', factCount: 0 } });
+      store.memory.refresh(s.id, {
+        facts: [],
+        candidates: [],
+        snapshot: { compactionId: applied.record.id, content: 'snap', factCount: 0 },
+      });
       return applied;
     });
     expect(store.compactions.list(s.id).map((c) => c.id)).toEqual([r.record.id]);

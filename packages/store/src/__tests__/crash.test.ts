@@ -27,7 +27,15 @@ beforeAll(async () => {
   const outDir = join(here, '..', '..', 'node_modules', '.cache', 'tl-crash');
   mkdirSync(outDir, { recursive: true });
   writer = join(outDir, `writer-${process.pid}.mjs`);
-  await build({ entryPoints: [join(here, 'fixtures', 'crashWriter.ts')], bundle: true, platform: 'node', format: 'esm', external: ['better-sqlite3'], outfile: writer, logLevel: 'silent' });
+  await build({
+    entryPoints: [join(here, 'fixtures', 'crashWriter.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    external: ['better-sqlite3'],
+    outfile: writer,
+    logLevel: 'silent',
+  });
 });
 
 afterAll(() => {
@@ -92,7 +100,9 @@ function checkInvariants(store: Store, all: Acks): void {
     }
   }
   // Tool results kept their full output (written to its own table in the same transaction).
-  for (const m of store.messages.list(session!.id)) if (m.role === 'tool' && typeof m.meta?.turn === 'string') expect(m.fullOutput, `full output of ${m.id}`).not.toBeNull();
+  for (const m of store.messages.list(session!.id))
+    if (m.role === 'tool' && typeof m.meta?.turn === 'string')
+      expect(m.fullOutput, `full output of ${m.id}`).not.toBeNull();
 
   // Every turn in the file is whole, acked or not.
   const turnCounts = new Map<string, { n: number; size: number }>();
@@ -111,7 +121,9 @@ function checkInvariants(store: Store, all: Acks): void {
     expect(r.insertedIds).toHaveLength(2);
     for (const id of r.insertedIds) expect(byId.get(id)?.meta?.compactionId).toBe(r.id);
   }
-  for (const m of history) if (m.meta?.compactionId !== undefined) expect(recordIds.has(m.meta.compactionId as string), `orphan inserted ${m.id}`).toBe(true);
+  for (const m of history)
+    if (m.meta?.compactionId !== undefined)
+      expect(recordIds.has(m.meta.compactionId as string), `orphan inserted ${m.id}`).toBe(true);
   for (const c of all.compactions) expect(recordIds.has(c.id), `acked compaction ${c.id}`).toBe(true);
   for (const u of all.undos) expect(records.find((r) => r.id === u)?.active, `acked undo ${u}`).toBe(false);
 

@@ -34,12 +34,24 @@ describe('memory', () => {
   it('replaces the auto facts with the engine list, keeps user facts, and stores candidates and a snapshot', () => {
     const { store, sid } = setup();
     const user = store.memory.upsertFact(sid, { category: 'goal', content: 'ship the release' });
-    store.memory.refresh(sid, { facts: [autoFact(sid, 'a1', '/tmp/a.txt'), autoFact(sid, 'a2', '/tmp/b.txt')], candidates: [] });
+    store.memory.refresh(sid, {
+      facts: [autoFact(sid, 'a1', '/tmp/a.txt'), autoFact(sid, 'a2', '/tmp/b.txt')],
+      candidates: [],
+    });
     const result = store.memory.refresh(sid, {
-      facts: [autoFact(sid, 'a2', '/tmp/b.txt', { evidenceCount: 2, confidence: 0.9 }), { ...user, evidenceCount: 3, content: 'engine must not rewrite this' }],
+      facts: [
+        autoFact(sid, 'a2', '/tmp/b.txt', { evidenceCount: 2, confidence: 0.9 }),
+        { ...user, evidenceCount: 3, content: 'engine must not rewrite this' },
+      ],
       candidates: [
         { category: 'artifact', content: '/tmp/b.txt', source: 'cfpm_auto', decision: 'accepted', reason: 'accepted' },
-        { category: 'artifact', content: '2024/7/19', source: 'cfpm_auto', decision: 'rejected', reason: 'artifact_date_only' },
+        {
+          category: 'artifact',
+          content: '2024/7/19',
+          source: 'cfpm_auto',
+          decision: 'rejected',
+          reason: 'artifact_date_only',
+        },
       ],
       snapshot: { content: '[CFPM_MEMORY_V1] …', factCount: 2 },
     });
@@ -50,15 +62,23 @@ describe('memory', () => {
     expect(byId[user.id]).toMatchObject({ content: 'ship the release', evidenceCount: 3, source: 'user' });
     expect(store.memory.candidates(sid).map((c) => c.reason)).toEqual(['artifact_date_only', 'accepted']);
     expect(store.memory.candidates(sid, 1)).toHaveLength(1);
-    expect(store.memory.snapshots(sid)).toEqual([expect.objectContaining({ content: '[CFPM_MEMORY_V1] …', factCount: 2, compactionId: null })]);
+    expect(store.memory.snapshots(sid)).toEqual([
+      expect.objectContaining({ content: '[CFPM_MEMORY_V1] …', factCount: 2, compactionId: null }),
+    ]);
   });
 
   it("never undoes a user's pin or forget, and keeps those facts when the engine drops them", () => {
     const { store, sid } = setup();
-    store.memory.refresh(sid, { facts: [autoFact(sid, 'p', '/pinned'), autoFact(sid, 'f', '/forgotten'), autoFact(sid, 'x', '/dropped')], candidates: [] });
+    store.memory.refresh(sid, {
+      facts: [autoFact(sid, 'p', '/pinned'), autoFact(sid, 'f', '/forgotten'), autoFact(sid, 'x', '/dropped')],
+      candidates: [],
+    });
     store.memory.setStatus('p', 'active', true);
     store.memory.setStatus('f', 'forgotten');
-    store.memory.refresh(sid, { facts: [autoFact(sid, 'f', '/forgotten', { status: 'active', evidenceCount: 5 })], candidates: [] });
+    store.memory.refresh(sid, {
+      facts: [autoFact(sid, 'f', '/forgotten', { status: 'active', evidenceCount: 5 })],
+      candidates: [],
+    });
     const facts = Object.fromEntries(store.memory.facts(sid).map((f) => [f.id, f]));
     expect(Object.keys(facts).sort()).toEqual(['f', 'p']);
     expect(facts.p!.pinned).toBe(true);
@@ -89,7 +109,8 @@ describe('memory', () => {
     expect(cands).toHaveLength(MEMORY_CAPS.candidates);
     expect(cands.at(-1)!.content).toBe('c30');
 
-    for (let i = 0; i < MEMORY_CAPS.snapshots + 3; i++) store.memory.refresh(sid, { facts: [], candidates: [], snapshot: { content: `s${i}`, factCount: 0 } });
+    for (let i = 0; i < MEMORY_CAPS.snapshots + 3; i++)
+      store.memory.refresh(sid, { facts: [], candidates: [], snapshot: { content: `s${i}`, factCount: 0 } });
     const snaps = store.memory.snapshots(sid);
     expect(snaps).toHaveLength(MEMORY_CAPS.snapshots);
     expect(snaps[0]!.content).toBe('s3');
@@ -101,18 +122,33 @@ describe('memory', () => {
     expect(() =>
       store.memory.refresh(sid, {
         facts: [autoFact(sid, 'b', '/b')],
-        candidates: [{ category: 'note', content: 'x', source: 'cfpm_auto', decision: 'rejected', reason: 'no_such_reason' as 'too_short' }],
+        candidates: [
+          {
+            category: 'note',
+            content: 'x',
+            source: 'cfpm_auto',
+            decision: 'rejected',
+            reason: 'no_such_reason' as 'too_short',
+          },
+        ],
       }),
     ).toThrow(/Invalid memory refresh/);
     expect(store.memory.facts(sid).map((f) => f.id)).toEqual(['a']);
-    expect(() => store.memory.refresh(sid, { facts: [autoFact('other', 'c', '/c')], candidates: [] })).toThrow(/belongs to session other/);
+    expect(() => store.memory.refresh(sid, { facts: [autoFact('other', 'c', '/c')], candidates: [] })).toThrow(
+      /belongs to session other/,
+    );
   });
 
   it('logs every user edit with before and after', () => {
     const { store, sid } = setup();
     const created = store.memory.upsertFact(sid, { category: 'note', content: 'use pnpm' }, 'user');
     expect(created).toMatchObject({ source: 'user', confidence: 1, status: 'active', pinned: false });
-    const edited = store.memory.upsertFact(sid, { id: created.id, category: 'note', content: 'use pnpm 10', pinned: true });
+    const edited = store.memory.upsertFact(sid, {
+      id: created.id,
+      category: 'note',
+      content: 'use pnpm 10',
+      pinned: true,
+    });
     const forgotten = store.memory.setStatus(created.id, 'forgotten');
     const log = store.memory.editLog(sid);
     expect(log.map((e) => [e.action, e.before?.content ?? null, e.after.content, e.after.status, e.factId])).toEqual([

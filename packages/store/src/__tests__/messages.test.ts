@@ -7,8 +7,21 @@ const tmp = useTempDir();
 
 const turn = [
   { role: 'user' as const, content: 'list the files' },
-  { role: 'assistant' as const, content: null, tool_calls: [{ id: 'call_1', type: 'function' as const, function: { name: 'shell', arguments: '{"command":"ls"}' } }] },
-  { role: 'tool' as const, content: 'a.txt\n…truncated…', tool_call_id: 'call_1', name: 'shell', fullOutput: 'a.txt\nb.txt\n'.repeat(1000), meta: { durationMs: 12 } },
+  {
+    role: 'assistant' as const,
+    content: null,
+    tool_calls: [
+      { id: 'call_1', type: 'function' as const, function: { name: 'shell', arguments: '{"command":"ls"}' } },
+    ],
+  },
+  {
+    role: 'tool' as const,
+    content: 'a.txt\n…truncated…',
+    tool_call_id: 'call_1',
+    name: 'shell',
+    fullOutput: 'a.txt\nb.txt\n'.repeat(1000),
+    meta: { durationMs: 12 },
+  },
   { role: 'assistant' as const, content: 'There are two files.' },
 ];
 
@@ -27,7 +40,13 @@ describe('messages', () => {
     const listed = again.messages.list(s.id);
     expect(listed).toEqual([...stored, ...more]);
     expect(listed[1]!.tool_calls?.[0]?.function.name).toBe('shell');
-    expect(listed[2]).toMatchObject({ tool_call_id: 'call_1', name: 'shell', meta: { durationMs: 12 }, kind: 'normal', visibility: { user: true, agent: true } });
+    expect(listed[2]).toMatchObject({
+      tool_call_id: 'call_1',
+      name: 'shell',
+      meta: { durationMs: 12 },
+      kind: 'normal',
+      visibility: { user: true, agent: true },
+    });
     expect(listed[2]!.fullOutput).toHaveLength('a.txt\nb.txt\n'.length * 1000);
     expect(again.messages.count(s.id)).toBe(5);
     expect(again.messages.lastSeq(s.id)).toBe(5);
@@ -38,11 +57,25 @@ describe('messages', () => {
     const store = tmp.open();
     const s = store.sessions.create();
     const [notice, memory] = store.messages.append(s.id, [
-      { id: 'notice-1', role: 'assistant', content: '[CFPM_RUNTIME_V1] {}', kind: 'runtime_notice', visibility: { user: true, agent: false } },
-      { role: 'system', content: '[CFPM_RUNTIME_MEMORY_V1]', kind: 'memory_snapshot', visibility: { user: false, agent: true } },
+      {
+        id: 'notice-1',
+        role: 'assistant',
+        content: '[CFPM_RUNTIME_V1] {}',
+        kind: 'runtime_notice',
+        visibility: { user: true, agent: false },
+      },
+      {
+        role: 'system',
+        content: '[CFPM_RUNTIME_MEMORY_V1]',
+        kind: 'memory_snapshot',
+        visibility: { user: false, agent: true },
+      },
     ]);
     expect(notice).toMatchObject({ id: 'notice-1', kind: 'runtime_notice', visibility: { user: true, agent: false } });
-    expect(store.messages.get(memory!.id)).toMatchObject({ kind: 'memory_snapshot', visibility: { user: false, agent: true } });
+    expect(store.messages.get(memory!.id)).toMatchObject({
+      kind: 'memory_snapshot',
+      visibility: { user: false, agent: true },
+    });
     expect(store.sessions.get(s.id)!.messageCount).toBe(1);
   });
 
@@ -68,7 +101,9 @@ describe('messages', () => {
     const bad = () => store.messages.append(s.id, [{ role: 'robot' as 'user', content: 'x' }]);
     expect(bad).toThrow(StoreError);
     expect(bad).toThrow(/Invalid messages: 0\.role/);
-    expect(() => store.messages.append('nope', [{ role: 'user', content: 'x' }])).toThrow(/Session nope does not exist/);
+    expect(() => store.messages.append('nope', [{ role: 'user', content: 'x' }])).toThrow(
+      /Session nope does not exist/,
+    );
     expect(store.messages.list(s.id)).toEqual([]);
   });
 

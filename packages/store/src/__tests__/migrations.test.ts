@@ -18,7 +18,9 @@ function databaseAt(version: number): string {
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   migrate(db, version);
-  db.prepare("INSERT INTO sessions (id, title, created_at, updated_at, message_count) VALUES ('s1', 'old', 1, 2, 1)").run();
+  db.prepare(
+    "INSERT INTO sessions (id, title, created_at, updated_at, message_count) VALUES ('s1', 'old', 1, 2, 1)",
+  ).run();
   db.prepare(
     "INSERT INTO messages (id, session_id, seq, created_at, role, content, kind, visible_user, visible_agent) VALUES ('m1', 's1', 1, 1, 'user', 'hello from v' || ?, 'normal', 1, 1)",
   ).run(String(version));
@@ -51,7 +53,19 @@ describe('migrations', () => {
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all();
     expect(tables).toEqual(
-      ['compactions', 'message_outputs', 'memory_candidates', 'memory_edit_log', 'memory_facts', 'memory_snapshots', 'messages', 'provider_profiles', 'sessions', 'settings', 'tool_approvals'].sort(),
+      [
+        'compactions',
+        'message_outputs',
+        'memory_candidates',
+        'memory_edit_log',
+        'memory_facts',
+        'memory_snapshots',
+        'messages',
+        'provider_profiles',
+        'sessions',
+        'settings',
+        'tool_approvals',
+      ].sort(),
     );
     db.close();
   });

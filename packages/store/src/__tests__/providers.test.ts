@@ -16,7 +16,16 @@ const openai = (extra: Partial<ProviderUpsert> = {}): ProviderUpsert => ({
 });
 
 /** The database and its WAL, as bytes an attacker with the file would see. */
-const rawBytes = (file: string): string => ['', '-wal'].map((s) => { try { return readFileSync(file + s).toString('latin1'); } catch { return ''; } }).join('');
+const rawBytes = (file: string): string =>
+  ['', '-wal']
+    .map((s) => {
+      try {
+        return readFileSync(file + s).toString('latin1');
+      } catch {
+        return '';
+      }
+    })
+    .join('');
 
 describe('provider profiles', () => {
   it('stores the key only through the encryptor and never returns it in a profile', () => {
@@ -56,7 +65,15 @@ describe('provider profiles', () => {
     expect((err as StoreError).code).toBe('no_encryptor');
     expect(locked.providers.list()).toEqual([]);
     // A profile without a key (Ollama) is fine without any encryptor.
-    expect(locked.providers.upsert({ preset: 'ollama', name: 'Local', baseUrl: 'http://127.0.0.1:11434/v1', model: 'llama3.1', contextWindow: 8192 }).hasKey).toBe(false);
+    expect(
+      locked.providers.upsert({
+        preset: 'ollama',
+        name: 'Local',
+        baseUrl: 'http://127.0.0.1:11434/v1',
+        model: 'llama3.1',
+        contextWindow: 8192,
+      }).hasKey,
+    ).toBe(false);
     locked.close();
 
     const headless = tmp.open({ allowPlaintextKeys: true });
@@ -92,7 +109,9 @@ describe('provider profiles', () => {
 
   it('validates input', () => {
     const store = tmp.open();
-    expect(() => store.providers.upsert(openai({ baseUrl: 'file:///etc/passwd' }))).toThrow(/Invalid provider profile: baseUrl/);
+    expect(() => store.providers.upsert(openai({ baseUrl: 'file:///etc/passwd' }))).toThrow(
+      /Invalid provider profile: baseUrl/,
+    );
     expect(() => store.providers.upsert(openai({ id: 'missing' }))).toThrow(/does not exist/);
   });
 });

@@ -1,5 +1,15 @@
 import { createHash } from 'node:crypto';
-import { existsSync, openSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync, writeSync, closeSync } from 'node:fs';
+import {
+  existsSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+  writeSync,
+  closeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../openStore';
@@ -24,7 +34,11 @@ function expectStoreError(fn: () => unknown, code: StoreError['code']): StoreErr
 function filledDatabase(): string {
   const store = tmp.open();
   const s = store.sessions.create('big');
-  for (let i = 0; i < 20; i++) store.messages.append(s.id, Array.from({ length: 10 }, (_, j) => ({ role: 'user' as const, content: `message ${i}/${j} `.repeat(40) })));
+  for (let i = 0; i < 20; i++)
+    store.messages.append(
+      s.id,
+      Array.from({ length: 10 }, (_, j) => ({ role: 'user' as const, content: `message ${i}/${j} `.repeat(40) })),
+    );
   store.close();
   return store.file;
 }
@@ -34,7 +48,10 @@ describe('opening damaged or foreign files', () => {
     const file = join(tmp.dir(), 'threadline.db');
     writeFileSync(file, 'this is my shopping list, not a database\n'.repeat(100));
     const before = sha(file);
-    const err = expectStoreError(() => openStore({ file, env: {}, now: () => Date.UTC(2026, 0, 2, 3, 4, 5) }), 'not_sqlite');
+    const err = expectStoreError(
+      () => openStore({ file, env: {}, now: () => Date.UTC(2026, 0, 2, 3, 4, 5) }),
+      'not_sqlite',
+    );
     expect(err.message).toContain('not a SQLite database');
     expect(err.backupFile).toBe(`${file}.corrupt-2026-01-02T03-04-05-000Z`);
     expect(sha(err.backupFile!)).toBe(before);
@@ -68,7 +85,11 @@ describe('opening damaged or foreign files', () => {
     // Bigger than SQLite's page cache, so the damaged pages are read from disk again.
     const store = tmp.open();
     const s = store.sessions.create('big');
-    for (let i = 0; i < 12; i++) store.messages.append(s.id, Array.from({ length: 100 }, () => ({ role: 'user' as const, content: 'x'.repeat(10_000) })));
+    for (let i = 0; i < 12; i++)
+      store.messages.append(
+        s.id,
+        Array.from({ length: 100 }, () => ({ role: 'user' as const, content: 'x'.repeat(10_000) })),
+      );
     store.close();
     const again = tmp.open();
     const fd = openSync(again.file, 'r+');

@@ -28,13 +28,24 @@ describe('sessions', () => {
     const gone = store.sessions.create('gone');
     for (const s of [keep, gone]) {
       const [m] = store.messages.append(s.id, [{ role: 'tool', content: 'x', tool_call_id: 'c', fullOutput: 'full' }]);
-      store.compactions.apply(s.id, { strategy: 'cfpm_memory_v1', trigger: 'manual', steps: [], hiddenIds: [m!.id], tokensBefore: 2, tokensAfter: 1 }, [
-        { role: 'user', content: 'summary', kind: 'summary' },
-      ]);
+      store.compactions.apply(
+        s.id,
+        {
+          strategy: 'cfpm_memory_v1',
+          trigger: 'manual',
+          steps: [],
+          hiddenIds: [m!.id],
+          tokensBefore: 2,
+          tokensAfter: 1,
+        },
+        [{ role: 'user', content: 'summary', kind: 'summary' }],
+      );
       store.memory.upsertFact(s.id, { category: 'note', content: 'a note' });
       store.memory.refresh(s.id, {
         facts: [],
-        candidates: [{ category: 'artifact', content: 'x', source: 'cfpm_auto', decision: 'rejected', reason: 'too_short' }],
+        candidates: [
+          { category: 'artifact', content: 'x', source: 'cfpm_auto', decision: 'rejected', reason: 'too_short' },
+        ],
         snapshot: { content: 'snap', factCount: 0 },
       });
       store.approvals.set(s.id, 'shell', 'auto');
@@ -44,11 +55,21 @@ describe('sessions', () => {
     store.close();
 
     const db = new Database(store.file, { readonly: true });
-    for (const table of ['messages', 'compactions', 'memory_facts', 'memory_candidates', 'memory_snapshots', 'memory_edit_log', 'tool_approvals']) {
+    for (const table of [
+      'messages',
+      'compactions',
+      'memory_facts',
+      'memory_candidates',
+      'memory_snapshots',
+      'memory_edit_log',
+      'tool_approvals',
+    ]) {
       const bySession = db.prepare(`SELECT session_id AS s, count(*) AS n FROM ${table} GROUP BY session_id`).all();
       expect(bySession, table).toEqual([{ s: keep.id, n: expect.any(Number) }]);
     }
-    const outputs = db.prepare('SELECT m.session_id AS s FROM message_outputs o JOIN messages m ON m.id = o.message_id').all();
+    const outputs = db
+      .prepare('SELECT m.session_id AS s FROM message_outputs o JOIN messages m ON m.id = o.message_id')
+      .all();
     expect(db.prepare('SELECT count(*) FROM message_outputs').pluck().get()).toBe(1);
     expect(outputs).toEqual([{ s: keep.id }]);
     db.close();

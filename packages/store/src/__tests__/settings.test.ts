@@ -16,7 +16,10 @@ describe('settings', () => {
     const next = store.settings.set({ compaction: { autoThreshold: 0.7 }, language: 'zh-CN' });
     expect(next.compaction).toEqual({ strategy: 'cfpm_memory_v1', autoThreshold: 0.7 });
     store.close();
-    expect(tmp.open().settings.get()).toMatchObject({ language: 'zh-CN', compaction: { strategy: 'cfpm_memory_v1', autoThreshold: 0.7 } });
+    expect(tmp.open().settings.get()).toMatchObject({
+      language: 'zh-CN',
+      compaction: { strategy: 'cfpm_memory_v1', autoThreshold: 0.7 },
+    });
   });
 
   it('rejects an invalid patch with the reason, and stores nothing', () => {
@@ -24,10 +27,14 @@ describe('settings', () => {
     const attempt = () => store.settings.set({ toolOutput: { maxTokens: -5 } });
     expect(attempt).toThrow(StoreError);
     expect(attempt).toThrow(/Invalid settings: toolOutput\.maxTokens/);
-    expect(() => store.settings.set({ compaction: { strategy: 'nope' as 'progressive' } })).toThrow(/compaction\.strategy/);
+    expect(() => store.settings.set({ compaction: { strategy: 'nope' as 'progressive' } })).toThrow(
+      /compaction\.strategy/,
+    );
     expect(() => store.settings.set({ colour: 'red' } as never)).toThrow(/Invalid settings: .*colour/);
     // A typo in a nested key is refused too, not dropped into an empty patch.
-    expect(() => store.settings.set({ compaction: { autoThresold: 0.5 } } as never)).toThrow(/compaction.*autoThresold/);
+    expect(() => store.settings.set({ compaction: { autoThresold: 0.5 } } as never)).toThrow(
+      /compaction.*autoThresold/,
+    );
     expect(() => store.settings.set({ cfpm: { runtimeVisibilty: 'off' } } as never)).toThrow(/cfpm.*runtimeVisibilty/);
     expect(store.settings.get()).toEqual(DEFAULT_SETTINGS);
     try {
@@ -42,19 +49,36 @@ describe('settings', () => {
     store.settings.set({ language: 'zh-CN', compaction: { strategy: 'progressive' } });
     store.close();
     const db = new Database(store.file);
-    db.prepare("UPDATE settings SET value = '{\"strategy\":\"gone\"}' WHERE key = 'compaction'").run();
+    db.prepare('UPDATE settings SET value = \'{"strategy":"gone"}\' WHERE key = \'compaction\'').run();
     db.prepare("UPDATE settings SET value = 'not json' WHERE key = 'theme'").run();
     db.close();
     const again = tmp.open();
-    expect(again.settings.get()).toMatchObject({ language: 'zh-CN', theme: 'system', compaction: DEFAULT_SETTINGS.compaction });
+    expect(again.settings.get()).toMatchObject({
+      language: 'zh-CN',
+      theme: 'system',
+      compaction: DEFAULT_SETTINGS.compaction,
+    });
   });
 
   it('applies environment overrides on top of stored settings without storing them', () => {
-    const store = tmp.open({ env: { THREADLINE_LANGUAGE: 'zh_CN', AGIME_CFPM_RUNTIME_VISIBILITY: 'verbose', AGIME_CFPM_PRE_TOOL_GATE: 'off' } });
+    const store = tmp.open({
+      env: { THREADLINE_LANGUAGE: 'zh_CN', AGIME_CFPM_RUNTIME_VISIBILITY: 'verbose', AGIME_CFPM_PRE_TOOL_GATE: 'off' },
+    });
     store.settings.set({ language: 'en', cfpm: { runtimeVisibility: 'off' } });
-    expect(store.settings.get()).toMatchObject({ language: 'zh-CN', cfpm: { runtimeVisibility: 'debug', preToolGate: false } });
-    expect(store.settings.stored()).toMatchObject({ language: 'en', cfpm: { runtimeVisibility: 'off', preToolGate: true } });
-    expect(store.settings.envOverrides().sources.map((s) => s.variable).sort()).toEqual(['AGIME_CFPM_PRE_TOOL_GATE', 'AGIME_CFPM_RUNTIME_VISIBILITY', 'THREADLINE_LANGUAGE']);
+    expect(store.settings.get()).toMatchObject({
+      language: 'zh-CN',
+      cfpm: { runtimeVisibility: 'debug', preToolGate: false },
+    });
+    expect(store.settings.stored()).toMatchObject({
+      language: 'en',
+      cfpm: { runtimeVisibility: 'off', preToolGate: true },
+    });
+    expect(
+      store.settings
+        .envOverrides()
+        .sources.map((s) => s.variable)
+        .sort(),
+    ).toEqual(['AGIME_CFPM_PRE_TOOL_GATE', 'AGIME_CFPM_RUNTIME_VISIBILITY', 'THREADLINE_LANGUAGE']);
   });
 
   it('refuses to open with an invalid override, naming the variable and the accepted values', () => {
@@ -102,9 +126,14 @@ describe('parseEnvOverrides', () => {
       compaction: { autoThreshold: 0, strategy: 'cfpm_memory_v1' },
       cfpm: { runtimeVisibility: 'off', preToolGate: false, toolGateVisibility: 'debug' },
     });
-    const both = parseEnvOverrides({ AGIME_CONTEXT_COMPACTION_STRATEGY: 'cfpm_memory_v1', THREADLINE_COMPACTION_STRATEGY: 'progressive' });
+    const both = parseEnvOverrides({
+      AGIME_CONTEXT_COMPACTION_STRATEGY: 'cfpm_memory_v1',
+      THREADLINE_COMPACTION_STRATEGY: 'progressive',
+    });
     expect(both.patch.compaction?.strategy).toBe('progressive');
-    expect(both.sources).toEqual([{ variable: 'THREADLINE_COMPACTION_STRATEGY', path: 'compaction.strategy', raw: 'progressive' }]);
+    expect(both.sources).toEqual([
+      { variable: 'THREADLINE_COMPACTION_STRATEGY', path: 'compaction.strategy', raw: 'progressive' },
+    ]);
   });
 
   it('treats empty values as unset', () => {

@@ -1,7 +1,17 @@
 // Opening the file safely (SPEC §9): a newer schema is refused without touching the file, a damaged
 // or foreign file is copied aside and reported, never overwritten.
 import Database from 'better-sqlite3';
-import { chmodSync, closeSync, copyFileSync, existsSync, mkdirSync, openSync, readSync, statSync, unlinkSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  statSync,
+  unlinkSync,
+} from 'node:fs';
 import { dirname } from 'node:path';
 import { StoreError } from '../types';
 import { migrate, readUserVersion, SCHEMA_VERSION } from './migrations';
@@ -35,7 +45,12 @@ export function openDatabase(opts: OpenDatabaseOptions): OpenedDatabase {
   const damage = inspectExisting(file);
   if (damage) {
     const backupFile = copyAside(file, opts.now());
-    if (opts.onCorrupt === 'throw') throw new StoreError(damage.code, `${damage.message} It was not changed; a copy is at ${backupFile}.`, backupFile);
+    if (opts.onCorrupt === 'throw')
+      throw new StoreError(
+        damage.code,
+        `${damage.message} It was not changed; a copy is at ${backupFile}.`,
+        backupFile,
+      );
     for (const f of [file, ...SIDE_FILES.map((s) => file + s)]) if (existsSync(f)) unlinkSync(f);
     recovered = { reason: damage.code, backupFile };
   }
@@ -55,7 +70,11 @@ export function openDatabase(opts: OpenDatabaseOptions): OpenedDatabase {
     if (err instanceof StoreError) throw err;
     if (isCorruptionError(err)) {
       const backupFile = copyAside(file, opts.now());
-      throw new StoreError('corrupt', `The database ${file} is damaged (${(err as Error).message}). A copy is at ${backupFile}.`, backupFile);
+      throw new StoreError(
+        'corrupt',
+        `The database ${file} is damaged (${(err as Error).message}). A copy is at ${backupFile}.`,
+        backupFile,
+      );
     }
     throw err;
   }
@@ -78,7 +97,10 @@ function inspectExisting(file: string): Damage | null {
   if (size === 0) return null; // an empty file is a fresh database to SQLite
   const header = readHeader(file);
   if (header.subarray(0, 16).toString('latin1') !== SQLITE_MAGIC) {
-    return { code: 'not_sqlite', message: `The file ${file} is not a SQLite database (${size} bytes, unknown header).` };
+    return {
+      code: 'not_sqlite',
+      message: `The file ${file} is not a SQLite database (${size} bytes, unknown header).`,
+    };
   }
   if (header.length >= 64) refuseNewer(file, header.readUInt32BE(60));
   if (header.length >= 32) {
@@ -86,7 +108,10 @@ function inspectExisting(file: string): Damage | null {
     const pageSize = header.readUInt16BE(16) === 1 ? 65536 : header.readUInt16BE(16);
     const declaredPages = header.readUInt32BE(28);
     if (declaredPages > 0 && size < declaredPages * pageSize && !existsSync(file + '-wal')) {
-      return { code: 'corrupt', message: `The database ${file} is damaged (truncated: ${size} bytes, its header declares ${declaredPages * pageSize}).` };
+      return {
+        code: 'corrupt',
+        message: `The database ${file} is damaged (truncated: ${size} bytes, its header declares ${declaredPages * pageSize}).`,
+      };
     }
   }
   // A read-only connection may create empty -wal/-shm files it cannot remove; remove those we caused
@@ -100,17 +125,20 @@ function inspectExisting(file: string): Damage | null {
     ro.prepare('SELECT count(*) FROM sqlite_master').get();
     if (size <= QUICK_CHECK_MAX_BYTES) {
       const result = ro.pragma('quick_check(1)', { simple: true });
-      if (result !== 'ok') return { code: 'corrupt', message: `The database ${file} is damaged (quick_check: ${String(result)}).` };
+      if (result !== 'ok')
+        return { code: 'corrupt', message: `The database ${file} is damaged (quick_check: ${String(result)}).` };
     }
     keepSideFiles = true;
     return null;
   } catch (err) {
     if (err instanceof StoreError) throw err;
-    if (isCorruptionError(err)) return { code: 'corrupt', message: `The database ${file} is damaged (${(err as Error).message}).` };
+    if (isCorruptionError(err))
+      return { code: 'corrupt', message: `The database ${file} is damaged (${(err as Error).message}).` };
     throw err;
   } finally {
     ro?.close();
-    if (!keepSideFiles) for (const s of SIDE_FILES) if (!sideBefore.includes(s) && existsSync(file + s)) unlinkSync(file + s);
+    if (!keepSideFiles)
+      for (const s of SIDE_FILES) if (!sideBefore.includes(s) && existsSync(file + s)) unlinkSync(file + s);
   }
 }
 

@@ -162,7 +162,11 @@ ALTER TABLE messages DROP COLUMN full_output;
 `;
 
 export const MIGRATIONS: readonly Migration[] = Object.freeze([
-  { version: 1, description: 'core schema: sessions, messages, compactions, settings, providers, approvals', sql: V1_CORE },
+  {
+    version: 1,
+    description: 'core schema: sessions, messages, compactions, settings, providers, approvals',
+    sql: V1_CORE,
+  },
   { version: 2, description: 'CFPM memory tables', sql: V2_MEMORY },
   { version: 3, description: 'provider key storage marker, active-compaction index', sql: V3_KEY_STORAGE },
   { version: 4, description: 'full tool outputs in their own table', sql: V4_MESSAGE_OUTPUTS },

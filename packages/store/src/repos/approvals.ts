@@ -5,8 +5,12 @@ import { parseInput, type RepoContext } from './context';
 
 export function createApprovalsRepo(ctx: RepoContext): ApprovalsRepo {
   const { db } = ctx;
-  const getOne = db.prepare<[string, string], { policy: ApprovalPolicy }>('SELECT policy FROM tool_approvals WHERE session_id = ? AND tool_name = ?');
-  const listAll = db.prepare<[string], { tool_name: string; policy: ApprovalPolicy }>('SELECT tool_name, policy FROM tool_approvals WHERE session_id = ? ORDER BY tool_name');
+  const getOne = db.prepare<[string, string], { policy: ApprovalPolicy }>(
+    'SELECT policy FROM tool_approvals WHERE session_id = ? AND tool_name = ?',
+  );
+  const listAll = db.prepare<[string], { tool_name: string; policy: ApprovalPolicy }>(
+    'SELECT tool_name, policy FROM tool_approvals WHERE session_id = ? ORDER BY tool_name',
+  );
   const put = db.prepare<[string, string, string, number]>(
     'INSERT INTO tool_approvals (session_id, tool_name, policy, updated_at) VALUES (?, ?, ?, ?) ON CONFLICT(session_id, tool_name) DO UPDATE SET policy = excluded.policy, updated_at = excluded.updated_at',
   );

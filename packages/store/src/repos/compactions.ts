@@ -1,6 +1,13 @@
 // A compaction never edits history: it stores a record and appends agent-only messages, atomically.
 import { z } from 'zod';
-import { AGENT_ONLY, StepReportSchema, StrategySchema, TriggerSchema, type CompactionRecord, type StoredMessage } from '@threadline/protocol';
+import {
+  AGENT_ONLY,
+  StepReportSchema,
+  StrategySchema,
+  TriggerSchema,
+  type CompactionRecord,
+  type StoredMessage,
+} from '@threadline/protocol';
 import { StoreError, type CompactionsRepo, type NewCompaction, type NewMessage } from '../types';
 import { json, parseInput, type RepoContext } from './context';
 import type { MessagesRepoImpl } from './messages';
@@ -61,9 +68,15 @@ export function createCompactionsRepo(ctx: RepoContext, messages: MessagesRepoIm
      VALUES (@id, @session_id, @strategy, @trigger, @steps, @hidden_ids, @inserted_ids, @tokens_before, @tokens_after, @summary, @instructions, @after_seq, @active, @created_at, @undone_at)`,
   );
   const getOne = db.prepare<[string], CompactionRow>('SELECT * FROM compactions WHERE id = ?');
-  const listAll = db.prepare<[string], CompactionRow>('SELECT * FROM compactions WHERE session_id = ? ORDER BY created_at, rowid');
-  const listActive = db.prepare<[string], CompactionRow>('SELECT * FROM compactions WHERE session_id = ? AND active = 1 ORDER BY created_at, rowid');
-  const newestActive = db.prepare<[string], CompactionRow>('SELECT * FROM compactions WHERE session_id = ? AND active = 1 ORDER BY created_at DESC, rowid DESC LIMIT 1');
+  const listAll = db.prepare<[string], CompactionRow>(
+    'SELECT * FROM compactions WHERE session_id = ? ORDER BY created_at, rowid',
+  );
+  const listActive = db.prepare<[string], CompactionRow>(
+    'SELECT * FROM compactions WHERE session_id = ? AND active = 1 ORDER BY created_at, rowid',
+  );
+  const newestActive = db.prepare<[string], CompactionRow>(
+    'SELECT * FROM compactions WHERE session_id = ? AND active = 1 ORDER BY created_at DESC, rowid DESC LIMIT 1',
+  );
   const deactivate = db.prepare<[number, string]>('UPDATE compactions SET active = 0, undone_at = ? WHERE id = ?');
   const countOwned = db.prepare<[string, string], { n: number }>(
     'SELECT count(*) AS n FROM messages WHERE session_id = ? AND id IN (SELECT value FROM json_each(?))',
@@ -73,7 +86,10 @@ export function createCompactionsRepo(ctx: RepoContext, messages: MessagesRepoIm
     const rec = parseInput(NewCompactionSchema, input, 'compaction');
     const hidden = [...new Set(rec.hiddenIds)];
     if (countOwned.get(sessionId, json(hidden))?.n !== hidden.length) {
-      throw new StoreError('invalid_input', `Invalid compaction: some hidden ids are not messages of session ${sessionId}.`);
+      throw new StoreError(
+        'invalid_input',
+        `Invalid compaction: some hidden ids are not messages of session ${sessionId}.`,
+      );
     }
     const id = rec.id ?? ctx.newId();
     const afterSeq = rec.afterSeq ?? messages.lastSeq(sessionId);

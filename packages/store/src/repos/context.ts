@@ -10,7 +10,12 @@ export interface RepoContext {
 }
 
 /** zod-parses caller input, turning a failure into one readable StoreError. */
-export function parseInput<S extends z.ZodType>(schema: S, value: unknown, what: string, code: 'invalid_input' | 'invalid_setting' = 'invalid_input'): z.output<S> {
+export function parseInput<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  what: string,
+  code: 'invalid_input' | 'invalid_setting' = 'invalid_input',
+): z.output<S> {
   const r = schema.safeParse(value);
   if (r.success) return r.data;
   const issues = r.error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`).join('; ');

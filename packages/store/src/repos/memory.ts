@@ -12,7 +12,15 @@ import {
   type MemoryFact,
   type MemorySnapshot,
 } from '@threadline/protocol';
-import { MEMORY_CAPS, StoreError, type FactEdit, type MemoryEditLogEntry, type MemoryRefresh, type MemoryRefreshResult, type MemoryRepo } from '../types';
+import {
+  MEMORY_CAPS,
+  StoreError,
+  type FactEdit,
+  type MemoryEditLogEntry,
+  type MemoryRefresh,
+  type MemoryRefreshResult,
+  type MemoryRepo,
+} from '../types';
 import { json, parseInput, type RepoContext } from './context';
 
 interface FactRow {
@@ -97,8 +105,24 @@ const FactEditSchema = z.object({
 export function createMemoryRepo(ctx: RepoContext): MemoryRepo {
   const { db } = ctx;
   // Named columns everywhere: a later migration may add columns.
-  const FACT_COLS = ['id', 'session_id', 'category', 'content', 'status', 'pinned', 'source', 'confidence', 'evidence_count', 'last_validated_at', 'validation_command', 'created_at', 'updated_at'];
-  const insertFact = db.prepare(`INSERT INTO memory_facts (${FACT_COLS.join(', ')}) VALUES (${FACT_COLS.map((c) => '@' + c).join(', ')})`);
+  const FACT_COLS = [
+    'id',
+    'session_id',
+    'category',
+    'content',
+    'status',
+    'pinned',
+    'source',
+    'confidence',
+    'evidence_count',
+    'last_validated_at',
+    'validation_command',
+    'created_at',
+    'updated_at',
+  ];
+  const insertFact = db.prepare(
+    `INSERT INTO memory_facts (${FACT_COLS.join(', ')}) VALUES (${FACT_COLS.map((c) => '@' + c).join(', ')})`,
+  );
   const updateFactFull = db.prepare(
     `UPDATE memory_facts SET category = @category, content = @content, status = @status, pinned = @pinned, confidence = @confidence,
        evidence_count = @evidence_count, last_validated_at = @last_validated_at, validation_command = @validation_command, updated_at = @updated_at WHERE id = @id`,
@@ -108,7 +132,9 @@ export function createMemoryRepo(ctx: RepoContext): MemoryRepo {
        validation_command = @validation_command, updated_at = @updated_at WHERE id = @id`,
   );
   const getFact = db.prepare<[string], FactRow>('SELECT * FROM memory_facts WHERE id = ?');
-  const listFacts = db.prepare<[string], FactRow>('SELECT * FROM memory_facts WHERE session_id = ? ORDER BY created_at, rowid');
+  const listFacts = db.prepare<[string], FactRow>(
+    'SELECT * FROM memory_facts WHERE session_id = ? ORDER BY created_at, rowid',
+  );
   // Pinned and user-forgotten auto facts are user decisions: the engine's list cannot drop them.
   const deleteMissingAuto = db.prepare<[string, string]>(
     `DELETE FROM memory_facts WHERE session_id = ? AND source = 'cfpm_auto' AND pinned = 0 AND status != 'forgotten'
@@ -119,7 +145,9 @@ export function createMemoryRepo(ctx: RepoContext): MemoryRepo {
        SELECT id FROM memory_facts WHERE session_id = ? AND source = 'cfpm_auto' AND pinned = 0
        ORDER BY (status = 'active') ASC, updated_at ASC, rowid ASC LIMIT ?)`,
   );
-  const countAuto = db.prepare<[string], { n: number }>("SELECT count(*) AS n FROM memory_facts WHERE session_id = ? AND source = 'cfpm_auto'");
+  const countAuto = db.prepare<[string], { n: number }>(
+    "SELECT count(*) AS n FROM memory_facts WHERE session_id = ? AND source = 'cfpm_auto'",
+  );
   const insertCandidate = db.prepare(
     'INSERT INTO memory_candidates (id, session_id, category, content, source, decision, reason, created_at) VALUES (@id, @session_id, @category, @content, @source, @decision, @reason, @created_at)',
   );
@@ -133,7 +161,9 @@ export function createMemoryRepo(ctx: RepoContext): MemoryRepo {
   const insertSnapshot = db.prepare(
     'INSERT INTO memory_snapshots (id, session_id, compaction_id, content, fact_count, created_at) VALUES (@id, @session_id, @compaction_id, @content, @fact_count, @created_at)',
   );
-  const listSnapshots = db.prepare<[string], Record<string, unknown>>('SELECT * FROM memory_snapshots WHERE session_id = ? ORDER BY created_at, rowid');
+  const listSnapshots = db.prepare<[string], Record<string, unknown>>(
+    'SELECT * FROM memory_snapshots WHERE session_id = ? ORDER BY created_at, rowid',
+  );
   const trimSnapshots = db.prepare<[string, string, number]>(
     `DELETE FROM memory_snapshots WHERE session_id = ? AND id NOT IN (
        SELECT id FROM memory_snapshots WHERE session_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?)`,
@@ -141,7 +171,9 @@ export function createMemoryRepo(ctx: RepoContext): MemoryRepo {
   const insertLog = db.prepare(
     'INSERT INTO memory_edit_log (id, session_id, fact_id, actor, action, before, after, created_at) VALUES (@id, @session_id, @fact_id, @actor, @action, @before, @after, @created_at)',
   );
-  const listLog = db.prepare<[string], Record<string, unknown>>('SELECT * FROM memory_edit_log WHERE session_id = ? ORDER BY created_at, rowid');
+  const listLog = db.prepare<[string], Record<string, unknown>>(
+    'SELECT * FROM memory_edit_log WHERE session_id = ? ORDER BY created_at, rowid',
+  );
   const sessionExists = db.prepare<[string], { id: string }>('SELECT id FROM sessions WHERE id = ?');
 
   const mustSession = (sessionId: string): void => {
@@ -153,9 +185,14 @@ export function createMemoryRepo(ctx: RepoContext): MemoryRepo {
     mustSession(sessionId);
     const now = ctx.now();
     for (const f of next.facts) {
-      if (f.sessionId !== sessionId) throw new StoreError('invalid_input', `Invalid memory refresh: fact ${f.id} belongs to session ${f.sessionId}.`);
+      if (f.sessionId !== sessionId)
+        throw new StoreError(
+          'invalid_input',
+          `Invalid memory refresh: fact ${f.id} belongs to session ${f.sessionId}.`,
+        );
       const existing = getFact.get(f.id);
-      if (existing && existing.session_id !== sessionId) throw new StoreError('invalid_input', `Invalid memory refresh: fact ${f.id} belongs to another session.`);
+      if (existing && existing.session_id !== sessionId)
+        throw new StoreError('invalid_input', `Invalid memory refresh: fact ${f.id} belongs to another session.`);
       if (!existing) insertFact.run(toRow(f));
       else if (existing.source === 'user') updateFactEngine.run(toRow(f));
       else {
@@ -170,14 +207,31 @@ export function createMemoryRepo(ctx: RepoContext): MemoryRepo {
     const trimmedFacts = excess > 0 ? trimAuto.run(sessionId, excess).changes : 0;
 
     for (const c of next.candidates) {
-      insertCandidate.run({ id: c.id ?? ctx.newId(), session_id: sessionId, category: c.category, content: c.content, source: c.source, decision: c.decision, reason: c.reason, created_at: c.createdAt ?? now });
+      insertCandidate.run({
+        id: c.id ?? ctx.newId(),
+        session_id: sessionId,
+        category: c.category,
+        content: c.content,
+        source: c.source,
+        decision: c.decision,
+        reason: c.reason,
+        created_at: c.createdAt ?? now,
+      });
     }
-    const trimmedCandidates = next.candidates.length > 0 ? trimCandidates.run(sessionId, sessionId, MEMORY_CAPS.candidates).changes : 0;
+    const trimmedCandidates =
+      next.candidates.length > 0 ? trimCandidates.run(sessionId, sessionId, MEMORY_CAPS.candidates).changes : 0;
 
     let trimmedSnapshots = 0;
     if (next.snapshot) {
       const s = next.snapshot;
-      insertSnapshot.run({ id: s.id ?? ctx.newId(), session_id: sessionId, compaction_id: s.compactionId ?? null, content: s.content, fact_count: s.factCount, created_at: s.createdAt ?? now });
+      insertSnapshot.run({
+        id: s.id ?? ctx.newId(),
+        session_id: sessionId,
+        compaction_id: s.compactionId ?? null,
+        content: s.content,
+        fact_count: s.factCount,
+        created_at: s.createdAt ?? now,
+      });
       trimmedSnapshots = trimSnapshots.run(sessionId, sessionId, MEMORY_CAPS.snapshots).changes;
     }
     return {
@@ -186,8 +240,22 @@ export function createMemoryRepo(ctx: RepoContext): MemoryRepo {
     };
   });
 
-  function log(sessionId: string, action: MemoryEditLogEntry['action'], before: MemoryFact | null, after: MemoryFact): void {
-    insertLog.run({ id: ctx.newId(), session_id: sessionId, fact_id: after.id, actor: 'user', action, before: before ? json(before) : null, after: json(after), created_at: ctx.now() });
+  function log(
+    sessionId: string,
+    action: MemoryEditLogEntry['action'],
+    before: MemoryFact | null,
+    after: MemoryFact,
+  ): void {
+    insertLog.run({
+      id: ctx.newId(),
+      session_id: sessionId,
+      fact_id: after.id,
+      actor: 'user',
+      action,
+      before: before ? json(before) : null,
+      after: json(after),
+      created_at: ctx.now(),
+    });
   }
 
   const upsertTx = db.transaction((sessionId: string, input: FactEdit): MemoryFact => {
@@ -195,10 +263,17 @@ export function createMemoryRepo(ctx: RepoContext): MemoryRepo {
     mustSession(sessionId);
     const now = ctx.now();
     const existingRow = e.id !== undefined ? getFact.get(e.id) : undefined;
-    if (existingRow && existingRow.session_id !== sessionId) throw new StoreError('not_found', `Memory fact ${e.id} does not exist in session ${sessionId}.`);
+    if (existingRow && existingRow.session_id !== sessionId)
+      throw new StoreError('not_found', `Memory fact ${e.id} does not exist in session ${sessionId}.`);
     if (existingRow) {
       const before = toFact(existingRow);
-      const after: MemoryFact = { ...before, category: e.category, content: e.content, pinned: e.pinned ?? before.pinned, updatedAt: now };
+      const after: MemoryFact = {
+        ...before,
+        category: e.category,
+        content: e.content,
+        pinned: e.pinned ?? before.pinned,
+        updatedAt: now,
+      };
       updateFactFull.run(toRow(after));
       log(sessionId, 'edit', before, after);
       return after;
@@ -237,44 +312,38 @@ export function createMemoryRepo(ctx: RepoContext): MemoryRepo {
   return {
     facts: (sessionId) => listFacts.all(sessionId).map(toFact),
     candidates: (sessionId, limit = MEMORY_CAPS.candidates) =>
-      listCandidates.all(sessionId, limit).map(
-        (r): MemoryCandidate => ({
-          id: r.id as string,
-          sessionId: r.session_id as string,
-          category: r.category as MemoryCandidate['category'],
-          content: r.content as string,
-          source: r.source as MemoryCandidate['source'],
-          decision: r.decision as MemoryCandidate['decision'],
-          reason: r.reason as MemoryCandidate['reason'],
-          createdAt: r.created_at as number,
-        }),
-      ),
+      listCandidates.all(sessionId, limit).map((r): MemoryCandidate => ({
+        id: r.id as string,
+        sessionId: r.session_id as string,
+        category: r.category as MemoryCandidate['category'],
+        content: r.content as string,
+        source: r.source as MemoryCandidate['source'],
+        decision: r.decision as MemoryCandidate['decision'],
+        reason: r.reason as MemoryCandidate['reason'],
+        createdAt: r.created_at as number,
+      })),
     snapshots: (sessionId) =>
-      listSnapshots.all(sessionId).map(
-        (r): MemorySnapshot => ({
-          id: r.id as string,
-          sessionId: r.session_id as string,
-          compactionId: r.compaction_id as string | null,
-          content: r.content as string,
-          factCount: r.fact_count as number,
-          createdAt: r.created_at as number,
-        }),
-      ),
+      listSnapshots.all(sessionId).map((r): MemorySnapshot => ({
+        id: r.id as string,
+        sessionId: r.session_id as string,
+        compactionId: r.compaction_id as string | null,
+        content: r.content as string,
+        factCount: r.fact_count as number,
+        createdAt: r.created_at as number,
+      })),
     refresh: (sessionId, next) => refreshTx.immediate(sessionId, next),
     upsertFact: (sessionId, edit) => upsertTx.immediate(sessionId, edit),
     setStatus: (id, status, pinned) => setStatusTx.immediate(id, status, pinned),
     editLog: (sessionId) =>
-      listLog.all(sessionId).map(
-        (r): MemoryEditLogEntry => ({
-          id: r.id as string,
-          sessionId: r.session_id as string,
-          factId: r.fact_id as string,
-          actor: 'user',
-          action: r.action as MemoryEditLogEntry['action'],
-          before: r.before === null ? null : (JSON.parse(r.before as string) as MemoryFact),
-          after: JSON.parse(r.after as string) as MemoryFact,
-          createdAt: r.created_at as number,
-        }),
-      ),
+      listLog.all(sessionId).map((r): MemoryEditLogEntry => ({
+        id: r.id as string,
+        sessionId: r.session_id as string,
+        factId: r.fact_id as string,
+        actor: 'user',
+        action: r.action as MemoryEditLogEntry['action'],
+        before: r.before === null ? null : (JSON.parse(r.before as string) as MemoryFact),
+        after: JSON.parse(r.after as string) as MemoryFact,
+        createdAt: r.created_at as number,
+      })),
   };
 }

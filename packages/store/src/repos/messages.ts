@@ -1,6 +1,13 @@
 // Append-only history. The only later changes are the cached token count and UI meta.
 import { z } from 'zod';
-import { ChatMessageSchema, MessageKindSchema, VisibilitySchema, VISIBLE_TO_ALL, type StoredMessage, type ToolCall } from '@threadline/protocol';
+import {
+  ChatMessageSchema,
+  MessageKindSchema,
+  VisibilitySchema,
+  VISIBLE_TO_ALL,
+  type StoredMessage,
+  type ToolCall,
+} from '@threadline/protocol';
 import { StoreError, type ListMessagesOptions, type MessagesRepo, type NewMessage } from '../types';
 import { json, parseInput, parseJson, type RepoContext } from './context';
 
@@ -33,8 +40,11 @@ interface MessageRow {
   meta: string | null;
 }
 
-const COLUMNS = 'id, session_id, seq, created_at, role, content, tool_calls, tool_call_id, name, kind, visible_user, visible_agent, tokens, meta';
-const M_COLUMNS = COLUMNS.split(', ').map((c) => 'm.' + c).join(', ');
+const COLUMNS =
+  'id, session_id, seq, created_at, role, content, tool_calls, tool_call_id, name, kind, visible_user, visible_agent, tokens, meta';
+const M_COLUMNS = COLUMNS.split(', ')
+  .map((c) => 'm.' + c)
+  .join(', ');
 const WITH_OUTPUT = `SELECT ${M_COLUMNS}, o.full_output FROM messages m LEFT JOIN message_outputs o ON o.message_id = m.id`;
 
 export function rowToMessage(r: MessageRow): StoredMessage {
@@ -59,28 +69,48 @@ export function rowToMessage(r: MessageRow): StoredMessage {
 
 export type MessagesRepoImpl = MessagesRepo & {
   /** Inserts inside the caller's transaction (used by compactions.apply). */
-  insertInTx(sessionId: string, msgs: NewMessage[], defaults: { visibility: StoredMessage['visibility'] }): StoredMessage[];
+  insertInTx(
+    sessionId: string,
+    msgs: NewMessage[],
+    defaults: { visibility: StoredMessage['visibility'] },
+  ): StoredMessage[];
 };
 
 export function createMessagesRepo(ctx: RepoContext): MessagesRepoImpl {
   const { db } = ctx;
-  const listFull = db.prepare<[string, number], MessageRow>(`${WITH_OUTPUT} WHERE m.session_id = ? AND m.seq > ? ORDER BY m.seq`);
-  const listLight = db.prepare<[string, number], MessageRow>(`SELECT ${COLUMNS} FROM messages WHERE session_id = ? AND seq > ? ORDER BY seq`);
+  const listFull = db.prepare<[string, number], MessageRow>(
+    `${WITH_OUTPUT} WHERE m.session_id = ? AND m.seq > ? ORDER BY m.seq`,
+  );
+  const listLight = db.prepare<[string, number], MessageRow>(
+    `SELECT ${COLUMNS} FROM messages WHERE session_id = ? AND seq > ? ORDER BY seq`,
+  );
   const getOne = db.prepare<[string], MessageRow>(`${WITH_OUTPUT} WHERE m.id = ?`);
-  const lastSeqStmt = db.prepare<[string], { s: number | null }>('SELECT max(seq) AS s FROM messages WHERE session_id = ?');
+  const lastSeqStmt = db.prepare<[string], { s: number | null }>(
+    'SELECT max(seq) AS s FROM messages WHERE session_id = ?',
+  );
   const countStmt = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM messages WHERE session_id = ?');
   const sessionExists = db.prepare<[string], { id: string }>('SELECT id FROM sessions WHERE id = ?');
   const insert = db.prepare(
-    `INSERT INTO messages (${COLUMNS}) VALUES (${COLUMNS.split(', ').map((c) => '@' + c).join(', ')})`,
+    `INSERT INTO messages (${COLUMNS}) VALUES (${COLUMNS.split(', ')
+      .map((c) => '@' + c)
+      .join(', ')})`,
   );
-  const insertOutput = db.prepare<[string, string]>('INSERT INTO message_outputs (message_id, full_output) VALUES (?, ?)');
-  const touchSession = db.prepare<[number, number, string]>('UPDATE sessions SET updated_at = ?, message_count = message_count + ? WHERE id = ?');
+  const insertOutput = db.prepare<[string, string]>(
+    'INSERT INTO message_outputs (message_id, full_output) VALUES (?, ?)',
+  );
+  const touchSession = db.prepare<[number, number, string]>(
+    'UPDATE sessions SET updated_at = ?, message_count = message_count + ? WHERE id = ?',
+  );
   const setTokensStmt = db.prepare<[number | null, string]>('UPDATE messages SET tokens = ? WHERE id = ?');
   const setMetaStmt = db.prepare<[string, string]>('UPDATE messages SET meta = ? WHERE id = ?');
 
   const lastSeq = (sessionId: string): number => lastSeqStmt.get(sessionId)?.s ?? 0;
 
-  function insertInTx(sessionId: string, input: NewMessage[], defaults: { visibility: StoredMessage['visibility'] }): StoredMessage[] {
+  function insertInTx(
+    sessionId: string,
+    input: NewMessage[],
+    defaults: { visibility: StoredMessage['visibility'] },
+  ): StoredMessage[] {
     const msgs = parseInput(NewMessagesSchema, input, 'messages');
     if (!sessionExists.get(sessionId)) throw new StoreError('not_found', `Session ${sessionId} does not exist.`);
     const now = ctx.now();
@@ -117,7 +147,9 @@ export function createMessagesRepo(ctx: RepoContext): MessagesRepoImpl {
     return out;
   }
 
-  const appendTx = db.transaction((sessionId: string, msgs: NewMessage[]) => insertInTx(sessionId, msgs, { visibility: VISIBLE_TO_ALL }));
+  const appendTx = db.transaction((sessionId: string, msgs: NewMessage[]) =>
+    insertInTx(sessionId, msgs, { visibility: VISIBLE_TO_ALL }),
+  );
   const setTokensTx = db.transaction((updates: { id: string; tokens: number | null }[]) => {
     for (const u of updates) setTokensStmt.run(u.tokens, u.id);
   });
@@ -141,7 +173,8 @@ export function createMessagesRepo(ctx: RepoContext): MessagesRepoImpl {
     },
     setMeta(id: string, meta: Record<string, unknown>): StoredMessage {
       const valid = parseInput(z.record(z.string(), z.unknown()), meta, 'message meta');
-      if (setMetaStmt.run(json(valid), id).changes === 0) throw new StoreError('not_found', `Message ${id} does not exist.`);
+      if (setMetaStmt.run(json(valid), id).changes === 0)
+        throw new StoreError('not_found', `Message ${id} does not exist.`);
       const r = getOne.get(id);
       if (!r) throw new StoreError('not_found', `Message ${id} does not exist.`);
       return rowToMessage(r);

@@ -61,7 +61,8 @@ export function createProvidersRepo(ctx: RepoContext, keys: KeyPolicy): Provider
   };
 
   function sealKey(apiKey: string): { api_key_cipher: string; key_storage: KeyStorage } {
-    if (keys.encryptor?.available()) return { api_key_cipher: keys.encryptor.encrypt(apiKey), key_storage: 'encrypted' };
+    if (keys.encryptor?.available())
+      return { api_key_cipher: keys.encryptor.encrypt(apiKey), key_storage: 'encrypted' };
     if (keys.allowPlaintextKeys) return { api_key_cipher: apiKey, key_storage: 'plaintext' };
     throw new StoreError(
       'no_encryptor',
@@ -85,7 +86,8 @@ export function createProvidersRepo(ctx: RepoContext, keys: KeyPolicy): Provider
       base_url: p.baseUrl,
       model: p.model,
       context_window: p.contextWindow,
-      compaction_model: p.compactionModel === undefined ? (existing?.compaction_model ?? null) : p.compactionModel || null,
+      compaction_model:
+        p.compactionModel === undefined ? (existing?.compaction_model ?? null) : p.compactionModel || null,
       ...key,
       active: existing?.active ?? 0,
       created_at: existing?.created_at ?? now,
@@ -130,7 +132,10 @@ export function createProvidersRepo(ctx: RepoContext, keys: KeyPolicy): Provider
       if (r.api_key_cipher === null) return null;
       if (r.key_storage === 'plaintext') return r.api_key_cipher;
       if (!keys.encryptor?.available()) {
-        throw new StoreError('no_encryptor', `The API key of provider "${r.name}" is encrypted, but no secure storage is available to decrypt it.`);
+        throw new StoreError(
+          'no_encryptor',
+          `The API key of provider "${r.name}" is encrypted, but no secure storage is available to decrypt it.`,
+        );
       }
       return keys.encryptor.decrypt(r.api_key_cipher);
     },

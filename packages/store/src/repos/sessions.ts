@@ -23,10 +23,16 @@ const TitleSchema = z.string().trim().max(200);
 
 export function createSessionsRepo(ctx: RepoContext): SessionsRepo {
   const { db } = ctx;
-  const insert = db.prepare<[string, string, number, number]>('INSERT INTO sessions (id, title, created_at, updated_at) VALUES (?, ?, ?, ?)');
-  const getOne = db.prepare<[string], SessionRow>('SELECT id, title, created_at, updated_at, message_count FROM sessions WHERE id = ?');
+  const insert = db.prepare<[string, string, number, number]>(
+    'INSERT INTO sessions (id, title, created_at, updated_at) VALUES (?, ?, ?, ?)',
+  );
+  const getOne = db.prepare<[string], SessionRow>(
+    'SELECT id, title, created_at, updated_at, message_count FROM sessions WHERE id = ?',
+  );
   // rowid breaks ties between sessions touched in the same millisecond: newer row first.
-  const listAll = db.prepare<[], SessionRow>('SELECT id, title, created_at, updated_at, message_count FROM sessions ORDER BY updated_at DESC, rowid DESC');
+  const listAll = db.prepare<[], SessionRow>(
+    'SELECT id, title, created_at, updated_at, message_count FROM sessions ORDER BY updated_at DESC, rowid DESC',
+  );
   const renameStmt = db.prepare<[string, number, string]>('UPDATE sessions SET title = ?, updated_at = ? WHERE id = ?');
   const touchStmt = db.prepare<[number, string]>('UPDATE sessions SET updated_at = ? WHERE id = ?');
   const deleteStmt = db.prepare<[string]>('DELETE FROM sessions WHERE id = ?');
@@ -52,7 +58,8 @@ export function createSessionsRepo(ctx: RepoContext): SessionsRepo {
     },
     rename(id: string, title: string): SessionSummary {
       const t = parseInput(TitleSchema.min(1), title, 'session title');
-      if (renameStmt.run(t, ctx.now(), id).changes === 0) throw new StoreError('not_found', `Session ${id} does not exist.`);
+      if (renameStmt.run(t, ctx.now(), id).changes === 0)
+        throw new StoreError('not_found', `Session ${id} does not exist.`);
       return mustGet(id);
     },
     delete(id: string): void {
@@ -60,7 +67,8 @@ export function createSessionsRepo(ctx: RepoContext): SessionsRepo {
       if (deleteStmt.run(id).changes === 0) throw new StoreError('not_found', `Session ${id} does not exist.`);
     },
     touch(id: string): void {
-      if (touchStmt.run(ctx.now(), id).changes === 0) throw new StoreError('not_found', `Session ${id} does not exist.`);
+      if (touchStmt.run(ctx.now(), id).changes === 0)
+        throw new StoreError('not_found', `Session ${id} does not exist.`);
     },
   };
 }

@@ -99,7 +99,10 @@ export function parseEnvOverrides(env: Env): { patch: SettingsPatch; sources: En
     const raw = env[variable] as string;
     const value = rule.parse(raw);
     if (value === undefined) {
-      throw new StoreError('invalid_env', `Invalid value ${JSON.stringify(raw)} for ${variable} (setting ${rule.path}); accepted: ${rule.accepted}.`);
+      throw new StoreError(
+        'invalid_env',
+        `Invalid value ${JSON.stringify(raw)} for ${variable} (setting ${rule.path}); accepted: ${rule.accepted}.`,
+      );
     }
     rule.apply(patch, value);
     sources.push({ variable, path: rule.path, raw });

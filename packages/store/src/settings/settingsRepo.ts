@@ -1,16 +1,27 @@
 // Settings as key → JSON rows, one row per top-level section, so a section that later fails
 // validation falls back to its defaults without losing the others.
-import { mergeSettings, SettingsPatchSchema, SettingsSchema, type Settings, type SettingsPatch } from '@threadline/protocol';
+import {
+  mergeSettings,
+  SettingsPatchSchema,
+  SettingsSchema,
+  type Settings,
+  type SettingsPatch,
+} from '@threadline/protocol';
 import type { SettingsRepo, EnvOverride } from '../types';
 import { json, parseInput, type RepoContext } from '../repos/context';
 
 type SectionKey = keyof Settings;
 const SECTIONS = Object.keys(SettingsSchema.shape) as SectionKey[];
 
-export function createSettingsRepo(ctx: RepoContext, env: { patch: SettingsPatch; sources: EnvOverride[] }): SettingsRepo {
+export function createSettingsRepo(
+  ctx: RepoContext,
+  env: { patch: SettingsPatch; sources: EnvOverride[] },
+): SettingsRepo {
   const { db } = ctx;
   const all = db.prepare<[], { key: string; value: string }>('SELECT key, value FROM settings');
-  const put = db.prepare<[string, string]>('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value');
+  const put = db.prepare<[string, string]>(
+    'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value',
+  );
 
   function stored(): Settings {
     const raw: Record<string, unknown> = {};
@@ -52,6 +63,12 @@ function mergeSettingsLoose(base: Settings, patch: SettingsPatch): unknown {
   try {
     return mergeSettings(base, patch);
   } catch {
-    return { ...base, ...patch, compaction: { ...base.compaction, ...patch.compaction }, cfpm: { ...base.cfpm, ...patch.cfpm }, toolOutput: { ...base.toolOutput, ...patch.toolOutput } };
+    return {
+      ...base,
+      ...patch,
+      compaction: { ...base.compaction, ...patch.compaction },
+      cfpm: { ...base.cfpm, ...patch.cfpm },
+      toolOutput: { ...base.toolOutput, ...patch.toolOutput },
+    };
   }
 }

@@ -309,7 +309,10 @@ describe('runApp', () => {
     })) as never).ready;
     expect(fake.state.windows).toHaveLength(1);
     expect(fake.state.warnings).toEqual([
-      ['A setting from the environment was not applied', 'THREADLINE_CONTEXT_WINDOW must be a whole number of tokens above 0, got "128k".'],
+      [
+        'A setting from the environment was not applied',
+        'THREADLINE_CONTEXT_WINDOW must be a whole number of tokens above 0, got "128k".',
+      ],
     ]);
   });
 

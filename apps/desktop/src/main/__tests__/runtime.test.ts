@@ -54,7 +54,10 @@ afterEach(async () => {
 
 describe('openDesktopRuntime', () => {
   it('starts with an environment it cannot apply and says why (the shell shows it)', async () => {
-    const { api } = open(true, { THREADLINE_PROVIDER_URL: 'http://127.0.0.1:11434/v1', THREADLINE_CONTEXT_WINDOW: '128k' });
+    const { api } = open(true, {
+      THREADLINE_PROVIDER_URL: 'http://127.0.0.1:11434/v1',
+      THREADLINE_CONTEXT_WINDOW: '128k',
+    });
     expect(runtime?.startupWarnings?.join('\n')).toMatch(/THREADLINE_CONTEXT_WINDOW/);
     expect((await dispatchRoute(api, 'sessions.list', {})).ok).toBe(true);
   });

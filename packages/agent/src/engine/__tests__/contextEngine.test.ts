@@ -6,7 +6,17 @@ import { contextEngine } from '../contextEngine';
 function history(): StoredMessage[] {
   const out: StoredMessage[] = [];
   const add = (role: StoredMessage['role'], content: string) =>
-    out.push({ id: `m${out.length}`, sessionId: 's', seq: out.length, createdAt: 0, role, content, kind: 'normal', visibility: { user: true, agent: true }, tokens: null });
+    out.push({
+      id: `m${out.length}`,
+      sessionId: 's',
+      seq: out.length,
+      createdAt: 0,
+      role,
+      content,
+      kind: 'normal',
+      visibility: { user: true, agent: true },
+      tokens: null,
+    });
   for (let i = 0; i < 30; i++) {
     add('user', i % 2 === 0 ? 'ok' : `Please do step ${i} of the plan, carefully.`);
     add('assistant', `Step ${i} done. `.padEnd(400, '.'));
@@ -15,9 +25,26 @@ function history(): StoredMessage[] {
 }
 
 describe('contextEngine.compact', () => {
-  it("passes the auto-compact threshold on: priority_chain stops as soon as it is under it, not at 60%", async () => {
+  it('passes the auto-compact threshold on: priority_chain stops as soon as it is under it, not at 60%', async () => {
     const h = history();
-    const base = { history: h, compactions: [], memoryBlock: null, systemPrompt: 'sys', model: 'local-model', strategy: 'priority_chain' as const, trigger: 'auto' as const, instructions: null, targetTokens: null, facts: [], summarize: async () => 'summary', now: 0, newId: (() => { let n = 0; return () => `n${++n}`; })() };
+    const base = {
+      history: h,
+      compactions: [],
+      memoryBlock: null,
+      systemPrompt: 'sys',
+      model: 'local-model',
+      strategy: 'priority_chain' as const,
+      trigger: 'auto' as const,
+      instructions: null,
+      targetTokens: null,
+      facts: [],
+      summarize: async () => 'summary',
+      now: 0,
+      newId: (() => {
+        let n = 0;
+        return () => `n${++n}`;
+      })(),
+    };
     const probe = await contextEngine.compact({ ...base, window: 1_000_000, threshold: 0.8 });
     const total = probe.tokensBefore;
     // A window where the session sits just over 80%: stripping the chit-chat (P1) gets it under

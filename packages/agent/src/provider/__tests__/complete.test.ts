@@ -17,7 +17,11 @@ describe('complete', () => {
     await cheap.complete({ messages: [{ role: 'user', content: 'hi' }], model: 'explicit' });
     const plain = createProviderClient({ baseUrl: llm.url, model: 'main-model' }, 'k');
     await plain.complete({ messages: [{ role: 'user', content: 'hi' }] });
-    expect(llm.chatRequests().map((r) => (r.body as { model: string; stream?: boolean }).model)).toEqual(['cheap-model', 'explicit', 'main-model']);
+    expect(llm.chatRequests().map((r) => (r.body as { model: string; stream?: boolean }).model)).toEqual([
+      'cheap-model',
+      'explicit',
+      'main-model',
+    ]);
     expect((llm.chatRequests()[0]!.body as { stream?: boolean }).stream).toBeUndefined();
   });
 
@@ -42,7 +46,10 @@ describe('complete', () => {
 
 describe('testConnection', () => {
   it('reports ok with latency when the model is listed', async () => {
-    const r = await createProviderClient(profileFromPreset('ollama', { baseUrl: llm.url, model: 'main-model' }), null).testConnection();
+    const r = await createProviderClient(
+      profileFromPreset('ollama', { baseUrl: llm.url, model: 'main-model' }),
+      null,
+    ).testConnection();
     expect(r.ok).toBe(true);
     expect(r.message).toContain('"main-model" is available');
     expect(r.latencyMs).toBeGreaterThanOrEqual(0);
@@ -67,6 +74,10 @@ describe('testConnection', () => {
 
   it('presets fill in the endpoint of each provider', () => {
     expect(profileFromPreset('lmstudio')).toMatchObject({ baseUrl: 'http://127.0.0.1:1234/v1', needsKey: false });
-    expect(profileFromPreset('openrouter', { model: 'x' })).toMatchObject({ baseUrl: 'https://openrouter.ai/api/v1', model: 'x', needsKey: true });
+    expect(profileFromPreset('openrouter', { model: 'x' })).toMatchObject({
+      baseUrl: 'https://openrouter.ai/api/v1',
+      model: 'x',
+      needsKey: true,
+    });
   });
 });

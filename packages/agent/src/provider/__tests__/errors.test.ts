@@ -10,33 +10,39 @@ beforeAll(async () => {
 afterAll(() => llm.close());
 beforeEach(() => llm.reset());
 
-const client = () => createProviderClient({ baseUrl: llm.url, model: 'm' }, null, { retry: { sleep: async () => undefined } });
+const client = () =>
+  createProviderClient({ baseUrl: llm.url, model: 'm' }, null, { retry: { sleep: async () => undefined } });
 const big = [{ role: 'user' as const, content: 'many words here '.repeat(50) }];
 
 describe('context-length errors', () => {
-  it.each<ErrorStyle>(['openai', 'anthropic', 'ollama', 'lmstudio'])('classifies the %s body as kind context_length, without retry', async (style) => {
-    llm.setContextWindow(100, style);
-    try {
-      const err = await client()
-        .streamChat({ messages: big })
-        .then(
-          () => null,
-          (e: unknown) => e,
-        );
-      expect(err).toBeInstanceOf(ProviderError);
-      const e = err as ProviderError;
-      expect(e.kind).toBe('context_length');
-      expect(e.status).toBe(400);
-      expect(e.rawMessage).toMatch(/context|too long/i);
-      expect(isContextLimitError(e)).toBe(true); // the turn loop's recovery recognises it
-      expect(llm.chatRequests()).toHaveLength(1);
-    } finally {
-      llm.setContextWindow(null);
-    }
-  });
+  it.each<ErrorStyle>(['openai', 'anthropic', 'ollama', 'lmstudio'])(
+    'classifies the %s body as kind context_length, without retry',
+    async (style) => {
+      llm.setContextWindow(100, style);
+      try {
+        const err = await client()
+          .streamChat({ messages: big })
+          .then(
+            () => null,
+            (e: unknown) => e,
+          );
+        expect(err).toBeInstanceOf(ProviderError);
+        const e = err as ProviderError;
+        expect(e.kind).toBe('context_length');
+        expect(e.status).toBe(400);
+        expect(e.rawMessage).toMatch(/context|too long/i);
+        expect(isContextLimitError(e)).toBe(true); // the turn loop's recovery recognises it
+        expect(llm.chatRequests()).toHaveLength(1);
+      } finally {
+        llm.setContextWindow(null);
+      }
+    },
+  );
 
   it('does not take a rate limit or a server error for a context error', async () => {
-    llm.enqueue({ error: { status: 429, message: 'You exceeded your current quota, please check your plan (tokens per min)' } });
+    llm.enqueue({
+      error: { status: 429, message: 'You exceeded your current quota, please check your plan (tokens per min)' },
+    });
     const c = createProviderClient({ baseUrl: llm.url, model: 'm' }, null, { retry: { maxRetries: 0 } });
     const e = (await c.complete({ messages: big }).catch((x: unknown) => x)) as ProviderError;
     expect(e.kind).toBe('rate_limit');
@@ -73,7 +79,8 @@ describe('Retry-After and backoff', () => {
 
   it('backs off exponentially with jitter, capped', () => {
     const err = new ProviderError('server', 'x');
-    const at = (random: number, attempt: number) => retryDelay({ ...DEFAULT_RETRY_POLICY, random: () => random, baseDelayMs: 1000, maxDelayMs: 5000 }, attempt, err);
+    const at = (random: number, attempt: number) =>
+      retryDelay({ ...DEFAULT_RETRY_POLICY, random: () => random, baseDelayMs: 1000, maxDelayMs: 5000 }, attempt, err);
     expect([1, 2, 3, 4].map((n) => at(0, n))).toEqual([500, 1000, 2000, 2500]);
     expect([1, 2, 3, 4].map((n) => at(1, n))).toEqual([1000, 2000, 4000, 5000]);
   });

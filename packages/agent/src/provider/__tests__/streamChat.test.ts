@@ -13,7 +13,14 @@ afterAll(() => llm.close());
 beforeEach(() => llm.reset());
 
 const user = (content: string) => [{ role: 'user' as const, content }];
-const shellTool = { type: 'function' as const, function: { name: 'shell', description: 'run', parameters: { type: 'object', properties: { command: { type: 'string' } } } } };
+const shellTool = {
+  type: 'function' as const,
+  function: {
+    name: 'shell',
+    description: 'run',
+    parameters: { type: 'object', properties: { command: { type: 'string' } } },
+  },
+};
 
 describe('streamChat', () => {
   it('streams text through onDelta and returns it with usage and finish reason', async () => {
@@ -22,7 +29,13 @@ describe('streamChat', () => {
     const r = await client.streamChat({ messages: user('hi'), onDelta: (t) => deltas.push(t) });
     expect(deltas.length).toBeGreaterThan(3);
     expect(deltas.join('')).toBe('Hello there, how can I help?');
-    expect(r).toMatchObject({ content: 'Hello there, how can I help?', finishReason: 'stop', aborted: false, attempts: 1, toolCalls: [] });
+    expect(r).toMatchObject({
+      content: 'Hello there, how can I help?',
+      finishReason: 'stop',
+      aborted: false,
+      attempts: 1,
+      toolCalls: [],
+    });
     const sent = llm.chatRequests()[0]!;
     expect(r.usage).toEqual({ promptTokens: sent.promptTokens, completionTokens: expect.any(Number) });
     expect(r.usage!.completionTokens).toBeGreaterThan(0);
@@ -31,9 +44,25 @@ describe('streamChat', () => {
   });
 
   it('assembles tool calls from fragmented arguments and reports each fragment', async () => {
-    llm.setRules([{ match: { hasTools: true }, reply: { content: 'Let me look.', toolCalls: [{ name: 'shell', arguments: { command: 'ls -la "/tmp/a b"' } }, { name: 'read_file', arguments: '{"path":"x' }], chunkSize: 3 } }]);
+    llm.setRules([
+      {
+        match: { hasTools: true },
+        reply: {
+          content: 'Let me look.',
+          toolCalls: [
+            { name: 'shell', arguments: { command: 'ls -la "/tmp/a b"' } },
+            { name: 'read_file', arguments: '{"path":"x' },
+          ],
+          chunkSize: 3,
+        },
+      },
+    ]);
     const fragments: ToolCallDelta[] = [];
-    const r = await client.streamChat({ messages: user('list'), tools: [shellTool], onToolCallDelta: (d) => fragments.push(d) });
+    const r = await client.streamChat({
+      messages: user('list'),
+      tools: [shellTool],
+      onToolCallDelta: (d) => fragments.push(d),
+    });
     expect(r.finishReason).toBe('tool_calls');
     expect(r.content).toBe('Let me look.');
     expect(r.toolCalls).toHaveLength(2);
@@ -50,17 +79,27 @@ describe('streamChat', () => {
       messages: [
         { role: 'system', content: 'sys' },
         { role: 'user', content: 'go' },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'shell', arguments: '{}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'c1', type: 'function', function: { name: 'shell', arguments: '{}' } }],
+        },
         { role: 'tool', content: 'out', tool_call_id: 'c1', name: 'shell' },
       ],
     });
     const body = llm.chatRequests()[0]!.body as { messages: Record<string, unknown>[] };
-    expect(body.messages[2]).toEqual({ role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'shell', arguments: '{}' } }] });
+    expect(body.messages[2]).toEqual({
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'c1', type: 'function', function: { name: 'shell', arguments: '{}' } }],
+    });
     expect(body.messages[3]).toEqual({ role: 'tool', content: 'out', tool_call_id: 'c1' });
   });
 
   it('resolves with the partial answer and aborted: true when the signal fires mid-stream', async () => {
-    llm.setRules([{ reply: { content: 'one two three four five six seven eight', chunkSize: 4, delayMsPerChunk: 30 } }]);
+    llm.setRules([
+      { reply: { content: 'one two three four five six seven eight', chunkSize: 4, delayMsPerChunk: 30 } },
+    ]);
     const ac = new AbortController();
     const deltas: string[] = [];
     const r = await client.streamChat({

@@ -73,7 +73,10 @@ describe('tools', () => {
       expect(r.content).not.toContain('sk-test-secret-4242');
       expect(r.content).not.toMatch(/^(OPENAI_API_KEY|THREADLINE_)/m);
     } finally {
-      for (const [k, v] of [['OPENAI_API_KEY', saved.key], ['THREADLINE_PROVIDER_URL', saved.url]] as const) {
+      for (const [k, v] of [
+        ['OPENAI_API_KEY', saved.key],
+        ['THREADLINE_PROVIDER_URL', saved.url],
+      ] as const) {
         if (v === undefined) delete process.env[k];
         else process.env[k] = v;
       }
@@ -82,7 +85,8 @@ describe('tools', () => {
 
   it('shell joins a multi-byte character split across output chunks', async () => {
     // 你 = e4 bd a0, € = e2 82 ac: each written in two parts with a pause, so they arrive as two chunks.
-    const command = "printf '\\xe4\\xbd'; sleep 0.2; printf '\\xa0\\n'; printf '\\xe2\\x82' >&2; sleep 0.2; printf '\\xac\\n' >&2";
+    const command =
+      "printf '\\xe4\\xbd'; sleep 0.2; printf '\\xa0\\n'; printf '\\xe2\\x82' >&2; sleep 0.2; printf '\\xac\\n' >&2";
     const r = await call('shell', JSON.stringify({ command }), ctx({ loginShell: false }));
     expect(r.content).toContain('你');
     expect(r.content).toContain('€');
@@ -137,9 +141,16 @@ describe('tools', () => {
   });
 
   it('manage_todo_list replaces and reads back the list', async () => {
-    const set = await call('manage_todo_list', JSON.stringify({ todos: [{ content: 'write tests', status: 'in_progress' }] }));
+    const set = await call(
+      'manage_todo_list',
+      JSON.stringify({ todos: [{ content: 'write tests', status: 'in_progress' }] }),
+    );
     expect(set.content).toContain('[~] write tests');
-    const read = await call('manage_todo_list', '{}', ctx({ latestTodos: () => [{ content: 'ship', status: 'completed' }] }));
+    const read = await call(
+      'manage_todo_list',
+      '{}',
+      ctx({ latestTodos: () => [{ content: 'ship', status: 'completed' }] }),
+    );
     expect(read.content).toContain('[x] ship');
   });
 });

@@ -11,8 +11,19 @@ mkdirSync(desktop, { recursive: true });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const factRow = (content: string, evidenceCount = 2) => ({
-  id: `f-${content}`, sessionId: 's', category: 'artifact', content, status: 'active', pinned: false, source: 'cfpm_auto',
-  confidence: 0.7, evidenceCount, lastValidatedAt: null, validationCommand: null, createdAt: 1, updatedAt: 1,
+  id: `f-${content}`,
+  sessionId: 's',
+  category: 'artifact',
+  content,
+  status: 'active',
+  pinned: false,
+  source: 'cfpm_auto',
+  confidence: 0.7,
+  evidenceCount,
+  lastValidatedAt: null,
+  validationCommand: null,
+  createdAt: 1,
+  updatedAt: 1,
 });
 const write = (name: string, value: unknown) => {
   const p = join(dir, name);
@@ -24,7 +35,12 @@ async function cli(argv: string[]) {
   let out = '';
   let err = '';
   const { existsSync, readFileSync } = await import('node:fs');
-  const io: GateCliIo = { stdout: (t) => void (out += t), stderr: (t) => void (err += t), fileExists: existsSync, readFile: (p) => readFileSync(p, 'utf8') };
+  const io: GateCliIo = {
+    stdout: (t) => void (out += t),
+    stderr: (t) => void (err += t),
+    fileExists: existsSync,
+    readFile: (p) => readFileSync(p, 'utf8'),
+  };
   const code = await runGateCommand(argv, io);
   return { code, out, err };
 }
@@ -41,9 +57,17 @@ describe('threadline-context gate', () => {
   });
 
   it('accepts the compact --json output shape and leaves the command alone when the folder is gone', async () => {
-    const facts = write('compact.json', { view: [], memory: { facts: [factRow(join(dir, 'nowhere', 'Desktop'))], candidates: [] } });
+    const facts = write('compact.json', {
+      view: [],
+      memory: { facts: [factRow(join(dir, 'nowhere', 'Desktop'))], candidates: [] },
+    });
     const r = await cli([facts, '--tool', 'shell', '--command', 'ls ~/Desktop', '--json']);
-    expect(JSON.parse(r.out)).toEqual({ rewritten: false, command: 'ls ~/Desktop', notice: null, reason: 'path_missing' });
+    expect(JSON.parse(r.out)).toEqual({
+      rewritten: false,
+      command: 'ls ~/Desktop',
+      notice: null,
+      reason: 'path_missing',
+    });
   });
 
   it('honours --last-user re-verify requests', async () => {
@@ -54,7 +78,16 @@ describe('threadline-context gate', () => {
 
   it('--visibility takes the SPEC aliases', async () => {
     const facts = write('facts3.json', [factRow(desktop)]);
-    const verbose = await cli([facts, '--tool', 'shell', '--command', 'ls ~/Desktop', '--visibility', 'verbose', '--json']);
+    const verbose = await cli([
+      facts,
+      '--tool',
+      'shell',
+      '--command',
+      'ls ~/Desktop',
+      '--visibility',
+      'verbose',
+      '--json',
+    ]);
     expect(JSON.parse(verbose.out).notice).toContain('"verbosity":"debug"');
     const none = await cli([facts, '--tool', 'shell', '--command', 'ls ~/Desktop', '--visibility', 'none', '--json']);
     expect(JSON.parse(none.out)).toMatchObject({ rewritten: true, notice: null });
@@ -74,10 +107,24 @@ describe('threadline-context gate', () => {
     [['NOTJSON', '--tool', 'shell', '--command', 'ls'], 'is not JSON'],
     [['BADSHAPE', '--tool', 'shell', '--command', 'ls'], 'is not an array of memory facts'],
     [['/nonexistent/facts.json', '--tool', 'shell', '--command', 'ls'], 'cannot read facts file'],
-    [['F', '--tool', 'shell', '--command', 'ls', '--visibility', 'loud'], "--visibility must be off, brief or debug (aliases: none, disabled, 0, verbose, full, 2), got 'loud'"],
-    [['F', '--tool', 'shell', '--command', 'ls', '--strategy', 'magic'], "--strategy must be one of legacy_segmented, cfpm_memory_v1, progressive, priority_chain, got 'magic'"],
+    [
+      ['F', '--tool', 'shell', '--command', 'ls', '--visibility', 'loud'],
+      "--visibility must be off, brief or debug (aliases: none, disabled, 0, verbose, full, 2), got 'loud'",
+    ],
+    [
+      ['F', '--tool', 'shell', '--command', 'ls', '--strategy', 'magic'],
+      "--strategy must be one of legacy_segmented, cfpm_memory_v1, progressive, priority_chain, got 'magic'",
+    ],
   ])('bad input %j exits 2 with one line', async (argv, message) => {
-    const resolved = argv.map((a) => (a === 'F' ? write('ok.json', []) : a === 'NOTJSON' ? write('bad.json', '{nope') : a === 'BADSHAPE' ? write('shape.json', [{ id: 1 }]) : a));
+    const resolved = argv.map((a) =>
+      a === 'F'
+        ? write('ok.json', [])
+        : a === 'NOTJSON'
+          ? write('bad.json', '{nope')
+          : a === 'BADSHAPE'
+            ? write('shape.json', [{ id: 1 }])
+            : a,
+    );
     const r = await cli(resolved);
     expect(r.code).toBe(2);
     expect(r.out).toBe('');

@@ -29,7 +29,17 @@ for (let s = 0; s < 3; s++) {
   messages.push({ role: 'user', content: `Task ${s}: edit src/app${s}.py` });
   for (let i = 0; i < 4; i++) {
     const id = `c${++call}`;
-    messages.push({ role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name: 'shell', arguments: JSON.stringify({ command: `sed -i 's/a/b/' src/app${s}.py` }) } }] });
+    messages.push({
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        {
+          id,
+          type: 'function',
+          function: { name: 'shell', arguments: JSON.stringify({ command: `sed -i 's/a/b/' src/app${s}.py` }) },
+        },
+      ],
+    });
     messages.push({ role: 'tool', tool_call_id: id, content: `exit code: 0\n${'output line\n'.repeat(200)}` });
   }
   messages.push({ role: 'assistant', content: `Done with task ${s}.` });
@@ -51,13 +61,28 @@ describe('threadline-context CLI', () => {
   });
 
   it('compact --json prints view, history, stats, steps, memory and notices', async () => {
-    const r = await run('compact', session, '--manual', '--strategy', 'legacy_segmented', '--summary-text', 'FIXED SUMMARY', '--window', '20000', '--model', 'llama3', '--json');
+    const r = await run(
+      'compact',
+      session,
+      '--manual',
+      '--strategy',
+      'legacy_segmented',
+      '--summary-text',
+      'FIXED SUMMARY',
+      '--window',
+      '20000',
+      '--model',
+      'llama3',
+      '--json',
+    );
     expect(r.code).toBe(0);
     const j = JSON.parse(r.out);
     expect(j.ok).toBe(true);
     expect(j.view.some((m: { content: string | null }) => m.content?.includes('FIXED SUMMARY'))).toBe(true);
     expect(j.history.length).toBe(messages.length + 2);
-    expect(j.history.filter((m: { hidden: boolean }) => m.hidden).length).toBe(j.stats.originalCount - j.stats.compactedCount + 2);
+    expect(j.history.filter((m: { hidden: boolean }) => m.hidden).length).toBe(
+      j.stats.originalCount - j.stats.compactedCount + 2,
+    );
     expect(j.stats).toMatchObject({ originalTokens: j.tokensBefore, compactedTokens: j.tokensAfter });
     expect(j.steps.map((s: { name: string }) => s.name)).toEqual(['keep_head_tail', 'summarize']);
     expect(j.memory).toEqual({ facts: [], candidates: [] });
@@ -65,7 +90,17 @@ describe('threadline-context CLI', () => {
   });
 
   it('cfpm_memory_v1 fills memory facts, candidates and the runtime notice, and injects the memory block', async () => {
-    const r = await run('compact', session, '--strategy', 'cfpm_memory_v1', '--window', '9000', '--model', 'llama3', '--json');
+    const r = await run(
+      'compact',
+      session,
+      '--strategy',
+      'cfpm_memory_v1',
+      '--window',
+      '9000',
+      '--model',
+      'llama3',
+      '--json',
+    );
     const j = JSON.parse(r.out);
     expect(j.ok).toBe(true);
     expect(j.memory.candidates.length).toBeGreaterThan(0);
@@ -77,7 +112,23 @@ describe('threadline-context CLI', () => {
     const tokens = JSON.parse((await run('count', session, '--json', '--model', 'llama3')).out).tokens as number;
     const window = Math.ceil(tokens / 0.9);
     const at = async (threshold: string) =>
-      JSON.parse((await run('compact', session, '--strategy', 'priority_chain', '--threshold', threshold, '--window', String(window), '--model', 'llama3', '--json')).out);
+      JSON.parse(
+        (
+          await run(
+            'compact',
+            session,
+            '--strategy',
+            'priority_chain',
+            '--threshold',
+            threshold,
+            '--window',
+            String(window),
+            '--model',
+            'llama3',
+            '--json',
+          )
+        ).out,
+      );
     const j = await at('0.7');
     expect(j.trigger).toBe('auto');
     expect(j.target).toBe(Math.floor(window * 0.7));
@@ -137,7 +188,20 @@ describe('threadline-context CLI', () => {
     await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
     try {
-      const r = await run('compact', session, '--manual', '--window', '20000', '--provider-url', url, '--model', 'qwen2.5-coder', '--instructions', 'keep the sed commands', '--json');
+      const r = await run(
+        'compact',
+        session,
+        '--manual',
+        '--window',
+        '20000',
+        '--provider-url',
+        url,
+        '--model',
+        'qwen2.5-coder',
+        '--instructions',
+        'keep the sed commands',
+        '--json',
+      );
       const j = JSON.parse(r.out);
       expect(j.summary).toBe('MODEL SUMMARY');
       const sent = JSON.parse(bodies[0]!);
@@ -150,7 +214,11 @@ describe('threadline-context CLI', () => {
 
   it.each([
     ['not JSON', ['compact', file('bad.json', '{nope')], /not valid JSON/],
-    ['wrong shape', ['count', file('shape.json', '{"messages": [{"role": "robot"}]}')], /expected an array of chat messages/],
+    [
+      'wrong shape',
+      ['count', file('shape.json', '{"messages": [{"role": "robot"}]}')],
+      /expected an array of chat messages/,
+    ],
     ['unknown strategy', ['compact', session, '--strategy', 'magic'], /unknown strategy 'magic'/],
     ['window 0', ['compact', session, '--window', '0'], /--window must be a positive integer/],
     ['negative window', ['compact', session, '--window=-5'], /--window must be a positive integer/],
@@ -170,10 +238,13 @@ describe('threadline-context CLI', () => {
     // The fixture is vendored: a missing transcript is a failure, never a reason to test something else.
     const transcript = path.join(transcriptsDir(), 'openhands-safety-relocation.json');
     expect(existsSync(transcript), `${transcript} is missing`).toBe(true);
-    const out = execFileSync(process.execPath, [bin, 'compact', transcript, '--manual', '--strategy', 'priority_chain', '--model', 'llama3', '--json'], { cwd: root, encoding: 'utf8' });
+    const out = execFileSync(
+      process.execPath,
+      [bin, 'compact', transcript, '--manual', '--strategy', 'priority_chain', '--model', 'llama3', '--json'],
+      { cwd: root, encoding: 'utf8' },
+    );
     const j = JSON.parse(out);
     expect(typeof j.ok).toBe('boolean');
     expect(Array.isArray(j.view)).toBe(true);
   });
 });
-

@@ -21,10 +21,20 @@ async function fakeProvider(limitChars: number, seen: string[]): Promise<string>
       res.setHeader('content-type', 'application/json');
       if (body.length > limitChars) {
         res.statusCode = 400;
-        res.end(JSON.stringify({ error: { message: `This model's maximum context length is 4096 tokens. However, your messages resulted in ${Math.round(body.length / 4)} tokens.`, type: 'invalid_request_error', code: 'context_length_exceeded' } }));
+        res.end(
+          JSON.stringify({
+            error: {
+              message: `This model's maximum context length is 4096 tokens. However, your messages resulted in ${Math.round(body.length / 4)} tokens.`,
+              type: 'invalid_request_error',
+              code: 'context_length_exceeded',
+            },
+          }),
+        );
         return;
       }
-      res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: `summary of ${body.length} chars` } }] }));
+      res.end(
+        JSON.stringify({ choices: [{ message: { role: 'assistant', content: `summary of ${body.length} chars` } }] }),
+      );
     });
   });
   await new Promise<void>((ok) => server!.listen(0, '127.0.0.1', ok));
@@ -39,7 +49,14 @@ describe('providerSummarizer', () => {
     h.system();
     for (let i = 0; i < 6; i++) h.segment(`task ${i}`, 3, 3000);
     const summarizer = providerSummarizer({ baseUrl: url, model: 'm', apiKey: 'sk-test' });
-    const r = await compact({ history: h.messages, strategy: 'legacy_segmented', model: 'test-model', window: 100_000, trigger: 'manual', summarizer });
+    const r = await compact({
+      history: h.messages,
+      strategy: 'legacy_segmented',
+      model: 'test-model',
+      window: 100_000,
+      trigger: 'manual',
+      summarizer,
+    });
     expect(r.ok).toBe(true);
     const step = r.steps.find((s) => s.name === 'summarize')!;
     expect(step['toolOutputsRemovedPercent']).toBeGreaterThan(0);
@@ -51,7 +68,14 @@ describe('providerSummarizer', () => {
   it('throws a ProviderError that keeps status and body', async () => {
     const url = await fakeProvider(10, []);
     const s = providerSummarizer({ baseUrl: url, model: 'm' });
-    const err = await s({ messages: [{ role: 'user', content: 'hello there' }], previousSummaries: [], instructions: null, detail: 'standard', maxSummaryTokens: 100, toolOutputsRemovedPercent: 0 }).catch((e: unknown) => e);
+    const err = await s({
+      messages: [{ role: 'user', content: 'hello there' }],
+      previousSummaries: [],
+      instructions: null,
+      detail: 'standard',
+      maxSummaryTokens: 100,
+      toolOutputsRemovedPercent: 0,
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProviderError);
     expect((err as ProviderError).status).toBe(400);
     expect(isContextLimitError(err)).toBe(true);

@@ -22,7 +22,15 @@ async function run(argv: string[]) {
   return { code, out, err };
 }
 
-const STAT_FIELDS = ['originalCount', 'compactedCount', 'removed', 'reductionPercent', 'originalTokens', 'compactedTokens', 'tokensSaved'];
+const STAT_FIELDS = [
+  'originalCount',
+  'compactedCount',
+  'removed',
+  'reductionPercent',
+  'originalTokens',
+  'compactedTokens',
+  'tokensSaved',
+];
 
 describe('threadline-context on the 18 transcripts', () => {
   it('finds all 18', () => {
@@ -63,7 +71,8 @@ describe('threadline-context on the 18 transcripts', () => {
       expect(j.stats.originalTokens).toBe(j.tokensBefore);
       expect(j.stats.removed).toBe(j.stats.originalCount - j.stats.compactedCount);
       if (!j.ok) expect([j.stats.removed, j.stats.reductionPercent, j.tokensAfter]).toEqual([0, 0, j.tokensBefore]);
-      for (const s of j.steps) expect([typeof s.name, typeof s.tokensBefore, typeof s.tokensAfter]).toEqual(['string', 'number', 'number']);
+      for (const s of j.steps)
+        expect([typeof s.name, typeof s.tokensBefore, typeof s.tokensAfter]).toEqual(['string', 'number', 'number']);
       expect(Array.isArray(j.memory.facts) && Array.isArray(j.memory.candidates)).toBe(true);
       expect(j.notices.every((n: unknown) => typeof n === 'string')).toBe(true);
       if (strategy === 'cfpm_memory_v1') expect(j.memory.candidates.length).toBeGreaterThan(0);

@@ -12,7 +12,11 @@ describe('summary prompt and continuation', () => {
     const msgs = buildSummaryRequestMessages({
       messages: [
         { role: 'user', content: 'fix it' },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'shell', arguments: '{"command":"pytest"}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'c', type: 'function', function: { name: 'shell', arguments: '{"command":"pytest"}' } }],
+        },
         { role: 'tool', content: 'ok', tool_call_id: 'c' },
       ],
       previousSummaries: ['EARLIER'],
@@ -40,7 +44,17 @@ describe('extractiveSummary', () => {
   it('lists requests, files and commands without a model', () => {
     const s = extractiveSummary([
       { role: 'user', content: 'Rename the helper in src/utils/strings.py' },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'shell', arguments: '{"command":"sed -i s/a/b/ src/utils/strings.py"}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          {
+            id: 'c',
+            type: 'function',
+            function: { name: 'shell', arguments: '{"command":"sed -i s/a/b/ src/utils/strings.py"}' },
+          },
+        ],
+      },
       { role: 'tool', content: 'exit code: 0', tool_call_id: 'c' },
       { role: 'assistant', content: 'Renamed; tests still to run.' },
     ]);

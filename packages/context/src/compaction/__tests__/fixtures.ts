@@ -7,7 +7,17 @@ export class HistoryBuilder {
   private callN = 0;
   add(p: Partial<StoredMessage> & Pick<StoredMessage, 'role'>): StoredMessage {
     const seq = this.messages.length;
-    const m: StoredMessage = { id: `m${seq}`, sessionId: 's', seq, createdAt: 0, content: null, kind: 'normal', visibility: { user: true, agent: true }, tokens: null, ...p };
+    const m: StoredMessage = {
+      id: `m${seq}`,
+      sessionId: 's',
+      seq,
+      createdAt: 0,
+      content: null,
+      kind: 'normal',
+      visibility: { user: true, agent: true },
+      tokens: null,
+      ...p,
+    };
     this.messages.push(m);
     return m;
   }
@@ -23,7 +33,11 @@ export class HistoryBuilder {
   /** An assistant tool call and its result. */
   tool(name: string, output: string, args = '{"command":"ls"}'): string {
     const id = `call_${++this.callN}`;
-    this.add({ role: 'assistant', content: `Running ${name}.`, tool_calls: [{ id, type: 'function', function: { name, arguments: args } }] });
+    this.add({
+      role: 'assistant',
+      content: `Running ${name}.`,
+      tool_calls: [{ id, type: 'function', function: { name, arguments: args } }],
+    });
     this.add({ role: 'tool', content: output, tool_call_id: id, name });
     return id;
   }
@@ -45,12 +59,19 @@ export interface SummarizerLog {
 export function fakeSummarizer(log?: SummarizerLog, text?: string): Summarizer {
   return async (req) => {
     log?.calls.push(req);
-    return text ?? `Summary of ${req.messages.length} messages${req.instructions ? ` focusing on ${req.instructions}` : ''}${req.previousSummaries.length ? ` (folded ${req.previousSummaries.length})` : ''}.`;
+    return (
+      text ??
+      `Summary of ${req.messages.length} messages${req.instructions ? ` focusing on ${req.instructions}` : ''}${req.previousSummaries.length ? ` (folded ${req.previousSummaries.length})` : ''}.`
+    );
   };
 }
 
 /** Applies a result as the runtime does: append inserts, record the compaction. */
-export function apply(history: StoredMessage[], compactions: CompactionRecord[], r: CompactResult): { history: StoredMessage[]; compactions: CompactionRecord[] } {
+export function apply(
+  history: StoredMessage[],
+  compactions: CompactionRecord[],
+  r: CompactResult,
+): { history: StoredMessage[]; compactions: CompactionRecord[] } {
   return {
     history: [...history, ...r.inserted],
     compactions: [...compactions, toCompactionRecord(r, { sessionId: 's', createdAt: 0 })],
@@ -61,6 +82,8 @@ export function viewIds(history: StoredMessage[], compactions: CompactionRecord[
   return buildView({ history, compactions, model: MODEL }).entries.map((e) => e.id);
 }
 
-export async function run(input: Partial<CompactInput> & Pick<CompactInput, 'history' | 'strategy'>): Promise<CompactResult> {
+export async function run(
+  input: Partial<CompactInput> & Pick<CompactInput, 'history' | 'strategy'>,
+): Promise<CompactResult> {
   return compact({ model: MODEL, window: 100_000, trigger: 'manual', summarizer: fakeSummarizer(), ...input });
 }

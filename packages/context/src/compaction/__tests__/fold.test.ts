@@ -34,11 +34,20 @@ describe('a second compaction folds the first', () => {
     h.system();
     grow(h, 0, 10);
     const log: SummarizerLog = { calls: [] };
-    const first = await run({ history: h.messages, strategy: 'legacy_segmented', summarizer: fakeSummarizer(log, 'FIRST SUMMARY: mod0..mod6') });
+    const first = await run({
+      history: h.messages,
+      strategy: 'legacy_segmented',
+      summarizer: fakeSummarizer(log, 'FIRST SUMMARY: mod0..mod6'),
+    });
     expect(first.ok).toBe(true);
     const s1 = apply(h.messages, [], first);
     const history2 = extend(s1.history, 10, 8);
-    const second = await run({ history: history2, compactions: s1.compactions, strategy: 'legacy_segmented', summarizer: fakeSummarizer(log, 'SECOND SUMMARY') });
+    const second = await run({
+      history: history2,
+      compactions: s1.compactions,
+      strategy: 'legacy_segmented',
+      summarizer: fakeSummarizer(log, 'SECOND SUMMARY'),
+    });
     expect(second.ok).toBe(true);
     // The middle of the second run holds real messages, not only the first run's inserts.
     const summarize = second.steps.find((st) => st.name === 'summarize')!;
@@ -66,7 +75,13 @@ describe('a second compaction folds the first', () => {
     expect(snap1.content).toContain('Please update module number 1');
     const s1 = apply(h.messages, [], first);
     const history2 = extend(s1.history, 10, 8);
-    const second = await run({ history: history2, compactions: s1.compactions, strategy: 'cfpm_memory_v1', summarizer: null, memoryFacts: [] });
+    const second = await run({
+      history: history2,
+      compactions: s1.compactions,
+      strategy: 'cfpm_memory_v1',
+      summarizer: null,
+      memoryFacts: [],
+    });
     expect(second.ok).toBe(true);
     expect(second.steps.find((st) => st.name === 'memory_checkpoint')!.hidden).toBeGreaterThan(10);
     expect(second.hiddenIds).toEqual(expect.arrayContaining(first.inserted.map((m) => m.id)));

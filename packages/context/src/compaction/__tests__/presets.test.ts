@@ -14,7 +14,13 @@ describe('progressive', () => {
   it('at 75% usage starts LIGHT (tool outputs kept) and stops there when the target is met', async () => {
     const h = longSession();
     const tokens = buildView({ history: h.messages, model: MODEL }).tokens;
-    const r = await run({ history: h.messages, strategy: 'progressive', window: Math.ceil(tokens / 0.75), trigger: 'auto', target: tokens - 1000 });
+    const r = await run({
+      history: h.messages,
+      strategy: 'progressive',
+      window: Math.ceil(tokens / 0.75),
+      trigger: 'auto',
+      target: tokens - 1000,
+    });
     expect(r.ok).toBe(true);
     expect(r.steps.map((s) => s.name)).toEqual(['summarize']);
     expect(r.steps[0]!['detail']).toBe('standard');
@@ -24,7 +30,13 @@ describe('progressive', () => {
   it('escalates to the next levels while over the target, folding its own earlier summary', async () => {
     const h = longSession();
     const tokens = buildView({ history: h.messages, model: MODEL }).tokens;
-    const r = await run({ history: h.messages, strategy: 'progressive', window: Math.ceil(tokens / 0.75), trigger: 'auto', target: 1500 });
+    const r = await run({
+      history: h.messages,
+      strategy: 'progressive',
+      window: Math.ceil(tokens / 0.75),
+      trigger: 'auto',
+      target: 1500,
+    });
     expect(r.ok).toBe(true);
     const names = r.steps.map((s) => s.name);
     expect(names[0]).toBe('summarize');
@@ -39,11 +51,19 @@ describe('progressive', () => {
     const h = longSession();
     const tokens = buildView({ history: h.messages, model: MODEL }).tokens;
     const log = { calls: [] as Parameters<ReturnType<typeof fakeSummarizer>>[0][] };
-    const r = await run({ history: h.messages, strategy: 'progressive', window: Math.ceil(tokens / 0.97), trigger: 'auto', summarizer: fakeSummarizer(log) });
+    const r = await run({
+      history: h.messages,
+      strategy: 'progressive',
+      window: Math.ceil(tokens / 0.97),
+      trigger: 'auto',
+      summarizer: fakeSummarizer(log),
+    });
     expect(r.ok).toBe(true);
     expect(r.steps.map((s) => s.name)).toEqual(['summarize']);
     expect(log.calls[0]!.detail).toBe('ultra');
-    expect(log.calls[0]!.messages.filter((m) => m.role === 'tool').every((m) => m.content!.includes('elided'))).toBe(true);
+    expect(log.calls[0]!.messages.filter((m) => m.role === 'tool').every((m) => m.content!.includes('elided'))).toBe(
+      true,
+    );
   });
 });
 
@@ -80,15 +100,33 @@ describe('priority_chain auto target (seed 003: at 85%, stop as soon as under)',
   const window = Math.ceil(tokens / 0.9); // 90% used
 
   it('aims at min(0.85, threshold) × window and stops as soon as it is under', async () => {
-    const at80 = await run({ history: h.messages, strategy: 'priority_chain', window, trigger: 'auto', threshold: 0.8 });
+    const at80 = await run({
+      history: h.messages,
+      strategy: 'priority_chain',
+      window,
+      trigger: 'auto',
+      threshold: 0.8,
+    });
     expect(at80.target).toBe(Math.floor(window * 0.8));
     expect(at80.ok).toBe(true);
     expect(at80.tokensAfter).toBeLessThanOrEqual(at80.target);
-    const at85 = await run({ history: h.messages, strategy: 'priority_chain', window, trigger: 'auto', threshold: 0.95 });
+    const at85 = await run({
+      history: h.messages,
+      strategy: 'priority_chain',
+      window,
+      trigger: 'auto',
+      threshold: 0.95,
+    });
     expect(at85.target).toBe(Math.floor(window * 0.85));
     expect(at85.ok).toBe(true);
     // Under the old 60% target the chain went on to later priorities and hid far more.
-    const deep = await run({ history: h.messages, strategy: 'priority_chain', window, trigger: 'auto', target: Math.floor(window * 0.6) });
+    const deep = await run({
+      history: h.messages,
+      strategy: 'priority_chain',
+      window,
+      trigger: 'auto',
+      target: Math.floor(window * 0.6),
+    });
     expect(at85.tokensAfter).toBeGreaterThan(deep.tokensAfter);
     expect(at85.hiddenIds.length).toBeLessThan(deep.hiddenIds.length);
   });
@@ -99,9 +137,28 @@ describe('priority_chain auto target (seed 003: at 85%, stop as soon as under)',
   });
 
   it('manual and recovery runs, other strategies and explicit targets keep their targets', async () => {
-    expect((await run({ history: h.messages, strategy: 'priority_chain', window, trigger: 'manual', threshold: 0.8 })).target).toBe(Math.floor(window * 0.6));
-    expect((await run({ history: h.messages, strategy: 'priority_chain', window, trigger: 'recovery', threshold: 0.8 })).target).toBe(Math.floor(window * 0.6));
-    expect((await run({ history: h.messages, strategy: 'progressive', window, trigger: 'auto', threshold: 0.8 })).target).toBe(Math.floor(window * 0.6));
-    expect((await run({ history: h.messages, strategy: 'priority_chain', window, trigger: 'auto', threshold: 0.8, target: 1234 })).target).toBe(1234);
+    expect(
+      (await run({ history: h.messages, strategy: 'priority_chain', window, trigger: 'manual', threshold: 0.8 }))
+        .target,
+    ).toBe(Math.floor(window * 0.6));
+    expect(
+      (await run({ history: h.messages, strategy: 'priority_chain', window, trigger: 'recovery', threshold: 0.8 }))
+        .target,
+    ).toBe(Math.floor(window * 0.6));
+    expect(
+      (await run({ history: h.messages, strategy: 'progressive', window, trigger: 'auto', threshold: 0.8 })).target,
+    ).toBe(Math.floor(window * 0.6));
+    expect(
+      (
+        await run({
+          history: h.messages,
+          strategy: 'priority_chain',
+          window,
+          trigger: 'auto',
+          threshold: 0.8,
+          target: 1234,
+        })
+      ).target,
+    ).toBe(1234);
   });
 });

@@ -5,7 +5,8 @@ import { apply, fakeSummarizer, HistoryBuilder, MODEL, run, viewIds, type Summar
 describe('strip_chitchat', () => {
   it('recognizes chit-chat in several languages but not questions, commands or real requests', () => {
     for (const t of ['ok', 'ya', 'lanjut', '好的', 'thanks', ' sure ']) expect(isChitchat(t)).toBe(true);
-    for (const t of ['why?', 'stop!', '/compact', 'please refactor the parser', '为什么？', '']) expect(isChitchat(t)).toBe(false);
+    for (const t of ['why?', 'stop!', '/compact', 'please refactor the parser', '为什么？', ''])
+      expect(isChitchat(t)).toBe(false);
   });
 
   it('hides chit-chat user messages but never the latest user message', async () => {
@@ -34,7 +35,12 @@ describe('prune_tool_outputs', () => {
     const todo = h.tool('manage_todo_list', 'TODO '.repeat(400));
     h.tool('shell', 'RECENT '.repeat(400));
     h.assistant('Found it');
-    const r = await run({ history: h.messages, strategy: 'progressive', plan: [[{ name: 'prune_tool_outputs', keepLast: 3 }]], target: 1_000_000 });
+    const r = await run({
+      history: h.messages,
+      strategy: 'progressive',
+      plan: [[{ name: 'prune_tool_outputs', keepLast: 3 }]],
+      target: 1_000_000,
+    });
     expect(r.ok).toBe(true);
     expect(r.inserted).toHaveLength(1);
     const ph = r.inserted[0]!;
@@ -54,28 +60,44 @@ describe('prune_tool_outputs', () => {
 });
 
 describe('drop_monologues', () => {
-  it('keeps every user message and each completed segment\'s final answer; the active segment stays whole', async () => {
+  it("keeps every user message and each completed segment's final answer; the active segment stays whole", async () => {
     const h = new HistoryBuilder();
     h.system();
     h.segment('first task', 3);
     h.segment('second task', 3);
     h.segment('third task', 2);
-    const r = await run({ history: h.messages, strategy: 'priority_chain', plan: [[{ name: 'drop_monologues', which: 'all' }]], target: 1 });
+    const r = await run({
+      history: h.messages,
+      strategy: 'priority_chain',
+      plan: [[{ name: 'drop_monologues', which: 'all' }]],
+      target: 1,
+    });
     // Target 1 is unreachable: the step still did its work, but the compaction is refused.
     expect(r.ok).toBe(false);
     expect(r.reason).toBe('target_not_reached');
     expect(r.hiddenIds).toEqual([]);
-    const ok = await run({ history: h.messages, strategy: 'priority_chain', plan: [[{ name: 'drop_monologues', which: 'all' }]], target: 1_000_000 });
+    const ok = await run({
+      history: h.messages,
+      strategy: 'priority_chain',
+      plan: [[{ name: 'drop_monologues', which: 'all' }]],
+      target: 1_000_000,
+    });
     expect(ok.ok).toBe(true);
     const { history, compactions } = apply(h.messages, [], ok);
     const v = buildView({ history, compactions, model: MODEL });
     const texts = v.messages.map((m) => m.content);
-    for (const t of ['first task', 'second task', 'third task', 'Done with: first task', 'Done with: second task']) expect(texts).toContain(t);
+    for (const t of ['first task', 'second task', 'third task', 'Done with: first task', 'Done with: second task'])
+      expect(texts).toContain(t);
     // Oldest first, stopping once under the target: segment 1 lost its 3 round trips.
     expect(ok.hiddenIds).toHaveLength(6);
     expect(v.messages.filter((m) => m.role === 'tool')).toHaveLength(5);
     // A tighter target also compacts segment 2; the active segment keeps its 2 round trips.
-    const tight = await run({ history: h.messages, strategy: 'priority_chain', plan: [[{ name: 'drop_monologues', which: 'all' }]], target: ok.tokensAfter - 1 });
+    const tight = await run({
+      history: h.messages,
+      strategy: 'priority_chain',
+      plan: [[{ name: 'drop_monologues', which: 'all' }]],
+      target: ok.tokensAfter - 1,
+    });
     expect(tight.ok).toBe(true);
     expect(tight.hiddenIds).toHaveLength(12);
     const tv = buildView({ ...apply(h.messages, [], tight), model: MODEL });
@@ -90,7 +112,12 @@ describe('keep_head_tail + summarize (legacy_segmented)', () => {
     h.system();
     for (let i = 0; i < 8; i++) h.segment(`task ${i}`, 2, 1000);
     const log: SummarizerLog = { calls: [] };
-    const r = await run({ history: h.messages, strategy: 'legacy_segmented', summarizer: fakeSummarizer(log), instructions: 'the parser' });
+    const r = await run({
+      history: h.messages,
+      strategy: 'legacy_segmented',
+      summarizer: fakeSummarizer(log),
+      instructions: 'the parser',
+    });
     expect(r.ok).toBe(true);
     expect(log.calls).toHaveLength(1);
     expect(log.calls[0]!.instructions).toBe('the parser');
@@ -129,9 +156,15 @@ describe('keep_head_tail + summarize (legacy_segmented)', () => {
   });
 
   it('elides tool outputs from the middle outwards', () => {
-    const msgs = Array.from({ length: 5 }, (_, i) => ({ role: 'tool' as const, content: `t${i}`, tool_call_id: `c${i}` }));
+    const msgs = Array.from({ length: 5 }, (_, i) => ({
+      role: 'tool' as const,
+      content: `t${i}`,
+      tool_call_id: `c${i}`,
+    }));
     const out = elideToolOutputsMiddleOut(msgs, 20);
-    expect(out.map((m) => m.content === `t${msgs.indexOf(msgs.find((x) => x.tool_call_id === m.tool_call_id)!)}`)).toEqual([true, true, false, true, true]);
+    expect(
+      out.map((m) => m.content === `t${msgs.indexOf(msgs.find((x) => x.tool_call_id === m.tool_call_id)!)}`),
+    ).toEqual([true, true, false, true, true]);
     expect(elideToolOutputsMiddleOut(msgs, 100).every((m) => m.content!.includes('elided'))).toBe(true);
   });
 
@@ -139,7 +172,11 @@ describe('keep_head_tail + summarize (legacy_segmented)', () => {
     const h = new HistoryBuilder();
     h.system();
     for (let i = 0; i < 6; i++) h.segment(`task ${i}`, 2);
-    const r = await run({ history: h.messages, strategy: 'legacy_segmented', summarizer: async () => Promise.reject(new Error('HTTP 500')) });
+    const r = await run({
+      history: h.messages,
+      strategy: 'legacy_segmented',
+      summarizer: async () => Promise.reject(new Error('HTTP 500')),
+    });
     expect(r.ok).toBe(false);
     expect(r.reason).toBe('step_failed:summarize');
     expect(r.hiddenIds).toEqual([]);
@@ -178,7 +215,12 @@ describe('brute_prune', () => {
     h.user('go');
     h.tool('manage_todo_list', 'todo');
     for (let i = 0; i < 60; i++) h.tool('shell', `o${i}`);
-    const r = await run({ history: h.messages, strategy: 'priority_chain', plan: [[{ name: 'brute_prune', keep: 50 }]], target: 1_000_000 });
+    const r = await run({
+      history: h.messages,
+      strategy: 'priority_chain',
+      plan: [[{ name: 'brute_prune', keep: 50 }]],
+      target: 1_000_000,
+    });
     expect(r.ok).toBe(true);
     const { history, compactions } = apply(h.messages, [], r);
     const v = buildView({ history, compactions, model: MODEL });

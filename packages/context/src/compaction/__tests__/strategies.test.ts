@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { buildView, parseManualTrigger, planFor, progressiveLevel, recoveryTarget, shouldAutoCompact, defaultTarget } from '../..';
+import {
+  buildView,
+  parseManualTrigger,
+  planFor,
+  progressiveLevel,
+  recoveryTarget,
+  shouldAutoCompact,
+  defaultTarget,
+} from '../..';
 import { apply, fakeSummarizer, HistoryBuilder, MODEL, run, type SummarizerLog } from './fixtures';
 
 describe('triggers', () => {
@@ -17,7 +25,13 @@ describe('triggers', () => {
     expect(parseManualTrigger('  /compact \n')).toEqual({ instructions: null });
     expect(parseManualTrigger('/summarize')).toEqual({ instructions: null });
     expect(parseManualTrigger('/compact Focus on the auth code ')).toEqual({ instructions: 'Focus on the auth code' });
-    for (const t of ['please compact this conversation', '/compaction', 'Please compact this conversation now', '/summarize this', 'compact']) {
+    for (const t of [
+      'please compact this conversation',
+      '/compaction',
+      'Please compact this conversation now',
+      '/summarize this',
+      'compact',
+    ]) {
       expect(parseManualTrigger(t)).toBeNull();
     }
   });
@@ -40,18 +54,28 @@ describe('strategy presets', () => {
     expect(planFor('progressive', 0.5, 'auto')).toEqual([]);
     expect(planFor('progressive', 0.5, 'manual')).toHaveLength(4);
     expect(planFor('progressive', 0.92, 'auto')).toHaveLength(2);
-    expect(planFor('priority_chain', 0.9, 'auto').map((g) => g[0]!.name)).toEqual(['strip_chitchat', 'drop_monologues', 'summarize', 'drop_monologues', 'brute_prune']);
+    expect(planFor('priority_chain', 0.9, 'auto').map((g) => g[0]!.name)).toEqual([
+      'strip_chitchat',
+      'drop_monologues',
+      'summarize',
+      'drop_monologues',
+      'brute_prune',
+    ]);
   });
 
   it('auto runs respect the minimum message count; manual runs ignore it', async () => {
     const h = new HistoryBuilder();
     h.system();
     h.segment('small', 4, 4000); // 11 messages
-    expect((await run({ history: h.messages, strategy: 'cfpm_memory_v1', trigger: 'auto' })).reason).toBe('too_few_messages');
+    expect((await run({ history: h.messages, strategy: 'cfpm_memory_v1', trigger: 'auto' })).reason).toBe(
+      'too_few_messages',
+    );
     const h19 = new HistoryBuilder();
     h19.system();
     h19.segment('bigger', 8, 4000); // 19 messages
-    expect((await run({ history: h19.messages, strategy: 'legacy_segmented', trigger: 'auto' })).reason).toBe('too_few_messages');
+    expect((await run({ history: h19.messages, strategy: 'legacy_segmented', trigger: 'auto' })).reason).toBe(
+      'too_few_messages',
+    );
     expect((await run({ history: h19.messages, strategy: 'cfpm_memory_v1', trigger: 'auto' })).ok).toBe(true);
     expect((await run({ history: h19.messages, strategy: 'legacy_segmented', trigger: 'manual' })).ok).toBe(true);
   });
@@ -75,14 +99,21 @@ describe('strategy presets', () => {
       expect(tools.at(-1)!.content).toMatch(/^out recent heavy work 4/);
       expect(tools.some((m) => /read_tool_output\(id: "call_\d+"\)/.test(m.content ?? ''))).toBe(true);
     }
-    expect(planFor('legacy_segmented', 0.9, 'auto').map((g) => g[0]!.name)).toEqual(['keep_head_tail', 'prune_tool_outputs']);
+    expect(planFor('legacy_segmented', 0.9, 'auto').map((g) => g[0]!.name)).toEqual([
+      'keep_head_tail',
+      'prune_tool_outputs',
+    ]);
   });
 
   it('a compaction that does not reduce the estimate is refused and changes nothing', async () => {
     const h = new HistoryBuilder();
     h.system();
     for (let i = 0; i < 5; i++) h.segment(`t${i}`, 2, 50);
-    const r = await run({ history: h.messages, strategy: 'legacy_segmented', summarizer: fakeSummarizer(undefined, 'blah '.repeat(5000)) });
+    const r = await run({
+      history: h.messages,
+      strategy: 'legacy_segmented',
+      summarizer: fakeSummarizer(undefined, 'blah '.repeat(5000)),
+    });
     expect(r.ok).toBe(false);
     expect(r.reason).toBe('no_reduction');
     expect(r.hiddenIds).toEqual([]);
@@ -96,7 +127,12 @@ describe('strategy presets', () => {
     h.system();
     for (let i = 0; i < 4; i++) h.segment(`t${i}`, 6, 3000);
     const before = buildView({ history: h.messages, model: MODEL }).tokens;
-    const r = await run({ history: h.messages, strategy: 'priority_chain', target: Math.floor(before * 0.2), summarizer: async () => Promise.reject(new Error('boom')) });
+    const r = await run({
+      history: h.messages,
+      strategy: 'priority_chain',
+      target: Math.floor(before * 0.2),
+      summarizer: async () => Promise.reject(new Error('boom')),
+    });
     expect(r.ok).toBe(true);
     const p3 = r.steps.find((s) => s.name === 'summarize');
     expect(p3?.skipped).toBe('summary_failed');
@@ -115,7 +151,12 @@ describe('strategy presets', () => {
     const hb = new HistoryBuilder();
     hb.messages.push(...s.history);
     for (let i = 10; i < 16; i++) hb.segment(`task ${i}`, 2, 1500);
-    const second = await run({ history: hb.messages, compactions: s.compactions, strategy: 'legacy_segmented', summarizer: fakeSummarizer(log) });
+    const second = await run({
+      history: hb.messages,
+      compactions: s.compactions,
+      strategy: 'legacy_segmented',
+      summarizer: fakeSummarizer(log),
+    });
     expect(second.ok).toBe(true);
     expect(second.hiddenIds).toContain(first.inserted[0]!.id);
     expect(second.hiddenIds).toContain(first.inserted[1]!.id);

@@ -1,6 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { STRATEGIES, toChatMessage, type CompactionRecord, type StoredMessage, type Strategy } from '@threadline/protocol';
-import { buildView, compact, historyFromChatMessages, isChitchat, orderAgentMessages, pairViolations, type CompactResult } from '../..';
+import {
+  STRATEGIES,
+  toChatMessage,
+  type CompactionRecord,
+  type StoredMessage,
+  type Strategy,
+} from '@threadline/protocol';
+import {
+  buildView,
+  compact,
+  historyFromChatMessages,
+  isChitchat,
+  orderAgentMessages,
+  pairViolations,
+  type CompactResult,
+} from '../..';
 import { loadTranscripts, transcriptsDir } from '../../cli/transcripts';
 import { apply, fakeSummarizer } from './fixtures';
 
@@ -20,12 +34,38 @@ function withMarkers(name: string, history: StoredMessage[]): StoredMessage[] {
   history.forEach((m, i) => {
     // Never put the marker between a call and its results.
     if (i >= mid && out.every((o) => o.kind !== 'turn_aborted') && m.role !== 'tool') {
-      out.push({ ...base, id: `${name}-aborted`, seq: 0, role: 'user', content: '<turn-aborted>The user interrupted the previous turn.</turn-aborted>', kind: 'turn_aborted' });
+      out.push({
+        ...base,
+        id: `${name}-aborted`,
+        seq: 0,
+        role: 'user',
+        content: '<turn-aborted>The user interrupted the previous turn.</turn-aborted>',
+        kind: 'turn_aborted',
+      });
     }
     out.push(m);
     if (i === firstUser) {
-      out.push({ ...base, id: `${name}-todo-call`, seq: 0, role: 'assistant', content: null, kind: 'normal', tool_calls: [{ id: 'todo_1', type: 'function', function: { name: 'manage_todo_list', arguments: '{"op":"list"}' } }] });
-      out.push({ ...base, id: `${name}-todo-result`, seq: 0, role: 'tool', content: '[ ] reproduce [ ] fix [ ] test', kind: 'normal', tool_call_id: 'todo_1', name: 'manage_todo_list' });
+      out.push({
+        ...base,
+        id: `${name}-todo-call`,
+        seq: 0,
+        role: 'assistant',
+        content: null,
+        kind: 'normal',
+        tool_calls: [
+          { id: 'todo_1', type: 'function', function: { name: 'manage_todo_list', arguments: '{"op":"list"}' } },
+        ],
+      });
+      out.push({
+        ...base,
+        id: `${name}-todo-result`,
+        seq: 0,
+        role: 'tool',
+        content: '[ ] reproduce [ ] fix [ ] test',
+        kind: 'normal',
+        tool_call_id: 'todo_1',
+        name: 'manage_todo_list',
+      });
     }
   });
   return out.map((m, seq) => ({ ...m, seq }));
@@ -43,7 +83,12 @@ function rawViolations(history: StoredMessage[], compactions: CompactionRecord[]
   return { calls: new Set(v.unansweredCalls), results: new Set(v.orphanResults) };
 }
 
-function checkResult(c: (typeof cases)[number], r: CompactResult, history: StoredMessage[], compactions: CompactionRecord[]) {
+function checkResult(
+  c: (typeof cases)[number],
+  r: CompactResult,
+  history: StoredMessage[],
+  compactions: CompactionRecord[],
+) {
   const before = buildView({ history, compactions, model: MODEL });
   expect(r.tokensBefore).toBe(before.tokens);
   if (!r.ok) {
@@ -63,10 +108,12 @@ function checkResult(c: (typeof cases)[number], r: CompactResult, history: Store
   const rawBefore = rawViolations(history, compactions);
   const rawAfter = rawViolations(next.history, next.compactions);
   for (const id of rawAfter.calls) expect(rawBefore.calls.has(id), `${c.name}: call ${id} lost its result`).toBe(true);
-  for (const id of rawAfter.results) expect(rawBefore.results.has(id), `${c.name}: result ${id} lost its call`).toBe(true);
+  for (const id of rawAfter.results)
+    expect(rawBefore.results.has(id), `${c.name}: result ${id} lost its call`).toBe(true);
   // Protected tools and turn-aborted markers survive.
   const ids = new Set(after.entries.map((e) => e.id));
-  for (const id of [`${c.name}-todo-call`, `${c.name}-todo-result`, `${c.name}-aborted`]) expect(ids.has(id), `${c.name}: ${id}`).toBe(true);
+  for (const id of [`${c.name}-todo-call`, `${c.name}-todo-result`, `${c.name}-aborted`])
+    expect(ids.has(id), `${c.name}: ${id}`).toBe(true);
   // Stats are consistent with the views.
   const s = r.stats;
   expect(s.originalTokens).toBe(r.tokensBefore);
@@ -91,13 +138,22 @@ describe('invariants on the real transcripts', () => {
     it('keeps every invariant on a first and a second compaction', async () => {
       let okCount = 0;
       for (const c of cases) {
-        const first = await compact({ history: c.history, strategy, model: MODEL, window: c.window, trigger: 'auto', summarizer: fakeSummarizer() });
+        const first = await compact({
+          history: c.history,
+          strategy,
+          model: MODEL,
+          window: c.window,
+          trigger: 'auto',
+          summarizer: fakeSummarizer(),
+        });
         const applied = checkResult(c, first, c.history, []);
         if (!applied) continue;
         okCount++;
         if (strategy === 'priority_chain') {
           // Until P3/P5 hide something, no user message (except chit-chat) is hidden.
-          const costly = first.steps.some((s) => (s.name === 'summarize' || s.name === 'brute_prune') && (s.hidden ?? 0) > 0);
+          const costly = first.steps.some(
+            (s) => (s.name === 'summarize' || s.name === 'brute_prune') && (s.hidden ?? 0) > 0,
+          );
           if (!costly) {
             const users = c.history.filter((m) => m.role === 'user' && m.kind === 'normal' && !isChitchat(m.content));
             for (const u of users) expect(first.hiddenIds).not.toContain(u.id);

@@ -43,7 +43,9 @@ export function elideToolOutputsMiddleOut(messages: readonly ChatMessage[], pct:
   const k = Math.ceil((toolIdx.length * pct) / 100);
   if (k === 0) return [...messages];
   const mid = (toolIdx.length - 1) / 2;
-  const order = toolIdx.map((msgIndex, j) => ({ msgIndex, d: Math.abs(j - mid), j })).sort((a, b) => a.d - b.d || a.j - b.j);
+  const order = toolIdx
+    .map((msgIndex, j) => ({ msgIndex, d: Math.abs(j - mid), j }))
+    .sort((a, b) => a.d - b.d || a.j - b.j);
   const drop = new Set(order.slice(0, k).map((o) => o.msgIndex));
   return messages.map((m, i) => (drop.has(i) ? { ...m, content: ELIDED_TOOL_OUTPUT } : m));
 }

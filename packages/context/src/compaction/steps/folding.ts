@@ -24,7 +24,13 @@ export async function summarize(state: WorkState, ctx: StepContext, spec: Of<'su
   let text: string;
   let pct: number;
   try {
-    const r = await summarizeWithFallback(ctx, unitMessages(state, fold), previousSummaryTexts(state, prev), detail, spec.dropToolOutputs ?? false);
+    const r = await summarizeWithFallback(
+      ctx,
+      unitMessages(state, fold),
+      previousSummaryTexts(state, prev),
+      detail,
+      spec.dropToolOutputs ?? false,
+    );
     text = r.text;
     pct = r.toolOutputsRemovedPercent;
   } catch (err) {
@@ -32,7 +38,11 @@ export async function summarize(state: WorkState, ctx: StepContext, spec: Of<'su
     throw err;
   }
   state.summaries.push(text);
-  return { ...applyFold(state, ctx, fold, prev, { kind: 'summary', content: `${SUMMARY_PREFIX}\n\n${text}` }), toolOutputsRemovedPercent: pct, detail };
+  return {
+    ...applyFold(state, ctx, fold, prev, { kind: 'summary', content: `${SUMMARY_PREFIX}\n\n${text}` }),
+    toolOutputsRemovedPercent: pct,
+    detail,
+  };
 }
 
 /** `memory_checkpoint`: the CFPM deterministic snapshot of the range, no model call (seed 000). */
@@ -67,7 +77,13 @@ export async function rebuild(state: WorkState, ctx: StepContext, spec: Of<'rebu
   if (fold.length === 0) return { skipped: 'nothing_to_rebuild' };
   if (!ctx.summarizer) return { skipped: 'no_summarizer' };
   const prev = previousInserts(units);
-  const r = await summarizeWithFallback(ctx, unitMessages(state, fold), previousSummaryTexts(state, prev), spec.detail ?? 'standard', false);
+  const r = await summarizeWithFallback(
+    ctx,
+    unitMessages(state, fold),
+    previousSummaryTexts(state, prev),
+    spec.detail ?? 'standard',
+    false,
+  );
   state.summaries.push(r.text);
   return {
     ...applyFold(state, ctx, fold, prev, { kind: 'summary', content: `${SUMMARY_PREFIX}\n\n${r.text}` }),

@@ -14,7 +14,11 @@ export interface Segment {
  * (view positions of the user messages the compaction started from) keeps a segment a segment
  * even when strip_chitchat already hid its short opening request.
  */
-export function segmentsOf(units: readonly Unit[], unitPos?: (u: Unit) => number, starts?: readonly number[]): Segment[] {
+export function segmentsOf(
+  units: readonly Unit[],
+  unitPos?: (u: Unit) => number,
+  starts?: readonly number[],
+): Segment[] {
   if (!unitPos || !starts) {
     const segs: Segment[] = [];
     for (const u of units) {
@@ -59,11 +63,16 @@ export function monologueOf(seg: Segment): Unit[] {
  * halves, as priority-chain P2 and P4 do.
  */
 export function dropMonologues(state: WorkState, ctx: StepContext, spec: Of<'drop_monologues'>): StepDetail {
-  const segs = segmentsOf(buildUnits(state.entries, ctx.protectedTools), (u) => state.entries[u.idx[0]!]!.pos[0], state.segmentStarts);
+  const segs = segmentsOf(
+    buildUnits(state.entries, ctx.protectedTools),
+    (u) => state.entries[u.idx[0]!]!.pos[0],
+    state.segmentStarts,
+  );
   const protect = Math.max(1, spec.minSegmentsToKeep ?? 1);
   const eligible = segs.slice(0, Math.max(0, segs.length - protect));
   const half = Math.ceil(eligible.length / 2);
-  const chosen = spec.which === 'oldest' ? eligible.slice(0, half) : spec.which === 'recent' ? eligible.slice(half) : eligible;
+  const chosen =
+    spec.which === 'oldest' ? eligible.slice(0, half) : spec.which === 'recent' ? eligible.slice(half) : eligible;
   if (chosen.length === 0) return { skipped: 'no_completed_segments', segments: segs.length };
   let hidden = 0;
   let compacted = 0;

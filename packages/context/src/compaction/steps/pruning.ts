@@ -39,7 +39,8 @@ export function prunedPlaceholder(tokens: number, content: string, toolCallId: s
 export function pruneToolOutputs(state: WorkState, ctx: StepContext, spec: Of<'prune_tool_outputs'>): StepDetail {
   const units = buildUnits(state.entries, ctx.protectedTools);
   const minTokens = spec.minTokens ?? 100;
-  const victims: { id: string; anchor: number; toolCallId: string; name?: string; content: string; tokens: number }[] = [];
+  const victims: { id: string; anchor: number; toolCallId: string; name?: string; content: string; tokens: number }[] =
+    [];
   for (const u of units.slice(0, tailStart(units, spec.keepLast))) {
     if (u.isProtected) continue;
     for (const i of u.idx) {
@@ -47,7 +48,14 @@ export function pruneToolOutputs(state: WorkState, ctx: StepContext, spec: Of<'p
       const m = e.msg;
       if (m.role !== 'tool' || m.tool_call_id === undefined || e.tokens <= minTokens) continue;
       if (m.meta?.['placeholderFor'] !== undefined) continue;
-      victims.push({ id: m.id, anchor: seqOfPos(e.pos), toolCallId: m.tool_call_id, name: m.name, content: m.content ?? '', tokens: e.tokens });
+      victims.push({
+        id: m.id,
+        anchor: seqOfPos(e.pos),
+        toolCallId: m.tool_call_id,
+        name: m.name,
+        content: m.content ?? '',
+        tokens: e.tokens,
+      });
     }
   }
   let saved = 0;

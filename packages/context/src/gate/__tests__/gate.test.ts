@@ -7,7 +7,8 @@ import { applyToolGate, folderFromFact, type ToolGateInput } from '../apply';
 
 const WIN_DESKTOP = 'C:\\Users\\Ann\\OneDrive\\Desktop';
 const POSIX_DESKTOP = '/home/ann/Schreibtisch/Desktop';
-const trusted = (content: string, p: Partial<MemoryFact> = {}) => fact({ category: 'artifact', content, evidenceCount: 2, ...p });
+const trusted = (content: string, p: Partial<MemoryFact> = {}) =>
+  fact({ category: 'artifact', content, evidenceCount: 2, ...p });
 const baseFacts = [
   trusted(WIN_DESKTOP),
   trusted('C:\\Users\\Ann\\Documents'),
@@ -38,7 +39,10 @@ describe('applyToolGate rewrites', () => {
     ['Get-ChildItem $env:USERPROFILE\\Desktop', `Get-ChildItem ${WIN_DESKTOP}`],
     ['Get-ChildItem "$env:USERPROFILE\\Desktop\\*.txt"', `Get-ChildItem "${WIN_DESKTOP}\\*.txt"`],
     ["Get-ChildItem ([Environment]::GetFolderPath('Desktop'))", `Get-ChildItem ('${WIN_DESKTOP}')`],
-    ['Get-ChildItem "$([Environment]::GetFolderPath("MyDocuments"))\\a"', 'Get-ChildItem "C:\\Users\\Ann\\Documents\\a"'],
+    [
+      'Get-ChildItem "$([Environment]::GetFolderPath("MyDocuments"))\\a"',
+      'Get-ChildItem "C:\\Users\\Ann\\Documents\\a"',
+    ],
     ['dir %USERPROFILE%\\Downloads /b', 'dir D:\\Downloads /b'],
     ['ls ~/Desktop', `ls ${POSIX_DESKTOP}`],
     ['ls "$HOME/Documents/x y"', 'ls "/data/ann/Documents/x y"'],
@@ -55,11 +59,22 @@ describe('applyToolGate rewrites', () => {
     const facts = [trusted('/home/Ann Lee/Desktop')];
     const opts = { facts, fileExists: () => true };
     expect(gate('ls ~/Desktop', opts).command).toBe("ls '/home/Ann Lee/Desktop'");
-    expect(gate('ls ~/Desktop/x', opts)).toMatchObject({ rewritten: false, reason: 'unsafe_path', command: 'ls ~/Desktop/x' });
+    expect(gate('ls ~/Desktop/x', opts)).toMatchObject({
+      rewritten: false,
+      reason: 'unsafe_path',
+      command: 'ls ~/Desktop/x',
+    });
   });
 
   it('reads cmd and script arguments too, and any tool whose name has shell or terminal', () => {
-    const r = applyToolGate({ toolName: 'run_in_terminal', args: { script: 'ls ~/Desktop' }, facts: baseFacts, strategy: 'cfpm_memory_v1', enabled: true, fileExists: () => true });
+    const r = applyToolGate({
+      toolName: 'run_in_terminal',
+      args: { script: 'ls ~/Desktop' },
+      facts: baseFacts,
+      strategy: 'cfpm_memory_v1',
+      enabled: true,
+      fileExists: () => true,
+    });
     expect(r.args).toEqual({ script: `ls ${POSIX_DESKTOP}` });
     expect(gate('x', { args: { cmd: 'dir %USERPROFILE%\\Desktop' } }).command).toBe(`dir ${WIN_DESKTOP}`);
   });
@@ -68,11 +83,25 @@ describe('applyToolGate rewrites', () => {
     const r = gate('ls ~/Desktop');
     expect(parseNotice(r.notice)).toEqual({
       type: 'gate',
-      payload: { version: 'v1', verbosity: 'brief', action: 'rewrite_known_folder_probe', tool: 'shell', target: 'Desktop', path: POSIX_DESKTOP, originalCommand: 'ls ~/Desktop', rewrittenCommand: `ls ${POSIX_DESKTOP}` },
+      payload: {
+        version: 'v1',
+        verbosity: 'brief',
+        action: 'rewrite_known_folder_probe',
+        tool: 'shell',
+        target: 'Desktop',
+        path: POSIX_DESKTOP,
+        originalCommand: 'ls ~/Desktop',
+        rewrittenCommand: `ls ${POSIX_DESKTOP}`,
+      },
     });
     expect(gate('ls ~/Desktop', { visibility: null, runtimeVisibility: 'off' }).notice).toBeNull();
-    expect(gate('ls ~/Desktop', { visibility: 'debug', runtimeVisibility: 'off' }).notice).toContain('"verbosity":"debug"');
-    expect(gate('ls ~/Desktop', { visibility: 'off', runtimeVisibility: 'debug' })).toMatchObject({ rewritten: true, notice: null });
+    expect(gate('ls ~/Desktop', { visibility: 'debug', runtimeVisibility: 'off' }).notice).toContain(
+      '"verbosity":"debug"',
+    );
+    expect(gate('ls ~/Desktop', { visibility: 'off', runtimeVisibility: 'debug' })).toMatchObject({
+      rewritten: true,
+      notice: null,
+    });
   });
 });
 
@@ -83,13 +112,33 @@ describe('applyToolGate guards (the command runs unchanged)', () => {
     ['not a shell tool', 'ls ~/Desktop', { toolName: 'read_file' }, 'not_shell_tool'],
     ['no probe', 'ls -la', {}, 'no_probe'],
     ['explicit absolute path (POSIX)', 'cp ~/Desktop/a.txt /srv/backup/', {}, 'explicit_absolute_path'],
-    ['explicit absolute path (Windows)', 'Copy-Item $env:USERPROFILE\\Desktop\\a.txt E:\\backup', {}, 'explicit_absolute_path'],
-    ['re-verify (EN)', 'ls ~/Desktop', { lastUserMessage: 'Please verify again where my desktop is' }, 'reverify_requested'],
+    [
+      'explicit absolute path (Windows)',
+      'Copy-Item $env:USERPROFILE\\Desktop\\a.txt E:\\backup',
+      {},
+      'explicit_absolute_path',
+    ],
+    [
+      're-verify (EN)',
+      'ls ~/Desktop',
+      { lastUserMessage: 'Please verify again where my desktop is' },
+      'reverify_requested',
+    ],
     ['re-verify (recheck)', 'ls ~/Desktop', { lastUserMessage: 'recheck the folder' }, 'reverify_requested'],
     ['re-verify (ZH)', 'ls ~/Desktop', { lastUserMessage: '请重新验证桌面路径' }, 'reverify_requested'],
     ['no known path', 'ls ~/Desktop', { facts: [] }, 'no_known_path'],
-    ['untrusted fact', 'ls ~/Desktop', { facts: [fact({ category: 'artifact', content: POSIX_DESKTOP })] }, 'untrusted_fact'],
-    ['known invalid', 'ls ~/Desktop', { facts: [...baseFacts, fact({ category: 'invalid_path', content: POSIX_DESKTOP })] }, 'path_known_invalid'],
+    [
+      'untrusted fact',
+      'ls ~/Desktop',
+      { facts: [fact({ category: 'artifact', content: POSIX_DESKTOP })] },
+      'untrusted_fact',
+    ],
+    [
+      'known invalid',
+      'ls ~/Desktop',
+      { facts: [...baseFacts, fact({ category: 'invalid_path', content: POSIX_DESKTOP })] },
+      'path_known_invalid',
+    ],
     ['missing on disk', 'ls ~/Desktop', { fileExists: () => false }, 'path_missing'],
     ['stale fact', 'ls ~/Desktop', { facts: [trusted(POSIX_DESKTOP, { status: 'stale' })] }, 'no_known_path'],
     ['platform mismatch', 'ls ~/Desktop', { platform: 'win32' }, 'no_known_path'],
@@ -105,7 +154,11 @@ describe('applyToolGate guards (the command runs unchanged)', () => {
   });
 
   it('an existence check that throws leaves the command unchanged', () => {
-    const r = gate('ls ~/Desktop', { fileExists: () => { throw new Error('EACCES'); } });
+    const r = gate('ls ~/Desktop', {
+      fileExists: () => {
+        throw new Error('EACCES');
+      },
+    });
     expect(r).toMatchObject({ rewritten: false, command: 'ls ~/Desktop', reason: 'error' });
   });
 
@@ -139,7 +192,9 @@ describe('a path that was invalid and later found', () => {
     const desktop = '/home/ann/Desktop';
     const refresh = (messages: ReturnType<typeof shell>, facts: MemoryFact[] = []) =>
       refreshMemory({ sessionId: 's1', messages, facts, now: 100, newId: ids(`r${facts.length}-`) }).facts;
-    const missing = refresh(shell(`ls ${desktop}`, `ls: cannot access '${desktop}': No such file or directory\nexit code: 2`));
+    const missing = refresh(
+      shell(`ls ${desktop}`, `ls: cannot access '${desktop}': No such file or directory\nexit code: 2`),
+    );
     const input = (facts: MemoryFact[]) => gate('ls ~/Desktop', { facts, fileExists: (p) => p === desktop });
     expect(input(missing)).toMatchObject({ rewritten: false });
     const found = refresh(shell(`test -d ${desktop}`, 'exit code: 0'), missing);

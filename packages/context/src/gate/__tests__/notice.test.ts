@@ -2,7 +2,13 @@ import { parseNotice } from '@threadline/protocol';
 import { describe, expect, it } from 'vitest';
 import { formatGateNotice, MAX_NOTICE_COMMAND_CHARS } from '../notice';
 
-const input = (cmd: string) => ({ tool: 'shell', target: 'Desktop' as const, path: '/home/a/Desktop', originalCommand: cmd, rewrittenCommand: cmd.replace('~/Desktop', '/home/a/Desktop') });
+const input = (cmd: string) => ({
+  tool: 'shell',
+  target: 'Desktop' as const,
+  path: '/home/a/Desktop',
+  originalCommand: cmd,
+  rewrittenCommand: cmd.replace('~/Desktop', '/home/a/Desktop'),
+});
 
 describe('formatGateNotice', () => {
   it('cuts commands at 320 chars without splitting a surrogate pair, and still parses', () => {

@@ -9,12 +9,26 @@ import { applyToolGate, quoteState } from '../apply';
 import { findProbes } from '../probes';
 import { asksToReverify } from '../reverify';
 
-const WIN = { Desktop: 'C:\\Users\\Ann\\Desktop', Documents: 'C:\\Users\\Ann\\Documents', Downloads: 'C:\\Users\\Ann\\Downloads' };
+const WIN = {
+  Desktop: 'C:\\Users\\Ann\\Desktop',
+  Documents: 'C:\\Users\\Ann\\Documents',
+  Downloads: 'C:\\Users\\Ann\\Downloads',
+};
 const NIX = { Desktop: '/home/ann/Desktop', Documents: '/home/ann/Documents', Downloads: '/home/ann/Downloads' };
-const facts = [...Object.values(WIN), ...Object.values(NIX)].map((content) => fact({ category: 'artifact', content, evidenceCount: 2 }));
+const facts = [...Object.values(WIN), ...Object.values(NIX)].map((content) =>
+  fact({ category: 'artifact', content, evidenceCount: 2 }),
+);
 
 const gate = (command: string, lastUserMessage = 'list my files') =>
-  applyToolGate({ toolName: 'shell', args: { command }, facts, lastUserMessage, strategy: 'cfpm_memory_v1', enabled: true, fileExists: () => true });
+  applyToolGate({
+    toolName: 'shell',
+    args: { command },
+    facts,
+    lastUserMessage,
+    strategy: 'cfpm_memory_v1',
+    enabled: true,
+    fileExists: () => true,
+  });
 
 describe('PowerShell $HOME / ~ and POSIX "$HOME" probes', () => {
   it.each([
@@ -32,9 +46,21 @@ describe('PowerShell $HOME / ~ and POSIX "$HOME" probes', () => {
   });
 
   it('classifies the shell of each new form', () => {
-    expect(findProbes('dir $HOME\\Desktop')[0]).toMatchObject({ shell: 'powershell', target: 'Desktop', text: '$HOME\\Desktop' });
-    expect(findProbes('dir ~\\Downloads')[0]).toMatchObject({ shell: 'powershell', target: 'Downloads', text: '~\\Downloads' });
-    expect(findProbes('ls "$HOME"/Documents')[0]).toMatchObject({ shell: 'posix', target: 'Documents', text: '"$HOME"/Documents' });
+    expect(findProbes('dir $HOME\\Desktop')[0]).toMatchObject({
+      shell: 'powershell',
+      target: 'Desktop',
+      text: '$HOME\\Desktop',
+    });
+    expect(findProbes('dir ~\\Downloads')[0]).toMatchObject({
+      shell: 'powershell',
+      target: 'Downloads',
+      text: '~\\Downloads',
+    });
+    expect(findProbes('ls "$HOME"/Documents')[0]).toMatchObject({
+      shell: 'posix',
+      target: 'Documents',
+      text: '"$HOME"/Documents',
+    });
     expect(findProbes('ls foo~\\Desktop')).toEqual([]);
   });
 });
@@ -46,8 +72,8 @@ describe('a probe inside single quotes is literal text', () => {
     "printf '%s\\n' 'see ${HOME}/Downloads'",
     "Write-Output '$env:USERPROFILE\\Desktop'",
     "Write-Output 'path: $HOME\\Documents'",
-    "Write-Output '[Environment]::GetFolderPath(\"Desktop\")'",
-    "echo \\$HOME/Desktop",
+    'Write-Output \'[Environment]::GetFolderPath("Desktop")\'',
+    'echo \\$HOME/Desktop',
   ])('%s runs unchanged', (command) => {
     expect(gate(command)).toMatchObject({ rewritten: false, command, reason: 'no_probe' });
   });
@@ -62,7 +88,7 @@ describe('a probe inside single quotes is literal text', () => {
     expect(gate("echo '%USERPROFILE%\\Desktop'").command).toBe(`echo '${WIN.Desktop}'`);
   });
 
-  it('quoteState follows each shell\'s quoting and escapes', () => {
+  it("quoteState follows each shell's quoting and escapes", () => {
     expect(quoteState("a 'b", 4, 'posix')).toBe("'");
     expect(quoteState("a 'b", 4, 'cmd')).toBeNull();
     expect(quoteState('a \\"b', 5, 'posix')).toBeNull();
@@ -72,15 +98,23 @@ describe('a probe inside single quotes is literal text', () => {
 });
 
 describe('re-verify requests', () => {
-  it.each(['重新找一下桌面', '请再查看一次', '再查一下桌面在哪', 'Please check once more', 'look again at my desktop', 'can you check my Desktop one more time', '再找一遍下载文件夹'])(
-    '"%s" keeps the probe',
+  it.each([
+    '重新找一下桌面',
+    '请再查看一次',
+    '再查一下桌面在哪',
+    'Please check once more',
+    'look again at my desktop',
+    'can you check my Desktop one more time',
+    '再找一遍下载文件夹',
+  ])('"%s" keeps the probe', (text) => {
+    expect(asksToReverify(text)).toBe(true);
+    expect(gate('ls ~/Desktop', text)).toMatchObject({ rewritten: false, reason: 'reverify_requested' });
+  });
+
+  it.each(['list my files', '把桌面上的文件列出来', 'once more, list the files', 'look at the report'])(
+    '"%s" is no re-verify request',
     (text) => {
-      expect(asksToReverify(text)).toBe(true);
-      expect(gate('ls ~/Desktop', text)).toMatchObject({ rewritten: false, reason: 'reverify_requested' });
+      expect(asksToReverify(text)).toBe(false);
     },
   );
-
-  it.each(['list my files', '把桌面上的文件列出来', 'once more, list the files', 'look at the report'])('"%s" is no re-verify request', (text) => {
-    expect(asksToReverify(text)).toBe(false);
-  });
 });

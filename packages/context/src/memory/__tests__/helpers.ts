@@ -29,7 +29,11 @@ let call = 0;
 export function shell(command: string, output: string, text = '', name = 'bash'): ChatMessage[] {
   const id = `call_${++call}`;
   return [
-    { role: 'assistant', content: text, tool_calls: [{ id, type: 'function', function: { name, arguments: JSON.stringify({ command }) } }] },
+    {
+      role: 'assistant',
+      content: text,
+      tool_calls: [{ id, type: 'function', function: { name, arguments: JSON.stringify({ command }) } }],
+    },
     { role: 'tool', content: output, tool_call_id: id },
   ];
 }

@@ -20,7 +20,13 @@ const result = (p: Partial<RefreshResult> = {}): RefreshResult => ({
 });
 
 describe('formatRuntimeNotice', () => {
-  const busy = result({ mode: 'merge', acceptedCount: 2, rejectedCount: 1, factCount: 5, rejectedReasonBreakdown: { duplicate: 1 } });
+  const busy = result({
+    mode: 'merge',
+    acceptedCount: 2,
+    rejectedCount: 1,
+    factCount: 5,
+    rejectedReasonBreakdown: { duplicate: 1 },
+  });
 
   it('off: never', () => {
     expect(formatRuntimeNotice(busy, 'off')).toBeNull();
@@ -32,7 +38,17 @@ describe('formatRuntimeNotice', () => {
     const parsed = parseNotice(formatRuntimeNotice(busy, 'brief'));
     expect(parsed).toEqual({
       type: 'runtime',
-      payload: { version: 'v1', verbosity: 'brief', reason: 'turn', mode: 'merge', acceptedCount: 2, rejectedCount: 1, prunedCount: 0, factCount: 5, rejectedReasonBreakdown: {} },
+      payload: {
+        version: 'v1',
+        verbosity: 'brief',
+        reason: 'turn',
+        mode: 'merge',
+        acceptedCount: 2,
+        rejectedCount: 1,
+        prunedCount: 0,
+        factCount: 5,
+        rejectedReasonBreakdown: {},
+      },
     });
   });
 
@@ -47,9 +63,20 @@ describe('formatRuntimeNotice', () => {
 
 describe('normalizeVisibility', () => {
   it.each([
-    ['off', 'off'], ['none', 'off'], ['disable', 'off'], ['disabled', 'off'], ['0', 'off'], [0, 'off'],
-    ['brief', 'brief'], [' BRIEF ', 'brief'],
-    ['debug', 'debug'], ['verbose', 'debug'], ['full', 'debug'], ['2', 'debug'], [2, 'debug'],
-    ['nonsense', 'brief'], [undefined, 'brief'],
+    ['off', 'off'],
+    ['none', 'off'],
+    ['disable', 'off'],
+    ['disabled', 'off'],
+    ['0', 'off'],
+    [0, 'off'],
+    ['brief', 'brief'],
+    [' BRIEF ', 'brief'],
+    ['debug', 'debug'],
+    ['verbose', 'debug'],
+    ['full', 'debug'],
+    ['2', 'debug'],
+    [2, 'debug'],
+    ['nonsense', 'brief'],
+    [undefined, 'brief'],
   ] as const)('%s → %s', (input, level) => expect(normalizeVisibility(input)).toBe(level));
 });

@@ -30,7 +30,13 @@ function refreshLikeTheRuntime(history: readonly StoredMessage[]): MemoryFact[] 
   messages.forEach((m, i) => {
     const stepEnd = m.role === 'tool' && messages[i + 1]?.role !== 'tool';
     if (m.role !== 'user' && !stepEnd) return;
-    facts = refreshMemory({ sessionId: 's', messages: messages.slice(0, i + 1), facts, now: i, newId: () => `f${++n}` }).facts;
+    facts = refreshMemory({
+      sessionId: 's',
+      messages: messages.slice(0, i + 1),
+      facts,
+      now: i,
+      newId: () => `f${++n}`,
+    }).facts;
   });
   return facts;
 }
@@ -67,8 +73,15 @@ async function compactRun(name: string, raw: readonly ChatMessage[]): Promise<Ru
     })(),
   });
   const compactions = result.ok ? [toCompactionRecord(result, { sessionId: 's', createdAt: 0 })] : [];
-  const after = buildView({ history: [...history, ...(result.ok ? result.inserted : [])], compactions, model: MODEL, memoryBlock: block });
-  const keptOnly = after.entries.filter((e) => e.id !== null && !['memory_snapshot', 'continuation'].includes(e.kind)).map((e) => e.message);
+  const after = buildView({
+    history: [...history, ...(result.ok ? result.inserted : [])],
+    compactions,
+    model: MODEL,
+    memoryBlock: block,
+  });
+  const keptOnly = after.entries
+    .filter((e) => e.id !== null && !['memory_snapshot', 'continuation'].includes(e.kind))
+    .map((e) => e.message);
   return { name, files: editedFiles(raw), result, view: after.messages, keptOnly, block };
 }
 
@@ -80,33 +93,36 @@ describe('edited-file recall after a real cfpm_memory_v1 compaction of the mini-
   const rows: string[] = [];
   const runs = new Map<string, Run>();
 
-  it.each(transcripts.map((t) => [t.name, t] as const))('%s: view + memory block name every edited file', async (_name, t) => {
-    const run = await compactRun(t.name, t.messages);
-    runs.set(t.name, run);
-    const full = pathRecall(messagesText(run.view), run.files);
-    const baseline = pathRecall(messagesText(run.keptOnly), run.files);
-    const blockOnly = pathRecall(run.block ?? '', run.files);
-    const r = run.result;
-    rows.push(
-      `${t.name.padEnd(44)} ${r.ok ? 'ok    ' : r.reason!.padEnd(6)} tokens ${String(r.tokensBefore).padStart(6)} → ${String(r.tokensAfter).padStart(6)} ` +
-        `files=${String(run.files.length).padStart(3)} recall=${full.recall.toFixed(2)} kept-only=${baseline.recall.toFixed(2)} block=${blockOnly.recall.toFixed(2)}`,
-    );
-    expect(run.files.length).toBeGreaterThan(0);
-    if (t.name === 'mini-swe-psf__requests-1142') {
-      // Its last message is one 868K-character user message (the final diff) inside the kept
-      // tail: no cfpm_memory_v1 compaction can bring the view under the target, so the run must
-      // report target_not_reached and change nothing (the view stays the uncompacted one).
-      expect(r).toMatchObject({ ok: false, reason: 'target_not_reached', hiddenIds: [], inserted: [] });
-      expect(r.tokensAfter).toBe(r.tokensBefore);
-      expect(run.view.some((m) => (m.content ?? '').length > 800_000)).toBe(true);
-    } else {
-      expect(r.ok, `${t.name}: ${r.reason}`).toBe(true);
-      expect(r.tokensAfter).toBeLessThanOrEqual(r.target);
-      expect(run.view.filter((m) => (m.content ?? '').startsWith('[CFPM_MEMORY_V1]'))).toHaveLength(1);
-      expect(run.block).not.toBeNull();
-    }
-    expect(full.missing).toEqual([]);
-  });
+  it.each(transcripts.map((t) => [t.name, t] as const))(
+    '%s: view + memory block name every edited file',
+    async (_name, t) => {
+      const run = await compactRun(t.name, t.messages);
+      runs.set(t.name, run);
+      const full = pathRecall(messagesText(run.view), run.files);
+      const baseline = pathRecall(messagesText(run.keptOnly), run.files);
+      const blockOnly = pathRecall(run.block ?? '', run.files);
+      const r = run.result;
+      rows.push(
+        `${t.name.padEnd(44)} ${r.ok ? 'ok    ' : r.reason!.padEnd(6)} tokens ${String(r.tokensBefore).padStart(6)} → ${String(r.tokensAfter).padStart(6)} ` +
+          `files=${String(run.files.length).padStart(3)} recall=${full.recall.toFixed(2)} kept-only=${baseline.recall.toFixed(2)} block=${blockOnly.recall.toFixed(2)}`,
+      );
+      expect(run.files.length).toBeGreaterThan(0);
+      if (t.name === 'mini-swe-psf__requests-1142') {
+        // Its last message is one 868K-character user message (the final diff) inside the kept
+        // tail: no cfpm_memory_v1 compaction can bring the view under the target, so the run must
+        // report target_not_reached and change nothing (the view stays the uncompacted one).
+        expect(r).toMatchObject({ ok: false, reason: 'target_not_reached', hiddenIds: [], inserted: [] });
+        expect(r.tokensAfter).toBe(r.tokensBefore);
+        expect(run.view.some((m) => (m.content ?? '').length > 800_000)).toBe(true);
+      } else {
+        expect(r.ok, `${t.name}: ${r.reason}`).toBe(true);
+        expect(r.tokensAfter).toBeLessThanOrEqual(r.target);
+        expect(run.view.filter((m) => (m.content ?? '').startsWith('[CFPM_MEMORY_V1]'))).toHaveLength(1);
+        expect(run.block).not.toBeNull();
+      }
+      expect(full.missing).toEqual([]);
+    },
+  );
 
   it('the checkpoint and memory are what keep them: the kept messages alone lose files', () => {
     expect(runs.size).toBe(transcripts.length);
@@ -122,8 +138,25 @@ describe('edited-file recall after a real cfpm_memory_v1 compaction of the mini-
 describe('editedFiles', () => {
   it('reads write commands and the final diff, keeping the short form of one file', () => {
     const ms: ChatMessage[] = [
-      { role: 'assistant', content: '', tool_calls: [{ id: 'a', type: 'function', function: { name: 'bash', arguments: JSON.stringify({ command: "sed -i 's/x/y/' /testbed/src/a.py && cat > t.py <<EOF\nx\nEOF" }) } }] },
-      { role: 'user', content: 'diff --git a/src/a.py b/src/a.py\n--- a/src/a.py\n+++ b/src/a.py\ndiff --git a/docs/b.rst b/docs/b.rst' },
+      {
+        role: 'assistant',
+        content: '',
+        tool_calls: [
+          {
+            id: 'a',
+            type: 'function',
+            function: {
+              name: 'bash',
+              arguments: JSON.stringify({ command: "sed -i 's/x/y/' /testbed/src/a.py && cat > t.py <<EOF\nx\nEOF" }),
+            },
+          },
+        ],
+      },
+      {
+        role: 'user',
+        content:
+          'diff --git a/src/a.py b/src/a.py\n--- a/src/a.py\n+++ b/src/a.py\ndiff --git a/docs/b.rst b/docs/b.rst',
+      },
     ];
     expect(editedFiles(ms)).toEqual(['t.py', 'src/a.py', 'docs/b.rst']);
   });

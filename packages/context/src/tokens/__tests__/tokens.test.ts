@@ -65,12 +65,18 @@ describe('message counts', () => {
     const plain = countMessageTokens({ role: 'user', content: 'hello world' }, 'gpt-4o', new MemoryTokenCache());
     expect(plain).toBe(TOKENS_PER_MESSAGE + 2);
     const withCall = countMessageTokens(
-      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'shell', arguments: '{"command":"ls"}' } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'c1', type: 'function', function: { name: 'shell', arguments: '{"command":"ls"}' } }],
+      },
       'gpt-4o',
       new MemoryTokenCache(),
     );
     expect(withCall).toBeGreaterThan(TOKENS_PER_MESSAGE + 4);
-    expect(countMessagesTokens([{ role: 'user', content: 'hello world' }], 'gpt-4o', new MemoryTokenCache())).toBe(plain + TOKENS_PER_REQUEST);
+    expect(countMessagesTokens([{ role: 'user', content: 'hello world' }], 'gpt-4o', new MemoryTokenCache())).toBe(
+      plain + TOKENS_PER_REQUEST,
+    );
   });
 
   it('caches by content hash: a second identical message is not recounted', () => {

@@ -5,25 +5,72 @@ import { buildView, MemoryTokenCache, pairViolations } from '../..';
 let seq = 0;
 function msg(p: Partial<StoredMessage> & Pick<StoredMessage, 'role'>): StoredMessage {
   const s = seq++;
-  return { id: `m${s}`, sessionId: 's', seq: s, createdAt: 0, content: null, kind: 'normal', visibility: { user: true, agent: true }, tokens: null, ...p };
+  return {
+    id: `m${s}`,
+    sessionId: 's',
+    seq: s,
+    createdAt: 0,
+    content: null,
+    kind: 'normal',
+    visibility: { user: true, agent: true },
+    tokens: null,
+    ...p,
+  };
 }
 function record(p: Partial<CompactionRecord> & Pick<CompactionRecord, 'id'>): CompactionRecord {
-  return { sessionId: 's', strategy: 'legacy_segmented', trigger: 'manual', steps: [], hiddenIds: [], insertedIds: [], tokensBefore: 0, tokensAfter: 0, summary: null, instructions: null, afterSeq: 0, active: true, createdAt: 0, undoneAt: null, ...p };
+  return {
+    sessionId: 's',
+    strategy: 'legacy_segmented',
+    trigger: 'manual',
+    steps: [],
+    hiddenIds: [],
+    insertedIds: [],
+    tokensBefore: 0,
+    tokensAfter: 0,
+    summary: null,
+    instructions: null,
+    afterSeq: 0,
+    active: true,
+    createdAt: 0,
+    undoneAt: null,
+    ...p,
+  };
 }
 
 seq = 0;
 const history: StoredMessage[] = [
   msg({ role: 'system', content: 'You are a helper.' }),
   msg({ role: 'user', content: 'Fix the bug in app.py' }),
-  msg({ role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'shell', arguments: '{"command":"cat app.py"}' } }] }),
+  msg({
+    role: 'assistant',
+    content: null,
+    tool_calls: [{ id: 'c1', type: 'function', function: { name: 'shell', arguments: '{"command":"cat app.py"}' } }],
+  }),
   msg({ role: 'tool', content: 'print(1)', tool_call_id: 'c1' }),
   msg({ role: 'assistant', content: 'Fixed.' }),
-  msg({ role: 'user', content: '[CFPM_RUNTIME_V1] {}', kind: 'runtime_notice', visibility: { user: true, agent: false } }),
+  msg({
+    role: 'user',
+    content: '[CFPM_RUNTIME_V1] {}',
+    kind: 'runtime_notice',
+    visibility: { user: true, agent: false },
+  }),
   msg({ role: 'user', content: 'Thanks, now add tests' }),
 ];
 // What a compaction "cmp1" hid and appended (seq 7, 8) anchored after seq 4.
-const summary = msg({ role: 'user', content: 'SUMMARY', kind: 'summary', visibility: { user: false, agent: true }, meta: { compactionId: 'cmp1', anchorSeq: 4, anchorOrder: 0 } });
-const cont = msg({ role: 'user', content: 'CONTINUE', kind: 'continuation', visibility: { user: false, agent: true }, meta: { compactionId: 'cmp1', anchorSeq: 4, anchorOrder: 1 } });
+const summary = msg({
+  role: 'user',
+  content: 'SUMMARY',
+  kind: 'summary',
+  visibility: { user: false, agent: true },
+  meta: { compactionId: 'cmp1', anchorSeq: 4, anchorOrder: 0 },
+});
+const cont = msg({
+  role: 'user',
+  content: 'CONTINUE',
+  kind: 'continuation',
+  visibility: { user: false, agent: true },
+  meta: { compactionId: 'cmp1', anchorSeq: 4, anchorOrder: 1 },
+});
 const all = [...history, summary, cont];
 
 describe('buildView', () => {
@@ -46,7 +93,12 @@ describe('buildView', () => {
   });
 
   it('adds system prompt and memory block, and the breakdown adds up to the total', () => {
-    const v = buildView({ history: all, model: 'gpt-4o', systemPrompt: 'SYS', memoryBlock: '[CFPM_RUNTIME_MEMORY_V1] data' });
+    const v = buildView({
+      history: all,
+      model: 'gpt-4o',
+      systemPrompt: 'SYS',
+      memoryBlock: '[CFPM_RUNTIME_MEMORY_V1] data',
+    });
     expect(v.messages[0]).toEqual({ role: 'system', content: 'SYS' });
     expect(v.messages[1]!.role).toBe('system');
     expect(v.messages[2]).toEqual({ role: 'user', content: '[CFPM_RUNTIME_MEMORY_V1] data' });
@@ -58,10 +110,18 @@ describe('buildView', () => {
   });
 
   it('normalizes: a hidden result gets a synthetic aborted one, a hidden call drops its result', () => {
-    const hideResult = buildView({ history: all, compactions: [record({ id: 'x', hiddenIds: ['m3'] })], model: 'gpt-4o' });
+    const hideResult = buildView({
+      history: all,
+      compactions: [record({ id: 'x', hiddenIds: ['m3'] })],
+      model: 'gpt-4o',
+    });
     expect(hideResult.messages[3]).toEqual({ role: 'tool', content: 'aborted', tool_call_id: 'c1' });
     expect(hideResult.entries[3]!.kind).toBe('synthetic_result');
-    const hideCall = buildView({ history: all, compactions: [record({ id: 'x', hiddenIds: ['m2'] })], model: 'gpt-4o' });
+    const hideCall = buildView({
+      history: all,
+      compactions: [record({ id: 'x', hiddenIds: ['m2'] })],
+      model: 'gpt-4o',
+    });
     expect(hideCall.messages.some((m) => m.role === 'tool')).toBe(false);
     expect(pairViolations(hideCall.messages)).toEqual({ unansweredCalls: [], orphanResults: [] });
   });

@@ -70,17 +70,25 @@ describe('ChatView', () => {
     render(<ChatView />);
     fireEvent.click(screen.getByTestId('compact-menu'));
     fireEvent.click(screen.getByRole('menuitem'));
-    fireEvent.change(screen.getByRole('textbox', { name: /keep every file path/i }), { target: { value: 'keep paths' } });
+    fireEvent.change(screen.getByRole('textbox', { name: /keep every file path/i }), {
+      target: { value: 'keep paths' },
+    });
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Compact' }));
     });
-    expect(fake.calls.find((c) => c.route === 'chat.send')?.input).toEqual({ sessionId: 's1', text: '/compact keep paths' });
+    expect(fake.calls.find((c) => c.route === 'chat.send')?.input).toEqual({
+      sessionId: 's1',
+      text: '/compact keep paths',
+    });
   });
 
   it('a 10,000-message session renders only a window of rows', () => {
     // jsdom has no layout: give elements a real viewport height (the virtualizer reads clientHeight).
     const proto = HTMLElement.prototype;
-    for (const [prop, value] of [['clientHeight', 800], ['offsetHeight', 60]] as const) {
+    for (const [prop, value] of [
+      ['clientHeight', 800],
+      ['offsetHeight', 60],
+    ] as const) {
       const saved = Object.getOwnPropertyDescriptor(proto, prop);
       Object.defineProperty(proto, prop, { configurable: true, get: () => value });
       onTestFinished(() => {
@@ -88,7 +96,9 @@ describe('ChatView', () => {
         else delete (proto as unknown as Record<string, unknown>)[prop];
       });
     }
-    const many = Array.from({ length: 10_000 }, (_, i) => msg({ id: `x${i}`, seq: i, role: i % 2 ? 'assistant' : 'user', content: `message ${i}` }));
+    const many = Array.from({ length: 10_000 }, (_, i) =>
+      msg({ id: `x${i}`, seq: i, role: i % 2 ? 'assistant' : 'user', content: `message ${i}` }),
+    );
     useAppStore.setState({ messages: { s1: many } });
     render(<ChatView />);
     const rendered = screen.queryAllByTestId(/msg-(user|assistant)/).length;

@@ -5,14 +5,21 @@ import { CompactionDivider } from '../components/CompactionDivider';
 import { useAppStore } from '../store';
 import { compaction, msg } from './fixtures';
 
-const SNAPSHOT = '[CFPM_MEMORY_V1] Checkpoint.\nUser messages (first line each):\n- run step 2\nKnown artifacts/paths:\n- build/report.txt';
+const SNAPSHOT =
+  '[CFPM_MEMORY_V1] Checkpoint.\nUser messages (first line each):\n- run step 2\nKnown artifacts/paths:\n- build/report.txt';
 
 describe('CompactionDivider', () => {
   afterEach(cleanup);
 
   it('shows a CFPM checkpoint as the plain lines it is (titles stay their own lines)', () => {
     useAppStore.setState({ busy: {} });
-    const c = compaction({ strategy: 'cfpm_memory_v1', summary: SNAPSHOT, insertedIds: ['x'], tokensBefore: 5100, tokensAfter: 3400 });
+    const c = compaction({
+      strategy: 'cfpm_memory_v1',
+      summary: SNAPSHOT,
+      insertedIds: ['x'],
+      tokensBefore: 5100,
+      tokensAfter: 3400,
+    });
     // As right after the compaction: the record is there, its inserted messages not loaded yet.
     render(<CompactionDivider sessionId="s1" compaction={c} latest inserted={[]} />);
     expect(screen.getByTestId('compaction-divider').textContent).toContain('5.1K → 3.4K tokens (−33%)');
@@ -25,7 +32,16 @@ describe('CompactionDivider', () => {
 
   it('renders a model summary as Markdown', () => {
     const c = compaction({ strategy: 'legacy_segmented', summary: '## Goals\n- ship it', insertedIds: ['s'] });
-    const inserted = [msg({ id: 's', seq: 9, role: 'user', kind: 'summary', content: '## Goals\n- ship it', visibility: { user: false, agent: true } })];
+    const inserted = [
+      msg({
+        id: 's',
+        seq: 9,
+        role: 'user',
+        kind: 'summary',
+        content: '## Goals\n- ship it',
+        visibility: { user: false, agent: true },
+      }),
+    ];
     render(<CompactionDivider sessionId="s1" compaction={c} latest inserted={inserted} />);
     fireEvent.click(screen.getByRole('button', { name: /Show summary/ }));
     expect(screen.getByTestId('compaction-summary').querySelector('li')?.textContent).toBe('ship it');

@@ -7,14 +7,29 @@ import { msg, settings } from './fixtures';
 
 const runtime = (p: Record<string, unknown> = {}) =>
   `[CFPM_RUNTIME_V1] ${JSON.stringify({
-    version: 'v1', verbosity: 'brief', reason: 'turn_end', mode: 'merge', acceptedCount: 3, rejectedCount: 1,
-    prunedCount: 0, factCount: 12, rejectedReasonBreakdown: { too_short: 1 }, ...p,
+    version: 'v1',
+    verbosity: 'brief',
+    reason: 'turn_end',
+    mode: 'merge',
+    acceptedCount: 3,
+    rejectedCount: 1,
+    prunedCount: 0,
+    factCount: 12,
+    rejectedReasonBreakdown: { too_short: 1 },
+    ...p,
   })}`;
 const gate = `[CFPM_TOOL_GATE_V1] ${JSON.stringify({
-  version: 'v1', verbosity: 'brief', action: 'rewrite_known_folder_probe', tool: 'shell', target: 'Desktop',
-  path: '/home/a/Desktop', originalCommand: 'ls ~/Desktop', rewrittenCommand: 'ls /home/a/Desktop',
+  version: 'v1',
+  verbosity: 'brief',
+  action: 'rewrite_known_folder_probe',
+  tool: 'shell',
+  target: 'Desktop',
+  path: '/home/a/Desktop',
+  originalCommand: 'ls ~/Desktop',
+  rewrittenCommand: 'ls /home/a/Desktop',
 })}`;
-const notice = (content: string) => msg({ role: 'assistant', kind: 'runtime_notice', content, visibility: { user: true, agent: false } });
+const notice = (content: string) =>
+  msg({ role: 'assistant', kind: 'runtime_notice', content, visibility: { user: true, agent: false } });
 
 describe('NoticeChip', () => {
   afterEach(async () => {

@@ -15,8 +15,14 @@ describe('SettingsPage', () => {
       'settings.get': () => current,
       'settings.set': (i) => {
         const patch = i.patch as { compaction?: { autoThreshold?: number }; cfpm?: object; language?: 'en' | 'zh-CN' };
-        if (patch.compaction?.autoThreshold === 0.5) throw { code: 'invalid_input', message: 'threshold refused by server' };
-        current = { ...current, ...patch, cfpm: { ...current.cfpm, ...(patch.cfpm ?? {}) }, compaction: { ...current.compaction, ...(patch.compaction ?? {}) } };
+        if (patch.compaction?.autoThreshold === 0.5)
+          throw { code: 'invalid_input', message: 'threshold refused by server' };
+        current = {
+          ...current,
+          ...patch,
+          cfpm: { ...current.cfpm, ...(patch.cfpm ?? {}) },
+          compaction: { ...current.compaction, ...(patch.compaction ?? {}) },
+        };
         return current;
       },
     });
@@ -50,7 +56,9 @@ describe('SettingsPage', () => {
       fireEvent.change(input, { target: { value: '0' } });
       fireEvent.blur(input);
     });
-    expect(fake.calls.filter((c) => c.route === 'settings.set').at(-1)?.input).toEqual({ patch: { compaction: { autoThreshold: 0 } } });
+    expect(fake.calls.filter((c) => c.route === 'settings.set').at(-1)?.input).toEqual({
+      patch: { compaction: { autoThreshold: 0 } },
+    });
 
     await act(async () => {
       fireEvent.change(input, { target: { value: '50' } });

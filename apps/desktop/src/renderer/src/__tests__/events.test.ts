@@ -29,7 +29,11 @@ describe('store fed by events', () => {
     await tick();
     expect(store.getState().streaming.a1?.text).toBe('Hello');
     expect(store.getState().busy.s1).toBe(true);
-    fake.emit({ type: 'message.complete', sessionId: 's1', message: msg({ id: 'a1', seq: 2, role: 'assistant', content: 'Hello!' }) });
+    fake.emit({
+      type: 'message.complete',
+      sessionId: 's1',
+      message: msg({ id: 'a1', seq: 2, role: 'assistant', content: 'Hello!' }),
+    });
     expect(store.getState().streaming.a1).toBeUndefined();
     expect(store.getState().messages.s1?.map((m) => m.content)).toEqual(['hi', 'Hello!']);
   });
@@ -39,7 +43,14 @@ describe('store fed by events', () => {
     fake.emit({ type: 'tool.requested', sessionId: 's1', toolCall: call, messageId: 'a1', needsApproval: true });
     expect(store.getState().tools.c1?.status).toBe('waiting');
     const result = msg({ id: 't1', seq: 3, role: 'tool', content: 'ok', tool_call_id: 'c1' });
-    fake.emit({ type: 'tool.finished', sessionId: 's1', toolCallId: 'c1', status: 'ok', durationMs: 12, message: result });
+    fake.emit({
+      type: 'tool.finished',
+      sessionId: 's1',
+      toolCallId: 'c1',
+      status: 'ok',
+      durationMs: 12,
+      message: result,
+    });
     expect(store.getState().tools.c1).toMatchObject({ status: 'ok', durationMs: 12 });
     // Finished calls are no longer in flight: they keep no call/step for the pending list.
     expect(store.getState().tools.c1?.messageId).toBeUndefined();
@@ -48,13 +59,21 @@ describe('store fed by events', () => {
 
   it('approving calls chat.approve and marks the call running', async () => {
     await store.getState().approve('s1', 'c9', 'approve');
-    expect(fake.calls.at(-1)).toEqual({ route: 'chat.approve', input: { sessionId: 's1', toolCallId: 'c9', decision: 'approve' } });
+    expect(fake.calls.at(-1)).toEqual({
+      route: 'chat.approve',
+      input: { sessionId: 's1', toolCallId: 'c9', decision: 'approve' },
+    });
     expect(store.getState().tools.c9?.status).toBe('running');
   });
 
   it('a finished turn clears streaming state; an error shows inline with the text to retry', async () => {
     fake.emit({ type: 'message.delta', sessionId: 's1', messageId: 'a5', delta: 'partial' });
-    fake.emit({ type: 'session.updated', sessionId: 's1', session: { id: 's1', title: 't', createdAt: 1, updatedAt: 3, messageCount: 2 }, busy: false });
+    fake.emit({
+      type: 'session.updated',
+      sessionId: 's1',
+      session: { id: 's1', title: 't', createdAt: 1, updatedAt: 3, messageCount: 2 },
+      busy: false,
+    });
     expect(store.getState().streaming.a5).toBeUndefined();
     expect(store.getState().busy.s1).toBe(false);
     fake.emit({ type: 'error', sessionId: 's1', code: 'provider_error', message: 'rate limited' });
@@ -70,7 +89,13 @@ describe('store fed by events', () => {
     fake.emit({
       type: 'notice',
       sessionId: 's1',
-      message: msg({ id: 'n1', seq: 9, role: 'assistant', kind: 'runtime_notice', content: '[THREADLINE_COMPACTION_V1] {"version":"v1","type":"compacted"}' }),
+      message: msg({
+        id: 'n1',
+        seq: 9,
+        role: 'assistant',
+        kind: 'runtime_notice',
+        content: '[THREADLINE_COMPACTION_V1] {"version":"v1","type":"compacted"}',
+      }),
     });
     await tick();
     expect(fake.calls.filter((c) => c.route === 'compaction.list').length).toBe(before + 1);

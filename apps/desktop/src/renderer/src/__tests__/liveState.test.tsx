@@ -11,7 +11,11 @@ import { setBridge } from '../transport';
 import { createFakeBridge } from './fakeBridge';
 import { msg } from './fixtures';
 
-const call = { id: 'c1', type: 'function' as const, function: { name: 'shell', arguments: '{"command":"ls ~/Desktop"}' } };
+const call = {
+  id: 'c1',
+  type: 'function' as const,
+  function: { name: 'shell', arguments: '{"command":"ls ~/Desktop"}' },
+};
 
 describe('a renderer that loads while a turn runs', () => {
   it('learns from chat.state that the session is busy, what streamed and which call waits for approval', async () => {
@@ -20,7 +24,10 @@ describe('a renderer that loads while a turn runs', () => {
       partial: { messageId: 'a1', text: 'Let me look.' },
       pending: [{ toolCall: call, messageId: 'a1', needsApproval: true, status: 'waiting' }],
     };
-    const fake = createFakeBridge({ 'messages.list': () => [msg({ id: 'u1', seq: 1, role: 'user', content: 'check' })], 'chat.state': () => state });
+    const fake = createFakeBridge({
+      'messages.list': () => [msg({ id: 'u1', seq: 1, role: 'user', content: 'check' })],
+      'chat.state': () => state,
+    });
     setBridge(fake.bridge);
     const store = createAppStore();
     await store.getState().loadMessages('s1');
@@ -47,12 +54,28 @@ describe('localized errors and reasons', () => {
 
   it('error notices of the runtime read in the user language; other text stays as it is', async () => {
     const doom = formatNotice(ERROR_NOTICE_PREFIX, { version: 'v1', type: 'doom_loop', tool: 'shell', limit: 3 });
-    expect(errorNoticeText(doom, i18n.t)).toBe('Stopped: the agent called shell with the same arguments 3 times in a row.');
+    expect(errorNoticeText(doom, i18n.t)).toBe(
+      'Stopped: the agent called shell with the same arguments 3 times in a row.',
+    );
     await i18n.changeLanguage('zh-CN');
     expect(errorNoticeText(doom, i18n.t)).toBe('已停止：智能体连续 3 次以相同参数调用 shell。');
     expect(errorNoticeText('plain old text', i18n.t)).toBe('plain old text');
-    const provider = formatNotice(ERROR_NOTICE_PREFIX, { version: 'v1', type: 'provider_error', message: '429 Too Many Requests' });
-    render(<MessageRow sessionId="s1" row={{ kind: 'error', key: 'e', msg: msg({ id: 'e', seq: 3, role: 'user', kind: 'error_notice', content: provider }), retryable: false }} />);
+    const provider = formatNotice(ERROR_NOTICE_PREFIX, {
+      version: 'v1',
+      type: 'provider_error',
+      message: '429 Too Many Requests',
+    });
+    render(
+      <MessageRow
+        sessionId="s1"
+        row={{
+          kind: 'error',
+          key: 'e',
+          msg: msg({ id: 'e', seq: 3, role: 'user', kind: 'error_notice', content: provider }),
+          retryable: false,
+        }}
+      />,
+    );
     expect(screen.getByTestId('inline-error').textContent).toContain('服务商返回了错误：429 Too Many Requests');
   });
 
@@ -109,7 +132,11 @@ describe('per-session approvals', () => {
       },
     });
     setBridge(fake.bridge);
-    useAppStore.setState({ tools: { c1: { sessionId: 's1', status: 'waiting', needsApproval: true, durationMs: null } }, busy: { s1: true }, approvals: {} });
+    useAppStore.setState({
+      tools: { c1: { sessionId: 's1', status: 'waiting', needsApproval: true, durationMs: null } },
+      busy: { s1: true },
+      approvals: {},
+    });
     const { SessionApprovals } = await import('../components/SessionApprovals');
     render(
       <>
@@ -120,7 +147,12 @@ describe('per-session approvals', () => {
     await act(async () => {
       fireEvent.click(screen.getByTestId('approve-always'));
     });
-    expect(fake.calls.find((c) => c.route === 'chat.approve')?.input).toEqual({ sessionId: 's1', toolCallId: 'c1', decision: 'approve', remember: true });
+    expect(fake.calls.find((c) => c.route === 'chat.approve')?.input).toEqual({
+      sessionId: 's1',
+      toolCallId: 'c1',
+      decision: 'approve',
+      remember: true,
+    });
     expect(screen.getByTestId('session-approvals').textContent).toContain('shell runs without asking');
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Use the app-wide approval setting for shell again' }));
@@ -139,9 +171,18 @@ describe('races between chat.state and events', () => {
     store.setState({ messages: { s1: [] } });
     const loading = store.getState().loadChatState('s1');
     // The turn ends while the answer is on its way...
-    fake.emit({ type: 'session.updated', sessionId: 's1', session: { id: 's1', title: 't', createdAt: 1, updatedAt: 2, messageCount: 2 }, busy: false });
+    fake.emit({
+      type: 'session.updated',
+      sessionId: 's1',
+      session: { id: 's1', title: 't', createdAt: 1, updatedAt: 2, messageCount: 2 },
+      busy: false,
+    });
     // ...and the answer still describes it running, with a call waiting.
-    answer({ busy: true, partial: null, pending: [{ toolCall: call, messageId: 'a1', needsApproval: true, status: 'waiting' }] });
+    answer({
+      busy: true,
+      partial: null,
+      pending: [{ toolCall: call, messageId: 'a1', needsApproval: true, status: 'waiting' }],
+    });
     await loading;
     expect(store.getState().busy.s1).toBe(false);
     expect(store.getState().tools.c1).toBeUndefined();
@@ -162,7 +203,12 @@ describe('races between chat.state and events', () => {
     store.setState({ messages: { s1: [msg({ id: 'u1', seq: 1, role: 'user', content: 'go' })] } });
     fake.emit({ type: 'tool.requested', sessionId: 's1', toolCall: call, messageId: 'a9', needsApproval: false });
     expect(store.getState().tools.c1?.messageId).toBe('a9');
-    fake.emit({ type: 'session.updated', sessionId: 's1', session: { id: 's1', title: 't', createdAt: 1, updatedAt: 2, messageCount: 1 }, busy: false });
+    fake.emit({
+      type: 'session.updated',
+      sessionId: 's1',
+      session: { id: 's1', title: 't', createdAt: 1, updatedAt: 2, messageCount: 1 },
+      busy: false,
+    });
     expect(store.getState().tools.c1).toBeUndefined();
   });
 });
@@ -170,9 +216,17 @@ describe('races between chat.state and events', () => {
 describe('a paste cut for the model', () => {
   afterEach(cleanup);
   it('shows the cut text with a note, and the whole message on request', async () => {
-    const fake = createFakeBridge({ 'messages.fullOutput': () => ({ text: 'line 1\nline 2\nline 3 (the middle)\nline 4' }) });
+    const fake = createFakeBridge({
+      'messages.fullOutput': () => ({ text: 'line 1\nline 2\nline 3 (the middle)\nline 4' }),
+    });
     setBridge(fake.bridge);
-    const cut = msg({ id: 'u9', seq: 1, role: 'user', content: 'line 1\n…40 tokens truncated…\nline 4', meta: { truncated: true } });
+    const cut = msg({
+      id: 'u9',
+      seq: 1,
+      role: 'user',
+      content: 'line 1\n…40 tokens truncated…\nline 4',
+      meta: { truncated: true },
+    });
     render(<MessageRow sessionId="s1" row={{ kind: 'user', key: 'u9', msg: cut, hidden: false }} />);
     expect(screen.getByTestId('msg-user').textContent).toContain("Too long for the model's window");
     await act(async () => {

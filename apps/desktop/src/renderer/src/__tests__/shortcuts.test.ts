@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { escapeStopsReply, matchShortcut, shortcutLabel } from '../lib/shortcuts';
 
-const key = (k: string, mods: Partial<{ ctrlKey: boolean; metaKey: boolean; shiftKey: boolean; altKey: boolean }> = {}) => ({
+const key = (
+  k: string,
+  mods: Partial<{ ctrlKey: boolean; metaKey: boolean; shiftKey: boolean; altKey: boolean }> = {},
+) => ({
   key: k,
   ctrlKey: false,
   metaKey: false,
@@ -33,6 +36,8 @@ describe('shortcuts', () => {
     expect(escapeStopsReply(esc(el('BODY')), 'composer-input')).toBe(true);
     expect(escapeStopsReply(esc(el('INPUT', 'rename')), 'composer-input')).toBe(false);
     expect(escapeStopsReply(esc(el('BODY'), true), 'composer-input')).toBe(false);
-    expect(escapeStopsReply({ key: 'Enter', target: el('BODY'), defaultPrevented: false }, 'composer-input')).toBe(false);
+    expect(escapeStopsReply({ key: 'Enter', target: el('BODY'), defaultPrevented: false }, 'composer-input')).toBe(
+      false,
+    );
   });
 });

@@ -10,7 +10,14 @@ describe('buildRows', () => {
     msg({ id: 'a1', seq: 2, role: 'assistant', content: null, tool_calls: [call] }),
     msg({ id: 't1', seq: 3, role: 'tool', content: 'a\nb', tool_call_id: 'call1' }),
     msg({ id: 'sum', seq: 4, role: 'user', content: 'summary', kind: 'summary', visibility: AGENT_ONLY }),
-    msg({ id: 'n1', seq: 5, role: 'assistant', content: '[CFPM_RUNTIME_V1] {}', kind: 'runtime_notice', visibility: USER_ONLY }),
+    msg({
+      id: 'n1',
+      seq: 5,
+      role: 'assistant',
+      content: '[CFPM_RUNTIME_V1] {}',
+      kind: 'runtime_notice',
+      visibility: USER_ONLY,
+    }),
     msg({ id: 'a2', seq: 6, role: 'assistant', content: 'done' }),
   ];
 
@@ -47,7 +54,9 @@ describe('pendingSteps', () => {
   const history = [msg({ id: 'u1', seq: 1, role: 'user', content: 'list files' })];
 
   it('draws a call waiting for approval before its assistant message is committed', () => {
-    const tools = [{ sessionId: 's1', status: 'waiting' as const, needsApproval: true, durationMs: null, call, messageId: 'a1' }];
+    const tools = [
+      { sessionId: 's1', status: 'waiting' as const, needsApproval: true, durationMs: null, call, messageId: 'a1' },
+    ];
     const streams = [{ sessionId: 's1', messageId: 'a1', text: 'Let me look.' }];
     expect(pendingSteps(history, streams, tools)).toEqual([{ messageId: 'a1', text: 'Let me look.', calls: [call] }]);
     expect(pendingSteps(history, [], tools)).toEqual([{ messageId: 'a1', text: '', calls: [call] }]);
@@ -55,9 +64,13 @@ describe('pendingSteps', () => {
 
   it('drops a step once its message is in history (the row draws it then)', () => {
     const committed = [...history, msg({ id: 'a1', seq: 2, role: 'assistant', content: null, tool_calls: [call] })];
-    const tools = [{ sessionId: 's1', status: 'ok' as const, needsApproval: false, durationMs: 3, call, messageId: 'a1' }];
+    const tools = [
+      { sessionId: 's1', status: 'ok' as const, needsApproval: false, durationMs: 3, call, messageId: 'a1' },
+    ];
     expect(pendingSteps(committed, [{ sessionId: 's1', messageId: 'a1', text: 'x' }], tools)).toEqual([]);
     // Tool states rebuilt from history after a reload carry no call and draw nothing.
-    expect(pendingSteps(history, [], [{ sessionId: 's1', status: 'ok', needsApproval: false, durationMs: 3 }])).toEqual([]);
+    expect(pendingSteps(history, [], [{ sessionId: 's1', status: 'ok', needsApproval: false, durationMs: 3 }])).toEqual(
+      [],
+    );
   });
 });

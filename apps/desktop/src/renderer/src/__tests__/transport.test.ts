@@ -27,12 +27,18 @@ describe('browser transport', () => {
   });
 
   it('turns a non-JSON answer or a network failure into an error result', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => new Response('nope', { status: 401 })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('nope', { status: 401 })),
+    );
     expect(await createHttpBridge('x').invoke('sessions.list', {})).toEqual({
       ok: false,
       error: { code: 'unauthorized', message: 'HTTP 401' },
     });
-    vi.stubGlobal('fetch', vi.fn(async () => Promise.reject(new Error('offline'))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Promise.reject(new Error('offline'))),
+    );
     const res = await createHttpBridge('x').invoke('sessions.list', {});
     expect(res.ok).toBe(false);
   });

@@ -34,7 +34,12 @@ export function ChatView() {
   const panel = useAppStore((s) => s.panel);
   const setPanel = useAppStore((s) => s.setPanel);
 
-  if (!sessionId) return <main className="chat"><EmptyChat /></main>;
+  if (!sessionId)
+    return (
+      <main className="chat">
+        <EmptyChat />
+      </main>
+    );
 
   return (
     <main className="chat" aria-label={t('chat.label')}>

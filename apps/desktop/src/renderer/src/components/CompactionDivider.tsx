@@ -33,10 +33,15 @@ export function CompactionDivider({ sessionId, compaction: c, latest, inserted }
   // inserted messages may not be loaded yet (they arrive with the next history load), the
   // checkpoint's header is always there.
   const isSnapshot =
-    body.startsWith(CHECKPOINT_HEADER) || (inserted.some((m) => m.kind === 'memory_snapshot') && !inserted.some((m) => m.kind === 'summary'));
+    body.startsWith(CHECKPOINT_HEADER) ||
+    (inserted.some((m) => m.kind === 'memory_snapshot') && !inserted.some((m) => m.kind === 'summary'));
   const saved = c.tokensBefore > 0 ? Math.round((1 - c.tokensAfter / c.tokensBefore) * 100) : 0;
   return (
-    <div className={`divider ${c.active ? '' : 'divider-undone'}`} data-testid="compaction-divider" data-active={c.active}>
+    <div
+      className={`divider ${c.active ? '' : 'divider-undone'}`}
+      data-testid="compaction-divider"
+      data-active={c.active}
+    >
       <div className="divider-line">
         <span className="divider-rule" />
         <div className="divider-pill">
@@ -83,7 +88,9 @@ export function CompactionDivider({ sessionId, compaction: c, latest, inserted }
         <div className="divider-summary" data-testid="compaction-summary">
           <div className="divider-summary-label">
             {isSnapshot ? t('compaction.divider.snapshotLabel') : t('compaction.divider.summaryLabel')}
-            {c.instructions && <span className="divider-instr">{t('compaction.divider.instructions', { text: c.instructions })}</span>}
+            {c.instructions && (
+              <span className="divider-instr">{t('compaction.divider.instructions', { text: c.instructions })}</span>
+            )}
           </div>
           {/* A model summary is Markdown; the CFPM checkpoint is plain lines, and Markdown would
               fold its section titles into the list item above them. */}

@@ -29,7 +29,17 @@ function part(u: ContextUsage, k: (typeof PARTS)[number]): number {
   return Math.round(u.breakdown[k] * u.calibration);
 }
 
-function Popover({ sessionId, usage, onClose, wrapRef }: { sessionId: string; usage: ContextUsage; onClose: () => void; wrapRef: RefObject<HTMLDivElement | null> }) {
+function Popover({
+  sessionId,
+  usage,
+  onClose,
+  wrapRef,
+}: {
+  sessionId: string;
+  usage: ContextUsage;
+  onClose: () => void;
+  wrapRef: RefObject<HTMLDivElement | null>;
+}) {
   const { t } = useTranslation();
   const [preview, setPreview] = useState<CompactionPreview | null>(null);
   const [loading, setLoading] = useState(false);
@@ -55,11 +65,19 @@ function Popover({ sessionId, usage, onClose, wrapRef }: { sessionId: string; us
     <div className="popover meter-popover" role="dialog" aria-label={t('context.title')} data-testid="context-popover">
       <div className="popover-title">{t('context.title')}</div>
       <div className="meter-summary">
-        {t('context.used', { used: formatTokens(usage.total), window: formatTokens(usage.window), percent: Math.round(pct(usage)) })}
+        {t('context.used', {
+          used: formatTokens(usage.total),
+          window: formatTokens(usage.window),
+          percent: Math.round(pct(usage)),
+        })}
       </div>
       <div className="breakdown-bar">
         {PARTS.map((k) => (
-          <span key={k} className={`seg seg-${k}`} style={{ width: `${usage.window ? (part(usage, k) / usage.window) * 100 : 0}%` }} />
+          <span
+            key={k}
+            className={`seg seg-${k}`}
+            style={{ width: `${usage.window ? (part(usage, k) / usage.window) * 100 : 0}%` }}
+          />
         ))}
       </div>
       <table className="breakdown">
@@ -81,10 +99,21 @@ function Popover({ sessionId, usage, onClose, wrapRef }: { sessionId: string; us
           : t('context.thresholdOff')}
         {usage.autoPaused && <div className="warn-text">{t('context.autoPaused')}</div>}
         {usage.providerPromptTokens !== null && (
-          <div className="muted">{t('context.providerTokens', { tokens: formatTokens(usage.providerPromptTokens), ratio: usage.calibration.toFixed(2) })}</div>
+          <div className="muted">
+            {t('context.providerTokens', {
+              tokens: formatTokens(usage.providerPromptTokens),
+              ratio: usage.calibration.toFixed(2),
+            })}
+          </div>
         )}
       </div>
-      <button type="button" className="btn btn-block" onClick={() => void runPreview()} disabled={loading} data-testid="preview-compaction">
+      <button
+        type="button"
+        className="btn btn-block"
+        onClick={() => void runPreview()}
+        disabled={loading}
+        data-testid="preview-compaction"
+      >
         {loading ? t('context.previewing') : t('context.preview')}
       </button>
       {error && <div className="form-error">{error}</div>}
@@ -123,13 +152,21 @@ function HiddenList({ sessionId, ids }: { sessionId: string; ids: string[] }) {
     return (messages ?? []).filter((m) => want.has(m.id) && m.visibility.user);
   }, [messages, ids]);
   if (hidden.length === 0) return null;
-  const line = (text: string | null) => (text ?? '').split('\n').find((l) => l.trim() !== '')?.trim().slice(0, 80) ?? '';
+  const line = (text: string | null) =>
+    (text ?? '')
+      .split('\n')
+      .find((l) => l.trim() !== '')
+      ?.trim()
+      .slice(0, 80) ?? '';
   return (
     <ul className="preview-hidden" aria-label={t('context.previewHiddenLabel')} data-testid="preview-hidden">
       {hidden.slice(0, HIDDEN_SHOWN).map((m) => (
         <li key={m.id}>
           {m.role === 'tool'
-            ? t('context.previewItem.tool', { name: m.name ?? (typeof m.meta?.toolName === 'string' ? m.meta.toolName : ''), text: line(m.content) })
+            ? t('context.previewItem.tool', {
+                name: m.name ?? (typeof m.meta?.toolName === 'string' ? m.meta.toolName : ''),
+                text: line(m.content),
+              })
             : m.role === 'user'
               ? t('context.previewItem.user', { text: line(m.content) })
               : m.tool_calls?.length
@@ -137,7 +174,9 @@ function HiddenList({ sessionId, ids }: { sessionId: string; ids: string[] }) {
                 : t('context.previewItem.assistant', { text: line(m.content) })}
         </li>
       ))}
-      {hidden.length > HIDDEN_SHOWN && <li className="muted">{t('context.previewMore', { count: hidden.length - HIDDEN_SHOWN })}</li>}
+      {hidden.length > HIDDEN_SHOWN && (
+        <li className="muted">{t('context.previewMore', { count: hidden.length - HIDDEN_SHOWN })}</li>
+      )}
     </ul>
   );
 }

@@ -7,7 +7,8 @@ export function CopyButton({ getText, className }: { getText: () => string; clas
   const { t } = useTranslation();
   const [result, setResult] = useState<'idle' | 'copied' | 'failed'>('idle');
   const copied = result === 'copied';
-  const label = result === 'copied' ? t('common.copied') : result === 'failed' ? t('common.copyFailed') : t('common.copy');
+  const label =
+    result === 'copied' ? t('common.copied') : result === 'failed' ? t('common.copyFailed') : t('common.copy');
   return (
     <button
       type="button"
@@ -20,7 +21,11 @@ export function CopyButton({ getText, className }: { getText: () => string; clas
           setResult(r);
           setTimeout(() => setResult('idle'), 2000);
         };
-        if (navigator.clipboard?.writeText) navigator.clipboard.writeText(text).then(() => show('copied'), () => show('failed'));
+        if (navigator.clipboard?.writeText)
+          navigator.clipboard.writeText(text).then(
+            () => show('copied'),
+            () => show('failed'),
+          );
         else show('failed');
       }}
     >

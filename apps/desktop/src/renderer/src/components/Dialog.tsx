@@ -9,7 +9,8 @@ interface Props {
   testId?: string;
 }
 
-const FOCUSABLE = 'button:not([disabled]), input:not([disabled]), textarea:not([disabled]), select:not([disabled]), [href], [tabindex]:not([tabindex="-1"])';
+const FOCUSABLE =
+  'button:not([disabled]), input:not([disabled]), textarea:not([disabled]), select:not([disabled]), [href], [tabindex]:not([tabindex="-1"])';
 
 /**
  * A modal dialog: Escape or a click outside closes it; focus moves in, Tab stays inside, and focus

@@ -51,10 +51,22 @@ export function ExportMenu({ sessionId }: { sessionId: string }) {
       </button>
       {open && (
         <div className="menu menu-down" role="menu">
-          <button type="button" role="menuitem" className="menu-item" onClick={() => void run('markdown')} data-testid="export-markdown">
+          <button
+            type="button"
+            role="menuitem"
+            className="menu-item"
+            onClick={() => void run('markdown')}
+            data-testid="export-markdown"
+          >
             {t('export.markdown')}
           </button>
-          <button type="button" role="menuitem" className="menu-item" onClick={() => void run('json')} data-testid="export-json">
+          <button
+            type="button"
+            role="menuitem"
+            className="menu-item"
+            onClick={() => void run('json')}
+            data-testid="export-json"
+          >
             {t('export.json')}
           </button>
         </div>

@@ -66,11 +66,7 @@ function cachedTree(text: string): ReactElement {
     cache.set(text, hit);
     return hit;
   }
-  const tree = isPlain(text) ? (
-    <p>{text}</p>
-  ) : (
-    renderMarkdownTree({ children: text, remarkPlugins, components })
-  );
+  const tree = isPlain(text) ? <p>{text}</p> : renderMarkdownTree({ children: text, remarkPlugins, components });
   cache.set(text, tree);
   if (cache.size > CACHE_MAX) cache.delete(cache.keys().next().value as string);
   return tree;
@@ -79,10 +75,14 @@ function cachedTree(text: string): ReactElement {
 /** Chat Markdown: GFM, highlighted code with a copy button; raw HTML is never rendered. */
 export const Markdown = memo(function Markdown({ text, streaming = false }: { text: string; streaming?: boolean }) {
   // A streaming message changes every frame: parse it, but do not fill the cache with its prefixes.
-  const tree = streaming
-    ? isPlain(text)
-      ? <p>{text}</p>
-      : renderMarkdownTree({ children: text, remarkPlugins, components })
-    : cachedTree(text);
+  const tree = streaming ? (
+    isPlain(text) ? (
+      <p>{text}</p>
+    ) : (
+      renderMarkdownTree({ children: text, remarkPlugins, components })
+    )
+  ) : (
+    cachedTree(text)
+  );
   return <div className="md">{tree}</div>;
 });

@@ -8,7 +8,15 @@ import { IconPencil, IconPin, IconUndo, IconX, IconTrash } from './Icons';
 const CATEGORIES = FactCategorySchema.options;
 const EMPTY: never[] = [];
 
-function FactItem({ fact, onChanged, onError }: { fact: MemoryFact; onChanged: () => void; onError: (m: string) => void }) {
+function FactItem({
+  fact,
+  onChanged,
+  onError,
+}: {
+  fact: MemoryFact;
+  onChanged: () => void;
+  onError: (m: string) => void;
+}) {
   const { t } = useTranslation();
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(fact.content);
@@ -24,7 +32,12 @@ function FactItem({ fact, onChanged, onError }: { fact: MemoryFact; onChanged: (
   };
 
   return (
-    <li className={`fact ${gone ? 'is-gone' : ''} ${fact.pinned ? 'is-pinned' : ''}`} data-testid="fact" data-status={fact.status} data-pinned={fact.pinned}>
+    <li
+      className={`fact ${gone ? 'is-gone' : ''} ${fact.pinned ? 'is-pinned' : ''}`}
+      data-testid="fact"
+      data-status={fact.status}
+      data-pinned={fact.pinned}
+    >
       {editing ? (
         <form
           className="fact-edit"
@@ -32,10 +45,26 @@ function FactItem({ fact, onChanged, onError }: { fact: MemoryFact; onChanged: (
             e.preventDefault();
             setEditing(false);
             if (draft.trim() && draft.trim() !== fact.content)
-              void run(call('memory.facts.upsert', { sessionId: fact.sessionId, id: fact.id, category: fact.category, content: draft.trim(), pinned: fact.pinned }));
+              void run(
+                call('memory.facts.upsert', {
+                  sessionId: fact.sessionId,
+                  id: fact.id,
+                  category: fact.category,
+                  content: draft.trim(),
+                  pinned: fact.pinned,
+                }),
+              );
           }}
         >
-          <textarea className="input" rows={2} value={draft} onChange={(e) => setDraft(e.target.value)} aria-label={t('memory.editLabel')} autoFocus data-testid="fact-edit-input" />
+          <textarea
+            className="input"
+            rows={2}
+            value={draft}
+            onChange={(e) => setDraft(e.target.value)}
+            aria-label={t('memory.editLabel')}
+            autoFocus
+            data-testid="fact-edit-input"
+          />
           <div className="row-gap">
             <button type="submit" className="btn btn-small btn-primary" data-testid="fact-save">
               {t('common.save')}
@@ -70,7 +99,12 @@ function FactItem({ fact, onChanged, onError }: { fact: MemoryFact; onChanged: (
           </div>
           <div className="fact-actions">
             {gone ? (
-              <button type="button" className="link-btn" onClick={() => void run(call('memory.facts.setStatus', { id: fact.id, status: 'active' }))} data-testid="fact-restore">
+              <button
+                type="button"
+                className="link-btn"
+                onClick={() => void run(call('memory.facts.setStatus', { id: fact.id, status: 'active' }))}
+                data-testid="fact-restore"
+              >
                 <IconUndo />
                 {t('memory.restore')}
               </button>
@@ -79,7 +113,9 @@ function FactItem({ fact, onChanged, onError }: { fact: MemoryFact; onChanged: (
                 <button
                   type="button"
                   className="link-btn"
-                  onClick={() => void run(call('memory.facts.setStatus', { id: fact.id, status: fact.status, pinned: !fact.pinned }))}
+                  onClick={() =>
+                    void run(call('memory.facts.setStatus', { id: fact.id, status: fact.status, pinned: !fact.pinned }))
+                  }
                   data-testid="fact-pin"
                 >
                   <IconPin />
@@ -97,7 +133,12 @@ function FactItem({ fact, onChanged, onError }: { fact: MemoryFact; onChanged: (
                   <IconPencil />
                   {t('memory.edit')}
                 </button>
-                <button type="button" className="link-btn danger" onClick={() => void run(call('memory.facts.setStatus', { id: fact.id, status: 'forgotten' }))} data-testid="fact-forget">
+                <button
+                  type="button"
+                  className="link-btn danger"
+                  onClick={() => void run(call('memory.facts.setStatus', { id: fact.id, status: 'forgotten' }))}
+                  data-testid="fact-forget"
+                >
                   <IconTrash />
                   {t('memory.forget')}
                 </button>
@@ -142,7 +183,13 @@ export function MemoryPanel({ sessionId }: { sessionId: string }) {
       <div className="panel-head">
         <div className="panel-title">{t('memory.title')}</div>
         <span className="spacer" />
-        <button type="button" className="icon-btn" aria-label={t('common.close')} title={t('common.close')} onClick={() => setPanel('none')}>
+        <button
+          type="button"
+          className="icon-btn"
+          aria-label={t('common.close')}
+          title={t('common.close')}
+          onClick={() => setPanel('none')}
+        >
           <IconX />
         </button>
       </div>
@@ -162,22 +209,41 @@ export function MemoryPanel({ sessionId }: { sessionId: string }) {
             );
           }}
         >
-          <select className="select" value={category} onChange={(e) => setCategory(e.target.value as FactCategory)} aria-label={t('memory.category')} data-testid="fact-add-category">
+          <select
+            className="select"
+            value={category}
+            onChange={(e) => setCategory(e.target.value as FactCategory)}
+            aria-label={t('memory.category')}
+            data-testid="fact-add-category"
+          >
             {CATEGORIES.map((c) => (
               <option key={c} value={c}>
                 {t(`memory.categories.${c}`)}
               </option>
             ))}
           </select>
-          <input className="input" value={content} onChange={(e) => setContent(e.target.value)} placeholder={t('memory.addPlaceholder')} aria-label={t('memory.addPlaceholder')} data-testid="fact-add-input" />
+          <input
+            className="input"
+            value={content}
+            onChange={(e) => setContent(e.target.value)}
+            placeholder={t('memory.addPlaceholder')}
+            aria-label={t('memory.addPlaceholder')}
+            data-testid="fact-add-input"
+          />
           <button type="submit" className="btn btn-small btn-primary" disabled={!content.trim()} data-testid="fact-add">
             {t('memory.add')}
           </button>
         </form>
-        {error && <div className="form-error" role="alert">{error}</div>}
+        {error && (
+          <div className="form-error" role="alert">
+            {error}
+          </div>
+        )}
         {visible.length === 0 && <div className="muted empty-facts">{t('memory.empty')}</div>}
         {CATEGORIES.map((c) => {
-          const list = visible.filter((f) => f.category === c).sort((a, b) => Number(b.pinned) - Number(a.pinned) || b.updatedAt - a.updatedAt);
+          const list = visible
+            .filter((f) => f.category === c)
+            .sort((a, b) => Number(b.pinned) - Number(a.pinned) || b.updatedAt - a.updatedAt);
           if (list.length === 0) return null;
           return (
             <section key={c} className="fact-group" data-testid={`fact-group-${c}`}>
@@ -204,12 +270,15 @@ export function MemoryPanel({ sessionId }: { sessionId: string }) {
               {t('memory.snapshots')}
               <span className="count">{snapshots.length}</span>
             </h4>
-            {snapshots.slice(-5).reverse().map((m) => (
-              <details key={m.id} className="snapshot">
-                <summary>{new Date(m.createdAt).toLocaleString(i18n.language)}</summary>
-                <pre className="tool-pre">{m.content}</pre>
-              </details>
-            ))}
+            {snapshots
+              .slice(-5)
+              .reverse()
+              .map((m) => (
+                <details key={m.id} className="snapshot">
+                  <summary>{new Date(m.createdAt).toLocaleString(i18n.language)}</summary>
+                  <pre className="tool-pre">{m.content}</pre>
+                </details>
+              ))}
           </section>
         )}
         {debug && (
@@ -220,16 +289,19 @@ export function MemoryPanel({ sessionId }: { sessionId: string }) {
             </h4>
             {rejected.length === 0 && <div className="muted small">{t('memory.noRejected')}</div>}
             <ul className="fact-list">
-              {rejected.slice(-50).reverse().map((c) => (
-                <li key={c.id} className="fact candidate">
-                  <div className="fact-content">{c.content}</div>
-                  <div className="fact-meta">
-                    <span>{t(`memory.categories.${c.category}`)}</span>
-                    <span className="dot-sep" />
-                    <span className="reason">{t(`memory.reason.${c.reason}`)}</span>
-                  </div>
-                </li>
-              ))}
+              {rejected
+                .slice(-50)
+                .reverse()
+                .map((c) => (
+                  <li key={c.id} className="fact candidate">
+                    <div className="fact-content">{c.content}</div>
+                    <div className="fact-meta">
+                      <span>{t(`memory.categories.${c.category}`)}</span>
+                      <span className="dot-sep" />
+                      <span className="reason">{t(`memory.reason.${c.reason}`)}</span>
+                    </div>
+                  </li>
+                ))}
             </ul>
           </section>
         )}

@@ -39,7 +39,9 @@ export function estimateHeight(item: ListItem | undefined): number {
     case 'user':
     case 'assistant': {
       const text = r.msg.content ?? '';
-      const lines = text.split('\n').reduce((n, l) => n + Math.max(1, Math.ceil(l.length / (r.kind === 'user' ? 70 : 90))), 0);
+      const lines = text
+        .split('\n')
+        .reduce((n, l) => n + Math.max(1, Math.ceil(l.length / (r.kind === 'user' ? 70 : 90))), 0);
       const fences = (text.match(/```/g)?.length ?? 0) / 2;
       const tools = r.kind === 'assistant' ? r.tools.length * 48 : 0;
       return 20 + lines * 22 + fences * 50 + tools + (r.kind === 'assistant' ? 26 : 18);
@@ -54,7 +56,9 @@ export function MessageList({ sessionId }: { sessionId: string }) {
   const runtimeLevel = useAppStore((s) => s.settings?.cfpm.runtimeVisibility ?? 'brief');
   const gateLevel = useAppStore((s) => s.settings?.cfpm.toolGateVisibility ?? null) ?? runtimeLevel;
   const streams = useAppStore(useShallow((s) => Object.values(s.streaming).filter((x) => x.sessionId === sessionId)));
-  const pendingTools = useAppStore(useShallow((s) => Object.values(s.tools).filter((x) => x.sessionId === sessionId && x.messageId)));
+  const pendingTools = useAppStore(
+    useShallow((s) => Object.values(s.tools).filter((x) => x.sessionId === sessionId && x.messageId)),
+  );
   const busy = useAppStore((s) => Boolean(s.busy[sessionId]));
   const error = useAppStore((s) => s.errors[sessionId] ?? null);
   const retry = useAppStore((s) => s.retry);
@@ -73,7 +77,8 @@ export function MessageList({ sessionId }: { sessionId: string }) {
     const steps = pendingSteps(messages, streams, pendingTools);
     for (const step of steps) out.push({ type: 'stream', key: `s:${step.messageId}`, step });
     // Waiting for an approval or a running tool is shown by its card, not by the thinking dots.
-    if (busy && steps.every((s) => s.text === '' && s.calls.length === 0)) out.push({ type: 'thinking', key: 'thinking' });
+    if (busy && steps.every((s) => s.text === '' && s.calls.length === 0))
+      out.push({ type: 'thinking', key: 'thinking' });
     if (error) out.push({ type: 'error', key: 'error' });
     return out;
   }, [rows, streams, pendingTools, busy, error, messages]);
@@ -107,7 +112,10 @@ export function MessageList({ sessionId }: { sessionId: string }) {
 
   // A newly opened session starts at its end, and so does the list after the user sends: their
   // message and the reply to it are what they want to see, wherever they had scrolled to.
-  const lastUserId = useMemo(() => messages.findLast((m) => m.role === 'user' && m.kind === 'normal')?.id ?? null, [messages]);
+  const lastUserId = useMemo(
+    () => messages.findLast((m) => m.role === 'user' && m.kind === 'normal')?.id ?? null,
+    [messages],
+  );
   useLayoutEffect(() => {
     atBottom.current = true;
     setShowJump(false);
@@ -128,62 +136,62 @@ export function MessageList({ sessionId }: { sessionId: string }) {
 
   return (
     <div className="message-pane">
-    <div className="message-scroll" ref={scrollRef} onScroll={onScroll} data-testid="message-list">
-      <div className="message-canvas" style={{ height: virtualizer.getTotalSize() }}>
-        {virtualizer.getVirtualItems().map((v) => {
-          const item = items[v.index];
-          if (!item) return null;
-          return (
-            <div
-              key={v.key}
-              data-index={v.index}
-              ref={virtualizer.measureElement}
-              className="message-slot"
-              style={{ transform: `translateY(${v.start}px)` }}
-            >
-              <div className="message-column">
-                {item.type === 'row' && <MessageRow row={item.row} sessionId={sessionId} />}
-                {item.type === 'stream' && (
-                  <div className="msg msg-assistant is-streaming" data-testid="msg-streaming">
-                    {item.step.text !== '' && <Markdown text={item.step.text} streaming />}
-                    {item.step.calls.length === 0 && <span className="caret" aria-hidden />}
-                    {item.step.calls.map((call) => (
-                      <ToolCallCard key={call.id} sessionId={sessionId} call={call} result={null} />
-                    ))}
-                  </div>
-                )}
-                {item.type === 'thinking' && (
-                  <div className="thinking" role="status" aria-label={t('chat.thinking')}>
-                    <span />
-                    <span />
-                    <span />
-                  </div>
-                )}
-                {item.type === 'error' && error && (
-                  <div className="inline-error" role="alert" data-testid="inline-error">
-                    <IconAlert />
-                    <span className="inline-error-text">{error.message}</span>
-                    <button type="button" className="btn btn-small" onClick={() => void retry(sessionId)}>
-                      <IconRefresh />
-                      {t('chat.error.retry')}
-                    </button>
-                    <button
-                      type="button"
-                      className="icon-btn"
-                      aria-label={t('common.dismiss')}
-                      title={t('common.dismiss')}
-                      onClick={() => dismissError(sessionId)}
-                    >
-                      <IconX />
-                    </button>
-                  </div>
-                )}
+      <div className="message-scroll" ref={scrollRef} onScroll={onScroll} data-testid="message-list">
+        <div className="message-canvas" style={{ height: virtualizer.getTotalSize() }}>
+          {virtualizer.getVirtualItems().map((v) => {
+            const item = items[v.index];
+            if (!item) return null;
+            return (
+              <div
+                key={v.key}
+                data-index={v.index}
+                ref={virtualizer.measureElement}
+                className="message-slot"
+                style={{ transform: `translateY(${v.start}px)` }}
+              >
+                <div className="message-column">
+                  {item.type === 'row' && <MessageRow row={item.row} sessionId={sessionId} />}
+                  {item.type === 'stream' && (
+                    <div className="msg msg-assistant is-streaming" data-testid="msg-streaming">
+                      {item.step.text !== '' && <Markdown text={item.step.text} streaming />}
+                      {item.step.calls.length === 0 && <span className="caret" aria-hidden />}
+                      {item.step.calls.map((call) => (
+                        <ToolCallCard key={call.id} sessionId={sessionId} call={call} result={null} />
+                      ))}
+                    </div>
+                  )}
+                  {item.type === 'thinking' && (
+                    <div className="thinking" role="status" aria-label={t('chat.thinking')}>
+                      <span />
+                      <span />
+                      <span />
+                    </div>
+                  )}
+                  {item.type === 'error' && error && (
+                    <div className="inline-error" role="alert" data-testid="inline-error">
+                      <IconAlert />
+                      <span className="inline-error-text">{error.message}</span>
+                      <button type="button" className="btn btn-small" onClick={() => void retry(sessionId)}>
+                        <IconRefresh />
+                        {t('chat.error.retry')}
+                      </button>
+                      <button
+                        type="button"
+                        className="icon-btn"
+                        aria-label={t('common.dismiss')}
+                        title={t('common.dismiss')}
+                        onClick={() => dismissError(sessionId)}
+                      >
+                        <IconX />
+                      </button>
+                    </div>
+                  )}
+                </div>
               </div>
-            </div>
-          );
-        })}
+            );
+          })}
+        </div>
       </div>
-    </div>
       {showJump && (
         <button
           type="button"

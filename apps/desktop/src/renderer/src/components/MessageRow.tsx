@@ -44,7 +44,13 @@ function CutUserText({ msg }: { msg: StoredMessage }) {
       <div className="bubble-text">{full ?? msg.content}</div>
       <div className="bubble-note">
         {full === null ? (
-          <button type="button" className="link-btn" onClick={() => void open()} disabled={state === 'loading'} data-testid="user-show-full">
+          <button
+            type="button"
+            className="link-btn"
+            onClick={() => void open()}
+            disabled={state === 'loading'}
+            data-testid="user-show-full"
+          >
             {state === 'loading' ? t('chat.cut.loading') : t('chat.cut.show')}
           </button>
         ) : (
@@ -67,14 +73,22 @@ export const MessageRow = memo(function MessageRow({ row, sessionId }: { row: Ro
       return (
         <div className={`msg msg-user ${row.hidden ? 'is-hidden' : ''}`} data-testid="msg-user" data-seq={row.msg.seq}>
           <div className="bubble">
-            {row.msg.meta?.truncated === true ? <CutUserText msg={row.msg} /> : <div className="bubble-text">{row.msg.content}</div>}
+            {row.msg.meta?.truncated === true ? (
+              <CutUserText msg={row.msg} />
+            ) : (
+              <div className="bubble-text">{row.msg.content}</div>
+            )}
           </div>
           {row.hidden && <HiddenTag />}
         </div>
       );
     case 'assistant':
       return (
-        <div className={`msg msg-assistant ${row.hidden ? 'is-hidden' : ''}`} data-testid="msg-assistant" data-seq={row.msg.seq}>
+        <div
+          className={`msg msg-assistant ${row.hidden ? 'is-hidden' : ''}`}
+          data-testid="msg-assistant"
+          data-seq={row.msg.seq}
+        >
           {row.msg.content && <Markdown text={row.msg.content} />}
           {row.tools.map((tc) => (
             <ToolCallCard key={tc.call.id} sessionId={sessionId} call={tc.call} result={tc.result} />
@@ -90,7 +104,11 @@ export const MessageRow = memo(function MessageRow({ row, sessionId }: { row: Ro
         <div className={`msg msg-assistant ${row.hidden ? 'is-hidden' : ''}`} data-seq={row.msg.seq}>
           <ToolCallCard
             sessionId={sessionId}
-            call={{ id: row.msg.tool_call_id ?? row.msg.id, type: 'function', function: { name: row.msg.name ?? t('tool.unknown'), arguments: '' } }}
+            call={{
+              id: row.msg.tool_call_id ?? row.msg.id,
+              type: 'function',
+              function: { name: row.msg.name ?? t('tool.unknown'), arguments: '' },
+            }}
             result={row.msg}
           />
           {row.hidden && <HiddenTag />}
@@ -113,7 +131,12 @@ export const MessageRow = memo(function MessageRow({ row, sessionId }: { row: Ro
           <IconAlert />
           <span className="inline-error-text">{errorNoticeText(row.msg.content, t) || t('chat.error.generic')}</span>
           {row.retryable && (
-            <button type="button" className="btn btn-small" onClick={() => void retry(sessionId)} data-testid="retry-button">
+            <button
+              type="button"
+              className="btn btn-small"
+              onClick={() => void retry(sessionId)}
+              data-testid="retry-button"
+            >
               <IconRefresh />
               {t('chat.error.retry')}
             </button>
@@ -121,6 +144,13 @@ export const MessageRow = memo(function MessageRow({ row, sessionId }: { row: Ro
         </div>
       );
     case 'divider':
-      return <CompactionDivider sessionId={sessionId} compaction={row.compaction} latest={row.latest} inserted={row.inserted} />;
+      return (
+        <CompactionDivider
+          sessionId={sessionId}
+          compaction={row.compaction}
+          latest={row.latest}
+          inserted={row.inserted}
+        />
+      );
   }
 });

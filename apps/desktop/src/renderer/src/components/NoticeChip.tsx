@@ -30,7 +30,9 @@ function RuntimeChip({ p, level }: { p: RuntimeNoticePayload; level: VisibilityL
             rejected: p.rejectedCount,
             count: p.factCount,
           })}
-          {p.prunedCount > 0 && <span className="chip-sep">{t('notice.cfpm.runtime.pruned', { count: p.prunedCount })}</span>}
+          {p.prunedCount > 0 && (
+            <span className="chip-sep">{t('notice.cfpm.runtime.pruned', { count: p.prunedCount })}</span>
+          )}
         </span>
         {level === 'debug' && (
           <button type="button" className="chip-toggle" aria-expanded={open} onClick={() => setOpen(!open)}>

@@ -1,6 +1,12 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PROVIDER_PRESETS, PresetIdSchema, type PresetId, type ProviderProfile, type ProviderUpsert } from '@threadline/protocol';
+import {
+  PROVIDER_PRESETS,
+  PresetIdSchema,
+  type PresetId,
+  type ProviderProfile,
+  type ProviderUpsert,
+} from '@threadline/protocol';
 import { call } from '../transport';
 import { useAppStore } from '../store';
 
@@ -13,7 +19,8 @@ interface Props {
   submitLabel: string;
 }
 
-type TestState = { state: 'idle' } | { state: 'running' } | { state: 'done'; ok: boolean; message: string; latencyMs: number | null };
+type TestState =
+  { state: 'idle' } | { state: 'running' } | { state: 'done'; ok: boolean; message: string; latencyMs: number | null };
 
 /**
  * A provider profile: preset, endpoint, model, window and key. The key is write-only: the form
@@ -26,7 +33,9 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
   const [name, setName] = useState(profile?.name ?? PROVIDER_PRESETS.openai.name);
   const [baseUrl, setBaseUrl] = useState(profile?.baseUrl ?? PROVIDER_PRESETS.openai.baseUrl);
   const [model, setModel] = useState(profile?.model ?? PROVIDER_PRESETS.openai.model);
-  const [contextWindow, setContextWindow] = useState(String(profile?.contextWindow ?? PROVIDER_PRESETS.openai.contextWindow));
+  const [contextWindow, setContextWindow] = useState(
+    String(profile?.contextWindow ?? PROVIDER_PRESETS.openai.contextWindow),
+  );
   const [compactionModel, setCompactionModel] = useState(profile?.compactionModel ?? '');
   const [apiKey, setApiKey] = useState('');
   const [savedId, setSavedId] = useState<string | undefined>(profile?.id);
@@ -140,15 +149,33 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
       <div className="form-grid">
         <label className="field">
           <span className="field-label">{t('provider.name')}</span>
-          <input className="input" value={name} onChange={(e) => setName(e.target.value)} required data-testid="provider-name" />
+          <input
+            className="input"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            required
+            data-testid="provider-name"
+          />
         </label>
         <label className="field">
           <span className="field-label">{t('provider.baseUrl')}</span>
-          <input className="input" value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} required data-testid="provider-url" />
+          <input
+            className="input"
+            value={baseUrl}
+            onChange={(e) => setBaseUrl(e.target.value)}
+            required
+            data-testid="provider-url"
+          />
         </label>
         <label className="field">
           <span className="field-label">{t('provider.model')}</span>
-          <input className="input" value={model} onChange={(e) => setModel(e.target.value)} required data-testid="provider-model" />
+          <input
+            className="input"
+            value={model}
+            onChange={(e) => setModel(e.target.value)}
+            required
+            data-testid="provider-model"
+          />
         </label>
         <label className="field">
           <span className="field-label">{t('provider.contextWindow')}</span>
@@ -170,7 +197,12 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
               </span>
             )}
             {hasKey && (
-              <button type="button" className="link-btn" onClick={() => setRemoveKey(!removeKey)} data-testid="provider-remove-key">
+              <button
+                type="button"
+                className="link-btn"
+                onClick={() => setRemoveKey(!removeKey)}
+                data-testid="provider-remove-key"
+              >
                 {removeKey ? t('provider.keepKey') : t('provider.removeKey')}
               </button>
             )}
@@ -181,7 +213,13 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
             autoComplete="off"
             value={apiKey}
             placeholder={
-              removeKey ? t('provider.keyWillBeRemoved') : hasKey ? t('provider.apiKeyKeep') : needsKey ? t('provider.apiKeyPlaceholder') : t('provider.apiKeyOptional')
+              removeKey
+                ? t('provider.keyWillBeRemoved')
+                : hasKey
+                  ? t('provider.apiKeyKeep')
+                  : needsKey
+                    ? t('provider.apiKeyPlaceholder')
+                    : t('provider.apiKeyOptional')
             }
             disabled={removeKey}
             onChange={(e) => setApiKey(e.target.value)}
@@ -204,7 +242,13 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
         </div>
       )}
       <div className="form-actions">
-        <button type="button" className="btn" onClick={() => void runTest()} disabled={test.state === 'running'} data-testid="provider-test">
+        <button
+          type="button"
+          className="btn"
+          onClick={() => void runTest()}
+          disabled={test.state === 'running'}
+          data-testid="provider-test"
+        >
           {test.state === 'running' ? <span className="spinner" aria-hidden /> : null}
           {t('provider.test')}
         </button>

@@ -1,7 +1,17 @@
 import { useEffect, useState, type ReactNode } from 'react';
 
 /** A labelled settings row: label + one-line help on the left, the control on the right. */
-export function SettingRow({ label, help, children, htmlFor }: { label: string; help?: string; children: ReactNode; htmlFor?: string }) {
+export function SettingRow({
+  label,
+  help,
+  children,
+  htmlFor,
+}: {
+  label: string;
+  help?: string;
+  children: ReactNode;
+  htmlFor?: string;
+}) {
   return (
     <div className="setting-row">
       <div className="setting-text">
@@ -47,7 +57,17 @@ export function Segmented<T extends string>({
   );
 }
 
-export function Toggle({ checked, onChange, label, testId }: { checked: boolean; onChange: (v: boolean) => void; label: string; testId?: string }) {
+export function Toggle({
+  checked,
+  onChange,
+  label,
+  testId,
+}: {
+  checked: boolean;
+  onChange: (v: boolean) => void;
+  label: string;
+  testId?: string;
+}) {
   return (
     <button
       type="button"

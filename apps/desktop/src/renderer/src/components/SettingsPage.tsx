@@ -35,21 +35,34 @@ function General() {
         <Segmented
           label={t('settings.general.theme')}
           value={settings.theme}
-          options={(['light', 'dark', 'system'] as const).map((v) => ({ value: v, label: t(`settings.general.themes.${v}`) }))}
+          options={(['light', 'dark', 'system'] as const).map((v) => ({
+            value: v,
+            label: t(`settings.general.themes.${v}`),
+          }))}
           onChange={(theme) => apply({ theme })}
           testId="theme-select"
         />
       </SettingRow>
-      <SettingRow label={t('settings.general.approval')} help={t(`settings.general.approvalHelp.${settings.approvalPolicy}`)}>
+      <SettingRow
+        label={t('settings.general.approval')}
+        help={t(`settings.general.approvalHelp.${settings.approvalPolicy}`)}
+      >
         <Segmented
           label={t('settings.general.approval')}
           value={settings.approvalPolicy}
-          options={(['ask', 'auto', 'deny'] as const).map((v) => ({ value: v, label: t(`settings.general.approvals.${v}`) }))}
+          options={(['ask', 'auto', 'deny'] as const).map((v) => ({
+            value: v,
+            label: t(`settings.general.approvals.${v}`),
+          }))}
           onChange={(approvalPolicy) => apply({ approvalPolicy })}
           testId="approval-select"
         />
       </SettingRow>
-      {error && <div className="form-error" role="alert">{error}</div>}
+      {error && (
+        <div className="form-error" role="alert">
+          {error}
+        </div>
+      )}
     </section>
   );
 }
@@ -84,7 +97,12 @@ function Providers() {
       )}
       {editing !== null && (
         <div className="provider-edit">
-          <ProviderForm key={editing} profile={profile} submitLabel={t('provider.saveActivate')} onSaved={() => setEditing(null)} />
+          <ProviderForm
+            key={editing}
+            profile={profile}
+            submitLabel={t('provider.saveActivate')}
+            onSaved={() => setEditing(null)}
+          />
         </div>
       )}
     </section>
@@ -101,7 +119,12 @@ function Context() {
   return (
     <section className="settings-section">
       <h3 className="settings-h">{t('settings.context.compactionHeading')}</h3>
-      <div className="strategy-list" role="radiogroup" aria-label={t('settings.context.strategyLabel')} data-testid="strategy-select">
+      <div
+        className="strategy-list"
+        role="radiogroup"
+        aria-label={t('settings.context.strategyLabel')}
+        data-testid="strategy-select"
+      >
         {STRATEGIES.map((s) => (
           <button
             key={s}
@@ -135,13 +158,18 @@ function Context() {
           label={t('settings.context.toolOutput')}
           value={settings.toolOutput.maxTokens}
           suffix={t('settings.context.tokensSuffix')}
-          validate={(n) => (Number.isInteger(n) && n > 0 && n <= 1_000_000 ? null : t('settings.context.toolOutputInvalid'))}
+          validate={(n) =>
+            Number.isInteger(n) && n > 0 && n <= 1_000_000 ? null : t('settings.context.toolOutputInvalid')
+          }
           onCommit={(n) => apply({ toolOutput: { maxTokens: n } })}
           testId="tool-output-input"
         />
       </SettingRow>
       <h3 className="settings-h">{t('settings.context.memoryHeading')}</h3>
-      <SettingRow label={t('settings.context.runtimeVisibility')} help={t(`settings.context.levelHelp.${settings.cfpm.runtimeVisibility}`)}>
+      <SettingRow
+        label={t('settings.context.runtimeVisibility')}
+        help={t(`settings.context.levelHelp.${settings.cfpm.runtimeVisibility}`)}
+      >
         <Segmented
           label={t('settings.context.runtimeVisibility')}
           value={settings.cfpm.runtimeVisibility}
@@ -167,7 +195,11 @@ function Context() {
           testId="pre-tool-gate"
         />
       </SettingRow>
-      {error && <div className="form-error" role="alert" data-testid="settings-error">{error}</div>}
+      {error && (
+        <div className="form-error" role="alert" data-testid="settings-error">
+          {error}
+        </div>
+      )}
     </section>
   );
 }
@@ -186,11 +218,24 @@ export function SettingsPage() {
     };
   }, []);
   return (
-    <div className="settings-page" role="dialog" aria-modal="true" aria-label={t('settings.title')} data-testid="settings-page" ref={ref}>
+    <div
+      className="settings-page"
+      role="dialog"
+      aria-modal="true"
+      aria-label={t('settings.title')}
+      data-testid="settings-page"
+      ref={ref}
+    >
       <nav className="settings-nav">
         <div className="settings-nav-title">{t('settings.title')}</div>
         {TABS.map((k) => (
-          <button key={k} type="button" className={`nav-item ${tab === k ? 'on' : ''}`} onClick={() => setTab(k)} data-testid={`settings-tab-${k}`}>
+          <button
+            key={k}
+            type="button"
+            className={`nav-item ${tab === k ? 'on' : ''}`}
+            onClick={() => setTab(k)}
+            data-testid={`settings-tab-${k}`}
+          >
             {t(`settings.tabs.${k}`)}
           </button>
         ))}
@@ -199,7 +244,14 @@ export function SettingsPage() {
         <div className="settings-head">
           <h2>{t(`settings.tabs.${tab}`)}</h2>
           <span className="spacer" />
-          <button type="button" className="icon-btn" aria-label={t('common.close')} title={t('common.close')} onClick={() => setPanel('none')} data-testid="close-settings">
+          <button
+            type="button"
+            className="icon-btn"
+            aria-label={t('common.close')}
+            title={t('common.close')}
+            onClick={() => setPanel('none')}
+            data-testid="close-settings"
+          >
             <IconX />
           </button>
         </div>

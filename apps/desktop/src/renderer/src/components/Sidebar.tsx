@@ -137,7 +137,13 @@ export function Sidebar() {
         <IconLogo className="brand-logo" />
         <span className="brand-name">{t('app.name')}</span>
       </div>
-      <button type="button" className="btn new-session" onClick={() => void create()} title={t('sidebar.newHint')} data-testid="new-session">
+      <button
+        type="button"
+        className="btn new-session"
+        onClick={() => void create()}
+        title={t('sidebar.newHint')}
+        data-testid="new-session"
+      >
         <IconPlus />
         {t('sidebar.new')}
         <kbd className="kbd">{shortcutLabel('new-session', getBridge().shell)}</kbd>
@@ -159,7 +165,12 @@ export function Sidebar() {
         ))}
         {shown.length === 0 && <li className="session-empty">{query ? t('sidebar.noMatch') : t('sidebar.empty')}</li>}
       </ul>
-      <button type="button" className="btn btn-ghost sidebar-foot" onClick={() => setPanel('settings')} data-testid="open-settings">
+      <button
+        type="button"
+        className="btn btn-ghost sidebar-foot"
+        onClick={() => setPanel('settings')}
+        data-testid="open-settings"
+      >
         <IconSettings />
         {t('settings.title')}
         <kbd className="kbd">{shortcutLabel('open-settings', getBridge().shell)}</kbd>

@@ -41,7 +41,11 @@ function formatDuration(ms: number | null, t: TFunction): string | null {
     : t('tool.durationS', { value: (ms / 1000).toFixed(ms < 10_000 ? 1 : 0) });
 }
 
-export function statusOf(result: StoredMessage | null, state: ToolStatus | undefined, sessionBusy: boolean): ToolStatus {
+export function statusOf(
+  result: StoredMessage | null,
+  state: ToolStatus | undefined,
+  sessionBusy: boolean,
+): ToolStatus {
   if (state && (state === 'waiting' || state === 'running' || !result)) return state;
   if (result) {
     const s = result.meta?.status;
@@ -65,10 +69,16 @@ export function ToolCallCard({ sessionId, call, result }: Props) {
   const status = statusOf(result, state?.status, busy);
   const [open, setOpen] = useState(status === 'waiting');
   const [full, setFull] = useState(false);
-  const [fetched, setFetched] = useState<{ state: 'idle' | 'loading' | 'error'; text: string | null }>({ state: 'idle', text: null });
+  const [fetched, setFetched] = useState<{ state: 'idle' | 'loading' | 'error'; text: string | null }>({
+    state: 'idle',
+    text: null,
+  });
 
   // What ran can differ from what the model asked for: the pre-tool gate may have rewritten it.
-  const ran = typeof result?.meta?.ranArguments === 'string' && result.meta.ranArguments !== call.function.arguments ? result.meta.ranArguments : null;
+  const ran =
+    typeof result?.meta?.ranArguments === 'string' && result.meta.ranArguments !== call.function.arguments
+      ? result.meta.ranArguments
+      : null;
   const args = useMemo(() => prettyArgs(call.function.arguments), [call.function.arguments]);
   const ranArgs = useMemo(() => (ran ? prettyArgs(ran) : null), [ran]);
   const head = useMemo(() => headline(ran ?? call.function.arguments), [ran, call.function.arguments]);
@@ -90,7 +100,8 @@ export function ToolCallCard({ sessionId, call, result }: Props) {
       setFetched({ state: 'error', text: null });
     }
   };
-  const durationMs = state?.durationMs ?? (typeof result?.meta?.durationMs === 'number' ? result.meta.durationMs : null);
+  const durationMs =
+    state?.durationMs ?? (typeof result?.meta?.durationMs === 'number' ? result.meta.durationMs : null);
   const duration = formatDuration(durationMs, t);
   const expanded = open || status === 'waiting';
 
@@ -112,13 +123,19 @@ export function ToolCallCard({ sessionId, call, result }: Props) {
           {ranArgs && (
             <>
               <div className="tool-section-label">{t('tool.ranInstead')}</div>
-              <pre className="tool-pre" data-testid="tool-ran">{ranArgs}</pre>
+              <pre className="tool-pre" data-testid="tool-ran">
+                {ranArgs}
+              </pre>
             </>
           )}
           {status === 'waiting' && (
             <div className="tool-approval" role="group" aria-label={t('tool.approvalGroup')}>
               <span className="tool-approval-text">{t('tool.approvalPrompt', { name: call.function.name })}</span>
-              <button type="button" className="btn btn-primary" onClick={() => void approve(sessionId, call.id, 'approve')}>
+              <button
+                type="button"
+                className="btn btn-primary"
+                onClick={() => void approve(sessionId, call.id, 'approve')}
+              >
                 {t('tool.approve')}
               </button>
               <button
@@ -145,7 +162,13 @@ export function ToolCallCard({ sessionId, call, result }: Props) {
                 {shown}
               </pre>
               {long && (
-                <button type="button" className="link-btn" onClick={() => void toggleFull()} disabled={fetched.state === 'loading'} data-testid="tool-show-full">
+                <button
+                  type="button"
+                  className="link-btn"
+                  onClick={() => void toggleFull()}
+                  disabled={fetched.state === 'loading'}
+                  data-testid="tool-show-full"
+                >
                   {full
                     ? t('tool.showLess')
                     : fetched.state === 'loading'

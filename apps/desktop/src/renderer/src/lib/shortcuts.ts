@@ -52,7 +52,10 @@ export function shortcutLabel(cmd: AppCommand, shell: Shell): string {
  * composer (rename, search, memory edit), not while a dialog, menu or popover is open (they take
  * Esc themselves and mark it handled).
  */
-export function escapeStopsReply(e: Pick<KeyboardEvent, 'key' | 'defaultPrevented' | 'target'>, composerId: string): boolean {
+export function escapeStopsReply(
+  e: Pick<KeyboardEvent, 'key' | 'defaultPrevented' | 'target'>,
+  composerId: string,
+): boolean {
   if (e.key !== 'Escape' || e.defaultPrevented) return false;
   const t = e.target as (EventTarget & { tagName?: string; id?: string; isContentEditable?: boolean }) | null;
   const tag = t?.tagName?.toLowerCase();

@@ -116,7 +116,11 @@ export interface PendingStep {
 }
 
 /** Streams and requested calls of messages not in history yet, in the order they began. */
-export function pendingSteps(messages: StoredMessage[], streams: StreamingMessage[], tools: ToolState[]): PendingStep[] {
+export function pendingSteps(
+  messages: StoredMessage[],
+  streams: StreamingMessage[],
+  tools: ToolState[],
+): PendingStep[] {
   const stored = new Set(messages.map((m) => m.id));
   const steps = new Map<string, PendingStep>();
   const step = (messageId: string): PendingStep => {

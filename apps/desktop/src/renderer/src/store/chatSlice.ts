@@ -26,9 +26,14 @@ export function mergeMessage(list: StoredMessage[], m: StoredMessage): StoredMes
  * Tool states of calls whose step never reached history (a turn that failed before its commit):
  * once the session is idle, nothing will ever finish them, so their cards must go.
  */
-export function withoutUncommitted(tools: Record<string, ToolState>, sessionId: string, stored: Set<string>): Record<string, ToolState> {
+export function withoutUncommitted(
+  tools: Record<string, ToolState>,
+  sessionId: string,
+  stored: Set<string>,
+): Record<string, ToolState> {
   const out: Record<string, ToolState> = {};
-  for (const [id, t] of Object.entries(tools)) if (t.sessionId !== sessionId || !t.messageId || stored.has(t.messageId)) out[id] = t;
+  for (const [id, t] of Object.entries(tools))
+    if (t.sessionId !== sessionId || !t.messageId || stored.has(t.messageId)) out[id] = t;
   return out;
 }
 
@@ -84,7 +89,11 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
     const stored = new Set((get().messages[sessionId] ?? []).map((m) => m.id));
     if (state.partial && !stored.has(state.partial.messageId)) {
       const live = streaming[state.partial.messageId]?.text ?? '';
-      streaming[state.partial.messageId] = { sessionId, messageId: state.partial.messageId, text: joinStream(state.partial.text, live) };
+      streaming[state.partial.messageId] = {
+        sessionId,
+        messageId: state.partial.messageId,
+        text: joinStream(state.partial.text, live),
+      };
     }
     if (epochOf(sessionId) !== asked) {
       // Events moved on while the answer was on its way (the turn may even have ended): they
@@ -104,7 +113,11 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
         messageId: p.messageId,
       };
     }
-    set({ busy: { ...get().busy, [sessionId]: state.busy }, tools: state.busy ? tools : withoutUncommitted(tools, sessionId, stored), streaming });
+    set({
+      busy: { ...get().busy, [sessionId]: state.busy },
+      tools: state.busy ? tools : withoutUncommitted(tools, sessionId, stored),
+      streaming,
+    });
   },
 
   async send(sessionId, text) {
@@ -115,7 +128,10 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
       const res = await call('chat.send', { sessionId, text: trimmed });
       // The user message normally arrives as an event; fetch it if it has not.
       const have = (get().messages[sessionId] ?? []).some((m) => m.id === res.userMessageId);
-      if (!have) void get().loadMessages(sessionId).catch(() => undefined);
+      if (!have)
+        void get()
+          .loadMessages(sessionId)
+          .catch(() => undefined);
       return true;
     } catch (err) {
       set({

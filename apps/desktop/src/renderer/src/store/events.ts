@@ -94,7 +94,12 @@ export function createEventHandler(get: Get, set: Set): (e: AppEvent) => void {
             ...get().tools,
             // Committed: the history row draws the card from now on, so the entry drops the call
             // and its step (the list's pending-steps selector stays as small as what is in flight).
-            [e.toolCallId]: { sessionId: e.sessionId, needsApproval: false, status: e.status, durationMs: e.durationMs },
+            [e.toolCallId]: {
+              sessionId: e.sessionId,
+              needsApproval: false,
+              status: e.status,
+              durationMs: e.durationMs,
+            },
           },
         });
         get().addMessage(e.message);
@@ -103,10 +108,12 @@ export function createEventHandler(get: Get, set: Set): (e: AppEvent) => void {
       case 'notice': {
         get().addMessage(e.message);
         // The persisted error notice replaces the transient error row (it carries the retry).
-        if (e.message.kind === 'error_notice' && get().errors[e.sessionId]) set({ errors: { ...get().errors, [e.sessionId]: null } });
+        if (e.message.kind === 'error_notice' && get().errors[e.sessionId])
+          set({ errors: { ...get().errors, [e.sessionId]: null } });
         const parsed = parseNotice(e.message.content);
         if (parsed?.type === 'compaction') {
-          if (COMPACTION_DONE.has(parsed.payload.type)) set({ compacting: { ...get().compacting, [e.sessionId]: false } });
+          if (COMPACTION_DONE.has(parsed.payload.type))
+            set({ compacting: { ...get().compacting, [e.sessionId]: false } });
           else set({ compacting: { ...get().compacting, [e.sessionId]: true } });
           void get().loadContext(e.sessionId);
         } else if (parsed?.type === 'runtime' && get().facts[e.sessionId]) {
@@ -129,11 +136,20 @@ export function createEventHandler(get: Get, set: Set): (e: AppEvent) => void {
         if (!e.busy) {
           deltas.flush();
           // A finished turn leaves no streaming bubble and no progress behind.
-          const streaming = Object.fromEntries(Object.entries(get().streaming).filter(([, s]) => s.sessionId !== e.sessionId));
+          const streaming = Object.fromEntries(
+            Object.entries(get().streaming).filter(([, s]) => s.sessionId !== e.sessionId),
+          );
           const stored = new Set((get().messages[e.sessionId] ?? []).map((m) => m.id));
-          set({ streaming, compacting: { ...get().compacting, [e.sessionId]: false }, tools: withoutUncommitted(get().tools, e.sessionId, stored) });
+          set({
+            streaming,
+            compacting: { ...get().compacting, [e.sessionId]: false },
+            tools: withoutUncommitted(get().tools, e.sessionId, stored),
+          });
           // An open memory panel follows the turn even when memory notices are off.
-          if (get().facts[e.sessionId]) void get().loadMemory(e.sessionId).catch(() => undefined);
+          if (get().facts[e.sessionId])
+            void get()
+              .loadMemory(e.sessionId)
+              .catch(() => undefined);
         }
         return;
       }

@@ -20,7 +20,9 @@ export const createSettingsSlice: StateCreator<AppState, [], [], SettingsSlice> 
       return null;
     } catch (err) {
       // Show the server's reason; reload to undo any optimistic state in the form.
-      await get().loadSettings().catch(() => undefined);
+      await get()
+        .loadSettings()
+        .catch(() => undefined);
       return err instanceof Error ? err.message : String(err);
     }
   },

@@ -44,6 +44,9 @@ export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set, get)
     const sessions = get().sessions;
     const last = lastSessionId();
     const pick = sessions.find((s) => s.id === last)?.id ?? sessions[0]?.id ?? null;
-    if (pick) await get().selectSession(pick).catch(() => undefined);
+    if (pick)
+      await get()
+        .selectSession(pick)
+        .catch(() => undefined);
   },
 });

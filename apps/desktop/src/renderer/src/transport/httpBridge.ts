@@ -1,4 +1,10 @@
-import { APP_EVENT_TYPES, type AppEvent, type RouteName, type RpcResult, type ThreadlineBridge } from '@threadline/protocol';
+import {
+  APP_EVENT_TYPES,
+  type AppEvent,
+  type RouteName,
+  type RpcResult,
+  type ThreadlineBridge,
+} from '@threadline/protocol';
 
 const TOKEN_KEY = 'threadline.token';
 
@@ -81,7 +87,10 @@ export function createHttpBridge(token: string | null, base = ''): HttpBridge {
         } catch {
           /* fall through: not JSON */
         }
-        return { ok: false, error: { code: res.status === 401 ? 'unauthorized' : 'internal', message: `HTTP ${res.status}` } };
+        return {
+          ok: false,
+          error: { code: res.status === 401 ? 'unauthorized' : 'internal', message: `HTTP ${res.status}` },
+        };
       } catch (err) {
         return { ok: false, error: { code: 'internal', message: err instanceof Error ? err.message : String(err) } };
       }
