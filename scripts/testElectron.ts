@@ -16,7 +16,7 @@ if (!binary.ok) {
 const steps: [string, string[]][] = [
   ['pnpm', ['--filter', '@threadline/desktop', 'build']],
   [process.execPath, [join(repoRoot, 'e2e/electron/smoke-main.mjs')]],
-  ['pnpm', ['exec', 'playwright', 'test', '-c', 'e2e/playwright.config.ts', '--project', 'electron']],
+  ['pnpm', ['exec', 'playwright', 'test', '-c', 'e2e/playwright.config.ts', '--project=electron']],
 ];
 for (const [cmd, args] of steps) {
   const r = spawnSync(cmd, args, { cwd: repoRoot, stdio: 'inherit' });
