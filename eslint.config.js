@@ -64,6 +64,7 @@ export default tseslint.config(
       'e2e/screenshots/**',
       'test-results/**',
       '.tools/**',
+      '**/.tsbuild/**',
     ],
   },
   js.configs.recommended,
