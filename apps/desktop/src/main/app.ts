@@ -6,7 +6,6 @@ import {
   app,
   BrowserWindow,
   dialog,
-  ipcMain,
   nativeTheme,
   protocol,
   safeStorage,
@@ -155,7 +154,7 @@ export function runApp(opts: RunAppOptions): RunningApp {
       // Native parts (menus, scrollbars, dialogs, the window background) follow the app's theme.
       nativeTheme.themeSource = settings.theme;
     });
-    registerIpc(ipcMain, {
+    registerIpc({
       api,
       location,
       isAppWebContents: (id) => appContents().some((wc) => wc.id === id),
