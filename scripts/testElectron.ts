@@ -7,9 +7,7 @@ import { findElectronBinary, repoRoot } from './electronBinary';
 
 const binary = findElectronBinary();
 if (!binary.ok) {
-  console.log(
-    `test:electron: SKIPPED, no Electron binary (${binary.reason}); \`pnpm start -- --check\` says how to get one.`,
-  );
+  console.log(`test:electron: SKIPPED, no Electron binary (${binary.reason}); \`pnpm start\` says how to get one.`);
   process.exit(0);
 }
 
