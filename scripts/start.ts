@@ -12,7 +12,8 @@ import { desktopDir, electronPackage, findElectronBinary } from './electronBinar
 
 const { values } = parseArgs({ options: { check: { type: 'boolean', default: false } }, allowPositionals: true });
 const env = process.env;
-const skip = ['1', 'true'].includes((env.ELECTRON_SKIP_BINARY_DOWNLOAD ?? '').toLowerCase());
+// As Electron's installers read it: set to anything but empty, 0 or false.
+const skip = !['', '0', 'false'].includes((env.ELECTRON_SKIP_BINARY_DOWNLOAD ?? '').toLowerCase());
 
 let binary = findElectronBinary(env);
 const pkg = electronPackage();

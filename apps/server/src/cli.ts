@@ -34,7 +34,11 @@ if (!existsSync(resolve(staticDir, 'index.html'))) {
 try {
   const running = await startBrowserMode({ port, dataDir: values['data-dir'], staticDir, env: process.env });
   process.stdout.write(`Threadline is running at ${running.url}\n`);
-  const stop = () => void running.close().finally(() => process.exit(0));
+  const stop = () =>
+    void running.close().then(
+      () => process.exit(0),
+      (err: unknown) => fail(`could not close cleanly: ${err instanceof Error ? err.message : String(err)}`),
+    );
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 } catch (err) {
