@@ -67,7 +67,12 @@ export function runApp(opts: RunAppOptions): RunningApp {
     },
   ]);
 
-  const hardenOptions: HardenOptions = { location, openExternal: (url) => void shell.openExternal(url), log };
+  const hardenOptions: HardenOptions = {
+    location,
+    openExternal: (url) =>
+      void shell.openExternal(url).catch((err: unknown) => log(`could not open ${url}: ${String(err)}`)),
+    log,
+  };
   const windows = new Set<BrowserWindow>();
   let runtime: DesktopRuntime | null = null;
   let language: Settings['language'] = 'en';
