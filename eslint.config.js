@@ -34,17 +34,28 @@ const crossTree = [
   '../../../apps/**',
 ];
 
-function layer(files, forbidden, message, extraPatterns = []) {
+/**
+ * ipcMain is imported in apps/desktop/src/main/ipc.ts only: every renderer → main call goes
+ * through its one handler, which checks the sender first. Part of every rule set below (a later
+ * `no-restricted-imports` replaces an earlier one for the same file, it does not add to it).
+ */
+const IPC_MAIN_ONLY = {
+  name: 'electron',
+  importNames: ['ipcMain'],
+  message: 'ipcMain is used in apps/desktop/src/main/ipc.ts only (one checked handler for every call).',
+};
+
+function layer(files, forbidden, message, { allowIpcMain = false } = {}) {
   return {
     files,
     rules: {
       'no-restricted-imports': [
         'error',
         {
-          paths: forbidden.map((name) => ({ name, message })),
+          paths: [...forbidden.map((name) => ({ name, message })), ...(allowIpcMain ? [] : [IPC_MAIN_ONLY])],
           patterns: [
             {
-              group: [...crossTree, ...extraPatterns],
+              group: crossTree,
               message: 'Import packages by name, never by a path into another package.',
             },
           ],
@@ -64,6 +75,7 @@ export default tseslint.config(
       'e2e/screenshots/**',
       'test-results/**',
       '.tools/**',
+      '**/.tsbuild/**',
     ],
   },
   js.configs.recommended,
@@ -78,6 +90,18 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'error',
     },
   },
+  // Type-aware rules for every TypeScript file (each is in a project of the root tsconfig.json):
+  // a promise is awaited, handled or explicitly `void`ed, and never passed where a plain callback
+  // is expected (an async listener whose rejection nobody sees).
+  {
+    files: ['**/*.{ts,tsx,mts,cts}'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
+  layer(['**/*.{ts,tsx,mts,cts,js,mjs,cjs}'], [], ''),
   layer(
     ['packages/protocol/**'],
     [...ws('context', 'store', 'agent', 'fake-llm'), ...NODE_IO],
@@ -102,6 +126,12 @@ export default tseslint.config(
     ['apps/desktop/src/main/**'],
     ws('context', 'store', 'fake-llm'),
     'apps talk to the runtime through agent and protocol.',
+  ),
+  layer(
+    ['apps/desktop/src/main/ipc.ts'],
+    ws('context', 'store', 'fake-llm'),
+    'apps talk to the runtime through agent and protocol.',
+    { allowIpcMain: true },
   ),
   layer(
     ['apps/desktop/src/preload/**'],

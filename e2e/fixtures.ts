@@ -1,5 +1,5 @@
 import { test as base, expect, type Page } from '@playwright/test';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { repoRoot, startProcess, tsxBin } from './support/processes';
@@ -66,13 +66,16 @@ export const test = base.extend<Options & { stack: Stack }>({
         }
       : {};
     const dataDir = join(dir, 'data');
+    // The agent's shell is a login shell: a temp HOME keeps the user's own profile out of the tests.
+    const home = join(dir, 'home');
+    mkdirSync(home);
     const server = await startProcess(
       tsxBin,
       [resolve(repoRoot, 'apps/server/src/cli.ts'), '--port', '0', '--data-dir', dataDir],
       {
         name: 'threadline server',
         ready: /^Threadline is running at (http:\/\/127\.0\.0\.1:(\d+)\/\?token=(\S+))$/,
-        env: { OPENAI_API_KEY: '', THREADLINE_PROVIDER_URL: '', ...providerEnv, ...serverEnv },
+        env: { HOME: home, OPENAI_API_KEY: '', THREADLINE_PROVIDER_URL: '', ...providerEnv, ...serverEnv },
       },
     );
     const url = server.match[1]!;

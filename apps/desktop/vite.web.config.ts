@@ -4,8 +4,8 @@ import react from '@vitejs/plugin-react';
 
 // Browser mode: the same renderer, built as static files that apps/server serves.
 export default defineConfig({
-  root: resolve(__dirname, 'src/renderer'),
+  root: resolve(import.meta.dirname, 'src/renderer'),
   base: './',
   plugins: [react()],
-  build: { outDir: resolve(__dirname, 'out/web'), emptyOutDir: true, chunkSizeWarningLimit: 2000 },
+  build: { outDir: resolve(import.meta.dirname, 'out/web'), emptyOutDir: true, chunkSizeWarningLimit: 2000 },
 });

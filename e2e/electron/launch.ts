@@ -3,44 +3,17 @@
 // which this kind of machine cannot do) every function here answers with a reason instead, so
 // the spec can report itself skipped.
 import { _electron, type ElectronApplication, type Page } from '@playwright/test';
-import { accessSync, constants, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { desktopDir, findElectronBinary as findBinary, repoRoot, type Found } from '../../scripts/electronBinary';
 
-// import.meta, not __dirname: e2e is an ES module package.
-const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
-const desktopDir = join(repoRoot, 'apps', 'desktop');
+export type { Found };
 
-export type Found<T> = { ok: true; value: T } | { ok: false; reason: string };
-
-/**
- * Where the Electron binary would be, found the way the `electron` package finds it (path.txt,
- * ELECTRON_OVERRIDE_DIST_PATH) but without require('electron'), which would try to download it.
- */
+/** Where the Electron binary would be (scripts/electronBinary.ts), with the reason when it is not. */
 export function findElectronBinary(env: NodeJS.ProcessEnv = process.env): Found<string> {
-  let pkgDir: string;
-  try {
-    pkgDir = dirname(createRequire(join(desktopDir, 'package.json')).resolve('electron/package.json'));
-  } catch {
-    return { ok: false, reason: 'the electron package is not installed in apps/desktop' };
-  }
-  const pathFile = join(pkgDir, 'path.txt');
-  const relative = existsSync(pathFile) ? readFileSync(pathFile, 'utf8').trim() : null;
-  const binary = env.ELECTRON_OVERRIDE_DIST_PATH
-    ? join(env.ELECTRON_OVERRIDE_DIST_PATH, relative || 'electron')
-    : relative
-      ? join(pkgDir, 'dist', relative)
-      : null;
-  if (!binary)
-    return { ok: false, reason: `no Electron binary: ${pathFile} is missing (the binary was never downloaded)` };
-  try {
-    accessSync(binary, constants.X_OK);
-  } catch {
-    return { ok: false, reason: `no Electron binary: ${binary} is missing or not executable` };
-  }
-  return { ok: true, value: binary };
+  const found = findBinary(env);
+  return found.ok ? found : { ok: false, reason: `no Electron binary: ${found.reason}` };
 }
 
 /** The electron-vite output the app runs from (`pnpm --filter @threadline/desktop build`). */

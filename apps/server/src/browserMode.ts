@@ -5,7 +5,8 @@ import { join, resolve } from 'node:path';
 import { createAppApi, ensureEnvProvider, openStore } from '@threadline/agent';
 import { EventHub } from './eventHub';
 import { createFileEncryptor } from './fileEncryptor';
-import { startServer } from './server';
+import type { Server } from 'node:http';
+import { listenLoopback, startServer } from './server';
 
 export interface BrowserModeOptions {
   port: number;
@@ -23,6 +24,17 @@ export function defaultDataDir(env: NodeJS.ProcessEnv): string {
 
 /** Runtime + HTTP server, wired: store → AppApi → router; runtime events → SSE. */
 export async function startBrowserMode(opts: BrowserModeOptions) {
+  // The port first: a busy one fails here (EADDRINUSE), before the data folder is touched.
+  const listener = await listenLoopback(opts.port);
+  try {
+    return await startOn(listener, opts);
+  } catch (err) {
+    listener.close();
+    throw err;
+  }
+}
+
+async function startOn(listener: Server, opts: BrowserModeOptions) {
   const dataDir = resolve(opts.dataDir ?? defaultDataDir(opts.env));
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const store = openStore({
@@ -41,7 +53,7 @@ export async function startBrowserMode(opts: BrowserModeOptions) {
   const hub = new EventHub();
   const api = createAppApi({ store, emit: hub.publish, dataDir, cwd: process.cwd(), platform: process.platform });
   const token = randomBytes(24).toString('base64url');
-  const server = await startServer({ api, hub, token, staticDir: opts.staticDir, port: opts.port });
+  const server = await startServer({ api, hub, token, staticDir: opts.staticDir, server: listener });
   return {
     url: server.url,
     port: server.port,

@@ -34,12 +34,23 @@ if (!existsSync(resolve(staticDir, 'index.html'))) {
 try {
   const running = await startBrowserMode({ port, dataDir: values['data-dir'], staticDir, env: process.env });
   process.stdout.write(`Threadline is running at ${running.url}\n`);
-  const stop = async () => {
-    await running.close();
-    process.exit(0);
-  };
+  const stop = () =>
+    void running.close().then(
+      () => process.exit(0),
+      (err: unknown) => fail(`could not close cleanly: ${err instanceof Error ? err.message : String(err)}`),
+    );
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 } catch (err) {
-  fail(err instanceof Error ? err.message : String(err));
+  fail(startFailure(err));
+}
+
+/** One sentence for what a user can act on; anything else keeps its own message. */
+function startFailure(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE')
+    return `port ${port} is already in use on 127.0.0.1; choose another with --port N, or leave --port out to use a free one.`;
+  if (code === 'EACCES')
+    return `port ${port} needs privileges this user does not have; choose one above 1023 with --port N, or leave --port out.`;
+  return err instanceof Error ? err.message : String(err);
 }

@@ -12,7 +12,10 @@ export interface ServerOptions {
   token: string;
   /** Built renderer (apps/desktop/out/web); null serves the API only. */
   staticDir: string | null;
+  /** Used when `server` is not given; 0 or absent: a free port. */
   port?: number;
+  /** An HTTP server already listening (listenLoopback), so the port is claimed before the rest starts. */
+  server?: Server;
   /** Largest accepted JSON body (SPEC §9: oversized input gets a clear message). */
   maxBodyBytes?: number;
   heartbeatMs?: number;
@@ -59,7 +62,8 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const sockets = new Set<import('node:net').Socket>();
   let port = 0;
 
-  const server = createServer((req, res) => {
+  const server = opts.server ?? (await listenLoopback(opts.port ?? 0));
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     handle(req, res).catch((err: unknown) => {
       if (!res.headersSent) sendJson(res, 500, fail('internal', err instanceof Error ? err.message : String(err)));
       else res.end();
@@ -166,11 +170,6 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     res.end(content);
   }
 
-  await new Promise<void>((ok, ko) => {
-    server.once('error', ko);
-    // Loopback only, never 0.0.0.0: the agent runs shell commands (SPEC §9).
-    server.listen(opts.port ?? 0, '127.0.0.1', () => ok());
-  });
   port = (server.address() as AddressInfo).port;
   return {
     server,
@@ -182,6 +181,23 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         server.close(() => ok());
       }),
   };
+}
+
+/**
+ * An HTTP server listening on 127.0.0.1:port (0: a free one), with no handler yet. Browser mode
+ * claims its port first, so a busy port fails (EADDRINUSE) before the data folder is opened.
+ */
+export async function listenLoopback(port: number): Promise<Server> {
+  const server = createServer();
+  await new Promise<void>((ok, ko) => {
+    server.once('error', ko);
+    // Loopback only, never 0.0.0.0: the agent runs shell commands (SPEC §9).
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', ko);
+      ok();
+    });
+  });
+  return server;
 }
 
 function fail(code: ErrorCode, message: string): RpcResult<never> {

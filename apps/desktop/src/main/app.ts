@@ -6,7 +6,6 @@ import {
   app,
   BrowserWindow,
   dialog,
-  ipcMain,
   nativeTheme,
   protocol,
   safeStorage,
@@ -68,7 +67,12 @@ export function runApp(opts: RunAppOptions): RunningApp {
     },
   ]);
 
-  const hardenOptions: HardenOptions = { location, openExternal: (url) => void shell.openExternal(url), log };
+  const hardenOptions: HardenOptions = {
+    location,
+    openExternal: (url) =>
+      void shell.openExternal(url).catch((err: unknown) => log(`could not open ${url}: ${String(err)}`)),
+    log,
+  };
   const windows = new Set<BrowserWindow>();
   let runtime: DesktopRuntime | null = null;
   let language: Settings['language'] = 'en';
@@ -155,7 +159,7 @@ export function runApp(opts: RunAppOptions): RunningApp {
       // Native parts (menus, scrollbars, dialogs, the window background) follow the app's theme.
       nativeTheme.themeSource = settings.theme;
     });
-    registerIpc(ipcMain, {
+    registerIpc({
       api,
       location,
       isAppWebContents: (id) => appContents().some((wc) => wc.id === id),

@@ -9,6 +9,7 @@ import {
   type AppEvent,
   type RpcResult,
 } from '@threadline/protocol';
+import { ipcMain } from 'electron';
 import { isAppUrl, isTrustedSender, type RendererLocation } from './security';
 
 /** The members of Electron's IpcMainInvokeEvent the handler reads. */
@@ -53,10 +54,11 @@ export async function handleInvoke(
   return dispatchRoute(opts.api, route, input);
 }
 
-/** Registers the one invoke handler; returns its removal. */
-export function registerIpc(ipcMain: IpcMainLike, opts: InvokeHandlerOptions): () => void {
-  ipcMain.handle(IPC_CHANNELS.invoke, (event, route, input) => handleInvoke(opts, event, route, input));
-  return () => ipcMain.removeHandler(IPC_CHANNELS.invoke);
+/** Registers the one invoke handler on Electron's ipcMain; returns its removal. */
+export function registerIpc(opts: InvokeHandlerOptions): () => void {
+  const target: IpcMainLike = ipcMain;
+  target.handle(IPC_CHANNELS.invoke, (event, route, input) => handleInvoke(opts, event, route, input));
+  return () => target.removeHandler(IPC_CHANNELS.invoke);
 }
 
 // ─── main → renderer ────────────────────────────────────────────────────────────────────────

@@ -31,6 +31,9 @@ export function createMainWindow(opts: MainWindowOptions): BrowserWindow {
   if (state.maximized) win.maximize();
   trackWindowState(win, (s) => saveWindowState(opts.stateFile, s));
   win.once('ready-to-show', () => win.show());
-  void win.loadURL(opts.location.entryUrl);
+  // A failed load leaves an empty window; say why in the log instead of an unhandled rejection.
+  win.loadURL(opts.location.entryUrl).catch((err: unknown) => {
+    console.warn(`[threadline] the window could not load ${opts.location.entryUrl}: ${String(err)}`);
+  });
   return win;
 }

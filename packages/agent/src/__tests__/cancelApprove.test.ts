@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChatRequestView, FakeReply } from '@threadline/fake-llm';
 import { TURN_ABORTED_TEXT } from '../index';
 import { lastIsTool, startHarness, type Harness } from './harness';
@@ -20,8 +20,10 @@ describe('cancel', () => {
     const full = 'word '.repeat(200);
     h = await startHarness({ llm: { defaultReply: { content: full, delayMsPerChunk: 20, chunkSize: 5 } } });
     await h.api['chat.send']({ sessionId: h.sessionId, text: 'talk for a while' });
-    await h.waitFor('message.delta');
-    await new Promise((r) => setTimeout(r, 100));
+    // Cancelled mid-stream: after a few deltas, long before the 200 words are through.
+    await vi.waitFor(() => expect(h.events.filter((e) => e.type === 'message.delta').length).toBeGreaterThan(2), {
+      timeout: 20_000,
+    });
     expect(await h.api['chat.cancel']({ sessionId: h.sessionId })).toEqual({ cancelled: true });
     const history = h.history();
     expect(history.map((m) => m.kind)).toEqual(['normal', 'normal', 'turn_aborted']);
@@ -33,8 +35,7 @@ describe('cancel', () => {
     expect(history[2].content).toBe(TURN_ABORTED_TEXT);
     // The marker is part of what the model sees next; the aborted HTTP stream was closed.
     expect(history[2].visibility.agent).toBe(true);
-    await new Promise((r) => setTimeout(r, 50));
-    expect(h.llm.chatRequests()[0].clientClosed).toBe(true);
+    await vi.waitFor(() => expect(h.llm.chatRequests()[0].clientClosed).toBe(true));
     // The session accepts a new turn afterwards.
     expect(await h.api['chat.cancel']({ sessionId: h.sessionId })).toEqual({ cancelled: false });
   });
@@ -42,14 +43,13 @@ describe('cancel', () => {
   it('kills a running tool and records it as aborted', async () => {
     h = await startHarness({
       settings: { approvalPolicy: 'auto' },
-      llm: { defaultReply: shellOnce('sleep 30; echo never') },
+      llm: { defaultReply: shellOnce('touch started; sleep 30; echo never') },
     });
     await h.api['chat.send']({ sessionId: h.sessionId, text: 'wait a long time' });
     await h.waitFor('tool.requested');
-    await new Promise((r) => setTimeout(r, 200));
-    const t0 = Date.now();
+    // The command is running once its marker exists (a condition, not a clock).
+    await vi.waitFor(() => expect(existsSync(path.join(h.dir, 'started'))).toBe(true), { timeout: 20_000 });
     await h.api['chat.cancel']({ sessionId: h.sessionId });
-    expect(Date.now() - t0).toBeLessThan(5000);
     const history = h.history();
     const tool = history.find((m) => m.role === 'tool')!;
     expect(tool.meta?.status).toBe('aborted');

@@ -88,7 +88,7 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
       await runtimes.get(sessionId).running;
     },
     dispose: async () => {
-      const running = runtimes.all().filter((rt) => rt.running);
+      const running = runtimes.all().filter((rt) => rt.running !== null);
       for (const rt of running) rt.abort?.abort();
       await Promise.all(running.map((rt) => rt.running));
     },

@@ -109,7 +109,7 @@ const fake = vi.hoisted(() => {
         setDevicePermissionHandler: (h: Fn) => void state.sessionHooks.set('device', h),
       },
     },
-    shell: { openExternal: (url: string) => void state.opened.push(url) },
+    shell: { openExternal: async (url: string) => void state.opened.push(url) },
     dialog: {
       showErrorBox: (t: string, m: string) => void state.errors.push([t, m]),
       showMessageBox: async (o: { message: string; detail?: string }) => {

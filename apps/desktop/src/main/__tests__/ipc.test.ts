@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { IPC_CHANNELS, type AppApi, type AppEvent, type SessionSummary } from '@threadline/protocol';
 import {
   createEventForwarder,
@@ -7,10 +7,22 @@ import {
   sendCommand,
   UNTRUSTED_SENDER,
   type InvokeEventLike,
-  type IpcMainLike,
   type WebContentsLike,
 } from '../ipc';
 import { resolveRendererLocation } from '../security';
+
+// ipc.ts is the one module that imports ipcMain: Electron's module is this test's fake.
+const ipc = vi.hoisted(() => {
+  const handlers = new Map<string, (event: unknown, ...args: unknown[]) => Promise<unknown>>();
+  return {
+    handlers,
+    ipcMain: {
+      handle: (c: string, l: (event: unknown, ...args: unknown[]) => Promise<unknown>) => void handlers.set(c, l),
+      removeHandler: (c: string) => void handlers.delete(c),
+    },
+  };
+});
+vi.mock('electron', () => ({ ipcMain: ipc.ipcMain }));
 
 const location = resolveRendererLocation({}, true);
 const session: SessionSummary = { id: 's1', title: 'Hello', createdAt: 1, updatedAt: 2, messageCount: 0 };
@@ -87,12 +99,8 @@ describe('handleInvoke', () => {
 
 describe('registerIpc', () => {
   it('registers exactly one handler on the invoke channel and can remove it', async () => {
-    const handlers = new Map<string, (event: InvokeEventLike, ...args: unknown[]) => Promise<unknown>>();
-    const ipc: IpcMainLike = {
-      handle: (c, l) => void handlers.set(c, l),
-      removeHandler: (c) => void handlers.delete(c),
-    };
-    const dispose = registerIpc(ipc, options());
+    const { handlers } = ipc;
+    const dispose = registerIpc(options());
     expect([...handlers.keys()]).toEqual([IPC_CHANNELS.invoke]);
     expect(await handlers.get(IPC_CHANNELS.invoke)!(appFrame(), 'sessions.list')).toEqual({
       ok: true,

@@ -1,12 +1,24 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ToolRegistry, parseToolCall, runParsedTool, type ToolContext } from '../index';
 import { READ_FILE_MAX_BYTES } from '../files';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'tl-tools-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+// Hermetic shells: no login shell (the user's or the machine's login profile can take a minute)
+// and a temp HOME whose profile files would print a marker if anything ran them.
+const home = mkdtempSync(path.join(tmpdir(), 'tl-tools-home-'));
+for (const f of ['.bash_profile', '.profile', '.bashrc']) writeFileSync(path.join(home, f), 'echo PROFILE-RAN\n');
+const savedHome = process.env.HOME;
+beforeAll(() => {
+  process.env.HOME = home;
+});
+afterAll(() => {
+  process.env.HOME = savedHome;
+  rmSync(dir, { recursive: true, force: true });
+  rmSync(home, { recursive: true, force: true });
+});
 
 function ctx(over: Partial<ToolContext> = {}): ToolContext {
   return {
@@ -15,10 +27,23 @@ function ctx(over: Partial<ToolContext> = {}): ToolContext {
     platform: process.platform,
     signal: new AbortController().signal,
     shellTimeoutMs: 10_000,
+    loginShell: false,
     lookupToolOutput: () => null,
     latestTodos: () => null,
     ...over,
   };
+}
+
+/** Live (not zombie) processes whose command line is `sleep <arg>` (Linux /proc). */
+function livingSleeps(arg: string): string[] {
+  return readdirSync('/proc').filter((pid) => {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      return cmd === `sleep\0${arg}\0` && !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+    } catch {
+      return false;
+    }
+  });
 }
 
 const registry = new ToolRegistry();
@@ -35,6 +60,12 @@ describe('tools', () => {
     for (const s of registry.specs()) expect(s.function.parameters.type).toBe('object');
   });
 
+  it('shell runs no login profile when loginShell is false', async () => {
+    const r = await call('shell', JSON.stringify({ command: 'echo "home=$HOME"' }));
+    expect(r.content).toContain(`home=${home}`);
+    expect(r.content).not.toContain('PROFILE-RAN');
+  });
+
   it('shell runs in the cwd and reports the exit code', async () => {
     const ok = await call('shell', JSON.stringify({ command: 'pwd; echo hi >&2' }));
     expect(ok.ok).toBe(true);
@@ -47,12 +78,15 @@ describe('tools', () => {
   });
 
   it('shell timeout kills the process group', async () => {
-    const t0 = Date.now();
-    const r = await call('shell', JSON.stringify({ command: 'sleep 30 & sleep 30; echo never', timeoutSec: 0.3 }));
-    expect(Date.now() - t0).toBeLessThan(5000);
+    // A background child holds the output pipe open: the call only returns if the whole group died.
+    const r = await call(
+      'shell',
+      JSON.stringify({ command: 'sleep 987.654 & sleep 987.654; echo never', timeoutSec: 1 }),
+    );
     expect(r.ok).toBe(false);
     expect(r.content).toContain('timed out');
     expect(r.content).not.toContain('never');
+    expect(livingSleeps('987.654')).toEqual([]);
   });
 
   it('shell stops when the turn is cancelled', async () => {
@@ -67,7 +101,7 @@ describe('tools', () => {
     process.env.OPENAI_API_KEY = 'sk-test-secret-4242';
     process.env.THREADLINE_PROVIDER_URL = 'http://127.0.0.1:9/v1';
     try {
-      const r = await call('shell', JSON.stringify({ command: 'env' }), ctx({ loginShell: false }));
+      const r = await call('shell', JSON.stringify({ command: 'env' }), ctx());
       expect(r.ok).toBe(true);
       expect(r.content).toMatch(/^PATH=/m);
       expect(r.content).not.toContain('sk-test-secret-4242');
@@ -87,7 +121,7 @@ describe('tools', () => {
     // 你 = e4 bd a0, € = e2 82 ac: each written in two parts with a pause, so they arrive as two chunks.
     const command =
       "printf '\\xe4\\xbd'; sleep 0.2; printf '\\xa0\\n'; printf '\\xe2\\x82' >&2; sleep 0.2; printf '\\xac\\n' >&2";
-    const r = await call('shell', JSON.stringify({ command }), ctx({ loginShell: false }));
+    const r = await call('shell', JSON.stringify({ command }), ctx());
     expect(r.content).toContain('你');
     expect(r.content).toContain('€');
     expect(r.content).not.toContain('\uFFFD');
