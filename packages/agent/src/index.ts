@@ -1,4 +1,5 @@
 export * from './tools';
+export { childEnv, isSecretName } from './process/childEnv';
 export { createAppApi, type AppRuntime, type CreateAppApiOptions } from './api/createAppApi';
 export { ensureEnvProvider, type Env } from './api/envProvider';
 export { exportSession } from './api/exportSession';

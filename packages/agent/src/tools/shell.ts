@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { z } from 'zod';
+import { childEnv } from '../process/childEnv';
 import type { ToolContext, ToolDefinition, ToolResult } from './types';
 
 /**
@@ -22,26 +23,12 @@ function shellCommand(platform: NodeJS.Platform, command: string, login: boolean
   return { file: 'bash', args: [login ? '-lc' : '-c', command] };
 }
 
-/**
- * The child's environment without the app's own secrets and settings: the provider key and every
- * THREADLINE_* variable. An `env` the model runs would otherwise put the key into history, and
- * from there into the next request to the provider.
- */
-export function childEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  const out: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(env)) {
-    const name = k.toUpperCase();
-    if (name === 'OPENAI_API_KEY' || name.startsWith('THREADLINE_')) continue;
-    out[k] = v;
-  }
-  return out;
-}
-
 /** Kills the whole process group so a `sleep` started by bash dies with it. */
 function killTree(child: ChildProcess, platform: NodeJS.Platform): void {
   if (child.pid === undefined || child.exitCode !== null) return;
   try {
-    if (platform === 'win32') spawn('taskkill', ['/pid', String(child.pid), '/T', '/F'], { stdio: 'ignore' });
+    if (platform === 'win32')
+      spawn('taskkill', ['/pid', String(child.pid), '/T', '/F'], { stdio: 'ignore', env: childEnv() });
     else process.kill(-child.pid, 'SIGKILL');
   } catch {
     child.kill('SIGKILL');
@@ -72,7 +59,7 @@ export async function runShell(args: ShellArgs, ctx: ToolContext): Promise<ToolR
         cwd: args.cwd ?? ctx.cwd,
         detached: ctx.platform !== 'win32',
         stdio: ['ignore', 'pipe', 'pipe'],
-        env: childEnv(),
+        env: childEnv(process.env, ctx.envPassthrough ?? []),
       });
     } catch (err) {
       resolve({ ok: false, content: `failed to start shell: ${(err as Error).message}` });

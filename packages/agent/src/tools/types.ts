@@ -10,6 +10,8 @@ export interface ToolContext {
   shellTimeoutMs: number;
   /** bash -l (a login shell, the user's PATH) or plain bash -c; POSIX only. */
   loginShell?: boolean;
+  /** Variables a child process gets even though their names look like secrets (Settings). */
+  envPassthrough?: readonly string[];
   /** Finds the full stored output of an earlier tool result by tool call id or message id. */
   lookupToolOutput: (id: string) => string | null;
   /** The latest todo list of the session (from its last manage_todo_list result), if any. */

@@ -49,6 +49,7 @@ function toolContext(scope: TurnScope): ToolContext {
     signal: scope.signal,
     shellTimeoutMs: deps.shellTimeoutMs,
     loginShell: deps.loginShell,
+    envPassthrough: scope.settings.agent.envPassthrough,
     lookupToolOutput: (id) => lookupToolOutput(scope, id),
     latestTodos: () => latestTodos(deps.store.messages.list(sessionId, { fullOutput: false })),
   };
