@@ -270,7 +270,10 @@ export interface ProvidersRepo {
   /** hasKey only, never the key. Oldest first. */
   list(): ProviderProfile[];
   get(id: string): ProviderProfile | null;
-  /** Creates (new id) or updates; apiKey undefined keeps, null removes, string replaces. The first profile becomes active. */
+  /**
+   * Creates (new id) or updates; apiKey undefined keeps (unless the base URL moves to another
+   * origin: then the key is dropped), null removes, string replaces. The first profile becomes active.
+   */
   upsert(p: ProviderUpsert): ProviderProfile;
   setActive(id: string): ProviderProfile;
   active(): ProviderProfile | null;
