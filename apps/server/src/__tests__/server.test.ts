@@ -16,7 +16,14 @@ function apiDouble(): AppApi {
   const api: Partial<AppApi> = {
     'sessions.list': async () => sessions,
     'sessions.create': async ({ title }) => {
-      const s = { id: `s${sessions.length + 1}`, title: title ?? 'New', createdAt: 1, updatedAt: 1, messageCount: 0 };
+      const s = {
+        id: `s${sessions.length + 1}`,
+        title: title ?? 'New',
+        createdAt: 1,
+        updatedAt: 1,
+        messageCount: 0,
+        workingFolder: '/home/u/Threadline',
+      };
       sessions.push(s);
       return s;
     },

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import path from 'node:path';
 import type { AppApi, AppEvent } from '@threadline/protocol';
 import type { Store } from '@threadline/store';
 import { contextEngine } from '../engine/contextEngine';
@@ -8,6 +10,7 @@ import { defaultProviderFactory } from '../engine/providerFactory';
 import { ToolRegistry } from '../tools/registry';
 import type { TurnDeps } from '../turn/deps';
 import { SessionRuntimes } from '../turn/sessionRuntime';
+import { resolveReal } from '../workspace/resolve';
 import { activeProvider, type ApiContext } from './apiContext';
 import { chatRoutes } from './chatRoutes';
 import { compactionRoutes } from './compactionRoutes';
@@ -25,8 +28,10 @@ export interface CreateAppApiOptions {
   newId?: () => string;
   /** Where the app keeps its files (the database lives here too). */
   dataDir: string;
-  /** Working directory of tools. */
+  /** The process's working directory (tools run in each session's working folder instead). */
   cwd: string;
+  /** The user's home folder (default os.homedir()): `~`, the default ~/Threadline, credential places. */
+  homeDir?: string;
   platform?: NodeJS.Platform;
   fileExists?: (p: string) => boolean;
   emit: (e: AppEvent) => void;
@@ -65,6 +70,9 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     now: opts.clock ?? Date.now,
     newId: opts.newId ?? randomUUID,
     cwd: opts.cwd,
+    homeDir: resolveReal(opts.homeDir ?? homedir(), '/', '/'),
+    dataDir: resolveReal(path.resolve(opts.dataDir), '/', '/'),
+    dbFile: resolveReal(path.resolve(opts.store.file), '/', '/'),
     platform: opts.platform ?? process.platform,
     fileExists: opts.fileExists ?? existsSync,
     shellTimeoutMs: opts.shellTimeoutMs ?? 120_000,

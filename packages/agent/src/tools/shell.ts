@@ -1,7 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { homedir } from 'node:os';
+import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { z } from 'zod';
 import { childEnv } from '../process/childEnv';
+import { expandHome } from '../workspace/resolve';
 import type { ToolContext, ToolDefinition, ToolResult } from './types';
 
 /**
@@ -56,7 +59,8 @@ export async function runShell(args: ShellArgs, ctx: ToolContext): Promise<ToolR
     let child: ChildProcess;
     try {
       child = spawn(file, argv, {
-        cwd: args.cwd ?? ctx.cwd,
+        // A relative cwd is taken from the session's folder, not from the app's own directory.
+        cwd: args.cwd !== undefined ? path.resolve(ctx.cwd, expandHome(args.cwd, homedir())) : ctx.cwd,
         detached: ctx.platform !== 'win32',
         stdio: ['ignore', 'pipe', 'pipe'],
         env: childEnv(process.env, ctx.envPassthrough ?? []),
@@ -65,6 +69,15 @@ export async function runShell(args: ShellArgs, ctx: ToolContext): Promise<ToolR
       resolve({ ok: false, content: `failed to start shell: ${(err as Error).message}` });
       return;
     }
+    // Recorded while it runs: after a crash the next start ends the whole group (crash hygiene).
+    const forget =
+      child.pid !== undefined
+        ? (ctx.onSpawn?.({
+            pid: child.pid,
+            pgid: ctx.platform === 'win32' ? null : child.pid,
+            command: args.command,
+          }) ?? (() => {}))
+        : () => {};
     let reason: 'timeout' | 'aborted' | null = null;
     const timer = setTimeout(() => {
       reason = 'timeout';
@@ -79,11 +92,13 @@ export async function runShell(args: ShellArgs, ctx: ToolContext): Promise<ToolR
     child.stdout?.on('data', (c: Buffer) => append(decoders.out.write(c)));
     child.stderr?.on('data', (c: Buffer) => append(decoders.err.write(c)));
     child.on('error', (err) => {
+      forget();
       clearTimeout(timer);
       ctx.signal.removeEventListener('abort', onAbort);
       resolve({ ok: false, content: `failed to run command: ${err.message}` });
     });
     child.on('close', (code, sig) => {
+      forget();
       clearTimeout(timer);
       ctx.signal.removeEventListener('abort', onAbort);
       append(decoders.out.end());

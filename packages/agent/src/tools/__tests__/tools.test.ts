@@ -15,6 +15,8 @@ function ctx(over: Partial<ToolContext> = {}): ToolContext {
     platform: process.platform,
     signal: new AbortController().signal,
     shellTimeoutMs: 10_000,
+    // Not a login shell: the user's profile (a slow or locked pyenv, say) is not under test.
+    loginShell: false,
     lookupToolOutput: () => null,
     latestTodos: () => null,
     ...over,
