@@ -11,6 +11,7 @@ import { ToolRegistry } from '../tools/registry';
 import type { TurnDeps } from '../turn/deps';
 import { SessionRuntimes } from '../turn/sessionRuntime';
 import { resolveReal } from '../workspace/resolve';
+import { reapLeftovers } from '../process/reap';
 import { activeProvider, type ApiContext } from './apiContext';
 import { chatRoutes } from './chatRoutes';
 import { compactionRoutes } from './compactionRoutes';
@@ -82,6 +83,8 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     runtime: (id) => runtimes.get(id),
     provider: () => activeProvider(ctxRef.ctx as ApiContext),
   };
+  // Before any route runs: end what a crashed previous run left behind, and mark its turns.
+  reapLeftovers(deps);
   const ctx: ApiContext = { deps, runtimes, providerFactory: opts.providerFactory ?? defaultProviderFactory };
   ctxRef.ctx = ctx;
   const routes: AppApi = guardRoutes({
