@@ -72,7 +72,8 @@ export const test = base.extend<Options & { stack: Stack }>({
       {
         name: 'threadline server',
         ready: /^Threadline is running at (http:\/\/127\.0\.0\.1:(\d+)\/\?token=(\S+))$/,
-        env: { OPENAI_API_KEY: '', THREADLINE_PROVIDER_URL: '', ...providerEnv, ...serverEnv },
+        // A home of its own: sessions work in <home>/Threadline, never in the real home of the box.
+        env: { OPENAI_API_KEY: '', THREADLINE_PROVIDER_URL: '', HOME: join(dir, 'home'), ...providerEnv, ...serverEnv },
       },
     );
     const url = server.match[1]!;
