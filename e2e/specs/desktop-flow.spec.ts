@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { test, expect } from '../fixtures';
 import { AppPage } from '../pages/AppPage';
 import { SetupPage } from '../pages/SetupPage';
@@ -89,10 +90,11 @@ test('first run → chat → approval → stop → reload → rename/delete → 
 
   // ---- the session's working folder (the shell runs there): the repository ----
   await page.getByTestId('folder-button').click();
-  await page.getByTestId('folder-input').fill(repoRoot);
+  const repo = resolve(repoRoot); // without a trailing slash, as the runtime stores it
+  await page.getByTestId('folder-input').fill(repo);
   await page.getByTestId('folder-save').click();
   await expect(page.getByTestId('folder-dialog')).toHaveCount(0);
-  await expect(page.getByTestId('folder-button')).toContainText(repoRoot);
+  await expect(page.getByTestId('folder-button')).toContainText(repo);
 
   // ---- tool approval ----
   await app.send('Please list files here');
