@@ -148,6 +148,11 @@ describe('file tools and the working folder', () => {
     expect(ssh.req.access).toEqual({ path: path.join(l.home, '.ssh', 'id_ed25519'), zone: 'credential' });
     const env = await asks('read_file', { path: '.env.local' }, 'deny');
     expect(env.req.access?.zone).toBe('credential');
+    if (process.platform === 'linux') {
+      // The app's own environment, one symlink away (/proc/self → /proc/<pid>).
+      const proc = await asks('read_file', { path: '/proc/self/environ' }, 'deny');
+      expect(proc.req.access).toEqual({ path: `/proc/${process.pid}/environ`, zone: 'credential' });
+    }
     neverSent('PRIVATE-KEY');
     neverSent('API_TOKEN=planted');
   });

@@ -48,6 +48,8 @@ export function within(p: string, dir: string, platform: NodeJS.Platform): boole
 
 function isCredential(p: string, reach: Reach): boolean {
   if (/^\.env/i.test(path.basename(p))) return true;
+  // /proc/<pid>/environ, cmdline, mem…: the app's own environment (API keys) is one read away.
+  if (reach.platform === 'linux' && within(p, '/proc', reach.platform)) return true;
   return CREDENTIAL_PLACES.some((rel) => within(p, path.join(reach.home, rel), reach.platform));
 }
 
