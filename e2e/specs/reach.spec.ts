@@ -82,4 +82,21 @@ test('working folder, an outside path on the approval card, the key-host warning
     await app.shot('reach-provider-warning', lang, theme);
     await app.closeSettings();
   }
+
+  // Settings: the default folder (checked before it is sent) and the pass-through list.
+  for (const [lang, theme] of LOOKS.slice(0, 2)) {
+    await app.setLook(lang, theme);
+    await app.openSettings('general');
+    await page.getByTestId('default-folder').fill('projects');
+    await page.getByTestId('default-folder').press('Enter');
+    await expect(page.locator('.text-setting .field-error')).toBeVisible();
+    await app.shot('reach-settings', lang, theme);
+    await page.getByTestId('default-folder').fill('~/projects');
+    await page.getByTestId('default-folder').press('Enter');
+    await expect(page.locator('.text-setting .field-error')).toHaveCount(0);
+    await app.closeSettings();
+  }
+  expect(
+    (await stack.rpc<{ agent: { defaultWorkingFolder: string } }>('settings.get')).agent.defaultWorkingFolder,
+  ).toBe('~/projects');
 });

@@ -60,6 +60,7 @@ describe('ProviderForm', () => {
     expect(screen.queryByTestId('provider-key-moved')).toBeNull();
     fireEvent.change(url, { target: { value: 'https://evil.example/v1' } });
     expect(screen.getByTestId('provider-key-moved').textContent).toContain('https://api.openai.com');
+    expect((screen.getByTestId('provider-key') as HTMLInputElement).placeholder).toBe('Paste a key for the new host');
     // A new key for the new host: nothing is lost, the warning goes.
     fireEvent.change(screen.getByTestId('provider-key'), { target: { value: 'sk-new' } });
     expect(screen.queryByTestId('provider-key-moved')).toBeNull();

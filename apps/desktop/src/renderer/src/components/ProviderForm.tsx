@@ -230,11 +230,13 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
             placeholder={
               removeKey
                 ? t('provider.keyWillBeRemoved')
-                : hasKey
-                  ? t('provider.apiKeyKeep')
-                  : needsKey
-                    ? t('provider.apiKeyPlaceholder')
-                    : t('provider.apiKeyOptional')
+                : keyDropped
+                  ? t('provider.apiKeyNewHost')
+                  : hasKey
+                    ? t('provider.apiKeyKeep')
+                    : needsKey
+                      ? t('provider.apiKeyPlaceholder')
+                      : t('provider.apiKeyOptional')
             }
             disabled={removeKey}
             onChange={(e) => setApiKey(e.target.value)}
