@@ -176,6 +176,12 @@ describe('the working folder of a session', () => {
     expect(existsSync(s.workingFolder)).toBe(false);
     await h.api['settings.set']({ patch: { agent: { defaultWorkingFolder: '~/projects/x' } } });
     expect((await h.api['sessions.create']({})).workingFolder).toBe(path.join(home, 'projects', 'x'));
+    // A session from before working folders (none stored) works in today's default.
+    const legacy = h.store.sessions.create('from v4');
+    expect(legacy.workingFolder).toBe('');
+    expect((await h.api['sessions.list']({})).find((x) => x.id === legacy.id)?.workingFolder).toBe(
+      path.join(home, 'projects', 'x'),
+    );
     // The first session keeps its folder; its first tool call creates it.
     expect((await h.api['sessions.list']({})).find((x) => x.id === s.id)?.workingFolder).toBe(s.workingFolder);
     await h.api['chat.send']({ sessionId: s.id, text: JSON.stringify({ name: 'list_dir', arguments: {} }) });

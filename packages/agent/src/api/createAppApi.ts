@@ -84,7 +84,12 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     provider: () => activeProvider(ctxRef.ctx as ApiContext),
   };
   // Before any route runs: end what a crashed previous run left behind, and mark its turns.
-  reapLeftovers(deps);
+  try {
+    reapLeftovers(deps);
+  } catch (err) {
+    // A store that cannot be written now keeps the rows: the next start tries again.
+    emit({ type: 'error', sessionId: null, code: 'internal', message: `Leftover tool processes: ${String(err)}` });
+  }
   const ctx: ApiContext = { deps, runtimes, providerFactory: opts.providerFactory ?? defaultProviderFactory };
   ctxRef.ctx = ctx;
   const routes: AppApi = guardRoutes({

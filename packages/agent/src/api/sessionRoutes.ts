@@ -21,7 +21,10 @@ export function sessionRoutes(ctx: ApiContext): SessionRoutes {
   const { store } = ctx.deps;
   const present = (s: SessionSummary): SessionSummary => presentSession(ctx.deps, currentSettings(ctx), s);
   return {
-    'sessions.list': async () => store.sessions.list().map(present),
+    'sessions.list': async () => {
+      const settings = currentSettings(ctx);
+      return store.sessions.list().map((s) => presentSession(ctx.deps, settings, s));
+    },
     'sessions.create': async ({ title, workingFolder }) => {
       // Resolved and checked now, stored with the session: a later change of the default moves nothing.
       const folder =
