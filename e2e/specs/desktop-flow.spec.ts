@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { test, expect } from '../fixtures';
 import { AppPage } from '../pages/AppPage';
 import { SetupPage } from '../pages/SetupPage';
+import { repoRoot } from '../support/processes';
 
 // Issue 7 §8: first-run setup → chat → tool approval → stop mid-stream → reload keeps everything →
 // rename/delete a session → switch language; screenshots along the way.
@@ -85,6 +87,14 @@ test('first run → chat → approval → stop → reload → rename/delete → 
   await expect(page.locator('.code-block pre')).toContainText('defineConfig');
   await expect(page.locator('.md table')).toBeVisible();
   await app.waitIdle();
+
+  // ---- the session's working folder (the shell runs there): the repository ----
+  await page.getByTestId('folder-button').click();
+  const repo = resolve(repoRoot); // without a trailing slash, as the runtime stores it
+  await page.getByTestId('folder-input').fill(repo);
+  await page.getByTestId('folder-save').click();
+  await expect(page.getByTestId('folder-dialog')).toHaveCount(0);
+  await expect(page.getByTestId('folder-button')).toContainText(repo);
 
   // ---- tool approval ----
   await app.send('Please list files here');

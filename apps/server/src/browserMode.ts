@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createAppApi, ensureEnvProvider, openStore } from '@threadline/agent';
+import { acquireDataLock, createAppApi, ensureEnvProvider, openStore } from '@threadline/agent';
 import { EventHub } from './eventHub';
 import { createFileEncryptor } from './fileEncryptor';
 import type { Server } from 'node:http';
@@ -37,23 +37,39 @@ export async function startBrowserMode(opts: BrowserModeOptions) {
 async function startOn(listener: Server, opts: BrowserModeOptions) {
   const dataDir = resolve(opts.dataDir ?? defaultDataDir(opts.env));
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  const store = openStore({
-    file: join(dataDir, 'threadline.sqlite'),
-    encryptor: createFileEncryptor(dataDir),
-    env: opts.env,
-  });
+  // One runtime per data folder, taken before anything in it is opened (a second start opens nothing).
+  const lock = acquireDataLock(dataDir);
+  let store: ReturnType<typeof openStore>;
+  try {
+    store = openStore({
+      file: join(dataDir, 'threadline.sqlite'),
+      encryptor: createFileEncryptor(dataDir),
+      env: opts.env,
+    });
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
   try {
     // A refused environment (e.g. an invalid THREADLINE_CONTEXT_WINDOW) stops the start with its
     // message; the database is closed cleanly first.
     ensureEnvProvider(store, opts.env);
   } catch (err) {
     store.close();
+    lock.release();
     throw err;
   }
   const hub = new EventHub();
   const api = createAppApi({ store, emit: hub.publish, dataDir, cwd: process.cwd(), platform: process.platform });
   const token = randomBytes(24).toString('base64url');
-  const server = await startServer({ api, hub, token, staticDir: opts.staticDir, server: listener });
+  const server = await startServer({ api, hub, token, staticDir: opts.staticDir, server: listener }).catch(
+    async (err: unknown) => {
+      await api.dispose();
+      store.close();
+      lock.release();
+      throw err;
+    },
+  );
   return {
     url: server.url,
     port: server.port,
@@ -63,6 +79,7 @@ async function startOn(listener: Server, opts: BrowserModeOptions) {
       await server.close();
       await api.dispose?.();
       store.close();
+      lock.release();
     },
   };
 }

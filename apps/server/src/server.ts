@@ -88,7 +88,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       }
       if (isEvents && req.method === 'GET') return openEventStream(req, res);
       if (url.pathname.startsWith('/api/rpc/') && req.method === 'POST') {
-        return rpc(decodeURIComponent(url.pathname.slice('/api/rpc/'.length)), req, res);
+        const route = decodePath(url.pathname.slice('/api/rpc/'.length));
+        if (route === null) return sendJson(res, 400, fail('invalid_input', MALFORMED_PATH));
+        return rpc(route, req, res);
       }
       return sendJson(res, 404, fail('not_found', `No such endpoint: ${req.method} ${url.pathname}`));
     }
@@ -102,11 +104,21 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     if (body === 'too_large') return sendJson(res, 413, fail('invalid_input', `Request body over ${maxBody} bytes`));
     let input: unknown = {};
     if (body.length > 0) {
+      // A form post or text/plain is refused before parsing: only the app's own JSON calls count.
+      if (!isJsonContentType(req.headers['content-type']))
+        return sendJson(
+          res,
+          415,
+          fail('invalid_input', 'The request body must be JSON (Content-Type: application/json).'),
+        );
       try {
         input = JSON.parse(body);
       } catch {
         return sendJson(res, 400, fail('invalid_input', 'Body is not valid JSON'));
       }
+      // `null`, `[]`, `"x"` or `3` are not "no input": say so instead of reading them as {}.
+      if (input === null || typeof input !== 'object' || Array.isArray(input))
+        return sendJson(res, 400, fail('invalid_input', 'The request body must be a JSON object.'));
     }
     const result = await dispatchRoute(opts.api, route, input);
     sendJson(res, result.ok ? 200 : STATUS[result.error.code], result);
@@ -144,7 +156,9 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   async function serveStatic(pathname: string, res: ServerResponse): Promise<void> {
     if (!opts.staticDir) return sendJson(res, 404, fail('not_found', 'No renderer build'));
     const root = resolve(opts.staticDir);
-    const rel = normalize(decodeURIComponent(pathname)).replace(/^([/\\])+/, '');
+    const decoded = decodePath(pathname);
+    if (decoded === null) return sendJson(res, 400, fail('invalid_input', MALFORMED_PATH));
+    const rel = normalize(decoded).replace(/^([/\\])+/, '');
     let file = resolve(join(root, rel || 'index.html'));
     if (file !== root && !file.startsWith(root + sep)) return sendJson(res, 403, fail('forbidden', 'Outside the app'));
     const info = await stat(file).catch(() => null);
@@ -198,6 +212,24 @@ export async function listenLoopback(port: number): Promise<Server> {
     });
   });
   return server;
+}
+
+const MALFORMED_PATH = 'The request path has malformed percent-encoding.';
+
+/** decodeURIComponent without the URIError (a `%c0%ae` in the path is the client's mistake, not a 500). */
+function decodePath(raw: string): string | null {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return null;
+  }
+}
+
+/** application/json, with or without parameters (charset); also the `+json` family. */
+function isJsonContentType(header: string | undefined): boolean {
+  if (!header) return false;
+  const type = header.split(';')[0]!.trim().toLowerCase();
+  return type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type);
 }
 
 function fail(code: ErrorCode, message: string): RpcResult<never> {

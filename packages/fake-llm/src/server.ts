@@ -139,7 +139,11 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
       connection: 'keep-alive',
     });
     const delay = answer.delayMsPerChunk ?? opts.delayMsPerChunk ?? 0;
+    // The last frames are the finish reason (and the usage): a cut stream never reaches them.
+    const body = view.includeUsage ? chunks.length - 2 : chunks.length - 1;
+    const cut = answer.endAfterChunks !== undefined ? Math.min(answer.endAfterChunks, body) : null;
     for (let i = 0; i < chunks.length; i++) {
+      if (cut !== null && i >= cut) return void res.end();
       if (res.destroyed) return; // the client went away (abort)
       if (drop !== undefined && i >= drop) return void req.socket.destroy();
       if (delay > 0) await sleep(delay);

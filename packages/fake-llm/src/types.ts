@@ -18,6 +18,11 @@ export const FakeAnswerSchema = z.object({
   /** Destroy the socket after this many SSE chunks (0 = before any byte; non-streaming: before the body). */
   dropAfterChunks: z.number().int().nonnegative().optional(),
   finishReason: z.enum(['stop', 'length', 'tool_calls', 'content_filter']).optional(),
+  /**
+   * End the stream cleanly after this many SSE chunks, without the finish_reason chunk, the usage
+   * chunk or `[DONE]` (a provider killed mid-answer behind a proxy that closes the response).
+   */
+  endAfterChunks: z.number().int().nonnegative().optional(),
 });
 export type FakeAnswer = z.input<typeof FakeAnswerSchema>;
 

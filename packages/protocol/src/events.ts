@@ -1,6 +1,6 @@
 import type { StoredMessage, ToolCall } from './messages';
 import type { ContextUsage } from './compaction';
-import type { SessionSummary } from './routes';
+import type { SessionSummary, ToolAccess } from './routes';
 
 /** Events pushed from the runtime to every renderer (SPEC §7.1). */
 export type AppEvent =
@@ -12,6 +12,8 @@ export type AppEvent =
       toolCall: ToolCall;
       messageId: string;
       needsApproval: boolean;
+      /** The resolved path that made a file tool ask (outside the folder, or credentials). */
+      access?: ToolAccess;
     }
   | {
       type: 'tool.finished';

@@ -74,12 +74,14 @@ export type CompactionNoticePayload = z.infer<typeof CompactionNoticePayloadSche
  */
 export const ErrorNoticePayloadSchema = z.object({
   version: z.literal('v1'),
-  type: z.enum(['provider_error', 'turn_failed', 'max_model_calls', 'doom_loop']),
+  type: z.enum(['provider_error', 'turn_failed', 'max_model_calls', 'doom_loop', 'crash_interrupted']),
   message: z.string().max(4000).optional(),
   /** max_model_calls: the per-turn limit; doom_loop: the repeat limit. */
   limit: z.number().int().optional(),
   /** doom_loop: the tool that was called again and again. */
   tool: z.string().max(200).optional(),
+  /** crash_interrupted: the command that was running when the app stopped (it may have run in part). */
+  command: z.string().max(4000).optional(),
 });
 export type ErrorNoticePayload = z.infer<typeof ErrorNoticePayloadSchema>;
 

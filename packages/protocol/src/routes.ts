@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { ApprovalPolicySchema, SettingsPatchSchema, type ApprovalPolicy, type Settings } from './settings';
+import {
+  ApprovalPolicySchema,
+  SettingsPatchSchema,
+  WorkingFolderSchema,
+  type ApprovalPolicy,
+  type Settings,
+} from './settings';
 import type { StoredMessage, ToolCall } from './messages';
 import type { CompactionPreview, CompactionRecord, ContextUsage } from './compaction';
 import { FactCategorySchema, FactStatusSchema, type MemoryCandidate, type MemoryFact } from './memory';
@@ -14,6 +20,17 @@ export interface SessionSummary {
   createdAt: number;
   updatedAt: number;
   messageCount: number;
+  /** The folder the agent works in (absolute, resolved); file tools run there without asking. */
+  workingFolder: string;
+}
+
+/**
+ * Why a file tool call asks although its tool would run on its own: the path (resolved: `~`,
+ * `..` and symlinks followed) is outside the session's folder, or a place credentials live.
+ */
+export interface ToolAccess {
+  path: string;
+  zone: 'outside' | 'credential';
 }
 
 /** A tool call of the running step, requested but not committed to history yet. */
@@ -23,6 +40,8 @@ export interface PendingToolCall {
   messageId: string;
   needsApproval: boolean;
   status: 'waiting' | 'running';
+  /** Set when the call touches a path that made it ask (the approval card shows it). */
+  access?: ToolAccess;
 }
 
 /** The live state of a session's turn, which history alone cannot tell. */
@@ -36,10 +55,15 @@ export interface ChatState {
 /** Input schemas of every AppApi route (SPEC §7.1). The same names are used over IPC and HTTP. */
 export const RouteInputs = {
   'sessions.list': z.object({}).default({}),
-  'sessions.create': z.object({ title: z.string().trim().max(200).optional() }).default({}),
+  /** `workingFolder`: absolute or `~/…`; default: Settings → agent.defaultWorkingFolder, else ~/Threadline. */
+  'sessions.create': z
+    .object({ title: z.string().trim().max(200).optional(), workingFolder: WorkingFolderSchema.optional() })
+    .default({}),
   'sessions.rename': z.object({ id, title: z.string().trim().min(1).max(200) }),
   'sessions.delete': z.object({ id }),
   'sessions.export': z.object({ id, format: z.enum(['markdown', 'json']) }),
+  /** Moves a session to another working folder (checked like sessions.create's). */
+  'sessions.update': z.object({ id, workingFolder: WorkingFolderSchema }),
   'messages.list': sessionRef,
   /** The full text of a truncated tool output (messages.list leaves full outputs out). */
   'messages.fullOutput': z.object({ id }),
@@ -97,6 +121,7 @@ export interface RouteOutputs {
   'sessions.rename': SessionSummary;
   'sessions.delete': { deleted: true };
   'sessions.export': { filename: string; mime: string; content: string };
+  'sessions.update': SessionSummary;
   'messages.list': StoredMessage[];
   'messages.fullOutput': { text: string | null };
   'chat.send': { accepted: true; userMessageId: string };

@@ -13,6 +13,22 @@ export type TruncationPolicy = z.infer<typeof TruncationPolicySchema>;
 export const ApprovalPolicySchema = z.enum(['ask', 'auto', 'deny']);
 export type ApprovalPolicy = z.infer<typeof ApprovalPolicySchema>;
 
+/** A folder as the user types it: absolute or starting with ~ (the runtime resolves and checks it). */
+export const WorkingFolderSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(4096)
+  .refine((p) => p.startsWith('~') || p.startsWith('/') || /^[A-Za-z]:[\\/]/.test(p) || p.startsWith('\\\\'), {
+    message: 'must be an absolute path or start with ~',
+  });
+
+/** An environment variable name (POSIX portable set, which Windows accepts too). */
+export const EnvNameSchema = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, 'must be a variable name (letters, digits, _)');
+
 export const LanguageSchema = z.enum(['en', 'zh-CN']);
 export const ThemeSchema = z.enum(['light', 'dark', 'system']);
 
@@ -39,6 +55,15 @@ export const SettingsSchema = z.object({
     .object({
       policy: TruncationPolicySchema.default('tokens'),
       maxTokens: z.number().int().positive().max(1_000_000).default(5000),
+    })
+    .prefault({}),
+  /** What the agent may touch (SPEC §7): the folder new sessions start in, the environment of children. */
+  agent: z
+    .object({
+      /** Absolute path (or ~/…) new sessions work in; null: ~/Threadline. Never the home folder itself. */
+      defaultWorkingFolder: WorkingFolderSchema.nullable().default(null),
+      /** Variables passed to child processes even though their names look like secrets. */
+      envPassthrough: z.array(EnvNameSchema).max(100).default([]),
     })
     .prefault({}),
 });
@@ -70,6 +95,12 @@ export const SettingsPatchSchema = z.strictObject({
       maxTokens: z.number().int().positive().max(1_000_000).optional(),
     })
     .optional(),
+  agent: z
+    .strictObject({
+      defaultWorkingFolder: WorkingFolderSchema.nullable().optional(),
+      envPassthrough: z.array(EnvNameSchema).max(100).optional(),
+    })
+    .optional(),
 });
 export type SettingsPatch = z.infer<typeof SettingsPatchSchema>;
 
@@ -80,6 +111,7 @@ export function mergeSettings(base: Settings, patch: SettingsPatch): Settings {
     compaction: { ...base.compaction, ...stripUndefined(patch.compaction ?? {}) },
     cfpm: { ...base.cfpm, ...stripUndefined(patch.cfpm ?? {}) },
     toolOutput: { ...base.toolOutput, ...stripUndefined(patch.toolOutput ?? {}) },
+    agent: { ...base.agent, ...stripUndefined(patch.agent ?? {}) },
   });
 }
 

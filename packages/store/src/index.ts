@@ -27,4 +27,6 @@ export {
   type KeyStorage,
   type ProvidersRepo,
   type ApprovalsRepo,
+  type ProcessesRepo,
+  type ToolProcess,
 } from './types';

@@ -11,6 +11,7 @@ import { createCompactionsRepo } from './repos/compactions';
 import { createMemoryRepo } from './repos/memory';
 import { createProvidersRepo } from './repos/providers';
 import { createApprovalsRepo } from './repos/approvals';
+import { createProcessesRepo } from './repos/processes';
 
 /**
  * Opens (creating and migrating when needed) the database at `opts.file`.
@@ -60,6 +61,7 @@ export function openStore(opts: OpenStoreOptions): Store {
       createProvidersRepo(ctx, { encryptor: opts.encryptor, allowPlaintextKeys: opts.allowPlaintextKeys ?? false }),
     ),
     approvals: guard(createApprovalsRepo(ctx)),
+    processes: guard(createProcessesRepo(ctx)),
     transaction: <T>(fn: () => T): T => {
       if (closed) throw new StoreError('closed', `The store ${opts.file} is closed.`);
       // Repository calls inside become savepoints of this one transaction.

@@ -123,8 +123,12 @@ export interface MessagesRepo {
 // ─── sessions ───────────────────────────────────────────────────────────────────────────────
 
 export interface SessionsRepo {
-  /** Title defaults to '' (the renderer shows a localized "Untitled"). */
-  create(title?: string): SessionSummary;
+  /**
+   * Title defaults to '' (the renderer shows a localized "Untitled"). `workingFolder`: the
+   * resolved folder (the runtime checks it); null/undefined stores none (summary says '').
+   */
+  create(title?: string, workingFolder?: string | null): SessionSummary;
+  setWorkingFolder(id: string, folder: string): SessionSummary;
   /** Most recently updated first. messageCount counts user-visible messages. */
   list(): SessionSummary[];
   get(id: string): SessionSummary | null;
@@ -270,7 +274,10 @@ export interface ProvidersRepo {
   /** hasKey only, never the key. Oldest first. */
   list(): ProviderProfile[];
   get(id: string): ProviderProfile | null;
-  /** Creates (new id) or updates; apiKey undefined keeps, null removes, string replaces. The first profile becomes active. */
+  /**
+   * Creates (new id) or updates; apiKey undefined keeps (unless the base URL moves to another
+   * origin: then the key is dropped), null removes, string replaces. The first profile becomes active.
+   */
   upsert(p: ProviderUpsert): ProviderProfile;
   setActive(id: string): ProviderProfile;
   active(): ProviderProfile | null;
@@ -289,6 +296,30 @@ export interface ApprovalsRepo {
   list(sessionId: string): Record<string, ApprovalPolicy>;
 }
 
+// ─── running tool processes (crash hygiene) ────────────────────────────────────────────────────
+
+export interface ToolProcess {
+  id: string;
+  sessionId: string;
+  toolCallId: string;
+  pid: number;
+  /** The process group (POSIX), null on Windows. */
+  pgid: number | null;
+  command: string;
+  /** The app process that started it. */
+  hostPid: number;
+  startedAt: number;
+}
+
+export interface ProcessesRepo {
+  /** Recorded when a tool process starts; returns its id. */
+  add(p: Omit<ToolProcess, 'id' | 'startedAt'>): string;
+  /** Removed when it ends. */
+  remove(id: string): void;
+  /** Oldest first. */
+  list(): ToolProcess[];
+}
+
 // ─── the store ──────────────────────────────────────────────────────────────────────────────
 
 export interface Store {
@@ -304,6 +335,7 @@ export interface Store {
   settings: SettingsRepo;
   providers: ProvidersRepo;
   approvals: ApprovalsRepo;
+  processes: ProcessesRepo;
   /** Runs several repository changes as one transaction: all of them or none (SPEC §9). */
   transaction<T>(fn: () => T): T;
   close(): void;

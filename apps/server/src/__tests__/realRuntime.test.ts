@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeLlm, type ChatRequestView, type FakeLlm, type FakeReply } from '@threadline/fake-llm';
@@ -93,6 +93,10 @@ describe('browser mode with the real runtime', () => {
     const session = await ok<{ id: string }>('sessions.create', { title: 'Real runtime' });
     const sessionId = session.id;
     await ok('sessions.rename', { id: sessionId, title: 'Renamed' });
+    const folder = realpathSync(mkdtempSync(join(tmpdir(), 'tl-folder-')));
+    expect(await ok('sessions.update', { id: sessionId, workingFolder: folder })).toMatchObject({
+      workingFolder: folder,
+    });
 
     // A turn whose shell call waits for approval: chat.state shows it, chat.approve answers it.
     const sent = await ok<{ userMessageId: string }>('chat.send', { sessionId, text: 'run it' });

@@ -16,7 +16,14 @@ function apiDouble(): AppApi {
   const api: Partial<AppApi> = {
     'sessions.list': async () => sessions,
     'sessions.create': async ({ title }) => {
-      const s = { id: `s${sessions.length + 1}`, title: title ?? 'New', createdAt: 1, updatedAt: 1, messageCount: 0 };
+      const s = {
+        id: `s${sessions.length + 1}`,
+        title: title ?? 'New',
+        createdAt: 1,
+        updatedAt: 1,
+        messageCount: 0,
+        workingFolder: '/home/u/Threadline',
+      };
       sessions.push(s);
       return s;
     },
@@ -142,6 +149,54 @@ describe('browser-mode server', () => {
       headers: auth(),
     });
     expect(huge.status).toBe(413);
+  });
+
+  it('answers malformed percent-encoding, non-object bodies and non-JSON types in the one error shape', async () => {
+    const shape = (r: Reply, status: number, message: RegExp): void => {
+      expect(r.status).toBe(status);
+      expect(r.headers['content-type']).toMatch(/application\/json/);
+      const body = JSON.parse(r.body) as { ok: boolean; error: { code: string; message: string } };
+      expect(body).toEqual({ ok: false, error: { code: 'invalid_input', message: expect.stringMatching(message) } });
+    };
+    shape(await call(srv.port, '/%c0%ae'), 400, /percent-encoding/);
+    shape(
+      await call(srv.port, '/api/rpc/sessions.%E0%A4%A', { method: 'POST', body: '{}', headers: auth() }),
+      400,
+      /percent-encoding/,
+    );
+    for (const body of ['null', '[]', '"x"', '3', 'true']) {
+      shape(
+        await call(srv.port, '/api/rpc/sessions.create', { method: 'POST', body, headers: auth() }),
+        400,
+        /JSON object/,
+      );
+    }
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
+      const r = await call(srv.port, '/api/rpc/sessions.create', {
+        method: 'POST',
+        body: '{"title":"x"}',
+        headers: { ...auth(), 'content-type': type },
+      });
+      shape(r, 415, /Content-Type: application\/json/);
+    }
+    const noType = await call(srv.port, '/api/rpc/sessions.create', {
+      method: 'POST',
+      body: '{"title":"x"}',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    shape(noType, 415, /JSON/);
+    // JSON with a charset, and an empty body (no input), still work.
+    const charset = await call(srv.port, '/api/rpc/sessions.create', {
+      method: 'POST',
+      body: '{"title":"Hi"}',
+      headers: { ...auth(), 'content-type': 'application/json; charset=utf-8' },
+    });
+    expect(charset.status).toBe(200);
+    const empty = await call(srv.port, '/api/rpc/sessions.list', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(empty.status).toBe(200);
   });
 
   it('runs a route and answers {ok:true,data}', async () => {

@@ -53,7 +53,10 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   const listeners = new Set<(e: AppEvent) => void>();
   const api = createAppApi({
     store,
-    dataDir: dir,
+    // The app's data folder and the user's home are their own folders under the temp dir; the
+    // session works in the temp dir itself, so tools find the files the tests put there.
+    dataDir: path.join(dir, 'data'),
+    homeDir: path.join(dir, 'home'),
     cwd: dir,
     // A login shell costs ~1 s per command on a loaded box; the tests do not need the user's PATH.
     loginShell: false,
@@ -63,7 +66,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     },
     ...opts.api,
   });
-  const session = await api['sessions.create']({ title: 'test' });
+  const session = await api['sessions.create']({ title: 'test', workingFolder: dir });
   const h: Harness = {
     api,
     store,

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROUTE_NAMES, dispatchRoute } from '@threadline/protocol';
 import { openStore, type Store } from '@threadline/store';
+import { startFakeLlm } from '@threadline/fake-llm';
 import { ensureEnvProvider } from '../index';
 import { startHarness, type Harness } from './harness';
 
@@ -162,6 +163,37 @@ describe('AppApi routes', () => {
       (await h.api['providers.test']({ draft: { ...draft, id: saved.id, baseUrl: elsewhere, apiKey: 'right-key' } }))
         .ok,
     ).toBe(true);
+  });
+});
+
+describe('a key belongs to its host', () => {
+  it('providers.upsert to another origin without a key drops it, so providers.test sends nothing there', async () => {
+    h = await startHarness();
+    const other = await startFakeLlm({});
+    try {
+      const saved = await h.api['providers.upsert']({
+        preset: 'custom',
+        name: 'Mine',
+        baseUrl: h.llm.url,
+        model: 'fake-model',
+        contextWindow: 8000,
+        apiKey: 'stored-key-77',
+      });
+      const moved = await h.api['providers.upsert']({
+        id: saved.id,
+        preset: 'custom',
+        name: 'Mine',
+        baseUrl: other.url,
+        model: 'fake-model',
+        contextWindow: 8000,
+      });
+      expect(moved.hasKey).toBe(false);
+      await h.api['providers.test']({ id: saved.id });
+      expect(other.requests.length).toBeGreaterThan(0);
+      for (const r of other.requests) expect(String(r.headers.authorization ?? '')).not.toContain('stored-key-77');
+    } finally {
+      await other.close();
+    }
   });
 });
 

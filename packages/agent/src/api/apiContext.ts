@@ -2,6 +2,7 @@ import { AppError, DEFAULT_SETTINGS, type ProviderProfile, type Settings } from 
 import type { ProviderClient, ProviderFactory } from '../ports';
 import type { TurnDeps, TurnScope } from '../turn/deps';
 import type { SessionRuntimes } from '../turn/sessionRuntime';
+import { presentSession } from '../workspace/sessionFolder';
 
 export interface ApiContext {
   deps: TurnDeps;
@@ -113,10 +114,11 @@ export function runSessionWork<T>(
 }
 
 export function emitSession(ctx: ApiContext, sessionId: string): void {
+  const session = ctx.deps.store.sessions.get(sessionId);
   ctx.deps.emit({
     type: 'session.updated',
     sessionId,
-    session: ctx.deps.store.sessions.get(sessionId),
+    session: session && presentSession(ctx.deps, currentSettings(ctx), session),
     busy: ctx.runtimes.get(sessionId).busy,
   });
 }

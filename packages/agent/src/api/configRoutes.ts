@@ -1,6 +1,8 @@
 import type { AppApi, ProviderProfile, ProviderUpsert } from '@threadline/protocol';
 import { requireSession, type ApiContext } from './apiContext';
 import { notFound } from './errors';
+import { checkWorkingFolder } from '../workspace/reach';
+import { reachBase } from '../workspace/sessionFolder';
 
 type ConfigRoutes = Pick<
   AppApi,
@@ -68,7 +70,12 @@ export function configRoutes(ctx: ApiContext): ConfigRoutes {
       return store.memory.candidates(sessionId);
     },
     'settings.get': async () => store.settings.get(),
-    'settings.set': async ({ patch }) => store.settings.set(patch),
+    'settings.set': async ({ patch }) => {
+      // The default folder is checked as a session's is (not the home folder, not the data folder…).
+      const folder = patch.agent?.defaultWorkingFolder;
+      if (folder) checkWorkingFolder(folder, reachBase(ctx.deps));
+      return store.settings.set(patch);
+    },
     'providers.list': async () => store.providers.list(),
     'providers.upsert': async (input) => store.providers.upsert(input),
     'providers.setActive': async ({ id }) => store.providers.setActive(id),

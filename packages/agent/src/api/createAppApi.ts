@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import path from 'node:path';
 import type { AppApi, AppEvent } from '@threadline/protocol';
 import type { Store } from '@threadline/store';
 import { contextEngine } from '../engine/contextEngine';
@@ -8,6 +10,8 @@ import { defaultProviderFactory } from '../engine/providerFactory';
 import { ToolRegistry } from '../tools/registry';
 import type { TurnDeps } from '../turn/deps';
 import { SessionRuntimes } from '../turn/sessionRuntime';
+import { resolveReal } from '../workspace/resolve';
+import { reapLeftovers } from '../process/reap';
 import { activeProvider, type ApiContext } from './apiContext';
 import { chatRoutes } from './chatRoutes';
 import { compactionRoutes } from './compactionRoutes';
@@ -25,8 +29,10 @@ export interface CreateAppApiOptions {
   newId?: () => string;
   /** Where the app keeps its files (the database lives here too). */
   dataDir: string;
-  /** Working directory of tools. */
+  /** The process's working directory (tools run in each session's working folder instead). */
   cwd: string;
+  /** The user's home folder (default os.homedir()): `~`, the default ~/Threadline, credential places. */
+  homeDir?: string;
   platform?: NodeJS.Platform;
   fileExists?: (p: string) => boolean;
   emit: (e: AppEvent) => void;
@@ -65,6 +71,9 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     now: opts.clock ?? Date.now,
     newId: opts.newId ?? randomUUID,
     cwd: opts.cwd,
+    homeDir: resolveReal(opts.homeDir ?? homedir(), '/', '/'),
+    dataDir: resolveReal(path.resolve(opts.dataDir), '/', '/'),
+    dbFile: resolveReal(path.resolve(opts.store.file), '/', '/'),
     platform: opts.platform ?? process.platform,
     fileExists: opts.fileExists ?? existsSync,
     shellTimeoutMs: opts.shellTimeoutMs ?? 120_000,
@@ -74,6 +83,13 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     runtime: (id) => runtimes.get(id),
     provider: () => activeProvider(ctxRef.ctx as ApiContext),
   };
+  // Before any route runs: end what a crashed previous run left behind, and mark its turns.
+  try {
+    reapLeftovers(deps);
+  } catch (err) {
+    // A store that cannot be written now keeps the rows: the next start tries again.
+    emit({ type: 'error', sessionId: null, code: 'internal', message: `Leftover tool processes: ${String(err)}` });
+  }
   const ctx: ApiContext = { deps, runtimes, providerFactory: opts.providerFactory ?? defaultProviderFactory };
   ctxRef.ctx = ctx;
   const routes: AppApi = guardRoutes({

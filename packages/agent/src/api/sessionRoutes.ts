@@ -1,5 +1,7 @@
-import type { AppApi } from '@threadline/protocol';
-import { emitSession, requireSession, type ApiContext } from './apiContext';
+import type { AppApi, SessionSummary } from '@threadline/protocol';
+import { checkWorkingFolder } from '../workspace/reach';
+import { defaultFolder, presentSession, reachBase } from '../workspace/sessionFolder';
+import { currentSettings, emitSession, requireSession, type ApiContext } from './apiContext';
 import { notFound } from './errors';
 import { exportSession } from './exportSession';
 
@@ -10,22 +12,38 @@ type SessionRoutes = Pick<
   | 'sessions.rename'
   | 'sessions.delete'
   | 'sessions.export'
+  | 'sessions.update'
   | 'messages.list'
   | 'messages.fullOutput'
 >;
 
 export function sessionRoutes(ctx: ApiContext): SessionRoutes {
   const { store } = ctx.deps;
+  const present = (s: SessionSummary): SessionSummary => presentSession(ctx.deps, currentSettings(ctx), s);
   return {
-    'sessions.list': async () => store.sessions.list(),
-    'sessions.create': async ({ title }) => {
-      const session = store.sessions.create(title);
+    'sessions.list': async () => {
+      const settings = currentSettings(ctx);
+      return store.sessions.list().map((s) => presentSession(ctx.deps, settings, s));
+    },
+    'sessions.create': async ({ title, workingFolder }) => {
+      // Resolved and checked now, stored with the session: a later change of the default moves nothing.
+      const folder =
+        workingFolder !== undefined
+          ? checkWorkingFolder(workingFolder, reachBase(ctx.deps))
+          : defaultFolder(ctx.deps, currentSettings(ctx));
+      const session = store.sessions.create(title, folder);
       emitSession(ctx, session.id);
       return session;
     },
     'sessions.rename': async ({ id, title }) => {
       requireSession(ctx, id);
       const session = store.sessions.rename(id, title);
+      emitSession(ctx, id);
+      return present(session);
+    },
+    'sessions.update': async ({ id, workingFolder }) => {
+      requireSession(ctx, id);
+      const session = store.sessions.setWorkingFolder(id, checkWorkingFolder(workingFolder, reachBase(ctx.deps)));
       emitSession(ctx, id);
       return session;
     },

@@ -90,6 +90,10 @@ export function createProviderClient(
         aborted: true,
         attempts: attempt + 1,
       };
+    // No finish_reason (and so no [DONE] before it): the provider stopped mid-answer. Not an
+    // answer: retried while nothing was shown, else the turn keeps the text marked partial.
+    if (finishReason === null)
+      throw new ProviderError('server', 'The answer stream ended before the provider finished it (no finish_reason).');
     return {
       content: sink.content,
       toolCalls: calls.result(),

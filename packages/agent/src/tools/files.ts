@@ -85,6 +85,7 @@ export const readFileTool: ToolDefinition<ReadArgs> = {
   readOnly: true,
   args: ReadArgs,
   run: readFileImpl,
+  path: { get: (a) => a.path, set: (a, p) => ({ ...a, path: p }) },
 };
 
 const WriteArgs = z.object({ path: z.string().min(1), content: z.string() });
@@ -103,6 +104,7 @@ export const writeFileTool: ToolDefinition<WriteArgs> = {
   },
   readOnly: false,
   args: WriteArgs,
+  path: { get: (a) => a.path, set: (a, p) => ({ ...a, path: p }) },
   run: async (args, ctx) => {
     const file = resolvePath(ctx, args.path);
     await mkdir(path.dirname(file), { recursive: true });
@@ -127,6 +129,7 @@ export const listDirTool: ToolDefinition<ListArgs> = {
   },
   readOnly: true,
   args: ListArgs,
+  path: { get: (a) => a.path ?? '.', set: (a, p) => ({ ...a, path: p }) },
   run: async (args, ctx) => {
     const dir = resolvePath(ctx, args.path ?? '.');
     const info = await stat(dir);

@@ -1,6 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { homedir } from 'node:os';
+import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { z } from 'zod';
+import { childEnv } from '../process/childEnv';
+import { expandHome } from '../workspace/resolve';
 import type { ToolContext, ToolDefinition, ToolResult } from './types';
 
 /**
@@ -22,26 +26,12 @@ function shellCommand(platform: NodeJS.Platform, command: string, login: boolean
   return { file: 'bash', args: [login ? '-lc' : '-c', command] };
 }
 
-/**
- * The child's environment without the app's own secrets and settings: the provider key and every
- * THREADLINE_* variable. An `env` the model runs would otherwise put the key into history, and
- * from there into the next request to the provider.
- */
-export function childEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  const out: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(env)) {
-    const name = k.toUpperCase();
-    if (name === 'OPENAI_API_KEY' || name.startsWith('THREADLINE_')) continue;
-    out[k] = v;
-  }
-  return out;
-}
-
 /** Kills the whole process group so a `sleep` started by bash dies with it. */
 function killTree(child: ChildProcess, platform: NodeJS.Platform): void {
   if (child.pid === undefined || child.exitCode !== null) return;
   try {
-    if (platform === 'win32') spawn('taskkill', ['/pid', String(child.pid), '/T', '/F'], { stdio: 'ignore' });
+    if (platform === 'win32')
+      spawn('taskkill', ['/pid', String(child.pid), '/T', '/F'], { stdio: 'ignore', env: childEnv() });
     else process.kill(-child.pid, 'SIGKILL');
   } catch {
     child.kill('SIGKILL');
@@ -69,15 +59,25 @@ export async function runShell(args: ShellArgs, ctx: ToolContext): Promise<ToolR
     let child: ChildProcess;
     try {
       child = spawn(file, argv, {
-        cwd: args.cwd ?? ctx.cwd,
+        // A relative cwd is taken from the session's folder, not from the app's own directory.
+        cwd: args.cwd !== undefined ? path.resolve(ctx.cwd, expandHome(args.cwd, homedir())) : ctx.cwd,
         detached: ctx.platform !== 'win32',
         stdio: ['ignore', 'pipe', 'pipe'],
-        env: childEnv(),
+        env: childEnv(process.env, ctx.envPassthrough ?? []),
       });
     } catch (err) {
       resolve({ ok: false, content: `failed to start shell: ${(err as Error).message}` });
       return;
     }
+    // Recorded while it runs: after a crash the next start ends the whole group (crash hygiene).
+    const forget =
+      child.pid !== undefined
+        ? (ctx.onSpawn?.({
+            pid: child.pid,
+            pgid: ctx.platform === 'win32' ? null : child.pid,
+            command: args.command,
+          }) ?? (() => {}))
+        : () => {};
     let reason: 'timeout' | 'aborted' | null = null;
     const timer = setTimeout(() => {
       reason = 'timeout';
@@ -92,11 +92,13 @@ export async function runShell(args: ShellArgs, ctx: ToolContext): Promise<ToolR
     child.stdout?.on('data', (c: Buffer) => append(decoders.out.write(c)));
     child.stderr?.on('data', (c: Buffer) => append(decoders.err.write(c)));
     child.on('error', (err) => {
+      forget();
       clearTimeout(timer);
       ctx.signal.removeEventListener('abort', onAbort);
       resolve({ ok: false, content: `failed to run command: ${err.message}` });
     });
     child.on('close', (code, sig) => {
+      forget();
       clearTimeout(timer);
       ctx.signal.removeEventListener('abort', onAbort);
       append(decoders.out.end());

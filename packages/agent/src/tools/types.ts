@@ -10,6 +10,10 @@ export interface ToolContext {
   shellTimeoutMs: number;
   /** bash -l (a login shell, the user's PATH) or plain bash -c; POSIX only. */
   loginShell?: boolean;
+  /** Variables a child process gets even though their names look like secrets (Settings). */
+  envPassthrough?: readonly string[];
+  /** Called with a started child process; the returned function is called when it ends (crash hygiene). */
+  onSpawn?: (p: { pid: number; pgid: number | null; command: string }) => () => void;
   /** Finds the full stored output of an earlier tool result by tool call id or message id. */
   lookupToolOutput: (id: string) => string | null;
   /** The latest todo list of the session (from its last manage_todo_list result), if any. */
@@ -44,6 +48,11 @@ export interface ToolDefinition<A = unknown> {
   readOnly: boolean;
   args: z.ZodType<A>;
   run: (args: A, ctx: ToolContext) => Promise<ToolResult>;
+  /**
+   * File tools: the path the call touches, and the same args with it replaced by its resolved
+   * form, so the tool acts on exactly the path that was checked (workspace/reach.ts).
+   */
+  path?: { get: (args: A) => string; set: (args: A, resolved: string) => A };
 }
 
 /** The `tools` array entry of an OpenAI chat request. */

@@ -15,6 +15,25 @@ export function effectivePolicy(scope: TurnScope, tool: Pick<ToolDefinition, 'na
   return scope.settings.approvalPolicy;
 }
 
+/**
+ * Policy of a file tool call by where its path leads (workspace/reach.ts): inside the folder it
+ * runs on its own unless the user said otherwise for this tool; outside it, it follows the policy
+ * of tools that change things (like shell: `ask` by default); credential places always ask.
+ * `deny` for the tool always wins. The data folder never gets here (refused before).
+ */
+export function pathPolicy(
+  scope: TurnScope,
+  tool: Pick<ToolDefinition, 'name' | 'readOnly'>,
+  zone: 'inside' | 'outside' | 'credential' | 'data',
+): ApprovalPolicy {
+  const override = scope.deps.store.approvals.get(scope.sessionId, tool.name);
+  const appWide = scope.settings.approvalPolicy;
+  if (override === 'deny') return 'deny';
+  if (zone === 'credential') return 'ask';
+  if (zone === 'outside') return override ?? appWide;
+  return override ?? (appWide === 'deny' && !tool.readOnly ? 'deny' : 'auto');
+}
+
 /** Waits for chat.approve (or the turn's cancel) on one tool call. */
 export function waitForApproval(scope: TurnScope, toolCallId: string): Promise<ApprovalDecision> {
   const rt = scope.deps.runtime(scope.sessionId);

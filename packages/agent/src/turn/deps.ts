@@ -13,6 +13,11 @@ export interface TurnDeps {
   now: () => number;
   newId: () => string;
   cwd: string;
+  /** The user's home folder, resolved (for `~`, the default folder and credential places). */
+  homeDir: string;
+  /** The app's data folder and database file, resolved: no tool may touch them. */
+  dataDir: string;
+  dbFile: string;
   platform: NodeJS.Platform;
   fileExists: (p: string) => boolean;
   shellTimeoutMs: number;

@@ -1,11 +1,13 @@
-import { USER_ONLY, type StoredMessage, type ToolCall } from '@threadline/protocol';
+import { USER_ONLY, type StoredMessage, type ToolAccess, type ToolCall } from '@threadline/protocol';
 import type { NewMessage } from '@threadline/store';
 import { parseToolCall, runParsedTool } from '../tools/registry';
 import { TODO_TOOL_NAME } from '../tools/todo';
 import type { TodoItem, ToolContext, ToolDefinition, ToolResult } from '../tools/types';
-import { effectivePolicy, waitForApproval } from './approvals';
+import { effectivePolicy, pathPolicy, waitForApproval } from './approvals';
 import type { TurnScope } from './deps';
 import { gateToolCall } from './gate';
+import { classifyPath, type Zone } from '../workspace/reach';
+import { ensureFolder, reachBase, sessionFolder } from '../workspace/sessionFolder';
 
 export type ToolStatus = 'ok' | 'error' | 'denied' | 'aborted';
 
@@ -40,17 +42,43 @@ function canonicalArgs(raw: string): string {
   }
 }
 
-function toolContext(scope: TurnScope): ToolContext {
+function toolContext(scope: TurnScope, folder: string, callId: string): ToolContext {
   const { deps, sessionId } = scope;
   return {
     sessionId,
-    cwd: deps.cwd,
+    cwd: folder,
+    onSpawn: (p) => recordProcess(scope, callId, p),
     platform: deps.platform,
     signal: scope.signal,
     shellTimeoutMs: deps.shellTimeoutMs,
     loginShell: deps.loginShell,
+    envPassthrough: scope.settings.agent.envPassthrough,
     lookupToolOutput: (id) => lookupToolOutput(scope, id),
     latestTodos: () => latestTodos(deps.store.messages.list(sessionId, { fullOutput: false })),
+  };
+}
+
+/** A running tool process in the store until it ends; never lets the store break the tool. */
+function recordProcess(
+  scope: TurnScope,
+  toolCallId: string,
+  p: { pid: number; pgid: number | null; command: string },
+): () => void {
+  let id: string | null = null;
+  try {
+    id = scope.deps.store.processes.add({ sessionId: scope.sessionId, toolCallId, hostPid: process.pid, ...p });
+  } catch {
+    return () => {};
+  }
+  return () => {
+    if (id === null) return;
+    const done = id;
+    id = null;
+    try {
+      scope.deps.store.processes.remove(done);
+    } catch {
+      // closed store: the next start finds the row, sees the process gone, and only marks the turn
+    }
   };
 }
 
@@ -135,20 +163,83 @@ export async function runToolCall(
   if (gated.rewritten) ranArguments = JSON.stringify(gated.args);
   const effectiveCall: ToolCall =
     ranArguments !== null ? { ...call, function: { ...call.function, arguments: ranArguments } } : call;
-  const decision = await approve(scope, messageId, effectiveCall, parsed.tool);
+  const place = placeOf(scope);
+  if ('error' in place) {
+    announce(scope, messageId, effectiveCall, false);
+    return done('error', { ok: false, content: place.error }, notices);
+  }
+  const access = pathAccess(scope, parsed.tool, gated.args, place.folder);
+  if (access?.zone === 'data') {
+    // Refused outright, approved or not: the database and the key that seals the API keys.
+    announce(scope, messageId, effectiveCall, false);
+    return done('error', { ok: false, content: refusedText(access.path) }, notices);
+  }
+  const args = access && parsed.tool.path ? parsed.tool.path.set(gated.args, access.path) : gated.args;
+  const decision = await approve(scope, messageId, effectiveCall, parsed.tool, access);
   if (decision === 'deny')
     return done('denied', { ok: false, content: 'denied: the user did not allow this tool call' }, notices);
   if (decision === 'aborted')
     return done('aborted', { ok: false, content: 'aborted: the user cancelled the turn' }, notices);
-  const result = await runParsedTool(parsed.tool, gated.args, toolContext(scope));
+  try {
+    ensureFolder(place.folder);
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    return done(
+      'error',
+      { ok: false, content: `Error: the working folder ${place.folder} cannot be created (${reason}).` },
+      notices,
+    );
+  }
+  const result = await runParsedTool(parsed.tool, args, toolContext(scope, place.folder, call.id));
   const status: ToolStatus = scope.signal.aborted ? 'aborted' : result.ok ? 'ok' : 'error';
   return done(status, result, notices);
 }
 
 /** A call of the step in flight: kept for chat.state and pushed to the renderers. */
-function announce(scope: TurnScope, messageId: string, call: ToolCall, needsApproval: boolean): void {
-  scope.deps.runtime(scope.sessionId).requested(messageId, call, needsApproval);
-  scope.deps.emit({ type: 'tool.requested', sessionId: scope.sessionId, toolCall: call, messageId, needsApproval });
+function announce(
+  scope: TurnScope,
+  messageId: string,
+  call: ToolCall,
+  needsApproval: boolean,
+  access?: PathAccess | null,
+): void {
+  // The card shows the resolved path only where it is the reason to ask.
+  const shown: ToolAccess | undefined =
+    access && access.zone !== 'inside' && access.zone !== 'data' ? { path: access.path, zone: access.zone } : undefined;
+  scope.deps.runtime(scope.sessionId).requested(messageId, call, needsApproval, shown);
+  scope.deps.emit({
+    type: 'tool.requested',
+    sessionId: scope.sessionId,
+    toolCall: call,
+    messageId,
+    needsApproval,
+    ...(shown ? { access: shown } : {}),
+  });
+}
+
+/** The session's working folder, or why there is none usable (an error the model can read). */
+function placeOf(scope: TurnScope): { folder: string } | { error: string } {
+  const session = scope.deps.store.sessions.get(scope.sessionId);
+  if (!session) return { error: `Error: session ${scope.sessionId} no longer exists.` };
+  try {
+    return { folder: sessionFolder(scope.deps, scope.settings, session) };
+  } catch (err) {
+    return { error: `Error: no usable working folder: ${err instanceof Error ? err.message : String(err)}` };
+  }
+}
+
+interface PathAccess {
+  path: string;
+  zone: Zone;
+}
+
+function pathAccess(scope: TurnScope, tool: ToolDefinition, args: unknown, folder: string): PathAccess | null {
+  if (!tool.path) return null;
+  return classifyPath(tool.path.get(args), { ...reachBase(scope.deps), folder });
+}
+
+function refusedText(p: string): string {
+  return `Error: refused: ${p} is in Threadline's own data folder (its database, backups and the key that seals stored API keys). No tool may read or change it, whatever the approval.`;
 }
 
 async function approve(
@@ -156,9 +247,10 @@ async function approve(
   messageId: string,
   call: ToolCall,
   tool: ToolDefinition,
+  access: PathAccess | null,
 ): Promise<'approve' | 'deny' | 'aborted'> {
-  const policy = effectivePolicy(scope, tool);
-  announce(scope, messageId, call, policy === 'ask');
+  const policy = access ? pathPolicy(scope, tool, access.zone) : effectivePolicy(scope, tool);
+  announce(scope, messageId, call, policy === 'ask', access);
   if (policy === 'auto') return 'approve';
   if (policy === 'deny') return 'deny';
   return waitForApproval(scope, call.id);

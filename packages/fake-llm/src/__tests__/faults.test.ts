@@ -172,3 +172,26 @@ describe('token counting', () => {
     expect(n).toBeLessThanOrEqual(huge.length / 2);
   });
 });
+
+describe('endAfterChunks', () => {
+  it('ends the stream cleanly without the finish_reason chunk, the usage or [DONE]', async () => {
+    llm.enqueue({ content: 'abcdefghij', chunkSize: 2, endAfterChunks: 3 });
+    const res = await fetch(`${llm.url}/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer test' },
+      body: JSON.stringify({
+        model: 'm',
+        stream: true,
+        stream_options: { include_usage: true },
+        messages: [{ role: 'user', content: 'hi' }],
+      }),
+    });
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    const frames = text.split('\n\n').filter((f) => f.startsWith('data: '));
+    expect(frames).toHaveLength(3);
+    expect(text).not.toContain('[DONE]');
+    expect(text).not.toMatch(/"finish_reason":"(stop|length|tool_calls)"/);
+    expect(text).not.toContain('"prompt_tokens"');
+  });
+});

@@ -65,6 +65,7 @@ describe('migrations', () => {
         'sessions',
         'settings',
         'tool_approvals',
+        'tool_processes',
       ].sort(),
     );
     db.close();

@@ -40,6 +40,27 @@ describe('provider profiles', () => {
     expect(rawBytes(store.file)).not.toContain(KEY);
   });
 
+  it('drops the stored key when the base URL moves to another origin without a new key', () => {
+    const store = tmp.open({ encryptor: fakeEncryptor() });
+    const p = store.providers.upsert(openai({ apiKey: KEY }));
+    // Same origin, another path: the key stays.
+    expect(store.providers.upsert(openai({ id: p.id, baseUrl: 'https://api.openai.com/v2' })).hasKey).toBe(true);
+    expect(store.providers.secret(p.id)).toBe(KEY);
+    // Another host, port or scheme: gone, unless the same request brings a key.
+    for (const baseUrl of ['https://evil.example/v1', 'https://api.openai.com:8443/v1', 'http://api.openai.com/v1']) {
+      store.providers.upsert(openai({ id: p.id, apiKey: KEY }));
+      const moved = store.providers.upsert(openai({ id: p.id, baseUrl }));
+      expect(moved.hasKey).toBe(false);
+      expect(store.providers.secret(p.id)).toBeNull();
+      expect(store.providers.keyStorage(p.id)).toBe('none');
+    }
+    const withKey = store.providers.upsert(
+      openai({ id: p.id, baseUrl: 'https://other.example/v1', apiKey: 'sk-other' }),
+    );
+    expect(withKey.hasKey).toBe(true);
+    expect(store.providers.secret(p.id)).toBe('sk-other');
+  });
+
   it('keeps, replaces or removes the key as the upsert says', () => {
     const store = tmp.open({ encryptor: fakeEncryptor() });
     const p = store.providers.upsert(openai({ apiKey: KEY }));

@@ -161,6 +161,23 @@ INSERT INTO message_outputs (message_id, full_output) SELECT id, full_output FRO
 ALTER TABLE messages DROP COLUMN full_output;
 `;
 
+// What the agent may touch (issue 12): each session has its working folder (NULL: the default,
+// resolved by the runtime), and running tool processes are recorded so a restart after a crash
+// can end them and mark their turn.
+const V5_AGENT_REACH = `
+ALTER TABLE sessions ADD COLUMN working_folder TEXT;
+CREATE TABLE tool_processes (
+  id TEXT PRIMARY KEY,
+  session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+  tool_call_id TEXT NOT NULL,
+  pid INTEGER NOT NULL,
+  pgid INTEGER,              -- the process group (POSIX), killed whole
+  command TEXT NOT NULL,
+  host_pid INTEGER NOT NULL, -- the app process that started it
+  started_at INTEGER NOT NULL
+);
+`;
+
 export const MIGRATIONS: readonly Migration[] = Object.freeze([
   {
     version: 1,
@@ -170,6 +187,7 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   { version: 2, description: 'CFPM memory tables', sql: V2_MEMORY },
   { version: 3, description: 'provider key storage marker, active-compaction index', sql: V3_KEY_STORAGE },
   { version: 4, description: 'full tool outputs in their own table', sql: V4_MESSAGE_OUTPUTS },
+  { version: 5, description: 'session working folder, running tool processes', sql: V5_AGENT_REACH },
 ]);
 
 /** The schema version this code writes. */

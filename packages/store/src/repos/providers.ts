@@ -31,6 +31,15 @@ const toProfile = (r: ProviderRow): ProviderProfile => ({
   active: r.active === 1,
 });
 
+/** scheme://host:port of a base URL (null when it does not parse: never "the same host"). */
+export function originOf(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+}
+
 export interface KeyPolicy {
   encryptor?: Encryptor;
   allowPlaintextKeys: boolean;
@@ -77,7 +86,11 @@ export function createProvidersRepo(ctx: RepoContext, keys: KeyPolicy): Provider
     let key: { api_key_cipher: string | null; key_storage: KeyStorage } = existing
       ? { api_key_cipher: existing.api_key_cipher, key_storage: existing.key_storage }
       : { api_key_cipher: null, key_storage: 'none' };
-    if (p.apiKey === null || p.apiKey === '') key = { api_key_cipher: null, key_storage: 'none' };
+    // A key belongs to the host it was saved for: a profile moved to another origin without a new
+    // key loses it, or the next request (or providers.test) would hand it to that host.
+    const moved = existing !== null && originOf(existing.base_url) !== originOf(p.baseUrl);
+    if (p.apiKey === null || p.apiKey === '' || (moved && p.apiKey === undefined))
+      key = { api_key_cipher: null, key_storage: 'none' };
     else if (typeof p.apiKey === 'string') key = sealKey(p.apiKey);
     const row: ProviderRow = {
       id: existing?.id ?? ctx.newId(),

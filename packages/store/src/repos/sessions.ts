@@ -9,6 +9,7 @@ interface SessionRow {
   created_at: number;
   updated_at: number;
   message_count: number;
+  working_folder: string | null;
 }
 
 const toSummary = (r: SessionRow): SessionSummary => ({
@@ -17,21 +18,28 @@ const toSummary = (r: SessionRow): SessionSummary => ({
   createdAt: r.created_at,
   updatedAt: r.updated_at,
   messageCount: r.message_count,
+  // '' = not chosen (a session from before working folders): the runtime fills in its default.
+  workingFolder: r.working_folder ?? '',
 });
 
 const TitleSchema = z.string().trim().max(200);
+/** The runtime has resolved and checked it; the store only keeps it. */
+const FolderSchema = z.string().min(1).max(4096);
 
 export function createSessionsRepo(ctx: RepoContext): SessionsRepo {
   const { db } = ctx;
-  const insert = db.prepare<[string, string, number, number]>(
-    'INSERT INTO sessions (id, title, created_at, updated_at) VALUES (?, ?, ?, ?)',
+  const insert = db.prepare<[string, string, number, number, string | null]>(
+    'INSERT INTO sessions (id, title, created_at, updated_at, working_folder) VALUES (?, ?, ?, ?, ?)',
+  );
+  const folderStmt = db.prepare<[string, number, string]>(
+    'UPDATE sessions SET working_folder = ?, updated_at = ? WHERE id = ?',
   );
   const getOne = db.prepare<[string], SessionRow>(
-    'SELECT id, title, created_at, updated_at, message_count FROM sessions WHERE id = ?',
+    'SELECT id, title, created_at, updated_at, message_count, working_folder FROM sessions WHERE id = ?',
   );
   // rowid breaks ties between sessions touched in the same millisecond: newer row first.
   const listAll = db.prepare<[], SessionRow>(
-    'SELECT id, title, created_at, updated_at, message_count FROM sessions ORDER BY updated_at DESC, rowid DESC',
+    'SELECT id, title, created_at, updated_at, message_count, working_folder FROM sessions ORDER BY updated_at DESC, rowid DESC',
   );
   const renameStmt = db.prepare<[string, number, string]>('UPDATE sessions SET title = ?, updated_at = ? WHERE id = ?');
   const touchStmt = db.prepare<[number, string]>('UPDATE sessions SET updated_at = ? WHERE id = ?');
@@ -44,11 +52,18 @@ export function createSessionsRepo(ctx: RepoContext): SessionsRepo {
   };
 
   return {
-    create(title?: string): SessionSummary {
+    create(title?: string, workingFolder?: string | null): SessionSummary {
       const t = parseInput(TitleSchema, title ?? '', 'session title');
+      const folder = workingFolder == null ? null : parseInput(FolderSchema, workingFolder, 'working folder');
       const id = ctx.newId();
       const now = ctx.now();
-      insert.run(id, t, now, now);
+      insert.run(id, t, now, now, folder);
+      return mustGet(id);
+    },
+    setWorkingFolder(id: string, folder: string): SessionSummary {
+      const f = parseInput(FolderSchema, folder, 'working folder');
+      if (folderStmt.run(f, ctx.now(), id).changes === 0)
+        throw new StoreError('not_found', `Session ${id} does not exist.`);
       return mustGet(id);
     },
     list: () => listAll.all().map(toSummary),

@@ -25,7 +25,14 @@ const ipc = vi.hoisted(() => {
 vi.mock('electron', () => ({ ipcMain: ipc.ipcMain }));
 
 const location = resolveRendererLocation({}, true);
-const session: SessionSummary = { id: 's1', title: 'Hello', createdAt: 1, updatedAt: 2, messageCount: 0 };
+const session: SessionSummary = {
+  id: 's1',
+  title: 'Hello',
+  createdAt: 1,
+  updatedAt: 2,
+  messageCount: 0,
+  workingFolder: '/home/u/Threadline',
+};
 
 /** Only the routes these tests call; the router is the real one from protocol. */
 function fakeApi(calls: unknown[]): AppApi {

@@ -53,6 +53,24 @@ afterEach(async () => {
 });
 
 describe('openDesktopRuntime', () => {
+  it('takes the data folder lock: a second runtime on it is refused before opening anything', async () => {
+    const { dataDir } = open(true);
+    const opts = {
+      dataDir,
+      encryptor: safeStorageEncryptor(safeStorage(true), 'linux'),
+      emit: () => {},
+      env: {},
+      cwd: dir!,
+      log: () => {},
+    };
+    expect(() => openDesktopRuntime(opts)).toThrow(
+      `Threadline is already running with the data folder ${dataDir} (process ${process.pid}); close it first.`,
+    );
+    await runtime!.close();
+    runtime = openDesktopRuntime(opts);
+    expect(await runtime.api['sessions.list']({})).toEqual([]);
+  });
+
   it('starts with an environment it cannot apply and says why (the shell shows it)', async () => {
     const { api } = open(true, {
       THREADLINE_PROVIDER_URL: 'http://127.0.0.1:11434/v1',

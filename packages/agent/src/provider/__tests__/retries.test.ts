@@ -122,4 +122,32 @@ describe('retries', () => {
     expect(r.aborted).toBe(true);
     expect(llm.chatRequests()).toHaveLength(1);
   });
+
+  it('a stream that ends without finish_reason is retried while nothing was streamed', async () => {
+    // Role chunk only, then a clean end: no text, no finish_reason, no [DONE].
+    llm.enqueue({ content: 'never shown', endAfterChunks: 1 });
+    const r = await client.streamChat({ messages: user });
+    expect(r.content).toBe('You said: hello');
+    expect(r.finishReason).toBe('stop');
+    expect(r.attempts).toBe(2);
+    expect(waits).toHaveLength(1);
+  });
+
+  it('a stream cut after text is a provider error carrying no retry, never a complete answer', async () => {
+    llm.enqueue({ content: 'The first half of a long answer', chunkSize: 5, endAfterChunks: 3 });
+    let shown = '';
+    const err = await failure(client.streamChat({ messages: user, onDelta: (d) => (shown += d) }));
+    expect(shown).toBe('The first '); // the role chunk, then two chunks of 5
+    expect(err.kind).toBe('server');
+    expect(err.message).toMatch(/ended before the provider finished/);
+    expect(err.attempts).toBe(1);
+    expect(llm.chatRequests()).toHaveLength(1);
+  });
+
+  it('four cut streams in a row exhaust the retry policy with a clear error', async () => {
+    llm.enqueue(...Array.from({ length: 4 }, () => ({ content: 'x', endAfterChunks: 1 })));
+    const err = await failure(client.streamChat({ messages: user }));
+    expect(err.attempts).toBe(4);
+    expect(err.message).toMatch(/no finish_reason/);
+  });
 });

@@ -27,6 +27,7 @@ function ctx(over: Partial<ToolContext> = {}): ToolContext {
     platform: process.platform,
     signal: new AbortController().signal,
     shellTimeoutMs: 10_000,
+    // Not a login shell: the user's profile (a slow or locked pyenv, say) is not under test.
     loginShell: false,
     lookupToolOutput: () => null,
     latestTodos: () => null,
@@ -111,6 +112,46 @@ describe('tools', () => {
         ['OPENAI_API_KEY', saved.key],
         ['THREADLINE_PROVIDER_URL', saved.url],
       ] as const) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
+  });
+
+  it('shell strips every secret-looking variable, keeping the pass-through list and the rest', async () => {
+    const planted: Record<string, string> = {
+      ANTHROPIC_API_KEY: 'sk-ant-planted-1-end',
+      GITHUB_TOKEN: 'ghp-planted-2-end',
+      AWS_SECRET_ACCESS_KEY: 'aws-planted-3-end',
+      AWS_PROFILE: 'aws-profile-planted-4-end',
+      AZURE_CLIENT_ID: 'azure-planted-5-end',
+      GOOGLE_APPLICATION_CREDENTIALS: '/planted/gcp-6-end',
+      DB_PASSWORD: 'pw-planted-7-end',
+      MYSQL_PASSWD: 'pw-planted-8-end',
+      SOME_CREDENTIALS: 'cred-planted-9-end',
+      NPM_CONFIG__AUTH: 'npm-planted-10-end',
+      MY_CLIENT_SECRET: 'secret-planted-11-end',
+      DATABASE_URL: 'postgres://app:pw-planted-12-end@db.local/app',
+      HF_TOKEN: 'hf-planted-13-end',
+      TL_HARMLESS_VALUE: 'visible-14',
+      PLAIN_URL: 'https://example.com/path',
+    };
+    const saved = Object.fromEntries(Object.keys(planted).map((k) => [k, process.env[k]]));
+    Object.assign(process.env, planted);
+    try {
+      const r = await call(
+        'shell',
+        JSON.stringify({ command: 'env' }),
+        ctx({ loginShell: false, envPassthrough: ['hf_token'] }),
+      );
+      expect(r.ok).toBe(true);
+      for (const n of [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]) expect(r.content).not.toContain(`planted-${n}-end`);
+      // Named in the pass-through list (any case), and harmless names, reach the child.
+      expect(r.content).toMatch(/^HF_TOKEN=hf-planted-13-end$/m);
+      expect(r.content).toMatch(/^TL_HARMLESS_VALUE=visible-14$/m);
+      expect(r.content).toMatch(/^PLAIN_URL=https:\/\/example.com\/path$/m);
+    } finally {
+      for (const [k, v] of Object.entries(saved)) {
         if (v === undefined) delete process.env[k];
         else process.env[k] = v;
       }

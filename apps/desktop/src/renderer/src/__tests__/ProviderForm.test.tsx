@@ -44,4 +44,32 @@ describe('ProviderForm', () => {
     expect(fake.calls.find((c) => c.route === 'providers.upsert')?.input).toMatchObject({ id: 'p1', apiKey: null });
     expect(screen.queryByTestId('key-set')).toBeNull();
   });
+
+  it('says before saving that a stored key is dropped when the address moves to another host', async () => {
+    const fake = createFakeBridge({
+      'providers.upsert': (i) => ({ ...profile, baseUrl: i.baseUrl, hasKey: false }),
+      'providers.setActive': (i) => ({ ...profile, id: i.id, baseUrl: 'https://evil.example/v1', hasKey: false }),
+      'providers.list': () => [],
+    });
+    setBridge(fake.bridge);
+    render(<ProviderForm profile={profile} submitLabel="Save" />);
+    const url = screen.getByTestId('provider-url');
+    expect(screen.queryByTestId('provider-key-moved')).toBeNull();
+    // Same origin, another path: the key stays, nothing to say.
+    fireEvent.change(url, { target: { value: 'https://api.openai.com/v2' } });
+    expect(screen.queryByTestId('provider-key-moved')).toBeNull();
+    fireEvent.change(url, { target: { value: 'https://evil.example/v1' } });
+    expect(screen.getByTestId('provider-key-moved').textContent).toContain('https://api.openai.com');
+    expect((screen.getByTestId('provider-key') as HTMLInputElement).placeholder).toBe('Paste a key for the new host');
+    // A new key for the new host: nothing is lost, the warning goes.
+    fireEvent.change(screen.getByTestId('provider-key'), { target: { value: 'sk-new' } });
+    expect(screen.queryByTestId('provider-key-moved')).toBeNull();
+    fireEvent.change(screen.getByTestId('provider-key'), { target: { value: '' } });
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('provider-save'));
+    });
+    // Saved: the key is gone (the runtime dropped it), so there is nothing left to warn about.
+    expect(screen.queryByTestId('key-set')).toBeNull();
+    expect(screen.queryByTestId('provider-key-moved')).toBeNull();
+  });
 });

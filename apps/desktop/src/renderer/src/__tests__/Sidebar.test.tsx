@@ -11,14 +11,35 @@ describe('Sidebar', () => {
   beforeEach(() => {
     fake = createFakeBridge({
       'sessions.delete': () => ({ deleted: true }),
-      'sessions.rename': (i) => ({ id: i.id, title: i.title, createdAt: 1, updatedAt: 99, messageCount: 0 }),
+      'sessions.rename': (i) => ({
+        id: i.id,
+        title: i.title,
+        createdAt: 1,
+        updatedAt: 99,
+        messageCount: 0,
+        workingFolder: '/home/u/Threadline',
+      }),
     });
     setBridge(fake.bridge);
     useAppStore.setState({
       activeSessionId: null,
       sessions: [
-        { id: 'b', title: 'Beta plan', createdAt: 1, updatedAt: 20, messageCount: 3 },
-        { id: 'a', title: 'Alpha notes', createdAt: 1, updatedAt: 10, messageCount: 1 },
+        {
+          id: 'b',
+          title: 'Beta plan',
+          createdAt: 1,
+          updatedAt: 20,
+          messageCount: 3,
+          workingFolder: '/home/u/Threadline',
+        },
+        {
+          id: 'a',
+          title: 'Alpha notes',
+          createdAt: 1,
+          updatedAt: 10,
+          messageCount: 1,
+          workingFolder: '/home/u/Threadline',
+        },
       ],
     });
   });

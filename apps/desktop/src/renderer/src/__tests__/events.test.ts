@@ -71,7 +71,14 @@ describe('store fed by events', () => {
     fake.emit({
       type: 'session.updated',
       sessionId: 's1',
-      session: { id: 's1', title: 't', createdAt: 1, updatedAt: 3, messageCount: 2 },
+      session: {
+        id: 's1',
+        title: 't',
+        createdAt: 1,
+        updatedAt: 3,
+        messageCount: 2,
+        workingFolder: '/home/u/Threadline',
+      },
       busy: false,
     });
     expect(store.getState().streaming.a5).toBeUndefined();

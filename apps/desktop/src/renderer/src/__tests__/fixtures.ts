@@ -55,4 +55,11 @@ export const settings = (cfpm: Partial<typeof DEFAULT_SETTINGS.cfpm> = {}) => ({
   cfpm: { ...DEFAULT_SETTINGS.cfpm, ...cfpm },
 });
 
-export const session = (id = 's1', title = 'First') => ({ id, title, createdAt: 1, updatedAt: 2, messageCount: 0 });
+export const session = (id = 's1', title = 'First') => ({
+  id,
+  title,
+  createdAt: 1,
+  updatedAt: 2,
+  messageCount: 0,
+  workingFolder: '/home/u/Threadline',
+});

@@ -174,7 +174,14 @@ describe('races between chat.state and events', () => {
     fake.emit({
       type: 'session.updated',
       sessionId: 's1',
-      session: { id: 's1', title: 't', createdAt: 1, updatedAt: 2, messageCount: 2 },
+      session: {
+        id: 's1',
+        title: 't',
+        createdAt: 1,
+        updatedAt: 2,
+        messageCount: 2,
+        workingFolder: '/home/u/Threadline',
+      },
       busy: false,
     });
     // ...and the answer still describes it running, with a call waiting.
@@ -206,7 +213,14 @@ describe('races between chat.state and events', () => {
     fake.emit({
       type: 'session.updated',
       sessionId: 's1',
-      session: { id: 's1', title: 't', createdAt: 1, updatedAt: 2, messageCount: 1 },
+      session: {
+        id: 's1',
+        title: 't',
+        createdAt: 1,
+        updatedAt: 2,
+        messageCount: 1,
+        workingFolder: '/home/u/Threadline',
+      },
       busy: false,
     });
     expect(store.getState().tools.c1).toBeUndefined();

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { useAppStore } from '../store';
 import { Composer } from './Composer';
 import { ExportMenu } from './ExportMenu';
+import { FolderButton } from './FolderButton';
 import { SessionApprovals } from './SessionApprovals';
 import { IconMemory, IconPlus } from './Icons';
 import { MessageList } from './MessageList';
@@ -47,6 +48,9 @@ export function ChatView() {
         <div className="chat-title" data-testid="chat-title">
           {session?.title || t('sidebar.untitled')}
         </div>
+        {session?.workingFolder ? (
+          <FolderButton key={sessionId} sessionId={sessionId} folder={session.workingFolder} />
+        ) : null}
         <span className="spacer" />
         <SessionApprovals sessionId={sessionId} />
         <ExportMenu sessionId={sessionId} />

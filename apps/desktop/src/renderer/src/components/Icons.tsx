@@ -142,6 +142,11 @@ export const IconMore = (p: P) => (
     <circle cx="18" cy="12" r="1.2" />
   </svg>
 );
+export const IconFolder = (p: P) => (
+  <svg {...base(p)}>
+    <path d="M3 7a2 2 0 0 1 2-2h4l2 2h8a2 2 0 0 1 2 2v8a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2z" />
+  </svg>
+);
 export const IconLogo = (p: P) => (
   <svg {...base(p)} viewBox="0 0 24 24">
     <path d="M4 7c4-4 8 4 16 0M4 12c4-4 8 4 16 0M4 17c4-4 8 4 16 0" />

@@ -94,6 +94,12 @@ export const MessageRow = memo(function MessageRow({ row, sessionId }: { row: Ro
             <ToolCallCard key={tc.call.id} sessionId={sessionId} call={tc.call} result={tc.result} />
           ))}
           <div className="msg-actions">
+            {row.msg.meta?.partial === true && (
+              <span className="partial-tag" data-testid="partial-tag">
+                <IconAlert />
+                {t('chat.partial')}
+              </span>
+            )}
             {row.hidden && <HiddenTag />}
             {row.msg.content && <CopyButton getText={() => row.msg.content ?? ''} />}
           </div>

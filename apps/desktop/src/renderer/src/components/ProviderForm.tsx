@@ -19,6 +19,15 @@ interface Props {
   submitLabel: string;
 }
 
+/** scheme://host:port, or null when the text is not a URL (yet). */
+function originOf(url: string): string | null {
+  try {
+    return new URL(url.trim()).origin;
+  } catch {
+    return null;
+  }
+}
+
 type TestState =
   { state: 'idle' } | { state: 'running' } | { state: 'done'; ok: boolean; message: string; latencyMs: number | null };
 
@@ -40,6 +49,8 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
   const [apiKey, setApiKey] = useState('');
   const [savedId, setSavedId] = useState<string | undefined>(profile?.id);
   const [hasKey, setHasKey] = useState(profile?.hasKey ?? false);
+  /** The address the stored key was saved for: the runtime drops the key when the origin changes. */
+  const [keyUrl, setKeyUrl] = useState(profile?.baseUrl ?? '');
   /** The stored key goes on the next save (the key itself is never shown, so it cannot be edited). */
   const [removeKey, setRemoveKey] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -82,6 +93,7 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
       const saved = await call('providers.upsert', d);
       setSavedId(saved.id);
       setHasKey(saved.hasKey);
+      setKeyUrl(saved.baseUrl);
       setRemoveKey(false);
       setApiKey('');
       return saved;
@@ -120,6 +132,9 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
   };
 
   const needsKey = PROVIDER_PRESETS[preset].needsKey;
+  // Said before saving: a key never follows its profile to another host (the runtime drops it).
+  const keyHost = originOf(keyUrl);
+  const keyDropped = hasKey && !removeKey && apiKey === '' && keyHost !== null && originOf(baseUrl) !== keyHost;
 
   return (
     <form
@@ -215,16 +230,24 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
             placeholder={
               removeKey
                 ? t('provider.keyWillBeRemoved')
-                : hasKey
-                  ? t('provider.apiKeyKeep')
-                  : needsKey
-                    ? t('provider.apiKeyPlaceholder')
-                    : t('provider.apiKeyOptional')
+                : keyDropped
+                  ? t('provider.apiKeyNewHost')
+                  : hasKey
+                    ? t('provider.apiKeyKeep')
+                    : needsKey
+                      ? t('provider.apiKeyPlaceholder')
+                      : t('provider.apiKeyOptional')
             }
             disabled={removeKey}
             onChange={(e) => setApiKey(e.target.value)}
+            aria-describedby={keyDropped ? 'provider-key-moved' : undefined}
             data-testid="provider-key"
           />
+          {keyDropped && (
+            <span className="field-warning" id="provider-key-moved" role="status" data-testid="provider-key-moved">
+              {t('provider.keyHostChanged', { host: keyHost })}
+            </span>
+          )}
         </label>
         <label className="field field-wide">
           <span className="field-label">{t('provider.compactionModel')}</span>

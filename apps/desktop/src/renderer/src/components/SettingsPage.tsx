@@ -5,6 +5,7 @@ import { useAppStore } from '../store';
 import { IconX } from './Icons';
 import { LanguageSwitch } from './LanguageSwitch';
 import { ProviderForm } from './ProviderForm';
+import { ReachSettings } from './ReachSettings';
 import { NumberField, Segmented, SettingRow, Toggle } from './SettingsControls';
 
 type Tab = 'general' | 'providers' | 'context';
@@ -58,6 +59,7 @@ function General() {
           testId="approval-select"
         />
       </SettingRow>
+      <ReachSettings settings={settings} apply={apply} />
       {error && (
         <div className="form-error" role="alert">
           {error}

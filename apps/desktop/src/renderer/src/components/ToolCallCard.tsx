@@ -5,7 +5,7 @@ import type { StoredMessage, ToolCall } from '@threadline/protocol';
 import { useAppStore } from '../store';
 import { call as rpc } from '../transport';
 import type { ToolStatus } from '../store/types';
-import { IconChevron, IconTool } from './Icons';
+import { IconAlert, IconChevron, IconTool } from './Icons';
 import { CopyButton } from './CopyButton';
 
 const PREVIEW_LINES = 12;
@@ -127,6 +127,15 @@ export function ToolCallCard({ sessionId, call, result }: Props) {
                 {ranArgs}
               </pre>
             </>
+          )}
+          {status === 'waiting' && state?.access && (
+            <div className={`tool-access zone-${state.access.zone}`} data-testid="tool-access">
+              <IconAlert />
+              <span>
+                {t(state.access.zone === 'credential' ? 'tool.accessCredential' : 'tool.accessOutside')}{' '}
+                <code className="tool-access-path">{state.access.path}</code>
+              </span>
+            </div>
           )}
           {status === 'waiting' && (
             <div className="tool-approval" role="group" aria-label={t('tool.approvalGroup')}>

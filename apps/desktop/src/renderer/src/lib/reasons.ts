@@ -21,5 +21,10 @@ export function errorNoticeText(content: string | null, t: TFn): string {
   const parsed = parseNotice(content);
   if (parsed?.type !== 'error') return content ?? '';
   const p = parsed.payload;
-  return t(`chat.error.notice.${p.type}`, { message: p.message ?? '', limit: p.limit ?? '?', tool: p.tool ?? '' });
+  return t(`chat.error.notice.${p.type}`, {
+    message: p.message ?? '',
+    limit: p.limit ?? '?',
+    tool: p.tool ?? '',
+    command: p.command ?? '',
+  });
 }

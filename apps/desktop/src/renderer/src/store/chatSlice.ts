@@ -111,6 +111,7 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
         status: prev && prev.status !== 'waiting' && prev.status !== 'running' ? prev.status : p.status,
         call: p.toolCall,
         messageId: p.messageId,
+        ...(p.access ? { access: p.access } : {}),
       };
     }
     set({

@@ -83,6 +83,7 @@ export function createEventHandler(get: Get, set: Set): (e: AppEvent) => void {
               status: prev && prev.status !== 'waiting' ? prev.status : e.needsApproval ? 'waiting' : 'running',
               call: e.toolCall,
               messageId: e.messageId,
+              ...(e.access ? { access: e.access } : {}),
             },
           },
         });

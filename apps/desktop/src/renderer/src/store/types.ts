@@ -9,6 +9,7 @@ import type {
   Settings,
   SettingsPatch,
   StoredMessage,
+  ToolAccess,
   ToolCall,
 } from '@threadline/protocol';
 
@@ -26,6 +27,8 @@ export interface ToolState {
    */
   call?: ToolCall;
   messageId?: string;
+  /** The resolved path that made a file tool ask (outside the working folder, or credentials). */
+  access?: ToolAccess;
 }
 
 export interface StreamingMessage {

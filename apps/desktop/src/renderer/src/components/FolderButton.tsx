@@ -1,0 +1,117 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { call } from '../transport';
+import { useAppStore } from '../store';
+import { Dialog } from './Dialog';
+import { IconFolder } from './Icons';
+
+/** What the renderer can check before asking the runtime (which resolves and checks the rest). */
+export function folderInputError(raw: string): 'empty' | 'absolute' | null {
+  const v = raw.trim();
+  if (v === '') return 'empty';
+  const absolute = v.startsWith('~') || v.startsWith('/') || /^[A-Za-z]:[\\/]/.test(v) || v.startsWith('\\\\');
+  return absolute ? null : 'absolute';
+}
+
+/**
+ * The session's working folder in the chat header: file tools run there without asking, and
+ * the shell starts there. A click opens a field to move the session to another folder.
+ */
+export function FolderButton({ sessionId, folder }: { sessionId: string; folder: string }) {
+  const { t } = useTranslation();
+  const upsert = useAppStore((s) => s.upsertSession);
+  const [open, setOpen] = useState(false);
+  const [value, setValue] = useState(folder);
+  const [error, setError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  const save = async () => {
+    const local = folderInputError(value);
+    if (local) return setError(t(`folder.errors.${local}`));
+    setSaving(true);
+    try {
+      upsert(await call('sessions.update', { id: sessionId, workingFolder: value.trim() }));
+      setOpen(false);
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <>
+      <button
+        type="button"
+        className="btn btn-ghost folder-btn"
+        title={t('folder.hint', { folder })}
+        aria-label={t('folder.label', { folder })}
+        onClick={() => {
+          setValue(folder);
+          setError(null);
+          setOpen(true);
+        }}
+        data-testid="folder-button"
+      >
+        <IconFolder />
+        <span className="folder-path" dir="rtl">
+          {/* rtl + bdi: a long path is cut at its start, so the folder's own name stays visible */}
+          <bdi>{folder}</bdi>
+        </span>
+      </button>
+      {open && (
+        <Dialog
+          title={t('folder.dialogTitle')}
+          onClose={() => setOpen(false)}
+          testId="folder-dialog"
+          footer={
+            <>
+              <button type="button" className="btn" onClick={() => setOpen(false)}>
+                {t('common.cancel')}
+              </button>
+              <button
+                type="submit"
+                form="folder-form"
+                className="btn btn-primary"
+                disabled={saving}
+                data-testid="folder-save"
+              >
+                {t('folder.save')}
+              </button>
+            </>
+          }
+        >
+          <form
+            id="folder-form"
+            onSubmit={(e) => {
+              e.preventDefault();
+              void save();
+            }}
+          >
+            <p className="muted">{t('folder.dialogHint')}</p>
+            <input
+              className="input mono"
+              value={value}
+              spellCheck={false}
+              autoComplete="off"
+              aria-label={t('folder.field')}
+              aria-invalid={error !== null}
+              aria-describedby={error ? 'folder-error' : undefined}
+              onChange={(e) => {
+                setValue(e.target.value);
+                setError(null);
+              }}
+              data-autofocus
+              data-testid="folder-input"
+            />
+            {error && (
+              <div className="field-error" id="folder-error" role="alert" data-testid="folder-error">
+                {error}
+              </div>
+            )}
+          </form>
+        </Dialog>
+      )}
+    </>
+  );
+}

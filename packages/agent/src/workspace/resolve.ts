@@ -1,0 +1,56 @@
+import { lstatSync, readlinkSync } from 'node:fs';
+import path from 'node:path';
+
+/** `~` and `~/…` (or `~\…`) under `home`; anything else as given. */
+export function expandHome(p: string, home: string): string {
+  if (p === '~') return home;
+  if (p.startsWith('~/') || p.startsWith('~\\')) return path.join(home, p.slice(2));
+  return p;
+}
+
+const MAX_LINKS = 40;
+
+function segments(p: string): string[] {
+  return p.split(/[\\/]+/).filter((s) => s !== '' && s !== '.');
+}
+
+/**
+ * Where a path really leads, as the OS will follow it: `~` expanded, then component by component
+ * with every symbolic link replaced by its target (a dangling one too: writing through it would
+ * create the target) and `..` applied to the real parent, not the text before it (`link/..` is
+ * the link target's parent). Components that do not exist yet are kept as written.
+ * `base` is the folder a relative path is taken from; it should itself be resolved.
+ */
+export function resolveReal(input: string, base: string, home: string): string {
+  const expanded = expandHome(input, home);
+  // Not path.join: it would apply `..` to the text before the links are followed.
+  const abs = path.isAbsolute(expanded) ? expanded : `${base}${path.sep}${expanded}`;
+  const { root } = path.parse(abs);
+  const queue = segments(abs.slice(root.length));
+  let cur = root;
+  let links = 0;
+  while (queue.length > 0) {
+    const seg = queue.shift()!;
+    if (seg === '..') {
+      cur = path.dirname(cur);
+      continue;
+    }
+    const next = path.join(cur, seg);
+    let isLink = false;
+    try {
+      isLink = lstatSync(next).isSymbolicLink();
+    } catch {
+      // does not exist (yet): kept as written
+    }
+    if (!isLink) {
+      cur = next;
+      continue;
+    }
+    if (++links > MAX_LINKS) throw new Error(`too many levels of symbolic links in ${input}`);
+    const target = readlinkSync(next);
+    const targetRoot = path.parse(target).root;
+    if (path.isAbsolute(target)) cur = targetRoot;
+    queue.unshift(...segments(target.slice(targetRoot.length)));
+  }
+  return cur;
+}
