@@ -1,5 +1,7 @@
 import type { StoredMessage, ToolCall } from './messages';
-import type { ContextUsage } from './compaction';
+import type { CompactionRecord, ContextUsage, Trigger } from './compaction';
+import type { GateRewrite } from './notices';
+import type { Strategy } from './settings';
 import type { SessionSummary } from './routes';
 
 /** Events pushed from the runtime to every renderer (SPEC §7.1). */
@@ -12,6 +14,8 @@ export type AppEvent =
       toolCall: ToolCall;
       messageId: string;
       needsApproval: boolean;
+      /** The gate will run other arguments than `toolCall` holds (the model's): what and why. */
+      gate?: GateRewrite;
     }
   | {
       type: 'tool.finished';
@@ -24,7 +28,21 @@ export type AppEvent =
   | { type: 'notice'; sessionId: string; message: StoredMessage }
   | { type: 'usage'; sessionId: string; usage: ContextUsage }
   | { type: 'session.updated'; sessionId: string; session: SessionSummary | null; busy: boolean }
-  | { type: 'error'; sessionId: string | null; code: string; message: string };
+  | { type: 'error'; sessionId: string | null; code: string; message: string }
+  /** A compaction began: the renderer shows it in place, where its divider will be. */
+  | {
+      type: 'compaction.started';
+      sessionId: string;
+      trigger: Trigger;
+      strategy: Strategy;
+      instructions: string | null;
+      /** Percent of the window in use when it began (auto), else null. */
+      percent: number | null;
+    }
+  /** Applied: the record is the divider from now on. */
+  | { type: 'compaction.finished'; sessionId: string; compaction: CompactionRecord }
+  /** Nothing applied: failed, nothing to compact, or cancelled by the user (`cancelled`). */
+  | { type: 'compaction.failed'; sessionId: string; reason: string; cancelled: boolean };
 
 export type AppEventType = AppEvent['type'];
 export const APP_EVENT_TYPES: readonly AppEventType[] = [
@@ -36,4 +54,7 @@ export const APP_EVENT_TYPES: readonly AppEventType[] = [
   'usage',
   'session.updated',
   'error',
+  'compaction.started',
+  'compaction.finished',
+  'compaction.failed',
 ];

@@ -4,6 +4,7 @@ import type { StoredMessage, ToolCall } from './messages';
 import type { CompactionPreview, CompactionRecord, ContextUsage } from './compaction';
 import { FactCategorySchema, FactStatusSchema, type MemoryCandidate, type MemoryFact } from './memory';
 import { ProviderUpsertSchema, type ProviderProfile } from './providers';
+import type { GateRewrite } from './notices';
 
 const id = z.string().min(1).max(200);
 const sessionRef = z.object({ sessionId: id });
@@ -23,6 +24,8 @@ export interface PendingToolCall {
   messageId: string;
   needsApproval: boolean;
   status: 'waiting' | 'running';
+  /** The gate's rewrite of this call, when it made one (see the `tool.requested` event). */
+  gate?: GateRewrite;
 }
 
 /** The live state of a session's turn, which history alone cannot tell. */
@@ -51,6 +54,8 @@ export const RouteInputs = {
     toolCallId: id,
     decision: z.enum(['approve', 'deny']),
     remember: z.boolean().optional(),
+    /** Approve the model's own arguments instead of the gate's rewrite of them. */
+    useOriginal: z.boolean().optional(),
   }),
   /** What is running now: for a renderer that (re)loads while a turn runs or waits for approval. */
   'chat.state': sessionRef,

@@ -13,7 +13,7 @@ import { countMessageTokens, type TokenCache } from '../tokens/count';
 import { orderAgentMessages } from '../view/order';
 import { WorkState } from './state';
 import { DEFAULT_PROTECTED_TOOLS } from './units';
-import { AUTO_MIN_MESSAGES, planFor, type Plan } from './strategies';
+import { AUTO_MIN_MESSAGES, manualFallback, planFor, type Plan } from './strategies';
 import { defaultTarget, priorityChainTarget } from './triggers';
 import type { Summarizer } from './prompts';
 import type { StepContext, StepDetail, StepSpec } from './types';
@@ -191,12 +191,15 @@ export async function compact(input: CompactInput): Promise<CompactResult> {
     protectedTools: input.protectedTools ?? DEFAULT_PROTECTED_TOOLS,
     checkpoint: input.checkpoint ?? buildCheckpointSnapshot,
   };
-  const plan = input.plan ?? planFor(input.strategy, before / input.window, input.trigger);
+  const plan = [...(input.plan ?? planFor(input.strategy, before / input.window, input.trigger))];
+  if (input.trigger === 'manual' && !input.plan) plan.push(manualFallback(input.strategy));
   if (plan.length === 0) return fail('below_threshold');
 
-  for (const group of plan) {
+  for (const [i, group] of plan.entries()) {
     const now = state.total();
     if (now <= target && now < before) break;
+    // The manual fallback (the last group) only runs when the plan itself hid nothing.
+    if (input.trigger === 'manual' && !input.plan && i === plan.length - 1 && now < before) break;
     for (const spec of group) {
       const tokensBefore = state.total();
       let detail: StepDetail;
