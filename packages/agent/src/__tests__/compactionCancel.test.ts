@@ -73,7 +73,8 @@ describe('cancelling a compaction', () => {
       expect(await h.api['chat.cancel']({ sessionId: h.sessionId })).toEqual({ cancelled: true });
     }
     const history = h.history();
-    expect(compactionNotices(history, 'auto_compacting').length).toBe(3);
+    expect(h.events.filter((e) => e.type === 'compaction.started' && e.trigger === 'auto')).toHaveLength(3);
+    expect(h.events.filter((e) => e.type === 'compaction.failed' && e.cancelled)).toHaveLength(3);
     expect(compactionNotices(history, 'compaction_failed').length).toBe(0);
     expect(compactionNotices(history, 'auto_paused').length).toBe(0);
     expect((await h.api['context.usage']({ sessionId: h.sessionId })).autoPaused).toBe(false);

@@ -16,6 +16,8 @@ export interface CompactionRequest {
   instructions: string | null;
   targetTokens: number | null;
   signal?: AbortSignal;
+  /** Percent of the window in use that set it off (auto), shown while it runs. */
+  percent?: number | null;
 }
 
 /** The reason of a compaction the user stopped (chat.cancel): not a failure, nothing applied. */
@@ -76,9 +78,29 @@ function inProviderTokens(plan: CompactionPlan, budget: TokenBudget): Compaction
 
 /**
  * Runs and stores one compaction. A plan that does not reduce the estimate counts as failed and
- * is not applied (SPEC §3.5 guards). Notices say what happened in every case.
+ * is not applied (SPEC §3.5 guards). Typed events tell the renderers while it runs and how it
+ * ended (the divider is the compaction); a failure or "nothing to compact" is also a notice.
  */
 export async function runCompaction(req: CompactionRequest): Promise<CompactionOutcome> {
+  const { deps, sessionId } = req;
+  deps.emit({
+    type: 'compaction.started',
+    sessionId,
+    trigger: req.trigger,
+    strategy: req.settings.compaction.strategy,
+    instructions: req.instructions,
+    percent: req.percent ?? null,
+  });
+  const outcome = await compactAndStore(req);
+  if (outcome.ok && outcome.record) deps.emit({ type: 'compaction.finished', sessionId, compaction: outcome.record });
+  else {
+    const reason = outcome.reason ?? 'did_not_reduce';
+    deps.emit({ type: 'compaction.failed', sessionId, reason, cancelled: reason === CANCELLED_REASON });
+  }
+  return outcome;
+}
+
+async function compactAndStore(req: CompactionRequest): Promise<CompactionOutcome> {
   const { deps, sessionId, settings, trigger } = req;
   const strategy = settings.compaction.strategy;
   let plan: CompactionPlan;
@@ -142,14 +164,6 @@ export async function runCompaction(req: CompactionRequest): Promise<CompactionO
       });
     }
     return applied;
-  });
-  persistCompactionNotice(deps, sessionId, {
-    type: 'compacted',
-    trigger,
-    strategy,
-    tokensBefore: record.tokensBefore,
-    tokensAfter: record.tokensAfter,
-    compactionId: record.id,
   });
   deps.emit({
     type: 'session.updated',

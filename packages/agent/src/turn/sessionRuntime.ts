@@ -1,5 +1,5 @@
 import { INITIAL_CALIBRATION, type CalibrationState } from '@threadline/context';
-import type { ChatState, PendingToolCall, ToolCall } from '@threadline/protocol';
+import type { ChatState, GateRewrite, PendingToolCall, ToolCall } from '@threadline/protocol';
 import type { ApprovalDecision } from './approvals';
 
 /**
@@ -33,12 +33,13 @@ export class SessionRuntime {
     this.partial = { messageId, text };
   }
 
-  requested(messageId: string, toolCall: ToolCall, needsApproval: boolean): void {
+  requested(messageId: string, toolCall: ToolCall, needsApproval: boolean, gate?: GateRewrite): void {
     this.pending.set(toolCall.id, {
       toolCall,
       messageId,
       needsApproval,
       status: needsApproval ? 'waiting' : 'running',
+      ...(gate ? { gate } : {}),
     });
   }
 

@@ -1,9 +1,17 @@
-import { USER_ONLY, type StoredMessage, type ToolCall } from '@threadline/protocol';
+import {
+  GATE_NOTICE_PREFIX,
+  USER_ONLY,
+  formatNotice,
+  parseNotice,
+  type GateRewrite,
+  type StoredMessage,
+  type ToolCall,
+} from '@threadline/protocol';
 import type { NewMessage } from '@threadline/store';
 import { parseToolCall, runParsedTool } from '../tools/registry';
 import { TODO_TOOL_NAME } from '../tools/todo';
 import type { TodoItem, ToolContext, ToolDefinition, ToolResult } from '../tools/types';
-import { effectivePolicy, waitForApproval } from './approvals';
+import { effectivePolicy, waitForApproval, type ApprovalDecision } from './approvals';
 import type { TurnScope } from './deps';
 import { gateToolCall } from './gate';
 
@@ -84,6 +92,7 @@ function resultMessage(
   result: ToolResult,
   durationMs: number,
   ranArguments: string | null,
+  gate: (GateRewrite & { declined: boolean }) | null,
 ): NewMessage {
   const { deps, settings, profile } = scope;
   // write-time truncation: the model gets head + tail with a marker; the full text stays beside it.
@@ -93,6 +102,8 @@ function resultMessage(
   if (cut.truncated) meta.truncated = true;
   // The gate rewrote the command: the call in history keeps the model's arguments, this is what ran.
   if (ranArguments !== null) meta.ranArguments = ranArguments;
+  // Why, for the card after the fact: the folder and its path from memory, and the user's choice.
+  if (gate) meta.gate = { target: gate.target, path: gate.path, declined: gate.declined };
   return {
     role: 'tool',
     tool_call_id: call.id,
@@ -112,13 +123,14 @@ export async function runToolCall(
   const { deps } = scope;
   const started = deps.now();
   let ranArguments: string | null = null;
+  let gate: (GateRewrite & { declined: boolean }) | null = null;
   const done = (status: ToolStatus, result: ToolResult, notices: NewMessage[] = []): ToolOutcome => {
     const durationMs = deps.now() - started;
     return {
       call,
       status,
       durationMs,
-      messages: [...notices, resultMessage(scope, call, status, result, durationMs, ranArguments)],
+      messages: [...notices, resultMessage(scope, call, status, result, durationMs, ranArguments, gate)],
     };
   };
   if (scope.signal.aborted)
@@ -128,37 +140,67 @@ export async function runToolCall(
     announce(scope, messageId, call, false);
     return done('error', { ok: false, content: parsed.error });
   }
+  // The gate runs before the approval, so the user is asked about what will really run.
   const gated = gateToolCall(scope, parsed.tool, parsed.args, latestUserText);
-  const notices: NewMessage[] = gated.notice
-    ? [{ role: 'user', content: gated.notice, kind: 'gate_notice', visibility: USER_ONLY }]
-    : [];
-  if (gated.rewritten) ranArguments = JSON.stringify(gated.args);
-  const effectiveCall: ToolCall =
-    ranArguments !== null ? { ...call, function: { ...call.function, arguments: ranArguments } } : call;
-  const decision = await approve(scope, messageId, effectiveCall, parsed.tool);
+  if (gated.rewritten) {
+    ranArguments = gated.rewritten.rewrittenArguments;
+    gate = { ...gated.rewritten, declined: false };
+  }
+  const decision = await approve(scope, messageId, call, parsed.tool, gated.rewritten);
+  let args = gated.args;
+  if (decision === 'approve_original' && gate) {
+    args = parsed.args;
+    ranArguments = null;
+    gate.declined = true;
+  }
+  const notices = gateNotices(gated.notice, gate?.declined === true);
   if (decision === 'deny')
     return done('denied', { ok: false, content: 'denied: the user did not allow this tool call' }, notices);
   if (decision === 'aborted')
     return done('aborted', { ok: false, content: 'aborted: the user cancelled the turn' }, notices);
-  const result = await runParsedTool(parsed.tool, gated.args, toolContext(scope));
+  const result = await runParsedTool(parsed.tool, args, toolContext(scope));
   const status: ToolStatus = scope.signal.aborted ? 'aborted' : result.ok ? 'ok' : 'error';
   return done(status, result, notices);
 }
 
-/** A call of the step in flight: kept for chat.state and pushed to the renderers. */
-function announce(scope: TurnScope, messageId: string, call: ToolCall, needsApproval: boolean): void {
-  scope.deps.runtime(scope.sessionId).requested(messageId, call, needsApproval);
-  scope.deps.emit({ type: 'tool.requested', sessionId: scope.sessionId, toolCall: call, messageId, needsApproval });
+/** The gate notice as stored: marked when the user ran the model's original command instead. */
+function gateNotices(notice: string | null, declined: boolean): NewMessage[] {
+  if (notice === null) return [];
+  let content = notice;
+  const parsed = declined ? parseNotice(notice) : null;
+  if (parsed?.type === 'gate') content = formatNotice(GATE_NOTICE_PREFIX, { ...parsed.payload, declined: true });
+  return [{ role: 'user', content, kind: 'gate_notice', visibility: USER_ONLY }];
 }
 
+/** A call of the step in flight: kept for chat.state and pushed to the renderers. */
+function announce(
+  scope: TurnScope,
+  messageId: string,
+  call: ToolCall,
+  needsApproval: boolean,
+  gate: GateRewrite | null = null,
+): void {
+  scope.deps.runtime(scope.sessionId).requested(messageId, call, needsApproval, gate ?? undefined);
+  scope.deps.emit({
+    type: 'tool.requested',
+    sessionId: scope.sessionId,
+    toolCall: call,
+    messageId,
+    needsApproval,
+    ...(gate ? { gate } : {}),
+  });
+}
+
+/** The call as the model made it, with the gate's rewrite beside it (the card shows both). */
 async function approve(
   scope: TurnScope,
   messageId: string,
   call: ToolCall,
   tool: ToolDefinition,
-): Promise<'approve' | 'deny' | 'aborted'> {
+  gate: GateRewrite | null,
+): Promise<ApprovalDecision> {
   const policy = effectivePolicy(scope, tool);
-  announce(scope, messageId, call, policy === 'ask');
+  announce(scope, messageId, call, policy === 'ask', gate);
   if (policy === 'auto') return 'approve';
   if (policy === 'deny') return 'deny';
   return waitForApproval(scope, call.id);
