@@ -173,7 +173,7 @@ describe('export', () => {
     await h.api['settings.set']({ patch: { language: 'zh-CN' } });
     const zh = await h.api['sessions.export']({ id: h.sessionId, format: 'markdown' });
     expect(zh.content).not.toMatch(/\[(CFPM_|THREADLINE_)/);
-    expect(zh.content).toContain('工具守卫运行了');
+    expect(zh.content).toContain('命令闸门运行了');
     expect(zh.content).toContain('对话已压缩');
     const json = await h.api['sessions.export']({ id: h.sessionId, format: 'json' });
     expect(json.content).toContain('[CFPM_TOOL_GATE_V1]');

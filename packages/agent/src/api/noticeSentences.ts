@@ -39,9 +39,9 @@ const SENTENCES = {
     memory: (a: number, u: number, r: number, facts: number) =>
       `记忆已更新：${[a && `新增 ${a} 条`, u && `修改 ${u} 条`, r && `停用 ${r} 条`].filter(Boolean).join('，')}（共 ${facts} 条）。`,
     gate: (target: string, from: string, to: string) =>
-      `工具守卫运行了 \`${to}\`，而不是 \`${from}\`（记忆中已知的 ${target} 路径）。`,
+      `命令闸门运行了 \`${to}\`，而不是 \`${from}\`（记忆中已知的 ${target} 路径）。`,
     gateDeclined: (target: string, from: string, to: string) =>
-      `工具守卫建议运行 \`${to}\`（记忆中已知的 ${target} 路径）；用户选择运行原命令 \`${from}\`。`,
+      `命令闸门建议运行 \`${to}\`（记忆中已知的 ${target} 路径）；用户选择运行原命令 \`${from}\`。`,
     compaction: {
       auto_compacting: '已开始自动压缩。',
       compacted: '对话已压缩。',

@@ -111,6 +111,7 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
         status: prev && prev.status !== 'waiting' && prev.status !== 'running' ? prev.status : p.status,
         call: p.toolCall,
         messageId: p.messageId,
+        ...(p.gate ? { gate: p.gate } : {}),
       };
     }
     set({
@@ -166,7 +167,7 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
     }
   },
 
-  async approve(sessionId, toolCallId, decision, remember = false) {
+  async approve(sessionId, toolCallId, decision, remember = false, useOriginal = false) {
     const prev = get().tools[toolCallId];
     set({
       tools: {
@@ -181,7 +182,13 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
       },
     });
     try {
-      await call('chat.approve', { sessionId, toolCallId, decision, ...(remember ? { remember } : {}) });
+      await call('chat.approve', {
+        sessionId,
+        toolCallId,
+        decision,
+        ...(remember ? { remember } : {}),
+        ...(useOriginal ? { useOriginal } : {}),
+      });
       if (remember) await get().loadApprovals(sessionId);
     } catch (err) {
       if (prev) set({ tools: { ...get().tools, [toolCallId]: prev } });

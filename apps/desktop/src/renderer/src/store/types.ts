@@ -2,6 +2,9 @@ import type {
   ApprovalPolicy,
   CompactionRecord,
   ContextUsage,
+  GateRewrite,
+  Strategy,
+  Trigger,
   MemoryCandidate,
   MemoryFact,
   ProviderProfile,
@@ -26,6 +29,16 @@ export interface ToolState {
    */
   call?: ToolCall;
   messageId?: string;
+  /** The pre-tool gate will run other arguments than the model asked for: what and why. */
+  gate?: GateRewrite;
+}
+
+/** A compaction running now, shown in place where its divider will be. */
+export interface LiveCompaction {
+  trigger: Trigger;
+  strategy: Strategy;
+  instructions: string | null;
+  percent: number | null;
 }
 
 export interface StreamingMessage {
@@ -63,8 +76,17 @@ export interface ChatSlice {
   loadChatState(sessionId: string): Promise<void>;
   send(sessionId: string, text: string): Promise<boolean>;
   cancel(sessionId: string): Promise<void>;
-  /** `remember`: the same answer for this tool for the rest of the session. */
-  approve(sessionId: string, toolCallId: string, decision: 'approve' | 'deny', remember?: boolean): Promise<void>;
+  /**
+   * `remember`: the same answer for this tool for the rest of the session. `useOriginal`: run the
+   * model's own arguments rather than the gate's rewrite.
+   */
+  approve(
+    sessionId: string,
+    toolCallId: string,
+    decision: 'approve' | 'deny',
+    remember?: boolean,
+    useOriginal?: boolean,
+  ): Promise<void>;
   /** Per-session approval policies by tool name. */
   approvals: Record<string, Record<string, ApprovalPolicy>>;
   loadApprovals(sessionId: string): Promise<void>;
@@ -78,6 +100,8 @@ export interface ContextSlice {
   usage: Record<string, ContextUsage>;
   compactions: Record<string, CompactionRecord[]>;
   compacting: Record<string, boolean>;
+  /** The compaction running in each session (from the compaction.* events), if any. */
+  liveCompaction: Record<string, LiveCompaction | null>;
   facts: Record<string, MemoryFact[]>;
   candidates: Record<string, MemoryCandidate[]>;
   loadContext(sessionId: string): Promise<void>;
