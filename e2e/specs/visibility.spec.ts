@@ -21,7 +21,10 @@ test.use({
         match: { lastUserIncludes: 'check the desktop', hasTools: true },
         reply: { toolCalls: [{ name: 'shell', arguments: { command: 'ls ~/Desktop' } }] },
       },
-      { match: { lastToolResultIncludes: 'marker-file.txt' }, reply: { content: 'Your desktop holds marker-file.txt.' } },
+      {
+        match: { lastToolResultIncludes: 'marker-file.txt' },
+        reply: { content: 'Your desktop holds marker-file.txt.' },
+      },
     ],
   },
 });
@@ -89,9 +92,15 @@ async function expectChips(page: Page, level: Level, exp: ReturnType<typeof expe
   await expect(page.locator('[data-notice] .chip-toggle')).toHaveCount(level === 'debug' ? exp.debug + exp.gate : 0);
 }
 
-async function shots(app: AppPage, name: string, looks: [Lang, Theme][]): Promise<void> {
+async function shots(
+  app: AppPage,
+  name: string,
+  looks: [Lang, Theme][],
+  prepare: () => Promise<void> = async () => {},
+): Promise<void> {
   for (const [lang, theme] of looks) {
     await app.setLook(lang, theme);
+    await prepare();
     for (const [size, width] of [
       ['wide', 1360],
       ['narrow', 720],
@@ -181,8 +190,13 @@ test('chips in each mode over one record: memory changes, no-change turns, a gat
 
   for (const level of ['off', 'brief', 'debug'] as const) {
     await app.setRuntimeVisibility(level);
-    if (level === 'debug') await page.locator('[data-notice=runtime]').last().getByRole('button').click();
-    await shots(app, `visibility-${level}`, ALL_LOOKS);
+    await shots(app, `visibility-${level}`, ALL_LOOKS, async () => {
+      if (level !== 'debug') return;
+      // The gate chip's details, open.
+      const toggle = page.locator('[data-notice=gate] .chip-toggle');
+      if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+      await expect(page.locator('[data-notice=gate]').getByTestId('notice-details')).toBeVisible();
+    });
   }
 });
 
@@ -294,7 +308,10 @@ test('the approval card shows what the model asked for, what will run and why, a
   await expect(card.getByTestId('tool-args')).toContainText('ls ~/Desktop');
   await expect(card.getByTestId('tool-ran')).toContainText(`ls ${desktop}`);
   await expect(card.getByTestId('approve-original')).toBeVisible();
-  for (const look of [['en', 'light'], ['zh-CN', 'dark']] as [Lang, Theme][]) {
+  for (const look of [
+    ['en', 'light'],
+    ['zh-CN', 'dark'],
+  ] as [Lang, Theme][]) {
     await app.setLook(...look);
     await app.shot('gate-approval', ...look);
   }
