@@ -2,9 +2,16 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { parseNotice, type CompactionRecord, type SessionSummary, type StoredMessage } from '@threadline/protocol';
+import {
+  parseNotice,
+  type CompactionRecord,
+  type MemoryCandidate,
+  type SessionSummary,
+  type StoredMessage,
+} from '@threadline/protocol';
 import { test, expect, type Stack } from '../fixtures';
 import { AppPage, type Lang, type Theme } from '../pages/AppPage';
+import { MemoryPanelPage } from '../pages/MemoryPanel';
 
 // Issue 15: runtime visibility is a view of the record (off / brief / debug, past and future),
 // one divider per compaction, Compact means compact, the gate asks before it acts, readable exports.
@@ -145,9 +152,9 @@ test('chips in each mode over one record: memory changes, no-change turns, a gat
   // The whole session is recorded with visibility OFF: the notices are stored all the same.
   for (const text of [
     'Please keep the plan in docs/plan.md and the notes in docs/notes.md',
-    'Thanks, that is all for now',
+    'Thanks, that is all for now; the logs can go to /dev/null',
     'Please check the desktop',
-    'Thanks again',
+    'Thanks again, /dev/null is fine for the logs',
   ]) {
     await app.send(text);
     await app.waitIdle();
@@ -182,6 +189,23 @@ test('chips in each mode over one record: memory changes, no-change turns, a gat
   await expect(page.locator('[data-notice=runtime]').first()).toContainText(/Memory updated: \d+ added/);
   await expect(page.locator('[data-notice]')).not.toContainText(['+0 accepted']);
   await expect(gateChip).toContainText('Gate: reused Desktop path for shell');
+
+  // The memory panel (debug) lists each rejected candidate once, with how often it was seen.
+  await app.setRuntimeVisibility('debug');
+  await new MemoryPanelPage(page).open();
+  const candidates = await stack.rpc<MemoryCandidate[]>('memory.candidates.list', { sessionId });
+  const groups = new Map<string, number>();
+  for (const c of candidates.filter((x) => x.decision === 'rejected')) {
+    const key = `${c.category}|${c.reason}|${c.content.trim()}`;
+    groups.set(key, (groups.get(key) ?? 0) + 1);
+  }
+  expect([...groups.values()].some((n) => n > 1)).toBe(true); // the same line rejected again
+  const rows = page.getByTestId('rejected-candidate');
+  await expect(rows).toHaveCount(groups.size);
+  const counts = await rows.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-count'))).sort());
+  expect(counts).toEqual([...groups.values()].sort());
+  await app.shot('memory-rejected', 'en', 'light');
+  await page.getByTestId('open-memory').click();
 
   // What the model received never held a notice, whatever the settings were.
   const requests = await fakeRequests(stack);
