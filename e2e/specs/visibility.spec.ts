@@ -253,6 +253,7 @@ test('one divider per compaction; Compact adds no message; /compact <text> below
   await expect(live).toBeVisible();
   await expect(live).toContainText('Segmented summary');
   await expect(live).toContainText('manual');
+  await expect(live.getByTestId('compaction-step')).toHaveText('writing the summary');
   await app.shot('compaction-live', 'en', 'light');
   await live.getByTestId('compaction-cancel').click();
   await expect(live).toHaveCount(0);

@@ -39,6 +39,8 @@ export type AppEvent =
       /** Percent of the window in use when it began (auto), else null. */
       percent: number | null;
     }
+  /** The step it is on (`summarize`, `memory_checkpoint`, `prune_tool_outputs`…). */
+  | { type: 'compaction.progress'; sessionId: string; step: string }
   /** Applied: the record is the divider from now on. */
   | { type: 'compaction.finished'; sessionId: string; compaction: CompactionRecord }
   /** Nothing applied: failed, nothing to compact, or cancelled by the user (`cancelled`). */
@@ -55,6 +57,7 @@ export const APP_EVENT_TYPES: readonly AppEventType[] = [
   'session.updated',
   'error',
   'compaction.started',
+  'compaction.progress',
   'compaction.finished',
   'compaction.failed',
 ];

@@ -46,6 +46,9 @@ describe('manual compaction', () => {
       expect(added[0]).toMatchObject({ content: phrase, visibility: { user: true, agent: false } });
       expect(h.events.filter((e) => e.type === 'compaction.finished' && e.compaction.id === latest.id)).toHaveLength(1);
       expect(compactionNotices(added, 'compacted')).toEqual([]);
+      // Progress in place: the steps it went through, as they began.
+      const steps = h.events.flatMap((e) => (e.type === 'compaction.progress' ? [e.step] : []));
+      expect(steps).toContain('summarize');
       if (phrase.startsWith('/compact keep')) {
         expect(latest.instructions).toBe('keep the file names');
         const summaryReq = h.llm

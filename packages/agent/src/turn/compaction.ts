@@ -59,6 +59,9 @@ export async function planCompaction(
     facts: view.facts,
     summarize: summarizerFor(req),
     dryRun: req.dryRun,
+    onStep: req.dryRun
+      ? undefined
+      : (step) => req.deps.emit({ type: 'compaction.progress', sessionId: req.sessionId, step }),
     now: req.deps.now(),
     newId: req.deps.newId,
   });

@@ -16,7 +16,7 @@ import { DEFAULT_PROTECTED_TOOLS } from './units';
 import { AUTO_MIN_MESSAGES, manualFallback, planFor, type Plan } from './strategies';
 import { defaultTarget, priorityChainTarget } from './triggers';
 import type { Summarizer } from './prompts';
-import type { StepContext, StepDetail, StepSpec } from './types';
+import type { StepContext, StepDetail, StepName, StepSpec } from './types';
 import { summarize, memoryCheckpoint, rebuild } from './steps/folding';
 import { brutePrune, keepHeadTail, pruneToolOutputs, stripChitchat } from './steps/pruning';
 import { dropMonologues } from './steps/monologues';
@@ -54,6 +54,8 @@ export interface CompactInput {
   newId?: () => string;
   tokenCache?: TokenCache;
   sessionId?: string;
+  /** Told before each step runs, so a caller can show the compaction's progress. */
+  onStep?: (step: StepName) => void;
 }
 
 export interface CompactResult {
@@ -202,6 +204,7 @@ export async function compact(input: CompactInput): Promise<CompactResult> {
     if (input.trigger === 'manual' && !input.plan && i === plan.length - 1 && now < before) break;
     for (const spec of group) {
       const tokensBefore = state.total();
+      input.onStep?.(spec.name);
       let detail: StepDetail;
       try {
         detail = await runStep(state, ctx, spec);

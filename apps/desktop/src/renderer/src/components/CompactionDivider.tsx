@@ -135,6 +135,14 @@ export function LiveCompactionDivider({ sessionId, live }: { sessionId: string; 
             {t(`settings.context.strategy.${live.strategy}.name`)}
             <span className="dot-sep" />
             {t(`compaction.trigger.${live.trigger}`)}
+            {live.step && (
+              <>
+                <span className="dot-sep" />
+                <span data-testid="compaction-step">
+                  {t(`compaction.step.${live.step}`, { defaultValue: live.step })}
+                </span>
+              </>
+            )}
           </span>
           <button
             type="button"

@@ -120,8 +120,16 @@ export function createEventHandler(get: Get, set: Set): (e: AppEvent) => void {
         const { trigger, strategy, instructions, percent } = e;
         set({
           compacting: { ...get().compacting, [e.sessionId]: true },
-          liveCompaction: { ...get().liveCompaction, [e.sessionId]: { trigger, strategy, instructions, percent } },
+          liveCompaction: {
+            ...get().liveCompaction,
+            [e.sessionId]: { trigger, strategy, instructions, percent, step: null },
+          },
         });
+        return;
+      }
+      case 'compaction.progress': {
+        const live = get().liveCompaction[e.sessionId];
+        if (live) set({ liveCompaction: { ...get().liveCompaction, [e.sessionId]: { ...live, step: e.step } } });
         return;
       }
       case 'compaction.finished':

@@ -39,6 +39,8 @@ export interface LiveCompaction {
   strategy: Strategy;
   instructions: string | null;
   percent: number | null;
+  /** The step it is on, once the engine began one. */
+  step: string | null;
 }
 
 export interface StreamingMessage {
