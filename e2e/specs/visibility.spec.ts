@@ -255,6 +255,11 @@ test('one divider per compaction; Compact adds no message; /compact <text> below
   await expect(live).toContainText('manual');
   await expect(live.getByTestId('compaction-step')).toHaveText('writing the summary');
   await app.shot('compaction-live', 'en', 'light');
+  // A page reloaded meanwhile shows the same compaction in place (chat.state), and can cancel it.
+  await page.reload();
+  await app.waitReady();
+  if ((await live.count()) === 0) await app.sessions.first().click();
+  await expect(live.getByTestId('compaction-step')).toHaveText('writing the summary');
   await live.getByTestId('compaction-cancel').click();
   await expect(live).toHaveCount(0);
   await app.waitIdle();

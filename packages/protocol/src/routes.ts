@@ -1,7 +1,13 @@
 import { z } from 'zod';
-import { ApprovalPolicySchema, SettingsPatchSchema, type ApprovalPolicy, type Settings } from './settings';
+import {
+  ApprovalPolicySchema,
+  SettingsPatchSchema,
+  type ApprovalPolicy,
+  type Settings,
+  type Strategy,
+} from './settings';
 import type { StoredMessage, ToolCall } from './messages';
-import type { CompactionPreview, CompactionRecord, ContextUsage } from './compaction';
+import type { CompactionPreview, CompactionRecord, ContextUsage, Trigger } from './compaction';
 import { FactCategorySchema, FactStatusSchema, type MemoryCandidate, type MemoryFact } from './memory';
 import { ProviderUpsertSchema, type ProviderProfile } from './providers';
 import type { GateRewrite } from './notices';
@@ -34,6 +40,16 @@ export interface ChatState {
   /** Text streamed so far in the current step, not yet committed. */
   partial: { messageId: string; text: string } | null;
   pending: PendingToolCall[];
+  /** The compaction running now, as the `compaction.started`/`progress` events told it; absent when none. */
+  compaction?: RunningCompaction;
+}
+
+export interface RunningCompaction {
+  trigger: Trigger;
+  strategy: Strategy;
+  instructions: string | null;
+  percent: number | null;
+  step: string | null;
 }
 
 /** Input schemas of every AppApi route (SPEC §7.1). The same names are used over IPC and HTTP. */

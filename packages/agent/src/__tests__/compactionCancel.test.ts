@@ -38,7 +38,10 @@ describe('cancelling a compaction', () => {
     fillSession();
     const run = h.api['compaction.run']({ sessionId: h.sessionId });
     await until(() => summaryRequests() === 1);
-    expect((await h.api['chat.state']({ sessionId: h.sessionId })).busy).toBe(true);
+    const state = await h.api['chat.state']({ sessionId: h.sessionId });
+    expect(state.busy).toBe(true);
+    // A renderer that reloads now still shows the compaction in place, on its step.
+    expect(state.compaction).toMatchObject({ trigger: 'manual', step: 'summarize', instructions: null });
     // A turn cannot start while the compaction runs.
     await expect(h.api['chat.send']({ sessionId: h.sessionId, text: 'hi' })).rejects.toMatchObject({ code: 'busy' });
     const t0 = Date.now();
@@ -46,6 +49,7 @@ describe('cancelling a compaction', () => {
     expect(Date.now() - t0).toBeLessThan(2000);
     expect(await run).toEqual({ ok: false, compaction: null, reason: 'cancelled' });
     expect((await h.api['chat.state']({ sessionId: h.sessionId })).busy).toBe(false);
+    expect((await h.api['chat.state']({ sessionId: h.sessionId })).compaction).toBeUndefined();
     expect(await h.api['compaction.list']({ sessionId: h.sessionId })).toEqual([]);
     // A cancel is not a failure: no failure notice.
     expect(compactionNotices(h.history()).length).toBe(0);

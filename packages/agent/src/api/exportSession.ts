@@ -60,7 +60,8 @@ export function exportSession(
   const dividers = [...compactions].sort((a, b) => a.afterSeq - b.afterSeq);
   let d = 0;
   for (const m of messages) {
-    while (d < dividers.length && dividers[d]!.afterSeq < m.seq) parts.push(`---\n\n> ${dividerSentence(dividers[d++]!, lang)}`);
+    while (d < dividers.length && dividers[d]!.afterSeq < m.seq)
+      parts.push(`---\n\n> ${dividerSentence(dividers[d++]!, lang)}`);
     const md = markdownOf(m, lang);
     if (md !== null) parts.push(md);
   }

@@ -59,13 +59,18 @@ export async function planCompaction(
     facts: view.facts,
     summarize: summarizerFor(req),
     dryRun: req.dryRun,
-    onStep: req.dryRun
-      ? undefined
-      : (step) => req.deps.emit({ type: 'compaction.progress', sessionId: req.sessionId, step }),
+    onStep: req.dryRun ? undefined : (step) => progress(req, step),
     now: req.deps.now(),
     newId: req.deps.newId,
   });
   return { plan: inProviderTokens(plan, budget), sv: view };
+}
+
+/** The step a running compaction is on: kept for chat.state and pushed to the renderers. */
+function progress(req: CompactionRequest, step: string): void {
+  const rt = req.deps.runtime(req.sessionId);
+  if (rt.compaction) rt.compaction = { ...rt.compaction, step };
+  req.deps.emit({ type: 'compaction.progress', sessionId: req.sessionId, step });
 }
 
 /** The engine counts in the view's estimate; records, notices and previews speak like the meter. */
@@ -86,15 +91,21 @@ function inProviderTokens(plan: CompactionPlan, budget: TokenBudget): Compaction
  */
 export async function runCompaction(req: CompactionRequest): Promise<CompactionOutcome> {
   const { deps, sessionId } = req;
-  deps.emit({
-    type: 'compaction.started',
-    sessionId,
+  const rt = deps.runtime(sessionId);
+  const running = {
     trigger: req.trigger,
     strategy: req.settings.compaction.strategy,
     instructions: req.instructions,
     percent: req.percent ?? null,
-  });
-  const outcome = await compactAndStore(req);
+  };
+  rt.compaction = { ...running, step: null };
+  deps.emit({ type: 'compaction.started', sessionId, ...running });
+  let outcome: CompactionOutcome;
+  try {
+    outcome = await compactAndStore(req);
+  } finally {
+    rt.compaction = null;
+  }
   if (outcome.ok && outcome.record) deps.emit({ type: 'compaction.finished', sessionId, compaction: outcome.record });
   else {
     const reason = outcome.reason ?? 'did_not_reduce';

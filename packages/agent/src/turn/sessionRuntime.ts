@@ -1,5 +1,5 @@
 import { INITIAL_CALIBRATION, type CalibrationState } from '@threadline/context';
-import type { ChatState, GateRewrite, PendingToolCall, ToolCall } from '@threadline/protocol';
+import type { ChatState, GateRewrite, PendingToolCall, RunningCompaction, ToolCall } from '@threadline/protocol';
 import type { ApprovalDecision } from './approvals';
 
 /**
@@ -27,6 +27,8 @@ export class SessionRuntime {
   partial: { messageId: string; text: string } | null = null;
   /** Tool calls of the step in flight, by tool call id, in request order. */
   readonly pending = new Map<string, PendingToolCall>();
+  /** The compaction running now (shown in place by a renderer that reloads meanwhile). */
+  compaction: RunningCompaction | null = null;
 
   /** The model's text of step `messageId` so far (a retry of the call starts it over). */
   streamed(messageId: string, text: string): void {
@@ -60,6 +62,8 @@ export class SessionRuntime {
       busy: this.busy,
       partial: this.partial ? { ...this.partial } : null,
       pending: [...this.pending.values()].map((p) => ({ ...p })),
+      // Only while one runs: the idle state stays `{ busy, partial, pending }`.
+      ...(this.compaction ? { compaction: { ...this.compaction } } : {}),
     };
   }
 }

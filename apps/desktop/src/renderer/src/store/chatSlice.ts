@@ -118,6 +118,9 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
       busy: { ...get().busy, [sessionId]: state.busy },
       tools: state.busy ? tools : withoutUncommitted(tools, sessionId, stored),
       streaming,
+      // A compaction that began before this page loaded is shown in place all the same.
+      liveCompaction: { ...get().liveCompaction, [sessionId]: state.compaction ?? null },
+      compacting: { ...get().compacting, [sessionId]: Boolean(state.compaction) },
     });
   },
 

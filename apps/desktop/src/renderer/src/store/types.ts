@@ -3,8 +3,7 @@ import type {
   CompactionRecord,
   ContextUsage,
   GateRewrite,
-  Strategy,
-  Trigger,
+  RunningCompaction,
   MemoryCandidate,
   MemoryFact,
   ProviderProfile,
@@ -34,14 +33,7 @@ export interface ToolState {
 }
 
 /** A compaction running now, shown in place where its divider will be. */
-export interface LiveCompaction {
-  trigger: Trigger;
-  strategy: Strategy;
-  instructions: string | null;
-  percent: number | null;
-  /** The step it is on, once the engine began one. */
-  step: string | null;
-}
+export type LiveCompaction = RunningCompaction;
 
 export interface StreamingMessage {
   sessionId: string;
