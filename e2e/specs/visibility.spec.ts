@@ -307,7 +307,7 @@ test('one divider per compaction; Compact adds no message; /compact <text> below
   ]);
   const md = readFileSync((await download.path())!, 'utf8');
   expect(md).not.toMatch(/\[(CFPM_|THREADLINE_)[A-Z_]*V1\]/);
-  expect(md).toContain('Conversation compacted (manual, legacy_segmented)');
+  expect(md).toContain('Conversation compacted (manual, Segmented summary)');
   expect(md).toContain('A compaction was undone');
 });
 

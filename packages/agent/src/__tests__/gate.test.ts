@@ -169,12 +169,12 @@ describe('export', () => {
     expect(en.content).toContain('The gate ran `ls');
     expect(en.content).toContain('(the Desktop path known from memory)');
     expect(en.content).toMatch(/Memory changed: \d+ added/);
-    expect(en.content).toMatch(/Conversation compacted \(manual, cfpm_memory_v1\)/);
+    expect(en.content).toContain('Conversation compacted (manual, CFPM memory)');
     await h.api['settings.set']({ patch: { language: 'zh-CN' } });
     const zh = await h.api['sessions.export']({ id: h.sessionId, format: 'markdown' });
     expect(zh.content).not.toMatch(/\[(CFPM_|THREADLINE_)/);
     expect(zh.content).toContain('命令闸门运行了');
-    expect(zh.content).toContain('对话已压缩');
+    expect(zh.content).toContain('对话已压缩（手动，CFPM 记忆）');
     const json = await h.api['sessions.export']({ id: h.sessionId, format: 'json' });
     expect(json.content).toContain('[CFPM_TOOL_GATE_V1]');
   });

@@ -1,6 +1,28 @@
-import type { CompactionRecord, ParsedNotice } from '@threadline/protocol';
+import type { CompactionRecord, ParsedNotice, Strategy, Trigger } from '@threadline/protocol';
 
 export type ExportLanguage = 'en' | 'zh-CN';
+
+/** The names the renderer shows for triggers and strategies (its locale files say the same). */
+const NAMES: Record<ExportLanguage, { trigger: Record<Trigger, string>; strategy: Record<Strategy, string> }> = {
+  en: {
+    trigger: { auto: 'auto', manual: 'manual', recovery: 'recovery' },
+    strategy: {
+      legacy_segmented: 'Segmented summary',
+      cfpm_memory_v1: 'CFPM memory',
+      progressive: 'Progressive',
+      priority_chain: 'Priority chain',
+    },
+  },
+  'zh-CN': {
+    trigger: { auto: '自动', manual: '手动', recovery: '恢复' },
+    strategy: {
+      legacy_segmented: '分段摘要',
+      cfpm_memory_v1: 'CFPM 记忆',
+      progressive: '渐进式',
+      priority_chain: '优先级链',
+    },
+  },
+};
 
 /**
  * Notices as short sentences for the Markdown export, in the user's language. The renderer says
@@ -26,7 +48,7 @@ const SENTENCES = {
       nothing_to_compact: 'Nothing to compact.',
     },
     divider: (c: CompactionRecord) =>
-      `Conversation compacted (${c.trigger}, ${c.strategy}): ${c.tokensBefore} → ${c.tokensAfter} tokens${c.active ? '' : ', later undone'}.`,
+      `Conversation compacted (${NAMES.en.trigger[c.trigger]}, ${NAMES.en.strategy[c.strategy]}): ${c.tokensBefore} → ${c.tokensAfter} tokens${c.active ? '' : ', later undone'}.`,
     error: {
       provider_error: 'The provider answered with an error',
       turn_failed: 'The turn failed',
@@ -53,7 +75,7 @@ const SENTENCES = {
       nothing_to_compact: '没有可压缩的内容。',
     },
     divider: (c: CompactionRecord) =>
-      `对话已压缩（${c.trigger}，${c.strategy}）：${c.tokensBefore} → ${c.tokensAfter} 个 token${c.active ? '' : '，之后已撤销'}。`,
+      `对话已压缩（${NAMES['zh-CN'].trigger[c.trigger]}，${NAMES['zh-CN'].strategy[c.strategy]}）：${c.tokensBefore} → ${c.tokensAfter} 个 token${c.active ? '' : '，之后已撤销'}。`,
     error: {
       provider_error: '模型服务返回了错误',
       turn_failed: '本轮失败',
