@@ -174,6 +174,7 @@ describe('export', () => {
     const zh = await h.api['sessions.export']({ id: h.sessionId, format: 'markdown' });
     expect(zh.content).not.toMatch(/\[(CFPM_|THREADLINE_)/);
     expect(zh.content).toContain('命令闸门运行了');
+    expect(zh.content).toContain('（记忆中已知的桌面路径）');
     expect(zh.content).toContain('对话已压缩（手动，CFPM 记忆）');
     const json = await h.api['sessions.export']({ id: h.sessionId, format: 'json' });
     expect(json.content).toContain('[CFPM_TOOL_GATE_V1]');

@@ -24,6 +24,8 @@ const NAMES: Record<ExportLanguage, { trigger: Record<Trigger, string>; strategy
   },
 };
 
+const ZH_FOLDERS = { Desktop: '桌面', Documents: '文档', Downloads: '下载' } as const;
+
 /**
  * Notices as short sentences for the Markdown export, in the user's language. The renderer says
  * the same through i18next; the export is written here, in the agent, which cannot read the
@@ -32,7 +34,7 @@ const NAMES: Record<ExportLanguage, { trigger: Record<Trigger, string>; strategy
 const SENTENCES = {
   en: {
     memory: (a: number, u: number, r: number, facts: number) =>
-      `Memory changed: ${[a && `${a} added`, u && `${u} updated`, r && `${r} retired`].filter(Boolean).join(', ')} (${facts} facts in memory).`,
+      `Memory changed: ${[a && `${a} added`, u && `${u} updated`, r && `${r} retired`].filter(Boolean).join(', ')} (${facts} ${facts === 1 ? 'fact' : 'facts'} in memory).`,
     gate: (target: string, from: string, to: string) =>
       `The gate ran \`${to}\` instead of \`${from}\` (the ${target} path known from memory).`,
     gateDeclined: (target: string, from: string, to: string) =>
@@ -61,9 +63,9 @@ const SENTENCES = {
     memory: (a: number, u: number, r: number, facts: number) =>
       `记忆已更新：${[a && `新增 ${a} 条`, u && `修改 ${u} 条`, r && `停用 ${r} 条`].filter(Boolean).join('，')}（共 ${facts} 条）。`,
     gate: (target: string, from: string, to: string) =>
-      `命令闸门运行了 \`${to}\`，而不是 \`${from}\`（记忆中已知的 ${target} 路径）。`,
+      `命令闸门运行了 \`${to}\`，而不是 \`${from}\`（记忆中已知的${target}路径）。`,
     gateDeclined: (target: string, from: string, to: string) =>
-      `命令闸门建议运行 \`${to}\`（记忆中已知的 ${target} 路径）；用户选择运行原命令 \`${from}\`。`,
+      `命令闸门建议运行 \`${to}\`（记忆中已知的${target}路径）；用户选择运行原命令 \`${from}\`。`,
     compaction: {
       auto_compacting: '已开始自动压缩。',
       compacted: '对话已压缩。',
@@ -97,7 +99,8 @@ export function noticeSentence(n: ParsedNotice, lang: ExportLanguage): string | 
     }
     case 'gate': {
       const p = n.payload;
-      return (p.declined ? s.gateDeclined : s.gate)(p.target, p.originalCommand, p.rewrittenCommand);
+      const target = lang === 'zh-CN' ? ZH_FOLDERS[p.target] : p.target;
+      return (p.declined ? s.gateDeclined : s.gate)(target, p.originalCommand, p.rewrittenCommand);
     }
     case 'compaction':
       // Older sessions hold started/finished notices too; the divider line says it once.
