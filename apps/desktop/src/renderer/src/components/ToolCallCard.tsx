@@ -152,7 +152,9 @@ export function ToolCallCard({ sessionId, call, result }: Props) {
           </pre>
           {ranArgs && (
             <>
-              <div className="tool-section-label">{result ? t('tool.ranInstead') : t('tool.gate.willRun')}</div>
+              <div className="tool-section-label">
+                {result ? (gate ? t('tool.gate.ran') : t('tool.ranInstead')) : t('tool.gate.willRun')}
+              </div>
               <pre className="tool-pre" data-testid="tool-ran">
                 {ranArgs}
               </pre>
