@@ -49,6 +49,8 @@ export interface CompactInput extends ViewInput {
   dryRun?: boolean;
   now: number;
   newId: () => string;
+  /** The step about to run (`summarize`, `memory_checkpoint`…), for progress shown in place. */
+  onStep?: (step: string) => void;
 }
 
 export interface InsertedMessage {

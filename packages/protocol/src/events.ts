@@ -1,5 +1,7 @@
 import type { StoredMessage, ToolCall } from './messages';
-import type { ContextUsage } from './compaction';
+import type { CompactionRecord, ContextUsage, Trigger } from './compaction';
+import type { GateRewrite } from './notices';
+import type { Strategy } from './settings';
 import type { SessionSummary, ToolAccess } from './routes';
 
 /** Events pushed from the runtime to every renderer (SPEC §7.1). */
@@ -14,6 +16,8 @@ export type AppEvent =
       needsApproval: boolean;
       /** The resolved path that made a file tool ask (outside the folder, or credentials). */
       access?: ToolAccess;
+      /** The gate will run other arguments than `toolCall` holds (the model's): what and why. */
+      gate?: GateRewrite;
     }
   | {
       type: 'tool.finished';
@@ -26,7 +30,23 @@ export type AppEvent =
   | { type: 'notice'; sessionId: string; message: StoredMessage }
   | { type: 'usage'; sessionId: string; usage: ContextUsage }
   | { type: 'session.updated'; sessionId: string; session: SessionSummary | null; busy: boolean }
-  | { type: 'error'; sessionId: string | null; code: string; message: string };
+  | { type: 'error'; sessionId: string | null; code: string; message: string }
+  /** A compaction began: the renderer shows it in place, where its divider will be. */
+  | {
+      type: 'compaction.started';
+      sessionId: string;
+      trigger: Trigger;
+      strategy: Strategy;
+      instructions: string | null;
+      /** Percent of the window in use when it began (auto), else null. */
+      percent: number | null;
+    }
+  /** The step it is on (`summarize`, `memory_checkpoint`, `prune_tool_outputs`…). */
+  | { type: 'compaction.progress'; sessionId: string; step: string }
+  /** Applied: the record is the divider from now on. */
+  | { type: 'compaction.finished'; sessionId: string; compaction: CompactionRecord }
+  /** Nothing applied: failed, nothing to compact, or cancelled by the user (`cancelled`). */
+  | { type: 'compaction.failed'; sessionId: string; reason: string; cancelled: boolean };
 
 export type AppEventType = AppEvent['type'];
 export const APP_EVENT_TYPES: readonly AppEventType[] = [
@@ -38,4 +58,8 @@ export const APP_EVENT_TYPES: readonly AppEventType[] = [
   'usage',
   'session.updated',
   'error',
+  'compaction.started',
+  'compaction.progress',
+  'compaction.finished',
+  'compaction.failed',
 ];

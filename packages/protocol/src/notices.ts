@@ -25,6 +25,14 @@ export const RuntimeNoticePayloadSchema = z.object({
   prunedCount: z.number().int().nonnegative(),
   factCount: z.number().int().nonnegative(),
   rejectedReasonBreakdown: z.record(z.string(), z.number().int().nonnegative()),
+  /**
+   * Net change of memory's content in this refresh: facts that became active, changed, or left
+   * the active set. Absent in notices written before they were counted (brief shows those as no
+   * change). Evidence for a fact memory already holds is not a change.
+   */
+  added: z.number().int().nonnegative().optional(),
+  updated: z.number().int().nonnegative().optional(),
+  retired: z.number().int().nonnegative().optional(),
 });
 export type RuntimeNoticePayload = z.infer<typeof RuntimeNoticePayloadSchema>;
 
@@ -37,8 +45,21 @@ export const GateNoticePayloadSchema = z.object({
   path: z.string(),
   originalCommand: z.string(),
   rewrittenCommand: z.string(),
+  /** The user chose to run the model's original command instead of the rewrite. */
+  declined: z.boolean().optional(),
 });
 export type GateNoticePayload = z.infer<typeof GateNoticePayloadSchema>;
+
+/**
+ * What the pre-tool gate will change in a call, told to the user before it runs: the arguments
+ * that will run instead of the model's, and why (the known folder and its path from memory).
+ */
+export const GateRewriteSchema = z.object({
+  target: z.enum(['Desktop', 'Documents', 'Downloads']),
+  path: z.string(),
+  rewrittenArguments: z.string(),
+});
+export type GateRewrite = z.infer<typeof GateRewriteSchema>;
 
 export const CompactionNoticeTypeSchema = z.enum([
   'auto_compacting',

@@ -5,11 +5,13 @@ import {
   WorkingFolderSchema,
   type ApprovalPolicy,
   type Settings,
+  type Strategy,
 } from './settings';
 import type { StoredMessage, ToolCall } from './messages';
-import type { CompactionPreview, CompactionRecord, ContextUsage } from './compaction';
+import type { CompactionPreview, CompactionRecord, ContextUsage, Trigger } from './compaction';
 import { FactCategorySchema, FactStatusSchema, type MemoryCandidate, type MemoryFact } from './memory';
 import { ProviderUpsertSchema, type ProviderProfile } from './providers';
+import type { GateRewrite } from './notices';
 
 const id = z.string().min(1).max(200);
 const sessionRef = z.object({ sessionId: id });
@@ -42,6 +44,8 @@ export interface PendingToolCall {
   status: 'waiting' | 'running';
   /** Set when the call touches a path that made it ask (the approval card shows it). */
   access?: ToolAccess;
+  /** The gate's rewrite of this call, when it made one (see the `tool.requested` event). */
+  gate?: GateRewrite;
 }
 
 /** The live state of a session's turn, which history alone cannot tell. */
@@ -50,6 +54,16 @@ export interface ChatState {
   /** Text streamed so far in the current step, not yet committed. */
   partial: { messageId: string; text: string } | null;
   pending: PendingToolCall[];
+  /** The compaction running now, as the `compaction.started`/`progress` events told it; absent when none. */
+  compaction?: RunningCompaction;
+}
+
+export interface RunningCompaction {
+  trigger: Trigger;
+  strategy: Strategy;
+  instructions: string | null;
+  percent: number | null;
+  step: string | null;
 }
 
 /** Input schemas of every AppApi route (SPEC §7.1). The same names are used over IPC and HTTP. */
@@ -75,6 +89,8 @@ export const RouteInputs = {
     toolCallId: id,
     decision: z.enum(['approve', 'deny']),
     remember: z.boolean().optional(),
+    /** Approve the model's own arguments instead of the gate's rewrite of them. */
+    useOriginal: z.boolean().optional(),
   }),
   /** What is running now: for a renderer that (re)loads while a turn runs or waits for approval. */
   'chat.state': sessionRef,

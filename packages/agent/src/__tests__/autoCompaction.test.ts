@@ -29,9 +29,13 @@ describe('auto compaction', () => {
     expect(records.length).toBeGreaterThan(0);
     expect(records[0].trigger).toBe('auto');
     expect(records[0].tokensAfter).toBeLessThan(records[0].tokensBefore);
-    const autoNotice = compactionNotices(h.history(), 'auto_compacting')[0];
-    expect(autoNotice).toBeDefined();
-    expect(JSON.parse(autoNotice.content!.slice(autoNotice.content!.indexOf('{'))).percent).toBeGreaterThanOrEqual(80);
+    // One element per compaction: typed events while it runs, the record after; no notices.
+    const started = h.events.find((e) => e.type === 'compaction.started');
+    expect(started?.type === 'compaction.started' && started.trigger).toBe('auto');
+    expect(started?.type === 'compaction.started' && started.percent).toBeGreaterThanOrEqual(80);
+    expect(h.events.some((e) => e.type === 'compaction.finished' && e.compaction.id === records[0].id)).toBe(true);
+    expect(compactionNotices(h.history(), 'auto_compacting')).toEqual([]);
+    expect(compactionNotices(h.history(), 'compacted')).toEqual([]);
     // Nothing is lost: every user message and every tool result is still in history.
     const history = h.history();
     for (let t = 1; t <= 9; t++) expect(history.some((m) => m.content === `turn ${t}: run the next batch`)).toBe(true);
@@ -115,7 +119,7 @@ describe('calibrated budget', () => {
     // The meter speaks in the provider's tokens: close to what the provider reported last.
     expect(Math.abs(first.total - first.providerPromptTokens!) / first.providerPromptTokens!).toBeLessThan(0.25);
     for (let t = 2; t <= 12; t++) await h.turn(`turn ${t}: print the next batch`);
-    expect(compactionNotices(h.history(), 'auto_compacting').length).toBeGreaterThan(0);
+    expect(h.events.some((e) => e.type === 'compaction.started' && e.trigger === 'auto')).toBe(true);
     expect(compactionNotices(h.history(), 'recovering')).toEqual([]);
     expect(h.llm.chatRequests().every((r) => r.status === 200)).toBe(true);
   });

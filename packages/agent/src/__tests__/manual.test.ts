@@ -44,7 +44,11 @@ describe('manual compaction', () => {
       expect(added.some((m) => m.role === 'assistant')).toBe(false);
       // The phrase is shown to the user and never sent to the model.
       expect(added[0]).toMatchObject({ content: phrase, visibility: { user: true, agent: false } });
-      expect(compactionNotices(added, 'compacted').length).toBe(1);
+      expect(h.events.filter((e) => e.type === 'compaction.finished' && e.compaction.id === latest.id)).toHaveLength(1);
+      expect(compactionNotices(added, 'compacted')).toEqual([]);
+      // Progress in place: the steps it went through, as they began.
+      const steps = h.events.flatMap((e) => (e.type === 'compaction.progress' ? [e.step] : []));
+      expect(steps).toContain('summarize');
       if (phrase.startsWith('/compact keep')) {
         expect(latest.instructions).toBe('keep the file names');
         const summaryReq = h.llm

@@ -40,7 +40,7 @@ export function chatRoutes(ctx: ApiContext): ChatRoutes {
       return { cancelled: true };
     },
 
-    'chat.approve': async ({ sessionId, toolCallId, decision, remember }) => {
+    'chat.approve': async ({ sessionId, toolCallId, decision, remember, useOriginal }) => {
       requireSession(ctx, sessionId);
       const rt = ctx.runtimes.get(sessionId);
       const waiter = rt.pendingApprovals.get(toolCallId);
@@ -49,7 +49,7 @@ export function chatRoutes(ctx: ApiContext): ChatRoutes {
       const toolName = rt.pending.get(toolCallId)?.toolCall.function.name;
       if (remember && toolName)
         ctx.deps.store.approvals.set(sessionId, toolName, decision === 'approve' ? 'auto' : 'deny');
-      waiter(decision);
+      waiter(decision === 'approve' && useOriginal ? 'approve_original' : decision);
       return { ok: true };
     },
     'approvals.list': async ({ sessionId }) => {

@@ -1,4 +1,5 @@
 import { parseNotice, type CompactionRecord, type SessionSummary, type StoredMessage } from '@threadline/protocol';
+import { cancelledSentence, dividerSentence, noticeSentence, type ExportLanguage } from './noticeSentences';
 
 function slug(title: string): string {
   const s = title
@@ -14,13 +15,17 @@ function fence(text: string): string {
   return `${f}\n${text}\n${f}`;
 }
 
-function markdownOf(m: StoredMessage): string | null {
+function markdownOf(m: StoredMessage, lang: ExportLanguage): string | null {
   if (!m.visibility.user) return null;
-  if (m.kind === 'runtime_notice' || m.kind === 'gate_notice' || m.kind === 'error_notice') {
-    const parsed = parseNotice(m.content);
-    return `> **Notice** (${parsed ? `${parsed.type}` : m.kind}): ${(m.content ?? '').replace(/\n/g, '\n> ')}`;
+  // A notice is a short sentence for people; the JSON export keeps its structure.
+  const parsed = m.role === 'user' ? parseNotice(m.content) : null;
+  if (parsed) {
+    const sentence = noticeSentence(parsed, lang);
+    return sentence === null ? null : `> ${sentence}`;
   }
-  if (m.kind === 'turn_aborted') return '> *Turn cancelled by the user.*';
+  if (m.kind === 'runtime_notice' || m.kind === 'gate_notice' || m.kind === 'error_notice')
+    return `> ${(m.content ?? '').replace(/\n/g, '\n> ')}`;
+  if (m.kind === 'turn_aborted') return `> *${cancelledSentence(lang)}*`;
   // A cut paste is exported whole: the file is for people, not for the model's window.
   if (m.role === 'user') return `## User\n\n${m.fullOutput ?? m.content ?? ''}`;
   if (m.role === 'assistant') {
@@ -40,6 +45,7 @@ export function exportSession(
   messages: StoredMessage[],
   compactions: CompactionRecord[],
   format: 'markdown' | 'json',
+  lang: ExportLanguage = 'en',
 ): { filename: string; mime: string; content: string } {
   const base = slug(session.title || 'session');
   if (format === 'json') {
@@ -50,9 +56,15 @@ export function exportSession(
     `# ${session.title || 'Untitled session'}`,
     `_Exported ${new Date().toISOString()} · ${messages.length} messages_`,
   ];
+  // Each compaction once, where it happened (after the last message it saw).
+  const dividers = [...compactions].sort((a, b) => a.afterSeq - b.afterSeq);
+  let d = 0;
   for (const m of messages) {
-    const md = markdownOf(m);
+    while (d < dividers.length && dividers[d]!.afterSeq < m.seq)
+      parts.push(`---\n\n> ${dividerSentence(dividers[d++]!, lang)}`);
+    const md = markdownOf(m, lang);
     if (md !== null) parts.push(md);
   }
+  while (d < dividers.length) parts.push(`---\n\n> ${dividerSentence(dividers[d++]!, lang)}`);
   return { filename: `${base}.md`, mime: 'text/markdown', content: parts.join('\n\n') + '\n' };
 }

@@ -61,7 +61,8 @@ export function sessionRoutes(ctx: ApiContext): SessionRoutes {
     'sessions.export': async ({ id, format }) => {
       const session = store.sessions.get(id);
       if (!session) throw notFound('session', id);
-      return exportSession(session, store.messages.list(id), store.compactions.list(id), format);
+      const lang = currentSettings(ctx).language;
+      return exportSession(session, store.messages.list(id), store.compactions.list(id), format, lang);
     },
     // Without full outputs (up to 1 MiB each): a long session would send them all on every load.
     // `meta.truncated` marks the messages that have one; messages.fullOutput fetches it.

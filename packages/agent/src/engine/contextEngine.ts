@@ -46,6 +46,7 @@ export const contextEngine: Engine = {
       now: () => input.now,
       newId: input.newId,
       sessionId: input.history[0]?.sessionId,
+      onStep: input.onStep,
     });
     return {
       ok: r.ok,

@@ -24,14 +24,10 @@ export async function autoCompactIfNeeded(scope: TurnScope, sv: SessionView): Pr
   // short session with a huge message.
   if (conversationLength(sv) < AUTO_MIN_MESSAGES[settings.compaction.strategy]) return sv;
   const percent = Math.round((tokens / profile.contextWindow) * 100);
-  persistCompactionNotice(deps, sessionId, {
-    type: 'auto_compacting',
-    trigger: 'auto',
-    strategy: settings.compaction.strategy,
-    percent,
-  });
+  // No notice: the compaction.started event shows it in place, and its record is the divider.
   const outcome = await runCompaction({
     ...scope,
+    percent,
     trigger: 'auto',
     instructions: null,
     targetTokens: null,

@@ -2,7 +2,8 @@ import type { ApprovalPolicy } from '@threadline/protocol';
 import type { ToolDefinition } from '../tools/types';
 import type { TurnScope } from './deps';
 
-export type ApprovalDecision = 'approve' | 'deny' | 'aborted';
+/** `approve_original`: run the model's own arguments, not the gate's rewrite of them. */
+export type ApprovalDecision = 'approve' | 'approve_original' | 'deny' | 'aborted';
 
 /**
  * Policy of one tool in one session: a per-session override wins; otherwise read-only tools run

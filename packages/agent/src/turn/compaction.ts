@@ -16,6 +16,8 @@ export interface CompactionRequest {
   instructions: string | null;
   targetTokens: number | null;
   signal?: AbortSignal;
+  /** Percent of the window in use that set it off (auto), shown while it runs. */
+  percent?: number | null;
 }
 
 /** The reason of a compaction the user stopped (chat.cancel): not a failure, nothing applied. */
@@ -57,10 +59,18 @@ export async function planCompaction(
     facts: view.facts,
     summarize: summarizerFor(req),
     dryRun: req.dryRun,
+    onStep: req.dryRun ? undefined : (step) => progress(req, step),
     now: req.deps.now(),
     newId: req.deps.newId,
   });
   return { plan: inProviderTokens(plan, budget), sv: view };
+}
+
+/** The step a running compaction is on: kept for chat.state and pushed to the renderers. */
+function progress(req: CompactionRequest, step: string): void {
+  const rt = req.deps.runtime(req.sessionId);
+  if (rt.compaction) rt.compaction = { ...rt.compaction, step };
+  req.deps.emit({ type: 'compaction.progress', sessionId: req.sessionId, step });
 }
 
 /** The engine counts in the view's estimate; records, notices and previews speak like the meter. */
@@ -76,9 +86,35 @@ function inProviderTokens(plan: CompactionPlan, budget: TokenBudget): Compaction
 
 /**
  * Runs and stores one compaction. A plan that does not reduce the estimate counts as failed and
- * is not applied (SPEC §3.5 guards). Notices say what happened in every case.
+ * is not applied (SPEC §3.5 guards). Typed events tell the renderers while it runs and how it
+ * ended (the divider is the compaction); a failure or "nothing to compact" is also a notice.
  */
 export async function runCompaction(req: CompactionRequest): Promise<CompactionOutcome> {
+  const { deps, sessionId } = req;
+  const rt = deps.runtime(sessionId);
+  const running = {
+    trigger: req.trigger,
+    strategy: req.settings.compaction.strategy,
+    instructions: req.instructions,
+    percent: req.percent ?? null,
+  };
+  rt.compaction = { ...running, step: null };
+  deps.emit({ type: 'compaction.started', sessionId, ...running });
+  let outcome: CompactionOutcome;
+  try {
+    outcome = await compactAndStore(req);
+  } finally {
+    rt.compaction = null;
+  }
+  if (outcome.ok && outcome.record) deps.emit({ type: 'compaction.finished', sessionId, compaction: outcome.record });
+  else {
+    const reason = outcome.reason ?? 'did_not_reduce';
+    deps.emit({ type: 'compaction.failed', sessionId, reason, cancelled: reason === CANCELLED_REASON });
+  }
+  return outcome;
+}
+
+async function compactAndStore(req: CompactionRequest): Promise<CompactionOutcome> {
   const { deps, sessionId, settings, trigger } = req;
   const strategy = settings.compaction.strategy;
   let plan: CompactionPlan;
@@ -142,14 +178,6 @@ export async function runCompaction(req: CompactionRequest): Promise<CompactionO
       });
     }
     return applied;
-  });
-  persistCompactionNotice(deps, sessionId, {
-    type: 'compacted',
-    trigger,
-    strategy,
-    tokensBefore: record.tokensBefore,
-    tokensAfter: record.tokensAfter,
-    compactionId: record.id,
   });
   deps.emit({
     type: 'session.updated',

@@ -1,9 +1,18 @@
+import { parseNotice, type GateRewrite } from '@threadline/protocol';
 import type { ToolDefinition } from '../tools/types';
 import type { TurnScope } from './deps';
 
 /** Only shell-like tools are gated (SPEC §5): the name holds `shell` or `terminal`. */
 export function isShellLike(name: string): boolean {
   return /shell|terminal/i.test(name);
+}
+
+export interface GateResult {
+  /** What will run unless the user picks the original. */
+  args: unknown;
+  notice: string | null;
+  /** The rewrite and its reason, told to the user before the call runs; null: unchanged. */
+  rewritten: GateRewrite | null;
 }
 
 /**
@@ -15,9 +24,9 @@ export function gateToolCall(
   tool: Pick<ToolDefinition, 'name'>,
   args: unknown,
   latestUserText: string,
-): { args: unknown; notice: string | null; rewritten: boolean } {
+): GateResult {
   const { deps, settings, sessionId } = scope;
-  const unchanged = { args, notice: null, rewritten: false };
+  const unchanged: GateResult = { args, notice: null, rewritten: null };
   if (settings.compaction.strategy !== 'cfpm_memory_v1' || !settings.cfpm.preToolGate) return unchanged;
   if (!isShellLike(tool.name) || typeof args !== 'object' || args === null) return unchanged;
   try {
@@ -27,10 +36,18 @@ export function gateToolCall(
       facts: deps.store.memory.facts(sessionId),
       latestUserText,
       platform: deps.platform,
-      visibility: settings.cfpm.toolGateVisibility ?? settings.cfpm.runtimeVisibility,
+      // Stored whole: the renderer applies the gate visibility when it shows the notice.
+      visibility: 'debug',
       fileExists: deps.fileExists,
     });
-    return out.rewritten ? { args: out.args, notice: out.notice, rewritten: true } : unchanged;
+    const parsed = out.rewritten ? parseNotice(out.notice) : null;
+    if (parsed?.type !== 'gate') return unchanged;
+    const { target, path } = parsed.payload;
+    return {
+      args: out.args,
+      notice: out.notice,
+      rewritten: { target, path, rewrittenArguments: JSON.stringify(out.args) },
+    };
   } catch {
     return unchanged;
   }

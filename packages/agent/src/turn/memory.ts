@@ -29,7 +29,7 @@ function turnStartWindow(scope: Pick<TurnScope, 'deps' | 'sessionId'>, history: 
 
 /**
  * CFPM refresh: parse the window into facts/candidates, store them in one transaction, and
- * persist + push the runtime notice when the visibility rules allow it (SPEC §4).
+ * persist + push the runtime notice (always: the renderer decides what the user sees of it).
  */
 export function refreshSessionMemory(
   scope: Pick<TurnScope, 'deps' | 'sessionId' | 'settings'>,
@@ -51,7 +51,8 @@ export function refreshSessionMemory(
     facts: deps.store.memory.facts(sessionId),
     now: deps.now(),
     newId: deps.newId,
-    visibility: settings.cfpm.runtimeVisibility,
+    // Stored whole: visibility is a view the renderer applies at render time, to every notice.
+    visibility: 'debug',
   });
   deps.store.memory.refresh(sessionId, {
     facts: outcome.facts,

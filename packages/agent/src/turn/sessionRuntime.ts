@@ -1,5 +1,12 @@
 import { INITIAL_CALIBRATION, type CalibrationState } from '@threadline/context';
-import type { ChatState, PendingToolCall, ToolAccess, ToolCall } from '@threadline/protocol';
+import type {
+  ChatState,
+  GateRewrite,
+  PendingToolCall,
+  RunningCompaction,
+  ToolAccess,
+  ToolCall,
+} from '@threadline/protocol';
 import type { ApprovalDecision } from './approvals';
 
 /**
@@ -27,19 +34,28 @@ export class SessionRuntime {
   partial: { messageId: string; text: string } | null = null;
   /** Tool calls of the step in flight, by tool call id, in request order. */
   readonly pending = new Map<string, PendingToolCall>();
+  /** The compaction running now (shown in place by a renderer that reloads meanwhile). */
+  compaction: RunningCompaction | null = null;
 
   /** The model's text of step `messageId` so far (a retry of the call starts it over). */
   streamed(messageId: string, text: string): void {
     this.partial = { messageId, text };
   }
 
-  requested(messageId: string, toolCall: ToolCall, needsApproval: boolean, access?: ToolAccess): void {
+  requested(
+    messageId: string,
+    toolCall: ToolCall,
+    needsApproval: boolean,
+    extra: { access?: ToolAccess; gate?: GateRewrite } = {},
+  ): void {
+    const { access, gate } = extra;
     this.pending.set(toolCall.id, {
       toolCall,
       messageId,
       needsApproval,
       status: needsApproval ? 'waiting' : 'running',
       ...(access ? { access } : {}),
+      ...(gate ? { gate } : {}),
     });
   }
 
@@ -60,6 +76,8 @@ export class SessionRuntime {
       busy: this.busy,
       partial: this.partial ? { ...this.partial } : null,
       pending: [...this.pending.values()].map((p) => ({ ...p })),
+      // Only while one runs: the idle state stays `{ busy, partial, pending }`.
+      ...(this.compaction ? { compaction: { ...this.compaction } } : {}),
     };
   }
 }

@@ -1,9 +1,18 @@
-import { USER_ONLY, type StoredMessage, type ToolAccess, type ToolCall } from '@threadline/protocol';
+import {
+  GATE_NOTICE_PREFIX,
+  USER_ONLY,
+  formatNotice,
+  parseNotice,
+  type GateRewrite,
+  type StoredMessage,
+  type ToolAccess,
+  type ToolCall,
+} from '@threadline/protocol';
 import type { NewMessage } from '@threadline/store';
 import { parseToolCall, runParsedTool } from '../tools/registry';
 import { TODO_TOOL_NAME } from '../tools/todo';
 import type { TodoItem, ToolContext, ToolDefinition, ToolResult } from '../tools/types';
-import { effectivePolicy, pathPolicy, waitForApproval } from './approvals';
+import { effectivePolicy, pathPolicy, waitForApproval, type ApprovalDecision } from './approvals';
 import type { TurnScope } from './deps';
 import { gateToolCall } from './gate';
 import { classifyPath, type Zone } from '../workspace/reach';
@@ -112,6 +121,7 @@ function resultMessage(
   result: ToolResult,
   durationMs: number,
   ranArguments: string | null,
+  gate: (GateRewrite & { declined: boolean }) | null,
 ): NewMessage {
   const { deps, settings, profile } = scope;
   // write-time truncation: the model gets head + tail with a marker; the full text stays beside it.
@@ -121,6 +131,8 @@ function resultMessage(
   if (cut.truncated) meta.truncated = true;
   // The gate rewrote the command: the call in history keeps the model's arguments, this is what ran.
   if (ranArguments !== null) meta.ranArguments = ranArguments;
+  // Why, for the card after the fact: the folder and its path from memory, and the user's choice.
+  if (gate) meta.gate = { target: gate.target, path: gate.path, declined: gate.declined };
   return {
     role: 'tool',
     tool_call_id: call.id,
@@ -140,13 +152,14 @@ export async function runToolCall(
   const { deps } = scope;
   const started = deps.now();
   let ranArguments: string | null = null;
+  let gate: (GateRewrite & { declined: boolean }) | null = null;
   const done = (status: ToolStatus, result: ToolResult, notices: NewMessage[] = []): ToolOutcome => {
     const durationMs = deps.now() - started;
     return {
       call,
       status,
       durationMs,
-      messages: [...notices, resultMessage(scope, call, status, result, durationMs, ranArguments)],
+      messages: [...notices, resultMessage(scope, call, status, result, durationMs, ranArguments, gate)],
     };
   };
   if (scope.signal.aborted)
@@ -156,26 +169,36 @@ export async function runToolCall(
     announce(scope, messageId, call, false);
     return done('error', { ok: false, content: parsed.error });
   }
+  // The gate runs before the approval, so the user is asked about what will really run.
   const gated = gateToolCall(scope, parsed.tool, parsed.args, latestUserText);
-  const notices: NewMessage[] = gated.notice
-    ? [{ role: 'user', content: gated.notice, kind: 'gate_notice', visibility: USER_ONLY }]
-    : [];
-  if (gated.rewritten) ranArguments = JSON.stringify(gated.args);
-  const effectiveCall: ToolCall =
-    ranArguments !== null ? { ...call, function: { ...call.function, arguments: ranArguments } } : call;
+  if (gated.rewritten) {
+    ranArguments = gated.rewritten.rewrittenArguments;
+    gate = { ...gated.rewritten, declined: false };
+  }
   const place = placeOf(scope);
   if ('error' in place) {
-    announce(scope, messageId, effectiveCall, false);
-    return done('error', { ok: false, content: place.error }, notices);
+    announce(scope, messageId, call, false);
+    return done('error', { ok: false, content: place.error }, gateNotices(gated.notice, false));
   }
   const access = pathAccess(scope, parsed.tool, gated.args, place.folder);
   if (access?.zone === 'data') {
     // Refused outright, approved or not: the database and the key that seals the API keys.
-    announce(scope, messageId, effectiveCall, false);
-    return done('error', { ok: false, content: refusedText(access.path) }, notices);
+    announce(scope, messageId, call, false);
+    return done('error', { ok: false, content: refusedText(access.path) }, gateNotices(gated.notice, false));
   }
-  const args = access && parsed.tool.path ? parsed.tool.path.set(gated.args, access.path) : gated.args;
-  const decision = await approve(scope, messageId, effectiveCall, parsed.tool, access);
+  const decision = await approve(scope, messageId, call, parsed.tool, gated.rewritten, access);
+  let args = access && parsed.tool.path ? parsed.tool.path.set(gated.args, access.path) : gated.args;
+  if (decision === 'approve_original' && gate) {
+    args = parsed.args;
+    ranArguments = null;
+    gate.declined = true;
+    // The original is checked like any call: its path may not reach the data folder either.
+    const originalAccess = pathAccess(scope, parsed.tool, args, place.folder);
+    if (originalAccess?.zone === 'data')
+      return done('error', { ok: false, content: refusedText(originalAccess.path) }, gateNotices(gated.notice, true));
+    if (originalAccess && parsed.tool.path) args = parsed.tool.path.set(args, originalAccess.path);
+  }
+  const notices = gateNotices(gated.notice, gate?.declined === true);
   if (decision === 'deny')
     return done('denied', { ok: false, content: 'denied: the user did not allow this tool call' }, notices);
   if (decision === 'aborted')
@@ -193,28 +216,6 @@ export async function runToolCall(
   const result = await runParsedTool(parsed.tool, args, toolContext(scope, place.folder, call.id));
   const status: ToolStatus = scope.signal.aborted ? 'aborted' : result.ok ? 'ok' : 'error';
   return done(status, result, notices);
-}
-
-/** A call of the step in flight: kept for chat.state and pushed to the renderers. */
-function announce(
-  scope: TurnScope,
-  messageId: string,
-  call: ToolCall,
-  needsApproval: boolean,
-  access?: PathAccess | null,
-): void {
-  // The card shows the resolved path only where it is the reason to ask.
-  const shown: ToolAccess | undefined =
-    access && access.zone !== 'inside' && access.zone !== 'data' ? { path: access.path, zone: access.zone } : undefined;
-  scope.deps.runtime(scope.sessionId).requested(messageId, call, needsApproval, shown);
-  scope.deps.emit({
-    type: 'tool.requested',
-    sessionId: scope.sessionId,
-    toolCall: call,
-    messageId,
-    needsApproval,
-    ...(shown ? { access: shown } : {}),
-  });
 }
 
 /** The session's working folder, or why there is none usable (an error the model can read). */
@@ -242,15 +243,53 @@ function refusedText(p: string): string {
   return `Error: refused: ${p} is in Threadline's own data folder (its database, backups and the key that seals stored API keys). No tool may read or change it, whatever the approval.`;
 }
 
+/** The gate notice as stored: marked when the user ran the model's original command instead. */
+function gateNotices(notice: string | null, declined: boolean): NewMessage[] {
+  if (notice === null) return [];
+  let content = notice;
+  const parsed = declined ? parseNotice(notice) : null;
+  if (parsed?.type === 'gate') content = formatNotice(GATE_NOTICE_PREFIX, { ...parsed.payload, declined: true });
+  return [{ role: 'user', content, kind: 'gate_notice', visibility: USER_ONLY }];
+}
+
+/** A call of the step in flight: kept for chat.state and pushed to the renderers. */
+function announce(
+  scope: TurnScope,
+  messageId: string,
+  call: ToolCall,
+  needsApproval: boolean,
+  gate: GateRewrite | null = null,
+  access: PathAccess | null = null,
+): void {
+  // The card shows the resolved path only where it is the reason to ask.
+  const shown: ToolAccess | undefined =
+    access && access.zone !== 'inside' && access.zone !== 'data' ? { path: access.path, zone: access.zone } : undefined;
+  scope.deps.runtime(scope.sessionId).requested(messageId, call, needsApproval, {
+    ...(shown ? { access: shown } : {}),
+    ...(gate ? { gate } : {}),
+  });
+  scope.deps.emit({
+    type: 'tool.requested',
+    sessionId: scope.sessionId,
+    toolCall: call,
+    messageId,
+    needsApproval,
+    ...(shown ? { access: shown } : {}),
+    ...(gate ? { gate } : {}),
+  });
+}
+
+/** The call as the model made it, with the gate's rewrite beside it (the card shows both). */
 async function approve(
   scope: TurnScope,
   messageId: string,
   call: ToolCall,
   tool: ToolDefinition,
+  gate: GateRewrite | null,
   access: PathAccess | null,
-): Promise<'approve' | 'deny' | 'aborted'> {
+): Promise<ApprovalDecision> {
   const policy = access ? pathPolicy(scope, tool, access.zone) : effectivePolicy(scope, tool);
-  announce(scope, messageId, call, policy === 'ask', access);
+  announce(scope, messageId, call, policy === 'ask', gate, access);
   if (policy === 'auto') return 'approve';
   if (policy === 'deny') return 'deny';
   return waitForApproval(scope, call.id);

@@ -13,10 +13,10 @@ import { countMessageTokens, type TokenCache } from '../tokens/count';
 import { orderAgentMessages } from '../view/order';
 import { WorkState } from './state';
 import { DEFAULT_PROTECTED_TOOLS } from './units';
-import { AUTO_MIN_MESSAGES, planFor, type Plan } from './strategies';
+import { AUTO_MIN_MESSAGES, manualFallback, planFor, type Plan } from './strategies';
 import { defaultTarget, priorityChainTarget } from './triggers';
 import type { Summarizer } from './prompts';
-import type { StepContext, StepDetail, StepSpec } from './types';
+import type { StepContext, StepDetail, StepName, StepSpec } from './types';
 import { summarize, memoryCheckpoint, rebuild } from './steps/folding';
 import { brutePrune, keepHeadTail, pruneToolOutputs, stripChitchat } from './steps/pruning';
 import { dropMonologues } from './steps/monologues';
@@ -54,6 +54,8 @@ export interface CompactInput {
   newId?: () => string;
   tokenCache?: TokenCache;
   sessionId?: string;
+  /** Told before each step runs, so a caller can show the compaction's progress. */
+  onStep?: (step: StepName) => void;
 }
 
 export interface CompactResult {
@@ -191,14 +193,18 @@ export async function compact(input: CompactInput): Promise<CompactResult> {
     protectedTools: input.protectedTools ?? DEFAULT_PROTECTED_TOOLS,
     checkpoint: input.checkpoint ?? buildCheckpointSnapshot,
   };
-  const plan = input.plan ?? planFor(input.strategy, before / input.window, input.trigger);
+  const plan = [...(input.plan ?? planFor(input.strategy, before / input.window, input.trigger))];
+  if (input.trigger === 'manual' && !input.plan) plan.push(manualFallback(input.strategy));
   if (plan.length === 0) return fail('below_threshold');
 
-  for (const group of plan) {
+  for (const [i, group] of plan.entries()) {
     const now = state.total();
     if (now <= target && now < before) break;
+    // The manual fallback (the last group) only runs when the plan itself hid nothing.
+    if (input.trigger === 'manual' && !input.plan && i === plan.length - 1 && now < before) break;
     for (const spec of group) {
       const tokensBefore = state.total();
+      input.onStep?.(spec.name);
       let detail: StepDetail;
       try {
         detail = await runStep(state, ctx, spec);

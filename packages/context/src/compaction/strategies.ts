@@ -83,3 +83,14 @@ export function planFor(strategy: Strategy, usage: number, trigger: Trigger): Pl
       ];
   }
 }
+
+/**
+ * An explicit request (`/compact`, the Compact button) compacts whenever there is something to
+ * hide, whatever the usage: when the strategy's own plan changed nothing (a short session under
+ * every level), everything but the latest exchange is folded the strategy's way.
+ */
+export function manualFallback(strategy: Strategy): StepSpec[] {
+  if (strategy === 'cfpm_memory_v1')
+    return [{ name: 'keep_head_tail', head: 0, tail: 2 }, { name: 'memory_checkpoint' }];
+  return [{ name: 'summarize', range: { kind: 'olderThan', keepLast: 2 } }];
+}

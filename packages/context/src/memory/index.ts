@@ -7,7 +7,7 @@ export * from './constants';
 export type { MemoryDraft, DraftOrigin, DraftDecision, RefreshInput, RefreshResult } from './types';
 export { extractDrafts } from './extract';
 export { evaluateDraft, factKey, seenKey, type EvaluationContext } from './evaluate';
-export { refreshMemory, latestStepStart, capCandidates, capSnapshots } from './refresh';
+export { refreshMemory, latestStepStart, capCandidates, capSnapshots, memoryDelta } from './refresh';
 export { mergeDecisions, pruneFacts, capAutoFacts, isActiveFact, type MergeOutcome, type PruneOutcome } from './merge';
 export { buildMemoryBlock } from './block';
 export { buildCheckpointSnapshot } from './checkpoint';

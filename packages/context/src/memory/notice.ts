@@ -34,7 +34,8 @@ export function normalizeVisibility(value: unknown, fallback: VisibilityLevel = 
 type NoticeSource = Pick<
   RefreshResult,
   'mode' | 'reason' | 'acceptedCount' | 'rejectedCount' | 'prunedCount' | 'factCount' | 'rejectedReasonBreakdown'
->;
+> &
+  Partial<Pick<RefreshResult, 'net'>>;
 
 /** null when the visibility says no notice: off always; brief when nothing happened. */
 export function formatRuntimeNotice(result: NoticeSource, visibility: VisibilityLevel | string): string | null {
@@ -54,6 +55,7 @@ export function formatRuntimeNotice(result: NoticeSource, visibility: Visibility
     factCount: result.factCount,
     // Reasons are debug detail; brief carries the counts only.
     rejectedReasonBreakdown: level === 'debug' ? { ...result.rejectedReasonBreakdown } : {},
+    ...(result.net ? { added: result.net.added, updated: result.net.updated, retired: result.net.retired } : {}),
   };
   return formatNotice(RUNTIME_NOTICE_PREFIX, payload);
 }

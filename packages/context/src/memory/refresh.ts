@@ -7,7 +7,8 @@ import { DEFAULT_RECENT_MESSAGES, MAX_CANDIDATES, MAX_SNAPSHOTS } from './consta
 import { evaluateDraft, seenKey } from './evaluate';
 import { extractDrafts } from './extract';
 import { isActiveFact, mergeDecisions, pruneFacts, supersedeRecreated } from './merge';
-import type { MemoryDraft, RefreshInput, RefreshResult } from './types';
+import type { MemoryDelta, MemoryDraft, RefreshInput, RefreshResult } from './types';
+import type { MemoryFact } from '@threadline/protocol';
 
 function modeOf(drafts: number, accepted: number, pruned: number): RefreshMode {
   if (accepted > 0) return pruned > 0 ? 'merge+prune' : 'merge';
@@ -98,7 +99,27 @@ export function refreshMemory(input: RefreshInput): RefreshResult {
     factCount: pruned.facts.filter(isActiveFact).length,
     rejectedReasonBreakdown: breakdown,
     prunedIds: pruned.prunedIds,
+    net: memoryDelta(prior, pruned.facts),
   };
+}
+
+/**
+ * What changed in memory's content between two fact lists: new evidence for a fact already held
+ * is no change, a fact retired and another added in one refresh is one of each.
+ */
+export function memoryDelta(before: readonly MemoryFact[], after: readonly MemoryFact[]): MemoryDelta {
+  const was = new Map(before.filter(isActiveFact).map((f) => [f.id, f]));
+  const now = new Map(after.filter(isActiveFact).map((f) => [f.id, f]));
+  let added = 0;
+  let updated = 0;
+  for (const [id, f] of now) {
+    const old = was.get(id);
+    if (!old) added++;
+    else if (old.content !== f.content || old.category !== f.category) updated++;
+  }
+  let retired = 0;
+  for (const id of was.keys()) if (!now.has(id)) retired++;
+  return { added, updated, retired };
 }
 
 /** Keep the newest `cap` candidates (input in creation order). */

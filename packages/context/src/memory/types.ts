@@ -81,4 +81,13 @@ export interface RefreshResult {
   rejectedReasonBreakdown: Record<string, number>;
   /** Ids of facts the refresh retired (status changed) or dropped (the auto-fact cap). */
   prunedIds: string[];
+  /** Net change of the active facts (see `memoryDelta`): what the user would call "memory changed". */
+  net: MemoryDelta;
+}
+
+/** Active facts that appeared, changed their content, or left the active set. */
+export interface MemoryDelta {
+  added: number;
+  updated: number;
+  retired: number;
 }

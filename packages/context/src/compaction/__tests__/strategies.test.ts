@@ -171,3 +171,49 @@ describe('strategy presets', () => {
     expect(u.entries.filter((e) => e.kind === 'summary').map((e) => e.id)).toEqual([first.inserted[0]!.id]);
   });
 });
+
+describe('an explicit request below every threshold', () => {
+  const short = () => {
+    const h = new HistoryBuilder();
+    h.system();
+    for (let i = 0; i < 4; i++) {
+      h.user(`Question ${i}: tell me something about topic ${i} in a few sentences, please.`);
+      h.assistant(`Answer ${i}: `.padEnd(600, 'a'));
+    }
+    return h.messages;
+  };
+
+  for (const strategy of ['legacy_segmented', 'progressive', 'priority_chain', 'cfpm_memory_v1'] as const) {
+    it(`${strategy}: manual compacts a short session at low usage, keeping the latest exchange`, async () => {
+      const log: SummarizerLog = { calls: [] };
+      const history = short();
+      const r = await run({ history, strategy, summarizer: fakeSummarizer(log), instructions: 'the topics' });
+      expect(r.ok).toBe(true);
+      expect(r.tokensAfter).toBeLessThan(r.tokensBefore);
+      // priority_chain's own steps (dropping monologues) already reduce; the others take the fallback.
+      if (strategy === 'priority_chain') return;
+      const last2 = history.slice(-2).map((m) => m.id);
+      for (const id of last2) expect(r.hiddenIds).not.toContain(id);
+      if (strategy !== 'cfpm_memory_v1') {
+        // The instructions reach the summary prompt.
+        expect(log.calls.at(-1)?.instructions).toBe('the topics');
+        expect(r.summary).toContain('focusing on the topics');
+      }
+    });
+  }
+
+  it('auto runs never take the manual fallback', async () => {
+    const r = await run({ history: short(), strategy: 'progressive', trigger: 'auto' });
+    expect(r.ok).toBe(false);
+  });
+
+  it('nothing to hide: a session of one exchange stays as it is', async () => {
+    const h = new HistoryBuilder();
+    h.system();
+    h.user('Hello there, a first question.');
+    h.assistant('A first answer.');
+    const r = await run({ history: h.messages, strategy: 'legacy_segmented' });
+    expect(r.ok).toBe(false);
+    expect(r.hiddenIds).toEqual([]);
+  });
+});

@@ -16,6 +16,7 @@ const result = (p: Partial<RefreshResult> = {}): RefreshResult => ({
   factCount: 0,
   rejectedReasonBreakdown: {},
   prunedIds: [],
+  net: { added: 0, updated: 0, retired: 0 },
   ...p,
 });
 
@@ -48,6 +49,9 @@ describe('formatRuntimeNotice', () => {
         prunedCount: 0,
         factCount: 5,
         rejectedReasonBreakdown: {},
+        added: 0,
+        updated: 0,
+        retired: 0,
       },
     });
   });
@@ -79,4 +83,18 @@ describe('normalizeVisibility', () => {
     ['nonsense', 'brief'],
     [undefined, 'brief'],
   ] as const)('%s → %s', (input, level) => expect(normalizeVisibility(input)).toBe(level));
+});
+
+describe('net change in the runtime notice', () => {
+  it('carries added / updated / retired, so a view can tell a change from mere evidence', () => {
+    const text = formatRuntimeNotice(
+      result({ mode: 'merge', acceptedCount: 1, factCount: 5, net: { added: 0, updated: 0, retired: 0 } }),
+      'debug',
+    );
+    const parsed = parseNotice(text);
+    expect(parsed?.type).toBe('runtime');
+    if (parsed?.type !== 'runtime') return;
+    expect(parsed.payload.acceptedCount).toBe(1);
+    expect([parsed.payload.added, parsed.payload.updated, parsed.payload.retired]).toEqual([0, 0, 0]);
+  });
 });

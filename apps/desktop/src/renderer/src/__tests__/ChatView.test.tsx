@@ -2,7 +2,6 @@ import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vit
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import '../i18n';
 import { ChatView } from '../components/ChatView';
-import { COMPACT_TEXT } from '../store/contextSlice';
 import { useAppStore } from '../store';
 import { setBridge } from '../transport';
 import { createFakeBridge } from './fakeBridge';
@@ -54,7 +53,7 @@ describe('ChatView', () => {
     expect(fake.calls.at(-1)).toEqual({ route: 'chat.cancel', input: { sessionId: 's1' } });
   });
 
-  it('Compact is disabled when usage says nothing can be compacted, and sends the exact text otherwise', async () => {
+  it('Compact is disabled when usage says nothing can be compacted, and calls compaction.run otherwise', async () => {
     useAppStore.setState({ usage: { s1: usage({ canCompact: false }) } });
     const { rerender } = render(<ChatView />);
     expect((screen.getByTestId('compact-button') as HTMLButtonElement).title).toBe('Nothing to compact yet');
@@ -63,10 +62,12 @@ describe('ChatView', () => {
     await act(async () => {
       fireEvent.click(screen.getByTestId('compact-button'));
     });
-    expect(fake.calls.find((c) => c.route === 'chat.send')?.input).toEqual({ sessionId: 's1', text: COMPACT_TEXT });
+    // Compact means compact: no message is posted on the user's behalf.
+    expect(fake.calls.find((c) => c.route === 'compaction.run')?.input).toEqual({ sessionId: 's1' });
+    expect(fake.calls.some((c) => c.route === 'chat.send')).toBe(false);
   });
 
-  it('"Compact with instructions…" sends /compact <text>', async () => {
+  it('"Compact with instructions…" passes the instructions to compaction.run', async () => {
     render(<ChatView />);
     fireEvent.click(screen.getByTestId('compact-menu'));
     fireEvent.click(screen.getByRole('menuitem'));
@@ -76,10 +77,11 @@ describe('ChatView', () => {
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: 'Compact' }));
     });
-    expect(fake.calls.find((c) => c.route === 'chat.send')?.input).toEqual({
+    expect(fake.calls.find((c) => c.route === 'compaction.run')?.input).toEqual({
       sessionId: 's1',
-      text: '/compact keep paths',
+      instructions: 'keep paths',
     });
+    expect(fake.calls.some((c) => c.route === 'chat.send')).toBe(false);
   });
 
   it('a 10,000-message session renders only a window of rows', () => {

@@ -46,4 +46,15 @@ describe('CompactionDivider', () => {
     fireEvent.click(screen.getByRole('button', { name: /Show summary/ }));
     expect(screen.getByTestId('compaction-summary').querySelector('li')?.textContent).toBe('ship it');
   });
+
+  it('says so when a compaction saved under 10 %, and shows its instructions', () => {
+    useAppStore.setState({ busy: {} });
+    const small = compaction({ tokensBefore: 3600, tokensAfter: 3500, instructions: 'focus on files' });
+    render(<CompactionDivider sessionId="s1" compaction={small} latest inserted={[]} />);
+    expect(screen.getByTestId('divider-small').textContent).toContain('saved under 10%');
+    expect(screen.getByTestId('divider-instructions').textContent).toBe('Instructions: focus on files');
+    cleanup();
+    render(<CompactionDivider sessionId="s1" compaction={compaction({})} latest inserted={[]} />);
+    expect(screen.queryByTestId('divider-small')).toBeNull();
+  });
 });

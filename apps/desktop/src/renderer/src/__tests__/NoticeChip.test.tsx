@@ -37,34 +37,31 @@ describe('NoticeChip', () => {
     await i18n.changeLanguage('en');
   });
 
-  it('brief: one localized line, no details toggle', () => {
+  it('brief (a turn tally): the net change in one localized line, no details toggle', () => {
     useAppStore.setState({ settings: settings({ runtimeVisibility: 'brief' }) });
-    render(<NoticeChip msg={notice(runtime())} />);
-    expect(screen.getByText('Memory checkpoint: +3 accepted, 1 rejected, 12 facts')).toBeTruthy();
+    const tally = { added: 2, updated: 0, retired: 1, facts: 12 };
+    render(<NoticeChip msg={notice(runtime())} tally={tally} />);
+    expect(screen.getByText('Memory updated: 2 added, 1 retired · 12 facts')).toBeTruthy();
     expect(screen.queryByRole('button')).toBeNull();
-    cleanup();
-    render(<NoticeChip msg={notice(runtime({ factCount: 1 }))} />);
-    expect(screen.getByText('Memory checkpoint: +3 accepted, 1 rejected, 1 fact')).toBeTruthy();
   });
 
-  it('debug: the same line with details (mode and localized rejected reasons)', () => {
+  it('debug: this refresh as stored, with details (mode, counts, reasons, the JSON)', () => {
     useAppStore.setState({ settings: settings({ runtimeVisibility: 'debug' }) });
-    render(<NoticeChip msg={notice(runtime())} />);
+    render(<NoticeChip msg={notice(runtime({ added: 0, updated: 0, retired: 0 }))} />);
+    // Accepted evidence for facts memory already holds is no change, and says so.
+    expect(screen.getByText('Memory checked: no change · 12 facts')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: /details/i }));
     expect(screen.getByText('Merged')).toBeTruthy();
     expect(screen.getByText('Too short × 1')).toBeTruthy();
-  });
-
-  it('off: renders nothing for runtime notices', () => {
-    useAppStore.setState({ settings: settings({ runtimeVisibility: 'off' }) });
-    const { container } = render(<NoticeChip msg={notice(runtime())} />);
-    expect(container.innerHTML).toBe('');
+    expect(screen.getByText('3 accepted, 1 rejected, 0 pruned')).toBeTruthy();
+    expect(screen.getByTestId('notice-details').textContent).toContain('"acceptedCount": 3');
   });
 
   it('gate chip follows its own visibility, falling back to the runtime one', () => {
     useAppStore.setState({ settings: settings({ runtimeVisibility: 'off', toolGateVisibility: 'brief' }) });
     render(<NoticeChip msg={notice(gate)} />);
     expect(screen.getByText('Gate: reused Desktop path for shell')).toBeTruthy();
+    expect(screen.queryByRole('button')).toBeNull();
   });
 
   it('a malformed notice is plain text, never a crash', () => {
@@ -78,11 +75,11 @@ describe('NoticeChip', () => {
     useAppStore.setState({ settings: settings() });
     render(
       <>
-        <NoticeChip msg={notice(runtime())} />
+        <NoticeChip msg={notice(runtime({ added: 1, updated: 0, retired: 0 }))} />
         <NoticeChip msg={notice('[THREADLINE_COMPACTION_V1] {"version":"v1","type":"max_attempts"}')} />
       </>,
     );
-    expect(screen.getByText('记忆检查点：新增 3 条，拒绝 1 条，共 12 条事实')).toBeTruthy();
+    expect(screen.getByText('记忆已更新：新增 1 条 · 共 12 条')).toBeTruthy();
     expect(screen.getByText('已达到最大压缩尝试次数。请新建会话继续。')).toBeTruthy();
   });
 });

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { createAppStore, connectEvents } from '../store';
 import { setBridge } from '../transport';
 import { createFakeBridge } from './fakeBridge';
-import { msg, usage } from './fixtures';
+import { compaction, msg, usage } from './fixtures';
 
 const tick = (ms = 30) => new Promise((r) => setTimeout(r, ms));
 
@@ -106,5 +106,55 @@ describe('store fed by events', () => {
     });
     await tick();
     expect(fake.calls.filter((c) => c.route === 'compaction.list').length).toBe(before + 1);
+  });
+
+  it('a compaction is shown in place from started to finished: progress, then the record', async () => {
+    fake.emit({
+      type: 'compaction.started',
+      sessionId: 's1',
+      trigger: 'auto',
+      strategy: 'legacy_segmented',
+      instructions: null,
+      percent: 81,
+    });
+    expect(store.getState().liveCompaction.s1).toMatchObject({ trigger: 'auto', percent: 81, step: null });
+    expect(store.getState().compacting.s1).toBe(true);
+    fake.emit({ type: 'compaction.progress', sessionId: 's1', step: 'summarize' });
+    expect(store.getState().liveCompaction.s1?.step).toBe('summarize');
+    fake.emit({ type: 'compaction.finished', sessionId: 's1', compaction: compaction({ id: 'c9' }) });
+    expect(store.getState().liveCompaction.s1).toBeNull();
+    expect(store.getState().compacting.s1).toBe(false);
+    expect(store.getState().compactions.s1?.map((c) => c.id)).toContain('c9');
+  });
+
+  it('a cancelled or failed compaction leaves nothing running', () => {
+    fake.emit({
+      type: 'compaction.started',
+      sessionId: 's1',
+      trigger: 'manual',
+      strategy: 'cfpm_memory_v1',
+      instructions: 'keep paths',
+      percent: null,
+    });
+    fake.emit({ type: 'compaction.failed', sessionId: 's1', reason: 'cancelled', cancelled: true });
+    expect(store.getState().liveCompaction.s1).toBeNull();
+    expect(store.getState().compacting.s1).toBe(false);
+  });
+
+  it('tool.requested keeps the gate rewrite beside the model call', () => {
+    const gate = {
+      target: 'Desktop' as const,
+      path: '/home/u/Desktop',
+      rewrittenArguments: '{"command":"ls /home/u/Desktop"}',
+    };
+    fake.emit({
+      type: 'tool.requested',
+      sessionId: 's1',
+      messageId: 'a1',
+      needsApproval: true,
+      toolCall: { id: 't1', type: 'function', function: { name: 'shell', arguments: '{"command":"ls ~/Desktop"}' } },
+      gate,
+    });
+    expect(store.getState().tools.t1?.gate).toEqual(gate);
   });
 });

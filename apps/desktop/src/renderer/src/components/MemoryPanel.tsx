@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { FactCategorySchema, type FactCategory, type MemoryFact } from '@threadline/protocol';
+import { FactCategorySchema, type FactCategory, type MemoryCandidate, type MemoryFact } from '@threadline/protocol';
 import { call } from '../transport';
 import { useAppStore } from '../store';
 import { IconPencil, IconPin, IconUndo, IconX, IconTrash } from './Icons';
@@ -174,7 +174,7 @@ export function MemoryPanel({ sessionId }: { sessionId: string }) {
     setError(null);
     void load(sessionId);
   };
-  const rejected = candidates.filter((c) => c.decision === 'rejected');
+  const rejected = useMemo(() => groupRejected(candidates), [candidates]);
   const visible = facts.filter((f) => showGone || (f.status !== 'forgotten' && f.status !== 'superseded'));
   const goneCount = facts.length - facts.filter((f) => f.status !== 'forgotten' && f.status !== 'superseded').length;
 
@@ -289,23 +289,44 @@ export function MemoryPanel({ sessionId }: { sessionId: string }) {
             </h4>
             {rejected.length === 0 && <div className="muted small">{t('memory.noRejected')}</div>}
             <ul className="fact-list">
-              {rejected
-                .slice(-50)
-                .reverse()
-                .map((c) => (
-                  <li key={c.id} className="fact candidate">
-                    <div className="fact-content">{c.content}</div>
-                    <div className="fact-meta">
-                      <span>{t(`memory.categories.${c.category}`)}</span>
-                      <span className="dot-sep" />
-                      <span className="reason">{t(`memory.reason.${c.reason}`)}</span>
-                    </div>
-                  </li>
-                ))}
+              {rejected.slice(0, 50).map(({ c, count }) => (
+                <li key={c.id} className="fact candidate" data-testid="rejected-candidate" data-count={count}>
+                  <div className="fact-content">{c.content}</div>
+                  <div className="fact-meta">
+                    <span>{t(`memory.categories.${c.category}`)}</span>
+                    <span className="dot-sep" />
+                    <span className="reason">{t(`memory.reason.${c.reason}`)}</span>
+                    {count > 1 && (
+                      <>
+                        <span className="dot-sep" />
+                        <span className="candidate-count">{t('memory.seenTimes', { count })}</span>
+                      </>
+                    )}
+                  </div>
+                </li>
+              ))}
             </ul>
           </section>
         )}
       </div>
     </aside>
   );
+}
+
+/**
+ * Each rejected candidate once (same category, text and reason), newest first, with how many
+ * times it was seen: the same line rejected on every turn is one row, not a wall of repeats.
+ */
+export function groupRejected(candidates: readonly MemoryCandidate[]): { c: MemoryCandidate; count: number }[] {
+  const byKey = new Map<string, { c: MemoryCandidate; count: number }>();
+  for (const c of candidates) {
+    if (c.decision !== 'rejected') continue;
+    const key = `${c.category}\u0000${c.reason}\u0000${c.content.trim()}`;
+    const hit = byKey.get(key);
+    if (hit) {
+      hit.count += 1;
+      if (c.createdAt >= hit.c.createdAt) hit.c = c;
+    } else byKey.set(key, { c, count: 1 });
+  }
+  return [...byKey.values()].sort((a, b) => b.c.createdAt - a.c.createdAt);
 }

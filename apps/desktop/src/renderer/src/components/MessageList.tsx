@@ -8,12 +8,14 @@ import { ToolCallCard } from './ToolCallCard';
 import { IconAlert, IconChevronDown, IconRefresh, IconX } from './Icons';
 import { Markdown } from './Markdown';
 import { MessageRow } from './MessageRow';
-import { noticeIsSilent } from './NoticeChip';
+import { visibleRows } from '../lib/noticeView';
+import { LiveCompactionDivider } from './CompactionDivider';
 
 type ListItem =
   | { type: 'row'; key: string; row: Row }
   | { type: 'stream'; key: string; step: PendingStep }
   | { type: 'thinking'; key: string }
+  | { type: 'compacting'; key: string }
   | { type: 'error'; key: string };
 
 const EMPTY: never[] = [];
@@ -64,24 +66,25 @@ export function MessageList({ sessionId }: { sessionId: string }) {
   const retry = useAppStore((s) => s.retry);
   const dismissError = useAppStore((s) => s.dismissError);
 
+  // The settings are a view of the record: a change re-renders every notice, past and future.
   const rows = useMemo(
-    () =>
-      buildRows(messages, compactions).filter(
-        (r) => r.kind !== 'notice' || !noticeIsSilent(r.msg.content, runtimeLevel, gateLevel),
-      ),
+    () => visibleRows(buildRows(messages, compactions), runtimeLevel, gateLevel),
     [messages, compactions, runtimeLevel, gateLevel],
   );
+  const live = useAppStore((s) => s.liveCompaction[sessionId] ?? null);
 
   const items = useMemo<ListItem[]>(() => {
     const out: ListItem[] = rows.map((row) => ({ type: 'row', key: row.key, row }));
     const steps = pendingSteps(messages, streams, pendingTools);
     for (const step of steps) out.push({ type: 'stream', key: `s:${step.messageId}`, step });
+    // A running compaction is shown where its divider will be; it is the only thing happening.
+    if (live) out.push({ type: 'compacting', key: 'compacting' });
     // Waiting for an approval or a running tool is shown by its card, not by the thinking dots.
-    if (busy && steps.every((s) => s.text === '' && s.calls.length === 0))
+    else if (busy && steps.every((s) => s.text === '' && s.calls.length === 0))
       out.push({ type: 'thinking', key: 'thinking' });
     if (error) out.push({ type: 'error', key: 'error' });
     return out;
-  }, [rows, streams, pendingTools, busy, error, messages]);
+  }, [rows, streams, pendingTools, busy, error, messages, live]);
 
   // Computed once per list change: the virtualizer asks for every row's estimate on each re-measure.
   const estimates = useMemo(() => items.map(estimateHeight), [items]);
@@ -160,6 +163,7 @@ export function MessageList({ sessionId }: { sessionId: string }) {
                       ))}
                     </div>
                   )}
+                  {item.type === 'compacting' && live && <LiveCompactionDivider sessionId={sessionId} live={live} />}
                   {item.type === 'thinking' && (
                     <div className="thinking" role="status" aria-label={t('chat.thinking')}>
                       <span />

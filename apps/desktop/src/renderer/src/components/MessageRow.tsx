@@ -121,7 +121,7 @@ export const MessageRow = memo(function MessageRow({ row, sessionId }: { row: Ro
         </div>
       );
     case 'notice':
-      return <NoticeChip msg={row.msg} />;
+      return <NoticeChip msg={row.msg} tally={row.tally} />;
     case 'aborted':
       return (
         <div className="chip-wrap" data-testid="turn-aborted">

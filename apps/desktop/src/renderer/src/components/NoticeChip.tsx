@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import {
@@ -10,92 +10,142 @@ import {
   type VisibilityLevel,
 } from '@threadline/protocol';
 import { useAppStore } from '../store';
+import type { MemoryTally } from '../lib/noticeView';
 import { formatTokens } from '../i18n';
 import { errorNoticeText, reasonText } from '../lib/reasons';
 import { IconChevron, IconLayers, IconMemory, IconShield, IconAlert } from './Icons';
 
 type TFn = TFunction;
 
-function RuntimeChip({ p, level }: { p: RuntimeNoticePayload; level: VisibilityLevel }) {
+/** "1 added, 2 retired": the non-zero parts of a net change, in the user's language. */
+function changeText(c: { added: number; updated: number; retired: number }, t: TFn): string {
+  const parts = (['added', 'updated', 'retired'] as const)
+    .filter((k) => c[k] > 0)
+    .map((k) => t(`notice.cfpm.runtime.${k}`, { count: c[k] }));
+  return parts.join(t('notice.listSep'));
+}
+
+function Details({ open, children }: { open: boolean; children: ReactNode }) {
+  if (!open) return null;
+  return (
+    <dl className="chip-details" data-testid="notice-details">
+      {children}
+    </dl>
+  );
+}
+
+function DetailsToggle({ open, setOpen }: { open: boolean; setOpen: (v: boolean) => void }) {
+  const { t } = useTranslation();
+  return (
+    <button type="button" className="chip-toggle" aria-expanded={open} onClick={() => setOpen(!open)}>
+      <IconChevron className={`chev ${open ? 'open' : ''}`} />
+      {open ? t('notice.hideDetails') : t('notice.details')}
+    </button>
+  );
+}
+
+/** The notice as stored, for whoever wants to see exactly what the runtime wrote. */
+function RawJson({ text }: { text: string | null }) {
+  const { t } = useTranslation();
+  const raw = text ?? '';
+  const json = raw.slice(raw.indexOf('{'));
+  let pretty = json;
+  try {
+    pretty = JSON.stringify(JSON.parse(json), null, 2);
+  } catch {
+    /* shown as stored */
+  }
+  return (
+    <>
+      <dt>{t('notice.json')}</dt>
+      <dd>
+        <pre className="chip-json">{pretty}</pre>
+      </dd>
+    </>
+  );
+}
+
+/**
+ * brief (`tally` given): the turn's net change of memory in one line. debug: this refresh as
+ * stored, its counts and reasons behind Details.
+ */
+function RuntimeChip({ msg, p, tally }: { msg: StoredMessage; p: RuntimeNoticePayload; tally?: MemoryTally }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   const reasons = Object.entries(p.rejectedReasonBreakdown).filter(([, n]) => n > 0);
+  const net = tally ?? { added: p.added ?? 0, updated: p.updated ?? 0, retired: p.retired ?? 0, facts: p.factCount };
+  const changed = net.added + net.updated + net.retired > 0;
+  const text = changed
+    ? t('notice.cfpm.runtime.changed', { changes: changeText(net, t), count: net.facts })
+    : p.added === undefined
+      ? t('notice.cfpm.runtime.legacy', { accepted: p.acceptedCount, rejected: p.rejectedCount, count: p.factCount })
+      : t('notice.cfpm.runtime.unchanged', { count: p.factCount });
   return (
-    <div className="chip-wrap" data-testid="notice-chip" data-notice="runtime">
-      <div className="chip chip-memory">
+    <div className="chip-wrap" data-testid="notice-chip" data-notice="runtime" data-level={tally ? 'brief' : 'debug'}>
+      <div className={`chip chip-memory ${changed ? '' : 'chip-quiet'}`}>
         <IconMemory />
-        <span className="chip-text">
-          {t('notice.cfpm.runtime.brief', {
+        <span className="chip-text">{text}</span>
+        {!tally && <DetailsToggle open={open} setOpen={setOpen} />}
+      </div>
+      <Details open={!tally && open}>
+        <dt>{t('notice.cfpm.runtime.reason')}</dt>
+        <dd>{t(`notice.cfpm.reasons.${p.reason}`, { defaultValue: p.reason })}</dd>
+        <dt>{t('notice.cfpm.runtime.mode')}</dt>
+        <dd>{t(`notice.cfpm.mode.${p.mode}`)}</dd>
+        <dt>{t('notice.cfpm.runtime.candidates')}</dt>
+        <dd>
+          {t('notice.cfpm.runtime.counts', {
             accepted: p.acceptedCount,
             rejected: p.rejectedCount,
-            count: p.factCount,
+            pruned: p.prunedCount,
           })}
-          {p.prunedCount > 0 && (
-            <span className="chip-sep">{t('notice.cfpm.runtime.pruned', { count: p.prunedCount })}</span>
-          )}
-        </span>
-        {level === 'debug' && (
-          <button type="button" className="chip-toggle" aria-expanded={open} onClick={() => setOpen(!open)}>
-            <IconChevron className={`chev ${open ? 'open' : ''}`} />
-            {open ? t('notice.hideDetails') : t('notice.details')}
-          </button>
-        )}
-      </div>
-      {level === 'debug' && open && (
-        <dl className="chip-details" data-testid="notice-details">
-          <dt>{t('notice.cfpm.runtime.reason')}</dt>
-          <dd>{t(`notice.cfpm.reasons.${p.reason}`, { defaultValue: p.reason })}</dd>
-          <dt>{t('notice.cfpm.runtime.mode')}</dt>
-          <dd>{t(`notice.cfpm.mode.${p.mode}`)}</dd>
-          <dt>{t('notice.cfpm.runtime.rejectedReasons')}</dt>
-          <dd>
-            {reasons.length === 0
-              ? t('notice.none')
-              : reasons.map(([code, n]) => (
-                  <span key={code} className="reason-pill">
-                    {t('notice.reasonCount', { reason: t(`memory.reason.${code}`, { defaultValue: code }), count: n })}
-                  </span>
-                ))}
-          </dd>
-        </dl>
-      )}
+        </dd>
+        <dt>{t('notice.cfpm.runtime.rejectedReasons')}</dt>
+        <dd>
+          {reasons.length === 0
+            ? t('notice.none')
+            : reasons.map(([code, n]) => (
+                <span key={code} className="reason-pill">
+                  {t('notice.reasonCount', { reason: t(`memory.reason.${code}`, { defaultValue: code }), count: n })}
+                </span>
+              ))}
+        </dd>
+        <RawJson text={msg.content} />
+      </Details>
     </div>
   );
 }
 
-function GateChip({ p, level }: { p: GateNoticePayload; level: VisibilityLevel }) {
+function GateChip({ msg, p, level }: { msg: StoredMessage; p: GateNoticePayload; level: VisibilityLevel }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
+  const target = t(`notice.cfpm.gate.target.${p.target}`);
   return (
-    <div className="chip-wrap" data-testid="notice-chip" data-notice="gate">
+    <div className="chip-wrap" data-testid="notice-chip" data-notice="gate" data-level={level}>
       <div className="chip chip-gate">
         <IconShield />
         <span className="chip-text">
-          {t('notice.cfpm.gate.brief', { target: t(`notice.cfpm.gate.target.${p.target}`), tool: p.tool })}
+          {p.declined
+            ? t('notice.cfpm.gate.declined', { target })
+            : t('notice.cfpm.gate.brief', { target, tool: p.tool })}
         </span>
-        {level === 'debug' && (
-          <button type="button" className="chip-toggle" aria-expanded={open} onClick={() => setOpen(!open)}>
-            <IconChevron className={`chev ${open ? 'open' : ''}`} />
-            {open ? t('notice.hideDetails') : t('notice.details')}
-          </button>
-        )}
+        {level === 'debug' && <DetailsToggle open={open} setOpen={setOpen} />}
       </div>
-      {level === 'debug' && open && (
-        <dl className="chip-details" data-testid="notice-details">
-          <dt>{t('notice.cfpm.gate.path')}</dt>
-          <dd>
-            <code>{p.path}</code>
-          </dd>
-          <dt>{t('notice.cfpm.gate.original')}</dt>
-          <dd>
-            <code>{p.originalCommand}</code>
-          </dd>
-          <dt>{t('notice.cfpm.gate.rewritten')}</dt>
-          <dd>
-            <code>{p.rewrittenCommand}</code>
-          </dd>
-        </dl>
-      )}
+      <Details open={level === 'debug' && open}>
+        <dt>{t('notice.cfpm.gate.path')}</dt>
+        <dd>
+          <code>{p.path}</code>
+        </dd>
+        <dt>{t('notice.cfpm.gate.original')}</dt>
+        <dd>
+          <code>{p.originalCommand}</code>
+        </dd>
+        <dt>{t('notice.cfpm.gate.rewritten')}</dt>
+        <dd>
+          <code>{p.rewrittenCommand}</code>
+        </dd>
+        <RawJson text={msg.content} />
+      </Details>
     </div>
   );
 }
@@ -128,11 +178,11 @@ function CompactionChip({ p }: { p: CompactionNoticePayload }) {
 }
 
 /**
- * A user-only notice as a localized chip. Runtime and gate chips follow the visibility settings
- * (off: nothing; brief: one line; debug: one line + details). Anything that does not parse is
- * shown as the plain text it is.
+ * A user-only notice as a localized chip. What is shown of it follows the visibility settings
+ * (lib/noticeView.ts picks the rows; `tally` marks a brief memory chip for a whole turn).
+ * Anything that does not parse is shown as the plain text it is.
  */
-export function NoticeChip({ msg }: { msg: StoredMessage }) {
+export function NoticeChip({ msg, tally }: { msg: StoredMessage; tally?: MemoryTally }) {
   const { t } = useTranslation();
   const runtimeLevel = useAppStore((s) => s.settings?.cfpm.runtimeVisibility ?? 'brief');
   const gateLevel = useAppStore((s) => s.settings?.cfpm.toolGateVisibility ?? null) ?? runtimeLevel;
@@ -144,14 +194,8 @@ export function NoticeChip({ msg }: { msg: StoredMessage }) {
       </div>
     );
   }
-  if (parsed.type === 'runtime') {
-    if (runtimeLevel === 'off') return null;
-    return <RuntimeChip p={parsed.payload} level={runtimeLevel} />;
-  }
-  if (parsed.type === 'gate') {
-    if (gateLevel === 'off') return null;
-    return <GateChip p={parsed.payload} level={gateLevel} />;
-  }
+  if (parsed.type === 'runtime') return <RuntimeChip msg={msg} p={parsed.payload} tally={tally} />;
+  if (parsed.type === 'gate') return <GateChip msg={msg} p={parsed.payload} level={gateLevel} />;
   if (parsed.type === 'error') return <ErrorChip text={errorNoticeText(msg.content, t)} />;
   return <CompactionChip p={parsed.payload} />;
 }
@@ -166,12 +210,4 @@ function ErrorChip({ text }: { text: string }) {
       </div>
     </div>
   );
-}
-
-/** Whether a notice row renders nothing under the current settings (the list skips it). */
-export function noticeIsSilent(content: string | null, runtime: VisibilityLevel, gate: VisibilityLevel): boolean {
-  const parsed = parseNotice(content);
-  if (parsed?.type === 'runtime') return runtime === 'off';
-  if (parsed?.type === 'gate') return gate === 'off';
-  return false;
 }

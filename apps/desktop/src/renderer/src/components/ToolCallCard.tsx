@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import type { StoredMessage, ToolCall } from '@threadline/protocol';
+import type { GateRewrite, StoredMessage, ToolCall } from '@threadline/protocol';
 import { useAppStore } from '../store';
 import { call as rpc } from '../transport';
 import type { ToolStatus } from '../store/types';
@@ -55,6 +55,22 @@ export function statusOf(
   return sessionBusy ? 'running' : 'aborted';
 }
 
+/** The gate's part in a call: from the live state before it runs, from the result after. */
+function gateOf(
+  result: StoredMessage | null,
+  live: GateRewrite | undefined,
+): { target: GateRewrite['target']; path: string; declined: boolean } | null {
+  const g = result?.meta?.gate as { target?: unknown; path?: unknown; declined?: unknown } | undefined;
+  if (
+    g &&
+    (g.target === 'Desktop' || g.target === 'Documents' || g.target === 'Downloads') &&
+    typeof g.path === 'string'
+  )
+    return { target: g.target, path: g.path, declined: g.declined === true };
+  if (!result && live) return { target: live.target, path: live.path, declined: false };
+  return null;
+}
+
 interface Props {
   sessionId: string;
   call: ToolCall;
@@ -74,11 +90,15 @@ export function ToolCallCard({ sessionId, call, result }: Props) {
     text: null,
   });
 
-  // What ran can differ from what the model asked for: the pre-tool gate may have rewritten it.
+  // What runs can differ from what the model asked for: the pre-tool gate may rewrite it. Before
+  // the call runs the live state says so (asked before it acts), after it the result's meta.
+  const gate = gateOf(result, state?.gate);
   const ran =
     typeof result?.meta?.ranArguments === 'string' && result.meta.ranArguments !== call.function.arguments
       ? result.meta.ranArguments
-      : null;
+      : !result && state?.gate
+        ? state.gate.rewrittenArguments
+        : null;
   const args = useMemo(() => prettyArgs(call.function.arguments), [call.function.arguments]);
   const ranArgs = useMemo(() => (ran ? prettyArgs(ran) : null), [ran]);
   const head = useMemo(() => headline(ran ?? call.function.arguments), [ran, call.function.arguments]);
@@ -118,11 +138,23 @@ export function ToolCallCard({ sessionId, call, result }: Props) {
       </button>
       {expanded && (
         <div className="tool-body">
-          <div className="tool-section-label">{t('tool.arguments')}</div>
-          <pre className="tool-pre">{args}</pre>
+          {gate && (
+            <div className="tool-gate" data-testid="tool-gate" data-declined={gate.declined}>
+              {t(gate.declined ? 'tool.gate.declined' : result ? 'tool.gate.used' : 'tool.gate.willUse', {
+                target: t(`notice.cfpm.gate.target.${gate.target}`),
+                path: gate.path,
+              })}
+            </div>
+          )}
+          <div className="tool-section-label">{gate ? t('tool.gate.asked') : t('tool.arguments')}</div>
+          <pre className="tool-pre" data-testid="tool-args">
+            {args}
+          </pre>
           {ranArgs && (
             <>
-              <div className="tool-section-label">{t('tool.ranInstead')}</div>
+              <div className="tool-section-label">
+                {result ? (gate ? t('tool.gate.ran') : t('tool.ranInstead')) : t('tool.gate.willRun')}
+              </div>
               <pre className="tool-pre" data-testid="tool-ran">
                 {ranArgs}
               </pre>
@@ -147,6 +179,17 @@ export function ToolCallCard({ sessionId, call, result }: Props) {
               >
                 {t('tool.approve')}
               </button>
+              {gate && (
+                <button
+                  type="button"
+                  className="btn"
+                  title={t('tool.gate.runOriginalHint')}
+                  onClick={() => void approve(sessionId, call.id, 'approve', false, true)}
+                  data-testid="approve-original"
+                >
+                  {t('tool.gate.runOriginal')}
+                </button>
+              )}
               <button
                 type="button"
                 className="btn"

@@ -1,5 +1,6 @@
 import type { CompactionRecord, StoredMessage, ToolCall } from '@threadline/protocol';
 import type { StreamingMessage, ToolState } from '../store/types';
+import type { MemoryTally } from './noticeView';
 
 export interface ToolCallView {
   call: ToolCall;
@@ -10,7 +11,7 @@ export type Row =
   | { kind: 'user'; key: string; msg: StoredMessage; hidden: boolean }
   | { kind: 'assistant'; key: string; msg: StoredMessage; hidden: boolean; tools: ToolCallView[] }
   | { kind: 'tool'; key: string; msg: StoredMessage; hidden: boolean }
-  | { kind: 'notice'; key: string; msg: StoredMessage }
+  | { kind: 'notice'; key: string; msg: StoredMessage; tally?: MemoryTally }
   | { kind: 'aborted'; key: string; msg: StoredMessage }
   | { kind: 'error'; key: string; msg: StoredMessage; retryable: boolean }
   | { kind: 'divider'; key: string; compaction: CompactionRecord; latest: boolean; inserted: StoredMessage[] };

@@ -112,12 +112,16 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
         call: p.toolCall,
         messageId: p.messageId,
         ...(p.access ? { access: p.access } : {}),
+        ...(p.gate ? { gate: p.gate } : {}),
       };
     }
     set({
       busy: { ...get().busy, [sessionId]: state.busy },
       tools: state.busy ? tools : withoutUncommitted(tools, sessionId, stored),
       streaming,
+      // A compaction that began before this page loaded is shown in place all the same.
+      liveCompaction: { ...get().liveCompaction, [sessionId]: state.compaction ?? null },
+      compacting: { ...get().compacting, [sessionId]: Boolean(state.compaction) },
     });
   },
 
@@ -167,7 +171,7 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
     }
   },
 
-  async approve(sessionId, toolCallId, decision, remember = false) {
+  async approve(sessionId, toolCallId, decision, remember = false, useOriginal = false) {
     const prev = get().tools[toolCallId];
     set({
       tools: {
@@ -182,7 +186,13 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
       },
     });
     try {
-      await call('chat.approve', { sessionId, toolCallId, decision, ...(remember ? { remember } : {}) });
+      await call('chat.approve', {
+        sessionId,
+        toolCallId,
+        decision,
+        ...(remember ? { remember } : {}),
+        ...(useOriginal ? { useOriginal } : {}),
+      });
       if (remember) await get().loadApprovals(sessionId);
     } catch (err) {
       if (prev) set({ tools: { ...get().tools, [toolCallId]: prev } });

@@ -4,13 +4,11 @@ import type { AppState, ContextSlice } from './types';
 
 const errMessage = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
-/** The exact text the compact button sends (SPEC §3.5, manual trigger). */
-export const COMPACT_TEXT = 'Please compact this conversation';
-
 export const createContextSlice: StateCreator<AppState, [], [], ContextSlice> = (set, get) => ({
   usage: {},
   compactions: {},
   compacting: {},
+  liveCompaction: {},
   facts: {},
   candidates: {},
 
@@ -36,11 +34,22 @@ export const createContextSlice: StateCreator<AppState, [], [], ContextSlice> = 
     set(patch);
   },
 
+  // Compact means compact: compaction.run, no message in the conversation. Its progress and
+  // outcome arrive as compaction.* events (the divider) and, when nothing applied, a notice.
   async compact(sessionId, instructions) {
-    const text = instructions && instructions.trim() ? `/compact ${instructions.trim()}` : COMPACT_TEXT;
+    const text = instructions?.trim() ?? '';
     set({ compacting: { ...get().compacting, [sessionId]: true } });
-    const ok = await get().send(sessionId, text);
-    if (!ok) set({ compacting: { ...get().compacting, [sessionId]: false } });
+    try {
+      await call('compaction.run', { sessionId, ...(text ? { instructions: text } : {}) });
+    } catch (err) {
+      get().showToast(errMessage(err));
+    } finally {
+      set({
+        compacting: { ...get().compacting, [sessionId]: false },
+        liveCompaction: { ...get().liveCompaction, [sessionId]: null },
+      });
+    }
+    await Promise.all([get().loadContext(sessionId), get().loadMessages(sessionId)]);
   },
 
   async undoCompaction(sessionId) {

@@ -6,9 +6,6 @@ import { bumpEpoch } from './liveEpoch';
 type Get = () => AppState;
 type Set = (patch: Partial<AppState>) => void;
 
-/** Compaction notices after which nothing is running any more. */
-const COMPACTION_DONE = new Set(['compacted', 'compaction_failed', 'nothing_to_compact', 'max_attempts', 'undone']);
-
 /**
  * Deltas arrive many times per frame; coalesce them and render at most once per frame so a fast
  * stream does not re-parse Markdown hundreds of times a second.
@@ -84,6 +81,7 @@ export function createEventHandler(get: Get, set: Set): (e: AppEvent) => void {
               call: e.toolCall,
               messageId: e.messageId,
               ...(e.access ? { access: e.access } : {}),
+              ...(e.gate ? { gate: e.gate } : {}),
             },
           },
         });
@@ -113,13 +111,46 @@ export function createEventHandler(get: Get, set: Set): (e: AppEvent) => void {
           set({ errors: { ...get().errors, [e.sessionId]: null } });
         const parsed = parseNotice(e.message.content);
         if (parsed?.type === 'compaction') {
-          if (COMPACTION_DONE.has(parsed.payload.type))
-            set({ compacting: { ...get().compacting, [e.sessionId]: false } });
-          else set({ compacting: { ...get().compacting, [e.sessionId]: true } });
           void get().loadContext(e.sessionId);
         } else if (parsed?.type === 'runtime' && get().facts[e.sessionId]) {
           void get().loadMemory(e.sessionId);
         }
+        return;
+      }
+      case 'compaction.started': {
+        const { trigger, strategy, instructions, percent } = e;
+        set({
+          compacting: { ...get().compacting, [e.sessionId]: true },
+          liveCompaction: {
+            ...get().liveCompaction,
+            [e.sessionId]: { trigger, strategy, instructions, percent, step: null },
+          },
+        });
+        return;
+      }
+      case 'compaction.progress': {
+        const live = get().liveCompaction[e.sessionId];
+        if (live) set({ liveCompaction: { ...get().liveCompaction, [e.sessionId]: { ...live, step: e.step } } });
+        return;
+      }
+      case 'compaction.finished':
+      case 'compaction.failed': {
+        set({
+          compacting: { ...get().compacting, [e.sessionId]: false },
+          liveCompaction: { ...get().liveCompaction, [e.sessionId]: null },
+        });
+        if (e.type === 'compaction.finished') {
+          // The record and the messages it inserted replace the progress in place.
+          const list = get().compactions[e.sessionId] ?? [];
+          set({
+            compactions: {
+              ...get().compactions,
+              [e.sessionId]: [...list.filter((c) => c.id !== e.compaction.id), e.compaction],
+            },
+          });
+          void get().loadMessages(e.sessionId);
+        }
+        void get().loadContext(e.sessionId);
         return;
       }
       case 'usage': {
@@ -144,6 +175,7 @@ export function createEventHandler(get: Get, set: Set): (e: AppEvent) => void {
           set({
             streaming,
             compacting: { ...get().compacting, [e.sessionId]: false },
+            liveCompaction: { ...get().liveCompaction, [e.sessionId]: null },
             tools: withoutUncommitted(get().tools, e.sessionId, stored),
           });
           // An open memory panel follows the turn even when memory notices are off.
@@ -163,6 +195,7 @@ export function createEventHandler(get: Get, set: Set): (e: AppEvent) => void {
         set({
           errors: { ...get().errors, [e.sessionId]: { code: e.code, message: e.message, retryText } },
           compacting: { ...get().compacting, [e.sessionId]: false },
+          liveCompaction: { ...get().liveCompaction, [e.sessionId]: null },
         });
         return;
       }

@@ -2,6 +2,8 @@ import type {
   ApprovalPolicy,
   CompactionRecord,
   ContextUsage,
+  GateRewrite,
+  RunningCompaction,
   MemoryCandidate,
   MemoryFact,
   ProviderProfile,
@@ -29,7 +31,12 @@ export interface ToolState {
   messageId?: string;
   /** The resolved path that made a file tool ask (outside the working folder, or credentials). */
   access?: ToolAccess;
+  /** The pre-tool gate will run other arguments than the model asked for: what and why. */
+  gate?: GateRewrite;
 }
+
+/** A compaction running now, shown in place where its divider will be. */
+export type LiveCompaction = RunningCompaction;
 
 export interface StreamingMessage {
   sessionId: string;
@@ -66,8 +73,17 @@ export interface ChatSlice {
   loadChatState(sessionId: string): Promise<void>;
   send(sessionId: string, text: string): Promise<boolean>;
   cancel(sessionId: string): Promise<void>;
-  /** `remember`: the same answer for this tool for the rest of the session. */
-  approve(sessionId: string, toolCallId: string, decision: 'approve' | 'deny', remember?: boolean): Promise<void>;
+  /**
+   * `remember`: the same answer for this tool for the rest of the session. `useOriginal`: run the
+   * model's own arguments rather than the gate's rewrite.
+   */
+  approve(
+    sessionId: string,
+    toolCallId: string,
+    decision: 'approve' | 'deny',
+    remember?: boolean,
+    useOriginal?: boolean,
+  ): Promise<void>;
   /** Per-session approval policies by tool name. */
   approvals: Record<string, Record<string, ApprovalPolicy>>;
   loadApprovals(sessionId: string): Promise<void>;
@@ -81,6 +97,8 @@ export interface ContextSlice {
   usage: Record<string, ContextUsage>;
   compactions: Record<string, CompactionRecord[]>;
   compacting: Record<string, boolean>;
+  /** The compaction running in each session (from the compaction.* events), if any. */
+  liveCompaction: Record<string, LiveCompaction | null>;
   facts: Record<string, MemoryFact[]>;
   candidates: Record<string, MemoryCandidate[]>;
   loadContext(sessionId: string): Promise<void>;
