@@ -80,6 +80,10 @@ export const ErrorNoticePayloadSchema = z.object({
   limit: z.number().int().optional(),
   /** doom_loop: the tool that was called again and again. */
   tool: z.string().max(200).optional(),
+  /** provider_error: what kind of failure, so the notice says it in one sentence and links the fix. */
+  kind: z.enum(['context_length', 'rate_limit', 'server', 'network', 'auth', 'bad_request']).optional(),
+  /** provider_error: the provider's own words (and HTTP status), without a sentence around them. */
+  detail: z.string().max(400).optional(),
 });
 export type ErrorNoticePayload = z.infer<typeof ErrorNoticePayloadSchema>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ApprovalPolicySchema, SettingsPatchSchema, type ApprovalPolicy, type Settings } from './settings';
 import type { StoredMessage, ToolCall } from './messages';
+import type { SearchHit } from './search';
 import type { CompactionPreview, CompactionRecord, ContextUsage } from './compaction';
 import { FactCategorySchema, FactStatusSchema, type MemoryCandidate, type MemoryFact } from './memory';
 import { ProviderUpsertSchema, type ProviderProfile } from './providers';
@@ -39,7 +40,12 @@ export const RouteInputs = {
   'sessions.create': z.object({ title: z.string().trim().max(200).optional() }).default({}),
   'sessions.rename': z.object({ id, title: z.string().trim().min(1).max(200) }),
   'sessions.delete': z.object({ id }),
-  'sessions.export': z.object({ id, format: z.enum(['markdown', 'json']) }),
+  /** `branches`: the branch shown (default) or every branch of the session. */
+  'sessions.export': z.object({
+    id,
+    format: z.enum(['markdown', 'json']),
+    branches: z.enum(['active', 'all']).optional(),
+  }),
   'messages.list': sessionRef,
   /** The full text of a truncated tool output (messages.list leaves full outputs out). */
   'messages.fullOutput': z.object({ id }),
@@ -84,6 +90,19 @@ export const RouteInputs = {
   'providers.setActive': z.object({ id }),
   /** A saved profile by id, or the form's unsaved draft (its key, or the stored one of `draft.id`). */
   'providers.test': z.union([z.object({ id }), z.object({ draft: ProviderUpsertSchema })]),
+  /** Sends `text` as a new version of an earlier user message: a new branch from that point. */
+  'chat.edit': z.object({ sessionId: id, messageId: id, text: z.string().min(1).max(1_000_000) }),
+  /** A new version of the last reply: the last request of the branch is answered again. */
+  'chat.regenerate': sessionRef,
+  /** After an error: the same request again (the same message, never a copy), on a new reply version. */
+  'chat.retry': sessionRef,
+  /** Shows the branch through `messageId` (one of a message's versions), down to its newest message. */
+  'branches.switch': z.object({ sessionId: id, messageId: id }),
+  /** Full-text search over the user's and the assistant's messages of every session. */
+  'search.messages': z.object({
+    query: z.string().trim().min(1).max(500),
+    limit: z.number().int().min(1).max(200).optional(),
+  }),
 } as const;
 
 export type RouteName = keyof typeof RouteInputs;
@@ -120,6 +139,12 @@ export interface RouteOutputs {
   'providers.upsert': ProviderProfile;
   'providers.setActive': ProviderProfile;
   'providers.test': { ok: boolean; message: string; latencyMs: number | null };
+  'chat.edit': { accepted: true; userMessageId: string };
+  'chat.regenerate': { accepted: true; userMessageId: string };
+  'chat.retry': { accepted: true; userMessageId: string };
+  /** The active branch after the switch, as messages.list returns it. */
+  'branches.switch': StoredMessage[];
+  'search.messages': SearchHit[];
 }
 export type RouteOutput<R extends RouteName> = RouteOutputs[R];
 

@@ -10,6 +10,7 @@ import type { TurnDeps } from '../turn/deps';
 import { SessionRuntimes } from '../turn/sessionRuntime';
 import { activeProvider, type ApiContext } from './apiContext';
 import { chatRoutes } from './chatRoutes';
+import { branchRoutes } from './branchRoutes';
 import { compactionRoutes } from './compactionRoutes';
 import { configRoutes } from './configRoutes';
 import { guardRoutes } from './errors';
@@ -81,6 +82,7 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     ...chatRoutes(ctx),
     ...compactionRoutes(ctx),
     ...configRoutes(ctx),
+    ...branchRoutes(ctx),
   });
   return {
     ...routes,

@@ -40,19 +40,26 @@ export function exportSession(
   messages: StoredMessage[],
   compactions: CompactionRecord[],
   format: 'markdown' | 'json',
+  /** 'all': every branch (JSON keeps each message's parentId; Markdown marks where a branch starts). */
+  branches: 'active' | 'all' = 'active',
 ): { filename: string; mime: string; content: string } {
-  const base = slug(session.title || 'session');
+  const base = slug(session.title || 'session') + (branches === 'all' ? '-all-branches' : '');
   if (format === 'json') {
-    const content = JSON.stringify({ version: 1, session, messages, compactions }, null, 2);
+    const content = JSON.stringify({ version: 1, branches, session, messages, compactions }, null, 2);
     return { filename: `${base}.json`, mime: 'application/json', content };
   }
   const parts = [
     `# ${session.title || 'Untitled session'}`,
     `_Exported ${new Date().toISOString()} · ${messages.length} messages_`,
   ];
+  let previous: string | null = null;
   for (const m of messages) {
+    // With every branch, a message that does not follow the one before starts another branch.
+    if (branches === 'all' && previous !== null && m.parentId !== previous && m.visibility.user)
+      parts.push('---\n\n_Another version from here:_');
     const md = markdownOf(m);
     if (md !== null) parts.push(md);
+    previous = m.id;
   }
   return { filename: `${base}.md`, mime: 'text/markdown', content: parts.join('\n\n') + '\n' };
 }
