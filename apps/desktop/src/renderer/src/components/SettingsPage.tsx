@@ -2,12 +2,13 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { STRATEGIES, type SettingsPatch, type VisibilityLevel } from '@threadline/protocol';
 import { useAppStore } from '../store';
+import type { SettingsTab } from '../store/types';
 import { IconX } from './Icons';
 import { LanguageSwitch } from './LanguageSwitch';
 import { ProviderForm } from './ProviderForm';
 import { NumberField, Segmented, SettingRow, Toggle } from './SettingsControls';
 
-type Tab = 'general' | 'providers' | 'context';
+type Tab = SettingsTab;
 const TABS: Tab[] = ['general', 'providers', 'context'];
 const LEVELS: VisibilityLevel[] = ['off', 'brief', 'debug'];
 
@@ -207,7 +208,7 @@ function Context() {
 export function SettingsPage() {
   const { t } = useTranslation();
   const setPanel = useAppStore((s) => s.setPanel);
-  const [tab, setTab] = useState<Tab>('general');
+  const [tab, setTab] = useState<Tab>(() => useAppStore.getState().settingsTab);
   const ref = useRef<HTMLDivElement>(null);
   // Focus moves into the page and, when it closes, back to where it was.
   useEffect(() => {
