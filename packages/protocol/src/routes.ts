@@ -138,7 +138,13 @@ export interface RouteOutputs {
   'providers.list': ProviderProfile[];
   'providers.upsert': ProviderProfile;
   'providers.setActive': ProviderProfile;
-  'providers.test': { ok: boolean; message: string; latencyMs: number | null };
+  /** `problem`: what to fix, beside which field (`missing_key`, `auth`: the key; `unreachable`: the address; `unknown_model`: the model). */
+  'providers.test': {
+    ok: boolean;
+    message: string;
+    latencyMs: number | null;
+    problem?: 'missing_key' | 'auth' | 'unreachable' | 'unknown_model' | 'other';
+  };
   'chat.edit': { accepted: true; userMessageId: string };
   'chat.regenerate': { accepted: true; userMessageId: string };
   'chat.retry': { accepted: true; userMessageId: string };
