@@ -6,7 +6,7 @@ import { call } from '../transport';
 import { IconDownload } from './Icons';
 
 /** Saves a file the user asked for (the desktop app shows its save dialog for a download). */
-function download(filename: string, mime: string, content: string): void {
+export function download(filename: string, mime: string, content: string): void {
   const url = URL.createObjectURL(new Blob([content], { type: mime }));
   const a = document.createElement('a');
   a.href = url;
