@@ -73,13 +73,21 @@ export function appendUserMessage(
 
 const TITLE_MAX = 60;
 
-/** The first line that says something, without Markdown markers, cut at a word near 60 chars. */
+/** Inline Markdown as the text it shows: links and images by their text, no emphasis or code marks. */
+function plainInline(line: string): string {
+  return line
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/`+([^`]*)`+/g, '$1')
+    .replace(/(\*\*|__|~~)(.+?)\1/g, '$2')
+    .replace(/(^|[\s(])[*_]([^*_\s][^*_]*?)[*_](?=[\s).,;:!?]|$)/g, '$1$2');
+}
+
+/** The first line that says something, as plain text (no Markdown), cut at a word near 60 chars. */
 export function titleFrom(text: string): string {
   const line = text
     .split('\n')
     .map((l) =>
-      l
-        .replace(/^\s*(#+|>|[-*+]|\d+[.)])\s+/, '')
+      plainInline(l.replace(/^\s*(#+|>|[-*+]|\d+[.)])\s+/, ''))
         .replace(/\s+/g, ' ')
         .trim(),
     )

@@ -84,11 +84,14 @@ function resultMessage(
   result: ToolResult,
   durationMs: number,
   ranArguments: string | null,
+  approvalWaitMs: number | null,
 ): NewMessage {
   const { deps, settings, profile } = scope;
   // write-time truncation: the model gets head + tail with a marker; the full text stays beside it.
   const cut = deps.engine.truncateToolOutput(result.content, settings.toolOutput, profile.model, call.id);
   const meta: Record<string, unknown> = { ...result.meta, toolName: call.function.name, status, durationMs };
+  // How long the call waited for the user, apart: an `ls` that ran 20 ms after 11 s of waiting.
+  if (approvalWaitMs !== null) meta.approvalWaitMs = approvalWaitMs;
   // The renderer offers "show full output" (messages.fullOutput) only where one exists.
   if (cut.truncated) meta.truncated = true;
   // The gate rewrote the command: the call in history keeps the model's arguments, this is what ran.
@@ -110,7 +113,9 @@ export async function runToolCall(
   latestUserText: string,
 ): Promise<ToolOutcome> {
   const { deps } = scope;
-  const started = deps.now();
+  /** When the work of the call began: reset after an approval, so its run time leaves the wait out. */
+  let started = deps.now();
+  let approvalWaitMs: number | null = null;
   let ranArguments: string | null = null;
   const done = (status: ToolStatus, result: ToolResult, notices: NewMessage[] = []): ToolOutcome => {
     const durationMs = deps.now() - started;
@@ -118,7 +123,7 @@ export async function runToolCall(
       call,
       status,
       durationMs,
-      messages: [...notices, resultMessage(scope, call, status, result, durationMs, ranArguments)],
+      messages: [...notices, resultMessage(scope, call, status, result, durationMs, ranArguments, approvalWaitMs)],
     };
   };
   if (scope.signal.aborted)
@@ -135,7 +140,12 @@ export async function runToolCall(
   if (gated.rewritten) ranArguments = JSON.stringify(gated.args);
   const effectiveCall: ToolCall =
     ranArguments !== null ? { ...call, function: { ...call.function, arguments: ranArguments } } : call;
-  const decision = await approve(scope, messageId, effectiveCall, parsed.tool);
+  const asked = deps.now();
+  const { decision, waited } = await approve(scope, messageId, effectiveCall, parsed.tool);
+  if (waited) {
+    approvalWaitMs = deps.now() - asked;
+    started = deps.now();
+  }
   if (decision === 'deny')
     return done('denied', { ok: false, content: 'denied: the user did not allow this tool call' }, notices);
   if (decision === 'aborted')
@@ -156,10 +166,10 @@ async function approve(
   messageId: string,
   call: ToolCall,
   tool: ToolDefinition,
-): Promise<'approve' | 'deny' | 'aborted'> {
+): Promise<{ decision: 'approve' | 'deny' | 'aborted'; waited: boolean }> {
   const policy = effectivePolicy(scope, tool);
   announce(scope, messageId, call, policy === 'ask');
-  if (policy === 'auto') return 'approve';
-  if (policy === 'deny') return 'deny';
-  return waitForApproval(scope, call.id);
+  if (policy === 'auto') return { decision: 'approve', waited: false };
+  if (policy === 'deny') return { decision: 'deny', waited: false };
+  return { decision: await waitForApproval(scope, call.id), waited: true };
 }
