@@ -89,6 +89,15 @@ test('edit → new branch → switch back; regenerate; retry without a copy', as
   ]);
   expect(list[3]!.versions).toMatchObject({ index: 2, count: 2 });
   await app.shot('branch-regenerated', 'en', 'light');
+  await app.setLook('zh-CN', 'dark');
+  await expect(page.getByTestId('regenerate')).toHaveAttribute('title', '重新生成回复');
+  await app.userBubbles().first().hover();
+  await app.userBubbles().first().getByTestId('edit-message').click();
+  await expect(page.getByTestId('message-editor')).toContainText('回车发送新版本');
+  await app.shot('branch-editor', 'zh-CN', 'dark');
+  await page.getByTestId('message-editor-input').press('Escape');
+  await expect(page.getByTestId('message-editor')).toHaveCount(0);
+  await app.setLook('en', 'light');
 
   // ---- retry after a provider error ----
   await app.send('a flaky request');

@@ -43,6 +43,12 @@ test('setup with an empty key and with an unreachable address', async ({ page, s
   await expect(page.getByTestId('field-error-apiKey')).toHaveCount(0);
   await setup.expectVisible();
   await app.shot('setup-unreachable', 'en', 'light');
+  // The same sentence in Chinese.
+  await page.getByTestId('language-select').first().selectOption('zh-CN');
+  await page.getByTestId('provider-save').click();
+  await expect(page.getByTestId('field-error-baseUrl')).toHaveText('此地址没有响应，请检查 URL 以及服务是否在运行。');
+  await app.shot('setup-unreachable', 'zh-CN', 'light');
+  await page.getByTestId('language-select').first().selectOption('en');
 
   // ---- saved anyway: the first message fails with one sentence and a way to the fix ----
   await page.getByTestId('provider-save-anyway').click();

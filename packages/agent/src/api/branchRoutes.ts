@@ -1,7 +1,14 @@
 import { AppError, type AppApi, type StoredMessage } from '@threadline/protocol';
 import type { Store } from '@threadline/store';
 import { appendUserMessage, runTurn } from '../turn/runTurn';
-import { activeProvider, currentSettings, requireSession, runSessionWork, type ApiContext } from './apiContext';
+import {
+  activeProvider,
+  currentSettings,
+  emitSession,
+  requireSession,
+  runSessionWork,
+  type ApiContext,
+} from './apiContext';
 
 type BranchRoutes = Pick<AppApi, 'chat.edit' | 'chat.regenerate' | 'chat.retry' | 'branches.switch'>;
 
@@ -68,6 +75,7 @@ export function branchRoutes(ctx: ApiContext): BranchRoutes {
       if (!target || target.sessionId !== sessionId)
         throw new AppError('not_found', `No message with id ${messageId} in this session.`);
       store.messages.switchTo(sessionId, messageId);
+      emitSession(ctx, sessionId); // its message count is the branch's
       return activeBranch(store, sessionId);
     },
   };

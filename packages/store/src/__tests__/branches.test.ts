@@ -23,6 +23,8 @@ describe('branches', () => {
     const [a2b] = store.messages.append(s.id, [{ role: 'assistant', content: 'a2 edited' }]);
     expect(store.messages.list(s.id).map((m) => m.content)).toEqual(['q1', 'a1', 'q2 edited', 'a2 edited']);
     expect(store.messages.listAll(s.id)).toHaveLength(6);
+    // The session list counts the branch shown.
+    expect(store.sessions.get(s.id)!.messageCount).toBe(4);
     const v = store.messages.versions(s.id);
     expect(v[q2b!.id]).toEqual({ index: 2, count: 2, ids: [q2!.id, q2b!.id] });
     expect(v[q2!.id]).toMatchObject({ index: 1, count: 2 });
@@ -32,8 +34,11 @@ describe('branches', () => {
     // Back to version 1: its newest descendant becomes the leaf.
     expect(store.messages.switchTo(s.id, q2!.id)).toBe(a2!.id);
     expect(store.messages.list(s.id).map((m) => m.content)).toEqual(['q1', 'a1', 'q2', 'a2']);
+    store.messages.append(s.id, [{ role: 'user', content: 'q3' }]);
+    expect(store.sessions.get(s.id)!.messageCount).toBe(5);
     // History never changed: the edited branch is still whole.
     expect(store.messages.switchTo(s.id, q2b!.id)).toBe(a2b!.id);
+    expect(store.sessions.get(s.id)!.messageCount).toBe(4);
     expect(store.messages.list(s.id).map((m) => m.content)).toEqual(['q1', 'a1', 'q2 edited', 'a2 edited']);
   });
 

@@ -112,6 +112,12 @@ export function createMessagesRepo(ctx: RepoContext): MessagesRepoImpl {
   );
   const leafStmt = db.prepare<[string], { l: string | null }>('SELECT active_leaf_id AS l FROM sessions WHERE id = ?');
   const setLeafStmt = db.prepare<[string | null, string]>('UPDATE sessions SET active_leaf_id = ? WHERE id = ?');
+  // The session list counts the messages of the branch shown; after a fork or a switch it is recounted.
+  const recount = db.prepare<[{ sessionId: string }]>(
+    `${PATH_CTE} UPDATE sessions SET message_count =
+       (SELECT count(*) FROM messages WHERE id IN (SELECT id FROM path) AND visible_user = 1)
+     WHERE id = @sessionId`,
+  );
   // The newest message at each level below `id`: the branch the user most recently worked on.
   const newestDescendant = db.prepare<[string], { id: string }>(
     `WITH RECURSIVE down(id, depth) AS (
@@ -210,6 +216,7 @@ export function createMessagesRepo(ctx: RepoContext): MessagesRepoImpl {
     }
     touchSession.run(now, userVisible, sessionId);
     if (out.length > 0) setLeafStmt.run(parent, sessionId);
+    if (defaults.parentId !== undefined && out.length > 0) recount.run({ sessionId });
     return out;
   }
 
@@ -258,6 +265,7 @@ export function createMessagesRepo(ctx: RepoContext): MessagesRepoImpl {
           mustOwn(sessionId, id);
           const target = opts.exact ? id : (newestDescendant.get(id)?.id ?? id);
           setLeafStmt.run(target, sessionId);
+          recount.run({ sessionId });
           return target;
         })
         .immediate();
