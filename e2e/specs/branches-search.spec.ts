@@ -24,6 +24,8 @@ async function providerRequests(fakeLlmUrl: string): Promise<{ role: string; con
   return all.filter((r) => r.path.endsWith('/chat/completions')).map((r) => r.body?.messages ?? []);
 }
 
+const STORY = Array.from({ length: 80 }, (_, i) => `Paragraph ${i + 1}: the thread runs on.`).join('\n\n');
+
 const noConsecutiveUsers = (msgs: { role: string }[]): boolean =>
   msgs.every((m, i) => i === 0 || !(m.role === 'user' && msgs[i - 1]!.role === 'user'));
 
@@ -32,6 +34,8 @@ test.use({
     rules: [
       // The first request that says "flaky" fails once (a 400 is not retried by the client).
       { match: { lastUserIncludes: 'flaky' }, reply: { error: { status: 400, message: 'Bad luck' } }, times: 1 },
+      // A long answer: what was said before it is scrolled far out of view.
+      { match: { lastUserIncludes: 'long story' }, reply: { content: STORY } },
     ],
   },
 });
@@ -127,6 +131,9 @@ test('search finds a word inside a message of another session, in English and Ch
   await app.newSession();
   await app.send('please run seq 5 and show the output');
   await app.waitIdle();
+  await app.send('now tell a long story');
+  await app.waitIdle();
+  await expect(app.userBubbles().filter({ hasText: 'please run seq 5' })).not.toBeInViewport();
   await app.newSession();
   await app.send('请帮我检查缓存命中率');
   await app.waitIdle();
