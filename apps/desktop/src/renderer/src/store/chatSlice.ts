@@ -51,246 +51,251 @@ function throughLastRequest(list: StoredMessage[]): StoredMessage[] {
   return i < 0 ? list : list.slice(0, i + 1);
 }
 
-export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, get) => {
-  /**
-   * Edit, regenerate, retry: the transcript drops what the new version replaces at once, the
-   * host starts the turn, and the list (with its versions) is reloaded now and when the turn ends.
-   */
-  async function branchOp(
-    sessionId: string,
-    keep: (list: StoredMessage[]) => StoredMessage[],
-    op: () => Promise<unknown>,
-  ): Promise<boolean> {
-    const before = get().messages[sessionId] ?? [];
+type Get = () => AppState;
+type SetState = (patch: Partial<AppState>) => void;
+
+/**
+ * Edit, regenerate, retry: the transcript drops what the new version replaces at once, the host
+ * starts the turn, and the list (with its versions) is reloaded now and when the turn ends.
+ */
+async function branchOp(
+  get: Get,
+  set: SetState,
+  sessionId: string,
+  keep: (list: StoredMessage[]) => StoredMessage[],
+  op: () => Promise<unknown>,
+): Promise<boolean> {
+  const before = get().messages[sessionId] ?? [];
+  set({
+    errors: { ...get().errors, [sessionId]: null },
+    busy: { ...get().busy, [sessionId]: true },
+    messages: { ...get().messages, [sessionId]: keep(before) },
+    reloadAfterTurn: { ...get().reloadAfterTurn, [sessionId]: true },
+  });
+  try {
+    await op();
+  } catch (err) {
     set({
-      errors: { ...get().errors, [sessionId]: null },
-      busy: { ...get().busy, [sessionId]: true },
-      messages: { ...get().messages, [sessionId]: keep(before) },
-      reloadAfterTurn: { ...get().reloadAfterTurn, [sessionId]: true },
+      busy: { ...get().busy, [sessionId]: false },
+      messages: { ...get().messages, [sessionId]: before },
+      reloadAfterTurn: { ...get().reloadAfterTurn, [sessionId]: false },
     });
+    get().showToast(errMessage(err));
+    return false;
+  }
+  await Promise.all([get().loadMessages(sessionId), get().loadContext(sessionId)]).catch(() => undefined);
+  return true;
+}
+
+export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, get) => ({
+  messages: {},
+  streaming: {},
+  tools: {},
+  errors: {},
+
+  async loadMessages(sessionId) {
+    const list = await call('messages.list', { sessionId });
+    const sorted = [...list].sort((a, b) => a.seq - b.seq);
+    // Tool results carry their status/duration in meta; rebuild the tool states from them.
+    const tools = { ...get().tools };
+    for (const m of sorted) {
+      if (m.role !== 'tool' || !m.tool_call_id) continue;
+      const meta = m.meta ?? {};
+      const status = typeof meta.status === 'string' ? meta.status : meta.ok === false ? 'error' : 'ok';
+      tools[m.tool_call_id] = {
+        sessionId,
+        status: (['ok', 'error', 'denied', 'aborted'].includes(status) ? status : 'ok') as 'ok',
+        needsApproval: false,
+        durationMs: typeof meta.durationMs === 'number' ? meta.durationMs : null,
+      };
+    }
+    // Messages that events added while the list was on its way are newer than it: keep them.
+    const lastSeq = sorted.at(-1)?.seq ?? -1;
+    const fetched = new Set(sorted.map((m) => m.id));
+    const later = (get().messages[sessionId] ?? []).filter((m) => m.seq > lastSeq && !fetched.has(m.id));
+    set({ messages: { ...get().messages, [sessionId]: later.length ? [...sorted, ...later] : sorted }, tools });
+    await Promise.all([get().loadChatState(sessionId), get().loadApprovals(sessionId)]);
+  },
+
+  async loadChatState(sessionId) {
+    // What history cannot tell: a turn running (or waiting for an approval) since before this
+    // page loaded or the event stream reconnected. Without it the call could never be answered.
+    let state: ChatState;
+    const asked = epochOf(sessionId);
     try {
-      await op();
+      state = await call('chat.state', { sessionId });
+    } catch {
+      return; // an older host without the route: history alone, as before
+    }
+    const streaming = { ...get().streaming };
+    const stored = new Set((get().messages[sessionId] ?? []).map((m) => m.id));
+    if (state.partial && !stored.has(state.partial.messageId)) {
+      const live = streaming[state.partial.messageId]?.text ?? '';
+      streaming[state.partial.messageId] = {
+        sessionId,
+        messageId: state.partial.messageId,
+        text: joinStream(state.partial.text, live),
+      };
+    }
+    if (epochOf(sessionId) !== asked) {
+      // Events moved on while the answer was on its way (the turn may even have ended): they
+      // are the newer truth for busy and the calls; only the streamed text is merged.
+      set({ streaming });
+      return;
+    }
+    const tools = { ...get().tools };
+    for (const p of state.pending) {
+      const prev = tools[p.toolCall.id];
+      tools[p.toolCall.id] = {
+        sessionId,
+        needsApproval: p.needsApproval,
+        durationMs: null,
+        status: prev && prev.status !== 'waiting' && prev.status !== 'running' ? prev.status : p.status,
+        call: p.toolCall,
+        messageId: p.messageId,
+      };
+    }
+    set({
+      busy: { ...get().busy, [sessionId]: state.busy },
+      tools: state.busy ? tools : withoutUncommitted(tools, sessionId, stored),
+      streaming,
+    });
+  },
+
+  async send(sessionId, text) {
+    const trimmed = text.trim();
+    if (!trimmed) return false;
+    set({ errors: { ...get().errors, [sessionId]: null }, busy: { ...get().busy, [sessionId]: true } });
+    try {
+      const res = await call('chat.send', { sessionId, text: trimmed });
+      // The user message normally arrives as an event; fetch it if it has not.
+      const have = (get().messages[sessionId] ?? []).some((m) => m.id === res.userMessageId);
+      if (!have)
+        void get()
+          .loadMessages(sessionId)
+          .catch(() => undefined);
+      return true;
     } catch (err) {
       set({
         busy: { ...get().busy, [sessionId]: false },
-        messages: { ...get().messages, [sessionId]: before },
-        reloadAfterTurn: { ...get().reloadAfterTurn, [sessionId]: false },
-      });
-      get().showToast(errMessage(err));
-      return false;
-    }
-    await Promise.all([get().loadMessages(sessionId), get().loadContext(sessionId)]).catch(() => undefined);
-    return true;
-  }
-
-  return {
-    messages: {},
-    streaming: {},
-    tools: {},
-    errors: {},
-
-    async loadMessages(sessionId) {
-      const list = await call('messages.list', { sessionId });
-      const sorted = [...list].sort((a, b) => a.seq - b.seq);
-      // Tool results carry their status/duration in meta; rebuild the tool states from them.
-      const tools = { ...get().tools };
-      for (const m of sorted) {
-        if (m.role !== 'tool' || !m.tool_call_id) continue;
-        const meta = m.meta ?? {};
-        const status = typeof meta.status === 'string' ? meta.status : meta.ok === false ? 'error' : 'ok';
-        tools[m.tool_call_id] = {
-          sessionId,
-          status: (['ok', 'error', 'denied', 'aborted'].includes(status) ? status : 'ok') as 'ok',
-          needsApproval: false,
-          durationMs: typeof meta.durationMs === 'number' ? meta.durationMs : null,
-        };
-      }
-      // Messages that events added while the list was on its way are newer than it: keep them.
-      const lastSeq = sorted.at(-1)?.seq ?? -1;
-      const fetched = new Set(sorted.map((m) => m.id));
-      const later = (get().messages[sessionId] ?? []).filter((m) => m.seq > lastSeq && !fetched.has(m.id));
-      set({ messages: { ...get().messages, [sessionId]: later.length ? [...sorted, ...later] : sorted }, tools });
-      await Promise.all([get().loadChatState(sessionId), get().loadApprovals(sessionId)]);
-    },
-
-    async loadChatState(sessionId) {
-      // What history cannot tell: a turn running (or waiting for an approval) since before this
-      // page loaded or the event stream reconnected. Without it the call could never be answered.
-      let state: ChatState;
-      const asked = epochOf(sessionId);
-      try {
-        state = await call('chat.state', { sessionId });
-      } catch {
-        return; // an older host without the route: history alone, as before
-      }
-      const streaming = { ...get().streaming };
-      const stored = new Set((get().messages[sessionId] ?? []).map((m) => m.id));
-      if (state.partial && !stored.has(state.partial.messageId)) {
-        const live = streaming[state.partial.messageId]?.text ?? '';
-        streaming[state.partial.messageId] = {
-          sessionId,
-          messageId: state.partial.messageId,
-          text: joinStream(state.partial.text, live),
-        };
-      }
-      if (epochOf(sessionId) !== asked) {
-        // Events moved on while the answer was on its way (the turn may even have ended): they
-        // are the newer truth for busy and the calls; only the streamed text is merged.
-        set({ streaming });
-        return;
-      }
-      const tools = { ...get().tools };
-      for (const p of state.pending) {
-        const prev = tools[p.toolCall.id];
-        tools[p.toolCall.id] = {
-          sessionId,
-          needsApproval: p.needsApproval,
-          durationMs: null,
-          status: prev && prev.status !== 'waiting' && prev.status !== 'running' ? prev.status : p.status,
-          call: p.toolCall,
-          messageId: p.messageId,
-        };
-      }
-      set({
-        busy: { ...get().busy, [sessionId]: state.busy },
-        tools: state.busy ? tools : withoutUncommitted(tools, sessionId, stored),
-        streaming,
-      });
-    },
-
-    async send(sessionId, text) {
-      const trimmed = text.trim();
-      if (!trimmed) return false;
-      set({ errors: { ...get().errors, [sessionId]: null }, busy: { ...get().busy, [sessionId]: true } });
-      try {
-        const res = await call('chat.send', { sessionId, text: trimmed });
-        // The user message normally arrives as an event; fetch it if it has not.
-        const have = (get().messages[sessionId] ?? []).some((m) => m.id === res.userMessageId);
-        if (!have)
-          void get()
-            .loadMessages(sessionId)
-            .catch(() => undefined);
-        return true;
-      } catch (err) {
-        set({
-          busy: { ...get().busy, [sessionId]: false },
-          errors: {
-            ...get().errors,
-            [sessionId]: { code: errCode(err), message: errMessage(err), retryText: trimmed, stored: false },
-          },
-        });
-        return false;
-      }
-    },
-
-    async cancel(sessionId) {
-      try {
-        await call('chat.cancel', { sessionId });
-      } catch (err) {
-        get().showToast(errMessage(err));
-      }
-    },
-
-    approvals: {},
-
-    async loadApprovals(sessionId) {
-      const list = await call('approvals.list', { sessionId }).catch(() => null);
-      if (list) set({ approvals: { ...get().approvals, [sessionId]: list } });
-    },
-
-    async setApproval(sessionId, toolName, policy) {
-      try {
-        const list = await call('approvals.set', { sessionId, toolName, policy });
-        set({ approvals: { ...get().approvals, [sessionId]: list } });
-      } catch (err) {
-        get().showToast(errMessage(err));
-      }
-    },
-
-    async approve(sessionId, toolCallId, decision, remember = false) {
-      const prev = get().tools[toolCallId];
-      set({
-        tools: {
-          ...get().tools,
-          [toolCallId]: {
-            ...prev,
-            sessionId,
-            needsApproval: false,
-            durationMs: prev?.durationMs ?? null,
-            status: decision === 'approve' ? 'running' : 'denied',
-          },
+        errors: {
+          ...get().errors,
+          [sessionId]: { code: errCode(err), message: errMessage(err), retryText: trimmed, stored: false },
         },
       });
-      try {
-        await call('chat.approve', { sessionId, toolCallId, decision, ...(remember ? { remember } : {}) });
-        if (remember) await get().loadApprovals(sessionId);
-      } catch (err) {
-        if (prev) set({ tools: { ...get().tools, [toolCallId]: prev } });
-        get().showToast(errMessage(err));
-      }
-    },
+      return false;
+    }
+  },
 
-    async retry(sessionId) {
-      const e = get().errors[sessionId];
-      set({ errors: { ...get().errors, [sessionId]: null } });
-      // Refused before it was stored: send it (once). Stored: the same message is answered again.
-      if (e && !e.stored && e.retryText) {
-        await get().send(sessionId, e.retryText);
-        return;
-      }
-      await branchOp(sessionId, throughLastRequest, () => call('chat.retry', { sessionId }));
-    },
+  async cancel(sessionId) {
+    try {
+      await call('chat.cancel', { sessionId });
+    } catch (err) {
+      get().showToast(errMessage(err));
+    }
+  },
 
-    async edit(sessionId, messageId, text) {
-      const trimmed = text.trim();
-      if (!trimmed) return false;
-      return branchOp(
-        sessionId,
-        (list) =>
-          list.slice(
+  approvals: {},
+
+  async loadApprovals(sessionId) {
+    const list = await call('approvals.list', { sessionId }).catch(() => null);
+    if (list) set({ approvals: { ...get().approvals, [sessionId]: list } });
+  },
+
+  async setApproval(sessionId, toolName, policy) {
+    try {
+      const list = await call('approvals.set', { sessionId, toolName, policy });
+      set({ approvals: { ...get().approvals, [sessionId]: list } });
+    } catch (err) {
+      get().showToast(errMessage(err));
+    }
+  },
+
+  async approve(sessionId, toolCallId, decision, remember = false) {
+    const prev = get().tools[toolCallId];
+    set({
+      tools: {
+        ...get().tools,
+        [toolCallId]: {
+          ...prev,
+          sessionId,
+          needsApproval: false,
+          durationMs: prev?.durationMs ?? null,
+          status: decision === 'approve' ? 'running' : 'denied',
+        },
+      },
+    });
+    try {
+      await call('chat.approve', { sessionId, toolCallId, decision, ...(remember ? { remember } : {}) });
+      if (remember) await get().loadApprovals(sessionId);
+    } catch (err) {
+      if (prev) set({ tools: { ...get().tools, [toolCallId]: prev } });
+      get().showToast(errMessage(err));
+    }
+  },
+
+  async retry(sessionId) {
+    const e = get().errors[sessionId];
+    set({ errors: { ...get().errors, [sessionId]: null } });
+    // Refused before it was stored: send it (once). Stored: the same message is answered again.
+    if (e && !e.stored && e.retryText) {
+      await get().send(sessionId, e.retryText);
+      return;
+    }
+    await branchOp(get, set, sessionId, throughLastRequest, () => call('chat.retry', { sessionId }));
+  },
+
+  async edit(sessionId, messageId, text) {
+    const trimmed = text.trim();
+    if (!trimmed) return false;
+    return branchOp(
+      get,
+      set,
+      sessionId,
+      (list) =>
+        list.slice(
+          0,
+          Math.max(
             0,
-            Math.max(
-              0,
-              list.findIndex((m) => m.id === messageId),
-            ),
+            list.findIndex((m) => m.id === messageId),
           ),
-        () => call('chat.edit', { sessionId, messageId, text: trimmed }),
-      );
-    },
+        ),
+      () => call('chat.edit', { sessionId, messageId, text: trimmed }),
+    );
+  },
 
-    async regenerate(sessionId) {
-      await branchOp(sessionId, throughLastRequest, () => call('chat.regenerate', { sessionId }));
-    },
+  async regenerate(sessionId) {
+    await branchOp(get, set, sessionId, throughLastRequest, () => call('chat.regenerate', { sessionId }));
+  },
 
-    async switchBranch(sessionId, messageId) {
-      try {
-        const list = await call('branches.switch', { sessionId, messageId });
-        set({ messages: { ...get().messages, [sessionId]: list } });
-        await get().loadContext(sessionId);
-      } catch (err) {
-        get().showToast(errMessage(err));
-      }
-    },
+  async switchBranch(sessionId, messageId) {
+    try {
+      const list = await call('branches.switch', { sessionId, messageId });
+      set({ messages: { ...get().messages, [sessionId]: list } });
+      await get().loadContext(sessionId);
+    } catch (err) {
+      get().showToast(errMessage(err));
+    }
+  },
 
-    reloadAfterTurn: {},
-    focus: null,
+  reloadAfterTurn: {},
+  focus: null,
 
-    async openMessage(sessionId, messageId) {
-      if (get().activeSessionId !== sessionId) await get().selectSession(sessionId);
-      // A hit on another branch: show that branch first.
-      if (!(get().messages[sessionId] ?? []).some((m) => m.id === messageId))
-        await get().switchBranch(sessionId, messageId);
-      set({ focus: { sessionId, messageId, nonce: (get().focus?.nonce ?? 0) + 1 } });
-    },
+  async openMessage(sessionId, messageId) {
+    if (get().activeSessionId !== sessionId) await get().selectSession(sessionId);
+    // A hit on another branch: show that branch first.
+    if (!(get().messages[sessionId] ?? []).some((m) => m.id === messageId))
+      await get().switchBranch(sessionId, messageId);
+    set({ focus: { sessionId, messageId, nonce: (get().focus?.nonce ?? 0) + 1 } });
+  },
 
-    dismissError(sessionId) {
-      set({ errors: { ...get().errors, [sessionId]: null } });
-    },
+  dismissError(sessionId) {
+    set({ errors: { ...get().errors, [sessionId]: null } });
+  },
 
-    addMessage(m) {
-      const list = get().messages[m.sessionId];
-      if (!list) return; // not loaded: it will come with messages.list
-      set({ messages: { ...get().messages, [m.sessionId]: mergeMessage(list, m) } });
-    },
-  };
-};
+  addMessage(m) {
+    const list = get().messages[m.sessionId];
+    if (!list) return; // not loaded: it will come with messages.list
+    set({ messages: { ...get().messages, [m.sessionId]: mergeMessage(list, m) } });
+  },
+});
