@@ -7,6 +7,7 @@ import type {
   MemoryFact,
   MessageKind,
   ProviderProfile,
+  RouteOutput,
   Settings,
   StepReport,
   StoredMessage,
@@ -153,7 +154,7 @@ export interface ProviderClient {
   streamChat(req: StreamRequest): Promise<StreamResult>;
   /** One non-streaming answer (summaries); `model` overrides the profile's model. */
   complete(req: { messages: ChatMessage[]; model?: string; signal?: AbortSignal }): Promise<string>;
-  testConnection(): Promise<{ ok: boolean; message: string; latencyMs: number | null }>;
+  testConnection(): Promise<RouteOutput<'providers.test'>>;
 }
 
 export type ProviderFactory = (profile: ProviderProfile, apiKey: string | null) => ProviderClient;

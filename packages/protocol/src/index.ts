@@ -8,3 +8,4 @@ export * from './routes';
 export * from './events';
 export * from './router';
 export * from './bridge';
+export * from './search';

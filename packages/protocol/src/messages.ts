@@ -61,6 +61,13 @@ export const StoredMessageSchema = ChatMessageSchema.extend({
   fullOutput: z.string().nullable().optional(),
   /** Extra data for the UI (tool duration, status, the compaction id that inserted it…). */
   meta: z.record(z.string(), z.unknown()).optional(),
+  /** The message before this one on its branch (null: the first of the session). */
+  parentId: z.string().nullable().optional(),
+  /**
+   * Set by messages.list when this message has other versions (an edit of a user message, a
+   * regenerated or retried reply): its place among them and their ids, oldest first.
+   */
+  versions: z.object({ index: z.number().int(), count: z.number().int(), ids: z.array(z.string()) }).optional(),
 });
 export type StoredMessage = z.infer<typeof StoredMessageSchema>;
 

@@ -103,6 +103,10 @@ export const ErrorNoticePayloadSchema = z.object({
   tool: z.string().max(200).optional(),
   /** crash_interrupted: the command that was running when the app stopped (it may have run in part). */
   command: z.string().max(4000).optional(),
+  /** provider_error: what kind of failure, so the notice says it in one sentence and links the fix. */
+  kind: z.enum(['context_length', 'rate_limit', 'server', 'network', 'auth', 'bad_request']).optional(),
+  /** provider_error: the provider's own words (and HTTP status), without a sentence around them. */
+  detail: z.string().max(400).optional(),
 });
 export type ErrorNoticePayload = z.infer<typeof ErrorNoticePayloadSchema>;
 

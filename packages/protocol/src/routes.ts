@@ -8,6 +8,7 @@ import {
   type Strategy,
 } from './settings';
 import type { StoredMessage, ToolCall } from './messages';
+import type { SearchHit } from './search';
 import type { CompactionPreview, CompactionRecord, ContextUsage, Trigger } from './compaction';
 import { FactCategorySchema, FactStatusSchema, type MemoryCandidate, type MemoryFact } from './memory';
 import { ProviderUpsertSchema, type ProviderProfile } from './providers';
@@ -75,7 +76,12 @@ export const RouteInputs = {
     .default({}),
   'sessions.rename': z.object({ id, title: z.string().trim().min(1).max(200) }),
   'sessions.delete': z.object({ id }),
-  'sessions.export': z.object({ id, format: z.enum(['markdown', 'json']) }),
+  /** `branches`: the branch shown (default) or every branch of the session. */
+  'sessions.export': z.object({
+    id,
+    format: z.enum(['markdown', 'json']),
+    branches: z.enum(['active', 'all']).optional(),
+  }),
   /** Moves a session to another working folder (checked like sessions.create's). */
   'sessions.update': z.object({ id, workingFolder: WorkingFolderSchema }),
   'messages.list': sessionRef,
@@ -124,6 +130,19 @@ export const RouteInputs = {
   'providers.setActive': z.object({ id }),
   /** A saved profile by id, or the form's unsaved draft (its key, or the stored one of `draft.id`). */
   'providers.test': z.union([z.object({ id }), z.object({ draft: ProviderUpsertSchema })]),
+  /** Sends `text` as a new version of an earlier user message: a new branch from that point. */
+  'chat.edit': z.object({ sessionId: id, messageId: id, text: z.string().min(1).max(1_000_000) }),
+  /** A new version of the last reply: the last request of the branch is answered again. */
+  'chat.regenerate': sessionRef,
+  /** After an error: the same request again (the same message, never a copy), on a new reply version. */
+  'chat.retry': sessionRef,
+  /** Shows the branch through `messageId` (one of a message's versions), down to its newest message. */
+  'branches.switch': z.object({ sessionId: id, messageId: id }),
+  /** Full-text search over the user's and the assistant's messages of every session. */
+  'search.messages': z.object({
+    query: z.string().trim().min(1).max(500),
+    limit: z.number().int().min(1).max(200).optional(),
+  }),
 } as const;
 
 export type RouteName = keyof typeof RouteInputs;
@@ -160,7 +179,19 @@ export interface RouteOutputs {
   'providers.list': ProviderProfile[];
   'providers.upsert': ProviderProfile;
   'providers.setActive': ProviderProfile;
-  'providers.test': { ok: boolean; message: string; latencyMs: number | null };
+  /** `problem`: what to fix, beside which field (`missing_key`, `auth`: the key; `unreachable`: the address; `unknown_model`: the model). */
+  'providers.test': {
+    ok: boolean;
+    message: string;
+    latencyMs: number | null;
+    problem?: 'missing_key' | 'auth' | 'unreachable' | 'unknown_model' | 'other';
+  };
+  'chat.edit': { accepted: true; userMessageId: string };
+  'chat.regenerate': { accepted: true; userMessageId: string };
+  'chat.retry': { accepted: true; userMessageId: string };
+  /** The active branch after the switch, as messages.list returns it. */
+  'branches.switch': StoredMessage[];
+  'search.messages': SearchHit[];
 }
 export type RouteOutput<R extends RouteName> = RouteOutputs[R];
 

@@ -12,6 +12,7 @@ export {
   type NewMessage,
   type ListMessagesOptions,
   type MessagesRepo,
+  type MessageVersions,
   type SessionsRepo,
   type NewCompaction,
   type CompactionsRepo,

@@ -12,6 +12,7 @@ import type {
   MessageKind,
   ProviderProfile,
   ProviderUpsert,
+  SearchHit,
   SessionSummary,
   Settings,
   SettingsPatch,
@@ -101,12 +102,36 @@ export interface ListMessagesOptions {
   afterSeq?: number;
 }
 
+export interface MessageVersions {
+  /** 1-based place among the versions, oldest first. */
+  index: number;
+  count: number;
+  ids: string[];
+}
+
 export interface MessagesRepo {
-  /** The whole history of a session, ordered by seq (oldest first). */
+  /** The active branch of a session (see switchTo), ordered by seq (oldest first). */
   list(sessionId: string, opts?: ListMessagesOptions): StoredMessage[];
+  /** Every message of every branch, ordered by seq. */
+  listAll(sessionId: string): StoredMessage[];
   get(id: string): StoredMessage | null;
-  /** One transaction: every message or none. Assigns id, seq (contiguous), createdAt; touches the session. */
-  append(sessionId: string, msgs: NewMessage[]): StoredMessage[];
+  /**
+   * One transaction: every message or none. Assigns id, seq (contiguous), createdAt; touches the
+   * session. The first message follows `parentId` (default: the active leaf; null: a new first
+   * message), each next one the one before; the last becomes the active leaf.
+   */
+  append(sessionId: string, msgs: NewMessage[], opts?: { parentId?: string | null }): StoredMessage[];
+  /** The last message of the active branch (null: none yet). */
+  leaf(sessionId: string): string | null;
+  /** Messages that have other versions (same parent, same slot: request or reply), by id. */
+  versions(sessionId: string): Record<string, MessageVersions>;
+  /**
+   * Shows the branch through message `id`: its newest descendant becomes the active leaf (with
+   * `exact`, `id` itself, so the next append continues from it). Returns the new leaf.
+   */
+  switchTo(sessionId: string, id: string, opts?: { exact?: boolean }): string;
+  /** Full-text search over user and assistant messages of every session, newest first. */
+  search(query: string, opts?: { limit?: number }): SearchHit[];
   /** Cache of token counts: the engine persists what it counted so a reopened session recounts nothing. */
   setTokens(updates: { id: string; tokens: number | null }[]): void;
   /**
@@ -166,11 +191,13 @@ export interface CompactionsRepo {
     record: NewCompaction,
     inserted: NewMessage[],
   ): { record: CompactionRecord; inserted: StoredMessage[] };
-  /** Deactivate the newest active compaction; null when there is none. */
+  /** Deactivate the newest active compaction of the active branch; null when there is none. */
   undoLast(sessionId: string): CompactionRecord | null;
-  /** Every record, oldest first. */
+  /** Every record of the active branch (made while its messages were the session's), oldest first. */
   list(sessionId: string): CompactionRecord[];
-  /** Active records, oldest first. */
+  /** Every record of every branch, oldest first. */
+  listAll(sessionId: string): CompactionRecord[];
+  /** Active records of the active branch, oldest first. */
   active(sessionId: string): CompactionRecord[];
   get(id: string): CompactionRecord | null;
 }

@@ -118,6 +118,21 @@ describe('browser mode with the real runtime', () => {
     expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
     expect(await ok('messages.fullOutput', { id: sent.userMessageId })).toEqual({ text: null });
 
+    // Versions and search: the shell is denied from here on, so each new answer ends by itself.
+    await ok('approvals.set', { sessionId, toolName: 'shell', policy: 'deny' });
+    const idle = () => until(async () => !(await ok<ChatState>('chat.state', { sessionId })).busy);
+    expect(await ok('chat.regenerate', { sessionId })).toEqual({ accepted: true, userMessageId: sent.userMessageId });
+    await idle();
+    expect(await ok('chat.retry', { sessionId })).toEqual({ accepted: true, userMessageId: sent.userMessageId });
+    await idle();
+    await ok('chat.edit', { sessionId, messageId: sent.userMessageId, text: 'run it, edited' });
+    await idle();
+    const back = await ok<{ id: string }[]>('branches.switch', { sessionId, messageId: sent.userMessageId });
+    expect(back[0]!.id).toBe(sent.userMessageId);
+    const hits = await ok<{ messageId: string }[]>('search.messages', { query: 'run it' });
+    expect(hits.map((h) => h.messageId)).toContain(sent.userMessageId);
+    await ok('approvals.set', { sessionId, toolName: 'shell', policy: null });
+
     // Compaction and context.
     await ok('context.usage', { sessionId });
     await ok('compaction.preview', { sessionId });

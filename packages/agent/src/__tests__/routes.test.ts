@@ -164,6 +164,16 @@ describe('AppApi routes', () => {
         .ok,
     ).toBe(true);
   });
+
+  it('a hosted preset without a key fails the test at once, naming the field to fix', async () => {
+    h = await startHarness();
+    const r = await h.api['providers.test']({
+      draft: { preset: 'openai', name: 'OpenAI', baseUrl: h.llm.url, model: 'fake-model', contextWindow: 8000 },
+    });
+    expect(r).toEqual({ ok: false, message: 'OpenAI needs an API key.', latencyMs: null, problem: 'missing_key' });
+    // No request was made: nothing can be learned without the key.
+    expect(h.llm.requests.filter((q) => q.path.endsWith('/models'))).toHaveLength(0);
+  });
 });
 
 describe('a key belongs to its host', () => {

@@ -1,4 +1,4 @@
-import type { AppApi, ProviderProfile, ProviderUpsert } from '@threadline/protocol';
+import { PROVIDER_PRESETS, type AppApi, type ProviderProfile, type ProviderUpsert } from '@threadline/protocol';
 import { requireSession, type ApiContext } from './apiContext';
 import { notFound } from './errors';
 import { checkWorkingFolder } from '../workspace/reach';
@@ -81,10 +81,23 @@ export function configRoutes(ctx: ApiContext): ConfigRoutes {
     'providers.setActive': async ({ id }) => store.providers.setActive(id),
     'providers.test': async (input) => {
       const { profile, secret } = 'draft' in input ? draftProfile(input.draft) : storedProfile(input.id);
+      // Without the key a hosted provider needs, no request can tell more than this.
+      if (PROVIDER_PRESETS[profile.preset].needsKey && !secret)
+        return {
+          ok: false,
+          message: `${PROVIDER_PRESETS[profile.preset].name} needs an API key.`,
+          latencyMs: null,
+          problem: 'missing_key',
+        };
       try {
         return await ctx.providerFactory(profile, secret).testConnection();
       } catch (err) {
-        return { ok: false, message: err instanceof Error ? err.message : String(err), latencyMs: null };
+        return {
+          ok: false,
+          message: err instanceof Error ? err.message : String(err),
+          latencyMs: null,
+          problem: 'other',
+        };
       }
     },
   };

@@ -14,6 +14,7 @@ import { resolveReal } from '../workspace/resolve';
 import { reapLeftovers } from '../process/reap';
 import { activeProvider, type ApiContext } from './apiContext';
 import { chatRoutes } from './chatRoutes';
+import { branchRoutes } from './branchRoutes';
 import { compactionRoutes } from './compactionRoutes';
 import { configRoutes } from './configRoutes';
 import { guardRoutes } from './errors';
@@ -97,6 +98,7 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     ...chatRoutes(ctx),
     ...compactionRoutes(ctx),
     ...configRoutes(ctx),
+    ...branchRoutes(ctx),
   });
   return {
     ...routes,

@@ -1,5 +1,11 @@
 import { parseNotice, type CompactionRecord, type SessionSummary, type StoredMessage } from '@threadline/protocol';
-import { cancelledSentence, dividerSentence, noticeSentence, type ExportLanguage } from './noticeSentences';
+import {
+  anotherVersionSentence,
+  cancelledSentence,
+  dividerSentence,
+  noticeSentence,
+  type ExportLanguage,
+} from './noticeSentences';
 
 function slug(title: string): string {
   const s = title
@@ -45,11 +51,13 @@ export function exportSession(
   messages: StoredMessage[],
   compactions: CompactionRecord[],
   format: 'markdown' | 'json',
-  lang: ExportLanguage = 'en',
+  /** lang: the notices' language; 'all' branches: JSON keeps each message's parentId, Markdown marks where a branch starts. */
+  opts: { lang?: ExportLanguage; branches?: 'active' | 'all' } = {},
 ): { filename: string; mime: string; content: string } {
-  const base = slug(session.title || 'session');
+  const { lang = 'en', branches = 'active' } = opts;
+  const base = slug(session.title || 'session') + (branches === 'all' ? '-all-branches' : '');
   if (format === 'json') {
-    const content = JSON.stringify({ version: 1, session, messages, compactions }, null, 2);
+    const content = JSON.stringify({ version: 1, branches, session, messages, compactions }, null, 2);
     return { filename: `${base}.json`, mime: 'application/json', content };
   }
   const parts = [
@@ -59,11 +67,16 @@ export function exportSession(
   // Each compaction once, where it happened (after the last message it saw).
   const dividers = [...compactions].sort((a, b) => a.afterSeq - b.afterSeq);
   let d = 0;
+  let previous: string | null = null;
   for (const m of messages) {
     while (d < dividers.length && dividers[d]!.afterSeq < m.seq)
       parts.push(`---\n\n> ${dividerSentence(dividers[d++]!, lang)}`);
+    // With every branch, a message that does not follow the one before starts another branch.
+    if (branches === 'all' && previous !== null && m.parentId !== previous && m.visibility.user)
+      parts.push(`---\n\n_${anotherVersionSentence(lang)}_`);
     const md = markdownOf(m, lang);
     if (md !== null) parts.push(md);
+    previous = m.id;
   }
   while (d < dividers.length) parts.push(`---\n\n> ${dividerSentence(dividers[d++]!, lang)}`);
   return { filename: `${base}.md`, mime: 'text/markdown', content: parts.join('\n\n') + '\n' };

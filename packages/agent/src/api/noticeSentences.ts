@@ -124,3 +124,7 @@ export function dividerSentence(c: CompactionRecord, lang: ExportLanguage): stri
 export function cancelledSentence(lang: ExportLanguage): string {
   return SENTENCES[lang].cancelled;
 }
+
+export function anotherVersionSentence(lang: ExportLanguage): string {
+  return lang === 'zh-CN' ? '从这里开始的另一个版本：' : 'Another version from here:';
+}

@@ -4,6 +4,7 @@ import { defaultFolder, presentSession, reachBase } from '../workspace/sessionFo
 import { currentSettings, emitSession, requireSession, type ApiContext } from './apiContext';
 import { notFound } from './errors';
 import { exportSession } from './exportSession';
+import { activeBranch } from './branchRoutes';
 
 type SessionRoutes = Pick<
   AppApi,
@@ -15,6 +16,7 @@ type SessionRoutes = Pick<
   | 'sessions.update'
   | 'messages.list'
   | 'messages.fullOutput'
+  | 'search.messages'
 >;
 
 export function sessionRoutes(ctx: ApiContext): SessionRoutes {
@@ -58,18 +60,24 @@ export function sessionRoutes(ctx: ApiContext): SessionRoutes {
       ctx.deps.emit({ type: 'session.updated', sessionId: id, session: null, busy: false });
       return { deleted: true };
     },
-    'sessions.export': async ({ id, format }) => {
+    'sessions.export': async ({ id, format, branches }) => {
       const session = store.sessions.get(id);
       if (!session) throw notFound('session', id);
       const lang = currentSettings(ctx).language;
-      return exportSession(session, store.messages.list(id), store.compactions.list(id), format, lang);
+      if (branches === 'all')
+        return exportSession(session, store.messages.listAll(id), store.compactions.listAll(id), format, {
+          lang,
+          branches,
+        });
+      return exportSession(session, store.messages.list(id), store.compactions.list(id), format, { lang });
     },
     // Without full outputs (up to 1 MiB each): a long session would send them all on every load.
     // `meta.truncated` marks the messages that have one; messages.fullOutput fetches it.
     'messages.list': async ({ sessionId }) => {
       requireSession(ctx, sessionId);
-      return store.messages.list(sessionId, { fullOutput: false });
+      return activeBranch(store, sessionId);
     },
+    'search.messages': async ({ query, limit }) => store.messages.search(query, limit ? { limit } : {}),
     'messages.fullOutput': async ({ id }) => {
       const m = store.messages.get(id);
       if (!m) throw notFound('message', id);

@@ -7,6 +7,7 @@ import type {
   CompleteRequest,
   ConnectionTest,
   ProviderClientOptions,
+  ProviderProblem,
   ProviderTarget,
   StreamChatRequest,
   StreamChatResult,
@@ -146,37 +147,49 @@ export function createProviderClient(
 
     async testConnection() {
       const t0 = now();
+      // A test answers in seconds or says it could not: the chat timeout (minutes) is for answers.
+      const quick = { timeout: opts.testTimeoutMs ?? 15_000 };
       try {
-        const models = await sdk.models.list();
+        const models = await sdk.models.list(quick);
         const ids = models.data.map((m) => m.id);
         const listed = ids.includes(target.model);
         const message = listed
           ? `Connected to ${target.baseUrl}; model "${target.model}" is available.`
           : `Connected to ${target.baseUrl}, but model "${target.model}" is not among its ${ids.length} models.`;
-        return { ok: listed || ids.length === 0, message, latencyMs: now() - t0 };
+        const ok = listed || ids.length === 0;
+        return { ok, message, latencyMs: now() - t0, ...(ok ? {} : { problem: 'unknown_model' as const }) };
       } catch (err) {
         const e = classifyError(err);
         // Some compatible servers have no /models: a one-token chat request proves the endpoint instead.
         if (e.status === 404 || e.status === 405) {
           try {
-            await sdk.chat.completions.create({
-              model: target.model,
-              messages: [{ role: 'user', content: 'ping' }],
-              max_tokens: 1,
-            });
+            await sdk.chat.completions.create(
+              { model: target.model, messages: [{ role: 'user', content: 'ping' }], max_tokens: 1 },
+              quick,
+            );
             return {
               ok: true,
               message: `Connected to ${target.baseUrl}; model "${target.model}" answered.`,
               latencyMs: now() - t0,
             };
           } catch (err2) {
-            return { ok: false, message: classifyError(err2).message, latencyMs: null };
+            const e2 = classifyError(err2);
+            // The endpoint answered, but not for this model.
+            const problem = e2.status === 404 ? 'unknown_model' : problemOf(e2);
+            return { ok: false, message: e2.message, latencyMs: null, problem };
           }
         }
-        return { ok: false, message: e.message, latencyMs: null };
+        return { ok: false, message: e.message, latencyMs: null, problem: problemOf(e) };
       }
     },
   };
+}
+
+/** What the user has to fix, from what went wrong. */
+function problemOf(e: ProviderError): ProviderProblem {
+  if (e.kind === 'auth') return 'auth';
+  if (e.kind === 'network') return 'unreachable';
+  return 'other';
 }
 
 export { ProviderError };

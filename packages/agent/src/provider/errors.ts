@@ -23,7 +23,8 @@ export class ProviderError extends Error {
     rawMessage: string,
     opts: { status?: number | null; retryAfterMs?: number | null; cause?: unknown } = {},
   ) {
-    super(`${describeKind(kind)}${opts.status ? ` (HTTP ${opts.status})` : ''}: ${rawMessage}`, { cause: opts.cause });
+    // One sentence: what happened, then the provider's own words in parentheses.
+    super(`${describeKind(kind)} (${errorDetail(opts.status ?? null, rawMessage)}).`, { cause: opts.cause });
     this.name = 'ProviderError';
     this.kind = kind;
     this.status = opts.status ?? null;
@@ -32,9 +33,34 @@ export class ProviderError extends Error {
     this.code = kind === 'context_length' ? 'context_length_exceeded' : null;
   }
 
+  /** The provider's words with the HTTP status, for a notice that says the rest itself. */
+  get detail(): string {
+    return errorDetail(this.status, this.rawMessage);
+  }
+
   get retryable(): boolean {
     return this.kind === 'rate_limit' || this.kind === 'server' || this.kind === 'network';
   }
+}
+
+/** "HTTP 401: Incorrect API key" — no trailing period, short enough for one line. */
+function errorDetail(status: number | null, raw: string): string {
+  const text = raw
+    .trim()
+    .replace(/[.:;\s]+$/, '')
+    .slice(0, 300);
+  return status ? `HTTP ${status}${text ? `: ${text}` : ''}` : text || 'no details';
+}
+
+/** The innermost cause's message: "connect ECONNREFUSED 127.0.0.1:9" rather than "fetch failed". */
+function rootCauseMessage(err: unknown): string | null {
+  let cur: unknown = err;
+  let msg: string | null = null;
+  for (let i = 0; i < 5 && cur instanceof Error; i++) {
+    if (cur.message) msg = cur.message;
+    cur = cur.cause;
+  }
+  return msg;
 }
 
 function describeKind(kind: ProviderErrorKind): string {
@@ -95,8 +121,7 @@ export function classifyError(err: unknown, signal?: AbortSignal): ProviderError
     return new ProviderError('aborted', 'Request was aborted.', { cause: err });
   }
   if (err instanceof APIConnectionError) {
-    const cause = err.cause instanceof Error ? `: ${err.cause.message}` : '';
-    return new ProviderError('network', `${err.message}${cause}`, { cause: err });
+    return new ProviderError('network', rootCauseMessage(err) ?? err.message, { cause: err });
   }
   if (err instanceof APIError) {
     const status = err.status;
@@ -112,8 +137,7 @@ export function classifyError(err: unknown, signal?: AbortSignal): ProviderError
     return new ProviderError('bad_request', text, opts);
   }
   if (isNetworkish(err)) {
-    const cause = err instanceof Error && err.cause instanceof Error ? `: ${err.cause.message}` : '';
-    return new ProviderError('network', `${(err as Error).message}${cause}`, { cause: err });
+    return new ProviderError('network', rootCauseMessage(err) ?? String(err), { cause: err });
   }
   // Anything else (a malformed stream, an unexpected body) is the provider's fault, not ours to hide.
   return new ProviderError('server', err instanceof Error ? err.message : String(err), { cause: err });

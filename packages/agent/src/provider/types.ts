@@ -55,12 +55,18 @@ export interface ConnectionTest {
   ok: boolean;
   message: string;
   latencyMs: number | null;
+  /** Why it failed, so the form can say it beside the field to fix. */
+  problem?: ProviderProblem;
 }
+
+export type ProviderProblem = 'missing_key' | 'auth' | 'unreachable' | 'unknown_model' | 'other';
 
 export interface ProviderClientOptions {
   retry?: Partial<RetryPolicy>;
   /** Per-request timeout (ms) of the SDK; default 5 minutes. */
   timeoutMs?: number;
+  /** Timeout of testConnection's requests; default 15 s. */
+  testTimeoutMs?: number;
   /** Ids for tool calls a provider sent without one. */
   newId?: () => string;
   now?: () => number;

@@ -7,6 +7,7 @@ import {
   type ToolCall,
 } from '@threadline/protocol';
 import type { NewMessage } from '@threadline/store';
+import { ProviderError } from '../provider/errors';
 import { compactOnRequest, matchManualTrigger } from '../triggers/manual';
 import type { TurnDeps, TurnScope } from './deps';
 import { tokenBudget } from './budget';
@@ -48,6 +49,8 @@ export function appendUserMessage(
   sessionId: string,
   text: string,
   profile: ProviderProfile,
+  /** An edit: the parent of the edited message (a new branch); default the active leaf. */
+  parentId?: string | null,
 ): StoredMessage {
   const session = deps.store.sessions.get(sessionId);
   if (!session) throw new AppError('not_found', `No session with id ${sessionId}.`);
@@ -55,9 +58,11 @@ export function appendUserMessage(
   // sees it, the model never does.
   const command = deps.engine.parseManualTrigger(text) !== null;
   const user = userContent(deps, sessionId, deps.newId(), text, profile);
-  const [message] = deps.store.messages.append(sessionId, [
-    { ...user, visibility: command ? USER_ONLY : VISIBLE_TO_ALL },
-  ]);
+  const [message] = deps.store.messages.append(
+    sessionId,
+    [{ ...user, visibility: command ? USER_ONLY : VISIBLE_TO_ALL }],
+    parentId === undefined ? {} : { parentId },
+  );
   // An untitled session is named after its first request, so the list and its search mean
   // something without the user renaming every session (a rename later wins).
   const title = command || session.title !== '' ? '' : titleFrom(text);
@@ -68,13 +73,21 @@ export function appendUserMessage(
 
 const TITLE_MAX = 60;
 
-/** The first line that says something, without Markdown markers, cut at a word near 60 chars. */
+/** Inline Markdown as the text it shows: links and images by their text, no emphasis or code marks. */
+function plainInline(line: string): string {
+  return line
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/`+([^`]*)`+/g, '$1')
+    .replace(/(\*\*|__|~~)(.+?)\1/g, '$2')
+    .replace(/(^|[\s(])[*_]([^*_\s][^*_]*?)[*_](?=[\s).,;:!?]|$)/g, '$1$2');
+}
+
+/** The first line that says something, as plain text (no Markdown), cut at a word near 60 chars. */
 export function titleFrom(text: string): string {
   const line = text
     .split('\n')
     .map((l) =>
-      l
-        .replace(/^\s*(#+|>|[-*+]|\d+[.)])\s+/, '')
+      plainInline(l.replace(/^\s*(#+|>|[-*+]|\d+[.)])\s+/, ''))
         .replace(/\s+/g, ' ')
         .trim(),
     )
@@ -251,5 +264,7 @@ function failTurn(scope: TurnScope, id: string, partial: string, error: unknown)
   else deps.runtime(sessionId).clearStep();
   const message = error instanceof Error ? error.message : String(error);
   deps.emit({ type: 'error', sessionId, code: 'provider_error', message });
-  persistErrorNotice(deps, sessionId, { type: 'provider_error', message });
+  const typed =
+    error instanceof ProviderError && error.kind !== 'aborted' ? { kind: error.kind, detail: error.detail } : {};
+  persistErrorNotice(deps, sessionId, { type: 'provider_error', message, ...typed });
 }

@@ -122,11 +122,14 @@ function resultMessage(
   durationMs: number,
   ranArguments: string | null,
   gate: (GateRewrite & { declined: boolean }) | null,
+  approvalWaitMs: number | null,
 ): NewMessage {
   const { deps, settings, profile } = scope;
   // write-time truncation: the model gets head + tail with a marker; the full text stays beside it.
   const cut = deps.engine.truncateToolOutput(result.content, settings.toolOutput, profile.model, call.id);
   const meta: Record<string, unknown> = { ...result.meta, toolName: call.function.name, status, durationMs };
+  // How long the call waited for the user, apart: an `ls` that ran 20 ms after 11 s of waiting.
+  if (approvalWaitMs !== null) meta.approvalWaitMs = approvalWaitMs;
   // The renderer offers "show full output" (messages.fullOutput) only where one exists.
   if (cut.truncated) meta.truncated = true;
   // The gate rewrote the command: the call in history keeps the model's arguments, this is what ran.
@@ -150,7 +153,9 @@ export async function runToolCall(
   latestUserText: string,
 ): Promise<ToolOutcome> {
   const { deps } = scope;
-  const started = deps.now();
+  /** When the work of the call began: reset after an approval, so its run time leaves the wait out. */
+  let started = deps.now();
+  let approvalWaitMs: number | null = null;
   let ranArguments: string | null = null;
   let gate: (GateRewrite & { declined: boolean }) | null = null;
   const done = (status: ToolStatus, result: ToolResult, notices: NewMessage[] = []): ToolOutcome => {
@@ -159,7 +164,10 @@ export async function runToolCall(
       call,
       status,
       durationMs,
-      messages: [...notices, resultMessage(scope, call, status, result, durationMs, ranArguments, gate)],
+      messages: [
+        ...notices,
+        resultMessage(scope, call, status, result, durationMs, ranArguments, gate, approvalWaitMs),
+      ],
     };
   };
   if (scope.signal.aborted)
@@ -186,7 +194,13 @@ export async function runToolCall(
     announce(scope, messageId, call, false);
     return done('error', { ok: false, content: refusedText(access.path) }, gateNotices(gated.notice, false));
   }
-  const decision = await approve(scope, messageId, call, parsed.tool, gated.rewritten, access);
+  const asked = deps.now();
+  const { decision, waited } = await approve(scope, messageId, call, parsed.tool, gated.rewritten, access);
+  if (waited) {
+    // The tool's run time leaves out the time it waited for the user.
+    approvalWaitMs = deps.now() - asked;
+    started = deps.now();
+  }
   let args = access && parsed.tool.path ? parsed.tool.path.set(gated.args, access.path) : gated.args;
   if (decision === 'approve_original' && gate) {
     args = parsed.args;
@@ -287,10 +301,10 @@ async function approve(
   tool: ToolDefinition,
   gate: GateRewrite | null,
   access: PathAccess | null,
-): Promise<ApprovalDecision> {
+): Promise<{ decision: ApprovalDecision; waited: boolean }> {
   const policy = access ? pathPolicy(scope, tool, access.zone) : effectivePolicy(scope, tool);
   announce(scope, messageId, call, policy === 'ask', gate, access);
-  if (policy === 'auto') return 'approve';
-  if (policy === 'deny') return 'deny';
-  return waitForApproval(scope, call.id);
+  if (policy === 'auto') return { decision: 'approve', waited: false };
+  if (policy === 'deny') return { decision: 'deny', waited: false };
+  return { decision: await waitForApproval(scope, call.id), waited: true };
 }

@@ -137,7 +137,21 @@ describe('messages', () => {
   it('offers no way to edit or delete a message (append-only history)', () => {
     const store = tmp.open();
     const keys = Object.keys(store.messages).sort();
-    expect(keys).toEqual(['append', 'count', 'get', 'lastSeq', 'list', 'setMeta', 'setTokens']);
+    // switchTo only moves which branch is shown; no message changes.
+    expect(keys).toEqual([
+      'append',
+      'count',
+      'get',
+      'lastSeq',
+      'leaf',
+      'list',
+      'listAll',
+      'search',
+      'setMeta',
+      'setTokens',
+      'switchTo',
+      'versions',
+    ]);
   });
 
   it('stores tool calls as JSON and content verbatim, including non-ASCII text', () => {

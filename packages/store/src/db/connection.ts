@@ -14,7 +14,7 @@ import {
 } from 'node:fs';
 import { dirname } from 'node:path';
 import { StoreError } from '../types';
-import { migrate, readUserVersion, SCHEMA_VERSION } from './migrations';
+import { migrate, ensureSearchIndex, readUserVersion, SCHEMA_VERSION } from './migrations';
 
 const SQLITE_MAGIC = 'SQLite format 3\0';
 /**
@@ -65,6 +65,7 @@ export function openDatabase(opts: OpenDatabaseOptions): OpenedDatabase {
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
     migrate(db);
+    ensureSearchIndex(db);
   } catch (err) {
     db.close();
     if (err instanceof StoreError) throw err;

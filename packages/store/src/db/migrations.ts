@@ -178,6 +178,42 @@ CREATE TABLE tool_processes (
 );
 `;
 
+/**
+ * The search index and the triggers that keep it (external content: the text is stored once, in
+ * messages). Also run by ensureSearchIndex when the index is missing. The store never VACUUMs
+ * (which could renumber the implicit rowids the index points at).
+ */
+export const SEARCH_INDEX_SQL = `
+CREATE VIRTUAL TABLE IF NOT EXISTS messages_fts USING fts5(content, content='messages', content_rowid='rowid', tokenize='trigram');
+CREATE TRIGGER IF NOT EXISTS messages_fts_ai AFTER INSERT ON messages BEGIN
+  INSERT INTO messages_fts(rowid, content) VALUES (new.rowid, new.content);
+END;
+CREATE TRIGGER IF NOT EXISTS messages_fts_ad AFTER DELETE ON messages BEGIN
+  INSERT INTO messages_fts(messages_fts, rowid, content) VALUES ('delete', old.rowid, old.content);
+END;
+INSERT INTO messages_fts(messages_fts) VALUES ('rebuild');
+`;
+
+// Branches (edit and resend, regenerate, retry) keep history append-only: every message points at
+// the one before it on its branch, and the session remembers the leaf of the branch it shows. A
+// compaction belongs to the branch whose leaf it saw (anchor_id). Existing history is one line.
+// Full-text search: an FTS5 index over messages.content, trigram-tokenized so Chinese (no spaces)
+// matches too, kept by triggers in the same transaction as every message write.
+const V6_BRANCHES_SEARCH = `
+ALTER TABLE messages ADD COLUMN parent_id TEXT;
+UPDATE messages SET parent_id = (
+  SELECT p.id FROM messages p WHERE p.session_id = messages.session_id AND p.seq < messages.seq ORDER BY p.seq DESC LIMIT 1
+);
+CREATE INDEX idx_messages_parent ON messages(parent_id);
+ALTER TABLE sessions ADD COLUMN active_leaf_id TEXT;
+UPDATE sessions SET active_leaf_id = (SELECT m.id FROM messages m WHERE m.session_id = sessions.id ORDER BY m.seq DESC LIMIT 1);
+ALTER TABLE compactions ADD COLUMN anchor_id TEXT;
+UPDATE compactions SET anchor_id = (
+  SELECT m.id FROM messages m WHERE m.session_id = compactions.session_id AND m.seq <= compactions.after_seq ORDER BY m.seq DESC LIMIT 1
+);
+${SEARCH_INDEX_SQL}
+`;
+
 export const MIGRATIONS: readonly Migration[] = Object.freeze([
   {
     version: 1,
@@ -188,6 +224,7 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   { version: 3, description: 'provider key storage marker, active-compaction index', sql: V3_KEY_STORAGE },
   { version: 4, description: 'full tool outputs in their own table', sql: V4_MESSAGE_OUTPUTS },
   { version: 5, description: 'session working folder, running tool processes', sql: V5_AGENT_REACH },
+  { version: 6, description: 'message branches, full-text search index', sql: V6_BRANCHES_SEARCH },
 ]);
 
 /** The schema version this code writes. */
@@ -214,4 +251,23 @@ export function migrate(db: Database.Database, target: number = SCHEMA_VERSION):
     applied.push(m.version);
   }
   return applied;
+}
+
+/**
+ * Recreates the search index from history when it (or one of its triggers) is missing, e.g. after
+ * a tool dropped it: search must never silently cover only part of the history.
+ */
+export function ensureSearchIndex(db: Database.Database): boolean {
+  if (readUserVersion(db) < 6) return false;
+  const have = db
+    .prepare<[], { n: number }>(
+      "SELECT count(*) AS n FROM sqlite_master WHERE name IN ('messages_fts', 'messages_fts_ai', 'messages_fts_ad')",
+    )
+    .get();
+  if (have?.n === 3) return false;
+  db.transaction(() => {
+    db.exec('DROP TABLE IF EXISTS messages_fts');
+    db.exec(SEARCH_INDEX_SQL);
+  }).immediate();
+  return true;
 }

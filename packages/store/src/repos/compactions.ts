@@ -10,7 +10,7 @@ import {
 } from '@threadline/protocol';
 import { StoreError, type CompactionsRepo, type NewCompaction, type NewMessage } from '../types';
 import { json, parseInput, type RepoContext } from './context';
-import type { MessagesRepoImpl } from './messages';
+import { PATH_CTE, type MessagesRepoImpl } from './messages';
 
 const NewCompactionSchema = z.object({
   id: z.string().min(1).max(200).optional(),
@@ -41,6 +41,7 @@ interface CompactionRow {
   active: number;
   created_at: number;
   undone_at: number | null;
+  anchor_id: string | null;
 }
 
 const toRecord = (r: CompactionRow): CompactionRecord => ({
@@ -64,19 +65,26 @@ const toRecord = (r: CompactionRow): CompactionRecord => ({
 export function createCompactionsRepo(ctx: RepoContext, messages: MessagesRepoImpl): CompactionsRepo {
   const { db } = ctx;
   const insert = db.prepare(
-    `INSERT INTO compactions (id, session_id, strategy, trigger, steps, hidden_ids, inserted_ids, tokens_before, tokens_after, summary, instructions, after_seq, active, created_at, undone_at)
-     VALUES (@id, @session_id, @strategy, @trigger, @steps, @hidden_ids, @inserted_ids, @tokens_before, @tokens_after, @summary, @instructions, @after_seq, @active, @created_at, @undone_at)`,
+    `INSERT INTO compactions (id, session_id, strategy, trigger, steps, hidden_ids, inserted_ids, tokens_before, tokens_after, summary, instructions, after_seq, active, created_at, undone_at, anchor_id)
+     VALUES (@id, @session_id, @strategy, @trigger, @steps, @hidden_ids, @inserted_ids, @tokens_before, @tokens_after, @summary, @instructions, @after_seq, @active, @created_at, @undone_at, @anchor_id)`,
   );
   const getOne = db.prepare<[string], CompactionRow>('SELECT * FROM compactions WHERE id = ?');
-  const listAll = db.prepare<[string], CompactionRow>(
+  const listEvery = db.prepare<[string], CompactionRow>(
     'SELECT * FROM compactions WHERE session_id = ? ORDER BY created_at, rowid',
   );
-  const listActive = db.prepare<[string], CompactionRow>(
-    'SELECT * FROM compactions WHERE session_id = ? AND active = 1 ORDER BY created_at, rowid',
+  // A compaction belongs to the branch whose leaf it saw: another branch's never hides this one's messages.
+  const ON_BRANCH = '(anchor_id IS NULL OR anchor_id IN (SELECT id FROM path))';
+  type Args = { sessionId: string };
+  const listBranch = db.prepare<[Args], CompactionRow>(
+    `${PATH_CTE} SELECT * FROM compactions WHERE session_id = @sessionId AND ${ON_BRANCH} ORDER BY created_at, rowid`,
   );
-  const newestActive = db.prepare<[string], CompactionRow>(
-    'SELECT * FROM compactions WHERE session_id = ? AND active = 1 ORDER BY created_at DESC, rowid DESC LIMIT 1',
+  const listActive = db.prepare<[Args], CompactionRow>(
+    `${PATH_CTE} SELECT * FROM compactions WHERE session_id = @sessionId AND active = 1 AND ${ON_BRANCH} ORDER BY created_at, rowid`,
   );
+  const newestActive = db.prepare<[Args], CompactionRow>(
+    `${PATH_CTE} SELECT * FROM compactions WHERE session_id = @sessionId AND active = 1 AND ${ON_BRANCH} ORDER BY created_at DESC, rowid DESC LIMIT 1`,
+  );
+  const seqOf = db.prepare<[string], { seq: number }>('SELECT seq FROM messages WHERE id = ?');
   const deactivate = db.prepare<[number, string]>('UPDATE compactions SET active = 0, undone_at = ? WHERE id = ?');
   const countOwned = db.prepare<[string, string], { n: number }>(
     'SELECT count(*) AS n FROM messages WHERE session_id = ? AND id IN (SELECT value FROM json_each(?))',
@@ -92,7 +100,8 @@ export function createCompactionsRepo(ctx: RepoContext, messages: MessagesRepoIm
       );
     }
     const id = rec.id ?? ctx.newId();
-    const afterSeq = rec.afterSeq ?? messages.lastSeq(sessionId);
+    const anchor = messages.leaf(sessionId);
+    const afterSeq = rec.afterSeq ?? (anchor ? (seqOf.get(anchor)?.seq ?? 0) : 0);
     const withOwner = inserted.map((m) => ({ ...m, meta: { ...m.meta, compactionId: id } }));
     const stored: StoredMessage[] = messages.insertInTx(sessionId, withOwner, { visibility: AGENT_ONLY });
     const row: CompactionRow = {
@@ -111,13 +120,14 @@ export function createCompactionsRepo(ctx: RepoContext, messages: MessagesRepoIm
       active: 1,
       created_at: ctx.now(),
       undone_at: null,
+      anchor_id: anchor,
     };
     insert.run(row);
     return { record: toRecord(row), inserted: stored };
   });
 
   const undoTx = db.transaction((sessionId: string): CompactionRecord | null => {
-    const r = newestActive.get(sessionId);
+    const r = newestActive.get({ sessionId });
     if (!r) return null;
     deactivate.run(ctx.now(), r.id);
     const updated = getOne.get(r.id);
@@ -127,8 +137,9 @@ export function createCompactionsRepo(ctx: RepoContext, messages: MessagesRepoIm
   return {
     apply: (sessionId, record, inserted) => applyTx.immediate(sessionId, record, inserted),
     undoLast: (sessionId) => undoTx.immediate(sessionId),
-    list: (sessionId) => listAll.all(sessionId).map(toRecord),
-    active: (sessionId) => listActive.all(sessionId).map(toRecord),
+    list: (sessionId) => listBranch.all({ sessionId }).map(toRecord),
+    listAll: (sessionId) => listEvery.all(sessionId).map(toRecord),
+    active: (sessionId) => listActive.all({ sessionId }).map(toRecord),
     get(id) {
       const r = getOne.get(id);
       return r ? toRecord(r) : null;

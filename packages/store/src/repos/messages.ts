@@ -2,13 +2,21 @@
 import { z } from 'zod';
 import {
   ChatMessageSchema,
+  SEARCH_MARK,
+  type SearchHit,
   MessageKindSchema,
   VisibilitySchema,
   VISIBLE_TO_ALL,
   type StoredMessage,
   type ToolCall,
 } from '@threadline/protocol';
-import { StoreError, type ListMessagesOptions, type MessagesRepo, type NewMessage } from '../types';
+import {
+  StoreError,
+  type ListMessagesOptions,
+  type MessageVersions,
+  type MessagesRepo,
+  type NewMessage,
+} from '../types';
 import { json, parseInput, parseJson, type RepoContext } from './context';
 
 const NewMessageSchema = ChatMessageSchema.extend({
@@ -38,10 +46,11 @@ interface MessageRow {
   tokens: number | null;
   full_output?: string | null;
   meta: string | null;
+  parent_id: string | null;
 }
 
 const COLUMNS =
-  'id, session_id, seq, created_at, role, content, tool_calls, tool_call_id, name, kind, visible_user, visible_agent, tokens, meta';
+  'id, session_id, seq, created_at, role, content, tool_calls, tool_call_id, name, kind, visible_user, visible_agent, tokens, meta, parent_id';
 const M_COLUMNS = COLUMNS.split(', ')
   .map((c) => 'm.' + c)
   .join(', ');
@@ -64,6 +73,7 @@ export function rowToMessage(r: MessageRow): StoredMessage {
   if (r.name !== null) m.name = r.name;
   if (r.full_output !== undefined) m.fullOutput = r.full_output;
   if (r.meta !== null) m.meta = parseJson<Record<string, unknown>>(r.meta) ?? {};
+  m.parentId = r.parent_id;
   return m;
 }
 
@@ -72,17 +82,51 @@ export type MessagesRepoImpl = MessagesRepo & {
   insertInTx(
     sessionId: string,
     msgs: NewMessage[],
-    defaults: { visibility: StoredMessage['visibility'] },
+    defaults: { visibility: StoredMessage['visibility']; parentId?: string | null },
   ): StoredMessage[];
 };
 
+/** Ids of the active branch, from its leaf back to the first message. */
+export const PATH_CTE = `WITH RECURSIVE path(id) AS (
+  SELECT active_leaf_id FROM sessions WHERE id = @sessionId
+  UNION ALL
+  SELECT m.parent_id FROM messages m JOIN path ON m.id = path.id WHERE m.parent_id IS NOT NULL
+)`;
+
+/** Which versions a message competes with: a user's request, or whatever answered it. */
+const slotOf = (r: { role: string; kind: string }): 'request' | 'reply' =>
+  r.role === 'user' && r.kind === 'normal' ? 'request' : 'reply';
+
 export function createMessagesRepo(ctx: RepoContext): MessagesRepoImpl {
   const { db } = ctx;
-  const listFull = db.prepare<[string, number], MessageRow>(
-    `${WITH_OUTPUT} WHERE m.session_id = ? AND m.seq > ? ORDER BY m.seq`,
+  type PathArgs = { sessionId: string; afterSeq: number };
+  const listFull = db.prepare<[PathArgs], MessageRow>(
+    `${PATH_CTE} ${WITH_OUTPUT} WHERE m.id IN (SELECT id FROM path) AND m.seq > @afterSeq ORDER BY m.seq`,
   );
-  const listLight = db.prepare<[string, number], MessageRow>(
-    `SELECT ${COLUMNS} FROM messages WHERE session_id = ? AND seq > ? ORDER BY seq`,
+  const listLight = db.prepare<[PathArgs], MessageRow>(
+    `${PATH_CTE} SELECT ${COLUMNS} FROM messages WHERE id IN (SELECT id FROM path) AND seq > @afterSeq ORDER BY seq`,
+  );
+  const listEvery = db.prepare<[string], MessageRow>(`${WITH_OUTPUT} WHERE m.session_id = ? ORDER BY m.seq`);
+  const shapes = db.prepare<[string], { id: string; parent_id: string | null; role: string; kind: string }>(
+    'SELECT id, parent_id, role, kind FROM messages WHERE session_id = ? ORDER BY seq',
+  );
+  const leafStmt = db.prepare<[string], { l: string | null }>('SELECT active_leaf_id AS l FROM sessions WHERE id = ?');
+  const setLeafStmt = db.prepare<[string | null, string]>('UPDATE sessions SET active_leaf_id = ? WHERE id = ?');
+  // The session list counts the messages of the branch shown; after a fork or a switch it is recounted.
+  const recount = db.prepare<[{ sessionId: string }]>(
+    `${PATH_CTE} UPDATE sessions SET message_count =
+       (SELECT count(*) FROM messages WHERE id IN (SELECT id FROM path) AND visible_user = 1)
+     WHERE id = @sessionId`,
+  );
+  // The newest message at each level below `id`: the branch the user most recently worked on.
+  const newestDescendant = db.prepare<[string], { id: string }>(
+    `WITH RECURSIVE down(id, depth) AS (
+       SELECT ?, 0
+       UNION ALL
+       SELECT (SELECT c.id FROM messages c WHERE c.parent_id = down.id ORDER BY c.seq DESC LIMIT 1), depth + 1
+       FROM down WHERE down.id IS NOT NULL
+     )
+     SELECT id FROM down WHERE id IS NOT NULL ORDER BY depth DESC LIMIT 1`,
   );
   const getOne = db.prepare<[string], MessageRow>(`${WITH_OUTPUT} WHERE m.id = ?`);
   const lastSeqStmt = db.prepare<[string], { s: number | null }>(
@@ -106,13 +150,38 @@ export function createMessagesRepo(ctx: RepoContext): MessagesRepoImpl {
 
   const lastSeq = (sessionId: string): number => lastSeqStmt.get(sessionId)?.s ?? 0;
 
+  // What the user sees as a conversation: their requests and the answers, not notices or summaries.
+  const SEARCHABLE = "m.visible_user = 1 AND m.kind = 'normal' AND m.role IN ('user', 'assistant')";
+  type HitRow = Omit<SearchHit, 'sessionTitle'> & { sessionTitle: string };
+  const HIT_COLUMNS =
+    'm.session_id AS sessionId, s.title AS sessionTitle, m.id AS messageId, m.seq AS seq, m.role AS role, m.created_at AS createdAt';
+  const searchFts = db.prepare<[string, number], HitRow>(
+    `SELECT ${HIT_COLUMNS}, snippet(messages_fts, 0, '${SEARCH_MARK.start}', '${SEARCH_MARK.end}', '…', 40) AS snippet
+     FROM messages_fts JOIN messages m ON m.rowid = messages_fts.rowid JOIN sessions s ON s.id = m.session_id
+     WHERE messages_fts MATCH ? AND ${SEARCHABLE} ORDER BY m.created_at DESC, m.seq DESC LIMIT ?`,
+  );
+  // The trigram index needs three characters; one or two (a two-character Chinese word) scan.
+  const searchLike = db.prepare<[string, number], HitRow & { content: string }>(
+    `SELECT ${HIT_COLUMNS}, m.content AS content, '' AS snippet
+     FROM messages m JOIN sessions s ON s.id = m.session_id
+     WHERE m.content LIKE ? ESCAPE '\\' AND ${SEARCHABLE} ORDER BY m.created_at DESC, m.seq DESC LIMIT ?`,
+  );
+
+  const leaf = (sessionId: string): string | null => leafStmt.get(sessionId)?.l ?? null;
+
   function insertInTx(
     sessionId: string,
     input: NewMessage[],
-    defaults: { visibility: StoredMessage['visibility'] },
+    defaults: { visibility: StoredMessage['visibility']; parentId?: string | null },
   ): StoredMessage[] {
     const msgs = parseInput(NewMessagesSchema, input, 'messages');
     if (!sessionExists.get(sessionId)) throw new StoreError('not_found', `Session ${sessionId} does not exist.`);
+    let parent = defaults.parentId !== undefined ? defaults.parentId : leaf(sessionId);
+    if (parent !== null) {
+      const p = getOne.get(parent);
+      if (!p || p.session_id !== sessionId)
+        throw new StoreError('invalid_input', `Message ${parent} is not a message of session ${sessionId}.`);
+    }
     const now = ctx.now();
     let seq = lastSeq(sessionId);
     let userVisible = 0;
@@ -136,7 +205,9 @@ export function createMessagesRepo(ctx: RepoContext): MessagesRepoImpl {
         tokens: m.tokens ?? null,
         full_output: m.fullOutput ?? null,
         meta: m.meta ? json(m.meta) : null,
+        parent_id: parent,
       };
+      parent = row.id;
       const { full_output: fullOutput, ...messageRow } = row;
       insert.run(messageRow);
       if (fullOutput !== null && fullOutput !== undefined) insertOutput.run(row.id, fullOutput);
@@ -144,12 +215,19 @@ export function createMessagesRepo(ctx: RepoContext): MessagesRepoImpl {
       out.push(rowToMessage(row));
     }
     touchSession.run(now, userVisible, sessionId);
+    if (out.length > 0) setLeafStmt.run(parent, sessionId);
+    if (defaults.parentId !== undefined && out.length > 0) recount.run({ sessionId });
     return out;
   }
 
-  const appendTx = db.transaction((sessionId: string, msgs: NewMessage[]) =>
-    insertInTx(sessionId, msgs, { visibility: VISIBLE_TO_ALL }),
+  const appendTx = db.transaction((sessionId: string, msgs: NewMessage[], parentId?: string | null) =>
+    insertInTx(sessionId, msgs, { visibility: VISIBLE_TO_ALL, parentId }),
   );
+  const mustOwn = (sessionId: string, id: string): void => {
+    const r = getOne.get(id);
+    if (!r || r.session_id !== sessionId)
+      throw new StoreError('not_found', `Message ${id} is not a message of session ${sessionId}.`);
+  };
   const setTokensTx = db.transaction((updates: { id: string; tokens: number | null }[]) => {
     for (const u of updates) setTokensStmt.run(u.tokens, u.id);
   });
@@ -157,16 +235,56 @@ export function createMessagesRepo(ctx: RepoContext): MessagesRepoImpl {
 
   return {
     insertInTx,
+    leaf,
     list(sessionId: string, opts: ListMessagesOptions = {}): StoredMessage[] {
       const stmt = opts.fullOutput === false ? listLight : listFull;
-      return stmt.all(sessionId, opts.afterSeq ?? -1).map(rowToMessage);
+      return stmt.all({ sessionId, afterSeq: opts.afterSeq ?? -1 }).map(rowToMessage);
+    },
+    listAll: (sessionId) => listEvery.all(sessionId).map(rowToMessage),
+    versions(sessionId) {
+      const rows = shapes.all(sessionId);
+      const groups = new Map<string, string[]>();
+      const keyOf = new Map<string, string>();
+      for (const r of rows) {
+        const key = `${r.parent_id ?? ''}|${slotOf(r)}`;
+        keyOf.set(r.id, key);
+        const g = groups.get(key);
+        if (g) g.push(r.id);
+        else groups.set(key, [r.id]);
+      }
+      const out: Record<string, MessageVersions> = {};
+      for (const [id, key] of keyOf) {
+        const ids = groups.get(key)!;
+        if (ids.length > 1) out[id] = { index: ids.indexOf(id) + 1, count: ids.length, ids };
+      }
+      return out;
+    },
+    switchTo(sessionId, id, opts = {}) {
+      return db
+        .transaction(() => {
+          mustOwn(sessionId, id);
+          const target = opts.exact ? id : (newestDescendant.get(id)?.id ?? id);
+          setLeafStmt.run(target, sessionId);
+          recount.run({ sessionId });
+          return target;
+        })
+        .immediate();
     },
     get(id: string): StoredMessage | null {
       const r = getOne.get(id);
       return r ? rowToMessage(r) : null;
     },
-    append(sessionId: string, msgs: NewMessage[]): StoredMessage[] {
-      return appendTx.immediate(sessionId, msgs);
+    append(sessionId: string, msgs: NewMessage[], opts: { parentId?: string | null } = {}): StoredMessage[] {
+      return appendTx.immediate(sessionId, msgs, opts.parentId);
+    },
+    search(query, opts = {}) {
+      const q = parseInput(z.string().trim().min(1).max(500), query, 'search query');
+      const limit = Math.min(Math.max(opts.limit ?? 50, 1), 200);
+      if ([...q].length >= 3) return searchFts.all(`"${q.replace(/"/g, '""')}"`, limit);
+      const pattern = `%${q.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
+      return searchLike
+        .all(pattern, limit)
+        .map(({ content, ...hit }) => ({ ...hit, snippet: snippetAround(content, q) }));
     },
     setTokens(updates): void {
       setTokensTx.immediate(parseInput(TokenUpdatesSchema, updates, 'token updates'));
@@ -184,4 +302,21 @@ export function createMessagesRepo(ctx: RepoContext): MessagesRepoImpl {
     },
     lastSeq,
   };
+}
+
+/** The same shape as FTS5's snippet() for the short-query scan: the first match, some text around it. */
+export function snippetAround(text: string, q: string, radius = 40): string {
+  const at = text.toLowerCase().indexOf(q.toLowerCase());
+  if (at < 0) return text.slice(0, radius * 2);
+  const start = Math.max(0, at - radius);
+  const end = Math.min(text.length, at + q.length + radius);
+  return (
+    (start > 0 ? '…' : '') +
+    text.slice(start, at) +
+    SEARCH_MARK.start +
+    text.slice(at, at + q.length) +
+    SEARCH_MARK.end +
+    text.slice(at + q.length, end) +
+    (end < text.length ? '…' : '')
+  );
 }

@@ -17,6 +17,7 @@ export function App() {
   const bootError = useAppStore((s) => s.bootError);
   const panel = useAppStore((s) => s.panel);
   const activeId = useAppStore((s) => s.activeSessionId);
+  const setPanel = useAppStore((s) => s.setPanel);
   const language = useAppStore((s) => s.settings?.language);
   const toast = useAppStore((s) => s.toast);
   const boot = useAppStore((s) => s.boot);
@@ -58,7 +59,13 @@ export function App() {
       <div className="app-main" inert={panel === 'settings'}>
         <Sidebar />
         <ChatView />
-        {panel === 'memory' && activeId && <MemoryPanel sessionId={activeId} />}
+        {panel === 'memory' && activeId && (
+          <>
+            {/* Below ~1000 px the panel lays over the chat: a press beside it closes it. */}
+            <div className="panel-scrim" onClick={() => setPanel('none')} data-testid="panel-scrim" />
+            <MemoryPanel sessionId={activeId} />
+          </>
+        )}
       </div>
       {panel === 'settings' && <SettingsPage />}
       {toast && (

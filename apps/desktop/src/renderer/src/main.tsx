@@ -4,6 +4,8 @@ import './i18n';
 import './styles/base.css';
 import './styles/chat.css';
 import './styles/panels.css';
+import './styles/conversation.css';
+import './styles/layout.css';
 import { App } from './App';
 
 const root = document.getElementById('root');

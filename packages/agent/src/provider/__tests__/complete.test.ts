@@ -57,7 +57,7 @@ describe('testConnection', () => {
 
   it('reports a model the server does not have', async () => {
     const r = await createProviderClient({ baseUrl: llm.url, model: 'other' }, null).testConnection();
-    expect(r).toMatchObject({ ok: false, latencyMs: expect.any(Number) });
+    expect(r).toMatchObject({ ok: false, latencyMs: expect.any(Number), problem: 'unknown_model' });
     expect(r.message).toContain('"other" is not among its 1 models');
   });
 
@@ -65,11 +65,12 @@ describe('testConnection', () => {
     const keyed = await startFakeLlm({ apiKey: 'right' });
     const bad = await createProviderClient({ baseUrl: keyed.url, model: 'fake-model' }, 'wrong').testConnection();
     await keyed.close();
-    expect(bad).toMatchObject({ ok: false, latencyMs: null });
+    expect(bad).toMatchObject({ ok: false, latencyMs: null, problem: 'auth' });
     expect(bad.message).toMatch(/API key.*401/);
     const down = await createProviderClient({ baseUrl: keyed.url, model: 'm' }, null).testConnection();
     expect(down.ok).toBe(false);
-    expect(down.message).toMatch(/Could not reach the provider/);
+    expect(down.message).toMatch(/^Could not reach the provider \(connect ECONNREFUSED [^)]+\)\.$/);
+    expect(down.problem).toBe('unreachable');
   });
 
   it('presets fill in the endpoint of each provider', () => {

@@ -54,7 +54,8 @@ describe('retries', () => {
     expect(err.kind).toBe('server');
     expect(err.status).toBe(500);
     expect(err.attempts).toBe(4);
-    expect(err.message).toMatch(/server error \(HTTP 500\): The server had an error/);
+    // One sentence: the kind, then the provider's words and status in parentheses.
+    expect(err.message).toMatch(/^The provider had a server error \(HTTP 500: The server had an error[^)]*\)\.$/);
     expect(llm.chatRequests()).toHaveLength(4);
     // exponential backoff with jitter: base·2^n, half fixed + half random (random = 0.5)
     expect(waits).toEqual([750, 1500, 3000]);

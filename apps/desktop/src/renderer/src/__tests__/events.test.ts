@@ -16,6 +16,7 @@ describe('store fed by events', () => {
       'context.usage': () => usage(),
       'compaction.list': () => [],
       'chat.send': () => ({ accepted: true, userMessageId: 'u2' }),
+      'chat.retry': () => ({ accepted: true, userMessageId: 'u1' }),
     });
     setBridge(fake.bridge);
     store = createAppStore();
@@ -84,9 +85,16 @@ describe('store fed by events', () => {
     expect(store.getState().streaming.a5).toBeUndefined();
     expect(store.getState().busy.s1).toBe(false);
     fake.emit({ type: 'error', sessionId: 's1', code: 'provider_error', message: 'rate limited' });
-    expect(store.getState().errors.s1).toEqual({ code: 'provider_error', message: 'rate limited', retryText: 'hi' });
+    expect(store.getState().errors.s1).toEqual({
+      code: 'provider_error',
+      message: 'rate limited',
+      retryText: 'hi',
+      stored: true,
+    });
+    // The request is stored: Retry answers that same message again, it never sends a copy.
     await store.getState().retry('s1');
-    expect(fake.calls.find((c) => c.route === 'chat.send')?.input).toEqual({ sessionId: 's1', text: 'hi' });
+    expect(fake.calls.find((c) => c.route === 'chat.retry')?.input).toEqual({ sessionId: 's1' });
+    expect(fake.calls.some((c) => c.route === 'chat.send')).toBe(false);
   });
 
   it('usage events update the meter data; a compaction notice refreshes compactions', async () => {

@@ -76,7 +76,22 @@ describe('localized errors and reasons', () => {
         }}
       />,
     );
-    expect(screen.getByTestId('inline-error').textContent).toContain('服务商返回了错误：429 Too Many Requests');
+    // An untyped provider notice (stored before notices had a kind) is its own one sentence.
+    expect(screen.getByTestId('inline-error').textContent).toContain('429 Too Many Requests');
+    expect(screen.getByTestId('open-profile').textContent).toBe('检查服务商配置');
+    const typed = formatNotice(ERROR_NOTICE_PREFIX, {
+      version: 'v1',
+      type: 'provider_error',
+      message: 'Could not reach the provider (connect ECONNREFUSED 127.0.0.1:9).',
+      kind: 'network',
+      detail: 'connect ECONNREFUSED 127.0.0.1:9',
+    });
+    expect(errorNoticeText(typed, i18n.t)).toBe('无法连接到服务商地址（connect ECONNREFUSED 127.0.0.1:9）。');
+    await i18n.changeLanguage('en');
+    expect(errorNoticeText(typed, i18n.t)).toBe(
+      'Could not reach the provider at its address (connect ECONNREFUSED 127.0.0.1:9).',
+    );
+    await i18n.changeLanguage('zh-CN');
   });
 
   it('reason codes become sentences; unknown ones are shown as they are', () => {

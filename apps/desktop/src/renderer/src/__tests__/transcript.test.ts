@@ -74,3 +74,44 @@ describe('pendingSteps', () => {
     );
   });
 });
+
+describe('buildRows: versions', () => {
+  const v = (index: number, ids: string[]) => ({ index, count: ids.length, ids });
+
+  it('a reply whose first message is not drawn (a runtime notice) shows its versions on the answer', () => {
+    const rows = buildRows(
+      [
+        msg({ id: 'u1', seq: 1, role: 'user', content: 'q', versions: v(2, ['u0', 'u1']) }),
+        msg({
+          id: 'n1',
+          seq: 2,
+          role: 'user',
+          content: '[CFPM_RUNTIME_V1] {}',
+          kind: 'runtime_notice',
+          visibility: USER_ONLY,
+          versions: v(1, ['n1', 'e1']),
+        }),
+        msg({ id: 'a1', seq: 3, role: 'assistant', content: 'answer' }),
+      ],
+      [],
+    );
+    const user = rows.find((r) => r.kind === 'user');
+    const answer = rows.find((r) => r.kind === 'assistant');
+    expect(user?.kind === 'user' && user.versions).toEqual(v(2, ['u0', 'u1']));
+    expect(answer?.kind === 'assistant' && answer.versions).toEqual(v(1, ['n1', 'e1']));
+    // The last answer, with nothing asked after it, can be regenerated.
+    expect(answer?.kind === 'assistant' && answer.last).toBe(true);
+  });
+
+  it('an answer followed by a new request is not the one to regenerate', () => {
+    const rows = buildRows(
+      [
+        msg({ id: 'u1', seq: 1, role: 'user', content: 'q' }),
+        msg({ id: 'a1', seq: 2, role: 'assistant', content: 'a' }),
+        msg({ id: 'u2', seq: 3, role: 'user', content: 'q2' }),
+      ],
+      [],
+    );
+    expect(rows.some((r) => r.kind === 'assistant' && r.last)).toBe(false);
+  });
+});

@@ -60,9 +60,10 @@ export function ChatView() {
           onClick={() => setPanel(panel === 'memory' ? 'none' : 'memory')}
           aria-pressed={panel === 'memory'}
           data-testid="open-memory"
+          title={t('memory.title')}
         >
           <IconMemory />
-          {t('memory.title')}
+          <span className="btn-label">{t('memory.title')}</span>
         </button>
       </header>
       {loaded && count === 0 && !busy ? (

@@ -7,6 +7,7 @@ import { Dialog } from './Dialog';
 import { IconChevronDown, IconLayers, IconSend, IconStop } from './Icons';
 
 import { COMPOSER_ID } from './composerId';
+import { useSlashMenu } from './SlashMenu';
 
 export { COMPOSER_ID };
 
@@ -151,6 +152,8 @@ export function Composer({ sessionId }: { sessionId: string }) {
     ref.current?.focus();
   }, [sessionId]);
 
+  const slash = useSlashMenu(sessionId, text, setText);
+
   const submit = () => {
     if (busy || !text.trim()) return;
     const value = text;
@@ -163,6 +166,7 @@ export function Composer({ sessionId }: { sessionId: string }) {
   return (
     <div className="composer-wrap">
       <div className="composer">
+        {slash.menu}
         <textarea
           id={COMPOSER_ID}
           ref={ref}
@@ -172,7 +176,9 @@ export function Composer({ sessionId }: { sessionId: string }) {
           placeholder={t('chat.input.placeholder')}
           aria-label={t('chat.input.label')}
           onChange={(e) => setText(e.target.value)}
+          {...slash.inputProps}
           onKeyDown={(e) => {
+            if (slash.onKeyDown(e)) return;
             if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
               e.preventDefault();
               submit();

@@ -6,7 +6,7 @@ import { call } from '../transport';
 import { IconDownload } from './Icons';
 
 /** Saves a file the user asked for (the desktop app shows its save dialog for a download). */
-function download(filename: string, mime: string, content: string): void {
+export function download(filename: string, mime: string, content: string): void {
   const url = URL.createObjectURL(new Blob([content], { type: mime }));
   const a = document.createElement('a');
   a.href = url;
@@ -17,7 +17,7 @@ function download(filename: string, mime: string, content: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-/** "Export" in the chat header: the whole history (hidden messages included) as Markdown or JSON. */
+/** "Export" in the chat header: the branch shown (hidden messages included), or every version, as Markdown or JSON. */
 export function ExportMenu({ sessionId }: { sessionId: string }) {
   const { t } = useTranslation();
   const showToast = useAppStore((s) => s.showToast);
@@ -26,10 +26,10 @@ export function ExportMenu({ sessionId }: { sessionId: string }) {
 
   useDismiss(open, ref, () => setOpen(false));
 
-  const run = async (format: 'markdown' | 'json') => {
+  const run = async (format: 'markdown' | 'json', branches: 'active' | 'all' = 'active') => {
     setOpen(false);
     try {
-      const file = await call('sessions.export', { id: sessionId, format });
+      const file = await call('sessions.export', { id: sessionId, format, branches });
       download(file.filename, file.mime, file.content);
     } catch (err) {
       showToast(t('export.failed', { message: err instanceof Error ? err.message : String(err) }));
@@ -45,9 +45,10 @@ export function ExportMenu({ sessionId }: { sessionId: string }) {
         aria-expanded={open}
         onClick={() => setOpen(!open)}
         data-testid="export-menu"
+        title={t('export.button')}
       >
         <IconDownload />
-        {t('export.button')}
+        <span className="btn-label">{t('export.button')}</span>
       </button>
       {open && (
         <div className="menu menu-down" role="menu">
@@ -68,6 +69,25 @@ export function ExportMenu({ sessionId }: { sessionId: string }) {
             data-testid="export-json"
           >
             {t('export.json')}
+          </button>
+          <div className="menu-sep" role="separator" />
+          <button
+            type="button"
+            role="menuitem"
+            className="menu-item"
+            onClick={() => void run('markdown', 'all')}
+            data-testid="export-all-markdown"
+          >
+            {t('export.allMarkdown')}
+          </button>
+          <button
+            type="button"
+            role="menuitem"
+            className="menu-item"
+            onClick={() => void run('json', 'all')}
+            data-testid="export-all-json"
+          >
+            {t('export.allJson')}
           </button>
         </div>
       )}

@@ -2,9 +2,11 @@ import { memo, useRef, type ReactElement, type ReactNode } from 'react';
 import renderMarkdownTree, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import hljs from 'highlight.js/lib/common';
+import { useTranslation } from 'react-i18next';
 import { CopyButton } from './CopyButton';
 
 function Pre({ children }: { children?: ReactNode }) {
+  const { t } = useTranslation();
   const ref = useRef<HTMLPreElement>(null);
   const lang = /language-(\S+)/.exec(
     (children as { props?: { className?: string } } | undefined)?.props?.className ?? '',
@@ -12,7 +14,10 @@ function Pre({ children }: { children?: ReactNode }) {
   return (
     <div className="code-block">
       <div className="code-head">
-        <span className="code-lang">{lang ?? ''}</span>
+        {/* A fence without a language still says what it is. */}
+        <span className="code-lang" data-testid="code-lang">
+          {lang ?? t('chat.code.plain')}
+        </span>
         <CopyButton getText={() => ref.current?.innerText ?? ''} />
       </div>
       <pre ref={ref}>{children}</pre>

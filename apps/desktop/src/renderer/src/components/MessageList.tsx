@@ -10,6 +10,7 @@ import { Markdown } from './Markdown';
 import { MessageRow } from './MessageRow';
 import { visibleRows } from '../lib/noticeView';
 import { LiveCompactionDivider } from './CompactionDivider';
+import { ProfileLink } from './ProfileLink';
 
 type ListItem =
   | { type: 'row'; key: string; row: Row }
@@ -129,6 +130,28 @@ export function MessageList({ sessionId }: { sessionId: string }) {
     if (atBottom.current) scrollToEnd();
   }, [items.length, streamLen, scrollToEnd]);
 
+  // A search result: scroll to its message (rows not rendered yet are reached through the virtualizer).
+  const focus = useAppStore((s) => (s.focus?.sessionId === sessionId ? s.focus : null));
+  const [flash, setFlash] = useState<string | null>(null);
+  useEffect(() => {
+    if (!focus) return;
+    const index = items.findIndex((it) => it.type === 'row' && it.row.key === focus.messageId);
+    if (index < 0) return;
+    virtualizer.scrollToIndex(index, { align: 'center' });
+    // Where that left the list decides whether new messages follow and the jump button shows.
+    requestAnimationFrame(() => {
+      const el = scrollRef.current;
+      if (!el) return;
+      const bottom = el.scrollHeight - el.scrollTop - el.clientHeight < 48;
+      atBottom.current = bottom;
+      setShowJump(!bottom);
+    });
+    setFlash(focus.messageId);
+    const timer = setTimeout(() => setFlash(null), 2500);
+    return () => clearTimeout(timer);
+    // Once per request (nonce) and once the list has rows, not on every list change.
+  }, [focus?.nonce, items.length > 0]);
+
   const onScroll = () => {
     const el = scrollRef.current;
     if (!el) return;
@@ -152,7 +175,7 @@ export function MessageList({ sessionId }: { sessionId: string }) {
                 className="message-slot"
                 style={{ transform: `translateY(${v.start}px)` }}
               >
-                <div className="message-column">
+                <div className={`message-column ${item.type === 'row' && item.row.key === flash ? 'is-focused' : ''}`}>
                   {item.type === 'row' && <MessageRow row={item.row} sessionId={sessionId} />}
                   {item.type === 'stream' && (
                     <div className="msg msg-assistant is-streaming" data-testid="msg-streaming">
@@ -175,6 +198,7 @@ export function MessageList({ sessionId }: { sessionId: string }) {
                     <div className="inline-error" role="alert" data-testid="inline-error">
                       <IconAlert />
                       <span className="inline-error-text">{error.message}</span>
+                      {error.code === 'provider_error' && <ProfileLink />}
                       <button type="button" className="btn btn-small" onClick={() => void retry(sessionId)}>
                         <IconRefresh />
                         {t('chat.error.retry')}

@@ -3,11 +3,13 @@ import type { StoredMessage } from '@threadline/protocol';
 import { call } from '../transport';
 import { useTranslation } from 'react-i18next';
 import type { Row } from '../lib/transcript';
-import { errorNoticeText } from '../lib/reasons';
+import { errorNoticeText, providerLink } from '../lib/reasons';
+import { ProfileLink } from './ProfileLink';
 import { useAppStore } from '../store';
 import { CompactionDivider } from './CompactionDivider';
 import { CopyButton } from './CopyButton';
-import { IconAlert, IconEyeOff, IconRefresh, IconStop } from './Icons';
+import { IconAlert, IconEyeOff, IconPencil, IconRefresh, IconStop } from './Icons';
+import { MessageEditor, VersionSwitcher } from './BranchControls';
 import { Markdown } from './Markdown';
 import { NoticeChip } from './NoticeChip';
 import { ToolCallCard } from './ToolCallCard';
@@ -68,20 +70,58 @@ function CutUserText({ msg }: { msg: StoredMessage }) {
 export const MessageRow = memo(function MessageRow({ row, sessionId }: { row: Row; sessionId: string }) {
   const { t } = useTranslation();
   const retry = useAppStore((s) => s.retry);
+  const regenerate = useAppStore((s) => s.regenerate);
+  const busy = useAppStore((s) => Boolean(s.busy[sessionId]));
+  const [editing, setEditing] = useState(false);
   switch (row.kind) {
-    case 'user':
+    case 'user': {
+      // A cut paste is edited whole elsewhere; commands to the app are not conversation.
+      const editable = row.msg.meta?.truncated !== true && row.msg.visibility.agent;
       return (
-        <div className={`msg msg-user ${row.hidden ? 'is-hidden' : ''}`} data-testid="msg-user" data-seq={row.msg.seq}>
-          <div className="bubble">
-            {row.msg.meta?.truncated === true ? (
-              <CutUserText msg={row.msg} />
-            ) : (
-              <div className="bubble-text">{row.msg.content}</div>
-            )}
-          </div>
-          {row.hidden && <HiddenTag />}
+        <div
+          className={`msg msg-user ${row.hidden ? 'is-hidden' : ''}`}
+          data-testid="msg-user"
+          data-seq={row.msg.seq}
+          data-message-id={row.msg.id}
+        >
+          {editing ? (
+            <MessageEditor
+              sessionId={sessionId}
+              messageId={row.msg.id}
+              initial={row.msg.content ?? ''}
+              onDone={() => setEditing(false)}
+            />
+          ) : (
+            <div className="bubble">
+              {row.msg.meta?.truncated === true ? (
+                <CutUserText msg={row.msg} />
+              ) : (
+                <div className="bubble-text">{row.msg.content}</div>
+              )}
+            </div>
+          )}
+          {!editing && (
+            <div className="msg-actions msg-actions-user">
+              {row.hidden && <HiddenTag />}
+              {row.versions && <VersionSwitcher sessionId={sessionId} versions={row.versions} />}
+              {editable && (
+                <button
+                  type="button"
+                  className="icon-btn"
+                  disabled={busy}
+                  aria-label={t('chat.edit.action')}
+                  title={t('chat.edit.action')}
+                  onClick={() => setEditing(true)}
+                  data-testid="edit-message"
+                >
+                  <IconPencil />
+                </button>
+              )}
+            </div>
+          )}
         </div>
       );
+    }
     case 'assistant':
       return (
         <div
@@ -101,7 +141,21 @@ export const MessageRow = memo(function MessageRow({ row, sessionId }: { row: Ro
               </span>
             )}
             {row.hidden && <HiddenTag />}
+            {row.versions && <VersionSwitcher sessionId={sessionId} versions={row.versions} />}
             {row.msg.content && <CopyButton getText={() => row.msg.content ?? ''} />}
+            {row.last && (
+              <button
+                type="button"
+                className="icon-btn"
+                disabled={busy}
+                aria-label={t('chat.regenerate')}
+                title={t('chat.regenerate')}
+                onClick={() => void regenerate(sessionId)}
+                data-testid="regenerate"
+              >
+                <IconRefresh />
+              </button>
+            )}
           </div>
         </div>
       );
@@ -136,10 +190,13 @@ export const MessageRow = memo(function MessageRow({ row, sessionId }: { row: Ro
         <div className="inline-error" role="alert" data-testid="inline-error">
           <IconAlert />
           <span className="inline-error-text">{errorNoticeText(row.msg.content, t) || t('chat.error.generic')}</span>
+          {providerLink(row.msg.content) && <ProfileLink />}
+          {row.versions && <VersionSwitcher sessionId={sessionId} versions={row.versions} />}
           {row.retryable && (
             <button
               type="button"
               className="btn btn-small"
+              disabled={busy}
               onClick={() => void retry(sessionId)}
               data-testid="retry-button"
             >

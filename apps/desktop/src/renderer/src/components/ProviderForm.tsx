@@ -6,6 +6,7 @@ import {
   type PresetId,
   type ProviderProfile,
   type ProviderUpsert,
+  type RouteOutput,
 } from '@threadline/protocol';
 import { call } from '../transport';
 import { useAppStore } from '../store';
@@ -28,8 +29,30 @@ function originOf(url: string): string | null {
   }
 }
 
-type TestState =
-  { state: 'idle' } | { state: 'running' } | { state: 'done'; ok: boolean; message: string; latencyMs: number | null };
+type TestResult = RouteOutput<'providers.test'>;
+type TestState = { state: 'idle' } | { state: 'running' } | ({ state: 'done' } & TestResult);
+type Problem = NonNullable<TestResult['problem']>;
+
+/** The field each problem is fixed in; 'other' is said below the form. */
+const FIELD_OF: Record<Problem, 'apiKey' | 'baseUrl' | 'model' | null> = {
+  missing_key: 'apiKey',
+  auth: 'apiKey',
+  unreachable: 'baseUrl',
+  unknown_model: 'model',
+  other: null,
+};
+
+/** The failed check of a save, one sentence beside the field to fix. */
+function FieldProblem({ field, failed }: { field: 'apiKey' | 'baseUrl' | 'model'; failed: TestResult | null }) {
+  const { t } = useTranslation();
+  const problem = failed?.problem;
+  if (!problem || FIELD_OF[problem] !== field) return null;
+  return (
+    <span className="field-error" role="alert" data-testid={`field-error-${field}`}>
+      {t(`provider.problem.${problem}`)}
+    </span>
+  );
+}
 
 /**
  * A provider profile: preset, endpoint, model, window and key. The key is write-only: the form
@@ -56,6 +79,8 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const [test, setTest] = useState<TestState>({ state: 'idle' });
+  /** A save's connection check that failed: shown beside the field, with "Save anyway". */
+  const [failed, setFailed] = useState<TestResult | null>(null);
 
   const pick = (id: PresetId) => {
     const p = PROVIDER_PRESETS[id];
@@ -116,8 +141,25 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
     }
   };
 
-  const submit = async () => {
+  /** Saving tests first: a profile that cannot answer is said so before the first message waits on it. */
+  const submit = async (anyway = false) => {
+    setFailed(null);
     setSaving(true);
+    if (!anyway) {
+      const d = draft();
+      if (!d) return setSaving(false);
+      const r = await call('providers.test', { draft: d }).catch((err: unknown): TestResult => ({
+        ok: false,
+        message: err instanceof Error ? err.message : String(err),
+        latencyMs: null,
+        problem: 'other',
+      }));
+      if (!r.ok) {
+        setFailed(r);
+        setSaving(false);
+        return;
+      }
+    }
     const saved = await save();
     if (saved) {
       try {
@@ -181,6 +223,7 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
             required
             data-testid="provider-url"
           />
+          <FieldProblem field="baseUrl" failed={failed} />
         </label>
         <label className="field">
           <span className="field-label">{t('provider.model')}</span>
@@ -191,6 +234,7 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
             required
             data-testid="provider-model"
           />
+          <FieldProblem field="model" failed={failed} />
         </label>
         <label className="field">
           <span className="field-label">{t('provider.contextWindow')}</span>
@@ -248,6 +292,7 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
               {t('provider.keyHostChanged', { host: keyHost })}
             </span>
           )}
+          <FieldProblem field="apiKey" failed={failed} />
         </label>
         <label className="field field-wide">
           <span className="field-label">{t('provider.compactionModel')}</span>
@@ -262,6 +307,22 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
       {error && (
         <div className="form-error" role="alert">
           {error}
+        </div>
+      )}
+      {failed && (
+        <div className="form-warning" data-testid="save-check-failed">
+          {failed.problem === 'other' || !failed.problem
+            ? t('provider.problem.other', { message: failed.message })
+            : t('provider.problem.saveAnywayHint')}
+          <button
+            type="button"
+            className="btn btn-small"
+            onClick={() => void submit(true)}
+            disabled={saving}
+            data-testid="provider-save-anyway"
+          >
+            {t('provider.saveAnyway')}
+          </button>
         </div>
       )}
       <div className="form-actions">
@@ -284,6 +345,7 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
         )}
         <span className="spacer" />
         <button type="submit" className="btn btn-primary" disabled={saving} data-testid="provider-save">
+          {saving ? <span className="spinner" aria-hidden /> : null}
           {submitLabel}
         </button>
       </div>

@@ -17,9 +17,14 @@ export function SessionApprovals({ sessionId }: { sessionId: string }) {
   return (
     <div className="session-approvals" data-testid="session-approvals">
       {entries.map(([tool, policy]) => (
-        <span key={tool} className={`approval-pill approval-${policy}`} data-tool={tool}>
+        <span
+          key={tool}
+          className={`approval-pill approval-${policy}`}
+          data-tool={tool}
+          title={t(`approvals.${policy}`, { tool })}
+        >
           <IconShield />
-          {t(`approvals.${policy}`, { tool })}
+          <span className="approval-text">{t(`approvals.${policy}`, { tool })}</span>
           <button
             type="button"
             className="icon-btn approval-reset"

@@ -2,13 +2,14 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { STRATEGIES, type SettingsPatch, type VisibilityLevel } from '@threadline/protocol';
 import { useAppStore } from '../store';
+import type { SettingsTab } from '../store/types';
 import { IconX } from './Icons';
 import { LanguageSwitch } from './LanguageSwitch';
 import { ProviderForm } from './ProviderForm';
 import { ReachSettings } from './ReachSettings';
 import { NumberField, Segmented, SettingRow, Toggle } from './SettingsControls';
 
-type Tab = 'general' | 'providers' | 'context';
+type Tab = SettingsTab;
 const TABS: Tab[] = ['general', 'providers', 'context'];
 const LEVELS: VisibilityLevel[] = ['off', 'brief', 'debug'];
 
@@ -69,10 +70,13 @@ function General() {
   );
 }
 
-function Providers() {
+function Providers({ editActive }: { editActive: boolean }) {
   const { t } = useTranslation();
   const providers = useAppStore((s) => s.providers);
-  const [editing, setEditing] = useState<string | 'new' | null>(null);
+  // Opened from a provider error: the active profile's form, ready to fix.
+  const [editing, setEditing] = useState<string | 'new' | null>(() =>
+    editActive ? (providers.find((p) => p.active)?.id ?? null) : null,
+  );
   const profile = providers.find((p) => p.id === editing);
   return (
     <section className="settings-section">
@@ -209,7 +213,10 @@ function Context() {
 export function SettingsPage() {
   const { t } = useTranslation();
   const setPanel = useAppStore((s) => s.setPanel);
-  const [tab, setTab] = useState<Tab>('general');
+  const [opened] = useState<Tab>(() => useAppStore.getState().settingsTab);
+  const [tab, setTab] = useState<Tab>(opened);
+  // The tab asked for applies to this opening only; the next one starts on General again.
+  useEffect(() => useAppStore.setState({ settingsTab: 'general' }), []);
   const ref = useRef<HTMLDivElement>(null);
   // Focus moves into the page and, when it closes, back to where it was.
   useEffect(() => {
@@ -258,7 +265,7 @@ export function SettingsPage() {
           </button>
         </div>
         {tab === 'general' && <General />}
-        {tab === 'providers' && <Providers />}
+        {tab === 'providers' && <Providers editActive={opened === 'providers'} />}
         {tab === 'context' && <Context />}
       </div>
     </div>

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { SessionSummary } from '@threadline/protocol';
 import { useAppStore } from '../store';
 import { Dialog } from './Dialog';
+import { SearchResults } from './SearchResults';
 import { shortcutLabel } from '../lib/shortcuts';
 import { getBridge } from '../transport';
 import { IconLogo, IconPencil, IconPlus, IconSearch, IconSettings, IconTrash } from './Icons';
@@ -165,6 +166,7 @@ export function Sidebar() {
         ))}
         {shown.length === 0 && <li className="session-empty">{query ? t('sidebar.noMatch') : t('sidebar.empty')}</li>}
       </ul>
+      <SearchResults query={query} />
       <button
         type="button"
         className="btn btn-ghost sidebar-foot"

@@ -123,6 +123,8 @@ export function ToolCallCard({ sessionId, call, result }: Props) {
   const durationMs =
     state?.durationMs ?? (typeof result?.meta?.durationMs === 'number' ? result.meta.durationMs : null);
   const duration = formatDuration(durationMs, t);
+  const waitedMs = typeof result?.meta?.approvalWaitMs === 'number' ? result.meta.approvalWaitMs : null;
+  const waited = formatDuration(waitedMs, t);
   const expanded = open || status === 'waiting';
 
   return (
@@ -133,7 +135,16 @@ export function ToolCallCard({ sessionId, call, result }: Props) {
         <span className="tool-name">{call.function.name}</span>
         {head && <code className="tool-headline">{head}</code>}
         <span className="spacer" />
-        {duration && <span className="tool-duration">{duration}</span>}
+        {waited && (
+          <span className="tool-waited" title={t('tool.waitedHint')} data-testid="tool-waited">
+            {t('tool.waited', { duration: waited })}
+          </span>
+        )}
+        {duration && (
+          <span className="tool-duration" title={t('tool.ranHint')} data-testid="tool-duration">
+            {duration}
+          </span>
+        )}
         <span className={`badge badge-${status}`}>{t(`tool.status.${status}`)}</span>
       </button>
       {expanded && (

@@ -51,6 +51,12 @@ export function useShortcuts(): void {
         return;
       }
       if (document.querySelector('[aria-modal="true"]')) return;
+      // An open overlay closes before anything else happens (the composer stops a reply itself).
+      if (st.panel === 'memory') {
+        e.preventDefault();
+        st.setPanel('none');
+        return;
+      }
       const id = st.activeSessionId;
       if (id && st.busy[id] && escapeStopsReply(e, COMPOSER_ID)) {
         e.preventDefault();

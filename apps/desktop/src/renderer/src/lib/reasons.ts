@@ -21,10 +21,18 @@ export function errorNoticeText(content: string | null, t: TFn): string {
   const parsed = parseNotice(content);
   if (parsed?.type !== 'error') return content ?? '';
   const p = parsed.payload;
+  // A typed provider failure is one sentence of ours with the provider's words in parentheses.
+  if (p.type === 'provider_error' && p.kind) return t(`chat.error.provider.${p.kind}`, { detail: p.detail ?? '' });
   return t(`chat.error.notice.${p.type}`, {
     message: p.message ?? '',
     limit: p.limit ?? '?',
     tool: p.tool ?? '',
     command: p.command ?? '',
   });
+}
+
+/** Whether an error notice is the provider's (its fix is in the provider profile). */
+export function providerLink(content: string | null): boolean {
+  const parsed = parseNotice(content);
+  return parsed?.type === 'error' && parsed.payload.type === 'provider_error';
 }

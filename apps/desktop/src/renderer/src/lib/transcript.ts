@@ -7,13 +7,24 @@ export interface ToolCallView {
   result: StoredMessage | null;
 }
 
+export type Versions = NonNullable<StoredMessage['versions']>;
+
 export type Row =
-  | { kind: 'user'; key: string; msg: StoredMessage; hidden: boolean }
-  | { kind: 'assistant'; key: string; msg: StoredMessage; hidden: boolean; tools: ToolCallView[] }
+  | { kind: 'user'; key: string; msg: StoredMessage; hidden: boolean; versions?: Versions }
+  | {
+      kind: 'assistant';
+      key: string;
+      msg: StoredMessage;
+      hidden: boolean;
+      tools: ToolCallView[];
+      versions?: Versions;
+      /** The last answer of the transcript: it can be regenerated. */
+      last?: boolean;
+    }
   | { kind: 'tool'; key: string; msg: StoredMessage; hidden: boolean }
   | { kind: 'notice'; key: string; msg: StoredMessage; tally?: MemoryTally }
   | { kind: 'aborted'; key: string; msg: StoredMessage }
-  | { kind: 'error'; key: string; msg: StoredMessage; retryable: boolean }
+  | { kind: 'error'; key: string; msg: StoredMessage; retryable: boolean; versions?: Versions }
   | { kind: 'divider'; key: string; compaction: CompactionRecord; latest: boolean; inserted: StoredMessage[] };
 
 const NOTICE_PREFIXES = ['[THREADLINE_COMPACTION_V1]', '[CFPM_RUNTIME_V1]', '[CFPM_TOOL_GATE_V1]'];
@@ -59,8 +70,17 @@ export function buildRows(messages: StoredMessage[], compactions: CompactionReco
     }
   };
 
+  // A reply's versions belong to its first message, which may not be drawn as a bubble (a tool
+  // result, a notice): the next answer or error row shows the switcher then.
+  let carried: Versions | undefined;
+  const take = (): Versions | undefined => {
+    const v = carried;
+    carried = undefined;
+    return v;
+  };
   for (const m of messages) {
     pushDividersUpTo(m.seq);
+    if (m.versions && m.versions.count > 1 && !(m.role === 'user' && m.kind === 'normal')) carried = m.versions;
     if (!m.visibility.user || m.role === 'system') continue;
     const isHidden = hidden.has(m.id);
     switch (m.kind) {
@@ -74,7 +94,7 @@ export function buildRows(messages: StoredMessage[], compactions: CompactionReco
       case 'error_notice':
         // Compaction failures are error notices with a parseable payload: show them as chips.
         if (NOTICE_PREFIXES.some((p) => m.content?.startsWith(p))) rows.push({ kind: 'notice', key: m.id, msg: m });
-        else rows.push({ kind: 'error', key: m.id, msg: m, retryable: false });
+        else rows.push({ kind: 'error', key: m.id, msg: m, retryable: false, versions: take() });
         continue;
       default:
         break;
@@ -82,7 +102,7 @@ export function buildRows(messages: StoredMessage[], compactions: CompactionReco
     if (m.role === 'user') {
       // Compaction notices may be stored with kind normal but a known prefix.
       if (NOTICE_PREFIXES.some((p) => m.content?.startsWith(p))) rows.push({ kind: 'notice', key: m.id, msg: m });
-      else rows.push({ kind: 'user', key: m.id, msg: m, hidden: isHidden });
+      else rows.push({ kind: 'user', key: m.id, msg: m, hidden: isHidden, versions: m.versions });
     } else if (m.role === 'assistant') {
       if (NOTICE_PREFIXES.some((p) => m.content?.startsWith(p))) {
         rows.push({ kind: 'notice', key: m.id, msg: m });
@@ -90,13 +110,22 @@ export function buildRows(messages: StoredMessage[], compactions: CompactionReco
       }
       const tools = (m.tool_calls ?? []).map((call) => ({ call, result: results.get(call.id) ?? null }));
       if (!m.content && tools.length === 0) continue;
-      rows.push({ kind: 'assistant', key: m.id, msg: m, hidden: isHidden, tools });
+      rows.push({ kind: 'assistant', key: m.id, msg: m, hidden: isHidden, tools, versions: take() });
     } else if (m.role === 'tool') {
       if (m.tool_call_id && calledIds.has(m.tool_call_id)) continue;
       rows.push({ kind: 'tool', key: m.id, msg: m, hidden: isHidden });
     }
   }
   pushDividersUpTo(Number.POSITIVE_INFINITY);
+  // The last answer, with nothing asked since, can be regenerated.
+  for (let i = rows.length - 1; i >= 0; i--) {
+    const r = rows[i]!;
+    if (r.kind === 'user') break;
+    if (r.kind === 'assistant') {
+      rows[i] = { ...r, last: true };
+      break;
+    }
+  }
   // Only the latest error, with nothing asked since, offers "retry".
   for (let i = rows.length - 1; i >= 0; i--) {
     const r = rows[i]!;

@@ -45,6 +45,48 @@ export function lastUserText(list: StoredMessage[]): string | null {
   return null;
 }
 
+/** The branch up to its last request (what a regenerate or retry answers again). */
+function throughLastRequest(list: StoredMessage[]): StoredMessage[] {
+  const i = list.findLastIndex((m) => m.role === 'user' && m.kind === 'normal' && m.visibility.agent);
+  return i < 0 ? list : list.slice(0, i + 1);
+}
+
+type Get = () => AppState;
+type SetState = (patch: Partial<AppState>) => void;
+
+/**
+ * Edit, regenerate, retry: the transcript drops what the new version replaces at once, the host
+ * starts the turn, and the list (with its versions) is reloaded now and when the turn ends.
+ */
+async function branchOp(
+  get: Get,
+  set: SetState,
+  sessionId: string,
+  keep: (list: StoredMessage[]) => StoredMessage[],
+  op: () => Promise<unknown>,
+): Promise<boolean> {
+  const before = get().messages[sessionId] ?? [];
+  set({
+    errors: { ...get().errors, [sessionId]: null },
+    busy: { ...get().busy, [sessionId]: true },
+    messages: { ...get().messages, [sessionId]: keep(before) },
+    reloadAfterTurn: { ...get().reloadAfterTurn, [sessionId]: true },
+  });
+  try {
+    await op();
+  } catch (err) {
+    set({
+      busy: { ...get().busy, [sessionId]: false },
+      messages: { ...get().messages, [sessionId]: before },
+      reloadAfterTurn: { ...get().reloadAfterTurn, [sessionId]: false },
+    });
+    get().showToast(errMessage(err));
+    return false;
+  }
+  await Promise.all([get().loadMessages(sessionId), get().loadContext(sessionId)]).catch(() => undefined);
+  return true;
+}
+
 export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, get) => ({
   messages: {},
   streaming: {},
@@ -141,7 +183,10 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
     } catch (err) {
       set({
         busy: { ...get().busy, [sessionId]: false },
-        errors: { ...get().errors, [sessionId]: { code: errCode(err), message: errMessage(err), retryText: trimmed } },
+        errors: {
+          ...get().errors,
+          [sessionId]: { code: errCode(err), message: errMessage(err), retryText: trimmed, stored: false },
+        },
       });
       return false;
     }
@@ -202,9 +247,57 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
 
   async retry(sessionId) {
     const e = get().errors[sessionId];
-    const text = e?.retryText ?? lastUserText(get().messages[sessionId] ?? []);
     set({ errors: { ...get().errors, [sessionId]: null } });
-    if (text) await get().send(sessionId, text);
+    // Refused before it was stored: send it (once). Stored: the same message is answered again.
+    if (e && !e.stored && e.retryText) {
+      await get().send(sessionId, e.retryText);
+      return;
+    }
+    await branchOp(get, set, sessionId, throughLastRequest, () => call('chat.retry', { sessionId }));
+  },
+
+  async edit(sessionId, messageId, text) {
+    const trimmed = text.trim();
+    if (!trimmed) return false;
+    return branchOp(
+      get,
+      set,
+      sessionId,
+      (list) =>
+        list.slice(
+          0,
+          Math.max(
+            0,
+            list.findIndex((m) => m.id === messageId),
+          ),
+        ),
+      () => call('chat.edit', { sessionId, messageId, text: trimmed }),
+    );
+  },
+
+  async regenerate(sessionId) {
+    await branchOp(get, set, sessionId, throughLastRequest, () => call('chat.regenerate', { sessionId }));
+  },
+
+  async switchBranch(sessionId, messageId) {
+    try {
+      const list = await call('branches.switch', { sessionId, messageId });
+      set({ messages: { ...get().messages, [sessionId]: list } });
+      await get().loadContext(sessionId);
+    } catch (err) {
+      get().showToast(errMessage(err));
+    }
+  },
+
+  reloadAfterTurn: {},
+  focus: null,
+
+  async openMessage(sessionId, messageId) {
+    if (get().activeSessionId !== sessionId) await get().selectSession(sessionId);
+    // A hit on another branch: show that branch first.
+    if (!(get().messages[sessionId] ?? []).some((m) => m.id === messageId))
+      await get().switchBranch(sessionId, messageId);
+    set({ focus: { sessionId, messageId, nonce: (get().focus?.nonce ?? 0) + 1 } });
   },
 
   dismissError(sessionId) {

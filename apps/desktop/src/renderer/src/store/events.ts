@@ -178,6 +178,13 @@ export function createEventHandler(get: Get, set: Set): (e: AppEvent) => void {
             liveCompaction: { ...get().liveCompaction, [e.sessionId]: null },
             tools: withoutUncommitted(get().tools, e.sessionId, stored),
           });
+          // A new version (edit, regenerate, retry) ended: its versions come with the list.
+          if (get().reloadAfterTurn[e.sessionId]) {
+            set({ reloadAfterTurn: { ...get().reloadAfterTurn, [e.sessionId]: false } });
+            void get()
+              .loadMessages(e.sessionId)
+              .catch(() => undefined);
+          }
           // An open memory panel follows the turn even when memory notices are off.
           if (get().facts[e.sessionId])
             void get()
@@ -193,7 +200,7 @@ export function createEventHandler(get: Get, set: Set): (e: AppEvent) => void {
         }
         const retryText = lastUserText(get().messages[e.sessionId] ?? []);
         set({
-          errors: { ...get().errors, [e.sessionId]: { code: e.code, message: e.message, retryText } },
+          errors: { ...get().errors, [e.sessionId]: { code: e.code, message: e.message, retryText, stored: true } },
           compacting: { ...get().compacting, [e.sessionId]: false },
           liveCompaction: { ...get().liveCompaction, [e.sessionId]: null },
         });

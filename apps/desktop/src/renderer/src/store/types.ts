@@ -49,6 +49,8 @@ export interface InlineError {
   message: string;
   /** Text to send again on "retry" (the last user message), if any. */
   retryText: string | null;
+  /** false: the request itself was refused, nothing was stored, so Retry sends retryText again. */
+  stored: boolean;
 }
 
 export interface SessionsSlice {
@@ -88,7 +90,19 @@ export interface ChatSlice {
   approvals: Record<string, Record<string, ApprovalPolicy>>;
   loadApprovals(sessionId: string): Promise<void>;
   setApproval(sessionId: string, toolName: string, policy: ApprovalPolicy | null): Promise<void>;
+  /** Again after an error: the same stored request (chat.retry), or the refused text resent. */
   retry(sessionId: string): Promise<void>;
+  /** A new version of an earlier user message, answered on its own branch. */
+  edit(sessionId: string, messageId: string, text: string): Promise<boolean>;
+  /** A new version of the last reply. */
+  regenerate(sessionId: string): Promise<void>;
+  /** Shows the branch through one of a message's versions. */
+  switchBranch(sessionId: string, messageId: string): Promise<void>;
+  /** Sessions whose branch changed while a turn runs: reloaded when it ends (versions come with the list). */
+  reloadAfterTurn: Record<string, boolean>;
+  /** A message to scroll to once its session shows it (a search result). */
+  focus: { sessionId: string; messageId: string; nonce: number } | null;
+  openMessage(sessionId: string, messageId: string): Promise<void>;
   dismissError(sessionId: string): void;
   addMessage(m: StoredMessage): void;
 }
@@ -117,6 +131,7 @@ export interface SettingsSlice {
 }
 
 export type Panel = 'none' | 'settings' | 'memory';
+export type SettingsTab = 'general' | 'providers' | 'context';
 
 export interface UiSlice {
   phase: 'loading' | 'setup' | 'ready' | 'error';
@@ -124,6 +139,10 @@ export interface UiSlice {
   panel: Panel;
   toast: string | null;
   setPanel(p: Panel): void;
+  /** The tab Settings opens on. */
+  settingsTab: SettingsTab;
+  /** Settings, on a given tab (an error notice's link to the provider profile). */
+  openSettings(tab: SettingsTab): void;
   showToast(text: string | null): void;
   boot(): Promise<void>;
 }

@@ -11,6 +11,12 @@ export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set, get)
   bootError: null,
   panel: 'none',
   toast: null,
+  settingsTab: 'general',
+
+  openSettings(tab) {
+    set({ settingsTab: tab });
+    get().setPanel('settings');
+  },
 
   setPanel(panel) {
     const current = get().panel;

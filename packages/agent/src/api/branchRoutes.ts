@@ -1,0 +1,82 @@
+import { AppError, type AppApi, type StoredMessage } from '@threadline/protocol';
+import type { Store } from '@threadline/store';
+import { appendUserMessage, runTurn } from '../turn/runTurn';
+import {
+  activeProvider,
+  currentSettings,
+  emitSession,
+  requireSession,
+  runSessionWork,
+  type ApiContext,
+} from './apiContext';
+
+type BranchRoutes = Pick<AppApi, 'chat.edit' | 'chat.regenerate' | 'chat.retry' | 'branches.switch'>;
+
+/** The active branch, each message with its versions when it has some (messages.list). */
+export function activeBranch(store: Store, sessionId: string): StoredMessage[] {
+  const versions = store.messages.versions(sessionId);
+  return store.messages.list(sessionId, { fullOutput: false }).map((m) => {
+    const v = versions[m.id];
+    return v ? { ...m, versions: v } : m;
+  });
+}
+
+function requireIdle(ctx: ApiContext, sessionId: string): void {
+  requireSession(ctx, sessionId);
+  if (ctx.runtimes.get(sessionId).busy)
+    throw new AppError('busy', 'A turn is already running in this session; wait for it or cancel it.');
+}
+
+/** The turn after a user message that is already on the active branch, in the background. */
+function startTurn(ctx: ApiContext, sessionId: string, text: string): void {
+  const { profile, client } = activeProvider(ctx);
+  const settings = currentSettings(ctx);
+  void runSessionWork(ctx, sessionId, (signal) =>
+    runTurn({ deps: ctx.deps, sessionId, settings, profile, client, signal }, text),
+  );
+}
+
+/**
+ * Edit, regenerate and retry add versions, never change history: an edit is a sibling of the
+ * edited message, a regenerated or retried reply a sibling of the reply it replaces.
+ */
+export function branchRoutes(ctx: ApiContext): BranchRoutes {
+  const { store } = ctx.deps;
+
+  /** Regenerate and retry: the last request of the branch answered again, from itself. */
+  const answerAgain = async ({ sessionId }: { sessionId: string }) => {
+    requireIdle(ctx, sessionId);
+    const request = store.messages
+      .list(sessionId, { fullOutput: false })
+      .findLast((m) => m.role === 'user' && m.kind === 'normal' && m.visibility.agent);
+    if (!request) throw new AppError('not_found', 'There is no request in this conversation to answer again.');
+    activeProvider(ctx); // no provider: nothing moves
+    store.messages.switchTo(sessionId, request.id, { exact: true });
+    startTurn(ctx, sessionId, store.messages.get(request.id)?.fullOutput ?? request.content ?? '');
+    return { accepted: true as const, userMessageId: request.id };
+  };
+
+  return {
+    'chat.edit': async ({ sessionId, messageId, text }) => {
+      requireIdle(ctx, sessionId);
+      const target = store.messages.get(messageId);
+      if (!target || target.sessionId !== sessionId || target.role !== 'user' || target.kind !== 'normal')
+        throw new AppError('not_found', `No message of yours with id ${messageId} in this session.`);
+      const { profile } = activeProvider(ctx);
+      const user = appendUserMessage(ctx.deps, sessionId, text, profile, target.parentId ?? null);
+      startTurn(ctx, sessionId, text);
+      return { accepted: true, userMessageId: user.id };
+    },
+    'chat.regenerate': answerAgain,
+    'chat.retry': answerAgain,
+    'branches.switch': async ({ sessionId, messageId }) => {
+      requireIdle(ctx, sessionId);
+      const target = store.messages.get(messageId);
+      if (!target || target.sessionId !== sessionId)
+        throw new AppError('not_found', `No message with id ${messageId} in this session.`);
+      store.messages.switchTo(sessionId, messageId);
+      emitSession(ctx, sessionId); // its message count is the branch's
+      return activeBranch(store, sessionId);
+    },
+  };
+}
