@@ -4,6 +4,7 @@ import type { StoredMessage, ToolCall } from './messages';
 import type { CompactionPreview, CompactionRecord, ContextUsage } from './compaction';
 import { FactCategorySchema, FactStatusSchema, type MemoryCandidate, type MemoryFact } from './memory';
 import { ProviderUpsertSchema, type ProviderProfile } from './providers';
+import { McpImportSchema, McpServerUpsertSchema, type McpServerInfo } from './mcp';
 
 const id = z.string().min(1).max(200);
 const sessionRef = z.object({ sessionId: id });
@@ -84,6 +85,15 @@ export const RouteInputs = {
   'providers.setActive': z.object({ id }),
   /** A saved profile by id, or the form's unsaved draft (its key, or the stored one of `draft.id`). */
   'providers.test': z.union([z.object({ id }), z.object({ draft: ProviderUpsertSchema })]),
+  /** MCP servers; with `sessionId`, each says whether it is switched off for that session. */
+  'mcp.servers.list': z.object({ sessionId: id.optional() }).default({}),
+  'mcp.servers.upsert': McpServerUpsertSchema,
+  'mcp.servers.remove': z.object({ id }),
+  'mcp.servers.restart': z.object({ id }),
+  /** Claude desktop's `{"mcpServers": {…}}` JSON, pasted or read from a file. */
+  'mcp.servers.import': McpImportSchema,
+  /** Servers left out of one session's turns (their tool definitions cost too much of its window). */
+  'mcp.servers.sessionDisable': z.object({ sessionId: id, ids: z.array(id).max(200), disabled: z.boolean() }),
 } as const;
 
 export type RouteName = keyof typeof RouteInputs;
@@ -120,6 +130,12 @@ export interface RouteOutputs {
   'providers.upsert': ProviderProfile;
   'providers.setActive': ProviderProfile;
   'providers.test': { ok: boolean; message: string; latencyMs: number | null };
+  'mcp.servers.list': { servers: McpServerInfo[] };
+  'mcp.servers.upsert': { server: McpServerInfo };
+  'mcp.servers.remove': { removed: true };
+  'mcp.servers.restart': { server: McpServerInfo };
+  'mcp.servers.import': { servers: McpServerInfo[]; skipped: { name: string; reason: string }[] };
+  'mcp.servers.sessionDisable': { disabled: string[] };
 }
 export type RouteOutput<R extends RouteName> = RouteOutputs[R];
 

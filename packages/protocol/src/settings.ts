@@ -41,6 +41,12 @@ export const SettingsSchema = z.object({
       maxTokens: z.number().int().positive().max(1_000_000).default(5000),
     })
     .prefault({}),
+  mcp: z
+    .object({
+      /** Tool definitions over this share of the window are pointed out, with servers to switch off. */
+      toolShareWarning: z.number().min(0.01).max(1).default(0.25),
+    })
+    .prefault({}),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
@@ -70,6 +76,7 @@ export const SettingsPatchSchema = z.strictObject({
       maxTokens: z.number().int().positive().max(1_000_000).optional(),
     })
     .optional(),
+  mcp: z.strictObject({ toolShareWarning: z.number().min(0.01).max(1).optional() }).optional(),
 });
 export type SettingsPatch = z.infer<typeof SettingsPatchSchema>;
 
@@ -80,6 +87,7 @@ export function mergeSettings(base: Settings, patch: SettingsPatch): Settings {
     compaction: { ...base.compaction, ...stripUndefined(patch.compaction ?? {}) },
     cfpm: { ...base.cfpm, ...stripUndefined(patch.cfpm ?? {}) },
     toolOutput: { ...base.toolOutput, ...stripUndefined(patch.toolOutput ?? {}) },
+    mcp: { ...base.mcp, ...stripUndefined(patch.mcp ?? {}) },
   });
 }
 

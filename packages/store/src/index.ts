@@ -27,4 +27,6 @@ export {
   type KeyStorage,
   type ProvidersRepo,
   type ApprovalsRepo,
+  type McpServerRecord,
+  type McpServersRepo,
 } from './types';

@@ -11,6 +11,7 @@ import { createCompactionsRepo } from './repos/compactions';
 import { createMemoryRepo } from './repos/memory';
 import { createProvidersRepo } from './repos/providers';
 import { createApprovalsRepo } from './repos/approvals';
+import { createMcpServersRepo } from './repos/mcpServers';
 
 /**
  * Opens (creating and migrating when needed) the database at `opts.file`.
@@ -47,6 +48,7 @@ export function openStore(opts: OpenStoreOptions): Store {
     }
     return out as T;
   };
+  const keys = { encryptor: opts.encryptor, allowPlaintextKeys: opts.allowPlaintextKeys ?? false };
   return {
     file: opts.file,
     schemaVersion: readUserVersion(db),
@@ -56,10 +58,9 @@ export function openStore(opts: OpenStoreOptions): Store {
     compactions: guard(createCompactionsRepo(ctx, messages)),
     memory: guard(createMemoryRepo(ctx)),
     settings: guard(createSettingsRepo(ctx, env)),
-    providers: guard(
-      createProvidersRepo(ctx, { encryptor: opts.encryptor, allowPlaintextKeys: opts.allowPlaintextKeys ?? false }),
-    ),
+    providers: guard(createProvidersRepo(ctx, keys)),
     approvals: guard(createApprovalsRepo(ctx)),
+    mcpServers: guard(createMcpServersRepo(ctx, keys)),
     transaction: <T>(fn: () => T): T => {
       if (closed) throw new StoreError('closed', `The store ${opts.file} is closed.`);
       // Repository calls inside become savepoints of this one transaction.

@@ -69,6 +69,7 @@ function mergeSettingsLoose(base: Settings, patch: SettingsPatch): unknown {
       compaction: { ...base.compaction, ...patch.compaction },
       cfpm: { ...base.cfpm, ...patch.cfpm },
       toolOutput: { ...base.toolOutput, ...patch.toolOutput },
+      mcp: { ...base.mcp, ...patch.mcp },
     };
   }
 }
