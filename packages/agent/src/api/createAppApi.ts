@@ -5,6 +5,7 @@ import type { Store } from '@threadline/store';
 import { contextEngine } from '../engine/contextEngine';
 import type { Engine, ProviderFactory } from '../ports';
 import { defaultProviderFactory } from '../engine/providerFactory';
+import { McpManager, type McpManagerOptions } from '../mcp/manager';
 import { ToolRegistry } from '../tools/registry';
 import type { TurnDeps } from '../turn/deps';
 import { SessionRuntimes } from '../turn/sessionRuntime';
@@ -13,6 +14,7 @@ import { chatRoutes } from './chatRoutes';
 import { compactionRoutes } from './compactionRoutes';
 import { configRoutes } from './configRoutes';
 import { guardRoutes } from './errors';
+import { mcpRoutes } from './mcpRoutes';
 import { sessionRoutes } from './sessionRoutes';
 
 export interface CreateAppApiOptions {
@@ -37,6 +39,8 @@ export interface CreateAppApiOptions {
   /** Same tool call with the same arguments this many times in a row stops the turn (default 3). */
   doomLoopLimit?: number;
   maxModelCalls?: number;
+  /** MCP server manager options (start timeout, crash backoff, a session's working folder). */
+  mcp?: Omit<McpManagerOptions, 'store' | 'now'>;
 }
 
 export interface AppRuntime extends AppApi {
@@ -57,10 +61,15 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     }
   };
   const ctxRef: { ctx: ApiContext | null } = { ctx: null };
+  const registry = opts.tools ?? new ToolRegistry();
+  const mcp = new McpManager({ store: opts.store, ...opts.mcp });
   const deps: TurnDeps = {
     store: opts.store,
     engine: opts.engine ?? contextEngine,
-    registry: opts.tools ?? new ToolRegistry(),
+    registry,
+    // The built-in (or a test's) tools are the base every session's registry extends.
+    toolsFor: (sessionId) => mcp.registry(registry.list(), sessionId),
+    mcp,
     emit,
     now: opts.clock ?? Date.now,
     newId: opts.newId ?? randomUUID,
@@ -81,7 +90,9 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     ...chatRoutes(ctx),
     ...compactionRoutes(ctx),
     ...configRoutes(ctx),
+    ...mcpRoutes(ctx, mcp),
   });
+  mcp.startAtLaunch();
   return {
     ...routes,
     idle: async (sessionId) => {
@@ -91,6 +102,8 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
       const running = runtimes.all().filter((rt) => rt.running);
       for (const rt of running) rt.abort?.abort();
       await Promise.all(running.map((rt) => rt.running));
+      // The servers' processes go with the app.
+      await mcp.dispose();
     },
   };
 }

@@ -119,6 +119,8 @@ async function turnBody(scope: TurnScope, userText: string): Promise<void> {
     return;
   }
   refreshSessionMemory(scope, { at: 'turn_start' });
+  // Lazy MCP servers start now; each start is bounded and a failure only leaves its tools out.
+  await deps.mcp?.prepareTurn(sessionId);
   const doom = new DoomLoopGuard(deps.doomLoopLimit);
   for (let call = 0; call < deps.maxModelCalls; call++) {
     const reply = await callModel(scope);

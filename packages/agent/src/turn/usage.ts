@@ -35,6 +35,8 @@ export function computeUsage(
     // travels in session.updated; compaction.run refuses a busy session itself.
     canCompact: agentVisible >= 2,
     autoPaused: rt.autoPaused,
+    toolServers: deps.mcp?.serverCount(sessionId) ?? 0,
+    toolsOverShare: window > 0 && budget.toolTokens * budget.ratio > settings.mcp.toolShareWarning * window,
   };
 }
 
