@@ -32,7 +32,10 @@ export function parseClaudeConfig(json: string, existingNames: string[]): Parsed
   }
   const top = z.object({ mcpServers: z.record(z.string(), z.unknown()) }).safeParse(raw);
   if (!top.success)
-    throw new AppError('invalid_input', 'Expected an object with "mcpServers" (the format of Claude desktop’s config).');
+    throw new AppError(
+      'invalid_input',
+      'Expected an object with "mcpServers" (the format of Claude desktop’s config).',
+    );
   const taken = new Set(existingNames.map((n) => n.toLowerCase()));
   const out: ParsedImport = { servers: [], skipped: [] };
   for (const [name, value] of Object.entries(top.data.mcpServers)) {

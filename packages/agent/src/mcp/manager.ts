@@ -57,7 +57,16 @@ export class McpManager {
   private state(id: string): ServerState {
     let s = this.states.get(id);
     if (!s) {
-      s = { status: 'stopped', tools: [], conn: null, starting: null, crashes: 0, connectedAt: 0, timer: null, generation: 0 };
+      s = {
+        status: 'stopped',
+        tools: [],
+        conn: null,
+        starting: null,
+        crashes: 0,
+        connectedAt: 0,
+        timer: null,
+        generation: 0,
+      };
       this.states.set(id, s);
     }
     return s;

@@ -77,7 +77,8 @@ export interface McpToolSource {
 /** An MCP tool as one of the agent's tools: same registry, approvals, truncation and history. */
 export function mcpToolDefinition(source: McpToolSource, tool: Tool): ToolDefinition<Record<string, unknown>> {
   const name = modelToolName(source.serverName, tool.name);
-  const auto = source.autoApprove === true || (Array.isArray(source.autoApprove) && source.autoApprove.includes(tool.name));
+  const auto =
+    source.autoApprove === true || (Array.isArray(source.autoApprove) && source.autoApprove.includes(tool.name));
   return {
     name,
     description: (tool.description ?? tool.title ?? tool.name).slice(0, 1024),

@@ -46,7 +46,13 @@ describe('MCP servers', () => {
     const s = store.mcpServers.upsert({ name: 'a', transport: 'stdio', command: 'x', env: { A: '1', B: '2' } });
     store.mcpServers.upsert({ id: s.id, name: 'a', transport: 'stdio', command: 'y', enabled: false });
     expect(store.mcpServers.secrets(s.id).env).toEqual({ A: '1', B: '2' });
-    const edited = store.mcpServers.upsert({ id: s.id, name: 'a', transport: 'stdio', command: 'y', env: { A: null, C: '3' } });
+    const edited = store.mcpServers.upsert({
+      id: s.id,
+      name: 'a',
+      transport: 'stdio',
+      command: 'y',
+      env: { A: null, C: '3' },
+    });
     expect(store.mcpServers.secrets(s.id).env).toEqual({ A: '1', C: '3' });
     expect(edited).toMatchObject({ envNames: ['A', 'C'], enabled: false, command: 'y' });
   });

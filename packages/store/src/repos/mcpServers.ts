@@ -95,7 +95,8 @@ export function createMcpServersRepo(ctx: RepoContext, keys: KeyPolicy): McpServ
     if (Object.keys(s.env).length === 0 && Object.keys(s.headers).length === 0)
       return { secrets_cipher: null, secret_storage: 'none' };
     const plain = JSON.stringify(s);
-    if (keys.encryptor?.available()) return { secrets_cipher: keys.encryptor.encrypt(plain), secret_storage: 'encrypted' };
+    if (keys.encryptor?.available())
+      return { secrets_cipher: keys.encryptor.encrypt(plain), secret_storage: 'encrypted' };
     if (keys.allowPlaintextKeys) return { secrets_cipher: plain, secret_storage: 'plaintext' };
     throw new StoreError(
       'no_encryptor',

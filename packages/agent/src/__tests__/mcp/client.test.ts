@@ -61,7 +61,11 @@ describe('MCP client over stdio (server-everything from the npm registry)', () =
       .find((t) => t.function.name === 'everything__echo');
     expect(spec?.function.parameters.properties).toHaveProperty('message');
     const r = await runCall('everything__echo', { message: 'hello mcp' });
-    expect(r).toMatchObject({ ok: true, content: 'Echo: hello mcp', meta: { mcp: { server: 'everything', tool: 'echo' } } });
+    expect(r).toMatchObject({
+      ok: true,
+      content: 'Echo: hello mcp',
+      meta: { mcp: { server: 'everything', tool: 'echo' } },
+    });
   });
 
   it('answers arguments that fail the input schema with an error the model can read, without calling', async () => {
@@ -125,14 +129,23 @@ describe('MCP client over stdio (server-everything from the npm registry)', () =
 
 describe('bad configurations give one clear message and break nothing else', () => {
   it('a missing command', async () => {
-    const bad = store.mcpServers.upsert({ name: 'nope', transport: 'stdio', command: 'threadline-no-such-command-xyz' });
+    const bad = store.mcpServers.upsert({
+      name: 'nope',
+      transport: 'stdio',
+      command: 'threadline-no-such-command-xyz',
+    });
     const good = store.mcpServers.upsert({ name: 'everything', transport: 'stdio', ...everythingStdio() });
     await mcp.prepareTurn('s');
     const [b, g] = mcp.list();
     expect(b).toMatchObject({ id: bad.id, status: 'error', tools: [] });
     expect(b!.error).toMatch(/^The command "threadline-no-such-command-xyz" was not found\./);
     expect(g).toMatchObject({ id: good.id, status: 'connected' });
-    expect(mcp.registry([], 's').specs().some((t) => t.function.name.startsWith('nope__'))).toBe(false);
+    expect(
+      mcp
+        .registry([], 's')
+        .specs()
+        .some((t) => t.function.name.startsWith('nope__')),
+    ).toBe(false);
   });
 
   it('a server that exits at once shows its stderr tail', async () => {
@@ -154,7 +167,9 @@ describe('bad configurations give one clear message and break nothing else', () 
     await mcp.prepareTurn('s');
     const [r] = mcp.list();
     expect(r!.status).toBe('error');
-    expect(r!.error).toMatch(new RegExp(`^Nothing answers at ${url.replace(/[.]/g, '\\.')} \\(connection refused\\)\\.`));
+    expect(r!.error).toMatch(
+      new RegExp(`^Nothing answers at ${url.replace(/[.]/g, '\\.')} \\(connection refused\\)\\.`),
+    );
   });
 });
 

@@ -50,7 +50,11 @@ describe('MCP tools in a turn', () => {
     expect(seen[0]).toEqual(expect.arrayContaining(['shell', 'everything__echo', 'everything__get-tiny-image']));
     const tool = h.history().find((m) => m.role === 'tool')!;
     expect(tool.content).toBe('Echo: from the model');
-    expect(tool.meta).toMatchObject({ toolName: 'everything__echo', status: 'ok', mcp: { server: 'everything', tool: 'echo' } });
+    expect(tool.meta).toMatchObject({
+      toolName: 'everything__echo',
+      status: 'ok',
+      mcp: { server: 'everything', tool: 'echo' },
+    });
     expect(h.history().at(-1)?.content).toBe('result: Echo: from the model');
     // CFPM keeps the succeeded call like a shell command.
     expect(h.store.memory.facts(h.sessionId).map((f) => f.content)).toContain(
@@ -93,7 +97,11 @@ describe('MCP tools in a turn', () => {
         },
       },
     });
-    await dispatchRoute(h.api, 'mcp.servers.upsert', { name: 'broken', transport: 'stdio', command: 'threadline-missing-xyz' });
+    await dispatchRoute(h.api, 'mcp.servers.upsert', {
+      name: 'broken',
+      transport: 'stdio',
+      command: 'threadline-missing-xyz',
+    });
     await h.turn('hello');
     expect(h.history().at(-1)?.content).toBe('no tools needed');
     expect(seen[0]!.some((n) => n.startsWith('broken__'))).toBe(false);
@@ -134,7 +142,10 @@ describe('mcp.servers routes', () => {
       headers: { Authorization: 'Bearer SECRET-123' },
       enabled: false,
     });
-    expect(up).toMatchObject({ ok: true, data: { server: { headers: [{ name: 'Authorization', set: true }], status: 'disabled' } } });
+    expect(up).toMatchObject({
+      ok: true,
+      data: { server: { headers: [{ name: 'Authorization', set: true }], status: 'disabled' } },
+    });
     const list = await dispatchRoute(h.api, 'mcp.servers.list', {});
     expect(JSON.stringify([up, list])).not.toContain('SECRET-123');
   });
@@ -152,7 +163,9 @@ describe('mcp.servers routes', () => {
     });
     const r = await dispatchRoute(h.api, 'mcp.servers.import', { json });
     expect(r.ok).toBe(true);
-    const data = r.ok ? (r.data as { servers: { name: string; transport: string }[]; skipped: { name: string; reason: string }[] }) : null;
+    const data = r.ok
+      ? (r.data as { servers: { name: string; transport: string }[]; skipped: { name: string; reason: string }[] })
+      : null;
     expect(data!.servers.map((s) => [s.name, s.transport])).toEqual([
       ['filesystem', 'stdio'],
       ['remote', 'http'],
@@ -160,10 +173,15 @@ describe('mcp.servers routes', () => {
     expect(data!.skipped.map((s) => s.name)).toEqual(['legacy', 'empty', 'bad/name']);
     expect(data!.skipped[0]!.reason).toMatch(/SSE/);
     const again = await dispatchRoute(h.api, 'mcp.servers.import', { json });
-    expect((again.ok && (again.data as { skipped: { reason: string }[] }).skipped[0]!.reason) || '').toMatch(/already exists/);
+    expect((again.ok && (again.data as { skipped: { reason: string }[] }).skipped[0]!.reason) || '').toMatch(
+      /already exists/,
+    );
 
     const bad = await dispatchRoute(h.api, 'mcp.servers.import', { json: '{"mcpServers": {' });
-    expect(bad).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringMatching(/^The text is not valid JSON/) } });
+    expect(bad).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input', message: expect.stringMatching(/^The text is not valid JSON/) },
+    });
     const wrong = await dispatchRoute(h.api, 'mcp.servers.import', { json: '{"servers": {}}' });
     expect(wrong).toMatchObject({ ok: false, error: { message: expect.stringMatching(/mcpServers/) } });
     // Nothing else broke: the servers imported before are all still there.
@@ -173,8 +191,17 @@ describe('mcp.servers routes', () => {
   it('upsert without a command is refused with its reason; remove and restart of an unknown id are not_found', async () => {
     h = await startHarness();
     const r = await dispatchRoute(h.api, 'mcp.servers.upsert', { name: 'x', transport: 'stdio', command: '' });
-    expect(r).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringMatching(/command is required/) } });
-    expect(await dispatchRoute(h.api, 'mcp.servers.remove', { id: 'nope' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
-    expect(await dispatchRoute(h.api, 'mcp.servers.restart', { id: 'nope' })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    expect(r).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input', message: expect.stringMatching(/command is required/) },
+    });
+    expect(await dispatchRoute(h.api, 'mcp.servers.remove', { id: 'nope' })).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' },
+    });
+    expect(await dispatchRoute(h.api, 'mcp.servers.restart', { id: 'nope' })).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' },
+    });
   });
 });

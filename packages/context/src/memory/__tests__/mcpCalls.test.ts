@@ -29,7 +29,12 @@ describe('MCP calls in CFPM memory', () => {
 
   it('an MCP tool named like a runner is not a shell command unless it has a `command` argument', () => {
     const drafts = extractDrafts([
-      ...mcpCall('a', 'everything__trigger-long-running-operation', { duration: 1 }, 'Long running operation completed.'),
+      ...mcpCall(
+        'a',
+        'everything__trigger-long-running-operation',
+        { duration: 1 },
+        'Long running operation completed.',
+      ),
       ...mcpCall('b', 'dc__execute_command', { command: 'pytest -q' }, 'Exit code: 0'),
     ]).filter((d) => d.category === 'verified_action');
     expect(drafts.map((d) => d.content)).toEqual([

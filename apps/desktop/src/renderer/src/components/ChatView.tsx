@@ -5,6 +5,7 @@ import { ExportMenu } from './ExportMenu';
 import { SessionApprovals } from './SessionApprovals';
 import { IconMemory, IconPlus } from './Icons';
 import { MessageList } from './MessageList';
+import { ToolShareNotice } from './ToolShareNotice';
 import { shortcutLabel } from '../lib/shortcuts';
 import { getBridge } from '../transport';
 
@@ -71,6 +72,7 @@ export function ChatView() {
       ) : (
         <MessageList sessionId={sessionId} />
       )}
+      <ToolShareNotice sessionId={sessionId} />
       <Composer sessionId={sessionId} />
     </main>
   );

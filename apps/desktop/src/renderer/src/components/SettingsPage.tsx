@@ -4,11 +4,12 @@ import { STRATEGIES, type SettingsPatch, type VisibilityLevel } from '@threadlin
 import { useAppStore } from '../store';
 import { IconX } from './Icons';
 import { LanguageSwitch } from './LanguageSwitch';
+import { McpSettings } from './McpSettings';
 import { ProviderForm } from './ProviderForm';
 import { NumberField, Segmented, SettingRow, Toggle } from './SettingsControls';
 
-type Tab = 'general' | 'providers' | 'context';
-const TABS: Tab[] = ['general', 'providers', 'context'];
+type Tab = 'general' | 'providers' | 'context' | 'tools';
+const TABS: Tab[] = ['general', 'providers', 'context', 'tools'];
 const LEVELS: VisibilityLevel[] = ['off', 'brief', 'debug'];
 
 function useApply() {
@@ -258,6 +259,7 @@ export function SettingsPage() {
         {tab === 'general' && <General />}
         {tab === 'providers' && <Providers />}
         {tab === 'context' && <Context />}
+        {tab === 'tools' && <McpSettings />}
       </div>
     </div>
   );
