@@ -103,7 +103,8 @@ export class McpConnection {
     } catch (err) {
       this.stopping = true;
       await client.close().catch(() => undefined);
-      throw new Error(this.explain(startFailure(this.launch.record, err)));
+      // The sentence already names the cause; only what the server itself wrote is added.
+      throw new Error(this.explain(startFailure(this.launch.record, err), false));
     }
   }
 
@@ -134,9 +135,9 @@ export class McpConnection {
     await c?.close().catch(() => undefined);
   }
 
-  private explain(sentence: string): string {
+  private explain(sentence: string, withTransportError = true): string {
     const tail = this.stderr.text();
-    const detail = tail !== '' ? tail : this.lastError;
+    const detail = tail !== '' ? tail : withTransportError ? this.lastError : null;
     return detail ? `${sentence}\n${detail}` : sentence;
   }
 }

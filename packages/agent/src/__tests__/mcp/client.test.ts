@@ -138,7 +138,7 @@ describe('bad configurations give one clear message and break nothing else', () 
     await mcp.prepareTurn('s');
     const [b, g] = mcp.list();
     expect(b).toMatchObject({ id: bad.id, status: 'error', tools: [] });
-    expect(b!.error).toMatch(/^The command "threadline-no-such-command-xyz" was not found\./);
+    expect(b!.error).toBe('The command "threadline-no-such-command-xyz" was not found.');
     expect(g).toMatchObject({ id: good.id, status: 'connected' });
     expect(
       mcp
@@ -167,9 +167,7 @@ describe('bad configurations give one clear message and break nothing else', () 
     await mcp.prepareTurn('s');
     const [r] = mcp.list();
     expect(r!.status).toBe('error');
-    expect(r!.error).toMatch(
-      new RegExp(`^Nothing answers at ${url.replace(/[.]/g, '\\.')} \\(connection refused\\)\\.`),
-    );
+    expect(r!.error).toBe(`Nothing answers at ${url} (connection refused).`);
   });
 });
 

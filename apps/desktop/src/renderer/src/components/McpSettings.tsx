@@ -83,45 +83,47 @@ function ServerRow({
             {where}
           </div>
         </div>
-        <Toggle
-          label={t('mcp.enabled', { name: server.name })}
-          checked={server.enabled}
-          onChange={(v) => void run(() => setEnabled(v))}
-          testId="mcp-enabled"
-        />
-        <button
-          type="button"
-          className="btn btn-small"
-          disabled={busy || !server.enabled}
-          onClick={() => void run(() => call('mcp.servers.restart', { id: server.id }))}
-          data-testid="mcp-restart"
-        >
-          {server.status === 'stopped' ? t('mcp.start') : t('mcp.restart')}
-        </button>
-        <button type="button" className="btn btn-small" onClick={onEdit} data-testid="mcp-edit">
-          {t('mcp.edit')}
-        </button>
-        {confirm ? (
-          <span className="mcp-confirm" role="group" aria-label={t('mcp.removeConfirm', { name: server.name })}>
-            <span>{t('mcp.removeConfirm', { name: server.name })}</span>
-            <button
-              type="button"
-              className="btn btn-small btn-danger"
-              autoFocus
-              onClick={() => void run(() => call('mcp.servers.remove', { id: server.id }))}
-              data-testid="mcp-remove-yes"
-            >
+        <div className="mcp-controls">
+          <Toggle
+            label={t('mcp.enabled', { name: server.name })}
+            checked={server.enabled}
+            onChange={(v) => void run(() => setEnabled(v))}
+            testId="mcp-enabled"
+          />
+          <button
+            type="button"
+            className="btn btn-small"
+            disabled={busy || !server.enabled}
+            onClick={() => void run(() => call('mcp.servers.restart', { id: server.id }))}
+            data-testid="mcp-restart"
+          >
+            {server.status === 'stopped' ? t('mcp.start') : t('mcp.restart')}
+          </button>
+          <button type="button" className="btn btn-small" onClick={onEdit} data-testid="mcp-edit">
+            {t('mcp.edit')}
+          </button>
+          {confirm ? (
+            <span className="mcp-confirm" role="group" aria-label={t('mcp.removeConfirm', { name: server.name })}>
+              <span>{t('mcp.removeConfirm', { name: server.name })}</span>
+              <button
+                type="button"
+                className="btn btn-small btn-danger"
+                autoFocus
+                onClick={() => void run(() => call('mcp.servers.remove', { id: server.id }))}
+                data-testid="mcp-remove-yes"
+              >
+                {t('mcp.remove')}
+              </button>
+              <button type="button" className="btn btn-small" onClick={() => setConfirm(false)}>
+                {t('common.cancel')}
+              </button>
+            </span>
+          ) : (
+            <button type="button" className="btn btn-small" onClick={() => setConfirm(true)} data-testid="mcp-remove">
               {t('mcp.remove')}
             </button>
-            <button type="button" className="btn btn-small" onClick={() => setConfirm(false)}>
-              {t('common.cancel')}
-            </button>
-          </span>
-        ) : (
-          <button type="button" className="btn btn-small" onClick={() => setConfirm(true)} data-testid="mcp-remove">
-            {t('mcp.remove')}
-          </button>
-        )}
+          )}
+        </div>
       </div>
       {server.status === 'error' && server.error && (
         <pre className="mcp-error" role="status" data-testid="mcp-error">
