@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -6,7 +6,7 @@ import { openStore, type Store } from '@threadline/store';
 import { McpManager } from '../../mcp/manager';
 import { parseToolCall, runParsedTool } from '../../tools/registry';
 import type { ToolContext } from '../../tools/types';
-import { everythingStdio, refusedUrl, startHttpMcp, until, type HttpMcp } from './servers';
+import { everythingStdio, filesystemStdio, refusedUrl, startHttpMcp, until, type HttpMcp } from './servers';
 
 let dir: string;
 let store: Store;
@@ -124,6 +124,45 @@ describe('MCP client over stdio (server-everything from the npm registry)', () =
         return true;
       }
     }, 'the child to exit');
+  });
+});
+
+describe('the stdio child: working folder and environment', () => {
+  it("runs in the session's working folder (server-filesystem resolves '.' there)", async () => {
+    const folder = mkdtempSync(path.join(tmpdir(), 'tl-mcp-folder-'));
+    const own = new McpManager({ store, workingFolder: (sessionId) => (sessionId === 's' ? folder : null) });
+    try {
+      store.mcpServers.upsert({ name: 'fs', transport: 'stdio', ...filesystemStdio('.') });
+      await own.prepareTurn('s');
+      expect(own.list()[0]).toMatchObject({ status: 'connected' });
+      const parsed = parseToolCall(own.registry([], 's'), call('fs__list_allowed_directories', {}));
+      if (!parsed.ok) throw new Error(parsed.error);
+      const r = await runParsedTool(parsed.tool, parsed.args, ctx());
+      expect(r.content).toContain(realpathSync(folder));
+    } finally {
+      await own.dispose();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it("gets the configured env, not this process's secrets", async () => {
+    process.env.THREADLINE_TEST_PARENT_SECRET = 'parent-only';
+    try {
+      store.mcpServers.upsert({
+        name: 'everything',
+        transport: 'stdio',
+        ...everythingStdio(),
+        env: { CONFIGURED_TOKEN: 'abc123' },
+      });
+      await mcp.prepareTurn('s');
+      const r = await runCall('everything__get-env', {});
+      const env = JSON.parse(r.content) as Record<string, string>;
+      expect(env.CONFIGURED_TOKEN).toBe('abc123');
+      expect(env.THREADLINE_TEST_PARENT_SECRET).toBeUndefined();
+      expect(env.PATH).toBeTruthy();
+    } finally {
+      delete process.env.THREADLINE_TEST_PARENT_SECRET;
+    }
   });
 });
 

@@ -15,6 +15,12 @@ export function everythingStdio(): { command: string; args: string[] } {
   return { command: process.execPath, args: [pkg.replace(/package\.json$/, 'dist/index.js'), 'stdio'] };
 }
 
+/** `node <server-filesystem>/dist/index.js <dirs…>`. */
+export function filesystemStdio(...dirs: string[]): { command: string; args: string[] } {
+  const pkg = require.resolve('@modelcontextprotocol/server-filesystem/package.json');
+  return { command: process.execPath, args: [pkg.replace(/package\.json$/, 'dist/index.js'), ...dirs] };
+}
+
 export interface HttpMcp {
   url: string;
   /** Authorization headers the server saw, in order. */
