@@ -65,6 +65,7 @@ describe('migrations', () => {
         'sessions',
         'settings',
         'tool_approvals',
+        'mcp_servers',
       ].sort(),
     );
     db.close();
