@@ -159,13 +159,11 @@ test('bad configurations each give one clear message and break nothing else', as
   await page.getByTestId('mcp-import-submit').click();
   await expect(page.getByTestId('mcp-import-error')).toHaveText(/^The text is not valid JSON/);
   // A good import right after, with one entry skipped for its reason.
-  await page
-    .getByTestId('mcp-import-json')
-    .fill(
-      JSON.stringify({
-        mcpServers: { fs: { command: 'npx', args: ['-y', 'x'] }, old: { type: 'sse', url: 'http://x/sse' } },
-      }),
-    );
+  await page.getByTestId('mcp-import-json').fill(
+    JSON.stringify({
+      mcpServers: { fs: { command: 'npx', args: ['-y', 'x'] }, old: { type: 'sse', url: 'http://x/sse' } },
+    }),
+  );
   await page.getByTestId('mcp-import-submit').click();
   await expect(page.getByTestId('mcp-import-result')).toContainText('Imported 1 server.');
   await expect(page.getByTestId('mcp-import-result')).toContainText('Skipped old: SSE servers are not supported');
@@ -187,4 +185,48 @@ test('bad configurations each give one clear message and break nothing else', as
   await page.setViewportSize({ width: 760, height: 860 });
   await app.openSettings('tools');
   await app.shot('mcp-settings-narrow', 'en', 'light');
+});
+
+test.describe('a small window', () => {
+  test.use({ fakeWindow: 12_000 });
+
+  test('tool definitions over the set share: the app says so and a server can sit out the session', async ({
+    page,
+    stack,
+  }) => {
+    const app = new AppPage(page);
+    await stack.rpc('mcp.servers.upsert', {
+      name: 'everything',
+      transport: 'stdio',
+      command: process.execPath,
+      args: [everything, 'stdio'],
+    });
+    // server-everything's definitions are over a thousand tokens: more than 10 % of this window.
+    await stack.rpc('settings.set', { patch: { mcp: { toolShareWarning: 0.1 } } });
+    await app.open(stack.url);
+    await app.waitReady();
+    await app.newSession();
+    await app.send('hello there');
+    await app.waitIdle(45_000);
+    const notice = page.getByTestId('tool-share-notice');
+    await expect(notice).toContainText(
+      /Tool definitions take \d+% of the context window \(more than 10%\), from 1 MCP server/,
+    );
+    await app.shot('mcp-share-notice', 'en', 'light');
+    await notice.getByTestId('tool-share-choose').click();
+    const box = notice.getByTestId('tool-share-server');
+    await expect(box).toBeChecked();
+    await box.press('Space');
+    // Without the server the definitions are back under the share: the notice goes.
+    await expect(notice).toHaveCount(0);
+    await app.meter.click();
+    await expect(page.getByTestId('meter-tool-servers')).toHaveCount(0);
+    await page.keyboard.press('Escape');
+
+    // The add form, for a look in both languages.
+    await app.openSettings('tools');
+    await page.getByTestId('mcp-add').click();
+    await page.getByTestId('mcp-approval').locator('[data-value=some]').click();
+    await app.shot('mcp-form', 'en', 'light');
+  });
 });

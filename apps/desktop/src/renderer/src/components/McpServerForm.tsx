@@ -227,7 +227,7 @@ export function McpServerForm({ server, onDone }: { server?: McpServerInfo; onDo
         {approve === 'some' && (
           <fieldset className="field field-wide mcp-tools-pick">
             <legend className="field-label">{t('mcp.form.autoTools')}</legend>
-            {(server?.tools ?? []).length === 0 && <span className="muted">{t('mcp.form.noToolsYet')}</span>}
+            {(server?.tools ?? []).length === 0 && <span className="setting-help">{t('mcp.form.noToolsYet')}</span>}
             {(server?.tools ?? []).map((tool) => (
               <label key={tool} className="mcp-check">
                 <input
