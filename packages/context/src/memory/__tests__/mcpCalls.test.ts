@@ -53,7 +53,6 @@ describe('MCP calls in CFPM memory', () => {
         let n = 0;
         return () => `f${++n}`;
       })(),
-      visibility: 'brief',
     });
     expect(r.facts.map((f) => [f.category, f.content, f.status])).toContainEqual([
       'verified_action',
