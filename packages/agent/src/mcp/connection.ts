@@ -87,7 +87,8 @@ export class McpConnection {
     client.onclose = () => {
       const was = this.client;
       this.client = null;
-      if (was && !this.stopping) this.events.onUnexpectedClose(this.explain('the server stopped unexpectedly'));
+      if (was && !this.stopping)
+        this.events.onUnexpectedClose(this.explain(`The server "${this.launch.record.name}" stopped unexpectedly.`));
     };
     try {
       await client.connect(transport, { timeout: timeoutMs });

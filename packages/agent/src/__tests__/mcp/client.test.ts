@@ -111,6 +111,37 @@ describe('MCP client over stdio (server-everything from the npm registry)', () =
     expect((await runCall('everything__echo', { message: 'back' })).content).toBe('Echo: back');
   });
 
+  it('starts the servers set to start with the app, and only those', async () => {
+    const launch = store.mcpServers.upsert({
+      name: 'everything',
+      transport: 'stdio',
+      ...everythingStdio(),
+      startup: 'launch',
+    });
+    store.mcpServers.upsert({ name: 'later', transport: 'stdio', ...everythingStdio() });
+    mcp.startAtLaunch();
+    await until(() => mcp.list().find((s) => s.id === launch.id)?.status === 'connected', 'the launch server');
+    expect(mcp.list().map((s) => [s.name, s.status])).toEqual([
+      ['everything', 'connected'],
+      ['later', 'stopped'],
+    ]);
+  });
+
+  it('reports a crash with its reason before restarting', async () => {
+    const s = store.mcpServers.upsert({ name: 'everything', transport: 'stdio', ...everythingStdio() });
+    const slow = new McpManager({ store, backoff: { baseMs: 60_000, maxMs: 60_000, maxAttempts: 1 } });
+    try {
+      await slow.start(s.id);
+      process.kill(slow.pidOf(s.id)!, 'SIGKILL');
+      const info = await until(() => slow.list().find((x) => x.status === 'error'), 'the crash');
+      expect(info.error).toMatch(/^The server "everything" stopped unexpectedly\./);
+      expect(info.tools).toEqual([]);
+      expect(slow.registry([], 's').specs()).toEqual([]);
+    } finally {
+      await slow.dispose();
+    }
+  });
+
   it('stops its processes on dispose', async () => {
     const s = store.mcpServers.upsert({ name: 'everything', transport: 'stdio', ...everythingStdio() });
     await mcp.start(s.id);

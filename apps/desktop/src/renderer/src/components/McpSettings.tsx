@@ -5,8 +5,9 @@ import { call } from '../transport';
 import { McpServerForm } from './McpServerForm';
 import { Toggle } from './SettingsControls';
 
-/** While a server is starting, its row is refreshed until it connects or fails. */
+/** Rows follow the servers' live state: often while one starts, calmly otherwise (a crash, a restart). */
 const POLL_MS = 1000;
+const IDLE_POLL_MS = 4000;
 /** JSON, the same in every language. */
 const IMPORT_EXAMPLE = '{\n  "mcpServers": {\n    "filesystem": { "command": "npx", "args": ["-y", "…"] }\n  }\n}'; // i18n-ignore
 
@@ -233,8 +234,7 @@ export function McpSettings() {
 
   const starting = servers?.some((s) => s.status === 'starting') ?? false;
   useEffect(() => {
-    if (!starting) return;
-    const timer = setInterval(() => void load(), POLL_MS);
+    const timer = setInterval(() => void load(), starting ? POLL_MS : IDLE_POLL_MS);
     return () => clearInterval(timer);
   }, [starting, load]);
 
