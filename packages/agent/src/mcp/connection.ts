@@ -42,6 +42,8 @@ export class StderrTail {
 export interface ConnectionEvents {
   /** The server went away without stop() being called (crash, killed, connection lost). */
   onUnexpectedClose: (reason: string) => void;
+  /** The server said its tools changed; the SDK fetched the new list. */
+  onToolsChanged: (tools: Tool[]) => void;
 }
 
 /** One live MCP session with a server over the SDK's own transports. */
@@ -79,7 +81,20 @@ export class McpConnection {
 
   /** Connects and lists the tools; throws one sentence (with the stderr tail) on failure. */
   async start(timeoutMs: number): Promise<Tool[]> {
-    const client = new Client({ name: 'threadline', version: '0.1.0' }, { capabilities: {} });
+    const client = new Client(
+      { name: 'threadline', version: '0.1.0' },
+      {
+        capabilities: {},
+        // Only for servers that announce tools.listChanged; the SDK refetches the list itself.
+        listChanged: {
+          tools: {
+            onChanged: (err, tools) => {
+              if (!err && tools && this.client === client) this.events.onToolsChanged(tools);
+            },
+          },
+        },
+      },
+    );
     const transport = this.transport();
     client.onerror = (err) => {
       this.lastError = err.message;

@@ -131,7 +131,14 @@ export class McpManager {
       const secrets = this.opts.store.mcpServers.secrets(record.id);
       conn = new McpConnection(
         { record, secrets, cwd: this.opts.workingFolder?.(sessionId) ?? process.cwd() },
-        { onUnexpectedClose: (reason) => this.crashed(record.id, generation, reason) },
+        {
+          onUnexpectedClose: (reason) => this.crashed(record.id, generation, reason),
+          onToolsChanged: (tools) => {
+            if (s.generation !== generation || s.status !== 'connected') return;
+            s.tools = tools;
+            this.changed();
+          },
+        },
       );
       const tools = await conn.start(this.startTimeoutMs);
       if (s.generation !== generation || this.disposed) {

@@ -1,6 +1,7 @@
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore, type Store } from '@threadline/store';
 import { McpManager } from '../../mcp/manager';
@@ -140,6 +141,21 @@ describe('MCP client over stdio (server-everything from the npm registry)', () =
     } finally {
       await slow.dispose();
     }
+  });
+
+  it('follows a server that announces a changed tool list', async () => {
+    const script = fileURLToPath(new URL('./listChangedServer.mjs', import.meta.url));
+    const s = store.mcpServers.upsert({
+      name: 'growing',
+      transport: 'stdio',
+      command: process.execPath,
+      args: [script],
+    });
+    await mcp.start(s.id);
+    expect(mcp.list()[0]!.tools).toEqual(['unlock']);
+    expect((await runCall('growing__unlock', {})).content).toBe('unlocked');
+    await until(() => mcp.list()[0]!.tools.includes('secret'), 'the new tool list');
+    expect((await runCall('growing__secret', {})).content).toBe('found it');
   });
 
   it('stops its processes on dispose', async () => {
