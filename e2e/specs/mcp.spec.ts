@@ -92,6 +92,7 @@ test('add a server in Settings, approve its tool, see text and image on the card
   // The meter counts the definitions and names the server behind them.
   await app.meter.click();
   await expect(page.getByTestId('meter-tool-servers')).toContainText('1 server');
+  await app.shot('mcp-meter', 'en', 'light');
   await page.keyboard.press('Escape');
 
   for (const [lang, theme] of COMBOS) {
