@@ -1,9 +1,8 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerInfo, McpServerStatus } from '@threadline/protocol';
 import type { McpServerRecord, Store } from '@threadline/store';
 import { ToolRegistry } from '../tools/registry';
 import type { ToolDefinition } from '../tools/types';
-import { McpConnection } from './connection';
+import { ServerInstance, type InstanceEnv } from './instance';
 import { mcpToolDefinition } from './tools';
 
 export interface McpManagerOptions {
@@ -17,68 +16,62 @@ export interface McpManagerOptions {
   now?: () => number;
 }
 
-interface ServerState {
-  status: Exclude<McpServerStatus, 'disabled'>;
-  tools: Tool[];
-  error?: string;
-  conn: McpConnection | null;
-  starting: Promise<void> | null;
-  crashes: number;
-  connectedAt: number;
-  timer: NodeJS.Timeout | null;
-  /** Bumped by stop/restart/edit: a start or crash of an older generation is ignored. */
-  generation: number;
-}
-
-/** A connection that lived this long was fine: its next crash starts the backoff over. */
-const STABLE_MS = 60_000;
+/** Which instance's state a server shows: a live one first, then one starting, then the newest error. */
+const RANK: Record<ServerInstance['status'], number> = { connected: 3, starting: 2, error: 1, stopped: 0 };
 
 /**
- * Every configured MCP server's process or HTTP session: started lazily (or at app start),
- * restarted with backoff after a crash, stopped with the app. Nothing here ever throws into a
- * turn: a server that fails is in `error` with its reason and offers no tools.
+ * Every configured MCP server: started lazily (or at app start), restarted with backoff after a
+ * crash, stopped with the app. A stdio server runs once per session working folder (its child's
+ * cwd is that folder); an HTTP server once. Nothing here throws into a turn: a server that fails
+ * is in `error` with its reason and offers no tools.
  */
 export class McpManager {
-  private readonly states = new Map<string, ServerState>();
+  private readonly instances = new Map<string, ServerInstance>();
   private readonly sessionOff = new Map<string, Set<string>>();
   private readonly registries = new Map<string, ToolRegistry>();
   private version = 0;
   private disposed = false;
-  private readonly startTimeoutMs: number;
-  private readonly backoff: { baseMs: number; maxMs: number; maxAttempts: number };
-  private readonly now: () => number;
+  private readonly env: InstanceEnv;
 
   constructor(private readonly opts: McpManagerOptions) {
-    this.startTimeoutMs = opts.startTimeoutMs ?? 30_000;
-    this.backoff = opts.backoff ?? { baseMs: 1000, maxMs: 30_000, maxAttempts: 5 };
-    this.now = opts.now ?? Date.now;
+    this.env = {
+      store: opts.store,
+      startTimeoutMs: opts.startTimeoutMs ?? 30_000,
+      backoff: opts.backoff ?? { baseMs: 1000, maxMs: 30_000, maxAttempts: 5 },
+      now: opts.now ?? Date.now,
+      changed: () => {
+        this.version++;
+        this.registries.clear();
+      },
+      disposed: () => this.disposed,
+    };
   }
 
-  private state(id: string): ServerState {
-    let s = this.states.get(id);
-    if (!s) {
-      s = {
-        status: 'stopped',
-        tools: [],
-        conn: null,
-        starting: null,
-        crashes: 0,
-        connectedAt: 0,
-        timer: null,
-        generation: 0,
-      };
-      this.states.set(id, s);
-    }
-    return s;
+  private folderFor(record: McpServerRecord, sessionId: string | null): string | null {
+    return record.transport === 'stdio' ? (this.opts.workingFolder?.(sessionId) ?? null) : null;
   }
 
-  private changed(): void {
-    this.version++;
-    this.registries.clear();
+  private instance(id: string, folder: string | null): ServerInstance {
+    const key = `${id}\u0000${folder ?? ''}`;
+    let i = this.instances.get(key);
+    if (!i) this.instances.set(key, (i = new ServerInstance(id, folder, this.env)));
+    return i;
+  }
+
+  private instancesOf(id: string): ServerInstance[] {
+    return [...this.instances.values()].filter((i) => i.serverId === id);
+  }
+
+  /** The state shown for a server: its best instance (see RANK). */
+  private shown(id: string): ServerInstance | null {
+    let best: ServerInstance | null = null;
+    for (const i of this.instancesOf(id))
+      if (!best || RANK[i.status] > RANK[best.status] || (i.status === best.status && i.since > best.since)) best = i;
+    return best;
   }
 
   info(record: McpServerRecord, sessionId?: string): McpServerInfo {
-    const s = this.states.get(record.id);
+    const s = this.shown(record.id);
     const status: McpServerStatus = !record.enabled ? 'disabled' : (s?.status ?? 'stopped');
     const out: McpServerInfo = {
       id: record.id,
@@ -107,100 +100,45 @@ export class McpManager {
     return this.opts.store.mcpServers.list().map((r) => this.info(r, sessionId));
   }
 
-  /** Starts the server unless it runs or is starting; resolves when it is connected or failed. */
+  /** Starts the server (in the session's folder) unless it runs; resolves when connected or failed. */
   start(id: string, sessionId: string | null = null): Promise<void> {
-    const s = this.state(id);
-    if (s.starting) return s.starting;
-    if (s.status === 'connected' || this.disposed) return Promise.resolve();
     const record = this.opts.store.mcpServers.get(id);
-    if (!record || !record.enabled) return Promise.resolve();
-    if (s.timer) clearTimeout(s.timer);
-    s.timer = null;
-    const generation = s.generation;
-    s.status = 'starting';
-    s.error = undefined;
-    s.starting = this.connect(record, s, generation, sessionId).finally(() => {
-      if (s.generation === generation) s.starting = null;
-    });
-    return s.starting;
+    if (!record || !record.enabled || this.disposed) return Promise.resolve();
+    return this.instance(id, this.folderFor(record, sessionId)).start();
   }
 
-  private async connect(record: McpServerRecord, s: ServerState, generation: number, sessionId: string | null) {
-    let conn: McpConnection | null = null;
-    try {
-      const secrets = this.opts.store.mcpServers.secrets(record.id);
-      conn = new McpConnection(
-        { record, secrets, cwd: this.opts.workingFolder?.(sessionId) ?? process.cwd() },
-        {
-          onUnexpectedClose: (reason) => this.crashed(record.id, generation, reason),
-          onToolsChanged: (tools) => {
-            if (s.generation !== generation || s.status !== 'connected') return;
-            s.tools = tools;
-            this.changed();
-          },
-        },
-      );
-      const tools = await conn.start(this.startTimeoutMs);
-      if (s.generation !== generation || this.disposed) {
-        await conn.stop();
-        return;
-      }
-      Object.assign(s, { status: 'connected', tools, conn, connectedAt: this.now(), error: undefined });
-      this.changed();
-    } catch (err) {
-      if (s.generation !== generation) return;
-      Object.assign(s, { status: 'error', tools: [], conn: null, error: (err as Error).message });
-      this.changed();
-    }
-  }
-
-  private crashed(id: string, generation: number, reason: string): void {
-    const s = this.state(id);
-    if (s.generation !== generation || this.disposed) return;
-    if (this.now() - s.connectedAt > STABLE_MS) s.crashes = 0;
-    s.crashes++;
-    Object.assign(s, { status: 'error', tools: [], conn: null, error: reason });
-    this.changed();
-    if (s.crashes > this.backoff.maxAttempts) return;
-    const delay = Math.min(this.backoff.maxMs, this.backoff.baseMs * 2 ** (s.crashes - 1));
-    s.timer = setTimeout(() => {
-      s.timer = null;
-      if (s.generation === generation) void this.start(id);
-    }, delay);
-    s.timer.unref?.();
-  }
-
-  /** Stops the server's process or session; a pending start or restart is forgotten. */
+  /** Stops every copy of the server. */
   async stop(id: string): Promise<void> {
-    const s = this.states.get(id);
-    if (!s) return;
-    s.generation++;
-    if (s.timer) clearTimeout(s.timer);
-    const conn = s.conn;
-    Object.assign(s, { status: 'stopped', tools: [], conn: null, starting: null, timer: null, error: undefined });
-    this.changed();
-    await conn?.stop();
+    await Promise.all(this.instancesOf(id).map((i) => i.stop()));
   }
 
-  /** By the user: a fresh start with the backoff count reset. */
+  /** By the user: fresh starts (in the folders it ran in) with the backoff count reset. */
   async restart(id: string): Promise<void> {
+    const folders = this.instancesOf(id).map((i) => i.folder);
     await this.stop(id);
-    this.state(id).crashes = 0;
-    await this.start(id);
+    const starts = (folders.length > 0 ? folders : [null]).map((f) => {
+      const i = this.instance(id, f);
+      i.resetBackoff();
+      return i.start();
+    });
+    await Promise.all(starts);
   }
 
-  /** After an edit: the old process goes; an enabled server comes back if it ran or starts at launch. */
+  /** After an edit: the old processes go; an enabled server comes back where it ran, or at launch. */
   async reconfigured(id: string): Promise<void> {
-    const was = this.states.get(id)?.status;
+    const active = this.instancesOf(id)
+      .filter((i) => i.status !== 'stopped')
+      .map((i) => i.folder);
     await this.stop(id);
     const r = this.opts.store.mcpServers.get(id);
-    if (r?.enabled && (r.startup === 'launch' || was === 'connected' || was === 'starting' || was === 'error'))
-      void this.start(id);
+    if (!r?.enabled) return;
+    const folders = new Set(r.startup === 'launch' ? [...active, null] : active);
+    for (const f of folders) void this.instance(id, f).start();
   }
 
   async removed(id: string): Promise<void> {
     await this.stop(id);
-    this.states.delete(id);
+    for (const [key, i] of this.instances) if (i.serverId === id) this.instances.delete(key);
     for (const off of this.sessionOff.values()) off.delete(id);
   }
 
@@ -210,19 +148,17 @@ export class McpManager {
   }
 
   /**
-   * Before a turn: start the enabled servers this session uses that never ran. Each start is
-   * bounded by the start timeout; a failure leaves that server out of the turn.
+   * Before a turn: start the enabled servers this session uses that never ran (in its folder).
+   * Each start is bounded by the start timeout; a failure leaves that server out of the turn.
    */
   async prepareTurn(sessionId: string): Promise<void> {
     const off = this.sessionOff.get(sessionId);
     const pending = this.opts.store.mcpServers
       .list()
       .filter((r) => r.enabled && !off?.has(r.id))
-      .filter((r) => {
-        const s = this.states.get(r.id);
-        return !s || s.status === 'stopped' || s.status === 'starting';
-      })
-      .map((r) => this.start(r.id, sessionId));
+      .map((r) => this.instance(r.id, this.folderFor(r, sessionId)))
+      .filter((i) => i.status === 'stopped' || i.status === 'starting')
+      .map((i) => i.start());
     await Promise.all(pending);
   }
 
@@ -233,38 +169,37 @@ export class McpManager {
       if (disabled) off.add(id);
       else off.delete(id);
     }
-    this.changed();
+    this.env.changed();
     return [...off];
   }
 
-  /** Connected servers whose tools this session sees. */
-  private liveFor(sessionId: string): { record: McpServerRecord; state: ServerState }[] {
+  /** Live instances whose tools this session sees. */
+  private liveFor(sessionId: string): { record: McpServerRecord; inst: ServerInstance }[] {
     const off = this.sessionOff.get(sessionId);
-    const out: { record: McpServerRecord; state: ServerState }[] = [];
+    const out: { record: McpServerRecord; inst: ServerInstance }[] = [];
     for (const record of this.opts.store.mcpServers.list()) {
-      const state = this.states.get(record.id);
-      if (record.enabled && state?.status === 'connected' && state.conn && !off?.has(record.id))
-        out.push({ record, state });
+      if (!record.enabled || off?.has(record.id)) continue;
+      const inst = this.instances.get(`${record.id}\u0000${this.folderFor(record, sessionId) ?? ''}`);
+      if (inst?.live) out.push({ record, inst });
     }
     return out;
   }
 
   /** The built-in tools plus this session's MCP tools; the same object while nothing changed. */
   registry(base: readonly ToolDefinition[], sessionId: string): ToolRegistry {
-    const key = `${this.version}\u0000${[...(this.sessionOff.get(sessionId) ?? [])].sort().join(',')}`;
+    const off = [...(this.sessionOff.get(sessionId) ?? [])].sort().join(',');
+    const key = `${this.version}\u0000${this.opts.workingFolder?.(sessionId) ?? ''}\u0000${off}`;
     const hit = this.registries.get(key);
     if (hit) return hit;
     const defs: ToolDefinition[] = [...base];
-    for (const { record, state } of this.liveFor(sessionId)) {
-      const conn = state.conn!;
+    for (const { record, inst } of this.liveFor(sessionId)) {
       const source = {
         serverId: record.id,
         serverName: record.name,
         autoApprove: record.autoApprove,
-        call: (tool: string, args: Record<string, unknown>, o: { signal: AbortSignal; timeoutMs: number }) =>
-          conn.call(tool, args, o),
+        call: inst.call.bind(inst),
       };
-      for (const t of state.tools) defs.push(mcpToolDefinition(source, t) as ToolDefinition);
+      for (const t of inst.tools) defs.push(mcpToolDefinition(source, t) as ToolDefinition);
     }
     const reg = new ToolRegistry(defs);
     this.registries.set(key, reg);
@@ -273,16 +208,16 @@ export class McpManager {
 
   /** How many servers contribute tools to this session (the meter's "M servers"). */
   serverCount(sessionId: string): number {
-    return this.liveFor(sessionId).filter((x) => x.state.tools.length > 0).length;
+    return this.liveFor(sessionId).filter((x) => x.inst.tools.length > 0).length;
   }
 
   /** The process of a connected stdio server (diagnostics and tests). */
   pidOf(id: string): number | null {
-    return this.states.get(id)?.conn?.pid ?? null;
+    return this.instancesOf(id).find((i) => i.live)?.pid ?? null;
   }
 
   async dispose(): Promise<void> {
     this.disposed = true;
-    await Promise.all([...this.states.keys()].map((id) => this.stop(id)));
+    await Promise.all([...this.instances.values()].map((i) => i.stop()));
   }
 }

@@ -192,6 +192,37 @@ describe('the stdio child: working folder and environment', () => {
     }
   });
 
+  it('a stdio server runs once per working folder: two sessions, two folders, two processes', async () => {
+    const a = mkdtempSync(path.join(tmpdir(), 'tl-mcp-a-'));
+    const b = mkdtempSync(path.join(tmpdir(), 'tl-mcp-b-'));
+    const folders: Record<string, string> = { sa: a, sb: b };
+    const own = new McpManager({
+      store,
+      workingFolder: (sessionId) => (sessionId ? (folders[sessionId] ?? null) : null),
+    });
+    const allowed = async (sessionId: string): Promise<string> => {
+      const parsed = parseToolCall(own.registry([], sessionId), call('fs__list_allowed_directories', {}));
+      if (!parsed.ok) throw new Error(parsed.error);
+      return (await runParsedTool(parsed.tool, parsed.args, ctx())).content;
+    };
+    try {
+      store.mcpServers.upsert({ name: 'fs', transport: 'stdio', ...filesystemStdio('.') });
+      await Promise.all([own.prepareTurn('sa'), own.prepareTurn('sb')]);
+      const [inA, inB] = await Promise.all([allowed('sa'), allowed('sb')]);
+      expect(inA).toContain(realpathSync(a));
+      expect(inA).not.toContain(realpathSync(b));
+      expect(inB).toContain(realpathSync(b));
+      // One server in the list, connected; a restart brings both copies back.
+      expect(own.list()).toMatchObject([{ name: 'fs', status: 'connected' }]);
+      await own.restart(own.list()[0]!.id);
+      expect(await allowed('sb')).toContain(realpathSync(b));
+    } finally {
+      await own.dispose();
+      rmSync(a, { recursive: true, force: true });
+      rmSync(b, { recursive: true, force: true });
+    }
+  });
+
   it("gets the configured env, not this process's secrets", async () => {
     process.env.THREADLINE_TEST_PARENT_SECRET = 'parent-only';
     try {
