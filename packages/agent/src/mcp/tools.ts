@@ -41,6 +41,17 @@ const validators = new AjvJsonSchemaValidator();
  * (ajv); a schema ajv cannot compile lets the server judge the arguments itself.
  */
 function argsFromSchema(schema: Tool['inputSchema']): z.ZodType<Record<string, unknown>> {
+  // A tool's schema object lives as long as its server's tool list: compile it once.
+  const cached = compiled.get(schema);
+  if (cached) return cached;
+  const made = buildArgs(schema);
+  compiled.set(schema, made);
+  return made;
+}
+
+const compiled = new WeakMap<object, z.ZodType<Record<string, unknown>>>();
+
+function buildArgs(schema: Tool['inputSchema']): z.ZodType<Record<string, unknown>> {
   let check: ((v: unknown) => string | null) | null = null;
   try {
     const v = validators.getValidator(schema as Parameters<typeof validators.getValidator>[0]);
