@@ -98,16 +98,20 @@ export class ServerInstance {
     if (this.env.now() - this.connectedAt > STABLE_MS) this.crashes = 0;
     this.crashes++;
     this.conn = null;
-    this.set('error', { error: reason });
     const { baseMs, maxMs, maxAttempts } = this.env.backoff;
-    if (this.crashes > maxAttempts) return;
-    this.timer = setTimeout(
-      () => {
-        this.timer = null;
-        if (this.generation === generation) void this.start();
-      },
-      Math.min(maxMs, baseMs * 2 ** (this.crashes - 1)),
-    );
+    const giveUp = this.crashes > maxAttempts;
+    const delay = Math.min(maxMs, baseMs * 2 ** (this.crashes - 1));
+    // The first line says what happens next; the server's own last words follow it.
+    const note = giveUp
+      ? `It stopped ${this.crashes} times in a row and is not restarted again; restart it when it is fixed.`
+      : `Restarting in ${Math.max(1, Math.round(delay / 1000))} s.`;
+    const [first, ...rest] = reason.split('\n');
+    this.set('error', { error: [`${first} ${note}`, ...rest].join('\n') });
+    if (giveUp) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      if (this.generation === generation) void this.start();
+    }, delay);
     this.timer.unref?.();
   }
 

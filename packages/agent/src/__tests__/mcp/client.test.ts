@@ -1,4 +1,4 @@
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -156,6 +156,32 @@ describe('MCP client over stdio (server-everything from the npm registry)', () =
     expect((await runCall('growing__unlock', {})).content).toBe('unlocked');
     await until(() => mcp.list()[0]!.tools.includes('secret'), 'the new tool list');
     expect((await runCall('growing__secret', {})).content).toBe('found it');
+  });
+
+  it('stops restarting a server that keeps crashing, and says so', async () => {
+    const starts = path.join(dir, 'starts.txt');
+    const script = fileURLToPath(new URL('./crashingServer.mjs', import.meta.url));
+    const own = new McpManager({ store, backoff: { baseMs: 1, maxMs: 1, maxAttempts: 2 } });
+    try {
+      store.mcpServers.upsert({
+        name: 'crashing',
+        transport: 'stdio',
+        command: process.execPath,
+        args: [script, starts],
+      });
+      void own.start(own.list()[0]!.id);
+      const info = await until(
+        () => own.list().find((x) => /not restarted again/.test(x.error ?? '')),
+        'the manager to give up',
+      );
+      expect(info.error).toBe(
+        'The server "crashing" stopped unexpectedly. It stopped 3 times in a row and is not restarted again; restart it when it is fixed.\nfatal: out of cheese',
+      );
+      // The first start and the two restarts the backoff allows.
+      expect(readFileSync(starts, 'utf8').trim().split('\n')).toHaveLength(3);
+    } finally {
+      await own.dispose();
+    }
   });
 
   it('stops its processes on dispose', async () => {
