@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatRequestView, FakeReply } from '@threadline/fake-llm';
 import { dispatchRoute } from '@threadline/protocol';
@@ -5,6 +7,14 @@ import { lastIsTool, startHarness, type Harness } from '../harness';
 import { everythingStdio } from './servers';
 
 let h: Harness;
+
+async function until(pred: () => Promise<boolean>): Promise<void> {
+  const end = Date.now() + 20_000;
+  while (!(await pred())) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
 afterEach(async () => h?.close());
 
 const toolNames = (req: ChatRequestView): string[] =>
@@ -107,6 +117,32 @@ describe('MCP tools in a turn', () => {
     expect(seen[0]!.some((n) => n.startsWith('broken__'))).toBe(false);
     const list = await h.api['mcp.servers.list']({});
     expect(list.servers[0]).toMatchObject({ status: 'error', error: expect.stringMatching(/was not found/) });
+  });
+
+  it('a cancel does not wait for a server that is slow to start', async () => {
+    // Accepts the connection and never answers: the start would wait for its whole timeout.
+    const silent = createServer(() => undefined);
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    try {
+      h = await startHarness({
+        llm: { defaultReply: { content: 'never asked' } },
+        api: { mcp: { startTimeoutMs: 120_000 } },
+      });
+      const port = (silent.address() as AddressInfo).port;
+      await dispatchRoute(h.api, 'mcp.servers.upsert', {
+        name: 'silent',
+        transport: 'http',
+        url: `http://127.0.0.1:${port}/mcp`,
+      });
+      await h.api['chat.send']({ sessionId: h.sessionId, text: 'hello' });
+      await until(async () => (await h.api['mcp.servers.list']({})).servers[0]?.status === 'starting');
+      expect(await h.api['chat.cancel']({ sessionId: h.sessionId })).toEqual({ cancelled: true });
+      expect(h.llm.chatRequests()).toHaveLength(0);
+      expect(h.history().at(-1)?.kind).toBe('turn_aborted');
+    } finally {
+      silent.closeAllConnections();
+      await new Promise<void>((r) => silent.close(() => r()));
+    }
   });
 
   it('counts tool definitions in the budget with the number of servers, warns over the share, and a session can switch a server off', async () => {
