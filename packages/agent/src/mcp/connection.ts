@@ -51,6 +51,8 @@ export class McpConnection {
   readonly stderr = new StderrTail();
   private client: Client | null = null;
   private stopping = false;
+  /** The client while it connects: stop() must end a start in progress too (a child being spawned). */
+  private connecting: Client | null = null;
   private lastError: string | null = null;
   private stdio: StdioClientTransport | null = null;
 
@@ -105,6 +107,7 @@ export class McpConnection {
       if (was && !this.stopping)
         this.events.onUnexpectedClose(this.explain(`The server "${this.launch.record.name}" stopped unexpectedly.`));
     };
+    this.connecting = client;
     try {
       await client.connect(transport, { timeout: timeoutMs });
       const tools: Tool[] = [];
@@ -114,6 +117,7 @@ export class McpConnection {
         tools.push(...page.tools);
         cursor = page.nextCursor;
       } while (cursor);
+      if (this.stopping) throw new Error('stopped while starting');
       this.client = client;
       return tools;
     } catch (err) {
@@ -121,6 +125,8 @@ export class McpConnection {
       await client.close().catch(() => undefined);
       // The sentence already names the cause; only what the server itself wrote is added.
       throw new Error(this.explain(startFailure(this.launch.record, err), false));
+    } finally {
+      this.connecting = null;
     }
   }
 
@@ -146,7 +152,7 @@ export class McpConnection {
 
   async stop(): Promise<void> {
     this.stopping = true;
-    const c = this.client;
+    const c = this.client ?? this.connecting;
     this.client = null;
     await c?.close().catch(() => undefined);
   }

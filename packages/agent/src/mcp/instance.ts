@@ -28,6 +28,8 @@ export class ServerInstance {
   /** When the status last changed (the newest error is the one shown). */
   since = 0;
   private conn: McpConnection | null = null;
+  /** The connection being started, so stop() ends it too. */
+  private pending: McpConnection | null = null;
   private starting: Promise<void> | null = null;
   private crashes = 0;
   private connectedAt = 0;
@@ -75,6 +77,7 @@ export class ServerInstance {
             },
           },
         );
+        this.pending = conn;
         const tools = await conn.start(this.env.startTimeoutMs);
         if (this.generation !== generation || this.env.disposed()) {
           await conn.stop();
@@ -85,6 +88,8 @@ export class ServerInstance {
         this.set('connected', { tools });
       } catch (err) {
         if (this.generation === generation) this.set('error', { error: (err as Error).message });
+      } finally {
+        if (this.pending === conn) this.pending = null;
       }
     })();
     this.starting = run.finally(() => {
@@ -121,10 +126,11 @@ export class ServerInstance {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.starting = null;
-    const conn = this.conn;
+    const conns = [this.conn, this.pending];
     this.conn = null;
+    this.pending = null;
     this.set('stopped');
-    await conn?.stop();
+    await Promise.all(conns.map((c) => c?.stop()));
   }
 
   /** A restart by the user starts the crash count over. */

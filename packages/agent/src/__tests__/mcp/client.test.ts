@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -182,6 +182,34 @@ describe('MCP client over stdio (server-everything from the npm registry)', () =
     } finally {
       await own.dispose();
     }
+  });
+
+  it('stopping ends a start in progress: the child being started goes too', async () => {
+    const pidFile = path.join(dir, 'pid');
+    const own = new McpManager({ store, startTimeoutMs: 120_000 });
+    store.mcpServers.upsert({
+      name: 'mute',
+      transport: 'stdio',
+      command: process.execPath,
+      args: [
+        '-e',
+        `require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000)`,
+      ],
+    });
+    const starting = own.start(own.list()[0]!.id);
+    const pid = Number(await until(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8'), 'the child to start'));
+    expect(own.list()[0]!.status).toBe('starting');
+    await own.dispose();
+    await starting;
+    await until(() => {
+      try {
+        process.kill(pid, 0);
+        return false;
+      } catch {
+        return true;
+      }
+    }, 'the child to exit');
+    expect(own.list()[0]!.status).toBe('stopped');
   });
 
   it('stops its processes on dispose', async () => {
