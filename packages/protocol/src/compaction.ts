@@ -73,6 +73,10 @@ export const ContextUsageSchema = z.object({
   /** The model's view holds something to compact (whether the session is busy is session.updated's). */
   canCompact: z.boolean(),
   autoPaused: z.boolean(),
+  /** MCP servers whose tool definitions are in `breakdown.tools` (absent: none). */
+  toolServers: z.number().int().optional(),
+  /** The tool definitions alone take more than `settings.mcp.toolShareWarning` of the window. */
+  toolsOverShare: z.boolean().optional(),
 });
 export type ContextUsage = z.infer<typeof ContextUsageSchema>;
 

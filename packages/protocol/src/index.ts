@@ -4,6 +4,7 @@ export * from './memory';
 export * from './compaction';
 export * from './notices';
 export * from './providers';
+export * from './mcp';
 export * from './routes';
 export * from './events';
 export * from './router';

@@ -13,6 +13,7 @@ import type { CompactionPreview, CompactionRecord, ContextUsage, Trigger } from 
 import { FactCategorySchema, FactStatusSchema, type MemoryCandidate, type MemoryFact } from './memory';
 import { ProviderUpsertSchema, type ProviderProfile } from './providers';
 import type { GateRewrite } from './notices';
+import { McpImportSchema, McpServerUpsertSchema, type McpServerInfo } from './mcp';
 
 const id = z.string().min(1).max(200);
 const sessionRef = z.object({ sessionId: id });
@@ -143,6 +144,15 @@ export const RouteInputs = {
     query: z.string().trim().min(1).max(500),
     limit: z.number().int().min(1).max(200).optional(),
   }),
+  /** MCP servers; with `sessionId`, each says whether it is switched off for that session. */
+  'mcp.servers.list': z.object({ sessionId: id.optional() }).default({}),
+  'mcp.servers.upsert': McpServerUpsertSchema,
+  'mcp.servers.remove': z.object({ id }),
+  'mcp.servers.restart': z.object({ id }),
+  /** Claude desktop's `{"mcpServers": {…}}` JSON, pasted or read from a file. */
+  'mcp.servers.import': McpImportSchema,
+  /** Servers left out of one session's turns (their tool definitions cost too much of its window). */
+  'mcp.servers.sessionDisable': z.object({ sessionId: id, ids: z.array(id).max(200), disabled: z.boolean() }),
 } as const;
 
 export type RouteName = keyof typeof RouteInputs;
@@ -192,6 +202,12 @@ export interface RouteOutputs {
   /** The active branch after the switch, as messages.list returns it. */
   'branches.switch': StoredMessage[];
   'search.messages': SearchHit[];
+  'mcp.servers.list': { servers: McpServerInfo[] };
+  'mcp.servers.upsert': { server: McpServerInfo };
+  'mcp.servers.remove': { removed: true };
+  'mcp.servers.restart': { server: McpServerInfo };
+  'mcp.servers.import': { servers: McpServerInfo[]; skipped: { name: string; reason: string }[] };
+  'mcp.servers.sessionDisable': { disabled: string[] };
 }
 export type RouteOutput<R extends RouteName> = RouteOutputs[R];
 

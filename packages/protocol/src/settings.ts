@@ -66,6 +66,12 @@ export const SettingsSchema = z.object({
       envPassthrough: z.array(EnvNameSchema).max(100).default([]),
     })
     .prefault({}),
+  mcp: z
+    .object({
+      /** Tool definitions over this share of the window are pointed out, with servers to switch off. */
+      toolShareWarning: z.number().min(0.01).max(1).default(0.25),
+    })
+    .prefault({}),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
@@ -101,6 +107,7 @@ export const SettingsPatchSchema = z.strictObject({
       envPassthrough: z.array(EnvNameSchema).max(100).optional(),
     })
     .optional(),
+  mcp: z.strictObject({ toolShareWarning: z.number().min(0.01).max(1).optional() }).optional(),
 });
 export type SettingsPatch = z.infer<typeof SettingsPatchSchema>;
 
@@ -112,6 +119,7 @@ export function mergeSettings(base: Settings, patch: SettingsPatch): Settings {
     cfpm: { ...base.cfpm, ...stripUndefined(patch.cfpm ?? {}) },
     toolOutput: { ...base.toolOutput, ...stripUndefined(patch.toolOutput ?? {}) },
     agent: { ...base.agent, ...stripUndefined(patch.agent ?? {}) },
+    mcp: { ...base.mcp, ...stripUndefined(patch.mcp ?? {}) },
   });
 }
 

@@ -30,4 +30,6 @@ export {
   type ApprovalsRepo,
   type ProcessesRepo,
   type ToolProcess,
+  type McpServerRecord,
+  type McpServersRepo,
 } from './types';

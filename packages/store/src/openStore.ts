@@ -12,6 +12,7 @@ import { createMemoryRepo } from './repos/memory';
 import { createProvidersRepo } from './repos/providers';
 import { createApprovalsRepo } from './repos/approvals';
 import { createProcessesRepo } from './repos/processes';
+import { createMcpServersRepo } from './repos/mcpServers';
 
 /**
  * Opens (creating and migrating when needed) the database at `opts.file`.
@@ -48,6 +49,7 @@ export function openStore(opts: OpenStoreOptions): Store {
     }
     return out as T;
   };
+  const keys = { encryptor: opts.encryptor, allowPlaintextKeys: opts.allowPlaintextKeys ?? false };
   return {
     file: opts.file,
     schemaVersion: readUserVersion(db),
@@ -57,11 +59,10 @@ export function openStore(opts: OpenStoreOptions): Store {
     compactions: guard(createCompactionsRepo(ctx, messages)),
     memory: guard(createMemoryRepo(ctx)),
     settings: guard(createSettingsRepo(ctx, env)),
-    providers: guard(
-      createProvidersRepo(ctx, { encryptor: opts.encryptor, allowPlaintextKeys: opts.allowPlaintextKeys ?? false }),
-    ),
+    providers: guard(createProvidersRepo(ctx, keys)),
     approvals: guard(createApprovalsRepo(ctx)),
     processes: guard(createProcessesRepo(ctx)),
+    mcpServers: guard(createMcpServersRepo(ctx, keys)),
     transaction: <T>(fn: () => T): T => {
       if (closed) throw new StoreError('closed', `The store ${opts.file} is closed.`);
       // Repository calls inside become savepoints of this one transaction.

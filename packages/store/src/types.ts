@@ -8,6 +8,7 @@ import type {
   FactStatus,
   MemoryCandidate,
   MemoryFact,
+  McpServerUpsert,
   MemorySnapshot,
   MessageKind,
   ProviderProfile,
@@ -347,6 +348,39 @@ export interface ProcessesRepo {
   list(): ToolProcess[];
 }
 
+// ─── MCP servers ────────────────────────────────────────────────────────────────────────────
+
+/** A stored MCP server without its secrets (env values, header values). */
+export interface McpServerRecord {
+  id: string;
+  name: string;
+  transport: 'stdio' | 'http';
+  command: string | null;
+  args: string[];
+  url: string | null;
+  envNames: string[];
+  headerNames: string[];
+  enabled: boolean;
+  startup: 'lazy' | 'launch';
+  autoApprove: boolean | string[];
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface McpServersRepo {
+  /** Oldest first. */
+  list(): McpServerRecord[];
+  get(id: string): McpServerRecord | null;
+  /**
+   * Creates (no id) or updates. `env` / `headers` undefined keeps them; given, they are the new
+   * set of names, where a null value keeps the stored value of that name. Names are unique.
+   */
+  upsert(input: McpServerUpsert): McpServerRecord;
+  remove(id: string): void;
+  /** The decrypted env values and headers, for the runtime that starts the server only. */
+  secrets(id: string): { env: Record<string, string>; headers: Record<string, string> };
+}
+
 // ─── the store ──────────────────────────────────────────────────────────────────────────────
 
 export interface Store {
@@ -363,6 +397,7 @@ export interface Store {
   providers: ProvidersRepo;
   approvals: ApprovalsRepo;
   processes: ProcessesRepo;
+  mcpServers: McpServersRepo;
   /** Runs several repository changes as one transaction: all of them or none (SPEC §9). */
   transaction<T>(fn: () => T): T;
   close(): void;

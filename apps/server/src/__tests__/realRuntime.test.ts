@@ -150,6 +150,24 @@ describe('browser mode with the real runtime', () => {
     await ok('memory.facts.setStatus', { id: fact.id, status: 'forgotten' });
     await ok('memory.candidates.list', { sessionId });
 
+    // MCP servers: a server that exits at once answers restart with its error; no secret comes back.
+    const quits = await ok<{ server: { id: string } }>('mcp.servers.upsert', {
+      name: 'quits',
+      transport: 'stdio',
+      command: process.execPath,
+      args: ['-e', 'process.exit(1)'],
+      env: { TOKEN: 'secret-value' },
+    });
+    const restarted = await ok<{ server: { status: string } }>('mcp.servers.restart', { id: quits.server.id });
+    expect(restarted.server.status).toBe('error');
+    const listed = await ok('mcp.servers.list', { sessionId });
+    expect(JSON.stringify(listed)).not.toContain('secret-value');
+    await ok('mcp.servers.sessionDisable', { sessionId, ids: [quits.server.id], disabled: true });
+    await ok('mcp.servers.import', {
+      json: JSON.stringify({ mcpServers: { remote: { url: 'http://127.0.0.1:9/mcp' } } }),
+    });
+    await ok('mcp.servers.remove', { id: quits.server.id });
+
     // Export, then delete.
     expect(await ok<{ mime: string }>('sessions.export', { id: sessionId, format: 'markdown' })).toMatchObject({
       mime: 'text/markdown',

@@ -7,6 +7,8 @@ import type { Store } from '@threadline/store';
 import { contextEngine } from '../engine/contextEngine';
 import type { Engine, ProviderFactory } from '../ports';
 import { defaultProviderFactory } from '../engine/providerFactory';
+import { McpManager, type McpManagerOptions } from '../mcp/manager';
+import { ensureFolder, sessionFolder } from '../workspace/sessionFolder';
 import { ToolRegistry } from '../tools/registry';
 import type { TurnDeps } from '../turn/deps';
 import { SessionRuntimes } from '../turn/sessionRuntime';
@@ -18,6 +20,7 @@ import { branchRoutes } from './branchRoutes';
 import { compactionRoutes } from './compactionRoutes';
 import { configRoutes } from './configRoutes';
 import { guardRoutes } from './errors';
+import { mcpRoutes } from './mcpRoutes';
 import { sessionRoutes } from './sessionRoutes';
 
 export interface CreateAppApiOptions {
@@ -44,6 +47,8 @@ export interface CreateAppApiOptions {
   /** Same tool call with the same arguments this many times in a row stops the turn (default 3). */
   doomLoopLimit?: number;
   maxModelCalls?: number;
+  /** MCP server manager options (start timeout, crash backoff, a session's working folder). */
+  mcp?: Omit<McpManagerOptions, 'store' | 'now'>;
 }
 
 export interface AppRuntime extends AppApi {
@@ -64,10 +69,30 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     }
   };
   const ctxRef: { ctx: ApiContext | null } = { ctx: null };
+  const registry = opts.tools ?? new ToolRegistry();
+  const mcp = new McpManager({
+    store: opts.store,
+    // A stdio server of a session runs in that session's working folder (created on first use).
+    workingFolder: (sessionId) => {
+      const session = sessionId ? opts.store.sessions.get(sessionId) : null;
+      if (!session) return null;
+      try {
+        const folder = sessionFolder(deps, opts.store.settings.get(), session);
+        ensureFolder(folder);
+        return folder;
+      } catch {
+        return null; // an unusable folder: the session's own tools say why; the server still starts
+      }
+    },
+    ...opts.mcp,
+  });
   const deps: TurnDeps = {
     store: opts.store,
     engine: opts.engine ?? contextEngine,
-    registry: opts.tools ?? new ToolRegistry(),
+    registry,
+    // The built-in (or a test's) tools are the base every session's registry extends.
+    toolsFor: (sessionId) => mcp.registry(registry.list(), sessionId),
+    mcp,
     emit,
     now: opts.clock ?? Date.now,
     newId: opts.newId ?? randomUUID,
@@ -99,7 +124,9 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     ...compactionRoutes(ctx),
     ...configRoutes(ctx),
     ...branchRoutes(ctx),
+    ...mcpRoutes(ctx, mcp),
   });
+  mcp.startAtLaunch();
   return {
     ...routes,
     idle: async (sessionId) => {
@@ -109,6 +136,8 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
       const running = runtimes.all().filter((rt) => rt.running !== null);
       for (const rt of running) rt.abort?.abort();
       await Promise.all(running.map((rt) => rt.running));
+      // The servers' processes go with the app.
+      await mcp.dispose();
     },
   };
 }

@@ -25,6 +25,10 @@ export class ToolRegistry {
     this.byName = new Map(tools.map((t) => [t.name, t]));
   }
 
+  list(): AnyTool[] {
+    return [...this.byName.values()];
+  }
+
   get(name: string): AnyTool | undefined {
     return this.byName.get(name);
   }

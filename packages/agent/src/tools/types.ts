@@ -46,6 +46,8 @@ export interface ToolDefinition<A = unknown> {
   parameters: JsonSchemaObject;
   /** Read-only tools run without approval under the `ask` policy. */
   readOnly: boolean;
+  /** Runs without asking by the user's standing choice (an MCP server's or tool's auto-approve). */
+  autoApprove?: boolean;
   args: z.ZodType<A>;
   run: (args: A, ctx: ToolContext) => Promise<ToolResult>;
   /**

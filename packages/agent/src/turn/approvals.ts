@@ -6,13 +6,16 @@ import type { TurnScope } from './deps';
 export type ApprovalDecision = 'approve' | 'approve_original' | 'deny' | 'aborted';
 
 /**
- * Policy of one tool in one session: a per-session override wins; otherwise read-only tools run
+ * Policy of one tool in one session: a per-session override wins; otherwise read-only tools (and tools the user auto-approved) run
  * on their own and the others follow the settings (default `ask`).
  */
-export function effectivePolicy(scope: TurnScope, tool: Pick<ToolDefinition, 'name' | 'readOnly'>): ApprovalPolicy {
+export function effectivePolicy(
+  scope: TurnScope,
+  tool: Pick<ToolDefinition, 'name' | 'readOnly' | 'autoApprove'>,
+): ApprovalPolicy {
   const override = scope.deps.store.approvals.get(scope.sessionId, tool.name);
   if (override) return override;
-  if (tool.readOnly) return 'auto';
+  if (tool.readOnly || tool.autoApprove === true) return 'auto';
   return scope.settings.approvalPolicy;
 }
 

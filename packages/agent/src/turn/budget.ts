@@ -26,13 +26,17 @@ export interface TokenBudget {
 
 const toolTokenCache = new WeakMap<ToolRegistry, Map<string, number>>();
 
-/** The tool definitions, counted once per registry and model (they do not change at run time). */
-export function toolDefinitionTokens(deps: TurnDeps, model: string): number {
-  let byModel = toolTokenCache.get(deps.registry);
-  if (!byModel) toolTokenCache.set(deps.registry, (byModel = new Map()));
+/**
+ * The tool definitions, counted once per registry and model: a session's registry is the same
+ * object until its MCP servers' tools change.
+ */
+export function toolDefinitionTokens(deps: TurnDeps, sessionId: string, model: string): number {
+  const registry = deps.toolsFor(sessionId);
+  let byModel = toolTokenCache.get(registry);
+  if (!byModel) toolTokenCache.set(registry, (byModel = new Map()));
   let n = byModel.get(model);
   if (n === undefined) {
-    const specs = deps.registry.specs();
+    const specs = registry.specs();
     n =
       specs.length === 0
         ? 0
@@ -51,7 +55,7 @@ export function tokenBudget(deps: TurnDeps, sessionId: string, profile: Provider
   const rt = deps.runtime(sessionId);
   const learned = rt.calibrationFor === calibrationKey(profile);
   const ratio = learned ? rt.calibration.ratio : 1;
-  const toolTokens = toolDefinitionTokens(deps, profile.model);
+  const toolTokens = toolDefinitionTokens(deps, sessionId, profile.model);
   return {
     ratio,
     learned,
@@ -73,6 +77,6 @@ export function observeProviderUsage(
   const key = calibrationKey(profile);
   const prior = rt.calibrationFor === key ? rt.calibration : INITIAL_CALIBRATION;
   rt.providerPromptTokens = promptTokens;
-  rt.calibration = observeUsage(prior, viewTokens + toolDefinitionTokens(deps, profile.model), promptTokens);
+  rt.calibration = observeUsage(prior, viewTokens + toolDefinitionTokens(deps, sessionId, profile.model), promptTokens);
   rt.calibrationFor = key;
 }

@@ -1,6 +1,7 @@
 import type { AppEvent, ProviderProfile, Settings } from '@threadline/protocol';
 import type { Store } from '@threadline/store';
 import type { Engine, ProviderClient } from '../ports';
+import type { McpManager } from '../mcp/manager';
 import type { ToolRegistry } from '../tools/registry';
 import type { SessionRuntime } from './sessionRuntime';
 
@@ -8,7 +9,12 @@ import type { SessionRuntime } from './sessionRuntime';
 export interface TurnDeps {
   store: Store;
   engine: Engine;
+  /** The built-in tools. */
   registry: ToolRegistry;
+  /** What one session's turn offers: the built-in tools plus its MCP servers' tools. */
+  toolsFor: (sessionId: string) => ToolRegistry;
+  /** MCP servers (null: none configured in this runtime, e.g. some tests). */
+  mcp: McpManager | null;
   emit: (e: AppEvent) => void;
   now: () => number;
   newId: () => string;

@@ -24,7 +24,7 @@ async function streamReply(
   const rt = deps.runtime(sessionId);
   return scope.client.streamChat({
     messages: sv.view.messages,
-    tools: deps.registry.specs(),
+    tools: deps.toolsFor(sessionId).specs(),
     signal: scope.signal,
     onDelta: (delta) => {
       sink.content += delta;

@@ -132,6 +132,9 @@ async function turnBody(scope: TurnScope, userText: string): Promise<void> {
     return;
   }
   refreshSessionMemory(scope, { at: 'turn_start' });
+  // Lazy MCP servers start now; each start is bounded, a failure only leaves its tools out, and
+  // a cancel does not wait for a slow one (it keeps starting for the next turn).
+  await untilAborted(deps.mcp?.prepareTurn(sessionId), scope.signal);
   const doom = new DoomLoopGuard(deps.doomLoopLimit);
   for (let call = 0; call < deps.maxModelCalls; call++) {
     const reply = await callModel(scope);
@@ -166,6 +169,14 @@ async function turnBody(scope: TurnScope, userText: string): Promise<void> {
     if (scope.signal.aborted) return;
   }
   persistErrorNotice(deps, sessionId, { type: 'max_model_calls', limit: deps.maxModelCalls });
+}
+
+function untilAborted(work: Promise<void> | undefined, signal: AbortSignal): Promise<void> {
+  if (!work || signal.aborted) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    signal.addEventListener('abort', () => resolve(), { once: true });
+    void work.finally(resolve);
+  });
 }
 
 function assistantMessage(id: string, content: string, toolCalls: ToolCall[]): NewMessage {

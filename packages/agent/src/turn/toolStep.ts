@@ -172,7 +172,7 @@ export async function runToolCall(
   };
   if (scope.signal.aborted)
     return done('aborted', { ok: false, content: 'aborted: the user cancelled the turn before this tool ran' });
-  const parsed = parseToolCall(deps.registry, call);
+  const parsed = parseToolCall(deps.toolsFor(scope.sessionId), call);
   if (!parsed.ok) {
     announce(scope, messageId, call, false);
     return done('error', { ok: false, content: parsed.error });

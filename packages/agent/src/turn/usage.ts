@@ -21,6 +21,7 @@ export function computeUsage(
   const budget = tokenBudget(deps, sessionId, profile);
   const total = budget.providerTokens(sv.view.tokens);
   const agentVisible = sv.history.filter((m) => m.visibility.agent).length;
+  const toolServers = deps.mcp?.serverCount(sessionId) ?? 0;
   return {
     total,
     window,
@@ -35,6 +36,10 @@ export function computeUsage(
     // travels in session.updated; compaction.run refuses a busy session itself.
     canCompact: agentVisible >= 2,
     autoPaused: rt.autoPaused,
+    toolServers,
+    // Only servers can be switched off, so only with servers is there something to offer.
+    toolsOverShare:
+      toolServers > 0 && window > 0 && budget.toolTokens * budget.ratio > settings.mcp.toolShareWarning * window,
   };
 }
 

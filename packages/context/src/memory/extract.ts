@@ -3,7 +3,7 @@
  * actions, artifacts, invalid paths and open items. Deterministic; every draft is judged later by
  * `evaluateDraft`, so this stage may over-collect but never decides.
  */
-import type { ChatMessage } from '@threadline/protocol';
+import { MCP_TOOL_SEPARATOR, type ChatMessage } from '@threadline/protocol';
 import { MAX_ARTIFACTS_PER_TOOL_OUTPUT } from './constants';
 import {
   CLAIM_PATTERNS,
@@ -56,8 +56,21 @@ export function commandOf(args: Record<string, unknown>): string | null {
   return null;
 }
 
+/** `<server>__<tool>`: a tool of an MCP server (built-in tools have no separator). */
+function isMcpTool(name: string): boolean {
+  return name.includes(MCP_TOOL_SEPARATOR);
+}
+
 function isShellTool(name: string): boolean {
-  return /shell|terminal|bash|exec|command|run|powershell|cmd/i.test(name);
+  // An MCP tool's name says little ("…__run_query"): only its `command` argument makes it a shell call.
+  return !isMcpTool(name) && /shell|terminal|bash|exec|command|run|powershell|cmd/i.test(name);
+}
+
+/** What an MCP call did, short: its name and its arguments as JSON, cut at 120 characters. */
+function mcpCallLine(call: CallInfo): string {
+  const args = JSON.stringify(call.args);
+  const shown = args === '{}' ? '' : ` ${args.length > 120 ? `${args.slice(0, 120)}…` : args}`;
+  return `called \`${call.name}\`${shown} (ok)`;
 }
 
 function sentences(text: string): string[] {
@@ -108,8 +121,9 @@ function fromAssistant(m: ChatMessage, calls: Map<string, CallInfo>, out: Memory
   }
   for (const tc of m.tool_calls ?? []) {
     const args = parseToolArgs(tc.function.arguments);
-    const command = commandOf(args) ?? (isShellTool(tc.function.name) ? tc.function.arguments : null);
-    const info: CallInfo = { name: tc.function.name, command: isShellTool(tc.function.name) ? command : null, args };
+    const shellLike = isShellTool(tc.function.name) || (isMcpTool(tc.function.name) && commandOf(args) !== null);
+    const command = commandOf(args) ?? (shellLike ? tc.function.arguments : null);
+    const info: CallInfo = { name: tc.function.name, command: shellLike ? command : null, args };
     calls.set(tc.id, info);
     const written = info.command !== null ? writtenPaths(info.command) : editorWrittenPaths(tc.function.name, args);
     for (const p of written) push({ category: 'artifact', content: p, origin: 'command', written: true });
@@ -147,6 +161,17 @@ function fromTool(m: ChatMessage, calls: Map<string, CallInfo>, out: MemoryDraft
           });
       }
     }
+    // An MCP tool's result says nothing like "exit 0": a result the runtime did not mark as an
+    // error (`Error: …`, denied, aborted, not run) is a call that succeeded, and memory keeps it
+    // as shell commands are kept.
+    if (isMcpTool(call.name) && call.command === null && !/^(?:Error\b|denied:|aborted:|not run:)/.test(text))
+      out.push({
+        category: 'verified_action',
+        content: mcpCallLine(call),
+        source: 'cfpm_auto',
+        origin: 'tool_output',
+        confirmed: true,
+      });
     if (succeeded || editorOk) {
       for (const p of written)
         out.push({

@@ -71,6 +71,7 @@ describe('migrations', () => {
         'settings',
         'tool_approvals',
         'tool_processes',
+        'mcp_servers',
       ].sort(),
     );
     db.close();

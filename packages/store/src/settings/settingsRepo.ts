@@ -70,6 +70,7 @@ function mergeSettingsLoose(base: Settings, patch: SettingsPatch): unknown {
       cfpm: { ...base.cfpm, ...patch.cfpm },
       toolOutput: { ...base.toolOutput, ...patch.toolOutput },
       agent: { ...base.agent, ...patch.agent },
+      mcp: { ...base.mcp, ...patch.mcp },
     };
   }
 }

@@ -6,6 +6,7 @@ import { FolderButton } from './FolderButton';
 import { SessionApprovals } from './SessionApprovals';
 import { IconMemory, IconPlus } from './Icons';
 import { MessageList } from './MessageList';
+import { ToolShareNotice } from './ToolShareNotice';
 import { shortcutLabel } from '../lib/shortcuts';
 import { getBridge } from '../transport';
 
@@ -76,6 +77,7 @@ export function ChatView() {
       ) : (
         <MessageList sessionId={sessionId} />
       )}
+      <ToolShareNotice sessionId={sessionId} />
       <Composer sessionId={sessionId} />
     </main>
   );

@@ -87,6 +87,12 @@ function Popover({
               <td>
                 <span className={`swatch seg-${k}`} />
                 {t(`context.breakdown.${k}`)}
+                {k === 'tools' && (usage.toolServers ?? 0) > 0 && (
+                  <span className="muted" data-testid="meter-tool-servers">
+                    {' '}
+                    {t('context.toolServers', { count: usage.toolServers })}
+                  </span>
+                )}
               </td>
               <td className="num">{formatTokens(part(usage, k))}</td>
             </tr>

@@ -5,12 +5,13 @@ import { useAppStore } from '../store';
 import type { SettingsTab } from '../store/types';
 import { IconX } from './Icons';
 import { LanguageSwitch } from './LanguageSwitch';
+import { McpSettings } from './McpSettings';
 import { ProviderForm } from './ProviderForm';
 import { ReachSettings } from './ReachSettings';
 import { NumberField, Segmented, SettingRow, Toggle } from './SettingsControls';
 
 type Tab = SettingsTab;
-const TABS: Tab[] = ['general', 'providers', 'context'];
+const TABS: Tab[] = ['general', 'providers', 'context', 'tools'];
 const LEVELS: VisibilityLevel[] = ['off', 'brief', 'debug'];
 
 function useApply() {
@@ -267,6 +268,7 @@ export function SettingsPage() {
         {tab === 'general' && <General />}
         {tab === 'providers' && <Providers editActive={opened === 'providers'} />}
         {tab === 'context' && <Context />}
+        {tab === 'tools' && <McpSettings />}
       </div>
     </div>
   );

@@ -34,6 +34,26 @@ function headline(raw: string): string {
   return '';
 }
 
+/** Images an MCP tool returned, of the kinds an <img> shows safely. */
+const SAFE_IMAGE = /^image\/(png|jpeg|gif|webp)$/;
+
+interface McpMeta {
+  server: string;
+  tool: string;
+  images: { mimeType: string; data: string }[];
+  structured: unknown;
+}
+
+/** What an MCP result carries beside its text (meta.mcp, written by the agent). */
+function mcpMeta(result: StoredMessage | null): McpMeta | null {
+  const m = result?.meta?.mcp as Partial<McpMeta> | undefined;
+  if (!m || typeof m !== 'object' || typeof m.server !== 'string') return null;
+  const images = Array.isArray(m.images)
+    ? m.images.filter((i) => typeof i?.data === 'string' && SAFE_IMAGE.test(String(i?.mimeType)))
+    : [];
+  return { server: m.server, tool: String(m.tool ?? ''), images, structured: m.structured };
+}
+
 function formatDuration(ms: number | null, t: TFunction): string | null {
   if (ms === null) return null;
   return ms < 1000
@@ -103,6 +123,11 @@ export function ToolCallCard({ sessionId, call, result }: Props) {
   const ranArgs = useMemo(() => (ran ? prettyArgs(ran) : null), [ran]);
   const head = useMemo(() => headline(ran ?? call.function.arguments), [ran, call.function.arguments]);
   const output = result?.content ?? '';
+  const mcp = useMemo(() => mcpMeta(result), [result]);
+  const structured = useMemo(
+    () => (mcp?.structured !== undefined ? JSON.stringify(mcp.structured, null, 2) : null),
+    [mcp],
+  );
   // The history leaves full outputs out; a truncated result fetches its full text on demand.
   const truncated = result !== null && (result.meta?.truncated === true || TRUNCATION_MARK.test(output));
   const fullOutput = result?.fullOutput ?? fetched.text ?? output;
@@ -133,6 +158,7 @@ export function ToolCallCard({ sessionId, call, result }: Props) {
         <IconChevron className={`chev ${expanded ? 'open' : ''}`} />
         <IconTool />
         <span className="tool-name">{call.function.name}</span>
+        {mcp && <span className="badge tool-source">{t('tool.mcpSource', { server: mcp.server })}</span>}
         {head && <code className="tool-headline">{head}</code>}
         <span className="spacer" />
         {waited && (
@@ -242,6 +268,29 @@ export function ToolCallCard({ sessionId, call, result }: Props) {
                 </button>
               )}
               {fetched.state === 'error' && <div className="form-error">{t('tool.fullOutputError')}</div>}
+              {mcp && mcp.images.length > 0 && (
+                <div className="tool-images" data-testid="tool-images">
+                  {mcp.images.map((img, i) => (
+                    <img
+                      key={i}
+                      className="tool-image"
+                      src={`data:${img.mimeType};base64,${img.data}`}
+                      alt={t('tool.imageAlt', { index: i + 1, name: call.function.name })}
+                    />
+                  ))}
+                </div>
+              )}
+              {structured !== null && (
+                <>
+                  <div className="tool-section-label">
+                    {t('tool.structured')}
+                    <CopyButton getText={() => structured} />
+                  </div>
+                  <pre className="tool-pre" data-testid="tool-structured">
+                    {structured}
+                  </pre>
+                </>
+              )}
             </>
           )}
         </div>

@@ -131,7 +131,7 @@ export interface SettingsSlice {
 }
 
 export type Panel = 'none' | 'settings' | 'memory';
-export type SettingsTab = 'general' | 'providers' | 'context';
+export type SettingsTab = 'general' | 'providers' | 'context' | 'tools';
 
 export interface UiSlice {
   phase: 'loading' | 'setup' | 'ready' | 'error';

@@ -1,0 +1,185 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServerRecord } from '@threadline/store';
+import { childEnv } from '../process/childEnv';
+
+/** What a server is started with: its stored config and the decrypted env values / headers. */
+export interface McpLaunch {
+  record: McpServerRecord;
+  secrets: { env: Record<string, string>; headers: Record<string, string> };
+  /** The stdio child's working folder. */
+  cwd: string;
+  /** Settings → agent.envPassthrough: secret-looking variables the user lets children see. */
+  envPassthrough: readonly string[];
+}
+
+/**
+ * The folder and environment of a stdio server's child process: the session's working folder
+ * when there is one (else this process's), and the same environment as every child the app starts
+ * (the user's, without secret-looking variables) plus what the user configured for this server.
+ */
+export function mcpChildProcess(
+  configuredEnv: Record<string, string>,
+  cwd: string | null,
+  envPassthrough: readonly string[] = [],
+): { cwd: string; env: Record<string, string> } {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(childEnv(process.env, envPassthrough))) if (v !== undefined) env[k] = v;
+  return { cwd: cwd ?? process.cwd(), env: { ...env, ...configuredEnv } };
+}
+
+const STDERR_TAIL_BYTES = 4000;
+const STDERR_TAIL_LINES = 12;
+
+/** The last lines a server wrote to stderr: what explains a failure. */
+export class StderrTail {
+  private buf = '';
+  push(chunk: Buffer | string): void {
+    this.buf = (this.buf + chunk.toString()).slice(-STDERR_TAIL_BYTES);
+  }
+  text(): string {
+    return this.buf.trimEnd().split('\n').slice(-STDERR_TAIL_LINES).join('\n').trim();
+  }
+}
+
+export interface ConnectionEvents {
+  /** The server went away without stop() being called (crash, killed, connection lost). */
+  onUnexpectedClose: (reason: string) => void;
+  /** The server said its tools changed; the SDK fetched the new list. */
+  onToolsChanged: (tools: Tool[]) => void;
+}
+
+/** One live MCP session with a server over the SDK's own transports. */
+export class McpConnection {
+  readonly stderr = new StderrTail();
+  private client: Client | null = null;
+  private stopping = false;
+  /** The client while it connects: stop() must end a start in progress too (a child being spawned). */
+  private connecting: Client | null = null;
+  private lastError: string | null = null;
+  private stdio: StdioClientTransport | null = null;
+
+  constructor(
+    private readonly launch: McpLaunch,
+    private readonly events: ConnectionEvents,
+  ) {}
+
+  private transport(): Transport {
+    const { record, secrets, cwd } = this.launch;
+    if (record.transport === 'http') {
+      return new StreamableHTTPClientTransport(new URL(record.url ?? ''), {
+        requestInit: { headers: secrets.headers },
+      });
+    }
+    const child = mcpChildProcess(secrets.env, cwd, this.launch.envPassthrough);
+    const t = new StdioClientTransport({
+      command: record.command ?? '',
+      args: record.args,
+      env: child.env,
+      cwd: child.cwd,
+      stderr: 'pipe',
+    });
+    t.stderr?.on('data', (d: Buffer) => this.stderr.push(d));
+    this.stdio = t;
+    return t;
+  }
+
+  /** Connects and lists the tools; throws one sentence (with the stderr tail) on failure. */
+  async start(timeoutMs: number): Promise<Tool[]> {
+    const client = new Client(
+      { name: 'threadline', version: '0.1.0' },
+      {
+        capabilities: {},
+        // Only for servers that announce tools.listChanged; the SDK refetches the list itself.
+        listChanged: {
+          tools: {
+            onChanged: (err, tools) => {
+              if (!err && tools && this.client === client) this.events.onToolsChanged(tools);
+            },
+          },
+        },
+      },
+    );
+    const transport = this.transport();
+    client.onerror = (err) => {
+      this.lastError = err.message;
+    };
+    client.onclose = () => {
+      const was = this.client;
+      this.client = null;
+      if (was && !this.stopping)
+        this.events.onUnexpectedClose(this.explain(`The server "${this.launch.record.name}" stopped unexpectedly.`));
+    };
+    this.connecting = client;
+    try {
+      await client.connect(transport, { timeout: timeoutMs });
+      const tools: Tool[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: timeoutMs });
+        tools.push(...page.tools);
+        cursor = page.nextCursor;
+      } while (cursor);
+      if (this.stopping) throw new Error('stopped while starting');
+      this.client = client;
+      return tools;
+    } catch (err) {
+      this.stopping = true;
+      await client.close().catch(() => undefined);
+      // The sentence already names the cause; only what the server itself wrote is added.
+      throw new Error(this.explain(startFailure(this.launch.record, err), false));
+    } finally {
+      this.connecting = null;
+    }
+  }
+
+  /** Calls a tool; the signal cancels the request (the SDK tells the server). */
+  async call(
+    name: string,
+    args: Record<string, unknown>,
+    opts: { signal: AbortSignal; timeoutMs: number },
+  ): Promise<CallToolResult> {
+    if (!this.client) throw new Error('the server is not connected');
+    const r = await this.client.callTool({ name, arguments: args }, undefined, {
+      signal: opts.signal,
+      timeout: opts.timeoutMs,
+      resetTimeoutOnProgress: true,
+    });
+    return r as CallToolResult;
+  }
+
+  /** The stdio child's process id (null for HTTP or before start). */
+  get pid(): number | null {
+    return this.stdio?.pid ?? null;
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    const c = this.client ?? this.connecting;
+    this.client = null;
+    await c?.close().catch(() => undefined);
+  }
+
+  private explain(sentence: string, withTransportError = true): string {
+    const tail = this.stderr.text();
+    const detail = tail !== '' ? tail : withTransportError ? this.lastError : null;
+    return detail ? `${sentence}\n${detail}` : sentence;
+  }
+}
+
+function startFailure(record: McpServerRecord, err: unknown): string {
+  const e = err as NodeJS.ErrnoException & { code?: unknown };
+  const msg = e?.message ?? String(err);
+  if (record.transport === 'stdio') {
+    if (e?.code === 'ENOENT' || /ENOENT/.test(msg)) return `The command "${record.command}" was not found.`;
+    if (/Connection closed/i.test(msg)) return `The server "${record.name}" exited before it answered.`;
+  } else {
+    if (/ECONNREFUSED|fetch failed/i.test(msg) || /ECONNREFUSED/.test(String(e?.cause)))
+      return `Nothing answers at ${record.url} (connection refused).`;
+  }
+  if (/timed out|timeout/i.test(msg)) return `The server "${record.name}" did not answer in time.`;
+  return `The server "${record.name}" could not be started: ${msg}`;
+}

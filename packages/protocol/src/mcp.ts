@@ -1,0 +1,74 @@
+import { z } from 'zod';
+
+/** Between the server's and the tool's name in what the model sees: `<server>__<tool>`. */
+export const MCP_TOOL_SEPARATOR = '__';
+
+/** A server name as the user types it: also the prefix of its tools, so a few safe characters. */
+export const McpServerNameSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(40)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9 ._-]*$/, 'letters, digits, space, dot, dash and underscore only');
+
+/** Env / header values: a string sets it; `null` keeps the stored value of that name (edits never see it). */
+const SecretMapSchema = z.record(z.string().min(1).max(200), z.string().max(8192).nullable());
+
+const common = {
+  id: z.string().min(1).max(200).optional(),
+  name: McpServerNameSchema,
+  enabled: z.boolean().optional(),
+  /** `lazy` (default): started when a turn first needs it; `launch`: at app start. */
+  startup: z.enum(['lazy', 'launch']).optional(),
+  /** Tools that run without asking: `true` for every tool of the server, or tool names. */
+  autoApprove: z.union([z.boolean(), z.array(z.string().min(1).max(200)).max(500)]).optional(),
+};
+
+export const McpServerUpsertSchema = z.discriminatedUnion('transport', [
+  z.object({
+    ...common,
+    transport: z.literal('stdio'),
+    command: z.string().trim().min(1, 'a command is required').max(4096),
+    args: z.array(z.string().max(8192)).max(200).optional(),
+    env: SecretMapSchema.optional(),
+  }),
+  z.object({
+    ...common,
+    transport: z.literal('http'),
+    url: z.url({ protocol: /^https?$/ }),
+    headers: SecretMapSchema.optional(),
+  }),
+]);
+export type McpServerUpsert = z.infer<typeof McpServerUpsertSchema>;
+
+export type McpServerStatus = 'disabled' | 'stopped' | 'starting' | 'connected' | 'error';
+
+/** A secret's name and whether a value is stored; never the value. */
+export interface McpSecretName {
+  name: string;
+  set: boolean;
+}
+
+/** What the renderer learns of a server: config without secrets, and its live state. */
+export interface McpServerInfo {
+  id: string;
+  name: string;
+  transport: 'stdio' | 'http';
+  enabled: boolean;
+  startup: 'lazy' | 'launch';
+  autoApprove: boolean | string[];
+  command?: string;
+  args?: string[];
+  env?: McpSecretName[];
+  url?: string;
+  headers?: McpSecretName[];
+  status: McpServerStatus;
+  /** Tool names as the server calls them (the model sees `<server>__<tool>`). */
+  tools: string[];
+  /** Switched off for the session asked about (mcp.servers.list with a sessionId). */
+  sessionDisabled?: boolean;
+  /** One sentence, then the last lines the server wrote to stderr when there are any. */
+  error?: string;
+}
+
+export const McpImportSchema = z.object({ json: z.string().min(1).max(1_000_000) });
