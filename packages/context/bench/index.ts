@@ -3,7 +3,7 @@
  * (scripts/bench.ts) and by `threadline-context bench`.
  */
 import { existsSync } from 'node:fs';
-import { STRATEGIES, toChatMessage, type ChatMessage, type StoredMessage } from '@threadline/protocol';
+import { STRATEGIES, toChatMessage, type ChatMessage, type MemoryFact, type StoredMessage } from '@threadline/protocol';
 import {
   buildMemoryBlock,
   buildView,
@@ -18,6 +18,8 @@ import {
   pathRecall,
   refreshMemory,
   toCompactionRecord,
+  recoveryTarget,
+  MEMORY_BLOCK_HEADER,
 } from '../src/index';
 import { loadTranscripts } from '../src/cli/transcripts';
 import { generateSession } from './generate';
@@ -119,7 +121,54 @@ async function sessionBench(quick: boolean): Promise<void> {
   );
 }
 
-/** Strategy × transcript quality table. */
+interface Totals {
+  recall: number;
+  named: number;
+  files: number;
+  red: number;
+  viol: number;
+  overUnchanged: number;
+  overTooLarge: number;
+  grew: number;
+  belowInserted: number;
+  notReached: number;
+}
+
+/** One compaction of a transcript and the view the model reads afterwards. */
+async function runOnce(
+  history: StoredMessage[],
+  strategy: (typeof STRATEGIES)[number],
+  opts: { window: number; trigger: 'auto' | 'recovery'; threshold?: number; target?: number },
+  memory: { block: string | null; facts: MemoryFact[] },
+) {
+  const r = await compact({
+    history,
+    strategy,
+    model: MODEL,
+    window: opts.window,
+    target: opts.target,
+    threshold: opts.threshold,
+    trigger: opts.trigger,
+    summarizer: extractiveSummarizer,
+    memoryBlock: memory.block,
+    memoryFacts: memory.facts,
+    now: () => 0,
+  });
+  const applied = r.ok ? [toCompactionRecord(r, { sessionId: 't', createdAt: 0 })] : [];
+  const after = buildView({
+    history: r.ok ? [...history, ...r.inserted] : history,
+    compactions: applied,
+    model: MODEL,
+    memoryBlock: memory.block,
+  });
+  return { r, after };
+}
+
+/**
+ * Strategy × transcript quality table. Every strategy gets the same memory block (facts of the
+ * whole transcript), so "before" is one figure per conversation. Path recall is measured in the
+ * view the model reads, without the memory block: the ledger alone must keep the files.
+ */
 async function transcriptBench(dir: string, quick: boolean): Promise<void> {
   if (!existsSync(dir)) {
     out(`## Transcripts: skipped (no folder at ${dir})`);
@@ -127,84 +176,122 @@ async function transcriptBench(dir: string, quick: boolean): Promise<void> {
   }
   const transcripts = loadTranscripts(dir).slice(0, quick ? 4 : undefined);
   const rows: Array<Array<string | number>> = [];
-  const totals = new Map<string, { ok: number; red: number; viol: number; recall: number }>();
+  const totals = new Map<string, Totals>();
   for (const t of transcripts) {
     const history = historyFromChatMessages(t.messages, { model: MODEL, sessionId: 't' });
     const files = editedFiles(t.messages);
     const users = history.filter((m) => m.role === 'user' && !isChitchat(m.content));
-    const before = buildView({ history, model: MODEL });
-    const window = Math.ceil(before.tokens / 0.9);
+    let i = 0;
+    const facts = refreshMemory({
+      sessionId: 't',
+      messages: history.map(toChatMessage),
+      now: 0,
+      newId: () => `f${++i}`,
+    }).facts;
+    const memory = { block: buildMemoryBlock(facts), facts };
+    const before = buildView({ history, model: MODEL, memoryBlock: memory.block });
     for (const strategy of STRATEGIES) {
-      let memoryBlock: string | null = null;
-      let facts: ReturnType<typeof refreshMemory>['facts'] = [];
-      if (strategy === 'cfpm_memory_v1' || strategy === 'priority_chain') {
-        let i = 0;
-        facts = refreshMemory({
-          sessionId: 't',
-          messages: history.map(toChatMessage),
-          now: 0,
-          newId: () => `f${++i}`,
-        }).facts;
-        memoryBlock = buildMemoryBlock(facts);
-      }
-      const r = await compact({
+      const tot: Totals = totals.get(strategy) ?? {
+        recall: 0,
+        named: 0,
+        files: 0,
+        red: 0,
+        viol: 0,
+        overUnchanged: 0,
+        overTooLarge: 0,
+        grew: 0,
+        belowInserted: 0,
+        notReached: 0,
+      };
+      // 1. auto at 90% of the window (threshold 0.85).
+      const { r, after } = await runOnce(
         history,
         strategy,
-        model: MODEL,
-        window,
-        trigger: 'auto',
-        summarizer: extractiveSummarizer,
-        memoryBlock,
-        memoryFacts: facts,
-        now: () => 0,
-      });
-      const applied = r.ok ? [toCompactionRecord(r, { sessionId: 't', createdAt: 0 })] : [];
-      const after = buildView({
-        history: r.ok ? [...history, ...r.inserted] : history,
-        compactions: applied,
-        model: MODEL,
-        memoryBlock,
-      });
+        { window: Math.ceil(before.tokens / 0.9), trigger: 'auto', threshold: 0.85 },
+        memory,
+      );
       const v = pairViolations(after.messages);
       const viol = v.orphanResults.length + v.unansweredCalls.length;
       const hidden = new Set(r.hiddenIds);
       const kept = users.filter((u) => !hidden.has(u.id)).length;
-      const recall = pathRecall(textOf(after.messages), files);
-      const red = r.ok ? (1 - r.tokensAfter / r.tokensBefore) * 100 : 0;
+      const withoutBlock = after.messages.filter((m) => !(m.content ?? '').startsWith(MEMORY_BLOCK_HEADER));
+      const recall = pathRecall(textOf(withoutBlock), files);
+      const red = (1 - after.tokens / before.tokens) * 100;
+      // 2. over the window by 10% (a recovery): never left unchanged unless one kept message alone is too big.
+      const over = await runOnce(
+        history,
+        strategy,
+        { window: Math.floor(before.tokens / 1.1), trigger: 'recovery', target: recoveryTarget(Math.floor(before.tokens / 1.1), 1) },
+        memory,
+      );
+      // 3. auto under the threshold (50% of the window): nothing inserted, nothing changed.
+      const below = await runOnce(
+        history,
+        strategy,
+        { window: Math.ceil(before.tokens / 0.5), trigger: 'auto', threshold: 0.85 },
+        memory,
+      );
+      const overViol = pairViolations(over.after.messages);
+      tot.viol += viol + overViol.orphanResults.length + overViol.unansweredCalls.length;
+      if (!over.r.ok) {
+        if (over.r.reason?.startsWith('message_over_window')) tot.overTooLarge++;
+        else tot.overUnchanged++;
+      }
+      for (const x of [after, over.after, below.after]) if (x.tokens > before.tokens) tot.grew++;
+      tot.belowInserted += below.r.inserted.length;
+      if (r.ok && !r.targetReached) tot.notReached++;
       rows.push([
         t.name.slice(0, 34),
         strategy,
-        r.tokensBefore,
-        r.ok ? r.tokensAfter : `— ${r.reason}`,
+        before.tokens,
+        r.ok ? after.tokens : `— ${r.reason}`,
         `${red.toFixed(1)}%`,
         viol,
         `${kept}/${users.length}`,
         files.length ? `${recall.named.length}/${files.length}` : '-',
+        over.r.ok ? `${over.after.tokens}${over.r.targetReached ? '' : ' (best effort)'}` : `— ${over.r.reason?.split(':')[0]}`,
       ]);
-      const tot = totals.get(strategy) ?? { ok: 0, red: 0, viol: 0, recall: 0 };
-      tot.ok += r.ok ? 1 : 0;
-      tot.red += red;
-      tot.viol += viol;
       tot.recall += recall.recall;
+      tot.named += recall.named.length;
+      tot.files += files.length;
+      tot.red += red;
       totals.set(strategy, tot);
     }
   }
   out(
-    `## Transcripts (${transcripts.length}): window = tokens / 0.9, auto trigger, target 60%, extractive summaries (no model call)`,
+    `## Transcripts (${transcripts.length}): same memory block for every strategy, extractive summaries (no model call)`,
   );
+  out('auto = window tokens / 0.9, threshold 0.85; over = window tokens / 1.1, recovery target; recall in the view without the memory block');
   out(
-    table(['transcript', 'strategy', 'before', 'after', 'reduction', 'pair viol.', 'users kept', 'path recall'], rows),
+    table(
+      ['transcript', 'strategy', 'before', 'after (auto)', 'reduction', 'pair viol.', 'users kept', 'path recall', 'after (over window)'],
+      rows,
+    ),
   );
   out();
   out(
     table(
-      ['strategy', 'compacted', 'mean reduction', 'pair violations', 'mean path recall'],
+      [
+        'strategy',
+        'edited-file recall (view)',
+        'mean reduction',
+        'pair violations',
+        'over window left unchanged',
+        'kept message > window',
+        'runs that grew',
+        'inserted below threshold',
+        'best effort (target not reached)',
+      ],
       [...totals].map(([s, x]) => [
         s,
-        `${x.ok}/${transcripts.length}`,
+        `${((x.named / Math.max(1, x.files)) * 100).toFixed(1)}% (${x.named}/${x.files}; mean ${((x.recall / transcripts.length) * 100).toFixed(1)}%)`,
         `${(x.red / transcripts.length).toFixed(1)}%`,
         x.viol,
-        `${((x.recall / transcripts.length) * 100).toFixed(1)}%`,
+        x.overUnchanged,
+        x.overTooLarge,
+        x.grew,
+        x.belowInserted,
+        x.notReached,
       ]),
     ),
   );
