@@ -1,5 +1,6 @@
 import { getEncoding, type Tiktoken } from 'js-tiktoken';
 import { encodingForModel, type EncodingName } from './models';
+import { forEachO200kPiece } from './pretokenize';
 
 /** Characters per token of the documented fallback for models without a known tokenizer. */
 export const APPROX_CHARS_PER_TOKEN = 4;
@@ -50,11 +51,175 @@ function encodeLinear(enc: Tiktoken, text: string): number[] {
   return out;
 }
 
+/**
+ * Counting is BPE per pre-tokenizer piece (the encoding's own regex split), so the count of a text
+ * is the sum of its pieces' counts. Pieces repeat (words, indentation, punctuation), so their
+ * counts are cached, as the original GPT-2 encoder cached its BPE: identical counts, and cold
+ * counting no longer pays js-tiktoken's per-piece byte encoding and rank lookups for every word.
+ */
+const PIECE_CACHE_MAX = 200_000;
+/** A piece longer than this is counted with the 256-character cut of `encodeLinear`. */
+const MAX_EXACT_PIECE = 1024;
+
+interface PieceCounter {
+  re: RegExp | null;
+  counts: Map<string, number>;
+}
+const pieceCounters = new Map<string, PieceCounter>();
+
+function pieceCounter(name: 'o200k_base' | 'cl100k_base'): PieceCounter {
+  let pc = pieceCounters.get(name);
+  if (!pc) {
+    // js-tiktoken keeps the pattern as `patStr`; without it we fall back to plain encoding.
+    const pat = (bpe(name) as unknown as { patStr?: unknown }).patStr;
+    pc = { re: typeof pat === 'string' ? new RegExp(pat, 'gu') : null, counts: new Map() };
+    pieceCounters.set(name, pc);
+  }
+  return pc;
+}
+
+/** Forget the cached piece counts and learnt pair ranks (the bench measures cold counting with it). */
+export function resetPieceCache(): void {
+  for (const pc of pieceCounters.values()) pc.counts.clear();
+  for (const t of mergeTables.values()) t?.pairs.clear();
+}
+
+const utf8 = new TextEncoder();
+
+interface MergeTables {
+  /** Rank-table keys are comma-joined bytes. */
+  ranks: Map<string, number>;
+  /** Token id → its bytes. */
+  bytesOf: Map<number, Uint8Array>;
+  /** Token id of each single byte. */
+  byteToken: number[];
+  /** (left id, right id) → id of the concatenation, or -1: learnt as pieces are merged. */
+  pairs: Map<number, number>;
+}
+const mergeTables = new Map<Tiktoken, MergeTables | null>();
+
+/** js-tiktoken's rank tables (`rankMap`, `textMap`), or null if its internals changed. */
+function tablesOf(enc: Tiktoken): MergeTables | null {
+  let t = mergeTables.get(enc);
+  if (t === undefined) {
+    const inner = enc as unknown as { rankMap?: unknown; textMap?: unknown };
+    const ranks = inner.rankMap;
+    const bytesOf = inner.textMap;
+    t =
+      ranks instanceof Map && bytesOf instanceof Map
+        ? {
+            ranks: ranks as Map<string, number>,
+            bytesOf: bytesOf as Map<number, Uint8Array>,
+            byteToken: Array.from({ length: 256 }, (_, i) => (ranks.get(String(i)) as number | undefined) ?? -1),
+            pairs: new Map(),
+          }
+        : null;
+    mergeTables.set(enc, t);
+  }
+  return t;
+}
+
+/** 2^18 > every vocabulary id (o200k: 200,019), so the pair key is exact in a double. */
+const PAIR_SHIFT = 262_144;
+
+function pairRank(t: MergeTables, a: number, b: number): number {
+  const key = a * PAIR_SHIFT + b;
+  let r = t.pairs.get(key);
+  if (r === undefined) {
+    const ab = t.bytesOf.get(a);
+    const bb = t.bytesOf.get(b);
+    r = ab && bb ? (t.ranks.get(`${ab.join(',')},${bb.join(',')}`) ?? -1) : -1;
+    t.pairs.set(key, r);
+  }
+  return r;
+}
+
+/**
+ * Token count of one piece: js-tiktoken's own merge (bytePairMerge: lowest rank first, leftmost
+ * on ties) over its own rank table, with parts held as token ids and the rank of a pair of ids
+ * learnt once (pairs repeat across pieces far more than pieces do). Without `encode`'s per-call
+ * regex construction and per-lookup string keys, which dominated cache misses.
+ */
+function bpeCount(enc: Tiktoken, piece: string): number {
+  const t = tablesOf(enc);
+  if (t === null) return enc.encode(piece, [], []).length;
+  const bytes = utf8.encode(piece);
+  if (bytes.length === 1) return 1;
+  if (t.ranks.has(bytes.join(','))) return 1;
+  const ids: number[] = Array.from(bytes, (x) => t.byteToken[x]!);
+  const rank: number[] = [];
+  for (let k = 0; k < ids.length - 1; k++) rank.push(pairRank(t, ids[k]!, ids[k + 1]!));
+  for (;;) {
+    let best = -1;
+    for (let k = 0; k < rank.length; k++) if (rank[k]! >= 0 && (best < 0 || rank[k]! < rank[best]!)) best = k;
+    if (best < 0) break;
+    ids.splice(best, 2, rank[best]!);
+    rank.splice(best, 1);
+    if (best < rank.length) rank[best] = pairRank(t, ids[best]!, ids[best + 1]!);
+    if (best > 0) rank[best - 1] = pairRank(t, ids[best - 1]!, ids[best]!);
+  }
+  return ids.length;
+}
+
+function countPieces(name: 'o200k_base' | 'cl100k_base', text: string): number {
+  const pc = pieceCounter(name);
+  if (pc.re === null) return encodeLinear(bpe(name), text).length;
+  const enc = bpe(name);
+  const counts = pc.counts;
+  let n = 0;
+  const add = (piece: string): void => {
+    let c = counts.get(piece);
+    if (c === undefined) {
+      c = piece.length > MAX_EXACT_PIECE ? encodeLinear(enc, piece).length : bpeCount(enc, piece);
+      if (counts.size >= PIECE_CACHE_MAX) counts.clear();
+      counts.set(piece, c);
+    }
+    n += c;
+  };
+  if (name === 'o200k_base') forEachO200kPiece(text, pc.re, add);
+  else for (const m of text.matchAll(pc.re)) add(m[0]);
+  return n;
+}
+
+/** Some pre-token is longer than MAX_EXACT_PIECE (only then can BPE go quadratic). */
+const HUGE_RUN = new RegExp(`\\S{${MAX_EXACT_PIECE + 1}}|\\s{${MAX_EXACT_PIECE + 1}}`);
+
+function forEachPiece(name: 'o200k_base' | 'cl100k_base', text: string, piece: (p: string) => void): void {
+  const re = pieceCounter(name).re;
+  if (re === null) piece(text);
+  else if (name === 'o200k_base') forEachO200kPiece(text, re, piece);
+  else for (const m of text.matchAll(re)) piece(m[0]);
+}
+
+/**
+ * Token ids: js-tiktoken's, exactly, except that a single pre-token over MAX_EXACT_PIECE chars
+ * is encoded in 256-character cuts (encodeLinear), as it is counted, so count = ids.length.
+ */
+function encodeExact(name: 'o200k_base' | 'cl100k_base', text: string): number[] {
+  const enc = bpe(name);
+  if (!HUGE_RUN.test(text)) return enc.encode(text, [], []);
+  const out: number[] = [];
+  let chunk = '';
+  const flush = (): void => {
+    if (chunk !== '') for (const t of enc.encode(chunk, [], [])) out.push(t);
+    chunk = '';
+  };
+  forEachPiece(name, text, (p) => {
+    if (p.length <= MAX_EXACT_PIECE) chunk += p;
+    else {
+      flush();
+      for (const t of encodeLinear(enc, p)) out.push(t);
+    }
+  });
+  flush();
+  return out;
+}
+
 function exact(name: 'o200k_base' | 'cl100k_base'): TokenEncoder {
   return {
     name,
-    count: (text) => (text.length === 0 ? 0 : encodeLinear(bpe(name), text).length),
-    encode: (text) => encodeLinear(bpe(name), text),
+    count: (text) => (text.length === 0 ? 0 : countPieces(name, text)),
+    encode: (text) => encodeExact(name, text),
     decode: (tokens) => bpe(name).decode(tokens),
   };
 }
