@@ -2,7 +2,8 @@
  * Context engine benchmarks (SPEC §8), printed as tables. Called by the root `pnpm bench`
  * (scripts/bench.ts) and by `threadline-context bench`.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { getEncoding } from 'js-tiktoken';
 import { countTokens as gptTokenizerCount } from 'gpt-tokenizer/encoding/o200k_base';
 import { STRATEGIES, toChatMessage, type ChatMessage, type MemoryFact, type StoredMessage } from '@threadline/protocol';
@@ -23,6 +24,9 @@ import {
   refreshMemory,
   toCompactionRecord,
   recoveryTarget,
+  LabelledFileSchema,
+  labelledTotals,
+  scoreSession,
   MEMORY_BLOCK_HEADER,
 } from '../src/index';
 import { loadTranscripts } from '../src/cli/transcripts';
@@ -56,7 +60,10 @@ async function sessionBench(quick: boolean): Promise<void> {
   }));
   const coldMs = performance.now() - t0;
   // The same texts with plain js-tiktoken and with gpt-tokenizer (counts must match ours).
-  const texts = raw.flatMap((m) => [m.content ?? '', ...(m.tool_calls ?? []).flatMap((c) => [c.function.name, c.function.arguments])]);
+  const texts = raw.flatMap((m) => [
+    m.content ?? '',
+    ...(m.tool_calls ?? []).flatMap((c) => [c.function.name, c.function.arguments]),
+  ]);
   resetPieceCache();
   let t1 = performance.now();
   const ours = texts.reduce((n, x) => n + countTextTokens(x, MODEL), 0);
@@ -246,7 +253,11 @@ async function transcriptBench(dir: string, quick: boolean): Promise<void> {
       const over = await runOnce(
         history,
         strategy,
-        { window: Math.floor(before.tokens / 1.1), trigger: 'recovery', target: recoveryTarget(Math.floor(before.tokens / 1.1), 1) },
+        {
+          window: Math.floor(before.tokens / 1.1),
+          trigger: 'recovery',
+          target: recoveryTarget(Math.floor(before.tokens / 1.1), 1),
+        },
         memory,
       );
       // 3. auto under the threshold (50% of the window): nothing inserted, nothing changed.
@@ -274,7 +285,9 @@ async function transcriptBench(dir: string, quick: boolean): Promise<void> {
         viol,
         `${kept}/${users.length}`,
         files.length ? `${recall.named.length}/${files.length}` : '-',
-        over.r.ok ? `${over.after.tokens}${over.r.targetReached ? '' : ' (best effort)'}` : `— ${over.r.reason?.split(':')[0]}`,
+        over.r.ok
+          ? `${over.after.tokens}${over.r.targetReached ? '' : ' (best effort)'}`
+          : `— ${over.r.reason?.split(':')[0]}`,
       ]);
       tot.recall += recall.recall;
       tot.named += recall.named.length;
@@ -286,10 +299,22 @@ async function transcriptBench(dir: string, quick: boolean): Promise<void> {
   out(
     `## Transcripts (${transcripts.length}): same memory block for every strategy, extractive summaries (no model call)`,
   );
-  out('auto = window tokens / 0.9, threshold 0.85; over = window tokens / 1.1, recovery target; recall in the view without the memory block');
+  out(
+    'auto = window tokens / 0.9, threshold 0.85; over = window tokens / 1.1, recovery target; recall in the view without the memory block',
+  );
   out(
     table(
-      ['transcript', 'strategy', 'before', 'after (auto)', 'reduction', 'pair viol.', 'users kept', 'path recall', 'after (over window)'],
+      [
+        'transcript',
+        'strategy',
+        'before',
+        'after (auto)',
+        'reduction',
+        'pair viol.',
+        'users kept',
+        'path recall',
+        'after (over window)',
+      ],
       rows,
     ),
   );
@@ -352,12 +377,46 @@ async function largestTranscriptBench(dir: string, quick: boolean): Promise<void
         tokenCache,
         now: () => 0,
       });
-      note = r.ok ? `${r.tokensBefore} → ${r.tokensAfter}${r.targetReached ? '' : ' (best effort)'}` : `failed: ${r.reason}`;
+      note = r.ok
+        ? `${r.tokensBefore} → ${r.tokensAfter}${r.targetReached ? '' : ' (best effort)'}`
+        : `failed: ${r.reason}`;
     });
     rows.push([strategy, fmt(p50(times)), '≤ 100 ms', note]);
   }
-  out(`## Largest transcript, cold (${largest.name}: ${(size(largest) / 1e6).toFixed(2)} M chars, ${largest.messages.length} messages)`);
+  out(
+    `## Largest transcript, cold (${largest.name}: ${(size(largest) / 1e6).toFixed(2)} M chars, ${largest.messages.length} messages)`,
+  );
   out(table(['strategy', 'ingest + compact p50', 'target', 'tokens'], rows));
+}
+
+/** The labelled memory fixture (fixtures/memory/labelled.json): precision and recall of CFPM facts. */
+function memoryBench(transcriptsDir: string): void {
+  const file = join(transcriptsDir, '..', 'memory', 'labelled.json');
+  if (!existsSync(file) || !existsSync(transcriptsDir)) {
+    out('## Memory (labelled): skipped (no fixture)');
+    return;
+  }
+  const labelled = LabelledFileSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
+  const transcripts = new Map(loadTranscripts(transcriptsDir).map((t) => [t.name, t.messages]));
+  const scores = labelled.sessions.map((s) => scoreSession(s, s.messages ?? transcripts.get(s.transcript ?? '') ?? []));
+  const t = labelledTotals(scores);
+  out(
+    `## Memory (labelled fixture: ${labelled.sessions.length} sessions, ${t.must} must / ${labelled.sessions.reduce((n, s) => n + s.mustNot.length, 0)} must-not facts)`,
+  );
+  out(
+    table(
+      ['session', 'must found', 'must-not found', 'repeated candidates'],
+      scores.map((s) => [
+        s.name,
+        `${s.found.length}/${s.found.length + s.missed.length}`,
+        s.wrong.length,
+        s.repeatedCandidates,
+      ]),
+    ),
+  );
+  out(
+    `precision ${(t.precision * 100).toFixed(1)}% (${t.tp} / ${t.tp + t.fp}), recall ${(t.recall * 100).toFixed(1)}% (${t.tp} / ${t.must})`,
+  );
 }
 
 export async function runContextBench(opts: { transcriptsDir: string; quick?: boolean }): Promise<void> {
@@ -365,6 +424,8 @@ export async function runContextBench(opts: { transcriptsDir: string; quick?: bo
   await sessionBench(opts.quick ?? false);
   out();
   await largestTranscriptBench(opts.transcriptsDir, opts.quick ?? false);
+  out();
+  memoryBench(opts.transcriptsDir);
   out();
   await transcriptBench(opts.transcriptsDir, opts.quick ?? false);
 }

@@ -28,7 +28,6 @@ export const GATE_USAGE =
 
 class UsageError extends Error {}
 
-
 interface GateArgs {
   file: string;
   tool: string;

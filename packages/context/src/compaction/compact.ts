@@ -256,8 +256,7 @@ export async function compact(input: CompactInput): Promise<CompactResult> {
     const r = applyLedger(state, ctx, original, slot);
     slot = r.slot;
     const after = state.total();
-    if (after !== tokensBefore)
-      steps.push({ name: 'ledger', tokensBefore, tokensAfter: after, ...r.detail });
+    if (after !== tokensBefore) steps.push({ name: 'ledger', tokensBefore, tokensAfter: after, ...r.detail });
   };
 
   for (const group of plan) {

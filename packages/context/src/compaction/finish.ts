@@ -62,7 +62,11 @@ export function applyLedger(
   const own = state.entries.filter((e) => e.fresh && (e.msg.kind === 'summary' || e.msg.kind === 'memory_snapshot'));
   const target = own.at(-1);
   if (target) {
-    const lines = missingLedgerLines(buildLedger(hiddenEntries().map((e) => e.msg)), viewText(state.entries), ledgerBudget(ctx));
+    const lines = missingLedgerLines(
+      buildLedger(hiddenEntries().map((e) => e.msg)),
+      viewText(state.entries),
+      ledgerBudget(ctx),
+    );
     if (lines.length === 0) return { slot: null, detail: { items: 0 } };
     const base = target.msg.content ?? '';
     state.setContent(target.msg.id, `${base}\n\n${LEDGER_HEADER}\n${lines.join('\n')}`);
@@ -104,7 +108,10 @@ export function applyLedger(
  * markers, the latest user message) that is by itself over the window: then no compaction can
  * make the request fit, and the strategy fails without changing anything.
  */
-export function oversizedKeptMessage(state: WorkState, ctx: StepContext): { msg: StoredMessage; tokens: number } | null {
+export function oversizedKeptMessage(
+  state: WorkState,
+  ctx: StepContext,
+): { msg: StoredMessage; tokens: number } | null {
   const units = buildUnits(state.entries, ctx.protectedTools);
   const lastUser = [...units].reverse().find((u) => u.isUser);
   for (const u of units) {

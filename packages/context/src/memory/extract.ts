@@ -126,7 +126,9 @@ function fromAssistant(m: ChatMessage, calls: Map<string, CallInfo>, out: Memory
     const shellCommand = isShellTool(tc.function.name) ? command : null;
     const written = shellCommand !== null ? writtenPaths(shellCommand) : editorWrittenPaths(tc.function.name, args);
     for (const p of written) push({ category: 'artifact', content: p, origin: 'command', written: true });
-    const pathArg = ['path', 'file_path', 'filePath', 'target_file', 'file'].map((k) => args[k]).find((v) => typeof v === 'string');
+    const pathArg = ['path', 'file_path', 'filePath', 'target_file', 'file']
+      .map((k) => args[k])
+      .find((v) => typeof v === 'string');
     const mentioned = (
       shellCommand !== null ? findPaths(shellCommand) : typeof pathArg === 'string' ? findPaths(pathArg) : []
     ).filter((p) => !written.includes(p));
@@ -136,7 +138,12 @@ function fromAssistant(m: ChatMessage, calls: Map<string, CallInfo>, out: Memory
       args,
       mentioned,
       index,
-      text: (shellCommand ?? Object.values(args).filter((v) => typeof v === 'string').join('\n'))
+      text: (
+        shellCommand ??
+        Object.values(args)
+          .filter((v) => typeof v === 'string')
+          .join('\n')
+      )
         .replace(/\\/g, '/')
         .toLowerCase(),
     });
@@ -177,7 +184,13 @@ function fromTool(m: ChatMessage, calls: Map<string, CallInfo>, out: MemoryDraft
       call.command === null && !/\b(?:error|invalid|failed|not found|no such file)\b/i.test(text.slice(0, 400));
     if (succeeded || toolOk)
       for (const p of call.mentioned)
-        out.push({ category: 'artifact', content: p, source: 'cfpm_auto', origin: 'command', messageIndex: call.index });
+        out.push({
+          category: 'artifact',
+          content: p,
+          source: 'cfpm_auto',
+          origin: 'command',
+          messageIndex: call.index,
+        });
     if (succeeded || editorOk) {
       for (const p of written)
         out.push({
@@ -239,7 +252,9 @@ function fromTool(m: ChatMessage, calls: Map<string, CallInfo>, out: MemoryDraft
     // where only a line that is one path by itself (`pwd`, `which`) says where something is.
     const paths = DIFF_HEADER_LINE.test(line) ? findPaths(line.replace(/(^|\s)[ab]\//g, '$1')) : findPaths(line);
     const candidates =
-      listing || errorLine || logLine ? paths : paths.filter((p) => p === normalizePath(line.replace(/^['"`]|['"`]$/g, '')));
+      listing || errorLine || logLine
+        ? paths
+        : paths.filter((p) => p === normalizePath(line.replace(/^['"`]|['"`]$/g, '')));
     for (const p of candidates) {
       if (!errorLine && !logLine && artifacts >= MAX_ARTIFACTS_PER_TOOL_OUTPUT) break;
       if (!errorLine && !logLine) artifacts++;

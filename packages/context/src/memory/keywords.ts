@@ -13,7 +13,12 @@ export const GOAL_PATTERNS: RegExp[] = [
  * What an assistant states as the goal ("The goal is to…", "目标是…"); its "I need to update X"
  * narrates the next micro-step and is no goal.
  */
-export const EXPLICIT_GOAL_PATTERNS: RegExp[] = [GOAL_PATTERNS[0]!, GOAL_PATTERNS[1]!, GOAL_PATTERNS[3]!, GOAL_PATTERNS[4]!];
+export const EXPLICIT_GOAL_PATTERNS: RegExp[] = [
+  GOAL_PATTERNS[0]!,
+  GOAL_PATTERNS[1]!,
+  GOAL_PATTERNS[3]!,
+  GOAL_PATTERNS[4]!,
+];
 
 export const OPEN_ITEM_PATTERNS: RegExp[] = [
   /^(?:#|\/\/)?\s*(?:TODO|FIXME)\b\s*[:(-]?/,

@@ -78,7 +78,8 @@ export function isPathLike(text: string): boolean {
 
 const QUOTED = /(['"`])([^'"`\r\n]{2,300})\1/g;
 const WIN_TOKEN = /(?<![\w])(?:[A-Za-z]:[\\/]|\\\\)[^\s'"`<>|*?\r\n]*/g;
-const POSIX_TOKEN = /(?<![\p{L}\p{N}_.$%:/\\#-])(?:~\/|\.{1,2}\/|\/)?[\p{L}\p{N}\p{M}_.@+#-]+(?:\/[\p{L}\p{N}\p{M}_.@+#-]*)*/gu;
+const POSIX_TOKEN =
+  /(?<![\p{L}\p{N}_.$%:/\\#-])(?:~\/|\.{1,2}\/|\/)?[\p{L}\p{N}\p{M}_.@+#-]+(?:\/[\p{L}\p{N}\p{M}_.@+#-]*)*/gu;
 
 /**
  * Every path-like substring of a line, normalized and deduplicated, in order of appearance.

@@ -174,8 +174,14 @@ const QUOTED_ARG = /(?<!>\s*)'[^']*'|(?<!>\s*)"(?:[^"\\]|\\.)*"/g;
 const Q = `(?:r|f|b)?['"]([^'"\n]+)['"]`;
 const PY_OPEN = new RegExp(`open\\(\\s*${Q}\\s*,\\s*(?:mode\\s*=\\s*)?(?:r|f)?['"][^'"]*[wax]`, 'g');
 const PY_WRITE_TEXT = new RegExp(`Path\\(\\s*${Q}\\s*\\)\\s*\\.(?:write_(?:text|bytes)|touch|mkdir)\\(`, 'g');
-const PY_REMOVE = new RegExp(`(?:os\\.(?:remove|unlink|rmdir)|shutil\\.rmtree|Path\\(\\s*${Q}\\s*\\)\\.unlink)\\(\\s*(?:${Q})?`, 'g');
-const PY_DEST = new RegExp(`(?:shutil\\.(?:copy2?|copyfile|move)|os\\.(?:rename|replace))\\(\\s*${Q}\\s*,\\s*${Q}`, 'g');
+const PY_REMOVE = new RegExp(
+  `(?:os\\.(?:remove|unlink|rmdir)|shutil\\.rmtree|Path\\(\\s*${Q}\\s*\\)\\.unlink)\\(\\s*(?:${Q})?`,
+  'g',
+);
+const PY_DEST = new RegExp(
+  `(?:shutil\\.(?:copy2?|copyfile|move)|os\\.(?:rename|replace))\\(\\s*${Q}\\s*,\\s*${Q}`,
+  'g',
+);
 const JS_WRITE = new RegExp(`(?:writeFileSync|writeFile|appendFileSync|appendFile)\\(\\s*${Q}`, 'g');
 
 /** Every path a command writes, creates, moves or deletes, in order, deduplicated by path. */
@@ -272,12 +278,17 @@ export function patchChanges(text: string): PathChange[] {
  * sub-command edits; the headers of a patch it carries; else, for an edit call with no path at
  * all, the last path the assistant named in the same message (`named`).
  */
-export function editorChanges(toolName: string, args: Record<string, unknown>, named: readonly string[] = []): PathChange[] {
+export function editorChanges(
+  toolName: string,
+  args: Record<string, unknown>,
+  named: readonly string[] = [],
+): PathChange[] {
   const sub = typeof args.command === 'string' ? args.command : '';
   const multi = /str_replace_editor|editor$/i.test(toolName) && sub !== '';
   const edits = multi ? EDIT_SUBCOMMANDS.has(sub) : EDIT_TOOL.test(toolName);
   if (!edits) return [];
-  const op: ChangeOp = DELETE_TOOL.test(toolName) || sub === 'delete' ? 'delete' : sub === 'create' ? 'create' : 'write';
+  const op: ChangeOp =
+    DELETE_TOOL.test(toolName) || sub === 'delete' ? 'delete' : sub === 'create' ? 'create' : 'write';
   const out: PathChange[] = [];
   const path = stringArg(args, PATH_KEYS);
   const dest = stringArg(args, DEST_KEYS);
@@ -290,7 +301,8 @@ export function editorChanges(toolName: string, args: Record<string, unknown>, n
     if (d !== null) out.push({ path: d, op: 'move' });
   }
   if (out.length > 0) return out;
-  for (const v of Object.values(args)) if (typeof v === 'string' && /^(?:\*\*\*|\+\+\+) /m.test(v)) out.push(...patchChanges(v));
+  for (const v of Object.values(args))
+    if (typeof v === 'string' && /^(?:\*\*\*|\+\+\+) /m.test(v)) out.push(...patchChanges(v));
   if (out.length > 0) return out;
   const last = named.at(-1);
   return last !== undefined ? [{ path: last, op }] : [];

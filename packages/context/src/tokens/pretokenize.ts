@@ -49,12 +49,7 @@ function letters(t: string, i: number, n: number): number {
 }
 
 /** Calls `piece(start, end)` for each pre-token of an ASCII text, in order. */
-export function scanO200kAscii(
-  t: string,
-  piece: (start: number, end: number) => void,
-  from = 0,
-  to = t.length,
-): void {
+export function scanO200kAscii(t: string, piece: (start: number, end: number) => void, from = 0, to = t.length): void {
   const n = to;
   let i = from;
   while (i < n) {

@@ -21,7 +21,13 @@ export function cutToolOutputs(state: WorkState, ctx: StepContext): StepDetail {
       const e = state.entries[i]!;
       const m = e.msg;
       if (m.role !== 'tool' || m.tool_call_id === undefined || e.tokens <= CUT_KEEP_TOKENS * 1.5) continue;
-      victims.push({ id: m.id, anchor: seqOfPos(e.pos), toolCallId: m.tool_call_id, name: m.name, content: m.content ?? '' });
+      victims.push({
+        id: m.id,
+        anchor: seqOfPos(e.pos),
+        toolCallId: m.tool_call_id,
+        name: m.name,
+        content: m.content ?? '',
+      });
     }
   }
   let cut = 0;

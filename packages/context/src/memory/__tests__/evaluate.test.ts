@@ -25,11 +25,7 @@ describe('evaluateDraft', () => {
       'artifact_unconfirmed',
     ],
     ['a bare extension is no path', d({ category: 'artifact', content: '.md' }), 'artifact_not_path_like'],
-    [
-      'a path keeps # (no fragment)',
-      d({ category: 'artifact', content: '/home/u/sessions/task#027' }),
-      'accepted',
-    ],
+    ['a path keeps # (no fragment)', d({ category: 'artifact', content: '/home/u/sessions/task#027' }), 'accepted'],
     [
       'shell start-up noise',
       d({ category: 'artifact', content: '/home/u/.local/share/mise/shims/node', startupNoise: true }),
@@ -37,7 +33,11 @@ describe('evaluateDraft', () => {
     ],
     [
       'finished work is no open item',
-      d({ category: 'open_item', content: 'The task documentation has been successfully updated.', origin: 'assistant' }),
+      d({
+        category: 'open_item',
+        content: 'The task documentation has been successfully updated.',
+        origin: 'assistant',
+      }),
       'open_item_finished',
     ],
     [
