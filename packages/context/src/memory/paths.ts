@@ -50,7 +50,13 @@ export function isPathLike(text: string): boolean {
     return rest.split(/[\\/]/).every((s) => s === '' || SEGMENT.test(s));
   }
   // Spaces only inside an anchored path (`/home/u/My Documents/a.md`, as quoted): prose has no `/` first.
-  if (/\s/.test(p) && (!/^(?:~|\.{1,2})?\//.test(p) || /[\t\r\n]|\s{2,}|\s\/|\/\s/.test(p) || /\s$/.test(p)))
+  // Spaces only in what a quote kept whole: an anchored path, or folders down to a file name with
+  // an extension (`my notes/a.md`); prose has neither shape.
+  if (
+    /\s/.test(p) &&
+    ((!/^(?:~|\.{1,2})?\//.test(p) && !/\/[^/]*\.[A-Za-z][A-Za-z0-9]{0,7}$/.test(p)) ||
+      /[\t\r\n]|\s{2,}|\s\/|\/\s|^\s|\s$/.test(p))
+  )
     return false;
   if (/^\.[A-Za-z0-9]{1,10}$/.test(p) && !DOTFILES.has(p.toLowerCase())) return false;
   // `s/old/new/g`, `1,10s/a/b/`: a sed expression, not a path.
