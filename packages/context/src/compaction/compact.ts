@@ -92,6 +92,9 @@ function defaultTargetFor(input: CompactInput): number {
   return defaultTarget(input.window);
 }
 
+/** Reason prefix of the one failure best effort cannot avoid (a kept message over the window). */
+export const MESSAGE_OVER_WINDOW = 'message_over_window';
+
 /** Default ids: random UUIDs (ids must stay unique across compactions of a session). */
 const randomId = (): string => globalThis.crypto.randomUUID();
 
@@ -223,11 +226,15 @@ export async function compact(input: CompactInput): Promise<CompactResult> {
   };
   const plan = input.plan ?? planFor(input.strategy, before / input.window, input.trigger);
   if (plan.length === 0 || belowThreshold(input, before)) return fail('below_threshold');
+  if (fixed > input.window)
+    return fail(
+      `${MESSAGE_OVER_WINDOW}: the system prompt and memory block are ${fixed} tokens, over the window of ${input.window}, and may not be hidden`,
+    );
   const oversized = oversizedKeptMessage(state, ctx);
   if (oversized) {
     const m = oversized.msg;
     return fail(
-      `message_over_window: the ${m.role} message ${m.id} (seq ${m.seq}) is ${oversized.tokens} tokens, over the window of ${input.window}, and may not be hidden`,
+      `${MESSAGE_OVER_WINDOW}: the ${m.role} message ${m.id} (seq ${m.seq}) is ${oversized.tokens} tokens, over the window of ${input.window}, and may not be hidden`,
     );
   }
   const original = [...state.entries];
