@@ -93,8 +93,8 @@ interface MergeTables {
   bytesOf: Map<number, Uint8Array>;
   /** Token id of each single byte. */
   byteToken: number[];
-  /** (left id, right id) → id of the concatenation, or -1: learnt as pieces are merged. */
-  pairs: Map<number, number>;
+  /** left id → right id → id of the concatenation, or -1: learnt as pieces are merged. */
+  pairs: Map<number, Map<number, number>>;
 }
 const mergeTables = new Map<Tiktoken, MergeTables | null>();
 
@@ -119,17 +119,15 @@ function tablesOf(enc: Tiktoken): MergeTables | null {
   return t;
 }
 
-/** 2^18 > every vocabulary id (o200k: 200,019), so the pair key is exact in a double. */
-const PAIR_SHIFT = 262_144;
-
 function pairRank(t: MergeTables, a: number, b: number): number {
-  const key = a * PAIR_SHIFT + b;
-  let r = t.pairs.get(key);
+  let inner = t.pairs.get(a);
+  if (inner === undefined) t.pairs.set(a, (inner = new Map()));
+  let r = inner.get(b);
   if (r === undefined) {
     const ab = t.bytesOf.get(a);
     const bb = t.bytesOf.get(b);
     r = ab && bb ? (t.ranks.get(`${ab.join(',')},${bb.join(',')}`) ?? -1) : -1;
-    t.pairs.set(key, r);
+    inner.set(b, r);
   }
   return r;
 }
@@ -144,21 +142,31 @@ function bpeCount(enc: Tiktoken, piece: string): number {
   const t = tablesOf(enc);
   if (t === null) return enc.encode(piece, [], []).length;
   const bytes = utf8.encode(piece);
-  if (bytes.length === 1) return 1;
+  let n = bytes.length;
+  if (n === 1) return 1;
   if (t.ranks.has(bytes.join(','))) return 1;
-  const ids: number[] = Array.from(bytes, (x) => t.byteToken[x]!);
-  const rank: number[] = [];
-  for (let k = 0; k < ids.length - 1; k++) rank.push(pairRank(t, ids[k]!, ids[k + 1]!));
+  const ids = new Int32Array(n);
+  for (let k = 0; k < n; k++) ids[k] = t.byteToken[bytes[k]!]!;
+  // rank[k]: rank of ids[k] and ids[k + 1] merged, -1 when they do not merge.
+  const rank = new Int32Array(n);
+  for (let k = 0; k < n - 1; k++) rank[k] = pairRank(t, ids[k]!, ids[k + 1]!);
+  rank[n - 1] = -1;
   for (;;) {
     let best = -1;
-    for (let k = 0; k < rank.length; k++) if (rank[k]! >= 0 && (best < 0 || rank[k]! < rank[best]!)) best = k;
+    for (let k = 0; k < n - 1; k++) {
+      const r = rank[k]!;
+      if (r >= 0 && (best < 0 || r < rank[best]!)) best = k;
+    }
     if (best < 0) break;
-    ids.splice(best, 2, rank[best]!);
-    rank.splice(best, 1);
-    if (best < rank.length) rank[best] = pairRank(t, ids[best]!, ids[best + 1]!);
+    ids[best] = rank[best]!;
+    ids.copyWithin(best + 1, best + 2, n);
+    rank.copyWithin(best + 1, best + 2, n);
+    n--;
+    rank[n - 1] = -1;
+    if (best < n - 1) rank[best] = pairRank(t, ids[best]!, ids[best + 1]!);
     if (best > 0) rank[best - 1] = pairRank(t, ids[best - 1]!, ids[best]!);
   }
-  return ids.length;
+  return n;
 }
 
 function countPieces(name: 'o200k_base' | 'cl100k_base', text: string): number {
