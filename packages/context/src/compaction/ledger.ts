@@ -7,7 +7,7 @@
  */
 import type { StoredMessage } from '@threadline/protocol';
 import { findPaths } from '../memory/paths';
-import { messageChanges, type ChangeOp } from '../memory/writes';
+import { messageChanges, type ChangeOp, type PathChange } from '../memory/writes';
 import { countTextTokens } from '../tokens/encoder';
 import { isAbortMarker } from './units';
 import { isChitchat } from './steps/pruning';
@@ -101,6 +101,14 @@ function todoItems(args: unknown): { text: string; open: boolean }[] | null {
 
 const CHECKBOX = /^\s*(?:[-*+]|\d+[.)])?\s*\[([ xX✓✔-])\]\s+(.+)$/;
 
+/** Stored messages never change: their parsed file changes are kept for the next ledger pass. */
+const changeCache = new WeakMap<StoredMessage, PathChange[]>();
+function changesOf(m: StoredMessage): PathChange[] {
+  let c = changeCache.get(m);
+  if (c === undefined) changeCache.set(m, (c = messageChanges(m, findPaths)));
+  return c;
+}
+
 /** The ledger of hidden messages (history order). Earlier compaction inserts give their sections back. */
 export function buildLedger(hidden: readonly StoredMessage[]): Ledger {
   const files: LedgerFile[] = [];
@@ -138,7 +146,7 @@ export function buildLedger(hidden: readonly StoredMessage[]): Ledger {
       continue;
     }
     if (m.role !== 'assistant') continue;
-    for (const c of messageChanges(m, findPaths)) addFile(c.path, c.op);
+    for (const c of changesOf(m)) addFile(c.path, c.op);
     for (const tc of m.tool_calls ?? []) {
       if (!/todo|task_list|plan/i.test(tc.function.name)) continue;
       let args: unknown = null;
