@@ -118,22 +118,26 @@ function isSafeBoundary(t: string, p: number): boolean {
  * non-ASCII character through the encoding's regex (`re`, global + unicode).
  */
 export function forEachO200kPiece(t: string, re: RegExp, piece: (text: string) => void): void {
+  forEachO200kSpan(t, re, (s, e) => piece(t.slice(s, e)));
+}
+
+/** As forEachO200kPiece, with each piece as a span [start, end) of `t` (no string made). */
+export function forEachO200kSpan(t: string, re: RegExp, span: (start: number, end: number) => void): void {
   const n = t.length;
-  const scan = (a: number, b: number): void => scanO200kAscii(t, (s, e) => piece(t.slice(s, e)), a, b);
   let from = 0;
   while (from < n) {
     let bad = from;
     while (bad < n && t.charCodeAt(bad) <= 127) bad++;
     if (bad === n) {
-      scan(from, n);
+      scanO200kAscii(t, span, from, n);
       return;
     }
     let start = bad;
     while (start > from && !isSafeBoundary(t, start)) start--;
     let end = bad + 1;
     while (end < n && !isSafeBoundary(t, end)) end++;
-    if (start > from) scan(from, start);
-    for (const m of t.slice(start, end).matchAll(re)) piece(m[0]);
+    if (start > from) scanO200kAscii(t, span, from, start);
+    for (const m of t.slice(start, end).matchAll(re)) span(start + m.index, start + m.index + m[0].length);
     from = end;
   }
 }
