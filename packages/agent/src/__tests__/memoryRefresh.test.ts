@@ -99,3 +99,16 @@ describe('CFPM refresh of a step that stops the turn', () => {
     expect(facts.some((c) => c.endsWith('notes/plan-2026.md'))).toBe(true);
   });
 });
+
+describe('CFPM candidates across turns', () => {
+  it('records a rejected candidate once, however many turns name it', async () => {
+    h = await startHarness({
+      settings: { compaction: { strategy: 'cfpm_memory_v1' } },
+      llm: { defaultReply: { content: 'ok' } },
+    });
+    await h.turn('please look at ~/Desktop for the reports');
+    await h.turn('again: please look at ~/Desktop for the reports');
+    const rows = h.store.memory.candidates(h.sessionId).filter((c) => c.content === '~/Desktop');
+    expect(rows.map((c) => [c.decision, c.reason])).toEqual([['rejected', 'artifact_unhelpful']]);
+  });
+});
