@@ -5,7 +5,9 @@ import { resolve } from 'node:path';
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
+// `pnpm bench -- --only context` hands the script a literal `--` first; parseArgs would stop there.
 const { values } = parseArgs({
+  args: process.argv.slice(2).filter((a, i) => !(i === 0 && a === '--')),
   options: { quick: { type: 'boolean', default: false }, only: { type: 'string' } },
   strict: false,
   allowPositionals: true,

@@ -126,6 +126,8 @@ export interface Engine {
     /** Parse only the last N messages (the runtime decides the window: see turn/memory.ts). */
     recent?: number;
     facts: MemoryFact[];
+    /** The session's stored candidate rows: a rejection already recorded is not recorded again. */
+    candidates?: import('@threadline/protocol').MemoryCandidate[];
     now: number;
     newId: () => string;
     visibility: VisibilityLevel;

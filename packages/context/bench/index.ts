@@ -2,13 +2,18 @@
  * Context engine benchmarks (SPEC §8), printed as tables. Called by the root `pnpm bench`
  * (scripts/bench.ts) and by `threadline-context bench`.
  */
-import { existsSync } from 'node:fs';
-import { STRATEGIES, toChatMessage, type ChatMessage, type StoredMessage } from '@threadline/protocol';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { getEncoding } from 'js-tiktoken';
+import { countTokens as gptTokenizerCount } from 'gpt-tokenizer/encoding/o200k_base';
+import { STRATEGIES, toChatMessage, type ChatMessage, type MemoryFact, type StoredMessage } from '@threadline/protocol';
 import {
   buildMemoryBlock,
   buildView,
   compact,
   countMessageTokens,
+  countTextTokens,
+  resetPieceCache,
   editedFiles,
   extractiveSummarizer,
   historyFromChatMessages,
@@ -18,6 +23,11 @@ import {
   pathRecall,
   refreshMemory,
   toCompactionRecord,
+  recoveryTarget,
+  LabelledFileSchema,
+  labelledTotals,
+  scoreSession,
+  MEMORY_BLOCK_HEADER,
 } from '../src/index';
 import { loadTranscripts } from '../src/cli/transcripts';
 import { generateSession } from './generate';
@@ -40,6 +50,10 @@ async function sessionBench(quick: boolean): Promise<void> {
   // Build the encoder first so the cold figure measures counting, not loading the BPE ranks.
   countMessageTokens({ role: 'user', content: 'warm up the encoder' }, MODEL, new MemoryTokenCache());
   const bytes = raw.reduce((n, m) => n + Buffer.byteLength(textOf([m]), 'utf8'), 0);
+  // Cold: no message cache and no cached piece counts. The code itself is warmed first on another
+  // session (another seed), as in a running app; only the caches start empty.
+  for (const m of generateSession(300, 7)) countMessageTokens(toChatMessage(m), MODEL, new MemoryTokenCache());
+  resetPieceCache();
   const cold = new MemoryTokenCache();
   const t0 = performance.now();
   const counted: StoredMessage[] = raw.map((m) => ({
@@ -47,6 +61,34 @@ async function sessionBench(quick: boolean): Promise<void> {
     tokens: countMessageTokens(toChatMessage(m), MODEL, cold),
   }));
   const coldMs = performance.now() - t0;
+  // The same texts with plain js-tiktoken and with gpt-tokenizer (counts must match ours).
+  const texts = raw.flatMap((m) => [
+    m.content ?? '',
+    ...(m.tool_calls ?? []).flatMap((c) => [c.function.name, c.function.arguments]),
+  ]);
+  // Wall and CPU time of one run: on a shared machine the CPU figure is the steadier one.
+  const measure = (fn: () => number): { count: number; wall: number; cpu: number } => {
+    const c0 = process.cpuUsage();
+    const t = performance.now();
+    const count = fn();
+    const wall = performance.now() - t;
+    const c = process.cpuUsage(c0);
+    return { count, wall, cpu: (c.user + c.system) / 1000 };
+  };
+  const oursRuns = [0, 1, 2].map(() => {
+    resetPieceCache();
+    return measure(() => texts.reduce((n, x) => n + countTextTokens(x, MODEL), 0));
+  });
+  const byCpu = (a: { cpu: number }, b: { cpu: number }) => a.cpu - b.cpu;
+  const oursRun = [...oursRuns].sort(byCpu)[1]!;
+  const plain = getEncoding('o200k_base');
+  const plainRun = measure(() => texts.reduce((n, x) => n + plain.encode(x, [], []).length, 0));
+  gptTokenizerCount('warm up');
+  // gpt-tokenizer's own cache cannot be emptied: only its first pass over the texts is cold.
+  const gptRun = measure(() => texts.reduce((n, x) => n + gptTokenizerCount(x), 0));
+  const textBytes = texts.reduce((n, x) => n + Buffer.byteLength(x, 'utf8'), 0);
+  const rate = (r: { wall: number; cpu: number }) => `${(textBytes / 1e6 / (r.cpu / 1000)).toFixed(2)} MB/s CPU`;
+  const wallRate = (r: { wall: number }) => `${(textBytes / 1e6 / (r.wall / 1000)).toFixed(2)} MB/s wall`;
   const total = counted.reduce((n, m) => n + (m.tokens ?? 0), 0);
 
   // A reopened session: counts come from StoredMessage.tokens, so nothing is recounted.
@@ -108,10 +150,28 @@ async function sessionBench(quick: boolean): Promise<void> {
         ],
         ...runs.map(([s, t, note]) => [`deterministic compaction ${s}`, fmt(p50(t)), '≤ 50 ms', note]),
         [
-          'cold token counting',
+          'cold token counting (messages, piece cache)',
           `${(bytes / 1e6 / (coldMs / 1000)).toFixed(2)} MB/s`,
-          'report',
+          '≥ 10 MB/s',
           `${coldMs.toFixed(0)} ms for ${counted.length} messages`,
+        ],
+        [
+          'cold counting, same texts: ours (median of 3)',
+          rate(oursRun),
+          '≥ 10 MB/s',
+          `${oursRun.count} tokens, ${wallRate(oursRun)}`,
+        ],
+        [
+          'cold counting, same texts: plain js-tiktoken',
+          rate(plainRun),
+          'report',
+          `${plainRun.count} tokens, ${wallRate(plainRun)}`,
+        ],
+        [
+          'cold counting, same texts: gpt-tokenizer',
+          rate(gptRun),
+          'report',
+          `${gptRun.count} tokens, ${wallRate(gptRun)}`,
         ],
         ['reopened session recount', `${reopen.misses} msgs`, '0', 'persisted StoredMessage.tokens reused'],
       ],
@@ -119,7 +179,54 @@ async function sessionBench(quick: boolean): Promise<void> {
   );
 }
 
-/** Strategy × transcript quality table. */
+interface Totals {
+  recall: number;
+  named: number;
+  files: number;
+  red: number;
+  viol: number;
+  overUnchanged: number;
+  overTooLarge: number;
+  grew: number;
+  belowInserted: number;
+  notReached: number;
+}
+
+/** One compaction of a transcript and the view the model reads afterwards. */
+async function runOnce(
+  history: StoredMessage[],
+  strategy: (typeof STRATEGIES)[number],
+  opts: { window: number; trigger: 'auto' | 'recovery'; threshold?: number; target?: number },
+  memory: { block: string | null; facts: MemoryFact[] },
+) {
+  const r = await compact({
+    history,
+    strategy,
+    model: MODEL,
+    window: opts.window,
+    target: opts.target,
+    threshold: opts.threshold,
+    trigger: opts.trigger,
+    summarizer: extractiveSummarizer,
+    memoryBlock: memory.block,
+    memoryFacts: memory.facts,
+    now: () => 0,
+  });
+  const applied = r.ok ? [toCompactionRecord(r, { sessionId: 't', createdAt: 0 })] : [];
+  const after = buildView({
+    history: r.ok ? [...history, ...r.inserted] : history,
+    compactions: applied,
+    model: MODEL,
+    memoryBlock: memory.block,
+  });
+  return { r, after };
+}
+
+/**
+ * Strategy × transcript quality table. Every strategy gets the same memory block (facts of the
+ * whole transcript), so "before" is one figure per conversation. Path recall is measured in the
+ * view the model reads, without the memory block: the ledger alone must keep the files.
+ */
 async function transcriptBench(dir: string, quick: boolean): Promise<void> {
   if (!existsSync(dir)) {
     out(`## Transcripts: skipped (no folder at ${dir})`);
@@ -127,92 +234,229 @@ async function transcriptBench(dir: string, quick: boolean): Promise<void> {
   }
   const transcripts = loadTranscripts(dir).slice(0, quick ? 4 : undefined);
   const rows: Array<Array<string | number>> = [];
-  const totals = new Map<string, { ok: number; red: number; viol: number; recall: number }>();
+  const totals = new Map<string, Totals>();
   for (const t of transcripts) {
     const history = historyFromChatMessages(t.messages, { model: MODEL, sessionId: 't' });
     const files = editedFiles(t.messages);
     const users = history.filter((m) => m.role === 'user' && !isChitchat(m.content));
-    const before = buildView({ history, model: MODEL });
-    const window = Math.ceil(before.tokens / 0.9);
+    let i = 0;
+    const facts = refreshMemory({
+      sessionId: 't',
+      messages: history.map(toChatMessage),
+      now: 0,
+      newId: () => `f${++i}`,
+    }).facts;
+    const memory = { block: buildMemoryBlock(facts), facts };
+    const before = buildView({ history, model: MODEL, memoryBlock: memory.block });
     for (const strategy of STRATEGIES) {
-      let memoryBlock: string | null = null;
-      let facts: ReturnType<typeof refreshMemory>['facts'] = [];
-      if (strategy === 'cfpm_memory_v1' || strategy === 'priority_chain') {
-        let i = 0;
-        facts = refreshMemory({
-          sessionId: 't',
-          messages: history.map(toChatMessage),
-          now: 0,
-          newId: () => `f${++i}`,
-        }).facts;
-        memoryBlock = buildMemoryBlock(facts);
-      }
-      const r = await compact({
+      const tot: Totals = totals.get(strategy) ?? {
+        recall: 0,
+        named: 0,
+        files: 0,
+        red: 0,
+        viol: 0,
+        overUnchanged: 0,
+        overTooLarge: 0,
+        grew: 0,
+        belowInserted: 0,
+        notReached: 0,
+      };
+      // 1. auto at 90% of the window (threshold 0.85).
+      const { r, after } = await runOnce(
         history,
         strategy,
-        model: MODEL,
-        window,
-        trigger: 'auto',
-        summarizer: extractiveSummarizer,
-        memoryBlock,
-        memoryFacts: facts,
-        now: () => 0,
-      });
-      const applied = r.ok ? [toCompactionRecord(r, { sessionId: 't', createdAt: 0 })] : [];
-      const after = buildView({
-        history: r.ok ? [...history, ...r.inserted] : history,
-        compactions: applied,
-        model: MODEL,
-        memoryBlock,
-      });
+        { window: Math.ceil(before.tokens / 0.9), trigger: 'auto', threshold: 0.85 },
+        memory,
+      );
       const v = pairViolations(after.messages);
       const viol = v.orphanResults.length + v.unansweredCalls.length;
       const hidden = new Set(r.hiddenIds);
       const kept = users.filter((u) => !hidden.has(u.id)).length;
-      const recall = pathRecall(textOf(after.messages), files);
-      const red = r.ok ? (1 - r.tokensAfter / r.tokensBefore) * 100 : 0;
+      const withoutBlock = after.messages.filter((m) => !(m.content ?? '').startsWith(MEMORY_BLOCK_HEADER));
+      const recall = pathRecall(textOf(withoutBlock), files);
+      const red = (1 - after.tokens / before.tokens) * 100;
+      // 2. over the window by 10% (a recovery): never left unchanged unless one kept message alone is too big.
+      const over = await runOnce(
+        history,
+        strategy,
+        {
+          window: Math.floor(before.tokens / 1.1),
+          trigger: 'recovery',
+          target: recoveryTarget(Math.floor(before.tokens / 1.1), 1),
+        },
+        memory,
+      );
+      // 3. auto under the threshold (50% of the window): nothing inserted, nothing changed.
+      const below = await runOnce(
+        history,
+        strategy,
+        { window: Math.ceil(before.tokens / 0.5), trigger: 'auto', threshold: 0.85 },
+        memory,
+      );
+      const overViol = pairViolations(over.after.messages);
+      tot.viol += viol + overViol.orphanResults.length + overViol.unansweredCalls.length;
+      if (!over.r.ok) {
+        if (over.r.reason?.startsWith('message_over_window')) tot.overTooLarge++;
+        else tot.overUnchanged++;
+      }
+      for (const x of [after, over.after, below.after]) if (x.tokens > before.tokens) tot.grew++;
+      tot.belowInserted += below.r.inserted.length;
+      if (r.ok && !r.targetReached) tot.notReached++;
       rows.push([
         t.name.slice(0, 34),
         strategy,
-        r.tokensBefore,
-        r.ok ? r.tokensAfter : `— ${r.reason}`,
+        before.tokens,
+        r.ok ? after.tokens : `— ${r.reason}`,
         `${red.toFixed(1)}%`,
         viol,
         `${kept}/${users.length}`,
         files.length ? `${recall.named.length}/${files.length}` : '-',
+        over.r.ok
+          ? `${over.after.tokens}${over.r.targetReached ? '' : ' (best effort)'}`
+          : `— ${over.r.reason?.split(':')[0]}`,
       ]);
-      const tot = totals.get(strategy) ?? { ok: 0, red: 0, viol: 0, recall: 0 };
-      tot.ok += r.ok ? 1 : 0;
-      tot.red += red;
-      tot.viol += viol;
       tot.recall += recall.recall;
+      tot.named += recall.named.length;
+      tot.files += files.length;
+      tot.red += red;
       totals.set(strategy, tot);
     }
   }
   out(
-    `## Transcripts (${transcripts.length}): window = tokens / 0.9, auto trigger, target 60%, extractive summaries (no model call)`,
+    `## Transcripts (${transcripts.length}): same memory block for every strategy, extractive summaries (no model call)`,
   );
   out(
-    table(['transcript', 'strategy', 'before', 'after', 'reduction', 'pair viol.', 'users kept', 'path recall'], rows),
+    'auto = window tokens / 0.9, threshold 0.85; over = window tokens / 1.1, recovery target; recall in the view without the memory block',
+  );
+  out(
+    table(
+      [
+        'transcript',
+        'strategy',
+        'before',
+        'after (auto)',
+        'reduction',
+        'pair viol.',
+        'users kept',
+        'path recall',
+        'after (over window)',
+      ],
+      rows,
+    ),
   );
   out();
   out(
     table(
-      ['strategy', 'compacted', 'mean reduction', 'pair violations', 'mean path recall'],
+      [
+        'strategy',
+        'edited-file recall (view)',
+        'mean reduction',
+        'pair violations',
+        'over window left unchanged',
+        'kept message > window',
+        'runs that grew',
+        'inserted below threshold',
+        'best effort (target not reached)',
+      ],
       [...totals].map(([s, x]) => [
         s,
-        `${x.ok}/${transcripts.length}`,
+        `${((x.named / Math.max(1, x.files)) * 100).toFixed(1)}% (${x.named}/${x.files}; mean ${((x.recall / transcripts.length) * 100).toFixed(1)}%)`,
         `${(x.red / transcripts.length).toFixed(1)}%`,
         x.viol,
-        `${((x.recall / transcripts.length) * 100).toFixed(1)}%`,
+        x.overUnchanged,
+        x.overTooLarge,
+        x.grew,
+        x.belowInserted,
+        x.notReached,
       ]),
     ),
+  );
+}
+
+/**
+ * The largest transcript, cold, in this process: a fresh message cache and no cached piece
+ * counts each run (the BPE ranks are loaded once per process, like the app's). Ingest (write-time
+ * truncation + counting) and compaction, per strategy.
+ */
+async function largestTranscriptBench(dir: string, quick: boolean): Promise<void> {
+  if (!existsSync(dir)) return;
+  const all = loadTranscripts(dir);
+  const size = (t: (typeof all)[number]) => textOf(t.messages).length;
+  const largest = all.reduce((a, b) => (size(b) > size(a) ? b : a));
+  const iterations = quick ? 3 : 11;
+  const rows: Array<Array<string | number>> = [];
+  for (const strategy of STRATEGIES) {
+    let note = '';
+    const cpu: number[] = [];
+    const times = await time(iterations, async () => {
+      const c0 = process.cpuUsage();
+      resetPieceCache();
+      const tokenCache = new MemoryTokenCache();
+      const history = historyFromChatMessages(largest.messages, { model: MODEL, sessionId: 't', tokenCache });
+      const before = buildView({ history, model: MODEL, tokenCache });
+      const r = await compact({
+        history,
+        strategy,
+        model: MODEL,
+        window: Math.ceil(before.tokens / 0.9),
+        trigger: 'auto',
+        threshold: 0.85,
+        summarizer: extractiveSummarizer,
+        tokenCache,
+        now: () => 0,
+      });
+      const c = process.cpuUsage(c0);
+      cpu.push((c.user + c.system) / 1000);
+      note = r.ok
+        ? `${r.tokensBefore} → ${r.tokensAfter}${r.targetReached ? '' : ' (best effort)'}`
+        : `failed: ${r.reason}`;
+    });
+    rows.push([strategy, fmt(p50(times)), fmt(p50(cpu)), '≤ 100 ms', note]);
+  }
+  out(
+    `## Largest transcript, cold (${largest.name}: ${(size(largest) / 1e6).toFixed(2)} M chars, ${largest.messages.length} messages)`,
+  );
+  // CPU time beside wall time: on a shared machine the wall clock measures the neighbours too.
+  out(table(['strategy', 'ingest + compact p50 (wall)', 'p50 (CPU)', 'target', 'tokens'], rows));
+}
+
+/** The labelled memory fixture (fixtures/memory/labelled.json): precision and recall of CFPM facts. */
+function memoryBench(transcriptsDir: string): void {
+  const file = join(transcriptsDir, '..', 'memory', 'labelled.json');
+  if (!existsSync(file) || !existsSync(transcriptsDir)) {
+    out('## Memory (labelled): skipped (no fixture)');
+    return;
+  }
+  const labelled = LabelledFileSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
+  const transcripts = new Map(loadTranscripts(transcriptsDir).map((t) => [t.name, t.messages]));
+  const scores = labelled.sessions.map((s) => scoreSession(s, s.messages ?? transcripts.get(s.transcript ?? '') ?? []));
+  const t = labelledTotals(scores);
+  out(
+    `## Memory (labelled fixture: ${labelled.sessions.length} sessions, ${t.must} must / ${labelled.sessions.reduce((n, s) => n + s.mustNot.length, 0)} must-not facts)`,
+  );
+  out(
+    table(
+      ['session', 'must found', 'must-not found', 'repeated candidates'],
+      scores.map((s) => [
+        s.name,
+        `${s.found.length}/${s.found.length + s.missed.length}`,
+        s.wrong.length,
+        s.repeatedCandidates,
+      ]),
+    ),
+  );
+  out(
+    `precision ${(t.precision * 100).toFixed(1)}% (${t.tp} / ${t.tp + t.fp}), recall ${(t.recall * 100).toFixed(1)}% (${t.tp} / ${t.must})`,
   );
 }
 
 export async function runContextBench(opts: { transcriptsDir: string; quick?: boolean }): Promise<void> {
   out('# Context engine benchmarks');
   await sessionBench(opts.quick ?? false);
+  out();
+  await largestTranscriptBench(opts.transcriptsDir, opts.quick ?? false);
+  out();
+  memoryBench(opts.transcriptsDir);
   out();
   await transcriptBench(opts.transcriptsDir, opts.quick ?? false);
 }

@@ -26,6 +26,9 @@ export const CANDIDATE_REASONS = [
   'verified_action_unconfirmed',
   'instruction_like_content',
   'too_long',
+  'artifact_unconfirmed',
+  'shell_startup_noise',
+  'open_item_finished',
 ] as const;
 export const CandidateReasonSchema = z.enum(CANDIDATE_REASONS);
 export type CandidateReason = z.infer<typeof CandidateReasonSchema>;

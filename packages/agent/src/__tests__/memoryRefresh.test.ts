@@ -18,15 +18,17 @@ describe('CFPM refresh after the final answer', () => {
         defaultReply: (req): FakeReply => {
           if (req.lastUserText.startsWith('thanks')) return { content: 'You are welcome.' };
           return lastIsTool(req)
-            ? { content: 'The report is at /srv/reports/q3-summary.md now.' }
+            ? { content: 'Next step: review the q3 summary report with the team.' }
             : { toolCalls: [{ name: 'list_dir', arguments: { path: '.' } }] };
         },
       },
     });
     await h.turn('write the report');
-    const fact = () => h.store.memory.facts(h.sessionId).find((f) => f.content === '/srv/reports/q3-summary.md');
+    // (A path in the answer's prose is no evidence since issue 13; its open item is a fact.)
+    const item = 'Next step: review the q3 summary report with the team.';
+    const fact = () => h.store.memory.facts(h.sessionId).find((f) => f.content === item);
     // Known when the turn ends, not only once the next one starts.
-    expect(fact()).toMatchObject({ category: 'artifact', status: 'active', evidenceCount: 1 });
+    expect(fact()).toMatchObject({ category: 'open_item', status: 'active', evidenceCount: 1 });
     const history = h.history();
     const answer = history.findLastIndex((m) => m.role === 'assistant');
     const notice = history.slice(answer + 1).find((m) => m.kind === 'runtime_notice');
@@ -36,7 +38,7 @@ describe('CFPM refresh after the final answer', () => {
     await h.turn('thanks');
     await h.turn('thanks again');
     expect(fact()?.evidenceCount).toBe(1);
-    const candidates = h.store.memory.candidates(h.sessionId).filter((c) => c.content === '/srv/reports/q3-summary.md');
+    const candidates = h.store.memory.candidates(h.sessionId).filter((c) => c.content === item);
     expect(candidates).toHaveLength(1);
   });
 
@@ -45,7 +47,7 @@ describe('CFPM refresh after the final answer', () => {
       settings: { compaction: { strategy: 'cfpm_memory_v1' } },
       llm: {
         defaultReply: {
-          content: `Saved the draft to /srv/reports/draft-notes.md and ${'then some more words '.repeat(60)}`,
+          content: `Next step: publish the draft notes. And ${'then some more words '.repeat(60)}`,
           delayMsPerChunk: 10,
           chunkSize: 20,
         },
@@ -64,7 +66,7 @@ describe('CFPM refresh after the final answer', () => {
     h.llm.setRules([], { content: 'ok' });
     await h.turn('go on');
     await h.turn('and on');
-    const fact = h.store.memory.facts(h.sessionId).find((f) => f.content === '/srv/reports/draft-notes.md');
+    const fact = h.store.memory.facts(h.sessionId).find((f) => f.content === 'Next step: publish the draft notes.');
     expect(fact?.evidenceCount).toBe(1);
   });
 });
@@ -95,5 +97,18 @@ describe('CFPM refresh of a step that stops the turn', () => {
     expect(h.history().some((m) => m.kind === 'turn_aborted')).toBe(true);
     const facts = h.store.memory.facts(h.sessionId).map((f) => f.content);
     expect(facts.some((c) => c.endsWith('notes/plan-2026.md'))).toBe(true);
+  });
+});
+
+describe('CFPM candidates across turns', () => {
+  it('records a rejected candidate once, however many turns name it', async () => {
+    h = await startHarness({
+      settings: { compaction: { strategy: 'cfpm_memory_v1' } },
+      llm: { defaultReply: { content: 'ok' } },
+    });
+    await h.turn('please look at ~/Desktop for the reports');
+    await h.turn('again: please look at ~/Desktop for the reports');
+    const rows = h.store.memory.candidates(h.sessionId).filter((c) => c.content === '~/Desktop');
+    expect(rows.map((c) => [c.decision, c.reason])).toEqual([['rejected', 'artifact_unhelpful']]);
   });
 });

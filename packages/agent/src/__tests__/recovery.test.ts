@@ -77,4 +77,33 @@ describe('recovery from a context-length error', () => {
     // CFPM checkpoints need no model call: every request is the turn's own.
     expect(h.llm.chatRequests().length - calls).toBe(7);
   });
+
+  it('stops at once, saying why, when what may not be hidden (the system prompt) is over the window', async () => {
+    // Measure the tool definitions and system prompt, then give the model a window that holds
+    // the tools and only half the system prompt.
+    h = await startHarness({
+      window: 1_000_000,
+      settings: { approvalPolicy: 'auto' },
+      llm: { defaultReply: { content: 'ok' } },
+    });
+    const usage = await h.api['context.usage']({ sessionId: h.sessionId });
+    await h.close();
+    h = await startHarness({
+      window: usage.breakdown.tools + Math.floor(usage.breakdown.system / 2),
+      settings: { approvalPolicy: 'auto', compaction: { strategy: 'priority_chain', autoThreshold: 0.99 } },
+      llm: { defaultReply: { content: 'ok' } },
+    });
+    h.llm.setContextWindow(10);
+    const calls = h.llm.chatRequests().length;
+    await h.turn('hello there, please answer');
+    const history = h.history();
+    expect(compactionNotices(history, 'recovering').length).toBe(1);
+    expect(compactionNotices(history, 'max_attempts')).toEqual([]);
+    const failed = compactionNotices(history, 'compaction_failed').at(-1)!;
+    expect(payload(failed.content).reason).toMatch(
+      /^message_over_window: the system prompt and memory block are \d+ tokens/,
+    );
+    // One request, no retry of a request that cannot fit.
+    expect(h.llm.chatRequests().length - calls).toBe(1);
+  });
 });

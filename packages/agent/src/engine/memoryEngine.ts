@@ -9,6 +9,7 @@ export const memoryEngine: Pick<Engine, 'refreshMemory' | 'buildMemoryBlock' | '
       messages: input.messages,
       recent: input.recent,
       facts: input.facts,
+      candidates: input.candidates,
       now: input.now,
       newId: input.newId,
     });

@@ -1,4 +1,4 @@
-import { MAX_RECOVERY_ATTEMPTS, recoveryTarget } from '@threadline/context';
+import { MAX_RECOVERY_ATTEMPTS, MESSAGE_OVER_WINDOW, recoveryTarget } from '@threadline/context';
 import type { Strategy } from '@threadline/protocol';
 import type { TurnScope } from '../turn/deps';
 import { tokenBudget } from '../turn/budget';
@@ -30,7 +30,7 @@ export async function recoverFromContextError(scope: TurnScope, attempt: number)
     return false;
   }
   persistCompactionNotice(deps, sessionId, { type: 'recovering', trigger: 'recovery', strategy, attempt, maxAttempts });
-  await runCompaction({
+  const outcome = await runCompaction({
     ...scope,
     trigger: 'recovery',
     instructions: null,
@@ -38,6 +38,10 @@ export async function recoverFromContextError(scope: TurnScope, attempt: number)
     targetTokens: recoveryTarget(tokenBudget(deps, sessionId, profile).viewWindow, attempt),
     signal: scope.signal,
   });
-  // Even a failed compaction counts as an attempt: the loop retries and eventually stops.
+  // The engine's rule (SPEC §3.4): a best-effort result is applied and retried; only a message
+  // that may not be hidden and is itself over the window makes a retry pointless, and the
+  // compaction_failed notice already says which message.
+  if (outcome.reason?.startsWith(MESSAGE_OVER_WINDOW)) return false;
+  // Any other failed compaction counts as an attempt: the loop retries and eventually stops.
   return true;
 }

@@ -1,3 +1,4 @@
+import { MAX_CANDIDATES } from '@threadline/context';
 import { USER_ONLY, type StoredMessage } from '@threadline/protocol';
 import type { TurnScope } from './deps';
 
@@ -49,6 +50,7 @@ export function refreshSessionMemory(
     messages,
     recent: messages.length,
     facts: deps.store.memory.facts(sessionId),
+    candidates: deps.store.memory.candidates(sessionId, MAX_CANDIDATES),
     now: deps.now(),
     newId: deps.newId,
     // Stored whole: visibility is a view the renderer applies at render time, to every notice.

@@ -4,10 +4,10 @@
  * the `compact --json` output with `memory.facts`). Bad input exits 2 with one line on stderr.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { z } from 'zod';
-import { MemoryFactSchema, STRATEGIES, type MemoryFact, type VisibilityLevel } from '@threadline/protocol';
+import { STRATEGIES, type MemoryFact, type VisibilityLevel } from '@threadline/protocol';
 import { applyToolGate, type GatePlatform } from '../gate';
 import { parseVisibility } from '../memory/notice';
+import { FactsFileError, parseFactsFile } from './facts';
 
 export interface GateCliIo {
   stdout: (text: string) => void;
@@ -25,12 +25,6 @@ const defaultIo: GateCliIo = {
 
 export const GATE_USAGE =
   'usage: threadline-context gate <facts.json> --tool <name> --command <text> [--last-user <text>] [--strategy <name>] [--visibility off|brief|debug] [--platform win32|posix] [--json]';
-
-const FactsFileSchema = z.union([
-  z.array(MemoryFactSchema),
-  z.object({ facts: z.array(MemoryFactSchema) }).transform((o) => o.facts),
-  z.object({ memory: z.object({ facts: z.array(MemoryFactSchema) }) }).transform((o) => o.memory.facts),
-]);
 
 class UsageError extends Error {}
 
@@ -104,10 +98,12 @@ function readFacts(io: GateCliIo, file: string): MemoryFact[] {
   } catch {
     throw new UsageError(`facts file ${file} is not JSON`);
   }
-  const parsed = FactsFileSchema.safeParse(raw);
-  if (!parsed.success)
-    throw new UsageError(`facts file ${file} is not an array of memory facts, { facts } or { memory: { facts } }`);
-  return parsed.data;
+  try {
+    return parseFactsFile(raw, file);
+  } catch (err) {
+    if (err instanceof FactsFileError) throw new UsageError(err.message);
+    throw err;
+  }
 }
 
 export async function runGateCommand(argv: string[], io: GateCliIo = defaultIo): Promise<number> {

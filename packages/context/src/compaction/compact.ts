@@ -20,6 +20,9 @@ import type { StepContext, StepDetail, StepName, StepSpec } from './types';
 import { summarize, memoryCheckpoint, rebuild } from './steps/folding';
 import { brutePrune, keepHeadTail, pruneToolOutputs, stripChitchat } from './steps/pruning';
 import { dropMonologues } from './steps/monologues';
+import { cutToolOutputs } from './steps/cut';
+import { applyLedger, oversizedKeptMessage, type LedgerSlot } from './finish';
+import { SUMMARY_PREFIX } from './prompts';
 
 export interface CompactInput {
   history: readonly StoredMessage[];
@@ -75,6 +78,11 @@ export interface CompactResult {
   tokensBefore: number;
   tokensAfter: number;
   target: number;
+  /**
+   * False when the strategy could not get under the target and returns its best result (still
+   * smaller than before): the caller applies it all the same (SPEC §3.4 best effort).
+   */
+  targetReached: boolean;
   /** seq of the last history message this compaction saw. */
   afterSeq: number;
 }
@@ -85,6 +93,9 @@ function defaultTargetFor(input: CompactInput): number {
     return priorityChainTarget(input.window, input.threshold);
   return defaultTarget(input.window);
 }
+
+/** Reason prefix of the one failure best effort cannot avoid (a kept message over the window). */
+export const MESSAGE_OVER_WINDOW = 'message_over_window';
 
 /** Default ids: random UUIDs (ids must stay unique across compactions of a session). */
 const randomId = (): string => globalThis.crypto.randomUUID();
@@ -126,7 +137,28 @@ async function runStep(state: WorkState, ctx: StepContext, spec: StepSpec): Prom
       return rebuild(state, ctx, spec);
     case 'brute_prune':
       return brutePrune(state, ctx, spec);
+    case 'cut_tool_outputs':
+      return cutToolOutputs(state, ctx);
   }
+}
+
+/**
+ * Best effort after a strategy's own steps: older kept outputs become placeholders, then the
+ * oldest outputs still in the view are cut with markers, until the view fits.
+ */
+const BEST_EFFORT: StepSpec[] = [{ name: 'prune_tool_outputs', keepLast: 2 }, { name: 'cut_tool_outputs' }];
+
+/** Usage under the caller's auto threshold: an automatic run changes nothing (and inserts nothing). */
+function belowThreshold(input: CompactInput, before: number): boolean {
+  const t = input.threshold;
+  return input.trigger === 'auto' && typeof t === 'number' && t > 0 && t < 1 && before / input.window < t;
+}
+
+/** The result's summary: the text of the summary or checkpoint this compaction inserted, ledger included. */
+function summaryOf(state: WorkState): string | null {
+  const own = state.inserted.filter((m) => m.kind === 'summary' || m.kind === 'memory_snapshot').at(-1);
+  if (!own) return null;
+  return (own.content ?? '').replace(SUMMARY_PREFIX, '').trim();
 }
 
 /**
@@ -174,6 +206,7 @@ export async function compact(input: CompactInput): Promise<CompactResult> {
     tokensBefore: before,
     tokensAfter: before,
     target,
+    targetReached: before <= target,
     afterSeq,
   });
 
@@ -194,37 +227,68 @@ export async function compact(input: CompactInput): Promise<CompactResult> {
     checkpoint: input.checkpoint ?? buildCheckpointSnapshot,
   };
   const plan = [...(input.plan ?? planFor(input.strategy, before / input.window, input.trigger))];
-  if (input.trigger === 'manual' && !input.plan) plan.push(manualFallback(input.strategy));
-  if (plan.length === 0) return fail('below_threshold');
+  // An explicit request compacts whenever there is anything to hide: a last group that runs only
+  // when the strategy's own plan hid nothing.
+  const fallbackAt = input.trigger === 'manual' && !input.plan ? plan.push(manualFallback(input.strategy)) - 1 : -1;
+  if (plan.length === 0 || belowThreshold(input, before)) return fail('below_threshold');
+  if (fixed > input.window)
+    return fail(
+      `${MESSAGE_OVER_WINDOW}: the system prompt and memory block are ${fixed} tokens, over the window of ${input.window}, and may not be hidden`,
+    );
+  const oversized = oversizedKeptMessage(state, ctx);
+  if (oversized) {
+    const m = oversized.msg;
+    return fail(
+      `${MESSAGE_OVER_WINDOW}: the ${m.role} message ${m.id} (seq ${m.seq}) is ${oversized.tokens} tokens, over the window of ${input.window}, and may not be hidden`,
+    );
+  }
+  const original = [...state.entries];
+
+  const run = async (spec: StepSpec): Promise<boolean> => {
+    const tokensBefore = state.total();
+    input.onStep?.(spec.name);
+    try {
+      const detail = await runStep(state, ctx, spec);
+      steps.push({ name: spec.name, tokensBefore, tokensAfter: state.total(), ...detail });
+      return true;
+    } catch (err) {
+      steps.push({
+        name: spec.name,
+        tokensBefore,
+        tokensAfter: tokensBefore,
+        skipped: 'failed',
+        error: err instanceof Error ? err.message : String(err),
+      });
+      return false;
+    }
+  };
+  let slot: LedgerSlot | null = null;
+  // The ledger is part of the view a strategy must fit: it is (re)applied before every stop check.
+  const ledger = (): void => {
+    const tokensBefore = state.total();
+    const r = applyLedger(state, ctx, original, slot);
+    slot = r.slot;
+    const after = state.total();
+    if (after !== tokensBefore) steps.push({ name: 'ledger', tokensBefore, tokensAfter: after, ...r.detail });
+  };
 
   for (const [i, group] of plan.entries()) {
+    if (state.hidden.size > 0) ledger();
     const now = state.total();
     if (now <= target && now < before) break;
-    // The manual fallback (the last group) only runs when the plan itself hid nothing.
-    if (input.trigger === 'manual' && !input.plan && i === plan.length - 1 && now < before) break;
-    for (const spec of group) {
-      const tokensBefore = state.total();
-      input.onStep?.(spec.name);
-      let detail: StepDetail;
-      try {
-        detail = await runStep(state, ctx, spec);
-      } catch (err) {
-        steps.push({
-          name: spec.name,
-          tokensBefore,
-          tokensAfter: tokensBefore,
-          skipped: 'failed',
-          error: err instanceof Error ? err.message : String(err),
-        });
-        return fail(`step_failed:${spec.name}`);
-      }
-      steps.push({ name: spec.name, tokensBefore, tokensAfter: state.total(), ...detail });
-    }
+    if (i === fallbackAt && now < before) break;
+    for (const spec of group) if (!(await run(spec))) return fail(`step_failed:${spec.name}`);
+  }
+  ledger();
+  for (const spec of BEST_EFFORT) {
+    if (state.total() <= target) break;
+    if (!(await run(spec))) return fail(`step_failed:${spec.name}`);
+    ledger();
   }
 
   const after = state.total();
+  // Never a larger view: a compaction that does not shrink it changes nothing.
   if (after >= before) return fail('no_reduction');
-  if (after > target) return fail('target_not_reached');
   const inserted = state.inserted.map((m, i) => ({ ...m, seq: afterSeq + 1 + i }));
   return {
     ok: true,
@@ -236,10 +300,11 @@ export async function compact(input: CompactInput): Promise<CompactResult> {
     inserted,
     steps,
     stats: compactionStats(originalCount, state.count(), before, after),
-    summary: state.summaries.at(-1) ?? null,
+    summary: summaryOf(state),
     tokensBefore: before,
     tokensAfter: after,
     target,
+    targetReached: after <= target,
     afterSeq,
   };
 }

@@ -9,3 +9,5 @@ export { isChitchat, prunedPlaceholder } from './steps/pruning';
 export { segmentsOf } from './steps/monologues';
 export { elideToolOutputsMiddleOut, TOOL_REMOVAL_STEPS, SummaryOverflowError } from './steps/fold';
 export { extractiveSummary, extractiveSummarizer } from './extractive';
+export { buildLedger, missingLedgerLines, LEDGER_HEADER, type Ledger, type LedgerFile } from './ledger';
+export { CUT_KEEP_TOKENS } from './steps/cut';

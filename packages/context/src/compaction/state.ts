@@ -127,6 +127,25 @@ export class WorkState {
     return n;
   }
 
+  /** Rewrites a message this compaction inserted (the ledger is appended to its summary). */
+  setContent(id: string, content: string): void {
+    const e = this.entries.find((x) => x.fresh && x.msg.id === id);
+    if (!e) throw new Error(`setContent: ${id} is not a message of this compaction`);
+    const msg: StoredMessage = { ...e.msg, content, tokens: null };
+    msg.tokens = countMessageTokens(toChatMessage(msg), this.model, this.cache);
+    e.msg = msg;
+    e.tokens = msg.tokens;
+    const i = this.inserted.findIndex((m) => m.id === id);
+    if (i >= 0) this.inserted[i] = msg;
+    this.cachedTotal = null;
+  }
+
+  /** Where a message inserted now at `anchorSeq` would sit: the entry right after it (or undefined). */
+  entryAfter(anchorSeq: number): WorkEntry | undefined {
+    const pos: ViewPos = [anchorSeq + 0.5, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER];
+    return this.entries.find((e) => comparePos(e.pos, pos) > 0);
+  }
+
   /** Inserts agent-only messages right after the history message with seq `anchorSeq`. */
   insert(anchorSeq: number, messages: NewMessage[]): StoredMessage[] {
     const made: StoredMessage[] = [];

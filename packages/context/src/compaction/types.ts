@@ -10,6 +10,7 @@ export const STEP_NAMES = [
   'keep_head_tail',
   'rebuild',
   'brute_prune',
+  'cut_tool_outputs',
 ] as const;
 export type StepName = (typeof STEP_NAMES)[number];
 
@@ -27,7 +28,8 @@ export type StepSpec =
   | { name: 'summarize'; range: FoldRange; detail?: SummaryDetail; dropToolOutputs?: boolean; optional?: boolean }
   | { name: 'keep_head_tail'; head: number; tail: number }
   | { name: 'rebuild'; keepLast: number; userTokenBudget?: number; detail?: SummaryDetail }
-  | { name: 'brute_prune'; keep: number };
+  | { name: 'brute_prune'; keep: number }
+  | { name: 'cut_tool_outputs' };
 
 /** What a step adds to its report besides the token figures. */
 export type StepDetail = { hidden?: number; inserted?: number; skipped?: string } & Record<string, unknown>;

@@ -4,7 +4,7 @@
  */
 import type { CandidateReason, MemoryFact } from '@threadline/protocol';
 import { MAX_DRAFT_CHARS, MIN_DRAFT_CHARS, MIN_TEXT_DRAFT_CHARS } from './constants';
-import { INSTRUCTION_PATTERNS, matchesAny } from './keywords';
+import { FINISHED_PATTERNS, INSTRUCTION_PATTERNS, matchesAny } from './keywords';
 import { isDateOnly, isPathLike, isUnhelpfulPath } from './paths';
 import type { MemoryDraft } from './types';
 
@@ -42,6 +42,7 @@ export function evaluateDraft(draft: MemoryDraft, ctx: EvaluationContext): Candi
   if (matchesAny(INSTRUCTION_PATTERNS, content)) return 'instruction_like_content';
   if (draft.category === 'goal' && draft.origin === 'tool_output') return 'instruction_like_content';
   if (content.length > MAX_DRAFT_CHARS) return 'too_long';
+  if (draft.startupNoise === true) return 'shell_startup_noise';
   if (draft.errorLine === true) return 'noise_error_line';
   if (draft.logLine === true) return 'runtime_log_noise';
   switch (draft.category) {
@@ -50,6 +51,9 @@ export function evaluateDraft(draft: MemoryDraft, ctx: EvaluationContext): Candi
       if (isDateOnly(content)) return 'artifact_date_only';
       if (!isPathLike(content)) return 'artifact_not_path_like';
       if (isUnhelpfulPath(content)) return 'artifact_unhelpful';
+      // A path is evidence when the user named it or a tool wrote, read or listed it; the
+      // assistant's prose alone proves nothing.
+      if (draft.origin === 'assistant') return 'artifact_unconfirmed';
       // A write or a successful existence probe is fresher evidence than the old failure: the
       // path exists now (merge then retires the invalid fact).
       if (draft.written !== true && draft.validatedBy === undefined && knownInvalid(content, ctx.facts))
@@ -65,6 +69,7 @@ export function evaluateDraft(draft: MemoryDraft, ctx: EvaluationContext): Candi
     case 'open_item':
       if (content.length < MIN_TEXT_DRAFT_CHARS) return 'too_short';
       if (draft.origin === 'tool_output') return 'open_item_unconfirmed';
+      if (matchesAny(FINISHED_PATTERNS, content)) return 'open_item_finished';
       break;
     case 'goal':
     case 'note':

@@ -7,6 +7,7 @@ import { MCP_TOOL_SEPARATOR, type ChatMessage } from '@threadline/protocol';
 import { MAX_ARTIFACTS_PER_TOOL_OUTPUT } from './constants';
 import {
   CLAIM_PATTERNS,
+  EXPLICIT_GOAL_PATTERNS,
   ERROR_LINE_PATTERNS,
   FAILURE_MARKERS,
   GOAL_PATTERNS,
@@ -14,10 +15,12 @@ import {
   LOG_LINE_PATTERNS,
   MISSING_PATH_PATTERNS,
   OPEN_ITEM_PATTERNS,
+  STARTUP_NOISE_PATTERNS,
   SUCCESS_MARKERS,
+  USER_GOAL_PATTERNS,
   matchesAny,
 } from './keywords';
-import { findPaths, isUnhelpfulPath } from './paths';
+import { findPaths, isUnhelpfulPath, normalizePath } from './paths';
 import type { MemoryDraft } from './types';
 import { editorWrittenPaths, writtenPaths } from './writes';
 
@@ -25,6 +28,12 @@ interface CallInfo {
   name: string;
   command: string | null;
   args: Record<string, unknown>;
+  /** Paths the call names (its command, or a path argument): evidence once the call succeeded. */
+  mentioned: string[];
+  /** Index of the assistant message: a mention there and in the output are two pieces of evidence. */
+  index: number;
+  /** Lowercased text of the call, to tell a missing path it named from noise of other programs. */
+  text: string;
 }
 
 /** Tool outputs are scanned at their head and tail only: a 1 MB log holds no more facts than its ends. */
@@ -34,6 +43,11 @@ const MAX_DRAFTS_PER_TOOL_OUTPUT = 16;
 
 const MEANINGFUL_COMMAND =
   /\b(?:pytest|py\.test|tox|nox|runtests\.py|unittest|jest|vitest|mocha|ctest|make|cmake|ninja|mvn|gradle|go (?:test|build|run)|cargo (?:test|build|run)|(?:npm|pnpm|yarn) (?:run |)(?:test|build|install|add)|pip3? install|git (?:commit|apply|checkout|switch|merge|push)|mkdir|python[\d.]* [\w./-]+\.py)\b/;
+
+/** Commands whose output is a list of paths. */
+const LISTING_COMMAND =
+  /^(?:cd\s+\S+\s*&&\s*)?(?:ls|dir|find|fd|tree|locate|du|Get-ChildItem|gci|git\s+(?:status|ls-files|diff\s+--name-only|diff\s+--stat)|rg\s+(?:-l|--files)|grep\s+-\w*l)\b/i;
+const DIFF_HEADER_LINE = /^(?:diff --git |--- |\+\+\+ )/;
 
 /** One simple command that only checks a path exists (no pipes or chains that could mask a failure). */
 const PROBE_COMMAND = /^\s*(?:ls|dir|stat|test\s+-[edfr]|\[\s+-[edfr]|Test-Path|Get-Item|Get-ChildItem|gci)\b/i;
@@ -104,14 +118,14 @@ function scannedLines(text: string): string[] {
   return [...lines.slice(0, HEAD_LINES), ...lines.slice(-TAIL_LINES)];
 }
 
-function fromAssistant(m: ChatMessage, calls: Map<string, CallInfo>, out: MemoryDraft[]): void {
+function fromAssistant(m: ChatMessage, calls: Map<string, CallInfo>, out: MemoryDraft[], index: number): void {
   const push = (d: Omit<MemoryDraft, 'source'>): void => void out.push({ source: 'cfpm_auto', ...d });
   for (const s of sentences(m.content ?? '')) {
     // A sentence ending in `:` introduces a list or code; alone it says nothing.
     const intro = /[:：]$/.test(s);
     if (intro) {
       // paths only
-    } else if (matchesAny(GOAL_PATTERNS, s)) push({ category: 'goal', content: s, origin: 'assistant' });
+    } else if (matchesAny(EXPLICIT_GOAL_PATTERNS, s)) push({ category: 'goal', content: s, origin: 'assistant' });
     // A question is musing, not a commitment to do something.
     else if (matchesAny(OPEN_ITEM_PATTERNS, s) && !/[?？]$/.test(s))
       push({ category: 'open_item', content: s, origin: 'assistant' });
@@ -121,15 +135,33 @@ function fromAssistant(m: ChatMessage, calls: Map<string, CallInfo>, out: Memory
   }
   for (const tc of m.tool_calls ?? []) {
     const args = parseToolArgs(tc.function.arguments);
+    // An MCP tool with a command argument is a shell of its own: its command is read the same way.
     const shellLike = isShellTool(tc.function.name) || (isMcpTool(tc.function.name) && commandOf(args) !== null);
     const command = commandOf(args) ?? (shellLike ? tc.function.arguments : null);
-    const info: CallInfo = { name: tc.function.name, command: shellLike ? command : null, args };
-    calls.set(tc.id, info);
-    const written = info.command !== null ? writtenPaths(info.command) : editorWrittenPaths(tc.function.name, args);
+    const shellCommand = shellLike ? command : null;
+    const written = shellCommand !== null ? writtenPaths(shellCommand) : editorWrittenPaths(tc.function.name, args);
     for (const p of written) push({ category: 'artifact', content: p, origin: 'command', written: true });
-    const mentioned =
-      info.command !== null ? findPaths(info.command) : typeof args.path === 'string' ? findPaths(args.path) : [];
-    for (const p of mentioned) if (!written.includes(p)) push({ category: 'artifact', content: p, origin: 'command' });
+    const pathArg = ['path', 'file_path', 'filePath', 'target_file', 'file']
+      .map((k) => args[k])
+      .find((v) => typeof v === 'string');
+    const mentioned = (
+      shellCommand !== null ? findPaths(shellCommand) : typeof pathArg === 'string' ? findPaths(pathArg) : []
+    ).filter((p) => !written.includes(p));
+    calls.set(tc.id, {
+      name: tc.function.name,
+      command: shellCommand,
+      args,
+      mentioned,
+      index,
+      text: (
+        shellCommand ??
+        Object.values(args)
+          .filter((v) => typeof v === 'string')
+          .join('\n')
+      )
+        .replace(/\\/g, '/')
+        .toLowerCase(),
+    });
   }
 }
 
@@ -172,6 +204,19 @@ function fromTool(m: ChatMessage, calls: Map<string, CallInfo>, out: MemoryDraft
         origin: 'tool_output',
         confirmed: true,
       });
+    // What a call named is evidence once it succeeded: a shell command with a success marker, or
+    // a structured tool (read/edit) whose reply is no error.
+    const toolOk =
+      call.command === null && !/\b(?:error|invalid|failed|not found|no such file)\b/i.test(text.slice(0, 400));
+    if (succeeded || toolOk)
+      for (const p of call.mentioned)
+        out.push({
+          category: 'artifact',
+          content: p,
+          source: 'cfpm_auto',
+          origin: 'command',
+          messageIndex: call.index,
+        });
     if (succeeded || editorOk) {
       for (const p of written)
         out.push({
@@ -193,14 +238,27 @@ function fromTool(m: ChatMessage, calls: Map<string, CallInfo>, out: MemoryDraft
   }
   const local: MemoryDraft[] = [];
   let artifacts = 0;
+  // Paths in an output are evidence only when the command succeeded (or the tool reports no
+  // error); a failed command's output is its own error, not a map of the disk.
+  const outputIsEvidence = call === undefined ? succeeded : succeeded || (call.command === null && !failed);
+  const listing = call?.command != null && LISTING_COMMAND.test(call.command.trim());
   for (const raw of scannedLines(text)) {
     if (local.length >= MAX_DRAFTS_PER_TOOL_OUTPUT) break;
     const line = raw.trim();
     if (line === '' || line.length > 600) continue;
     const base = { source: 'cfpm_auto', origin: 'tool_output' } as const;
+    // A login shell's start-up chatter (a version manager's shims, a profile's warnings) says
+    // nothing about the work; its paths are recorded as rejected noise.
+    if (matchesAny(STARTUP_NOISE_PATTERNS, line)) {
+      for (const p of findPaths(line).slice(0, 2))
+        local.push({ ...base, category: 'artifact', content: p, startupNoise: true });
+      continue;
+    }
     if (matchesAny(MISSING_PATH_PATTERNS, line)) {
-      const paths = findPaths(line).filter((p) => !isUnhelpfulPath(p));
-      if (paths.length === 0) local.push({ ...base, category: 'invalid_path', content: line });
+      // Only a path the call itself named is known to be missing; other programs' errors are noise.
+      const paths = findPaths(line).filter(
+        (p) => !isUnhelpfulPath(p) && (call === undefined || call.text.includes(p.replace(/\\/g, '/').toLowerCase())),
+      );
       for (const p of paths.slice(0, 2)) local.push({ ...base, category: 'invalid_path', content: p });
       continue;
     }
@@ -215,7 +273,15 @@ function fromTool(m: ChatMessage, calls: Map<string, CallInfo>, out: MemoryDraft
     }
     const errorLine = matchesAny(ERROR_LINE_PATTERNS, line);
     const logLine = !errorLine && matchesAny(LOG_LINE_PATTERNS, line);
-    for (const p of findPaths(line)) {
+    if (!outputIsEvidence && !errorLine && !logLine) continue;
+    // A listing (ls, find, git status…) produces paths; any other output is content (code, logs),
+    // where only a line that is one path by itself (`pwd`, `which`) says where something is.
+    const paths = DIFF_HEADER_LINE.test(line) ? findPaths(line.replace(/(^|\s)[ab]\//g, '$1')) : findPaths(line);
+    const candidates =
+      listing || errorLine || logLine
+        ? paths
+        : paths.filter((p) => p === normalizePath(line.replace(/^['"`]|['"`]$/g, '')));
+    for (const p of candidates) {
       if (!errorLine && !logLine && artifacts >= MAX_ARTIFACTS_PER_TOOL_OUTPUT) break;
       if (!errorLine && !logLine) artifacts++;
       local.push({ ...base, category: 'artifact', content: p, errorLine, logLine });
@@ -227,6 +293,11 @@ function fromTool(m: ChatMessage, calls: Map<string, CallInfo>, out: MemoryDraft
 function fromUser(m: ChatMessage, out: MemoryDraft[]): void {
   const text = m.content ?? '';
   if (/^\s*\[(?:CFPM_|THREADLINE_)/.test(text)) return; // our own notices and blocks
+  // Goals and constraints the user states ("My goal: …", "Don't …", "目标：…", "不要…").
+  for (const s of sentences(text.slice(0, 4000)).slice(0, 40)) {
+    if (matchesAny(USER_GOAL_PATTERNS, s))
+      out.push({ category: 'goal', content: s, source: 'cfpm_auto', origin: 'user' });
+  }
   let n = 0;
   for (const p of findPaths(text.slice(0, 20_000))) {
     if (n++ >= MAX_ARTIFACTS_PER_TOOL_OUTPUT) break;
@@ -240,10 +311,10 @@ export function extractDrafts(messages: ChatMessage[]): MemoryDraft[] {
   const out: MemoryDraft[] = [];
   messages.forEach((m, index) => {
     const from = out.length;
-    if (m.role === 'assistant') fromAssistant(m, calls, out);
+    if (m.role === 'assistant') fromAssistant(m, calls, out, index);
     else if (m.role === 'tool') fromTool(m, calls, out);
     else if (m.role === 'user') fromUser(m, out);
-    for (let i = from; i < out.length; i++) out[i]!.messageIndex = index;
+    for (let i = from; i < out.length; i++) out[i]!.messageIndex ??= index;
   });
   return out;
 }

@@ -24,3 +24,12 @@ export {
   type SimulatedCheckpoint,
   type CheckpointRecall,
 } from './recall';
+export {
+  LabelledFileSchema,
+  LabelledSessionSchema,
+  labelMatches,
+  scoreSession,
+  totals as labelledTotals,
+  type LabelledSession,
+  type LabelledScore,
+} from './labelled';

@@ -9,6 +9,17 @@ export const GOAL_PATTERNS: RegExp[] = [
   /(?:我|我们)(?:需要|要|得)(?:修复|实现|添加|确保|找到|更新|创建|支持|解决|修改)/,
 ];
 
+/**
+ * What an assistant states as the goal ("The goal is to…", "目标是…"); its "I need to update X"
+ * narrates the next micro-step and is no goal.
+ */
+export const EXPLICIT_GOAL_PATTERNS: RegExp[] = [
+  GOAL_PATTERNS[0]!,
+  GOAL_PATTERNS[1]!,
+  GOAL_PATTERNS[3]!,
+  GOAL_PATTERNS[4]!,
+];
+
 export const OPEN_ITEM_PATTERNS: RegExp[] = [
   /^(?:#|\/\/)?\s*(?:TODO|FIXME)\b\s*[:(-]?/,
   /\bnext steps?\s*(?:is|are|will be|:)/i,
@@ -93,3 +104,29 @@ export const INSTRUCTION_PATTERNS: RegExp[] = [
 export function matchesAny(patterns: readonly RegExp[], text: string): boolean {
   return patterns.some((p) => p.test(text));
 }
+
+/** Goals and constraints a user states outright, in English and Chinese (a sentence's start). */
+export const USER_GOAL_PATTERNS: RegExp[] = [
+  /^(?:my|our|the)?\s*(?:main |overall |end )?(?:goal|objective|aim)s?\s*(?:is|are|:)/i,
+  /^(?:task|requirement|constraint)s?\s*:/i,
+  /^I (?:want|need|would like|'d like)\b/i,
+  /^(?:please\s+)?(?:don'?t|do not|never|always|avoid|make sure|must not|mustn'?t)\b/i,
+  /^(?:我的|我们的|本次)?(?:目标|任务|要求|需求)\s*[:：是]/,
+  /^(?:我|我们)(?:想|要|希望|需要)/,
+  /^(?:请)?(?:不要|别|不能|禁止|务必|一定要|千万别)/,
+];
+
+/** A login shell's start-up output: profile files, version managers and their shims. */
+export const STARTUP_NOISE_PATTERNS: RegExp[] = [
+  /(?:^|[\s/~])\.(?:bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv|zlogin|cshrc|tcshrc|config\/fish)\b/,
+  /\b(?:nvm|pyenv|rbenv|nodenv|goenv|jenv|asdf|mise|rtx|volta|fnm|sdkman|conda|direnv)\b.*(?:\/|warn|error|not found|command)/i,
+  /[/\\]shims?[/\\]/,
+];
+
+/** An open-item sentence that reports finished work ("has been successfully updated", "已完成"). */
+export const FINISHED_PATTERNS: RegExp[] = [
+  /\b(?:has|have) been (?:\w+ly )?(?:updated|fixed|completed|done|created|implemented|resolved|added|finished|removed|merged)\b/i,
+  /\b(?:successfully|is now (?:done|fixed|complete)|(?:are|is) (?:all )?(?:done|complete|finished))\b/i,
+  /^(?:done|completed|finished|fixed)\b/i,
+  /(?:已经?|均已|全部)(?:完成|修复|更新|解决|实现)|已完成/,
+];

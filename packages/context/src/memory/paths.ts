@@ -19,7 +19,11 @@ const ROOT_DIRS = new Set(
 
 const DATE_ONLY = /^\d{1,4}[/.-]\d{1,2}(?:[/.-]\d{1,4})?$/;
 const WINDOWS_ABS = /^(?:[A-Za-z]:[\\/]|\\\\[^\\\s]+\\)/;
-const SEGMENT = /^[\w.@+~\-\u4e00-\u9fff ()[\]]+$/;
+const SEGMENT = /^[\p{L}\p{N}\p{M}_.@+~\-#%=,' ()[\]]+$/u;
+/** A POSIX segment: every character a file name commonly has (`#`, Unicode), spaces when quoted. */
+const POSIX_SEGMENT = /^[\p{L}\p{N}\p{M}_.@+~\-#%=,' ()[\]]+$/u;
+/** `.md`, `.py`: an extension alone is never a path; these dot-files are. */
+const DOTFILES = new Set(['.env', '.envrc', '.npmrc', '.bashrc', '.zshrc', '.profile', '.gitignore', '.editorconfig']);
 
 /** `2024/7/19`, `2025-04-30`, `7/19`: date-like strings that path patterns would otherwise catch. */
 export function isDateOnly(text: string): boolean {
@@ -29,7 +33,7 @@ export function isDateOnly(text: string): boolean {
 /** Trim quotes, trailing punctuation and a `:line[:col]` suffix; keep the path itself. */
 export function normalizePath(raw: string): string {
   let p = raw.trim().replace(/^['"`(<[]+|['"`)>\],;]+$/g, '');
-  p = p.replace(/(?:[.,;:!?])+$/, '');
+  p = p.replace(/(?:[.,;:!?。，；：！？、])+$/, '');
   p = p.replace(/:\d+(?::\d+)?$/, '');
   return p;
 }
@@ -45,7 +49,18 @@ export function isPathLike(text: string): boolean {
     if (rest.length < 2 && !/^[A-Z]:\\$/.test(p)) return false;
     return rest.split(/[\\/]/).every((s) => s === '' || SEGMENT.test(s));
   }
-  if (/\s/.test(p)) return false;
+  // Spaces only inside an anchored path (`/home/u/My Documents/a.md`, as quoted): prose has no `/` first.
+  // Spaces only in what a quote kept whole: an anchored path, or folders down to a file name with
+  // an extension (`my notes/a.md`); prose has neither shape.
+  if (
+    /\s/.test(p) &&
+    ((!/^(?:~|\.{1,2})?\//.test(p) && !/\/[^/]*\.[A-Za-z][A-Za-z0-9]{0,7}$/.test(p)) ||
+      /[\t\r\n]|\s{2,}|\s\/|\/\s|^\s|\s$/.test(p))
+  )
+    return false;
+  if (/^\.[A-Za-z0-9]{1,10}$/.test(p) && !DOTFILES.has(p.toLowerCase())) return false;
+  // `s/old/new/g`, `1,10s/a/b/`: a sed expression, not a path.
+  if (/^(?:\d+(?:,\d+)?)?s\/[^/]*\/[^/]*\/[gip\d]*$/.test(p)) return false;
   let body = p;
   if (body.startsWith('~/')) body = body.slice(2);
   else if (body.startsWith('/')) body = body.slice(1);
@@ -53,8 +68,10 @@ export function isPathLike(text: string): boolean {
   else if (body.startsWith('../')) body = body.replace(/^(?:\.\.\/)+/, '');
   if (body === '') return p === '~/' ? false : p !== '/';
   const segs = body.split('/').filter((s) => s !== '');
-  if (segs.length === 0 || !segs.every((s) => /^[\w.@+-]+$/.test(s))) return false;
-  if (!segs.some((s) => /[A-Za-z_]/.test(s))) return false;
+  if (segs.length === 0 || !segs.every((s) => POSIX_SEGMENT.test(s))) return false;
+  if (!segs.some((s) => /[\p{L}_]/u.test(s))) return false;
+  // Spaces: only in an absolute or home path of two segments or more (the quoted form).
+  if (/\s/.test(body) && segs.length < 2) return false;
   const last = segs[segs.length - 1]!;
   const ext = /\.([A-Za-z][A-Za-z0-9]{0,7})$/.exec(last);
   const hasExt = ext !== null && KNOWN_EXTENSIONS.has(ext[1]!.toLowerCase());
@@ -67,7 +84,8 @@ export function isPathLike(text: string): boolean {
 
 const QUOTED = /(['"`])([^'"`\r\n]{2,300})\1/g;
 const WIN_TOKEN = /(?<![\w])(?:[A-Za-z]:[\\/]|\\\\)[^\s'"`<>|*?\r\n]*/g;
-const POSIX_TOKEN = /(?<![\w.$%:/\\-])(?:~\/|\.{1,2}\/|\/)?[\w.@+-]+(?:\/[\w.@+-]*)*/g;
+const POSIX_TOKEN =
+  /(?<![\p{L}\p{N}_.$%:/\\#-])(?:~\/|\.{1,2}\/|\/)?[\p{L}\p{N}\p{M}_.@+#-]+(?:\/[\p{L}\p{N}\p{M}_.@+#-]*)*/gu;
 
 /**
  * Every path-like substring of a line, normalized and deduplicated, in order of appearance.
@@ -82,7 +100,11 @@ export function findPaths(text: string): string[] {
     seen.add(p);
     out.push(p);
   };
-  const noUrls = text.replace(/\b[a-z][\w+.-]*:\/\/\S+/gi, ' ').replace(/<\/?[A-Za-z][\w-]*>/g, ' ');
+  const noUrls = text
+    .replace(/\b[a-z][\w+.-]*:\/\/\S+/gi, ' ')
+    .replace(/<\/?[A-Za-z][\w-]*>/g, ' ')
+    // `diff --git a/x b/x`, `--- a/x`, `+++ b/x`: the a/ and b/ are git's prefixes, not folders.
+    .replace(/^(?:diff --git|---|\+\+\+) .*$/gm, (l) => l.replace(/(\s)[ab]\//g, '$1'));
   let rest = noUrls;
   for (const m of noUrls.matchAll(QUOTED)) {
     const inner = normalizePath(m[2]!);
@@ -96,7 +118,7 @@ export function findPaths(text: string): string[] {
   for (const m of noWin.matchAll(POSIX_TOKEN)) {
     const tok = m[0];
     if (!tok.includes('/')) {
-      if (!/\.[A-Za-z]/.test(tok)) continue;
+      if (!/\.[A-Za-z]/.test(tok) || /^#/.test(tok)) continue;
       // `math.log(x)`, `from django.conf import`: dotted code names, not files.
       if (
         noWin[m.index + tok.length] === '(' ||
@@ -114,6 +136,8 @@ export function isUnhelpfulPath(p: string): boolean {
   const lower = p.toLowerCase().replace(/\\/g, '/');
   if (/^(?:\/|~\/?|\.\.?\/?)$/.test(lower)) return true;
   if (/^\/(?:dev|proc|sys)(?:\/|$)/.test(lower)) return true;
+  // `/path/to/file`, `path/to/your/dir`: placeholders of instructions and docs.
+  if (/(?:^|\/)path\/to\//.test(lower)) return true;
   if (/^\/(?:usr\/)?(?:s?bin)\/[\w.+-]+$/.test(lower)) return true;
   if (/(?:^|\/)(?:\.git|node_modules|__pycache__|site-packages|dist-packages)(?:\/|$)/.test(lower)) return true;
   if (/\.pyc$/.test(lower)) return true;

@@ -3,13 +3,12 @@
  * transcript tests and the bench.
  */
 import type { ChatMessage } from '@threadline/protocol';
-import { commandOf, parseToolArgs } from './extract';
-import { isPathLike, normalizePath } from './paths';
+import { findPaths, normalizePath } from './paths';
 import { buildMemoryBlock } from './block';
 import { buildCheckpointSnapshot } from './checkpoint';
 import { refreshMemory } from './refresh';
 import type { RefreshResult } from './types';
-import { editorWrittenPaths, writtenPaths } from './writes';
+import { messageChanges } from './writes';
 
 const DIFF_HEADER = /^diff --git a\/(\S+) b\/(\S+)$/gm;
 const PLUS_HEADER = /^\+\+\+ b\/(\S+)$/gm;
@@ -27,18 +26,10 @@ export function editedFiles(messages: readonly ChatMessage[]): string[] {
   const found: string[] = [];
   const add = (p: string): void => {
     const s = strip(p);
-    if (s !== '' && isPathLike(s) && s !== '/dev/null' && !found.includes(s)) found.push(s);
+    if (s !== '' && s !== '/dev/null' && !found.includes(s)) found.push(s);
   };
   for (const m of messages) {
-    for (const tc of m.tool_calls ?? []) {
-      const args = parseToolArgs(tc.function.arguments);
-      const cmd = commandOf(args);
-      const paths =
-        cmd !== null && !/str_replace_editor/i.test(tc.function.name)
-          ? writtenPaths(cmd)
-          : editorWrittenPaths(tc.function.name, args);
-      paths.forEach(add);
-    }
+    for (const c of messageChanges(m, findPaths)) if (c.op !== 'delete') add(c.path);
     const text = m.content ?? '';
     if (text.includes('diff --git') || text.includes('+++ b/')) {
       for (const x of text.matchAll(DIFF_HEADER)) add(x[2]!);

@@ -4,7 +4,7 @@
  */
 import type { ChatMessage, MemoryCandidate, MemorySnapshot, RefreshMode } from '@threadline/protocol';
 import { DEFAULT_RECENT_MESSAGES, MAX_CANDIDATES, MAX_SNAPSHOTS } from './constants';
-import { evaluateDraft, seenKey } from './evaluate';
+import { evaluateDraft, factKey, seenKey } from './evaluate';
 import { extractDrafts } from './extract';
 import { isActiveFact, mergeDecisions, pruneFacts, supersedeRecreated } from './merge';
 import type { MemoryDelta, MemoryDraft, RefreshInput, RefreshResult } from './types';
@@ -52,6 +52,11 @@ export function refreshMemory(input: RefreshInput): RefreshResult {
   const accepted: MemoryDraft[] = [];
   const candidates: MemoryCandidate[] = [];
   const breakdown: Record<string, number> = {};
+  // One candidate row per (category, content, decision, reason): a path named in ten messages is
+  // one rejected candidate, not ten, in this refresh and against the rows already stored.
+  const recorded = new Set(
+    (input.candidates ?? []).map((c) => `${c.decision}|${c.reason}|${factKey(c.category, c.content)}`),
+  );
   for (const draft of drafts) {
     const reason = evaluateDraft(draft, { facts: prior, seen });
     const decision = reason === 'accepted' ? 'accepted' : 'rejected';
@@ -61,6 +66,9 @@ export function refreshMemory(input: RefreshInput): RefreshResult {
     } else {
       breakdown[reason] = (breakdown[reason] ?? 0) + 1;
     }
+    const rowKey = `${decision}|${reason}|${factKey(draft.category, draft.content)}`;
+    if (decision === 'rejected' && recorded.has(rowKey)) continue;
+    recorded.add(rowKey);
     candidates.push({
       id: input.newId(),
       sessionId: input.sessionId,

@@ -139,6 +139,8 @@ export function truncateToolOutput(text: string, opts: TruncateOptions = {}): Tr
   }
 
   const enc = encoderFor(opts.model ?? '');
+  // Counting is cached per piece and much faster than encoding: most outputs fit and need no ids.
+  if (enc.count(text) <= maxTokens) return unchanged;
   const tokens = enc.encode(text);
   if (tokens === null) {
     // A model without a BPE: its tokens are estimated as chars / 4, so the cut works in chars.

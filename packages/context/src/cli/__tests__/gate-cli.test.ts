@@ -46,6 +46,36 @@ async function cli(argv: string[]) {
 }
 
 describe('threadline-context gate', () => {
+  it('takes facts as a person writes them: category and content only, plural categories, defaults filled', async () => {
+    const facts = write('hand.json', [
+      { category: 'artifacts', content: desktop },
+      { category: 'goal', content: 'tidy up the report files', pinned: true },
+      { category: 'note', content: 'old', status: 'stale' },
+    ]);
+    const r = await cli(['gate', facts, '--tool', 'shell', '--command', 'ls ~/Desktop', '--json']);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    const json = JSON.parse(r.out) as { rewritten: boolean; command: string };
+    expect(json.rewritten).toBe(true);
+    expect(json.command).toBe(`ls ${desktop}`);
+  });
+
+  it.each([
+    [[{ category: 'artifact', content: desktop }, { content: 'no category' }], /entry 2: field "category"/],
+    [[{ category: 'artifact', content: '   ' }], /entry 1: field "content": must not be empty/],
+    [[{ category: 'places', content: desktop }], /entry 1: field "category"/],
+    [[{ category: 'artifact', content: desktop, pinned: 'yes' }], /entry 1: field "pinned"/],
+    [[{ category: 'artifact', content: desktop, colour: 'red' }], /entry 1: unknown field "colour"/],
+    [{ notFacts: [] }, /is not an array of facts/],
+  ])('a truly invalid facts file exits 2 with one line naming the entry and field (%#)', async (value, line) => {
+    const facts = write('bad-facts.json', value);
+    const r = await cli(['gate', facts, '--tool', 'shell', '--command', 'ls ~/Desktop']);
+    expect(r.code).toBe(2);
+    expect(r.out).toBe('');
+    expect(r.err.trim().split('\n')).toHaveLength(1);
+    expect(r.err).toMatch(line);
+  });
+
   it('rewrites against a real folder on disk and prints the JSON contract', async () => {
     const facts = write('facts.json', [factRow(desktop)]);
     const r = await cli(['gate', facts, '--tool', 'shell', '--command', 'ls ~/Desktop', '--json']);
@@ -105,7 +135,7 @@ describe('threadline-context gate', () => {
     [['F', '--tool', 'shell'], '--command is required'],
     [['F', '--tool', 'shell', '--command', 'ls', '--bogus'], 'unknown option --bogus'],
     [['NOTJSON', '--tool', 'shell', '--command', 'ls'], 'is not JSON'],
-    [['BADSHAPE', '--tool', 'shell', '--command', 'ls'], 'is not an array of memory facts'],
+    [['BADSHAPE', '--tool', 'shell', '--command', 'ls'], 'entry 1: field "category"'],
     [['/nonexistent/facts.json', '--tool', 'shell', '--command', 'ls'], 'cannot read facts file'],
     [
       ['F', '--tool', 'shell', '--command', 'ls', '--visibility', 'loud'],

@@ -72,10 +72,11 @@ describe('drop_monologues', () => {
       plan: [[{ name: 'drop_monologues', which: 'all' }]],
       target: 1,
     });
-    // Target 1 is unreachable: the step still did its work, but the compaction is refused.
-    expect(r.ok).toBe(false);
-    expect(r.reason).toBe('target_not_reached');
-    expect(r.hiddenIds).toEqual([]);
+    // Target 1 is unreachable: best effort, the smaller view is returned all the same.
+    expect(r.ok).toBe(true);
+    expect(r.targetReached).toBe(false);
+    expect(r.tokensAfter).toBeLessThan(r.tokensBefore);
+    expect(r.hiddenIds.length).toBeGreaterThan(0);
     const ok = await run({
       history: h.messages,
       strategy: 'priority_chain',

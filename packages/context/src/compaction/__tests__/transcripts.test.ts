@@ -99,9 +99,11 @@ function checkResult(
   }
   const next = apply(history, compactions, r);
   const after = buildView({ history: next.history, compactions: next.compactions, model: MODEL });
-  // The estimate is what the next request will cost, and it fits.
+  // The estimate is what the next request will cost; it fits, or (best effort) every reduction
+  // step down to cutting the kept outputs ran, and the view is still smaller than before.
   expect(after.tokens).toBe(r.tokensAfter);
-  expect(r.tokensAfter).toBeLessThanOrEqual(r.target);
+  if (r.targetReached) expect(r.tokensAfter).toBeLessThanOrEqual(r.target);
+  else expect(r.steps.map((s) => s.name)).toContain('cut_tool_outputs');
   expect(r.tokensAfter).toBeLessThan(r.tokensBefore);
   // Pairs: the normalized view is whole, and the compaction split no pair normalization had to mend.
   expect(pairViolations(after.messages)).toEqual({ unansweredCalls: [], orphanResults: [] });
@@ -179,8 +181,9 @@ describe('invariants on the real transcripts', () => {
         const newInsert = second.inserted.find((m) => m.kind === 'summary' || m.kind === 'memory_snapshot');
         if (firstInsert && newInsert) expect(second.hiddenIds).toContain(firstInsert.id);
       }
-      // requests-1142 ends with an ~868K-char user message no strategy may hide; the others fit.
-      expect(okCount).toBeGreaterThanOrEqual(cases.length - 1);
+      // Best effort: every transcript is compacted (requests-1142's ~868K-char last user message,
+      // which no strategy may hide, is under the window here).
+      expect(okCount).toBe(cases.length);
     });
   });
 });

@@ -6,7 +6,7 @@ import { fact } from './helpers';
 
 const d = (p: Partial<MemoryDraft> & Pick<MemoryDraft, 'category' | 'content'>): MemoryDraft => ({
   source: 'cfpm_auto',
-  origin: 'assistant',
+  origin: 'command',
   ...p,
 });
 const ev = (
@@ -18,6 +18,33 @@ const ev = (
 describe('evaluateDraft', () => {
   const cases: Array<[string, MemoryDraft, CandidateReason]> = [
     ['accepts a path', d({ category: 'artifact', content: 'src/a.py' }), 'accepted'],
+    ['accepts a path the user named', d({ category: 'artifact', content: 'src/a.py', origin: 'user' }), 'accepted'],
+    [
+      "the assistant's prose alone is no evidence",
+      d({ category: 'artifact', content: 'src/a.py', origin: 'assistant' }),
+      'artifact_unconfirmed',
+    ],
+    ['a bare extension is no path', d({ category: 'artifact', content: '.md' }), 'artifact_not_path_like'],
+    ['a path keeps # (no fragment)', d({ category: 'artifact', content: '/home/u/sessions/task#027' }), 'accepted'],
+    [
+      'shell start-up noise',
+      d({ category: 'artifact', content: '/home/u/.local/share/mise/shims/node', startupNoise: true }),
+      'shell_startup_noise',
+    ],
+    [
+      'finished work is no open item',
+      d({
+        category: 'open_item',
+        content: 'The task documentation has been successfully updated.',
+        origin: 'assistant',
+      }),
+      'open_item_finished',
+    ],
+    [
+      'unfinished work is',
+      d({ category: 'open_item', content: 'Next step: update the task documentation.', origin: 'assistant' }),
+      'accepted',
+    ],
     ['empty', d({ category: 'goal', content: '   ' }), 'empty_content'],
     ['date-only artifact (slashes)', d({ category: 'artifact', content: '2024/7/19' }), 'artifact_date_only'],
     ['date-only artifact (dashes)', d({ category: 'artifact', content: '2025-04-30' }), 'artifact_date_only'],

@@ -77,9 +77,11 @@ describe('extractDrafts', () => {
     ],
     ['系统找不到指定的路径。 D:\\资料\\报告.docx', 'D:\\资料\\报告.docx'],
   ])('invalid path from %s', (line, path) => {
-    const inv = of(shell('probe', line), 'invalid_path');
+    const inv = of(shell(`probe "${path}"`, line), 'invalid_path');
     expect(inv.map((d) => d.content)).toEqual([path]);
-    expect(of(shell('probe', line), 'artifact').map((d) => d.content)).not.toContain(path);
+    expect(of(shell(`probe "${path}"`, line), 'artifact').map((d) => d.content)).not.toContain(path);
+    // The same error from a command that never named the path is another program's noise.
+    expect(of(shell('make all', line), 'invalid_path')).toEqual([]);
   });
 
   it('open items from the assistant (EN + ZH); TODO lines of tool output are marked as tool_output', () => {
@@ -126,6 +128,10 @@ describe('extractDrafts', () => {
 
   it('caps artifacts per tool output', () => {
     const listing = Array.from({ length: 50 }, (_, i) => `src/mod${i}/file${i}.py`).join('\n');
-    expect(of(shell('find src', listing), 'artifact').filter((d) => d.origin === 'tool_output').length).toBe(6);
+    const ok = `${listing}\n<returncode>0</returncode>`;
+    expect(of(shell('find src', ok), 'artifact').filter((d) => d.origin === 'tool_output').length).toBe(6);
+    // A failed command's listing is not evidence of what is on disk.
+    const failed = `${listing}\n<returncode>1</returncode>`;
+    expect(of(shell('find src', failed), 'artifact').filter((d) => d.origin === 'tool_output')).toEqual([]);
   });
 });

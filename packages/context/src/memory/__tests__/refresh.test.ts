@@ -11,10 +11,10 @@ const run = (messages: ChatMessage[], facts = [] as ReturnType<typeof fact>[], r
 
 describe('refreshMemory', () => {
   it('merges accepted drafts into facts with default confidences and records every decision', () => {
-    const ms = shell(
-      'ls /srv/data/in.csv /srv/nope',
-      "ls: cannot access '/srv/nope': No such file or directory\n/srv/data/in.csv",
-    );
+    const ms = [
+      ...shell('ls /srv/data/in.csv', '/srv/data/in.csv\n<returncode>0</returncode>'),
+      ...shell('ls /srv/nope', "ls: cannot access '/srv/nope': No such file or directory\n<returncode>2</returncode>"),
+    ];
     const r = run(ms);
     const art = r.facts.find((f) => f.content === '/srv/data/in.csv')!;
     const inv = r.facts.find((f) => f.category === 'invalid_path')!;
@@ -30,7 +30,9 @@ describe('refreshMemory', () => {
     expect(inv).toMatchObject({ content: '/srv/nope', confidence: CONFIDENCE_INVALID_PATH, evidenceCount: 1 });
     expect(r.candidates.length).toBe(r.acceptedCount + r.rejectedCount);
     expect(r.candidates.every((c) => c.sessionId === 's1' && c.createdAt === 100)).toBe(true);
-    expect(r.mode).toBe('merge+prune'); // the artifact /srv/nope from the command is retired as invalid
+    // The failed `ls /srv/nope` is no evidence that /srv/nope exists: only the invalid path is kept.
+    expect(r.facts.filter((f) => f.content === '/srv/nope').map((f) => f.category)).toEqual(['invalid_path']);
+    expect(r.mode).toBe('merge');
   });
 
   it('evidence adds up across refreshes under the category + lowercased content key', () => {
@@ -84,9 +86,8 @@ describe('refreshMemory', () => {
   });
 
   it('a path named twice in one message is one piece of evidence (the second is a duplicate)', () => {
-    const r = run([{ role: 'assistant', content: 'Open src/app/main.py first. Then edit src/app/main.py again.' }]);
+    const r = run([{ role: 'user', content: 'Open src/app/main.py first. Then edit src/app/main.py again.' }]);
     expect(r.facts.find((f) => f.content === 'src/app/main.py')!.evidenceCount).toBe(1);
-    expect(r.rejectedReasonBreakdown).toEqual({ duplicate: 1 });
   });
 
   it('reports candidate_only when every draft is rejected', () => {
@@ -197,7 +198,8 @@ describe('refreshMemory', () => {
   });
 
   it('parses only the recent window once facts exist', () => {
-    const ms = [...shell('cat a/b/old.py', 'ok'), ...shell('cat a/b/new.py', 'ok')];
+    const ok = '<returncode>0</returncode>';
+    const ms = [...shell('cat a/b/old.py', ok), ...shell('cat a/b/new.py', ok)];
     const r = run(ms, [fact({ category: 'note', content: 'seed note', source: 'user' })], 2);
     expect(r.facts.map((f) => f.content)).toContain('a/b/new.py');
     expect(r.facts.map((f) => f.content)).not.toContain('a/b/old.py');
@@ -220,7 +222,7 @@ describe('refreshMemory', () => {
     step(shell('cat lib/a/two.py', '<returncode>0</returncode>'));
     step([
       { role: 'assistant', content: 'Done with lib/a/two.py.' },
-      { role: 'user', content: 'thanks' },
+      { role: 'user', content: 'Good, keep lib/a/two.py as it is.' },
     ]);
     step(shell('cat lib/a/one.py', '<returncode>0</returncode>'));
     const ev = (c: string) => facts.find((f) => f.content === c)?.evidenceCount;

@@ -78,7 +78,12 @@ describe('robustness', () => {
       const ms = randomMessages(rand, 1 + Math.floor(rand() * 20));
       const r = refreshMemory({ sessionId: 's', messages: ms, now: round, newId: ids(`r${round}-`) });
       expect(['noop', 'prune', 'candidate_only', 'merge', 'merge+prune']).toContain(r.mode);
-      expect(r.candidates.length).toBe(r.acceptedCount + r.rejectedCount);
+      // Rejected candidates are recorded once per (category, content, reason).
+      expect(r.candidates.length).toBeLessThanOrEqual(r.acceptedCount + r.rejectedCount);
+      const rejectedKeys = r.candidates
+        .filter((c) => c.decision === 'rejected')
+        .map((c) => `${c.reason}|${c.category}|${c.content.toLowerCase()}`);
+      expect(new Set(rejectedKeys).size).toBe(rejectedKeys.length);
       expect(
         r.facts.filter((f) => f.category === 'goal').every((f) => !/ignore previous instructions/i.test(f.content)),
       ).toBe(true);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { editorWrittenPaths, splitHeredocs, writtenPaths } from '../writes';
+import { changedPaths, editorChanges, editorWrittenPaths, patchChanges, splitHeredocs, writtenPaths } from '../writes';
 
 describe('writtenPaths', () => {
   it('sed -i targets, not the script', () => {
@@ -35,5 +35,48 @@ describe('writtenPaths', () => {
     ]);
     expect(editorWrittenPaths('str_replace_editor', { command: 'view', path: '/workspace/src/a.c' })).toEqual([]);
     expect(editorWrittenPaths('write_file', { path: 'src/b.ts' })).toEqual(['src/b.ts']);
+  });
+
+  it('deletions, moves and creations, each with its operation', () => {
+    expect(
+      changedPaths(
+        'rm -rf build/tmp && git mv old/a.py src/a.py && mkdir -p out/x && git rm -q legacy.py; perl -pi -e "s/a/b/" lib/p.pl',
+      ),
+    ).toEqual([
+      { path: 'build/tmp', op: 'delete' },
+      { path: 'old/a.py', op: 'delete' },
+      { path: 'src/a.py', op: 'move' },
+      { path: 'out/x', op: 'create' },
+      { path: 'legacy.py', op: 'delete' },
+      { path: 'lib/p.pl', op: 'write' },
+    ]);
+  });
+
+  it('keeps #, quoted spaces and Unicode in a path; a quoted > is no redirect; code written into a file writes nothing now', () => {
+    expect(writtenPaths('echo hi > "my notes/task#027.md" && touch 报告/列表.txt')).toEqual([
+      'my notes/task#027.md',
+      '报告/列表.txt',
+    ]);
+    expect(writtenPaths('python -c "import sys; print(1 > 0)"')).toEqual([]);
+    expect(writtenPaths("python3 -c \"open('out.txt', 'w').write('x')\"")).toEqual(['out.txt']);
+    expect(writtenPaths('sed -i \'s/x/with open("\\/tmp\\/debug.txt", "a") as f/\' src/a.py')).toEqual(['src/a.py']);
+    expect(writtenPaths("cat > gen.py <<'EOF'\nopen('data.csv', 'w')\nEOF")).toEqual(['gen.py']);
+  });
+
+  it('patch texts and path-less edit calls', () => {
+    expect(
+      patchChanges('*** Begin Patch\n*** Update File: src/a.ts\n*** Delete File: src/b.ts\n*** Add File: src/c.ts\n'),
+    ).toEqual([
+      { path: 'src/a.ts', op: 'write' },
+      { path: 'src/b.ts', op: 'delete' },
+      { path: 'src/c.ts', op: 'create' },
+    ]);
+    expect(editorChanges('apply_patch', { input: '--- a/x.py\n+++ b/x.py\n@@' })).toEqual([
+      { path: 'x.py', op: 'write' },
+    ]);
+    expect(editorChanges('edit', { old: 'a', new: 'b' }, ['README.md', 'src/named.py'])).toEqual([
+      { path: 'src/named.py', op: 'write' },
+    ]);
+    expect(editorChanges('read_file', { path: 'src/a.py' })).toEqual([]);
   });
 });

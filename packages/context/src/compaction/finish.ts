@@ -1,0 +1,127 @@
+/**
+ * What runs after a strategy's own steps: the ledger (SPEC §3.4, every strategy) and the check
+ * that says when best effort is impossible (a message that may not be hidden is over the window).
+ */
+import type { StoredMessage } from '@threadline/protocol';
+import { messagesText } from '../memory/recall';
+import { toChatMessage } from '@threadline/protocol';
+import { buildLedger, LEDGER_HEADER, LEDGER_USER_TOKENS, missingLedgerLines } from './ledger';
+import { seqOfPos, type WorkEntry, type WorkState } from './state';
+import { buildUnits, isExempt } from './units';
+import type { StepContext, StepDetail } from './types';
+
+/** The message the ledger went into last time, so a later pass rewrites instead of stacking. */
+export interface LedgerSlot {
+  id: string;
+  /** Its content before the ledger was appended (null: the message is the ledger alone). */
+  base: string | null;
+  /** A ledger alone: the earlier summaries folded into it, and where it sits. */
+  carried?: string;
+  anchor?: number;
+}
+
+/** User lines may take 5% of the target (at most LEDGER_USER_TOKENS): the ledger must not cost the fit. */
+function ledgerBudget(ctx: StepContext): { model: string; userTokens: number } {
+  return { model: ctx.model, userTokens: Math.min(LEDGER_USER_TOKENS, Math.max(200, Math.floor(ctx.target * 0.05))) };
+}
+
+function viewText(entries: readonly WorkEntry[]): string {
+  return messagesText(entries.map((e) => toChatMessage(e.msg)));
+}
+
+/**
+ * An anchor where a new user message splits no tool pair: right after a hidden message, the
+ * newest first, such that the view's next message is not a tool result.
+ */
+function safeAnchor(state: WorkState, hidden: readonly WorkEntry[]): number {
+  const seqs = [...new Set(hidden.map((e) => seqOfPos(e.pos)))].sort((a, b) => b - a);
+  for (const s of seqs) if (state.entryAfter(s)?.msg.role !== 'tool') return s;
+  return -1;
+}
+
+/**
+ * Appends what the view does not already name of the hidden range's ledger to this compaction's
+ * summary or checkpoint; a compaction that wrote none (priority_chain's P1/P2/P5, a custom plan)
+ * gets one agent-only `summary` message with the ledger, into which the earlier visible summary
+ * is folded verbatim so summaries never stack. Idempotent: pass the slot it returned last time.
+ */
+export function applyLedger(
+  state: WorkState,
+  ctx: StepContext,
+  original: readonly WorkEntry[],
+  slot: LedgerSlot | null,
+): { slot: LedgerSlot | null; detail: StepDetail } {
+  // A later fold may have hidden the message the ledger went into (it then folded its text).
+  if (slot && state.entries.some((e) => e.msg.id === slot!.id)) {
+    if (slot.base === null) state.hide([slot.id]);
+    else state.setContent(slot.id, slot.base);
+  }
+  if (slot && slot.base !== null) slot = null;
+  const hiddenEntries = (): WorkEntry[] => original.filter((e) => state.hidden.has(e.msg.id));
+  if (state.hidden.size === 0) return { slot: null, detail: { skipped: 'nothing_hidden' } };
+  const own = state.entries.filter((e) => e.fresh && (e.msg.kind === 'summary' || e.msg.kind === 'memory_snapshot'));
+  const target = own.at(-1);
+  if (target) {
+    const lines = missingLedgerLines(
+      buildLedger(hiddenEntries().map((e) => e.msg)),
+      viewText(state.entries),
+      ledgerBudget(ctx),
+    );
+    if (lines.length === 0) return { slot: null, detail: { items: 0 } };
+    const base = target.msg.content ?? '';
+    state.setContent(target.msg.id, `${base}\n\n${LEDGER_HEADER}\n${lines.join('\n')}`);
+    return { slot: { id: target.msg.id, base }, detail: { items: lines.filter((l) => l.startsWith('- ')).length } };
+  }
+  // No summary of our own: earlier visible summaries are folded in verbatim (never stacked).
+  let carried = slot?.carried ?? '';
+  let anchor = slot?.anchor ?? null;
+  const earlier = buildUnits(state.entries, ctx.protectedTools)
+    .filter((u) => u.isCompactionInsert && (u.first.kind === 'summary' || u.first.kind === 'memory_snapshot'))
+    .map((u) => u.first);
+  const missing = (): string[] =>
+    missingLedgerLines(
+      buildLedger(hiddenEntries().map((e) => e.msg)),
+      `${viewText(state.entries)}\n${carried}`,
+      ledgerBudget(ctx),
+    );
+  let lines = missing();
+  if (lines.length === 0 && carried === '') return { slot: null, detail: { items: 0 } };
+  if (earlier.length > 0) {
+    carried = [carried, ...earlier.map((m) => m.content ?? '')].filter((s) => s !== '').join('\n\n');
+    anchor = Math.max(anchor ?? -1, ...earlier.map((m) => Number(m.meta?.['anchorSeq'] ?? m.seq)));
+    state.hide(earlier.map((m) => m.id));
+    lines = missing();
+  }
+  anchor ??= safeAnchor(state, hiddenEntries());
+  const content = [carried, lines.length > 0 ? `${LEDGER_HEADER}\n${lines.join('\n')}` : '']
+    .filter((s) => s !== '')
+    .join('\n\n');
+  const [made] = state.insert(anchor, [{ role: 'user', kind: 'summary', content, meta: { ledger: true } }]);
+  return {
+    slot: { id: made!.id, base: null, carried, anchor },
+    detail: { inserted: 1, folded: earlier.length, items: lines.filter((l) => l.startsWith('- ')).length },
+  };
+}
+
+/**
+ * The first message no step may hide or cut (initial context, protected tools, turn-aborted
+ * markers, the latest user message) that is by itself over the window: then no compaction can
+ * make the request fit, and the strategy fails without changing anything.
+ */
+export function oversizedKeptMessage(
+  state: WorkState,
+  ctx: StepContext,
+): { msg: StoredMessage; tokens: number } | null {
+  const units = buildUnits(state.entries, ctx.protectedTools);
+  const lastUser = [...units].reverse().find((u) => u.isUser);
+  for (const u of units) {
+    if (!isExempt(u) && u !== lastUser) continue;
+    for (const i of u.idx) {
+      const e = state.entries[i]!;
+      // Tool outputs can be cut, so only the calls and messages themselves count.
+      if (e.msg.role === 'tool') continue;
+      if (e.tokens > ctx.window) return { msg: e.msg, tokens: e.tokens };
+    }
+  }
+  return null;
+}
