@@ -30,6 +30,11 @@ function databaseAt(version: number): string {
   ).run();
   if (version < 4) db.prepare("UPDATE messages SET full_output = 'the whole output' WHERE id = 'm2'").run();
   else db.prepare("INSERT INTO message_outputs (message_id, full_output) VALUES ('m2', 'the whole output')").run();
+  // From v6 on, messages form a branch: m2 follows m1, and the session shows the branch ending in m2.
+  if (version >= 6) {
+    db.prepare("UPDATE messages SET parent_id = 'm1' WHERE id = 'm2'").run();
+    db.prepare("UPDATE sessions SET active_leaf_id = 'm2' WHERE id = 's1'").run();
+  }
   db.prepare(
     "INSERT INTO provider_profiles (id, preset, name, base_url, model, context_window, api_key_cipher, active, created_at, updated_at) VALUES ('p1', 'openai', 'OpenAI', 'https://api.openai.com/v1', 'gpt-4.1', 1000, ?, 1, 1, 1)",
   ).run(fakeEncryptor().encrypt('sk-old'));

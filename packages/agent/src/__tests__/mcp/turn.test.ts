@@ -65,7 +65,13 @@ describe('MCP tools in a turn', () => {
       status: 'ok',
       mcp: { server: 'everything', tool: 'echo' },
     });
-    expect(h.history().at(-1)?.content).toBe('result: Echo: from the model');
+    // The reply after the tool (notices, stored whole whatever the visibility, may follow it).
+    expect(
+      h
+        .history()
+        .filter((m) => m.role === 'assistant' && m.kind === 'normal')
+        .at(-1)?.content,
+    ).toBe('result: Echo: from the model');
     // CFPM keeps the succeeded call like a shell command.
     expect(h.store.memory.facts(h.sessionId).map((f) => f.content)).toContain(
       'called `everything__echo` {"message":"from the model"} (ok)',

@@ -50,6 +50,8 @@ describe('ProviderForm', () => {
       'providers.upsert': (i) => ({ ...profile, baseUrl: i.baseUrl, hasKey: false }),
       'providers.setActive': (i) => ({ ...profile, id: i.id, baseUrl: 'https://evil.example/v1', hasKey: false }),
       'providers.list': () => [],
+      // Saving tests the draft first; this one answers (the key question is the form's).
+      'providers.test': () => ({ ok: true, message: 'ok', latencyMs: 5 }),
     });
     setBridge(fake.bridge);
     render(<ProviderForm profile={profile} submitLabel="Save" />);
