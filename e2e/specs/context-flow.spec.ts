@@ -19,7 +19,15 @@ test.use({
     rules: [
       {
         match: { lastUserIncludes: 'run step', hasTools: true },
-        reply: { toolCalls: [{ name: 'shell', arguments: { command: 'seq 1 300 && echo "exit code: 0"' } }] },
+        // A command that writes a file: memory learns it from the command, not from the reply's prose.
+        reply: {
+          toolCalls: [
+            {
+              name: 'shell',
+              arguments: { command: 'mkdir -p build && seq 1 300 | tee build/report.txt && echo "exit code: 0"' },
+            },
+          ],
+        },
       },
       {
         match: { lastUserIncludes: 'check the desktop', hasTools: true },

@@ -199,7 +199,9 @@ test('chips in each mode over one record: memory changes, no-change turns, a gat
     const key = `${c.category}|${c.reason}|${c.content.trim()}`;
     groups.set(key, (groups.get(key) ?? 0) + 1);
   }
-  expect([...groups.values()].some((n) => n > 1)).toBe(true); // the same line rejected again
+  // Memory records a rejected line once (issue 13); older sessions may hold repeats, which the panel
+  // groups (unit test: groupRejected). Either way: one row per distinct line, with its count.
+  expect(groups.size).toBeGreaterThan(0);
   const rows = page.getByTestId('rejected-candidate');
   await expect(rows).toHaveCount(groups.size);
   const counts = await rows.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-count'))).sort());
