@@ -85,6 +85,14 @@ describe.skipIf(process.platform === 'win32')('a host killed with kill -9 while 
     await until(() => existsSync(pidFile) && existsSync(childPidFile), 'the command to start');
     const shellPid = Number(readFileSync(pidFile, 'utf8'));
     const sleepPid = Number(readFileSync(childPidFile, 'utf8'));
+    // The host records the process right after spawning it; on a busy machine the command can write
+    // its pid files first. The crash under test comes after the record (a second reader, WAL).
+    const watcher = openStore({ file: dbFile, allowPlaintextKeys: true, env: {} });
+    try {
+      await until(() => watcher.processes.list().length > 0, 'the process to be recorded');
+    } finally {
+      watcher.close();
+    }
 
     await new Promise<void>((r) => {
       host.on('exit', () => r());
