@@ -22,6 +22,7 @@ import {
   type MemoryRepo,
 } from '../types';
 import { json, parseInput, type RepoContext } from './context';
+import { PATH_CTE } from './messages';
 
 interface FactRow {
   id: string;
@@ -37,6 +38,7 @@ interface FactRow {
   validation_command: string | null;
   created_at: number;
   updated_at: number;
+  anchor_id: string | null;
 }
 
 const toFact = (r: FactRow): MemoryFact => ({
@@ -55,7 +57,7 @@ const toFact = (r: FactRow): MemoryFact => ({
   updatedAt: r.updated_at,
 });
 
-const toRow = (f: MemoryFact): FactRow => ({
+const toRow = (f: MemoryFact, anchorId: string | null = null): FactRow => ({
   id: f.id,
   session_id: f.sessionId,
   category: f.category,
@@ -69,6 +71,7 @@ const toRow = (f: MemoryFact): FactRow => ({
   validation_command: f.validationCommand,
   created_at: f.createdAt,
   updated_at: f.updatedAt,
+  anchor_id: anchorId,
 });
 
 const RefreshSchema = z.object({
@@ -119,6 +122,7 @@ export function createMemoryRepo(ctx: RepoContext): MemoryRepo {
     'validation_command',
     'created_at',
     'updated_at',
+    'anchor_id',
   ];
   const insertFact = db.prepare(
     `INSERT INTO memory_facts (${FACT_COLS.join(', ')}) VALUES (${FACT_COLS.map((c) => '@' + c).join(', ')})`,
@@ -132,31 +136,44 @@ export function createMemoryRepo(ctx: RepoContext): MemoryRepo {
        validation_command = @validation_command, updated_at = @updated_at WHERE id = @id`,
   );
   const getFact = db.prepare<[string], FactRow>('SELECT * FROM memory_facts WHERE id = ?');
-  const listFacts = db.prepare<[string], FactRow>(
+  // Automatic memory belongs to the branch it was learned on (anchor on the active path); rows
+  // from before branches (no anchor) stay session-wide. PATH_CTE binds @sessionId.
+  const ON_PATH = '(anchor_id IS NULL OR anchor_id IN (SELECT id FROM path))';
+  // User-made and pinned facts are the user's: every branch sees them.
+  const VISIBLE = `(source = 'user' OR pinned = 1 OR ${ON_PATH})`;
+  type Sid = { sessionId: string };
+  const listFacts = db.prepare<[Sid], FactRow>(
+    `${PATH_CTE} SELECT * FROM memory_facts WHERE session_id = @sessionId AND ${VISIBLE} ORDER BY created_at, rowid`,
+  );
+  const listEveryFact = db.prepare<[string], FactRow>(
     'SELECT * FROM memory_facts WHERE session_id = ? ORDER BY created_at, rowid',
   );
-  // Pinned and user-forgotten auto facts are user decisions: the engine's list cannot drop them.
-  const deleteMissingAuto = db.prepare<[string, string]>(
-    `DELETE FROM memory_facts WHERE session_id = ? AND source = 'cfpm_auto' AND pinned = 0 AND status != 'forgotten'
-       AND id NOT IN (SELECT value FROM json_each(?))`,
+  const leafOf = db.prepare<[string], { l: string | null }>('SELECT active_leaf_id AS l FROM sessions WHERE id = ?');
+  // Pinned and user-forgotten auto facts are user decisions: the engine's list cannot drop them;
+  // nor can it drop another branch's facts, which it never saw.
+  const deleteMissingAuto = db.prepare<[Sid & { keep: string }]>(
+    `${PATH_CTE} DELETE FROM memory_facts WHERE session_id = @sessionId AND source = 'cfpm_auto' AND pinned = 0
+       AND status != 'forgotten' AND ${ON_PATH} AND id NOT IN (SELECT value FROM json_each(@keep))`,
   );
-  const trimAuto = db.prepare<[string, number], { id: string }>(
-    `DELETE FROM memory_facts WHERE id IN (
-       SELECT id FROM memory_facts WHERE session_id = ? AND source = 'cfpm_auto' AND pinned = 0
-       ORDER BY (status = 'active') ASC, updated_at ASC, rowid ASC LIMIT ?)`,
+  const trimAuto = db.prepare<[Sid & { n: number }], { id: string }>(
+    `${PATH_CTE} DELETE FROM memory_facts WHERE id IN (
+       SELECT id FROM memory_facts WHERE session_id = @sessionId AND source = 'cfpm_auto' AND pinned = 0 AND ${ON_PATH}
+       ORDER BY (status = 'active') ASC, updated_at ASC, rowid ASC LIMIT @n)`,
   );
-  const countAuto = db.prepare<[string], { n: number }>(
-    "SELECT count(*) AS n FROM memory_facts WHERE session_id = ? AND source = 'cfpm_auto'",
+  const countAuto = db.prepare<[Sid], { n: number }>(
+    `${PATH_CTE} SELECT count(*) AS n FROM memory_facts WHERE session_id = @sessionId AND source = 'cfpm_auto' AND ${ON_PATH}`,
   );
   const insertCandidate = db.prepare(
-    'INSERT INTO memory_candidates (id, session_id, category, content, source, decision, reason, created_at) VALUES (@id, @session_id, @category, @content, @source, @decision, @reason, @created_at)',
+    'INSERT INTO memory_candidates (id, session_id, category, content, source, decision, reason, created_at, anchor_id) VALUES (@id, @session_id, @category, @content, @source, @decision, @reason, @created_at, @anchor_id)',
   );
-  const listCandidates = db.prepare<[string, number], Record<string, unknown>>(
-    'SELECT * FROM memory_candidates WHERE session_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?',
+  const listCandidates = db.prepare<[Sid & { limit: number }], Record<string, unknown>>(
+    `${PATH_CTE} SELECT * FROM memory_candidates WHERE session_id = @sessionId AND ${ON_PATH}
+       ORDER BY created_at DESC, rowid DESC LIMIT @limit`,
   );
-  const trimCandidates = db.prepare<[string, string, number]>(
-    `DELETE FROM memory_candidates WHERE session_id = ? AND id NOT IN (
-       SELECT id FROM memory_candidates WHERE session_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?)`,
+  const trimCandidates = db.prepare<[Sid & { cap: number }]>(
+    `${PATH_CTE} DELETE FROM memory_candidates WHERE session_id = @sessionId AND ${ON_PATH} AND id NOT IN (
+       SELECT id FROM memory_candidates WHERE session_id = @sessionId AND ${ON_PATH}
+       ORDER BY created_at DESC, rowid DESC LIMIT @cap)`,
   );
   const insertSnapshot = db.prepare(
     'INSERT INTO memory_snapshots (id, session_id, compaction_id, content, fact_count, created_at) VALUES (@id, @session_id, @compaction_id, @content, @fact_count, @created_at)',
@@ -184,6 +201,10 @@ export function createMemoryRepo(ctx: RepoContext): MemoryRepo {
     const next = parseInput(RefreshSchema, input, 'memory refresh');
     mustSession(sessionId);
     const now = ctx.now();
+    const anchor = leafOf.get(sessionId)?.l ?? null;
+    // What this branch may change: a fact of another branch (e.g. a refresh computed before the
+    // user switched) is left exactly as it is.
+    const mine = new Set(listFacts.all({ sessionId }).map((r) => r.id));
     for (const f of next.facts) {
       if (f.sessionId !== sessionId)
         throw new StoreError(
@@ -193,7 +214,8 @@ export function createMemoryRepo(ctx: RepoContext): MemoryRepo {
       const existing = getFact.get(f.id);
       if (existing && existing.session_id !== sessionId)
         throw new StoreError('invalid_input', `Invalid memory refresh: fact ${f.id} belongs to another session.`);
-      if (!existing) insertFact.run(toRow(f));
+      if (!existing) insertFact.run(toRow(f, anchor));
+      else if (!mine.has(existing.id)) continue;
       else if (existing.source === 'user') updateFactEngine.run(toRow(f));
       else {
         const row = toRow(f);
@@ -202,9 +224,9 @@ export function createMemoryRepo(ctx: RepoContext): MemoryRepo {
         updateFactFull.run(row);
       }
     }
-    deleteMissingAuto.run(sessionId, json(next.facts.map((f) => f.id)));
-    const excess = (countAuto.get(sessionId)?.n ?? 0) - MEMORY_CAPS.autoFacts;
-    const trimmedFacts = excess > 0 ? trimAuto.run(sessionId, excess).changes : 0;
+    deleteMissingAuto.run({ sessionId, keep: json(next.facts.map((f) => f.id)) });
+    const excess = (countAuto.get({ sessionId })?.n ?? 0) - MEMORY_CAPS.autoFacts;
+    const trimmedFacts = excess > 0 ? trimAuto.run({ sessionId, n: excess }).changes : 0;
 
     for (const c of next.candidates) {
       insertCandidate.run({
@@ -216,10 +238,11 @@ export function createMemoryRepo(ctx: RepoContext): MemoryRepo {
         decision: c.decision,
         reason: c.reason,
         created_at: c.createdAt ?? now,
+        anchor_id: anchor,
       });
     }
     const trimmedCandidates =
-      next.candidates.length > 0 ? trimCandidates.run(sessionId, sessionId, MEMORY_CAPS.candidates).changes : 0;
+      next.candidates.length > 0 ? trimCandidates.run({ sessionId, cap: MEMORY_CAPS.candidates }).changes : 0;
 
     let trimmedSnapshots = 0;
     if (next.snapshot) {
@@ -235,7 +258,7 @@ export function createMemoryRepo(ctx: RepoContext): MemoryRepo {
       trimmedSnapshots = trimSnapshots.run(sessionId, sessionId, MEMORY_CAPS.snapshots).changes;
     }
     return {
-      facts: listFacts.all(sessionId).map(toFact),
+      facts: listFacts.all({ sessionId }).map(toFact),
       trimmed: { facts: trimmedFacts, candidates: trimmedCandidates, snapshots: trimmedSnapshots },
     };
   });
@@ -274,7 +297,7 @@ export function createMemoryRepo(ctx: RepoContext): MemoryRepo {
         pinned: e.pinned ?? before.pinned,
         updatedAt: now,
       };
-      updateFactFull.run(toRow(after));
+      updateFactFull.run(toRow(after, existingRow.anchor_id));
       log(sessionId, 'edit', before, after);
       return after;
     }
@@ -310,9 +333,10 @@ export function createMemoryRepo(ctx: RepoContext): MemoryRepo {
   });
 
   return {
-    facts: (sessionId) => listFacts.all(sessionId).map(toFact),
+    facts: (sessionId, opts) =>
+      (opts?.allBranches ? listEveryFact.all(sessionId) : listFacts.all({ sessionId })).map(toFact),
     candidates: (sessionId, limit = MEMORY_CAPS.candidates) =>
-      listCandidates.all(sessionId, limit).map((r): MemoryCandidate => ({
+      listCandidates.all({ sessionId, limit }).map((r): MemoryCandidate => ({
         id: r.id as string,
         sessionId: r.session_id as string,
         category: r.category as MemoryCandidate['category'],
