@@ -227,17 +227,16 @@ describe('memory on branches', () => {
 
   it("a refresh on one branch never deletes, trims or alters another branch's facts", () => {
     const { store, sid, q2 } = forked();
-    // Branch B's engine list knows only B's facts: 'a' is missing from it.
+    // Branch B's engine list: 'a' (never B's) is missing, and B retires the shared fact.
     const result = store.memory.refresh(sid, {
       facts: [
-        autoFact(sid, 'shared', '/shared.txt'),
         autoFact(sid, 'b', '/branch-b.txt'),
         // A stale list that still carries A's fact must not write into it either.
         autoFact(sid, 'a', '/rewritten-from-b', { evidenceCount: 9 }),
       ],
       candidates: [],
     });
-    expect(ids(result.facts)).toEqual(['shared', 'b'].sort());
+    expect(ids(result.facts)).toEqual(['b']);
     for (let i = 0; i < MEMORY_CAPS.autoFacts + 5; i++) {
       store.memory.refresh(sid, {
         facts: [...store.memory.facts(sid), autoFact(sid, `b${i}`, `/b/${i}`)],
@@ -246,11 +245,39 @@ describe('memory on branches', () => {
     }
     expect(store.memory.facts(sid)).toHaveLength(MEMORY_CAPS.autoFacts);
     store.messages.switchTo(sid, q2.id);
-    // The cap trimmed B's oldest, never A's own fact.
-    expect(store.memory.facts(sid).find((f) => f.id === 'a')).toMatchObject({
-      content: '/branch-a.txt',
-      evidenceCount: 1,
+    // The cap trimmed B's oldest, never A's; what B retired is still A's.
+    expect(store.memory.facts(sid).map((f) => [f.id, f.content, f.evidenceCount])).toEqual([
+      ['shared', '/shared.txt', 1],
+      ['a', '/branch-a.txt', 1],
+    ]);
+  });
+
+  it('a fact learned before the fork is changed or dropped on one branch only (copy on write)', () => {
+    const { store, sid, q2 } = forked();
+    store.memory.refresh(sid, {
+      facts: [...store.memory.facts(sid), autoFact(sid, 'b', '/branch-b.txt')],
+      candidates: [],
     });
+    // On B the engine sees 'shared' again (new evidence) and keeps its own 'b'.
+    const result = store.memory.refresh(sid, {
+      facts: [
+        autoFact(sid, 'shared', '/shared.txt', { evidenceCount: 2, confidence: 0.9 }),
+        autoFact(sid, 'b', '/branch-b.txt'),
+      ],
+      candidates: [],
+    });
+    const copy = result.facts.find((f) => f.content === '/shared.txt')!;
+    expect(copy).toMatchObject({ evidenceCount: 2, confidence: 0.9 });
+    expect(copy.id).not.toBe('shared');
+    // Dropped on B (copy included): B holds only its own fact; the original is not back.
+    store.memory.refresh(sid, { facts: [autoFact(sid, 'b', '/branch-b.txt')], candidates: [] });
+    expect(ids(store.memory.facts(sid))).toEqual(['b']);
+    // Branch A still holds the fact exactly as it was learned.
+    store.messages.switchTo(sid, q2.id);
+    expect(store.memory.facts(sid).map((f) => [f.id, f.evidenceCount])).toEqual([
+      ['shared', 1],
+      ['a', 1],
+    ]);
   });
 
   it('facts without an anchor (from before branches) stay session-wide', () => {

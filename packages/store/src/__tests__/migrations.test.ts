@@ -63,6 +63,7 @@ describe('migrations', () => {
         'message_outputs',
         'memory_candidates',
         'memory_edit_log',
+        'memory_fact_hides',
         'memory_facts',
         'memory_snapshots',
         'messages',

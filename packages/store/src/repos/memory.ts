@@ -23,56 +23,7 @@ import {
 } from '../types';
 import { json, parseInput, type RepoContext } from './context';
 import { PATH_CTE } from './messages';
-
-interface FactRow {
-  id: string;
-  session_id: string;
-  category: MemoryFact['category'];
-  content: string;
-  status: FactStatus;
-  pinned: number;
-  source: MemoryFact['source'];
-  confidence: number;
-  evidence_count: number;
-  last_validated_at: number | null;
-  validation_command: string | null;
-  created_at: number;
-  updated_at: number;
-  anchor_id: string | null;
-}
-
-const toFact = (r: FactRow): MemoryFact => ({
-  id: r.id,
-  sessionId: r.session_id,
-  category: r.category,
-  content: r.content,
-  status: r.status,
-  pinned: r.pinned === 1,
-  source: r.source,
-  confidence: r.confidence,
-  evidenceCount: r.evidence_count,
-  lastValidatedAt: r.last_validated_at,
-  validationCommand: r.validation_command,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-});
-
-const toRow = (f: MemoryFact, anchorId: string | null = null): FactRow => ({
-  id: f.id,
-  session_id: f.sessionId,
-  category: f.category,
-  content: f.content,
-  status: f.status,
-  pinned: f.pinned ? 1 : 0,
-  source: f.source,
-  confidence: f.confidence,
-  evidence_count: f.evidenceCount,
-  last_validated_at: f.lastValidatedAt,
-  validation_command: f.validationCommand,
-  created_at: f.createdAt,
-  updated_at: f.updatedAt,
-  anchor_id: anchorId,
-});
+import { engineChanged, HIDDEN, ON_PATH, SHARED, toFact, toRow, VISIBLE, type FactRow } from './memoryRows';
 
 const RefreshSchema = z.object({
   facts: z.array(MemoryFactSchema),
@@ -136,11 +87,6 @@ export function createMemoryRepo(ctx: RepoContext): MemoryRepo {
        validation_command = @validation_command, updated_at = @updated_at WHERE id = @id`,
   );
   const getFact = db.prepare<[string], FactRow>('SELECT * FROM memory_facts WHERE id = ?');
-  // Automatic memory belongs to the branch it was learned on (anchor on the active path); rows
-  // from before branches (no anchor) stay session-wide. PATH_CTE binds @sessionId.
-  const ON_PATH = '(anchor_id IS NULL OR anchor_id IN (SELECT id FROM path))';
-  // User-made and pinned facts are the user's: every branch sees them.
-  const VISIBLE = `(source = 'user' OR pinned = 1 OR ${ON_PATH})`;
   type Sid = { sessionId: string };
   const listFacts = db.prepare<[Sid], FactRow>(
     `${PATH_CTE} SELECT * FROM memory_facts WHERE session_id = @sessionId AND ${VISIBLE} ORDER BY created_at, rowid`,
@@ -149,19 +95,33 @@ export function createMemoryRepo(ctx: RepoContext): MemoryRepo {
     'SELECT * FROM memory_facts WHERE session_id = ? ORDER BY created_at, rowid',
   );
   const leafOf = db.prepare<[string], { l: string | null }>('SELECT active_leaf_id AS l FROM sessions WHERE id = ?');
+  // The newest message of the active branch that another branch also goes through.
+  const forkSeqOf = db.prepare<[Sid], { s: number | null }>(
+    `${PATH_CTE} SELECT max(p.seq) AS s FROM messages p WHERE p.id IN (SELECT id FROM path)
+       AND EXISTS (SELECT 1 FROM messages c WHERE c.parent_id = p.id AND c.id NOT IN (SELECT id FROM path))`,
+  );
+  type Fork = Sid & { forkSeq: number };
+  const sharedFacts = db.prepare<[Fork], { id: string }>(
+    `${PATH_CTE} SELECT id FROM memory_facts WHERE session_id = @sessionId AND source = 'cfpm_auto' AND pinned = 0 AND ${SHARED}`,
+  );
+  const hide = db.prepare<[string, string]>(
+    'INSERT OR IGNORE INTO memory_fact_hides (fact_id, anchor_id) VALUES (?, ?)',
+  );
   // Pinned and user-forgotten auto facts are user decisions: the engine's list cannot drop them;
   // nor can it drop another branch's facts, which it never saw.
-  const deleteMissingAuto = db.prepare<[Sid & { keep: string }]>(
+  const deleteMissingAuto = db.prepare<[Fork & { keep: string }]>(
     `${PATH_CTE} DELETE FROM memory_facts WHERE session_id = @sessionId AND source = 'cfpm_auto' AND pinned = 0
-       AND status != 'forgotten' AND ${ON_PATH} AND id NOT IN (SELECT value FROM json_each(@keep))`,
+       AND status != 'forgotten' AND ${ON_PATH} AND NOT ${SHARED} AND id NOT IN (SELECT value FROM json_each(@keep))`,
   );
-  const trimAuto = db.prepare<[Sid & { n: number }], { id: string }>(
+  const trimAuto = db.prepare<[Fork & { n: number }], { id: string }>(
     `${PATH_CTE} DELETE FROM memory_facts WHERE id IN (
-       SELECT id FROM memory_facts WHERE session_id = @sessionId AND source = 'cfpm_auto' AND pinned = 0 AND ${ON_PATH}
+       SELECT id FROM memory_facts WHERE session_id = @sessionId AND source = 'cfpm_auto' AND pinned = 0
+         AND ${ON_PATH} AND NOT ${HIDDEN} AND NOT ${SHARED}
        ORDER BY (status = 'active') ASC, updated_at ASC, rowid ASC LIMIT @n)`,
   );
   const countAuto = db.prepare<[Sid], { n: number }>(
-    `${PATH_CTE} SELECT count(*) AS n FROM memory_facts WHERE session_id = @sessionId AND source = 'cfpm_auto' AND ${ON_PATH}`,
+    `${PATH_CTE} SELECT count(*) AS n FROM memory_facts WHERE session_id = @sessionId AND source = 'cfpm_auto'
+       AND ${ON_PATH} AND NOT ${HIDDEN}`,
   );
   const insertCandidate = db.prepare(
     'INSERT INTO memory_candidates (id, session_id, category, content, source, decision, reason, created_at, anchor_id) VALUES (@id, @session_id, @category, @content, @source, @decision, @reason, @created_at, @anchor_id)',
@@ -170,8 +130,8 @@ export function createMemoryRepo(ctx: RepoContext): MemoryRepo {
     `${PATH_CTE} SELECT * FROM memory_candidates WHERE session_id = @sessionId AND ${ON_PATH}
        ORDER BY created_at DESC, rowid DESC LIMIT @limit`,
   );
-  const trimCandidates = db.prepare<[Sid & { cap: number }]>(
-    `${PATH_CTE} DELETE FROM memory_candidates WHERE session_id = @sessionId AND ${ON_PATH} AND id NOT IN (
+  const trimCandidates = db.prepare<[Fork & { cap: number }]>(
+    `${PATH_CTE} DELETE FROM memory_candidates WHERE session_id = @sessionId AND ${ON_PATH} AND NOT ${SHARED} AND id NOT IN (
        SELECT id FROM memory_candidates WHERE session_id = @sessionId AND ${ON_PATH}
        ORDER BY created_at DESC, rowid DESC LIMIT @cap)`,
   );
@@ -205,6 +165,14 @@ export function createMemoryRepo(ctx: RepoContext): MemoryRepo {
     // What this branch may change: a fact of another branch (e.g. a refresh computed before the
     // user switched) is left exactly as it is.
     const mine = new Set(listFacts.all({ sessionId }).map((r) => r.id));
+    const forkSeq = forkSeqOf.get({ sessionId })?.s ?? -1;
+    const shared = new Set(
+      sharedFacts
+        .all({ sessionId, forkSeq })
+        .map((r) => r.id)
+        .filter((id) => mine.has(id)),
+    );
+    const keep = new Set(next.facts.map((f) => f.id));
     for (const f of next.facts) {
       if (f.sessionId !== sessionId)
         throw new StoreError(
@@ -217,16 +185,25 @@ export function createMemoryRepo(ctx: RepoContext): MemoryRepo {
       if (!existing) insertFact.run(toRow(f, anchor));
       else if (!mine.has(existing.id)) continue;
       else if (existing.source === 'user') updateFactEngine.run(toRow(f));
-      else {
+      else if (shared.has(existing.id)) {
+        // Copy on write: the other branches keep the fact as it was.
+        if (!engineChanged(existing, f)) continue;
+        hide.run(existing.id, anchor!);
+        const status = existing.status === 'forgotten' ? 'forgotten' : f.status;
+        const copy = { ...f, id: ctx.newId(), status, createdAt: existing.created_at };
+        insertFact.run(toRow(copy, anchor));
+        keep.add(copy.id);
+      } else {
         const row = toRow(f);
         if (existing.pinned === 1) row.pinned = 1;
         if (existing.status === 'forgotten') row.status = 'forgotten';
         updateFactFull.run(row);
       }
     }
-    deleteMissingAuto.run({ sessionId, keep: json(next.facts.map((f) => f.id)) });
+    deleteMissingAuto.run({ sessionId, forkSeq, keep: json([...keep]) });
+    for (const id of shared) if (!keep.has(id) && getFact.get(id)?.status !== 'forgotten') hide.run(id, anchor!);
     const excess = (countAuto.get({ sessionId })?.n ?? 0) - MEMORY_CAPS.autoFacts;
-    const trimmedFacts = excess > 0 ? trimAuto.run({ sessionId, n: excess }).changes : 0;
+    const trimmedFacts = excess > 0 ? trimAuto.run({ sessionId, forkSeq, n: excess }).changes : 0;
 
     for (const c of next.candidates) {
       insertCandidate.run({
@@ -242,7 +219,7 @@ export function createMemoryRepo(ctx: RepoContext): MemoryRepo {
       });
     }
     const trimmedCandidates =
-      next.candidates.length > 0 ? trimCandidates.run({ sessionId, cap: MEMORY_CAPS.candidates }).changes : 0;
+      next.candidates.length > 0 ? trimCandidates.run({ sessionId, forkSeq, cap: MEMORY_CAPS.candidates }).changes : 0;
 
     let trimmedSnapshots = 0;
     if (next.snapshot) {
