@@ -1,6 +1,8 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FakeReply, RequestMessage } from '@threadline/fake-llm';
-import { startHarness, type Harness } from './harness';
+import { lastIsTool, startHarness, type Harness } from './harness';
 
 let h: Harness;
 afterEach(async () => h?.close());
@@ -52,5 +54,58 @@ describe('CFPM memory belongs to its branch', () => {
     await h.turn('go on');
     expect(lastMemoryBlock(h)).toContain(SHARED);
     expect(lastMemoryBlock(h)).toContain(ABANDONED);
+  });
+
+  it("the gate knows only the active branch's paths", async () => {
+    h = await startHarness({
+      settings: { approvalPolicy: 'auto', compaction: { strategy: 'cfpm_memory_v1' } },
+      llm: {
+        defaultReply: (req): FakeReply => {
+          if (lastIsTool(req)) return { content: 'listed' };
+          if (req.lastUserText.includes('desktop'))
+            return { toolCalls: [{ name: 'shell', arguments: { command: 'ls ~/Desktop' } }] };
+          return { content: 'ok' };
+        },
+      },
+    });
+    const desktop = path.join(h.dir, 'home', 'Desktop');
+    mkdirSync(desktop, { recursive: true });
+    await h.turn('hello');
+    await h.turn('my desk folder is known');
+    // A trusted automatic fact of this branch (confidence ≥ 0.85), stored as a refresh stores it.
+    const now = Date.now();
+    h.store.memory.refresh(h.sessionId, {
+      facts: [
+        ...h.store.memory.facts(h.sessionId),
+        {
+          id: 'desk',
+          sessionId: h.sessionId,
+          category: 'artifact',
+          content: desktop,
+          status: 'active',
+          pinned: false,
+          source: 'cfpm_auto',
+          confidence: 0.9,
+          evidenceCount: 1,
+          lastValidatedAt: null,
+          validationCommand: null,
+          createdAt: now,
+          updatedAt: now,
+        },
+      ],
+      candidates: [],
+    });
+    const known = h.history().find((m) => m.content === 'my desk folder is known')!;
+    await h.api['chat.edit']({ sessionId: h.sessionId, messageId: known.id, text: 'never mind' });
+    await h.api.idle(h.sessionId);
+    const gateNotices = () => h.store.messages.listAll(h.sessionId).filter((m) => m.kind === 'gate_notice');
+
+    await h.turn('what is on my desktop?');
+    expect(gateNotices()).toHaveLength(0);
+
+    await h.api['branches.switch']({ sessionId: h.sessionId, messageId: known.id });
+    await h.turn('what is on my desktop now?');
+    expect(gateNotices()).toHaveLength(1);
+    expect(gateNotices()[0]!.content).toContain(desktop);
   });
 });
