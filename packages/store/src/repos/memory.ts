@@ -91,18 +91,25 @@ export function createMemoryRepo(ctx: RepoContext): MemoryRepo {
   const listFacts = db.prepare<[Sid], FactRow>(
     `${PATH_CTE} SELECT * FROM memory_facts WHERE session_id = @sessionId AND ${VISIBLE} ORDER BY created_at, rowid`,
   );
+  // A refresh walks the branch once (pathIds) and hands the ids to each of its statements.
+  const pathIds = db.prepare<[Sid], { id: string }>(`${PATH_CTE} SELECT id FROM path WHERE id IS NOT NULL`);
+  const BRANCH = 'WITH path(id) AS (SELECT value FROM json_each(@path))';
+  type Branch = Sid & { path: string };
+  const listFactsIn = db.prepare<[Branch], FactRow>(
+    `${BRANCH} SELECT * FROM memory_facts WHERE session_id = @sessionId AND ${VISIBLE} ORDER BY created_at, rowid`,
+  );
   const listEveryFact = db.prepare<[string], FactRow>(
     'SELECT * FROM memory_facts WHERE session_id = ? ORDER BY created_at, rowid',
   );
   const leafOf = db.prepare<[string], { l: string | null }>('SELECT active_leaf_id AS l FROM sessions WHERE id = ?');
   // The newest message of the active branch that another branch also goes through.
-  const forkSeqOf = db.prepare<[Sid], { s: number | null }>(
-    `${PATH_CTE} SELECT max(p.seq) AS s FROM messages p WHERE p.id IN (SELECT id FROM path)
+  const forkSeqOf = db.prepare<[Branch], { s: number | null }>(
+    `${BRANCH} SELECT max(p.seq) AS s FROM messages p WHERE p.id IN (SELECT id FROM path)
        AND EXISTS (SELECT 1 FROM messages c WHERE c.parent_id = p.id AND c.id NOT IN (SELECT id FROM path))`,
   );
-  type Fork = Sid & { forkSeq: number };
+  type Fork = Branch & { forkSeq: number };
   const sharedFacts = db.prepare<[Fork], { id: string }>(
-    `${PATH_CTE} SELECT id FROM memory_facts WHERE session_id = @sessionId AND source = 'cfpm_auto' AND pinned = 0 AND ${SHARED}`,
+    `${BRANCH} SELECT id FROM memory_facts WHERE session_id = @sessionId AND source = 'cfpm_auto' AND pinned = 0 AND ${SHARED}`,
   );
   const hide = db.prepare<[string, string]>(
     'INSERT OR IGNORE INTO memory_fact_hides (fact_id, anchor_id) VALUES (?, ?)',
@@ -110,17 +117,17 @@ export function createMemoryRepo(ctx: RepoContext): MemoryRepo {
   // Pinned and user-forgotten auto facts are user decisions: the engine's list cannot drop them;
   // nor can it drop another branch's facts, which it never saw.
   const deleteMissingAuto = db.prepare<[Fork & { keep: string }]>(
-    `${PATH_CTE} DELETE FROM memory_facts WHERE session_id = @sessionId AND source = 'cfpm_auto' AND pinned = 0
+    `${BRANCH} DELETE FROM memory_facts WHERE session_id = @sessionId AND source = 'cfpm_auto' AND pinned = 0
        AND status != 'forgotten' AND ${ON_PATH} AND NOT ${SHARED} AND id NOT IN (SELECT value FROM json_each(@keep))`,
   );
   const trimAuto = db.prepare<[Fork & { n: number }], { id: string }>(
-    `${PATH_CTE} DELETE FROM memory_facts WHERE id IN (
+    `${BRANCH} DELETE FROM memory_facts WHERE id IN (
        SELECT id FROM memory_facts WHERE session_id = @sessionId AND source = 'cfpm_auto' AND pinned = 0
          AND ${ON_PATH} AND NOT ${HIDDEN} AND NOT ${SHARED}
        ORDER BY (status = 'active') ASC, updated_at ASC, rowid ASC LIMIT @n)`,
   );
-  const countAuto = db.prepare<[Sid], { n: number }>(
-    `${PATH_CTE} SELECT count(*) AS n FROM memory_facts WHERE session_id = @sessionId AND source = 'cfpm_auto'
+  const countAuto = db.prepare<[Branch], { n: number }>(
+    `${BRANCH} SELECT count(*) AS n FROM memory_facts WHERE session_id = @sessionId AND source = 'cfpm_auto'
        AND ${ON_PATH} AND NOT ${HIDDEN}`,
   );
   const insertCandidate = db.prepare(
@@ -131,7 +138,7 @@ export function createMemoryRepo(ctx: RepoContext): MemoryRepo {
        ORDER BY created_at DESC, rowid DESC LIMIT @limit`,
   );
   const trimCandidates = db.prepare<[Fork & { cap: number }]>(
-    `${PATH_CTE} DELETE FROM memory_candidates WHERE session_id = @sessionId AND ${ON_PATH} AND NOT ${SHARED} AND id NOT IN (
+    `${BRANCH} DELETE FROM memory_candidates WHERE session_id = @sessionId AND ${ON_PATH} AND NOT ${SHARED} AND id NOT IN (
        SELECT id FROM memory_candidates WHERE session_id = @sessionId AND ${ON_PATH}
        ORDER BY created_at DESC, rowid DESC LIMIT @cap)`,
   );
@@ -164,11 +171,12 @@ export function createMemoryRepo(ctx: RepoContext): MemoryRepo {
     const anchor = leafOf.get(sessionId)?.l ?? null;
     // What this branch may change: a fact of another branch (e.g. a refresh computed before the
     // user switched) is left exactly as it is.
-    const mine = new Set(listFacts.all({ sessionId }).map((r) => r.id));
-    const forkSeq = forkSeqOf.get({ sessionId })?.s ?? -1;
+    const path = json(pathIds.all({ sessionId }).map((r) => r.id));
+    const mine = new Set(listFactsIn.all({ sessionId, path }).map((r) => r.id));
+    const forkSeq = forkSeqOf.get({ sessionId, path })?.s ?? -1;
     const shared = new Set(
       sharedFacts
-        .all({ sessionId, forkSeq })
+        .all({ sessionId, path, forkSeq })
         .map((r) => r.id)
         .filter((id) => mine.has(id)),
     );
@@ -200,10 +208,10 @@ export function createMemoryRepo(ctx: RepoContext): MemoryRepo {
         updateFactFull.run(row);
       }
     }
-    deleteMissingAuto.run({ sessionId, forkSeq, keep: json([...keep]) });
+    deleteMissingAuto.run({ sessionId, path, forkSeq, keep: json([...keep]) });
     for (const id of shared) if (!keep.has(id) && getFact.get(id)?.status !== 'forgotten') hide.run(id, anchor!);
-    const excess = (countAuto.get({ sessionId })?.n ?? 0) - MEMORY_CAPS.autoFacts;
-    const trimmedFacts = excess > 0 ? trimAuto.run({ sessionId, forkSeq, n: excess }).changes : 0;
+    const excess = (countAuto.get({ sessionId, path })?.n ?? 0) - MEMORY_CAPS.autoFacts;
+    const trimmedFacts = excess > 0 ? trimAuto.run({ sessionId, path, forkSeq, n: excess }).changes : 0;
 
     for (const c of next.candidates) {
       insertCandidate.run({
@@ -219,7 +227,9 @@ export function createMemoryRepo(ctx: RepoContext): MemoryRepo {
       });
     }
     const trimmedCandidates =
-      next.candidates.length > 0 ? trimCandidates.run({ sessionId, forkSeq, cap: MEMORY_CAPS.candidates }).changes : 0;
+      next.candidates.length > 0
+        ? trimCandidates.run({ sessionId, path, forkSeq, cap: MEMORY_CAPS.candidates }).changes
+        : 0;
 
     let trimmedSnapshots = 0;
     if (next.snapshot) {
@@ -235,7 +245,7 @@ export function createMemoryRepo(ctx: RepoContext): MemoryRepo {
       trimmedSnapshots = trimSnapshots.run(sessionId, sessionId, MEMORY_CAPS.snapshots).changes;
     }
     return {
-      facts: listFacts.all({ sessionId }).map(toFact),
+      facts: listFactsIn.all({ sessionId, path }).map(toFact),
       trimmed: { facts: trimmedFacts, candidates: trimmedCandidates, snapshots: trimmedSnapshots },
     };
   });
