@@ -114,7 +114,8 @@ export const RouteInputs = {
     toolName: z.string().min(1).max(200),
     policy: ApprovalPolicySchema.nullable(),
   }),
-  'memory.facts.list': sessionRef,
+  // The active branch's facts (plus user-made and pinned); allBranches: every fact of the session.
+  'memory.facts.list': sessionRef.extend({ allBranches: z.boolean().optional() }),
   'memory.facts.upsert': z.object({
     sessionId: id,
     id: id.optional(),

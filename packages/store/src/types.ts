@@ -220,8 +220,9 @@ export interface NewSnapshot {
 
 export interface MemoryRefresh {
   /**
-   * The full next list of facts the engine manages. Auto facts (source cfpm_auto) of the session
-   * that are missing from it are deleted, unless pinned. Listed facts are upserted by id; for
+   * The full next list of facts the engine manages on the active branch (what `facts()` gave it).
+   * Auto facts (source cfpm_auto) of that branch that are missing from it are deleted, unless
+   * pinned; another branch's facts are neither deleted nor updated. Listed facts are upserted by id; for
    * user facts only the engine's fields (confidence, evidenceCount, lastValidatedAt,
    * validationCommand, updatedAt) change. A user's pin or "forgotten" is never undone here.
    */
@@ -257,13 +258,21 @@ export interface FactEdit {
 }
 
 export interface MemoryRepo {
-  /** Every fact of the session (any status), oldest first. */
-  facts(sessionId: string): MemoryFact[];
-  /** Newest first; default limit 800. */
+  /**
+   * The facts of the active branch (any status), oldest first: automatic facts anchored on it,
+   * plus the session-wide ones (user-made, pinned, unanchored rows from before branches).
+   * `allBranches` lists every fact of the session.
+   */
+  facts(sessionId: string, opts?: { allBranches?: boolean }): MemoryFact[];
+  /** The active branch's candidates (plus unanchored ones), newest first; default limit 800. */
   candidates(sessionId: string, limit?: number): MemoryCandidate[];
   /** Oldest first. */
   snapshots(sessionId: string): MemorySnapshot[];
-  /** One transaction; enforces the caps of MEMORY_CAPS. */
+  /**
+   * One transaction; enforces the caps of MEMORY_CAPS per branch. New automatic facts and the
+   * candidates are anchored to the active leaf; only the active branch's automatic facts can be
+   * updated or dropped: another branch's facts are never touched.
+   */
   refresh(sessionId: string, next: MemoryRefresh): MemoryRefreshResult;
   /** A user's create/edit (source 'user', confidence 1.0 on create). Logged in memory_edit_log. */
   upsertFact(sessionId: string, edit: FactEdit, actor?: 'user'): MemoryFact;

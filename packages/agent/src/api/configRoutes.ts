@@ -56,9 +56,9 @@ export function configRoutes(ctx: ApiContext): ConfigRoutes {
     return { profile, secret };
   };
   return {
-    'memory.facts.list': async ({ sessionId }) => {
+    'memory.facts.list': async ({ sessionId, allBranches }) => {
       requireSession(ctx, sessionId);
-      return store.memory.facts(sessionId);
+      return store.memory.facts(sessionId, { allBranches });
     },
     'memory.facts.upsert': async ({ sessionId, id, category, content, pinned }) => {
       requireSession(ctx, sessionId);

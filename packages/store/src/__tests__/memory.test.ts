@@ -1,3 +1,5 @@
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import type { MemoryFact } from '@threadline/protocol';
 import { describe, expect, it } from 'vitest';
 import { MEMORY_CAPS } from '../types';
@@ -161,5 +163,129 @@ describe('memory', () => {
     expect(store.memory.facts(sid)).toEqual([forgotten]);
     expect(() => store.memory.setStatus('missing', 'active')).toThrow(/does not exist/);
     expect(() => store.memory.upsertFact(sid, { category: 'note', content: '   ' })).toThrow(/Invalid memory fact/);
+  });
+});
+
+describe('memory on branches', () => {
+  const ids = (facts: MemoryFact[]): string[] => facts.map((f) => f.id).sort();
+  function forked() {
+    const { store, sid } = setup();
+    const [, a1] = store.messages.append(sid, [
+      { role: 'user', content: 'q1' },
+      { role: 'assistant', content: 'a1' },
+    ]);
+    // Shared by both branches: learned before the fork.
+    store.memory.refresh(sid, { facts: [autoFact(sid, 'shared', '/shared.txt')], candidates: [] });
+    const [q2] = store.messages.append(sid, [{ role: 'user', content: 'q2 on A' }]);
+    const onA = store.memory.refresh(sid, {
+      facts: [...store.memory.facts(sid), autoFact(sid, 'a', '/branch-a.txt')],
+      candidates: [
+        {
+          category: 'artifact',
+          content: '/branch-a.txt',
+          source: 'cfpm_auto',
+          decision: 'accepted',
+          reason: 'accepted',
+        },
+      ],
+    });
+    expect(ids(onA.facts)).toEqual(['shared', 'a'].sort());
+    // The user edits q2: branch B starts under a1.
+    const [q2b] = store.messages.append(sid, [{ role: 'user', content: 'q2 on B' }], { parentId: a1!.id });
+    return { store, sid, q2: q2!, q2b: q2b! };
+  }
+
+  it("lists the active branch's auto facts and candidates, and switching back brings the other branch's", () => {
+    const { store, sid, q2, q2b } = forked();
+    const user = store.memory.upsertFact(sid, { category: 'goal', content: 'ship it' });
+    expect(ids(store.memory.facts(sid))).toEqual(['shared', user.id].sort());
+    expect(store.memory.candidates(sid)).toEqual([]);
+    store.memory.refresh(sid, {
+      facts: [...store.memory.facts(sid), autoFact(sid, 'b', '/branch-b.txt')],
+      candidates: [
+        {
+          category: 'artifact',
+          content: '/branch-b.txt',
+          source: 'cfpm_auto',
+          decision: 'accepted',
+          reason: 'accepted',
+        },
+      ],
+    });
+    expect(ids(store.memory.facts(sid))).toEqual(['shared', user.id, 'b'].sort());
+    expect(store.memory.candidates(sid).map((c) => c.content)).toEqual(['/branch-b.txt']);
+    expect(ids(store.memory.facts(sid, { allBranches: true }))).toEqual(['shared', 'a', user.id, 'b'].sort());
+
+    store.messages.switchTo(sid, q2.id);
+    expect(ids(store.memory.facts(sid))).toEqual(['shared', 'a', user.id].sort());
+    expect(store.memory.candidates(sid).map((c) => c.content)).toEqual(['/branch-a.txt']);
+    // A pinned fact is the user's: every branch sees it.
+    store.memory.setStatus('a', 'active', true);
+    store.messages.switchTo(sid, q2b.id);
+    expect(ids(store.memory.facts(sid))).toEqual(['shared', 'a', user.id, 'b'].sort());
+  });
+
+  it("a refresh on one branch never deletes, trims or alters another branch's facts", () => {
+    const { store, sid, q2 } = forked();
+    // Branch B's engine list: 'a' (never B's) is missing, and B retires the shared fact.
+    const result = store.memory.refresh(sid, {
+      facts: [
+        autoFact(sid, 'b', '/branch-b.txt'),
+        // A stale list that still carries A's fact must not write into it either.
+        autoFact(sid, 'a', '/rewritten-from-b', { evidenceCount: 9 }),
+      ],
+      candidates: [],
+    });
+    expect(ids(result.facts)).toEqual(['b']);
+    for (let i = 0; i < MEMORY_CAPS.autoFacts + 5; i++) {
+      store.memory.refresh(sid, {
+        facts: [...store.memory.facts(sid), autoFact(sid, `b${i}`, `/b/${i}`)],
+        candidates: [],
+      });
+    }
+    expect(store.memory.facts(sid)).toHaveLength(MEMORY_CAPS.autoFacts);
+    store.messages.switchTo(sid, q2.id);
+    // The cap trimmed B's oldest, never A's; what B retired is still A's.
+    expect(store.memory.facts(sid).map((f) => [f.id, f.content, f.evidenceCount])).toEqual([
+      ['shared', '/shared.txt', 1],
+      ['a', '/branch-a.txt', 1],
+    ]);
+  });
+
+  it('a fact learned before the fork is changed or dropped on one branch only (copy on write)', () => {
+    const { store, sid, q2 } = forked();
+    store.memory.refresh(sid, {
+      facts: [...store.memory.facts(sid), autoFact(sid, 'b', '/branch-b.txt')],
+      candidates: [],
+    });
+    // On B the engine sees 'shared' again (new evidence) and keeps its own 'b'.
+    const result = store.memory.refresh(sid, {
+      facts: [
+        autoFact(sid, 'shared', '/shared.txt', { evidenceCount: 2, confidence: 0.9 }),
+        autoFact(sid, 'b', '/branch-b.txt'),
+      ],
+      candidates: [],
+    });
+    const copy = result.facts.find((f) => f.content === '/shared.txt')!;
+    expect(copy).toMatchObject({ evidenceCount: 2, confidence: 0.9 });
+    expect(copy.id).not.toBe('shared');
+    // Dropped on B (copy included): B holds only its own fact; the original is not back.
+    store.memory.refresh(sid, { facts: [autoFact(sid, 'b', '/branch-b.txt')], candidates: [] });
+    expect(ids(store.memory.facts(sid))).toEqual(['b']);
+    // Branch A still holds the fact exactly as it was learned.
+    store.messages.switchTo(sid, q2.id);
+    expect(store.memory.facts(sid).map((f) => [f.id, f.evidenceCount])).toEqual([
+      ['shared', 1],
+      ['a', 1],
+    ]);
+  });
+
+  it('facts without an anchor (from before branches) stay session-wide', () => {
+    const { store, sid } = forked();
+    // As migration 8 leaves the rows it finds: no anchor.
+    const raw = new Database(join(tmp.dir(), 'threadline.db'));
+    raw.prepare("UPDATE memory_facts SET anchor_id = NULL WHERE id = 'a'").run();
+    raw.close();
+    expect(ids(store.memory.facts(sid))).toEqual(['shared', 'a'].sort());
   });
 });

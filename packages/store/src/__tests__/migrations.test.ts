@@ -41,7 +41,7 @@ function databaseAt(version: number): string {
   if (version >= 3) db.prepare("UPDATE provider_profiles SET key_storage = 'encrypted'").run();
   if (version >= 2) {
     db.prepare(
-      "INSERT INTO memory_facts VALUES ('f1', 's1', 'goal', 'ship it', 'active', 0, 'user', 1, 1, NULL, NULL, 1, 1)",
+      "INSERT INTO memory_facts (id, session_id, category, content, status, pinned, source, confidence, evidence_count, last_validated_at, validation_command, created_at, updated_at) VALUES ('f1', 's1', 'goal', 'ship it', 'active', 0, 'user', 1, 1, NULL, NULL, 1, 1)",
     ).run();
   }
   db.close();
@@ -63,6 +63,7 @@ describe('migrations', () => {
         'message_outputs',
         'memory_candidates',
         'memory_edit_log',
+        'memory_fact_hides',
         'memory_facts',
         'memory_snapshots',
         'messages',

@@ -236,6 +236,20 @@ CREATE TABLE mcp_servers (
 );
 `;
 
+// Automatic memory belongs to the branch it was learned on: facts and candidates are anchored to
+// the branch leaf of their refresh. Rows from before stay unanchored, i.e. session-wide.
+const V8_MEMORY_BRANCHES = `
+ALTER TABLE memory_facts ADD COLUMN anchor_id TEXT;
+ALTER TABLE memory_candidates ADD COLUMN anchor_id TEXT;
+-- A fact learned before a fork belongs to every branch from there: a branch that changes or drops
+-- it hides it from the branches through its leaf (and keeps a changed copy) instead of editing it.
+CREATE TABLE memory_fact_hides (
+  fact_id TEXT NOT NULL REFERENCES memory_facts(id) ON DELETE CASCADE,
+  anchor_id TEXT NOT NULL,
+  PRIMARY KEY (fact_id, anchor_id)
+);
+`;
+
 export const MIGRATIONS: readonly Migration[] = Object.freeze([
   {
     version: 1,
@@ -248,6 +262,7 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   { version: 5, description: 'session working folder, running tool processes', sql: V5_AGENT_REACH },
   { version: 6, description: 'message branches, full-text search index', sql: V6_BRANCHES_SEARCH },
   { version: 7, description: 'MCP servers', sql: V7_MCP_SERVERS },
+  { version: 8, description: 'memory anchored to its branch', sql: V8_MEMORY_BRANCHES },
 ]);
 
 /** The schema version this code writes. */

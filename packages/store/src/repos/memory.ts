@@ -22,54 +22,8 @@ import {
   type MemoryRepo,
 } from '../types';
 import { json, parseInput, type RepoContext } from './context';
-
-interface FactRow {
-  id: string;
-  session_id: string;
-  category: MemoryFact['category'];
-  content: string;
-  status: FactStatus;
-  pinned: number;
-  source: MemoryFact['source'];
-  confidence: number;
-  evidence_count: number;
-  last_validated_at: number | null;
-  validation_command: string | null;
-  created_at: number;
-  updated_at: number;
-}
-
-const toFact = (r: FactRow): MemoryFact => ({
-  id: r.id,
-  sessionId: r.session_id,
-  category: r.category,
-  content: r.content,
-  status: r.status,
-  pinned: r.pinned === 1,
-  source: r.source,
-  confidence: r.confidence,
-  evidenceCount: r.evidence_count,
-  lastValidatedAt: r.last_validated_at,
-  validationCommand: r.validation_command,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
-});
-
-const toRow = (f: MemoryFact): FactRow => ({
-  id: f.id,
-  session_id: f.sessionId,
-  category: f.category,
-  content: f.content,
-  status: f.status,
-  pinned: f.pinned ? 1 : 0,
-  source: f.source,
-  confidence: f.confidence,
-  evidence_count: f.evidenceCount,
-  last_validated_at: f.lastValidatedAt,
-  validation_command: f.validationCommand,
-  created_at: f.createdAt,
-  updated_at: f.updatedAt,
-});
+import { PATH_CTE } from './messages';
+import { engineChanged, HIDDEN, ON_PATH, SHARED, toFact, toRow, VISIBLE, type FactRow } from './memoryRows';
 
 const RefreshSchema = z.object({
   facts: z.array(MemoryFactSchema),
@@ -119,6 +73,7 @@ export function createMemoryRepo(ctx: RepoContext): MemoryRepo {
     'validation_command',
     'created_at',
     'updated_at',
+    'anchor_id',
   ];
   const insertFact = db.prepare(
     `INSERT INTO memory_facts (${FACT_COLS.join(', ')}) VALUES (${FACT_COLS.map((c) => '@' + c).join(', ')})`,
@@ -132,31 +87,60 @@ export function createMemoryRepo(ctx: RepoContext): MemoryRepo {
        validation_command = @validation_command, updated_at = @updated_at WHERE id = @id`,
   );
   const getFact = db.prepare<[string], FactRow>('SELECT * FROM memory_facts WHERE id = ?');
-  const listFacts = db.prepare<[string], FactRow>(
+  type Sid = { sessionId: string };
+  const listFacts = db.prepare<[Sid], FactRow>(
+    `${PATH_CTE} SELECT * FROM memory_facts WHERE session_id = @sessionId AND ${VISIBLE} ORDER BY created_at, rowid`,
+  );
+  // A refresh walks the branch once (pathIds) and hands the ids to each of its statements.
+  const pathIds = db.prepare<[Sid], { id: string }>(`${PATH_CTE} SELECT id FROM path WHERE id IS NOT NULL`);
+  const BRANCH = 'WITH path(id) AS (SELECT value FROM json_each(@path))';
+  type Branch = Sid & { path: string };
+  const listFactsIn = db.prepare<[Branch], FactRow>(
+    `${BRANCH} SELECT * FROM memory_facts WHERE session_id = @sessionId AND ${VISIBLE} ORDER BY created_at, rowid`,
+  );
+  const listEveryFact = db.prepare<[string], FactRow>(
     'SELECT * FROM memory_facts WHERE session_id = ? ORDER BY created_at, rowid',
   );
-  // Pinned and user-forgotten auto facts are user decisions: the engine's list cannot drop them.
-  const deleteMissingAuto = db.prepare<[string, string]>(
-    `DELETE FROM memory_facts WHERE session_id = ? AND source = 'cfpm_auto' AND pinned = 0 AND status != 'forgotten'
-       AND id NOT IN (SELECT value FROM json_each(?))`,
+  const leafOf = db.prepare<[string], { l: string | null }>('SELECT active_leaf_id AS l FROM sessions WHERE id = ?');
+  // The newest message of the active branch that another branch also goes through.
+  const forkSeqOf = db.prepare<[Branch], { s: number | null }>(
+    `${BRANCH} SELECT max(p.seq) AS s FROM messages p WHERE p.id IN (SELECT id FROM path)
+       AND EXISTS (SELECT 1 FROM messages c WHERE c.parent_id = p.id AND c.id NOT IN (SELECT id FROM path))`,
   );
-  const trimAuto = db.prepare<[string, number], { id: string }>(
-    `DELETE FROM memory_facts WHERE id IN (
-       SELECT id FROM memory_facts WHERE session_id = ? AND source = 'cfpm_auto' AND pinned = 0
-       ORDER BY (status = 'active') ASC, updated_at ASC, rowid ASC LIMIT ?)`,
+  type Fork = Branch & { forkSeq: number };
+  const sharedFacts = db.prepare<[Fork], { id: string }>(
+    `${BRANCH} SELECT id FROM memory_facts WHERE session_id = @sessionId AND source = 'cfpm_auto' AND pinned = 0 AND ${SHARED}`,
   );
-  const countAuto = db.prepare<[string], { n: number }>(
-    "SELECT count(*) AS n FROM memory_facts WHERE session_id = ? AND source = 'cfpm_auto'",
+  const hide = db.prepare<[string, string]>(
+    'INSERT OR IGNORE INTO memory_fact_hides (fact_id, anchor_id) VALUES (?, ?)',
+  );
+  // Pinned and user-forgotten auto facts are user decisions: the engine's list cannot drop them;
+  // nor can it drop another branch's facts, which it never saw.
+  const deleteMissingAuto = db.prepare<[Fork & { keep: string }]>(
+    `${BRANCH} DELETE FROM memory_facts WHERE session_id = @sessionId AND source = 'cfpm_auto' AND pinned = 0
+       AND status != 'forgotten' AND ${ON_PATH} AND NOT ${SHARED} AND id NOT IN (SELECT value FROM json_each(@keep))`,
+  );
+  const trimAuto = db.prepare<[Fork & { n: number }], { id: string }>(
+    `${BRANCH} DELETE FROM memory_facts WHERE id IN (
+       SELECT id FROM memory_facts WHERE session_id = @sessionId AND source = 'cfpm_auto' AND pinned = 0
+         AND ${ON_PATH} AND NOT ${HIDDEN} AND NOT ${SHARED}
+       ORDER BY (status = 'active') ASC, updated_at ASC, rowid ASC LIMIT @n)`,
+  );
+  const countAuto = db.prepare<[Branch], { n: number }>(
+    `${BRANCH} SELECT count(*) AS n FROM memory_facts WHERE session_id = @sessionId AND source = 'cfpm_auto'
+       AND ${ON_PATH} AND NOT ${HIDDEN}`,
   );
   const insertCandidate = db.prepare(
-    'INSERT INTO memory_candidates (id, session_id, category, content, source, decision, reason, created_at) VALUES (@id, @session_id, @category, @content, @source, @decision, @reason, @created_at)',
+    'INSERT INTO memory_candidates (id, session_id, category, content, source, decision, reason, created_at, anchor_id) VALUES (@id, @session_id, @category, @content, @source, @decision, @reason, @created_at, @anchor_id)',
   );
-  const listCandidates = db.prepare<[string, number], Record<string, unknown>>(
-    'SELECT * FROM memory_candidates WHERE session_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?',
+  const listCandidates = db.prepare<[Sid & { limit: number }], Record<string, unknown>>(
+    `${PATH_CTE} SELECT * FROM memory_candidates WHERE session_id = @sessionId AND ${ON_PATH}
+       ORDER BY created_at DESC, rowid DESC LIMIT @limit`,
   );
-  const trimCandidates = db.prepare<[string, string, number]>(
-    `DELETE FROM memory_candidates WHERE session_id = ? AND id NOT IN (
-       SELECT id FROM memory_candidates WHERE session_id = ? ORDER BY created_at DESC, rowid DESC LIMIT ?)`,
+  const trimCandidates = db.prepare<[Fork & { cap: number }]>(
+    `${BRANCH} DELETE FROM memory_candidates WHERE session_id = @sessionId AND ${ON_PATH} AND NOT ${SHARED} AND id NOT IN (
+       SELECT id FROM memory_candidates WHERE session_id = @sessionId AND ${ON_PATH}
+       ORDER BY created_at DESC, rowid DESC LIMIT @cap)`,
   );
   const insertSnapshot = db.prepare(
     'INSERT INTO memory_snapshots (id, session_id, compaction_id, content, fact_count, created_at) VALUES (@id, @session_id, @compaction_id, @content, @fact_count, @created_at)',
@@ -184,6 +168,19 @@ export function createMemoryRepo(ctx: RepoContext): MemoryRepo {
     const next = parseInput(RefreshSchema, input, 'memory refresh');
     mustSession(sessionId);
     const now = ctx.now();
+    const anchor = leafOf.get(sessionId)?.l ?? null;
+    // What this branch may change: a fact of another branch (e.g. a refresh computed before the
+    // user switched) is left exactly as it is.
+    const path = json(pathIds.all({ sessionId }).map((r) => r.id));
+    const mine = new Set(listFactsIn.all({ sessionId, path }).map((r) => r.id));
+    const forkSeq = forkSeqOf.get({ sessionId, path })?.s ?? -1;
+    const shared = new Set(
+      sharedFacts
+        .all({ sessionId, path, forkSeq })
+        .map((r) => r.id)
+        .filter((id) => mine.has(id)),
+    );
+    const keep = new Set(next.facts.map((f) => f.id));
     for (const f of next.facts) {
       if (f.sessionId !== sessionId)
         throw new StoreError(
@@ -193,18 +190,28 @@ export function createMemoryRepo(ctx: RepoContext): MemoryRepo {
       const existing = getFact.get(f.id);
       if (existing && existing.session_id !== sessionId)
         throw new StoreError('invalid_input', `Invalid memory refresh: fact ${f.id} belongs to another session.`);
-      if (!existing) insertFact.run(toRow(f));
+      if (!existing) insertFact.run(toRow(f, anchor));
+      else if (!mine.has(existing.id)) continue;
       else if (existing.source === 'user') updateFactEngine.run(toRow(f));
-      else {
+      else if (shared.has(existing.id)) {
+        // Copy on write: the other branches keep the fact as it was.
+        if (!engineChanged(existing, f)) continue;
+        hide.run(existing.id, anchor!);
+        const status = existing.status === 'forgotten' ? 'forgotten' : f.status;
+        const copy = { ...f, id: ctx.newId(), status, createdAt: existing.created_at };
+        insertFact.run(toRow(copy, anchor));
+        keep.add(copy.id);
+      } else {
         const row = toRow(f);
         if (existing.pinned === 1) row.pinned = 1;
         if (existing.status === 'forgotten') row.status = 'forgotten';
         updateFactFull.run(row);
       }
     }
-    deleteMissingAuto.run(sessionId, json(next.facts.map((f) => f.id)));
-    const excess = (countAuto.get(sessionId)?.n ?? 0) - MEMORY_CAPS.autoFacts;
-    const trimmedFacts = excess > 0 ? trimAuto.run(sessionId, excess).changes : 0;
+    deleteMissingAuto.run({ sessionId, path, forkSeq, keep: json([...keep]) });
+    for (const id of shared) if (!keep.has(id) && getFact.get(id)?.status !== 'forgotten') hide.run(id, anchor!);
+    const excess = (countAuto.get({ sessionId, path })?.n ?? 0) - MEMORY_CAPS.autoFacts;
+    const trimmedFacts = excess > 0 ? trimAuto.run({ sessionId, path, forkSeq, n: excess }).changes : 0;
 
     for (const c of next.candidates) {
       insertCandidate.run({
@@ -216,10 +223,13 @@ export function createMemoryRepo(ctx: RepoContext): MemoryRepo {
         decision: c.decision,
         reason: c.reason,
         created_at: c.createdAt ?? now,
+        anchor_id: anchor,
       });
     }
     const trimmedCandidates =
-      next.candidates.length > 0 ? trimCandidates.run(sessionId, sessionId, MEMORY_CAPS.candidates).changes : 0;
+      next.candidates.length > 0
+        ? trimCandidates.run({ sessionId, path, forkSeq, cap: MEMORY_CAPS.candidates }).changes
+        : 0;
 
     let trimmedSnapshots = 0;
     if (next.snapshot) {
@@ -235,7 +245,7 @@ export function createMemoryRepo(ctx: RepoContext): MemoryRepo {
       trimmedSnapshots = trimSnapshots.run(sessionId, sessionId, MEMORY_CAPS.snapshots).changes;
     }
     return {
-      facts: listFacts.all(sessionId).map(toFact),
+      facts: listFactsIn.all({ sessionId, path }).map(toFact),
       trimmed: { facts: trimmedFacts, candidates: trimmedCandidates, snapshots: trimmedSnapshots },
     };
   });
@@ -274,7 +284,7 @@ export function createMemoryRepo(ctx: RepoContext): MemoryRepo {
         pinned: e.pinned ?? before.pinned,
         updatedAt: now,
       };
-      updateFactFull.run(toRow(after));
+      updateFactFull.run(toRow(after, existingRow.anchor_id));
       log(sessionId, 'edit', before, after);
       return after;
     }
@@ -310,9 +320,10 @@ export function createMemoryRepo(ctx: RepoContext): MemoryRepo {
   });
 
   return {
-    facts: (sessionId) => listFacts.all(sessionId).map(toFact),
+    facts: (sessionId, opts) =>
+      (opts?.allBranches ? listEveryFact.all(sessionId) : listFacts.all({ sessionId })).map(toFact),
     candidates: (sessionId, limit = MEMORY_CAPS.candidates) =>
-      listCandidates.all(sessionId, limit).map((r): MemoryCandidate => ({
+      listCandidates.all({ sessionId, limit }).map((r): MemoryCandidate => ({
         id: r.id as string,
         sessionId: r.session_id as string,
         category: r.category as MemoryCandidate['category'],
