@@ -2,11 +2,10 @@
  * Context engine benchmarks (SPEC §8), printed as tables. Called by the root `pnpm bench`
  * (scripts/bench.ts) and by `threadline-context bench`.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { getEncoding } from 'js-tiktoken';
 import { countTokens as gptTokenizerCount } from 'gpt-tokenizer/encoding/o200k_base';
-import { STRATEGIES, toChatMessage, type ChatMessage, type MemoryFact, type StoredMessage } from '@threadline/protocol';
+import { STRATEGIES, toChatMessage, type MemoryFact, type StoredMessage } from '@threadline/protocol';
 import {
   buildMemoryBlock,
   buildView,
@@ -24,24 +23,14 @@ import {
   refreshMemory,
   toCompactionRecord,
   recoveryTarget,
-  LabelledFileSchema,
-  labelledTotals,
-  scoreSession,
   MEMORY_BLOCK_HEADER,
 } from '../src/index';
 import { loadTranscripts } from '../src/cli/transcripts';
 import { generateSession } from './generate';
+import { fmt, MODEL, out, textOf } from './common';
+import { largestTranscriptBench } from './largest';
+import { memoryBench } from './memory';
 import { p50, table, time } from './stats';
-
-const MODEL = 'gpt-4o';
-const out = (s = '') => process.stdout.write(s + '\n');
-const fmt = (ms: number) => `${ms.toFixed(2)} ms`;
-
-function textOf(messages: readonly ChatMessage[]): string {
-  return messages
-    .map((m) => [m.content ?? '', ...(m.tool_calls ?? []).map((c) => c.function.arguments)].join('\n'))
-    .join('\n');
-}
 
 /** Generated 2,000-message session: cold counting, warm view assembly, deterministic compaction. */
 async function sessionBench(quick: boolean): Promise<void> {
@@ -370,83 +359,6 @@ async function transcriptBench(dir: string, quick: boolean): Promise<void> {
         x.notReached,
       ]),
     ),
-  );
-}
-
-/**
- * The largest transcript, cold, in this process: a fresh message cache and no cached piece
- * counts each run (the BPE ranks are loaded once per process, like the app's). Ingest (write-time
- * truncation + counting) and compaction, per strategy.
- */
-async function largestTranscriptBench(dir: string, quick: boolean): Promise<void> {
-  if (!existsSync(dir)) return;
-  const all = loadTranscripts(dir);
-  const size = (t: (typeof all)[number]) => textOf(t.messages).length;
-  const largest = all.reduce((a, b) => (size(b) > size(a) ? b : a));
-  const iterations = quick ? 3 : 11;
-  const rows: Array<Array<string | number>> = [];
-  for (const strategy of STRATEGIES) {
-    let note = '';
-    const cpu: number[] = [];
-    const times = await time(iterations, async () => {
-      const c0 = process.cpuUsage();
-      resetPieceCache();
-      const tokenCache = new MemoryTokenCache();
-      const history = historyFromChatMessages(largest.messages, { model: MODEL, sessionId: 't', tokenCache });
-      const before = buildView({ history, model: MODEL, tokenCache });
-      const r = await compact({
-        history,
-        strategy,
-        model: MODEL,
-        window: Math.ceil(before.tokens / 0.9),
-        trigger: 'auto',
-        threshold: 0.85,
-        summarizer: extractiveSummarizer,
-        tokenCache,
-        now: () => 0,
-      });
-      const c = process.cpuUsage(c0);
-      cpu.push((c.user + c.system) / 1000);
-      note = r.ok
-        ? `${r.tokensBefore} → ${r.tokensAfter}${r.targetReached ? '' : ' (best effort)'}`
-        : `failed: ${r.reason}`;
-    });
-    rows.push([strategy, fmt(p50(times)), fmt(p50(cpu)), '≤ 100 ms', note]);
-  }
-  out(
-    `## Largest transcript, cold (${largest.name}: ${(size(largest) / 1e6).toFixed(2)} M chars, ${largest.messages.length} messages)`,
-  );
-  // CPU time beside wall time: on a shared machine the wall clock measures the neighbours too.
-  out(table(['strategy', 'ingest + compact p50 (wall)', 'p50 (CPU)', 'target', 'tokens'], rows));
-}
-
-/** The labelled memory fixture (fixtures/memory/labelled.json): precision and recall of CFPM facts. */
-function memoryBench(transcriptsDir: string): void {
-  const file = join(transcriptsDir, '..', 'memory', 'labelled.json');
-  if (!existsSync(file) || !existsSync(transcriptsDir)) {
-    out('## Memory (labelled): skipped (no fixture)');
-    return;
-  }
-  const labelled = LabelledFileSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
-  const transcripts = new Map(loadTranscripts(transcriptsDir).map((t) => [t.name, t.messages]));
-  const scores = labelled.sessions.map((s) => scoreSession(s, s.messages ?? transcripts.get(s.transcript ?? '') ?? []));
-  const t = labelledTotals(scores);
-  out(
-    `## Memory (labelled fixture: ${labelled.sessions.length} sessions, ${t.must} must / ${labelled.sessions.reduce((n, s) => n + s.mustNot.length, 0)} must-not facts)`,
-  );
-  out(
-    table(
-      ['session', 'must found', 'must-not found', 'repeated candidates'],
-      scores.map((s) => [
-        s.name,
-        `${s.found.length}/${s.found.length + s.missed.length}`,
-        s.wrong.length,
-        s.repeatedCandidates,
-      ]),
-    ),
-  );
-  out(
-    `precision ${(t.precision * 100).toFixed(1)}% (${t.tp} / ${t.tp + t.fp}), recall ${(t.recall * 100).toFixed(1)}% (${t.tp} / ${t.must})`,
   );
 }
 

@@ -1,22 +1,10 @@
 import type { MemoryFact } from '@threadline/protocol';
 import { describe, expect, it } from 'vitest';
 import { memoryDelta, refreshMemory } from '../refresh';
+import { fact as makeFact } from './helpers';
 
-const fact = (id: string, content: string, status: MemoryFact['status'] = 'active'): MemoryFact => ({
-  id,
-  sessionId: 's',
-  category: 'artifact',
-  content,
-  status,
-  pinned: false,
-  source: 'cfpm_auto',
-  confidence: 0.7,
-  evidenceCount: 1,
-  lastValidatedAt: null,
-  validationCommand: null,
-  createdAt: 1,
-  updatedAt: 1,
-});
+const fact = (id: string, content: string, status: MemoryFact['status'] = 'active'): MemoryFact =>
+  makeFact({ id, sessionId: 's', category: 'artifact', content, status });
 
 describe('memoryDelta', () => {
   it('counts facts that appeared, changed and left the active set', () => {

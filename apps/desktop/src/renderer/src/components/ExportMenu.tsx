@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { Fragment, useRef, useState } from 'react';
 import { useDismiss } from '../hooks/useDismiss';
 import { useTranslation } from 'react-i18next';
 import { useAppStore } from '../store';
@@ -16,6 +16,26 @@ export function download(filename: string, mime: string, content: string): void 
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
+
+/** The menu's entries: the branch shown, then every version (after a separator). */
+const EXPORTS: ReadonlyArray<{
+  format: 'markdown' | 'json';
+  branches: 'active' | 'all';
+  label: 'export.markdown' | 'export.json' | 'export.allMarkdown' | 'export.allJson';
+  testId: string;
+  separatorBefore?: boolean;
+}> = [
+  { format: 'markdown', branches: 'active', label: 'export.markdown', testId: 'export-markdown' },
+  { format: 'json', branches: 'active', label: 'export.json', testId: 'export-json' },
+  {
+    format: 'markdown',
+    branches: 'all',
+    label: 'export.allMarkdown',
+    testId: 'export-all-markdown',
+    separatorBefore: true,
+  },
+  { format: 'json', branches: 'all', label: 'export.allJson', testId: 'export-all-json' },
+];
 
 /** "Export" in the chat header: the branch shown (hidden messages included), or every version, as Markdown or JSON. */
 export function ExportMenu({ sessionId }: { sessionId: string }) {
@@ -52,43 +72,20 @@ export function ExportMenu({ sessionId }: { sessionId: string }) {
       </button>
       {open && (
         <div className="menu menu-down" role="menu">
-          <button
-            type="button"
-            role="menuitem"
-            className="menu-item"
-            onClick={() => void run('markdown')}
-            data-testid="export-markdown"
-          >
-            {t('export.markdown')}
-          </button>
-          <button
-            type="button"
-            role="menuitem"
-            className="menu-item"
-            onClick={() => void run('json')}
-            data-testid="export-json"
-          >
-            {t('export.json')}
-          </button>
-          <div className="menu-sep" role="separator" />
-          <button
-            type="button"
-            role="menuitem"
-            className="menu-item"
-            onClick={() => void run('markdown', 'all')}
-            data-testid="export-all-markdown"
-          >
-            {t('export.allMarkdown')}
-          </button>
-          <button
-            type="button"
-            role="menuitem"
-            className="menu-item"
-            onClick={() => void run('json', 'all')}
-            data-testid="export-all-json"
-          >
-            {t('export.allJson')}
-          </button>
+          {EXPORTS.map((e) => (
+            <Fragment key={e.testId}>
+              {e.separatorBefore && <div className="menu-sep" role="separator" />}
+              <button
+                type="button"
+                role="menuitem"
+                className="menu-item"
+                onClick={() => void run(e.format, e.branches)}
+                data-testid={e.testId}
+              >
+                {t(e.label)}
+              </button>
+            </Fragment>
+          ))}
         </div>
       )}
     </div>
