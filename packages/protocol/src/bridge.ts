@@ -1,5 +1,6 @@
 import type { AppEvent } from './events';
-import type { RouteName, RpcResult } from './routes';
+import type { RpcResult } from './errors';
+import type { RouteName } from './routes';
 
 /**
  * What the Electron preload exposes as `window.threadline` (and nothing else). Browser mode

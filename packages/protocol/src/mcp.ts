@@ -41,34 +41,34 @@ export const McpServerUpsertSchema = z.discriminatedUnion('transport', [
 ]);
 export type McpServerUpsert = z.infer<typeof McpServerUpsertSchema>;
 
-export type McpServerStatus = 'disabled' | 'stopped' | 'starting' | 'connected' | 'error';
+export const McpServerStatusSchema = z.enum(['disabled', 'stopped', 'starting', 'connected', 'error']);
+export type McpServerStatus = z.infer<typeof McpServerStatusSchema>;
 
 /** A secret's name and whether a value is stored; never the value. */
-export interface McpSecretName {
-  name: string;
-  set: boolean;
-}
+export const McpSecretNameSchema = z.object({ name: z.string(), set: z.boolean() });
+export type McpSecretName = z.infer<typeof McpSecretNameSchema>;
 
 /** What the renderer learns of a server: config without secrets, and its live state. */
-export interface McpServerInfo {
-  id: string;
-  name: string;
-  transport: 'stdio' | 'http';
-  enabled: boolean;
-  startup: 'lazy' | 'launch';
-  autoApprove: boolean | string[];
-  command?: string;
-  args?: string[];
-  env?: McpSecretName[];
-  url?: string;
-  headers?: McpSecretName[];
-  status: McpServerStatus;
+export const McpServerInfoSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  transport: z.enum(['stdio', 'http']),
+  enabled: z.boolean(),
+  startup: z.enum(['lazy', 'launch']),
+  autoApprove: z.union([z.boolean(), z.array(z.string())]),
+  command: z.string().optional(),
+  args: z.array(z.string()).optional(),
+  env: z.array(McpSecretNameSchema).optional(),
+  url: z.string().optional(),
+  headers: z.array(McpSecretNameSchema).optional(),
+  status: McpServerStatusSchema,
   /** Tool names as the server calls them (the model sees `<server>__<tool>`). */
-  tools: string[];
+  tools: z.array(z.string()),
   /** Switched off for the session asked about (mcp.servers.list with a sessionId). */
-  sessionDisabled?: boolean;
+  sessionDisabled: z.boolean().optional(),
   /** One sentence, then the last lines the server wrote to stderr when there are any. */
-  error?: string;
-}
+  error: z.string().optional(),
+});
+export type McpServerInfo = z.infer<typeof McpServerInfoSchema>;
 
 export const McpImportSchema = z.object({ json: z.string().min(1).max(1_000_000) });

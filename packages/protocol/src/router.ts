@@ -1,8 +1,17 @@
-import { z } from 'zod';
-import { AppError, ROUTE_NAMES, RouteInputs, type AppApi, type RouteName, type RpcResult } from './routes';
+import type { z } from 'zod';
+import { AppError, MAX_INPUT_ISSUES, type InputIssue, type RpcResult } from './errors';
+import { ROUTE_NAMES, ROUTES, type AppApi, type RouteName } from './routes';
 
 export function isRouteName(name: unknown): name is RouteName {
   return typeof name === 'string' && (ROUTE_NAMES as string[]).includes(name);
+}
+
+export interface DispatchOptions {
+  /**
+   * Also check the implementation's answer against the route's output schema (tests and
+   * development): an answer that does not fit becomes an `internal` error naming the route.
+   */
+  checkOutput?: boolean;
 }
 
 /**
@@ -10,17 +19,34 @@ export function isRouteName(name: unknown): name is RouteName {
  * with the route's zod schema, call the AppApi, and turn every outcome into an RpcResult.
  * Never throws.
  */
-export async function dispatchRoute(api: AppApi, route: unknown, rawInput: unknown): Promise<RpcResult<unknown>> {
+export async function dispatchRoute(
+  api: AppApi,
+  route: unknown,
+  rawInput: unknown,
+  opts: DispatchOptions = {},
+): Promise<RpcResult<unknown>> {
   if (!isRouteName(route)) {
     return { ok: false, error: { code: 'not_found', message: `Unknown route: ${String(route).slice(0, 100)}` } };
   }
-  const parsed = (RouteInputs[route] as z.ZodType).safeParse(rawInput ?? {});
+  const schemas = ROUTES[route] as { input: z.ZodType; output: z.ZodType };
+  const parsed = schemas.input.safeParse(rawInput ?? {});
   if (!parsed.success) {
-    return { ok: false, error: { code: 'invalid_input', message: formatZodError(parsed.error) } };
+    const error = parsed.error;
+    return {
+      ok: false,
+      error: { code: 'invalid_input', message: formatZodError(error), details: { issues: zodIssues(error) } },
+    };
   }
   try {
     const handler = api[route] as (input: unknown) => Promise<unknown>;
     const data = await handler.call(api, parsed.data);
+    if (opts.checkOutput) {
+      const out = schemas.output.safeParse(data);
+      if (!out.success) {
+        const message = `The answer of ${route} does not match its schema: ${formatZodError(out.error)}`;
+        return { ok: false, error: { code: 'internal', message, details: { issues: zodIssues(out.error) } } };
+      }
+    }
     return { ok: true, data };
   } catch (err) {
     if (err instanceof AppError) return { ok: false, error: { code: err.code, message: err.message } };
@@ -29,9 +55,19 @@ export async function dispatchRoute(api: AppApi, route: unknown, rawInput: unkno
   }
 }
 
+/** The first few issues in one line, for people (`title: Too small: expected string to have >=1 characters`). */
 export function formatZodError(error: z.ZodError): string {
   return error.issues
     .slice(0, 5)
     .map((i) => `${i.path.length ? i.path.join('.') : 'input'}: ${i.message}`)
     .join('; ');
+}
+
+/** The issues as data for programs (capped; symbol keys, which JSON cannot carry, as strings). */
+export function zodIssues(error: z.ZodError): InputIssue[] {
+  return error.issues.slice(0, MAX_INPUT_ISSUES).map((i) => ({
+    path: i.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
+    code: i.code,
+    message: i.message,
+  }));
 }

@@ -3,7 +3,7 @@ import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeLlm, type ChatRequestView, type FakeLlm, type FakeReply } from '@threadline/fake-llm';
-import { ROUTE_NAMES, type ChatState, type PendingToolCall, type RouteName } from '@threadline/protocol';
+import { ROUTE_NAMES, ROUTES, type ChatState, type PendingToolCall, type RouteName } from '@threadline/protocol';
 import { startBrowserMode } from '../browserMode';
 
 // The real runtime (createAppApi over a real SQLite store, provider = fake-llm over HTTP) behind
@@ -11,7 +11,7 @@ import { startBrowserMode } from '../browserMode';
 
 interface Rpc {
   status: number;
-  body: { ok: boolean; data?: unknown; error?: { code: string; message: string } };
+  body: { ok: boolean; data?: unknown; error?: { code: string; message: string; details?: unknown } };
 }
 
 let cleanup: (() => Promise<void>) | null = null;
@@ -23,7 +23,7 @@ afterEach(async () => {
 const lastIsTool = (req: ChatRequestView) => req.messages.at(-1)?.role === 'tool';
 
 describe('browser mode with the real runtime', () => {
-  it('answers every route over HTTP with ok:true, and 400 for an invalid input', async () => {
+  it('answers every route over HTTP with ok:true in its declared shape, and 400 for an invalid input', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'tl-real-'));
     const llm: FakeLlm = await startFakeLlm({
       defaultReply: (req): FakeReply =>
@@ -61,6 +61,8 @@ describe('browser mode with the real runtime', () => {
         ok: true,
         error: undefined,
       });
+      // Every answer has the shape its route declares, and no field the declaration lacks.
+      expect(ROUTES[route].output.parse(r.body.data), route).toEqual(r.body.data);
       called.add(route);
       return r.body.data as T;
     };
@@ -178,7 +180,14 @@ describe('browser mode with the real runtime', () => {
 
     const invalid = await rpc('sessions.rename', { id: sessionId });
     expect(invalid.status).toBe(400);
-    expect(invalid.body).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(invalid.body).toMatchObject({
+      ok: false,
+      error: {
+        code: 'invalid_input',
+        message: expect.stringMatching(/^title: /),
+        details: { issues: [{ path: ['title'], code: 'invalid_type', message: expect.any(String) }] },
+      },
+    });
   });
 
   it('refuses to start with an invalid THREADLINE_CONTEXT_WINDOW, naming it', async () => {

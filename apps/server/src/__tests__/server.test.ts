@@ -132,6 +132,19 @@ describe('browser-mode server', () => {
     });
     expect(bad.status).toBe(400);
     expect(JSON.parse(bad.body).error.message).toMatch(/title/);
+    // The zod issues travel as data: a form can mark the field by its path.
+    expect(JSON.parse(bad.body).error.details).toEqual({
+      issues: [{ path: ['title'], code: 'invalid_type', message: expect.any(String) }],
+    });
+    const nested = await call(srv.port, '/api/rpc/sessions.create', {
+      method: 'POST',
+      body: '{"title":"ok","workingFolder":"relative/path"}',
+      headers: auth(),
+    });
+    expect(nested.status).toBe(400);
+    expect(JSON.parse(nested.body).error.details.issues).toEqual([
+      { path: ['workingFolder'], code: 'custom', message: 'must be an absolute path or start with ~' },
+    ]);
     const notJson = await call(srv.port, '/api/rpc/sessions.list', { method: 'POST', body: '{oops', headers: auth() });
     expect(notJson.status).toBe(400);
     const unknown = await call(srv.port, '/api/rpc/nope.route', { method: 'POST', body: '{}', headers: auth() });

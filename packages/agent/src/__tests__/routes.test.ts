@@ -69,6 +69,10 @@ describe('AppApi routes', () => {
     const typo = await dispatchRoute(h.api, 'settings.set', { patch: { compaction: { autoThresold: 0.5 } } });
     expect(typo).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
     expect(typo.ok === false && typo.error.message).toMatch(/autoThresold/);
+    // …and as data: the object that holds the unknown key, by its path.
+    expect(typo.ok === false && typo.error.details?.issues).toEqual([
+      { path: ['patch', 'compaction'], code: 'unrecognized_keys', message: expect.stringMatching(/autoThresold/) },
+    ]);
     expect((await h.api['settings.get']({})).compaction.autoThreshold).toBe(0.8);
   });
 

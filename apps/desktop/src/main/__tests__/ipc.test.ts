@@ -80,6 +80,7 @@ describe('handleInvoke', () => {
     const bad = await handleInvoke(options(calls), appFrame(), 'sessions.rename', { id: 's1', title: '' });
     expect(bad.ok).toBe(false);
     expect(!bad.ok && bad.error.code).toBe('invalid_input');
+    expect(!bad.ok && bad.error.details?.issues.map((i) => i.path)).toEqual([['title']]);
     const unknown = await handleInvoke(options(calls), appFrame(), 'shell.exec', { cmd: 'rm -rf /' });
     expect(!unknown.ok && unknown.error.code).toBe('not_found');
     expect(calls).toEqual([]);

@@ -1,8 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { call, RpcError, setBridge } from '../transport';
 import { createHttpBridge, parseSseData, takeToken } from '../transport/httpBridge';
 
 describe('browser transport', () => {
   afterEach(() => {
+    setBridge(null);
     vi.unstubAllGlobals();
     sessionStorage.clear();
   });
@@ -41,6 +43,22 @@ describe('browser transport', () => {
     );
     const res = await createHttpBridge('x').invoke('sessions.list', {});
     expect(res.ok).toBe(false);
+  });
+
+  it('keeps the issues of a refused input on the RpcError that call() throws', async () => {
+    const error = {
+      code: 'invalid_input',
+      message: 'title: Too small: expected string to have >=1 characters',
+      details: { issues: [{ path: ['title'], code: 'too_small', message: 'Too small' }] },
+    };
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(JSON.stringify({ ok: false, error }), { status: 400 })),
+    );
+    setBridge(createHttpBridge('tok'));
+    const err = await call('sessions.rename', { id: 's1', title: '' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RpcError);
+    expect(err).toMatchObject({ code: 'invalid_input', message: error.message, details: error.details });
   });
 
   it('accepts only known event types from SSE data', () => {

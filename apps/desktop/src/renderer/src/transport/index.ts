@@ -1,4 +1,4 @@
-import type { RouteInput, RouteName, RouteOutput, ThreadlineBridge } from '@threadline/protocol';
+import type { ErrorDetails, RouteInput, RouteName, RouteOutput, ThreadlineBridge } from '@threadline/protocol';
 import { createHttpBridge, takeToken } from './httpBridge';
 
 declare global {
@@ -7,11 +7,15 @@ declare global {
   }
 }
 
-/** An RPC failure with the server's code and message (shown to the user as is). */
+/**
+ * An RPC failure with the server's code and message (shown to the user as is); for a refused
+ * input, `details.issues` says which fields (their paths) and why.
+ */
 export class RpcError extends Error {
   constructor(
     readonly code: string,
     message: string,
+    readonly details?: ErrorDetails,
   ) {
     super(message);
     this.name = 'RpcError';
@@ -41,6 +45,6 @@ export function setBridge(b: ThreadlineBridge | null): void {
 /** Typed call: resolves with the route's data, rejects with an RpcError. */
 export async function call<R extends RouteName>(route: R, input: RouteInput<R>): Promise<RouteOutput<R>> {
   const res = await getBridge().invoke(route, input);
-  if (!res.ok) throw new RpcError(res.error.code, res.error.message);
+  if (!res.ok) throw new RpcError(res.error.code, res.error.message, res.error.details);
   return res.data as RouteOutput<R>;
 }

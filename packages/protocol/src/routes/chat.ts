@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { TriggerSchema } from '../compaction';
+import { ToolCallSchema } from '../messages';
+import { GateRewriteSchema } from '../notices';
+import { ApprovalPolicySchema, StrategySchema } from '../settings';
+import { id, sessionRef, type RouteMap } from './define';
+
+/**
+ * Why a file tool call asks although its tool would run on its own: the path (resolved: `~`,
+ * `..` and symlinks followed) is outside the session's folder, or a place credentials live.
+ */
+export const ToolAccessSchema = z.object({ path: z.string(), zone: z.enum(['outside', 'credential']) });
+export type ToolAccess = z.infer<typeof ToolAccessSchema>;
+
+/** A tool call of the running step, requested but not committed to history yet. */
+export const PendingToolCallSchema = z.object({
+  toolCall: ToolCallSchema,
+  /** The assistant message the call belongs to (committed with its results). */
+  messageId: z.string(),
+  needsApproval: z.boolean(),
+  status: z.enum(['waiting', 'running']),
+  /** Set when the call touches a path that made it ask (the approval card shows it). */
+  access: ToolAccessSchema.optional(),
+  /** The gate's rewrite of this call, when it made one (see the `tool.requested` event). */
+  gate: GateRewriteSchema.optional(),
+});
+export type PendingToolCall = z.infer<typeof PendingToolCallSchema>;
+
+export const RunningCompactionSchema = z.object({
+  trigger: TriggerSchema,
+  strategy: StrategySchema,
+  instructions: z.string().nullable(),
+  percent: z.number().nullable(),
+  step: z.string().nullable(),
+});
+export type RunningCompaction = z.infer<typeof RunningCompactionSchema>;
+
+/** The live state of a session's turn, which history alone cannot tell. */
+export const ChatStateSchema = z.object({
+  busy: z.boolean(),
+  /** Text streamed so far in the current step, not yet committed. */
+  partial: z.object({ messageId: z.string(), text: z.string() }).nullable(),
+  pending: z.array(PendingToolCallSchema),
+  /** The compaction running now, as the `compaction.started`/`progress` events told it; absent when none. */
+  compaction: RunningCompactionSchema.optional(),
+});
+export type ChatState = z.infer<typeof ChatStateSchema>;
+
+/** What every route that starts a turn answers once the user message is stored. */
+export const TurnAcceptedSchema = z.object({ accepted: z.literal(true), userMessageId: z.string() });
+
+const ApprovalPoliciesSchema = z.record(z.string(), ApprovalPolicySchema);
+
+/** Turns: send, cancel, approve, what runs now; and the per-session approval policies. */
+export const chatRoutes = {
+  'chat.send': {
+    input: z.object({ sessionId: id, text: z.string().min(1).max(1_000_000) }),
+    output: TurnAcceptedSchema,
+  },
+  'chat.cancel': { input: sessionRef, output: z.object({ cancelled: z.boolean() }) },
+  /** `remember`: the same answer for this tool for the rest of the session (a per-session policy). */
+  'chat.approve': {
+    input: z.object({
+      sessionId: id,
+      toolCallId: id,
+      decision: z.enum(['approve', 'deny']),
+      remember: z.boolean().optional(),
+      /** Approve the model's own arguments instead of the gate's rewrite of them. */
+      useOriginal: z.boolean().optional(),
+    }),
+    output: z.object({ ok: z.literal(true) }),
+  },
+  /** What is running now: for a renderer that (re)loads while a turn runs or waits for approval. */
+  'chat.state': { input: sessionRef, output: ChatStateSchema },
+  /** Per-session approval policies by tool name (SPEC §7: the policy is per session). */
+  'approvals.list': { input: sessionRef, output: ApprovalPoliciesSchema },
+  /** `policy: null` goes back to the app-wide setting for that tool. */
+  'approvals.set': {
+    input: z.object({ sessionId: id, toolName: z.string().min(1).max(200), policy: ApprovalPolicySchema.nullable() }),
+    output: ApprovalPoliciesSchema,
+  },
+} satisfies RouteMap;

@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import { ProviderProfileSchema, ProviderUpsertSchema } from '../providers';
+import { id, noInput, type RouteMap } from './define';
+
+export const ProviderTestResultSchema = z.object({
+  ok: z.boolean(),
+  message: z.string(),
+  latencyMs: z.number().nullable(),
+  /** What to fix, beside which field (`missing_key`, `auth`: the key; `unreachable`: the address; `unknown_model`: the model). */
+  problem: z.enum(['missing_key', 'auth', 'unreachable', 'unknown_model', 'other']).optional(),
+});
+export type ProviderTestResult = z.infer<typeof ProviderTestResultSchema>;
+
+/** Provider profiles (the key never leaves the store: `hasKey` only). */
+export const providerRoutes = {
+  'providers.list': { input: noInput(), output: z.array(ProviderProfileSchema) },
+  'providers.upsert': { input: ProviderUpsertSchema, output: ProviderProfileSchema },
+  'providers.setActive': { input: z.object({ id }), output: ProviderProfileSchema },
+  /** A saved profile by id, or the form's unsaved draft (its key, or the stored one of `draft.id`). */
+  'providers.test': {
+    input: z.union([z.object({ id }), z.object({ draft: ProviderUpsertSchema })]),
+    output: ProviderTestResultSchema,
+  },
+} satisfies RouteMap;
