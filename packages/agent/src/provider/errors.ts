@@ -1,5 +1,6 @@
 import {
   APIConnectionError,
+  APIConnectionTimeoutError,
   APIError,
   APIUserAbortError,
   AuthenticationError,
@@ -149,7 +150,8 @@ export function classifyError(err: unknown, signal?: AbortSignal): ProviderError
   }
   // Refused, reset, DNS, and APIConnectionTimeoutError (a subclass): the provider was not reached.
   if (err instanceof APIConnectionError || isBodyConnectionError(err)) {
-    return new ProviderError('network', rootCauseMessage(err) ?? String(err), { cause: err });
+    const text = err instanceof APIConnectionTimeoutError ? err.message : (rootCauseMessage(err) ?? String(err));
+    return new ProviderError('network', text, { cause: err });
   }
   if (err instanceof APIError) {
     const opts = { status: err.status ?? null, retryAfterMs: requestedWaitMs(err.headers), cause: err };

@@ -1,4 +1,4 @@
-import { APIError, APIConnectionError, type ClientOptions } from 'openai';
+import { APIError, APIConnectionError, APIConnectionTimeoutError, type ClientOptions } from 'openai';
 import { ProviderError, classifyError } from './errors';
 
 /** SPEC §7: at most 3 retries after the first attempt. */
@@ -59,9 +59,7 @@ export function observeAttempts(maxRetries: number, onRetry: ((info: RetryInfo) 
   };
   const failure = (): ProviderError =>
     classifyError(
-      last && 'status' in last
-        ? errorOf(last.status, last.headers, last.body)
-        : new APIConnectionError({ cause: last?.error instanceof Error ? last.error : undefined }),
+      last && 'status' in last ? errorOf(last.status, last.headers, last.body) : connectionError(last?.error),
     );
   const retrying = /- retrying, \d+ attempts? remaining$/;
   const logger: SdkLogger = {
@@ -76,6 +74,12 @@ export function observeAttempts(maxRetries: number, onRetry: ((info: RetryInfo) 
     error: (...args) => console.error(...args),
   };
   return { fetch, logger, state };
+}
+
+/** A failed fetch as the SDK reports it: its own timeout aborts the fetch (the user's abort is never retried). */
+function connectionError(cause: unknown): APIConnectionError {
+  if (cause instanceof Error && cause.name === 'AbortError') return new APIConnectionTimeoutError();
+  return new APIConnectionError({ cause: cause instanceof Error ? cause : undefined });
 }
 
 /** The SDK's error for a status response, built as the SDK builds it. */

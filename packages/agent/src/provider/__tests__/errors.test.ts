@@ -94,6 +94,8 @@ describe('classification by the SDK error classes', () => {
       cause: new TypeError('fetch failed', { cause: new Error('connect ECONNREFUSED 127.0.0.1:9') }),
     });
     expect(classifyError(refused).message).toBe('Could not reach the provider (connect ECONNREFUSED 127.0.0.1:9).');
+    const late = Object.assign(new APIConnectionTimeoutError(), { cause: new DOMException('aborted', 'AbortError') });
+    expect(classifyError(late).message).toBe('Could not reach the provider (Request timed out).');
   });
 });
 

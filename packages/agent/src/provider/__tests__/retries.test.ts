@@ -3,6 +3,7 @@
 import { startFakeLlm, type FakeLlm, type FakeReply } from '@threadline/fake-llm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ProviderError, createProviderClient, type ProviderClient, type RetryInfo } from '../index';
+import { observeAttempts } from '../retry';
 
 let llm: FakeLlm;
 let client: ProviderClient;
@@ -195,5 +196,20 @@ describe('a stream that fails after its headers', () => {
     expect(err.message).toMatch(/no finish_reason/);
     expect(llm.chatRequests()).toHaveLength(4);
     expect(attemptsOf(notices)).toEqual(['1/3 server', '2/3 server', '3/3 server']);
+  });
+});
+
+describe('the observer of the SDK', () => {
+  it("speaks only on the SDK's retry line, and reports its own timeout as one", async () => {
+    const seen = observeAttempts(3, (i) => notices.push(i));
+    const ac = new AbortController();
+    ac.abort(); // what the SDK's timeout does to a fetch
+    await expect(seen.fetch(llm.url + '/models', { signal: ac.signal })).rejects.toThrow();
+    seen.logger.info('[log_1] POST http://x/chat/completions succeeded with status 200 in 3ms');
+    seen.logger.info('[log_1] connection timed out - error; no more retries left');
+    expect(notices).toEqual([]);
+    seen.logger.info('[log_1] connection timed out - retrying, 3 attempts remaining');
+    expect(attemptsOf(notices)).toEqual(['1/3 network']);
+    expect(notices[0]!.error.message).toBe('Could not reach the provider (Request timed out).');
   });
 });
