@@ -89,6 +89,7 @@ const DEFAULT_MESSAGES: Record<number, { message: string; type: string; code: st
 export function injectedError(spec: FakeError['error']): ErrorAnswer {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (spec.retryAfter !== undefined) headers['retry-after'] = String(spec.retryAfter);
+  Object.assign(headers, spec.headers);
   if (spec.body !== undefined) return { status: spec.status, headers, body: spec.body };
   const d = DEFAULT_MESSAGES[spec.status] ?? {
     message: `Error ${spec.status}`,

@@ -35,6 +35,8 @@ export const FakeErrorSchema = z.object({
     code: z.string().nullable().optional(),
     /** Sent as the Retry-After header: seconds (number) or any string (e.g. an HTTP date). */
     retryAfter: z.union([z.number().nonnegative(), z.string()]).optional(),
+    /** More response headers, e.g. `retry-after-ms` or `x-should-retry` (the openai SDK reads both). */
+    headers: z.record(z.string(), z.string()).optional(),
     /** A raw JSON body that replaces the built one. */
     body: z.unknown().optional(),
   }),

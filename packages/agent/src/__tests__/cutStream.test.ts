@@ -2,23 +2,14 @@
 // real HTTP to fake-llm, real SQLite, the real turn loop.
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseNotice } from '@threadline/protocol';
-import { createProviderClient } from '../provider';
 import { startHarness, type Harness } from './harness';
 
 let h: Harness;
 afterEach(async () => h?.close());
 
-// The retry policy as shipped, without its waits (the wait itself is the retries test's business).
-const noWait = {
-  api: {
-    providerFactory: (p: Parameters<typeof createProviderClient>[0], key: string | null) =>
-      createProviderClient(p, key, { retry: { sleep: async () => undefined } }),
-  },
-};
-
 describe('a cut stream', () => {
   it('after text: keeps the partial text marked partial, adds an error notice, never a complete answer', async () => {
-    h = await startHarness(noWait);
+    h = await startHarness();
     h.llm.enqueue({ content: 'Here is the first part of a long', chunkSize: 4, endAfterChunks: 4 });
     await h.turn('explain');
     const history = h.history();
@@ -37,7 +28,7 @@ describe('a cut stream', () => {
   });
 
   it('before any text: retried under the retry policy, and the answer is whole', async () => {
-    h = await startHarness(noWait);
+    h = await startHarness();
     h.llm.enqueue({ content: 'lost', endAfterChunks: 1 });
     await h.turn('hello');
     const assistant = h.history().filter((m) => m.role === 'assistant');

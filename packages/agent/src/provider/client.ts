@@ -2,7 +2,7 @@ import OpenAI from 'openai';
 import { ToolCallAssembler } from './assemble';
 import { ProviderError, classifyError } from './errors';
 import { toSdkMessages } from './messages';
-import { DEFAULT_RETRY_POLICY, withRetries, type RetryPolicy } from './retry';
+import { DEFAULT_MAX_RETRIES, canRetryStream, observeAttempts, type RetryInfo } from './retry';
 import type {
   CompleteRequest,
   ConnectionTest,
@@ -24,49 +24,47 @@ export interface ProviderClient {
 }
 
 /**
- * A chat client for one provider profile over the openai SDK. The SDK's own retries are off
- * (maxRetries: 0) so the policy here — at most 3 retries on 429/5xx/network errors, honoring
- * Retry-After, exponential backoff with jitter — is the only one. Errors are ProviderErrors.
- * Abort: `streamChat` resolves with what streamed so far and `aborted: true`; `complete` throws a
- * ProviderError of kind 'aborted'.
+ * A chat client for one provider profile over the openai SDK. The SDK retries requests (429, 5xx,
+ * 408/409, connection errors; `x-should-retry`, `retry-after-ms` and `Retry-After` honoured), at
+ * most `maxRetries` times in all (SPEC §7: 3). Ours is only what the SDK cannot do: a stream whose
+ * body failed after its headers but before anything reached the caller is asked again, within the
+ * same budget; and every retry is reported through `onRetry` for the user's notice.
+ * Errors are ProviderErrors. Abort: `streamChat` resolves with what streamed so far and
+ * `aborted: true`; `complete` throws a ProviderError of kind 'aborted'.
  */
 export function createProviderClient(
   target: ProviderTarget,
   apiKey: string | null | undefined,
   opts: ProviderClientOptions = {},
 ): ProviderClient {
-  const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...opts.retry };
+  const maxRetries = opts.maxRetries ?? DEFAULT_MAX_RETRIES;
   const now = opts.now ?? Date.now;
   const defaultHeaders: Record<string, string> =
     target.preset === 'openrouter' ? { 'HTTP-Referer': 'https://threadline.app', 'X-Title': 'Threadline' } : {};
   const sdk = new OpenAI({
     baseURL: target.baseUrl,
     apiKey: apiKey && apiKey.length > 0 ? apiKey : NO_KEY,
-    maxRetries: 0,
+    maxRetries,
     timeout: opts.timeoutMs ?? 300_000,
     defaultHeaders,
   });
 
-  async function streamOnce(
+  /** The SDK for one call, its attempts watched (see observeAttempts). */
+  function watched(onRetry: ((info: RetryInfo) => void) | undefined) {
+    const seen = observeAttempts(maxRetries, onRetry);
+    return { seen: seen.state, call: sdk.withOptions({ fetch: seen.fetch, logger: seen.logger, logLevel: 'info' }) };
+  }
+
+  /** Reads one answer stream; `sink.shown` once anything reached the caller. */
+  async function readStream(
+    stream: AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>,
     req: StreamChatRequest,
-    attempt: number,
-    sink: { content: string; emitted: boolean },
+    sink: { content: string; shown: boolean },
+    attempts: number,
   ): Promise<StreamChatResult> {
     const calls = new ToolCallAssembler(opts.newId);
     let finishReason: string | null = null;
     let usage: StreamChatResult['usage'] = null;
-    const stream = await sdk.chat.completions.create(
-      {
-        model: target.model,
-        messages: toSdkMessages(req.messages),
-        ...(req.tools && req.tools.length > 0
-          ? { tools: req.tools as OpenAI.Chat.Completions.ChatCompletionTool[] }
-          : {}),
-        stream: true,
-        stream_options: { include_usage: true },
-      },
-      { signal: req.signal },
-    );
     for await (const chunk of stream) {
       if (chunk.usage)
         usage = { promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens };
@@ -76,79 +74,81 @@ export function createProviderClient(
       const text = choice.delta?.content;
       if (text) {
         sink.content += text;
-        sink.emitted = true;
+        sink.shown = true;
         req.onDelta?.(text);
       }
-      if (choice.delta?.tool_calls) for (const d of calls.add(choice.delta.tool_calls)) req.onToolCallDelta?.(d);
+      if (choice.delta?.tool_calls)
+        for (const d of calls.add(choice.delta.tool_calls)) {
+          sink.shown ||= req.onToolCallDelta !== undefined;
+          req.onToolCallDelta?.(d);
+        }
     }
     // The SDK ends the iteration quietly when the signal fires mid-stream: check it ourselves.
-    if (req.signal?.aborted)
-      return {
-        content: sink.content,
-        toolCalls: [],
-        finishReason: null,
-        usage: null,
-        aborted: true,
-        attempts: attempt + 1,
-      };
+    if (req.signal?.aborted) return abortedWith(sink.content, attempts);
     // No finish_reason (and so no [DONE] before it): the provider stopped mid-answer. Not an
-    // answer: retried while nothing was shown, else the turn keeps the text marked partial.
+    // answer: asked again while nothing was shown, else the turn keeps the text marked partial.
     if (finishReason === null)
       throw new ProviderError('server', 'The answer stream ended before the provider finished it (no finish_reason).');
-    return {
-      content: sink.content,
-      toolCalls: calls.result(),
-      finishReason,
-      usage,
-      aborted: false,
-      attempts: attempt + 1,
-    };
+    return { content: sink.content, toolCalls: calls.result(), finishReason, usage, aborted: false, attempts };
   }
 
   return {
     async streamChat(req) {
-      let sink = { content: '', emitted: false };
-      let attempts = 0;
-      try {
-        return await withRetries(
-          (attempt) => {
-            attempts = attempt + 1;
-            sink = { content: '', emitted: false };
-            return streamOnce(req, attempt, sink);
-          },
-          policy,
-          {
-            signal: req.signal,
-            canRetry: () => !sink.emitted || req.onRetry !== undefined,
-            onRetry: (info) => req.onRetry?.({ ...info, partialDiscarded: sink.emitted }),
-          },
-        );
-      } catch (err) {
-        const e = classifyError(err, req.signal);
-        if (e.kind === 'aborted')
-          return { content: sink.content, toolCalls: [], finishReason: null, usage: null, aborted: true, attempts };
-        throw e;
+      const { seen, call } = watched(req.onRetry);
+      /** A failure is final here: what streamed so far when aborted, else the error. */
+      const settle = (err: unknown, sink: { content: string }): StreamChatResult => {
+        const e = Object.assign(classifyError(err, req.signal), { attempts: Math.max(1, seen.attempts) });
+        if (e.kind !== 'aborted') throw e;
+        return abortedWith(sink.content, e.attempts);
+      };
+      for (;;) {
+        const sink = { content: '', shown: false };
+        let stream: AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>;
+        try {
+          stream = await call.chat.completions.create(
+            {
+              model: target.model,
+              messages: toSdkMessages(req.messages),
+              ...(req.tools && req.tools.length > 0
+                ? { tools: req.tools as OpenAI.Chat.Completions.ChatCompletionTool[] }
+                : {}),
+              stream: true,
+              stream_options: { include_usage: true },
+            },
+            // The retries left for the SDK: the budget is shared with our stream retries.
+            { signal: req.signal, maxRetries: maxRetries - seen.attempts },
+          );
+        } catch (err) {
+          return settle(err, sink); // the SDK has already retried what it could
+        }
+        try {
+          return await readStream(stream, req, sink, seen.attempts);
+        } catch (err) {
+          const e = classifyError(err, req.signal);
+          if (e.kind === 'aborted' || !canRetryStream(e, sink.shown, seen.attempts, maxRetries)) return settle(e, sink);
+          req.onRetry?.({ attempt: seen.attempts, maxRetries, delayMs: 0, error: e });
+        }
       }
     },
 
     async complete(req) {
+      const { seen, call } = watched(req.onRetry);
       const model = req.model ?? target.compactionModel ?? target.model;
-      const res = await withRetries(
-        () =>
-          sdk.chat.completions.create(
-            { model, messages: toSdkMessages(req.messages), ...(req.maxTokens ? { max_tokens: req.maxTokens } : {}) },
-            { signal: req.signal },
-          ),
-        policy,
-        { signal: req.signal },
-      );
-      return res.choices[0]?.message?.content ?? '';
+      try {
+        const res = await call.chat.completions.create(
+          { model, messages: toSdkMessages(req.messages), ...(req.maxTokens ? { max_tokens: req.maxTokens } : {}) },
+          { signal: req.signal },
+        );
+        return res.choices[0]?.message?.content ?? '';
+      } catch (err) {
+        throw Object.assign(classifyError(err, req.signal), { attempts: Math.max(1, seen.attempts) });
+      }
     },
 
     async testConnection() {
       const t0 = now();
       // A test answers in seconds or says it could not: the chat timeout (minutes) is for answers.
-      const quick = { timeout: opts.testTimeoutMs ?? 15_000 };
+      const quick = { timeout: opts.testTimeoutMs ?? 15_000, maxRetries: 0 };
       try {
         const models = await sdk.models.list(quick);
         const ids = models.data.map((m) => m.id);
@@ -183,6 +183,11 @@ export function createProviderClient(
       }
     },
   };
+}
+
+/** What streamed before the signal fired (half-streamed tool calls are not runnable). */
+function abortedWith(content: string, attempts: number): StreamChatResult {
+  return { content, toolCalls: [], finishReason: null, usage: null, aborted: true, attempts };
 }
 
 /** What the user has to fix, from what went wrong. */

@@ -1,4 +1,14 @@
-import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+  AuthenticationError,
+  ConflictError,
+  InternalServerError,
+  PermissionDeniedError,
+  RateLimitError,
+} from 'openai';
 import { isContextLimitError } from '@threadline/context';
 
 export type ProviderErrorKind =
@@ -6,7 +16,7 @@ export type ProviderErrorKind =
 
 /**
  * Every failure of the provider client, typed. `rawMessage` is the provider's own text (shown to the
- * user in the error notice); `retryAfterMs` is what the server asked for, when it did.
+ * user in the error notice); `retryAfterMs` is the wait the server asked for, when it did.
  */
 export class ProviderError extends Error {
   readonly kind: ProviderErrorKind;
@@ -36,10 +46,6 @@ export class ProviderError extends Error {
   /** The provider's words with the HTTP status, for a notice that says the rest itself. */
   get detail(): string {
     return errorDetail(this.status, this.rawMessage);
-  }
-
-  get retryable(): boolean {
-    return this.kind === 'rate_limit' || this.kind === 'server' || this.kind === 'network';
   }
 }
 
@@ -82,16 +88,20 @@ function describeKind(kind: ProviderErrorKind): string {
   }
 }
 
-/** Retry-After as milliseconds: delta-seconds or an HTTP date; also OpenAI's `retry-after-ms`. */
-export function parseRetryAfter(headers: Headers | undefined | null, now = Date.now()): number | null {
-  if (!headers) return null;
-  const ms = headers.get('retry-after-ms');
-  if (ms !== null && ms.trim() !== '' && Number.isFinite(Number(ms)) && Number(ms) >= 0) return Number(ms);
-  const v = headers.get('retry-after');
-  if (v === null || v.trim() === '') return null;
-  if (/^\d+(\.\d+)?$/.test(v.trim())) return Math.round(Number(v) * 1000);
-  const date = Date.parse(v);
-  return Number.isNaN(date) ? null : Math.max(0, date - now);
+/**
+ * The wait the server asked for (`retry-after-ms`, else `Retry-After` in seconds or as a date), read
+ * as the SDK reads it, for the user's notice only: the SDK does the waiting. null when there is none
+ * or it is beyond the SDK's one-minute limit (the SDK then backs off on its own).
+ */
+export function requestedWaitMs(headers: Headers | undefined | null, now = Date.now()): number | null {
+  const ms = parseFloat(headers?.get('retry-after-ms') ?? '');
+  const after = headers?.get('retry-after') ?? '';
+  const wait = !Number.isNaN(ms)
+    ? ms
+    : after && !Number.isNaN(parseFloat(after))
+      ? parseFloat(after) * 1000
+      : Date.parse(after) - now;
+  return Number.isFinite(wait) && wait >= 0 && wait <= 60_000 ? Math.round(wait) : null;
 }
 
 /** The provider's own text: the error body's message, or the body itself when it is a string. */
@@ -106,12 +116,30 @@ function rawText(err: APIError): string {
   return err.message;
 }
 
-/** Node's fetch reports resets and refused connections as TypeError('fetch failed'/'terminated'). */
-function isNetworkish(err: unknown): boolean {
+/**
+ * A stream's body failing after its headers (a reset, a cut socket) is not wrapped by the SDK:
+ * undici reports it as a TypeError ("terminated") with the socket error as its cause.
+ */
+function isBodyConnectionError(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
   const code = (err as { code?: unknown }).code ?? (err.cause as { code?: unknown } | undefined)?.code;
-  if (typeof code === 'string' && /^(ECONN|EPIPE|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|UND_ERR)/.test(code)) return true;
-  return err instanceof TypeError && /fetch failed|terminated|network|socket/i.test(err.message);
+  if (typeof code === 'string' && /^(ECONN|EPIPE|ETIMEDOUT|UND_ERR)/.test(code)) return true;
+  return err instanceof TypeError && /terminated|fetch failed|socket/i.test(err.message);
+}
+
+/** What kind of failure an SDK status error is, by its class (the SDK maps statuses to classes). */
+function kindOf(err: APIError): ProviderErrorKind {
+  if (err instanceof RateLimitError) return 'rate_limit';
+  if (err instanceof AuthenticationError || err instanceof PermissionDeniedError) return 'auth';
+  // No status: an error event inside a 200 stream. 408/409 are the server's trouble, not the request's.
+  if (
+    err instanceof InternalServerError ||
+    err instanceof ConflictError ||
+    err.status === undefined ||
+    err.status === 408
+  )
+    return 'server';
+  return 'bad_request';
 }
 
 /** Maps anything the SDK or fetch throws to a ProviderError. */
@@ -120,24 +148,16 @@ export function classifyError(err: unknown, signal?: AbortSignal): ProviderError
   if (signal?.aborted || err instanceof APIUserAbortError || (err instanceof Error && err.name === 'AbortError')) {
     return new ProviderError('aborted', 'Request was aborted.', { cause: err });
   }
-  if (err instanceof APIConnectionError) {
-    return new ProviderError('network', rootCauseMessage(err) ?? err.message, { cause: err });
+  // Refused, reset, DNS, and APIConnectionTimeoutError (a subclass): the provider was not reached.
+  if (err instanceof APIConnectionError || isBodyConnectionError(err)) {
+    const text = err instanceof APIConnectionTimeoutError ? err.message : (rootCauseMessage(err) ?? String(err));
+    return new ProviderError('network', text, { cause: err });
   }
   if (err instanceof APIError) {
-    const status = err.status;
-    const text = rawText(err);
-    const retryAfterMs = parseRetryAfter(err.headers);
-    const opts = { status: status ?? null, retryAfterMs, cause: err };
+    const opts = { status: err.status ?? null, retryAfterMs: requestedWaitMs(err.headers), cause: err };
     // One classifier for the whole app (SPEC §3.5 recovery): the engine's, fed the SDK error whole.
-    if (isContextLimitError(err)) return new ProviderError('context_length', text, opts);
-    if (status === undefined) return new ProviderError('server', text, opts); // an error event inside a stream
-    if (status === 429) return new ProviderError('rate_limit', text, opts);
-    if (status === 401 || status === 403) return new ProviderError('auth', text, opts);
-    if (status === 408 || status === 409 || status >= 500) return new ProviderError('server', text, opts);
-    return new ProviderError('bad_request', text, opts);
-  }
-  if (isNetworkish(err)) {
-    return new ProviderError('network', rootCauseMessage(err) ?? String(err), { cause: err });
+    const kind = isContextLimitError(err) ? 'context_length' : kindOf(err);
+    return new ProviderError(kind, rawText(err), opts);
   }
   // Anything else (a malformed stream, an unexpected body) is the provider's fault, not ours to hide.
   return new ProviderError('server', err instanceof Error ? err.message : String(err), { cause: err });

@@ -1,87 +1,97 @@
+import { APIError, APIConnectionError, APIConnectionTimeoutError, type ClientOptions } from 'openai';
 import { ProviderError, classifyError } from './errors';
 
-export interface RetryPolicy {
-  /** Retries after the first attempt (SPEC §7: at most 3). */
-  maxRetries: number;
-  baseDelayMs: number;
-  maxDelayMs: number;
-  /** A Retry-After longer than this is not waited for: the error is returned at once. */
-  maxRetryAfterMs: number;
-  /** Injectable for tests. `sleep` must reject (or resolve early) when the signal aborts. */
-  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
-  random: () => number;
-}
+/** SPEC §7: at most 3 retries after the first attempt. */
+export const DEFAULT_MAX_RETRIES = 3;
 
 export interface RetryInfo {
   /** 1 for the first retry. */
   attempt: number;
-  delayMs: number;
+  /** Retries allowed in all ("attempt 2 of 3"). */
+  maxRetries: number;
+  /** The wait the server asked for; null when the SDK backs off on its own (a few seconds). */
+  delayMs: number | null;
+  /** Why the last attempt failed. */
   error: ProviderError;
 }
 
-export const abortableSleep = (ms: number, signal?: AbortSignal): Promise<void> =>
-  new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const t = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(t);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
+type SdkFetch = NonNullable<ClientOptions['fetch']>;
+type SdkLogger = NonNullable<ClientOptions['logger']>;
 
-export const DEFAULT_RETRY_POLICY: RetryPolicy = {
-  maxRetries: 3,
-  baseDelayMs: 1000,
-  maxDelayMs: 20_000,
-  maxRetryAfterMs: 60_000,
-  sleep: abortableSleep,
-  random: Math.random,
-};
-
-/**
- * The wait before retry `attempt` (1-based): the server's Retry-After when it gave one, else
- * exponential backoff base·2^(attempt-1), capped, with "equal jitter" (half fixed, half random) so
- * clients that failed together do not retry together yet never retry immediately.
- */
-export function retryDelay(policy: RetryPolicy, attempt: number, error: ProviderError): number {
-  if (error.retryAfterMs !== null) return error.retryAfterMs;
-  const exp = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
-  return Math.round(exp / 2 + (exp / 2) * policy.random());
+export interface AttemptObserver {
+  fetch: SdkFetch;
+  logger: SdkLogger;
+  /** Requests sent so far (1 = no retry yet). */
+  state: { attempts: number };
 }
 
+/** What failed in the SDK's last attempt, as it saw it. */
+type Outcome = { status: number; headers: Headers; body: string } | { error: unknown } | null;
+
 /**
- * Runs `fn` until it succeeds, fails with a non-retryable error, or the retries are spent.
- * `canRetry` lets the caller refuse a retry (e.g. a stream that already showed text).
- * Always throws a ProviderError, with `attempts` set.
+ * Watches the SDK's own retries of one call, for the user's notices; the SDK decides and waits.
+ * - `fetch` (the SDK's fetch option) counts the attempts and keeps the last failure's status and
+ *   headers, or the connection error.
+ * - `logger` hears the SDK's decision: it logs "… - retrying, N attempts remaining" at level info
+ *   right before its wait, and only when it will retry. That one line is the only thing read from
+ *   the text; the failure itself comes typed from `fetch`.
+ * The SDK offers no retry hook, and a fetch alone sees a retry only after the wait is over.
  */
-export async function withRetries<T>(
-  fn: (attempt: number) => Promise<T>,
-  policy: RetryPolicy,
-  opts: {
-    signal?: AbortSignal;
-    onRetry?: (info: RetryInfo) => void;
-    canRetry?: (error: ProviderError) => boolean;
-  } = {},
-): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
+export function observeAttempts(maxRetries: number, onRetry: ((info: RetryInfo) => void) | undefined): AttemptObserver {
+  let last: Outcome = null;
+  const state = { attempts: 0 };
+  const fetch: SdkFetch = async (input, init) => {
+    state.attempts++;
     try {
-      return await fn(attempt);
-    } catch (raw) {
-      const error = classifyError(raw, opts.signal);
-      error.attempts = attempt + 1;
-      const tooLong = error.retryAfterMs !== null && error.retryAfterMs > policy.maxRetryAfterMs;
-      if (!error.retryable || attempt >= policy.maxRetries || tooLong || (opts.canRetry && !opts.canRetry(error)))
-        throw error;
-      const delayMs = retryDelay(policy, attempt + 1, error);
-      opts.onRetry?.({ attempt: attempt + 1, delayMs, error });
-      await policy.sleep(delayMs, opts.signal);
-      if (opts.signal?.aborted) {
-        const aborted = new ProviderError('aborted', 'Request was aborted.', { cause: error });
-        aborted.attempts = attempt + 1;
-        throw aborted;
+      const res = await globalThis.fetch(input, init);
+      if (res.ok) {
+        last = null;
+        return res;
       }
+      // An error body is small: read it here so a notice can quote the provider; the SDK gets a copy.
+      const body = await res.text();
+      last = { status: res.status, headers: res.headers, body };
+      return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+    } catch (error) {
+      last = { error };
+      throw error;
     }
+  };
+  const failure = (): ProviderError =>
+    classifyError(
+      last && 'status' in last ? errorOf(last.status, last.headers, last.body) : connectionError(last?.error),
+    );
+  const retrying = /- retrying, \d+ attempts? remaining$/;
+  const logger: SdkLogger = {
+    info: (message) => {
+      if (!onRetry || !retrying.test(message)) return;
+      const error = failure();
+      onRetry({ attempt: state.attempts, maxRetries, delayMs: error.retryAfterMs, error });
+    },
+    debug: () => undefined,
+    // What the SDK would print by default stays on the console.
+    warn: (...args) => console.warn(...args),
+    error: (...args) => console.error(...args),
+  };
+  return { fetch, logger, state };
+}
+
+/** A failed fetch as the SDK reports it: its own timeout aborts the fetch (the user's abort is never retried). */
+function connectionError(cause: unknown): APIConnectionError {
+  if (cause instanceof Error && cause.name === 'AbortError') return new APIConnectionTimeoutError();
+  return new APIConnectionError({ cause: cause instanceof Error ? cause : undefined });
+}
+
+/** The SDK's error for a status response, built as the SDK builds it. */
+function errorOf(status: number, headers: Headers, body: string): APIError {
+  try {
+    return APIError.generate(status, JSON.parse(body) as object, undefined, headers);
+  } catch {
+    return APIError.generate(status, undefined, body || undefined, headers);
   }
+}
+
+/** A stream that failed after its headers but before anything reached the caller is ours to retry. */
+export function canRetryStream(error: ProviderError, shown: boolean, attempts: number, maxRetries: number): boolean {
+  return !shown && (error.kind === 'server' || error.kind === 'network') && attempts <= maxRetries;
 }

@@ -1,6 +1,6 @@
 import type { ChatMessage, PresetId, ToolCall } from '@threadline/protocol';
 import type { ToolCallDelta } from './assemble';
-import type { RetryInfo, RetryPolicy } from './retry';
+import type { RetryInfo } from './retry';
 
 /** What the client needs of a provider profile (ProviderProfile fits). */
 export interface ProviderTarget {
@@ -24,11 +24,11 @@ export interface StreamChatRequest {
   onDelta?: (text: string) => void;
   onToolCallDelta?: (delta: ToolCallDelta) => void;
   /**
-   * Called before each retry. `partialDiscarded` is true when this attempt had already streamed text
-   * through `onDelta`: the caller must drop what it showed, the retry streams the answer anew.
-   * Without this callback a stream that already showed text is never retried (no duplicated text).
+   * Called before each retry, for the user's notice ("Retrying in 2 s, attempt 1 of 3"): the SDK's
+   * retries of the request and ours of a stream that failed before anything was shown. A stream
+   * that already showed something is never retried (no duplicated text).
    */
-  onRetry?: (info: RetryInfo & { partialDiscarded: boolean }) => void;
+  onRetry?: (info: RetryInfo) => void;
 }
 
 export interface StreamChatResult {
@@ -49,6 +49,8 @@ export interface CompleteRequest {
   model?: string;
   signal?: AbortSignal;
   maxTokens?: number;
+  /** As in StreamChatRequest. */
+  onRetry?: (info: RetryInfo) => void;
 }
 
 export interface ConnectionTest {
@@ -62,7 +64,8 @@ export interface ConnectionTest {
 export type ProviderProblem = 'missing_key' | 'auth' | 'unreachable' | 'unknown_model' | 'other';
 
 export interface ProviderClientOptions {
-  retry?: Partial<RetryPolicy>;
+  /** Retries after the first attempt, the SDK's and ours together; default 3 (SPEC §7). */
+  maxRetries?: number;
   /** Per-request timeout (ms) of the SDK; default 5 minutes. */
   timeoutMs?: number;
   /** Timeout of testConnection's requests; default 15 s. */

@@ -82,6 +82,15 @@ describe('fault injection', () => {
     expect(r.choices[0]!.message.content).toBe('ok now');
   });
 
+  it('sends the extra headers of an error answer (retry-after-ms, x-should-retry)', async () => {
+    llm.enqueue({ error: { status: 503, headers: { 'retry-after-ms': '0', 'x-should-retry': 'false' } } });
+    const err = await failure(
+      client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'a' }] }),
+    );
+    expect(err.headers?.get('retry-after-ms')).toBe('0');
+    expect(err.headers?.get('x-should-retry')).toBe('false');
+  });
+
   it('serves queued faults first, in order, before the window check', async () => {
     llm.setContextWindow(100);
     llm.enqueue({ error: { status: 500 } }, { error: { status: 503, retryAfter: 'Wed, 21 Oct 2015 07:28:00 GMT' } });

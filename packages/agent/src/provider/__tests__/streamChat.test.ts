@@ -4,10 +4,9 @@ import { createProviderClient, type ProviderClient, type ToolCallDelta } from '.
 
 let llm: FakeLlm;
 let client: ProviderClient;
-const noSleep = { sleep: async (): Promise<void> => undefined };
 beforeAll(async () => {
   llm = await startFakeLlm();
-  client = createProviderClient({ baseUrl: llm.url, model: 'gpt-4o' }, null, { retry: noSleep });
+  client = createProviderClient({ baseUrl: llm.url, model: 'gpt-4o' }, null);
 });
 afterAll(() => llm.close());
 beforeEach(() => llm.reset());
