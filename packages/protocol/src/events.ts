@@ -46,7 +46,9 @@ export type AppEvent =
   /** Applied: the record is the divider from now on. */
   | { type: 'compaction.finished'; sessionId: string; compaction: CompactionRecord }
   /** Nothing applied: failed, nothing to compact, or cancelled by the user (`cancelled`). */
-  | { type: 'compaction.failed'; sessionId: string; reason: string; cancelled: boolean };
+  | { type: 'compaction.failed'; sessionId: string; reason: string; cancelled: boolean }
+  /** Undone (compaction.undo): the record, now inactive; its divider says so. */
+  | { type: 'compaction.undone'; sessionId: string; compaction: CompactionRecord };
 
 export type AppEventType = AppEvent['type'];
 export const APP_EVENT_TYPES: readonly AppEventType[] = [
@@ -62,4 +64,5 @@ export const APP_EVENT_TYPES: readonly AppEventType[] = [
   'compaction.progress',
   'compaction.finished',
   'compaction.failed',
+  'compaction.undone',
 ];

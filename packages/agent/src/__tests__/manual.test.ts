@@ -103,6 +103,10 @@ describe('compaction routes', () => {
     for (const id of preview.hiddenIds) expect(history.some((m) => m.id === id && m.visibility.user)).toBe(true);
 
     await h.api['compaction.undo']({ sessionId: h.sessionId });
+    // Every renderer learns of the undo from a typed event, not from the notice's text.
+    expect(h.events.filter((e) => e.type === 'compaction.undone')).toEqual([
+      { type: 'compaction.undone', sessionId: h.sessionId, compaction: expect.objectContaining({ active: false }) },
+    ]);
     expect((await h.api['context.usage']({ sessionId: h.sessionId })).total).toBe(usageBefore.total);
     expect((await h.api['compaction.list']({ sessionId: h.sessionId }))[0].active).toBe(false);
     expect(await h.api['compaction.undo']({ sessionId: h.sessionId })).toEqual({ undone: null });

@@ -74,6 +74,7 @@ export function compactionRoutes(ctx: ApiContext): CompactionRoutes {
           tokensBefore: undone.tokensAfter,
           tokensAfter: undone.tokensBefore,
         });
+        ctx.deps.emit({ type: 'compaction.undone', sessionId, compaction: undone });
         refreshUsage(scope);
       }
       return { undone };

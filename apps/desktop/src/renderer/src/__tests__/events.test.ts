@@ -97,21 +97,18 @@ describe('store fed by events', () => {
     expect(fake.calls.some((c) => c.route === 'chat.send')).toBe(false);
   });
 
-  it('usage events update the meter data; a compaction notice refreshes compactions', async () => {
+  it('usage events update the meter data; an undone compaction comes back inactive and the context reloads', async () => {
     fake.emit({ type: 'usage', sessionId: 's1', usage: usage({ percent: 91 }) });
     expect(store.getState().usage.s1?.percent).toBe(91);
+    fake.emit({ type: 'compaction.finished', sessionId: 's1', compaction: compaction({ id: 'c9' }) });
+    await tick();
     const before = fake.calls.filter((c) => c.route === 'compaction.list').length;
     fake.emit({
-      type: 'notice',
+      type: 'compaction.undone',
       sessionId: 's1',
-      message: msg({
-        id: 'n1',
-        seq: 9,
-        role: 'assistant',
-        kind: 'runtime_notice',
-        content: '[THREADLINE_COMPACTION_V1] {"version":"v1","type":"compacted"}',
-      }),
+      compaction: compaction({ id: 'c9', active: false, undoneAt: 2 }),
     });
+    expect(store.getState().compactions.s1?.find((c) => c.id === 'c9')?.active).toBe(false);
     await tick();
     expect(fake.calls.filter((c) => c.route === 'compaction.list').length).toBe(before + 1);
   });

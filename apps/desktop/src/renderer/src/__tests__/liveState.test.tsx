@@ -6,7 +6,7 @@ import { ToolCallCard } from '../components/ToolCallCard';
 import { MessageRow } from '../components/MessageRow';
 import { errorNoticeText, reasonText } from '../lib/reasons';
 import { connectEvents, createAppStore, useAppStore } from '../store';
-import { joinStream } from '../store/liveEpoch';
+import { joinStream } from '../store/chatLists';
 import { setBridge } from '../transport';
 import { createFakeBridge } from './fakeBridge';
 import { msg } from './fixtures';

@@ -1,55 +1,12 @@
 import type { StateCreator } from 'zustand';
 import type { ChatState, StoredMessage } from '@threadline/protocol';
 import { call } from '../transport';
-import { epochOf, joinStream } from './liveEpoch';
-import type { AppState, ChatSlice, ToolState } from './types';
+import { joinStream, lastUserText, mergeMessage, throughLastRequest, withoutUncommitted } from './chatLists';
+import { createDeltaBuffer } from './deltaBuffer';
+import type { AppState, ChatSlice, SliceEvents } from './types';
 
 const errMessage = (err: unknown) => (err instanceof Error ? err.message : String(err));
 const errCode = (err: unknown) => (err && typeof err === 'object' && 'code' in err ? String(err.code) : 'internal');
-
-/** Insert or replace by id, keeping seq order; appending at the end is the common, cheap case. */
-export function mergeMessage(list: StoredMessage[], m: StoredMessage): StoredMessage[] {
-  const idx = list.findIndex((x) => x.id === m.id);
-  if (idx >= 0) {
-    const copy = list.slice();
-    copy[idx] = m;
-    return copy;
-  }
-  const last = list[list.length - 1];
-  if (!last || last.seq <= m.seq) return [...list, m];
-  const copy = [...list, m];
-  copy.sort((a, b) => a.seq - b.seq);
-  return copy;
-}
-
-/**
- * Tool states of calls whose step never reached history (a turn that failed before its commit):
- * once the session is idle, nothing will ever finish them, so their cards must go.
- */
-export function withoutUncommitted(
-  tools: Record<string, ToolState>,
-  sessionId: string,
-  stored: Set<string>,
-): Record<string, ToolState> {
-  const out: Record<string, ToolState> = {};
-  for (const [id, t] of Object.entries(tools))
-    if (t.sessionId !== sessionId || !t.messageId || stored.has(t.messageId)) out[id] = t;
-  return out;
-}
-
-export function lastUserText(list: StoredMessage[]): string | null {
-  for (let i = list.length - 1; i >= 0; i--) {
-    const m = list[i];
-    if (m && m.role === 'user' && m.kind === 'normal' && m.content) return m.content;
-  }
-  return null;
-}
-
-/** The branch up to its last request (what a regenerate or retry answers again). */
-function throughLastRequest(list: StoredMessage[]): StoredMessage[] {
-  const i = list.findLastIndex((m) => m.role === 'user' && m.kind === 'normal' && m.visibility.agent);
-  return i < 0 ? list : list.slice(0, i + 1);
-}
 
 type Get = () => AppState;
 type SetState = (patch: Partial<AppState>) => void;
@@ -92,6 +49,11 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
   streaming: {},
   tools: {},
   errors: {},
+  liveEpoch: {},
+
+  bumpLiveEpoch(sessionId) {
+    set({ liveEpoch: { ...get().liveEpoch, [sessionId]: (get().liveEpoch[sessionId] ?? 0) + 1 } });
+  },
 
   async loadMessages(sessionId) {
     const list = await call('messages.list', { sessionId });
@@ -121,7 +83,7 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
     // What history cannot tell: a turn running (or waiting for an approval) since before this
     // page loaded or the event stream reconnected. Without it the call could never be answered.
     let state: ChatState;
-    const asked = epochOf(sessionId);
+    const asked = get().liveEpoch[sessionId] ?? 0;
     try {
       state = await call('chat.state', { sessionId });
     } catch {
@@ -137,7 +99,7 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
         text: joinStream(state.partial.text, live),
       };
     }
-    if (epochOf(sessionId) !== asked) {
+    if ((get().liveEpoch[sessionId] ?? 0) !== asked) {
       // Events moved on while the answer was on its way (the turn may even have ended): they
       // are the newer truth for busy and the calls; only the streamed text is merged.
       set({ streaming });
@@ -310,3 +272,100 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
     set({ messages: { ...get().messages, [m.sessionId]: mergeMessage(list, m) } });
   },
 });
+
+/**
+ * The chat slice's part of the event stream: streamed text, committed messages, tool calls, the
+ * inline error, and what a finished turn leaves behind.
+ */
+export const chatEvents: SliceEvents = (get, set) => {
+  const deltas = createDeltaBuffer(get, set);
+  return (e) => {
+    switch (e.type) {
+      case 'message.delta':
+        deltas.push(e.sessionId, e.messageId, e.delta);
+        return;
+      case 'message.complete': {
+        deltas.drop(e.message.id);
+        if (get().streaming[e.message.id]) {
+          const { [e.message.id]: _done, ...rest } = get().streaming;
+          set({ streaming: rest });
+        }
+        get().addMessage(e.message);
+        return;
+      }
+      case 'tool.requested': {
+        const prev = get().tools[e.toolCall.id];
+        set({
+          tools: {
+            ...get().tools,
+            [e.toolCall.id]: {
+              sessionId: e.sessionId,
+              needsApproval: e.needsApproval,
+              durationMs: null,
+              status: prev && prev.status !== 'waiting' ? prev.status : e.needsApproval ? 'waiting' : 'running',
+              call: e.toolCall,
+              messageId: e.messageId,
+              ...(e.access ? { access: e.access } : {}),
+              ...(e.gate ? { gate: e.gate } : {}),
+            },
+          },
+        });
+        return;
+      }
+      case 'tool.finished':
+        set({
+          tools: {
+            ...get().tools,
+            // Committed: the history row draws the card from now on, so the entry drops the call
+            // and its step (the list's pending-steps selector stays as small as what is in flight).
+            [e.toolCallId]: {
+              sessionId: e.sessionId,
+              needsApproval: false,
+              status: e.status,
+              durationMs: e.durationMs,
+            },
+          },
+        });
+        get().addMessage(e.message);
+        return;
+      case 'notice':
+        get().addMessage(e.message);
+        // The persisted error notice replaces the transient error row (it carries the retry).
+        if (e.message.kind === 'error_notice' && get().errors[e.sessionId])
+          set({ errors: { ...get().errors, [e.sessionId]: null } });
+        return;
+      case 'compaction.finished':
+        // The messages it inserted (summary, memory checkpoint) come with the list.
+        void get()
+          .loadMessages(e.sessionId)
+          .catch(() => undefined);
+        return;
+      case 'session.updated': {
+        if (e.session === null || e.busy) return;
+        deltas.flush();
+        // A finished turn leaves no streaming bubble and no pending card behind.
+        const streaming = Object.fromEntries(
+          Object.entries(get().streaming).filter(([, s]) => s.sessionId !== e.sessionId),
+        );
+        const stored = new Set((get().messages[e.sessionId] ?? []).map((m) => m.id));
+        set({ streaming, tools: withoutUncommitted(get().tools, e.sessionId, stored) });
+        // A new version (edit, regenerate, retry) ended: its versions come with the list.
+        if (get().reloadAfterTurn[e.sessionId]) {
+          set({ reloadAfterTurn: { ...get().reloadAfterTurn, [e.sessionId]: false } });
+          void get()
+            .loadMessages(e.sessionId)
+            .catch(() => undefined);
+        }
+        return;
+      }
+      case 'error': {
+        if (!e.sessionId) return;
+        const retryText = lastUserText(get().messages[e.sessionId] ?? []);
+        set({
+          errors: { ...get().errors, [e.sessionId]: { code: e.code, message: e.message, retryText, stored: true } },
+        });
+        return;
+      }
+    }
+  };
+};

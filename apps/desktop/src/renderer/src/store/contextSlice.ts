@@ -1,6 +1,7 @@
 import type { StateCreator } from 'zustand';
+import { parseNotice, type CompactionRecord } from '@threadline/protocol';
 import { call } from '../transport';
-import type { AppState, ContextSlice } from './types';
+import type { AppState, ContextSlice, SliceEvents } from './types';
 
 const errMessage = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
@@ -61,3 +62,80 @@ export const createContextSlice: StateCreator<AppState, [], [], ContextSlice> = 
     await Promise.all([get().loadContext(sessionId), get().loadMessages(sessionId)]);
   },
 });
+
+/**
+ * The context slice's part of the event stream. Whether a compaction runs, its step and how it
+ * ended come only from the typed compaction.* events, never from a notice's text.
+ */
+export const contextEvents: SliceEvents = (get, set) => {
+  const stopped = (sessionId: string) =>
+    set({
+      compacting: { ...get().compacting, [sessionId]: false },
+      liveCompaction: { ...get().liveCompaction, [sessionId]: null },
+    });
+  const withRecord = (sessionId: string, record: CompactionRecord) => {
+    const list = get().compactions[sessionId] ?? [];
+    set({ compactions: { ...get().compactions, [sessionId]: [...list.filter((c) => c.id !== record.id), record] } });
+  };
+  const reload = (sessionId: string) =>
+    void get()
+      .loadContext(sessionId)
+      .catch(() => undefined);
+  return (e) => {
+    switch (e.type) {
+      case 'compaction.started': {
+        const { trigger, strategy, instructions, percent } = e;
+        set({
+          compacting: { ...get().compacting, [e.sessionId]: true },
+          liveCompaction: {
+            ...get().liveCompaction,
+            [e.sessionId]: { trigger, strategy, instructions, percent, step: null },
+          },
+        });
+        return;
+      }
+      case 'compaction.progress': {
+        const live = get().liveCompaction[e.sessionId];
+        if (live) set({ liveCompaction: { ...get().liveCompaction, [e.sessionId]: { ...live, step: e.step } } });
+        return;
+      }
+      case 'compaction.finished':
+        stopped(e.sessionId);
+        // The record replaces the progress in place.
+        withRecord(e.sessionId, e.compaction);
+        reload(e.sessionId);
+        return;
+      case 'compaction.failed':
+        stopped(e.sessionId);
+        reload(e.sessionId);
+        return;
+      case 'compaction.undone':
+        withRecord(e.sessionId, e.compaction);
+        reload(e.sessionId);
+        return;
+      case 'usage':
+        set({ usage: { ...get().usage, [e.sessionId]: e.usage } });
+        return;
+      case 'notice':
+        // A memory refresh has no typed event of its own: an open memory panel follows its notice.
+        if (get().facts[e.sessionId] && parseNotice(e.message.content)?.type === 'runtime')
+          void get()
+            .loadMemory(e.sessionId)
+            .catch(() => undefined);
+        return;
+      case 'session.updated':
+        if (e.session === null || e.busy) return;
+        // An idle session runs no compaction (also when one ended without its event: it threw).
+        stopped(e.sessionId);
+        // An open memory panel follows the turn even when memory notices are off.
+        if (get().facts[e.sessionId])
+          void get()
+            .loadMemory(e.sessionId)
+            .catch(() => undefined);
+        return;
+      case 'error':
+        if (e.sessionId) stopped(e.sessionId);
+        return;
+    }
+  };
+};

@@ -1,6 +1,6 @@
 import type { StateCreator } from 'zustand';
 import { call } from '../transport';
-import type { AppState, SessionsSlice } from './types';
+import type { AppState, SessionsSlice, SliceEvents } from './types';
 
 const byNewest = (a: { updatedAt: number }, b: { updatedAt: number }) => b.updatedAt - a.updatedAt;
 const LAST_SESSION_KEY = 'threadline.lastSession';
@@ -72,3 +72,21 @@ export function lastSessionId(): string | null {
     return null;
   }
 }
+
+/** The sessions slice's part of the event stream: the list, and which sessions are busy. */
+export const sessionsEvents: SliceEvents = (get, set) => (e) => {
+  switch (e.type) {
+    case 'message.delta':
+      if (!get().busy[e.sessionId]) set({ busy: { ...get().busy, [e.sessionId]: true } });
+      return;
+    case 'session.updated':
+      if (e.session === null) {
+        set({ sessions: get().sessions.filter((s) => s.id !== e.sessionId) });
+        if (get().activeSessionId === e.sessionId) void get().selectSession(get().sessions[0]?.id ?? null);
+        return;
+      }
+      get().upsertSession(e.session);
+      set({ busy: { ...get().busy, [e.sessionId]: e.busy } });
+      return;
+  }
+};

@@ -1,4 +1,5 @@
 import type {
+  AppEvent,
   ApprovalPolicy,
   CompactionRecord,
   ContextUsage,
@@ -70,6 +71,14 @@ export interface ChatSlice {
   streaming: Record<string, StreamingMessage>;
   tools: Record<string, ToolState>;
   errors: Record<string, InlineError | null>;
+  /**
+   * A count per session of the events that changed its live state (a step committed, a tool
+   * requested or finished, busy on or off, a compaction). A chat.state answer taken while it
+   * moved is older than what the events already said and must not overwrite it: a late
+   * "busy: true" after the turn's end would leave the session stuck.
+   */
+  liveEpoch: Record<string, number>;
+  bumpLiveEpoch(sessionId: string): void;
   loadMessages(sessionId: string): Promise<void>;
   /** The running turn's live state (busy, streamed text, pending tool calls) from the host. */
   loadChatState(sessionId: string): Promise<void>;
@@ -148,3 +157,9 @@ export interface UiSlice {
 }
 
 export type AppState = SessionsSlice & ChatSlice & ContextSlice & SettingsSlice & UiSlice;
+
+/**
+ * A slice's part of the event stream: made once per store connection (it may keep a buffer), it
+ * applies the events that change its own state and ignores the rest.
+ */
+export type SliceEvents = (get: () => AppState, set: (patch: Partial<AppState>) => void) => (event: AppEvent) => void;

@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand';
-import type { AppState, UiSlice } from './types';
+import type { AppState, SliceEvents, UiSlice } from './types';
 import { lastSessionId } from './sessionsSlice';
 
 let toastTimer: ReturnType<typeof setTimeout> | null = null;
@@ -56,3 +56,8 @@ export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set, get)
         .catch(() => undefined);
   },
 });
+
+/** The UI slice's part of the event stream: an error that belongs to no session is a toast. */
+export const uiEvents: SliceEvents = (get) => (e) => {
+  if (e.type === 'error' && !e.sessionId) get().showToast(e.message);
+};
