@@ -29,6 +29,15 @@ const hrMs = (): number => {
   return s * 1000 + ns / 1e6;
 };
 
+/** RSS after a full GC, logged per phase (to the parent's stderr) so the figure can be read apart. */
+function phase(label: string): { rssMb: number; heapMb: number } {
+  (globalThis as { gc?: () => void }).gc?.();
+  const mem = process.memoryUsage();
+  const out = { rssMb: mem.rss / 1024 / 1024, heapMb: mem.heapUsed / 1024 / 1024 };
+  console.log(`runtime host: ${label}: RSS ${out.rssMb.toFixed(0)} MB, JS heap ${out.heapMb.toFixed(0)} MB`);
+  return out;
+}
+
 async function main(): Promise<void> {
   const cfg = HostConfigSchema.parse(JSON.parse(process.argv[2] ?? '{}'));
   const store = openStore({ file: cfg.file, env: {}, allowPlaintextKeys: true });
@@ -43,9 +52,11 @@ async function main(): Promise<void> {
     emit: () => {},
   });
   const { sessionId } = cfg;
+  phase('runtime started');
   // What the renderer asks for when the user opens the session.
   await api['messages.list']({ sessionId });
   await api['context.usage']({ sessionId });
+  phase('session opened (messages.list, context.usage)');
   const sendTimes: number[] = [];
   for (let i = 0; i < cfg.sends; i++) {
     const t0 = hrMs();
@@ -53,10 +64,9 @@ async function main(): Promise<void> {
     sendTimes.push(t0);
     await api.idle(sessionId);
     await api['context.usage']({ sessionId });
+    if (i === 0) phase('after the first send');
   }
-  (globalThis as { gc?: () => void }).gc?.();
-  const mem = process.memoryUsage();
-  const report: HostReport = { sendTimes, rssMb: mem.rss / 1024 / 1024, heapMb: mem.heapUsed / 1024 / 1024 };
+  const report: HostReport = { sendTimes, ...phase(`after ${cfg.sends} sends`) };
   await new Promise<void>((resolve) => process.send!(report, () => resolve()));
   await api.dispose();
   store.close();
