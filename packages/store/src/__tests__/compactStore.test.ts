@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
@@ -115,6 +116,36 @@ describe('full outputs compressed on disk (migration 9)', () => {
     expect(readUserVersion(db)).toBe(SCHEMA_VERSION);
     expect(() => db.exec("INSERT INTO messages_fts(messages_fts, rank) VALUES ('integrity-check', 1)")).not.toThrow();
     db.close();
+  });
+
+  it('gives the space back once when it upgrades a file, with search intact', () => {
+    const file = version8Database();
+    const db = new Database(file);
+    const add = db.prepare('INSERT INTO message_outputs (message_id, full_output) VALUES (?, ?)');
+    const msg = db.prepare(
+      "INSERT INTO messages (id, session_id, seq, created_at, role, content, tool_call_id, kind, visible_user, visible_agent, parent_id) VALUES (?, 's1', ?, 20, 'tool', 'cut', 'c', 'normal', 1, 1, NULL)",
+    );
+    for (let i = 0; i < 200; i++) {
+      msg.run(`t${i}`, 100 + i);
+      add.run(`t${i}`, `${bigOutput}\nrun ${i}`);
+    }
+    db.close(); // checkpoints the WAL into the file
+    const before = statSync(file).size;
+    openStore({ file, env: {} }).close();
+    const after = statSync(file).size;
+    expect(after).toBeLessThan(before / 4);
+    const again = openStore({ file, env: {} });
+    try {
+      expect(again.messages.search('snake_case').map((h) => h.messageId)).toEqual(['m1']);
+      expect(again.messages.get('t199')!.fullOutput).toBe(`${bigOutput}\nrun 199`);
+    } finally {
+      again.close();
+    }
+    const check = new Database(file);
+    expect(() =>
+      check.exec("INSERT INTO messages_fts(messages_fts, rank) VALUES ('integrity-check', 1)"),
+    ).not.toThrow();
+    check.close();
   });
 
   it('converts in one transaction: a failure leaves version 8 and its outputs as they were', () => {

@@ -262,8 +262,8 @@ const SEARCHABLE_ROW = (r: string): string =>
  * the searchable rows (the view; role, kind and visibility never change after insert). Trigram-
  * tokenized so Chinese (no spaces) matches too; detail=none keeps no positions (search runs LIKE,
  * which the trigram index answers without them), columnsize=0 no per-row sizes (no ranking).
- * Also run by ensureSearchIndex when the index is missing. The store never VACUUMs (which could
- * renumber the implicit rowids the index points at).
+ * Also run by ensureSearchIndex when the index is missing. The store VACUUMs only once, after
+ * migration 9 (VACUUM could renumber the implicit rowids the index points at), and rebuilds it then.
  */
 export const SEARCH_INDEX_SQL = `
 CREATE VIEW IF NOT EXISTS messages_searchable AS
@@ -309,6 +309,25 @@ function packExistingOutputs(db: Database.Database): void {
   `);
 }
 
+/** The migration that makes the file smaller: an upgraded file then gives the space back once. */
+export const COMPACT_STORE_VERSION = 9;
+
+/**
+ * Gives the pages freed by migration 9 back to the file system (a file never shrinks by itself).
+ * VACUUM may renumber the implicit rowids the search index points at, so the index is dropped
+ * after it and ensureSearchIndex rebuilds it from the messages (also on the next open, should
+ * that fail now); nothing else refers to a rowid. A VACUUM that fails (a full disk) changes
+ * nothing: the file just stays larger. Runs outside any transaction.
+ */
+export function reclaimSpace(db: Database.Database): void {
+  try {
+    db.exec('VACUUM');
+  } catch {
+    return;
+  }
+  db.exec(DROP_SEARCH_INDEX);
+}
+
 export const MIGRATIONS: readonly Migration[] = Object.freeze([
   {
     version: 1,
@@ -323,7 +342,7 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   { version: 7, description: 'MCP servers', sql: V7_MCP_SERVERS },
   { version: 8, description: 'memory anchored to its branch', sql: V8_MEMORY_BRANCHES },
   {
-    version: 9,
+    version: COMPACT_STORE_VERSION,
     description: 'full outputs compressed, search index over the conversation only',
     sql: V9_COMPACT_STORE,
     run: packExistingOutputs,
