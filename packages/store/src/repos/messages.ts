@@ -103,8 +103,7 @@ export function createMessagesRepo(ctx: RepoContext): MessagesRepoImpl {
   const { db } = ctx;
   type PathArgs = { sessionId: string; afterSeq: number };
   // The branch's rows come in seq order from idx_messages_session_seq (`+id` keeps the planner off
-  // the id index): no sort of the whole history in a temporary b-tree, whose memory the process
-  // kept (about 100 MB of RSS after listing a 10,000-message session).
+  // the id index), instead of a copy of the whole history sorted in a temporary b-tree.
   const listFull = db.prepare<[PathArgs], MessageRow>(
     `${PATH_CTE} ${WITH_OUTPUT} WHERE m.session_id = @sessionId AND +m.id IN (SELECT id FROM path) AND m.seq > @afterSeq ORDER BY m.seq`,
   );
