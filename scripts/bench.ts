@@ -1,6 +1,8 @@
 // `pnpm bench`: the figures of SPEC §8. Engine (view assembly, deterministic compaction, cold
 // token counting, per-strategy quality table over the transcripts) then store (append, reopen,
-// size, RSS). `pnpm bench -- --quick` runs smaller sizes; `--only context|store|ui` one part.
+// size, RSS), ui, runtime (issue 14's figures). `pnpm bench -- --quick` runs smaller sizes;
+// `--only context|store|ui|runtime` one part; `--json` prints the runtime figures as one JSON object
+// on stdout (every table and progress line goes to stderr then).
 import { resolve } from 'node:path';
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -8,12 +10,19 @@ import { parseArgs } from 'node:util';
 // `pnpm bench -- --only context` hands the script a literal `--` first; parseArgs would stop there.
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a, i) => !(i === 0 && a === '--')),
-  options: { quick: { type: 'boolean', default: false }, only: { type: 'string' } },
+  options: {
+    quick: { type: 'boolean', default: false },
+    only: { type: 'string' },
+    json: { type: 'boolean', default: false },
+  },
   strict: false,
   allowPositionals: true,
 });
 const quick = Boolean(values.quick);
 const only = typeof values.only === 'string' ? values.only : null;
+const json = Boolean(values.json);
+// In JSON mode stdout carries the one object and nothing else.
+if (json) console.log = console.error;
 const root = resolve(import.meta.dirname, '..');
 const transcriptsDir = resolve(root, 'fixtures/transcripts');
 if (!existsSync(transcriptsDir))
@@ -34,5 +43,12 @@ if (!only || only === 'ui') {
   console.log('\n=== ui ===');
   const { runUiBench } = await import('../apps/server/bench/ui');
   await runUiBench({ quick });
+}
+if (!only || only === 'runtime' || json) {
+  console.log('\n=== runtime ===');
+  const { measureRuntime, printRuntime, runtimeJson } = await import('../packages/agent/bench/runtime');
+  const r = await measureRuntime({ quick });
+  if (json) process.stdout.write(runtimeJson(r) + '\n');
+  else printRuntime(r);
 }
 console.log(`\nbench finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -51,6 +51,11 @@ export interface ServerState {
   chatCount: number;
 }
 
+const hrMs = (): number => {
+  const [s, ns] = process.hrtime();
+  return s * 1000 + ns / 1e6;
+};
+
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 function readBody(req: IncomingMessage): Promise<string> {
@@ -163,6 +168,7 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
       headers: { ...req.headers },
       body: undefined,
       receivedAt: Date.now(),
+      receivedAtHrMs: hrMs(),
       clientClosed: false,
     };
     state.requests.push(rec);

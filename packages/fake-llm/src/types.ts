@@ -109,6 +109,11 @@ export interface RecordedRequest {
   /** Parsed JSON body (undefined when none or invalid). */
   body: unknown;
   receivedAt: number;
+  /**
+   * When the request's head arrived, on the monotonic clock every process of the machine shares
+   * (process.hrtime, in ms): the runtime bench compares it with a child process's send time.
+   */
+  receivedAtHrMs: number;
   /** Counted prompt tokens (chat completions only). */
   promptTokens?: number;
   isSummaryRequest?: boolean;

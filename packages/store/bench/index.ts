@@ -9,6 +9,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { openStore } from '../src/index';
 import type { NewMessage } from '../src/index';
+import { turn } from './mix';
 
 export interface Timing {
   /** p50 of wall-clock ms */
@@ -57,60 +58,6 @@ const pct = (xs: number[], p: number): number => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
 };
-
-/** Deterministic text of realistic length (prose-like, some CJK), so sizes are reproducible. */
-function text(i: number, chars: number): string {
-  const words = [
-    'the',
-    'context',
-    'engine',
-    'keeps',
-    'thread',
-    'session',
-    'file',
-    'src/index.ts',
-    'pnpm',
-    'test',
-    '上下文',
-    '压缩',
-    'ok',
-    'result',
-  ];
-  let out = '';
-  for (let k = 0; out.length < chars; k++) out += words[(i * 31 + k * 7) % words.length] + ' ';
-  return out.slice(0, chars);
-}
-
-/** One agent turn: user asks, assistant calls a tool, the tool answers (truncated + full), assistant replies. */
-function turn(i: number): NewMessage[] {
-  const callId = `call_${i}`;
-  const full = text(i, 6000);
-  return [
-    { role: 'user', content: text(i, 200), tokens: 50 },
-    {
-      role: 'assistant',
-      content: text(i + 1, 300),
-      tool_calls: [
-        {
-          id: callId,
-          type: 'function',
-          function: { name: 'shell', arguments: JSON.stringify({ command: `ls -la src/${i}` }) },
-        },
-      ],
-      tokens: 90,
-    },
-    {
-      role: 'tool',
-      content: full.slice(0, 2000),
-      tool_call_id: callId,
-      name: 'shell',
-      fullOutput: full,
-      tokens: 500,
-      meta: { durationMs: 40, status: 'ok' },
-    },
-    { role: 'assistant', content: text(i + 2, 800), tokens: 200 },
-  ];
-}
 
 export function measureStore(opts: { quick?: boolean } = {}): StoreBenchResult {
   const quick = opts.quick ?? false;

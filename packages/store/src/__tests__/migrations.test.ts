@@ -70,7 +70,6 @@ describe('migrations', () => {
         'messages_fts',
         'messages_fts_config',
         'messages_fts_data',
-        'messages_fts_docsize',
         'messages_fts_idx',
         'provider_profiles',
         'sessions',

@@ -14,7 +14,14 @@ import {
 } from 'node:fs';
 import { dirname } from 'node:path';
 import { StoreError } from '../types';
-import { migrate, ensureSearchIndex, readUserVersion, SCHEMA_VERSION } from './migrations';
+import {
+  migrate,
+  ensureSearchIndex,
+  readUserVersion,
+  reclaimSpace,
+  COMPACT_STORE_VERSION,
+  SCHEMA_VERSION,
+} from './migrations';
 
 const SQLITE_MAGIC = 'SQLite format 3\0';
 /**
@@ -64,7 +71,8 @@ export function openDatabase(opts: OpenDatabaseOptions): OpenedDatabase {
     db.pragma('synchronous = FULL');
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
-    migrate(db);
+    const applied = migrate(db);
+    if (!isNew && applied.includes(COMPACT_STORE_VERSION)) reclaimSpace(db);
     ensureSearchIndex(db);
   } catch (err) {
     db.close();

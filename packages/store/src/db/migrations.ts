@@ -2,11 +2,14 @@
 // the version bump, so a crash mid-migration leaves the previous version intact. Never edit a
 // migration that has shipped: add a new one.
 import type Database from 'better-sqlite3';
+import { packOutput } from './outputCodec';
 
 export interface Migration {
   version: number;
   description: string;
   sql: string;
+  /** Work SQL cannot do (compressing rows), run after `sql` in the same transaction. */
+  run?: (db: Database.Database) => void;
 }
 
 const V1_CORE = `
@@ -179,11 +182,10 @@ CREATE TABLE tool_processes (
 `;
 
 /**
- * The search index and the triggers that keep it (external content: the text is stored once, in
- * messages). Also run by ensureSearchIndex when the index is missing. The store never VACUUMs
- * (which could renumber the implicit rowids the index points at).
+ * Migration 6's search index: every message's content, positions included. Kept as it shipped (a
+ * file at versions 6 to 8 rebuilds this one when it is missing); SEARCH_INDEX_SQL replaced it.
  */
-export const SEARCH_INDEX_SQL = `
+const SEARCH_INDEX_V6_SQL = `
 CREATE VIRTUAL TABLE IF NOT EXISTS messages_fts USING fts5(content, content='messages', content_rowid='rowid', tokenize='trigram');
 CREATE TRIGGER IF NOT EXISTS messages_fts_ai AFTER INSERT ON messages BEGIN
   INSERT INTO messages_fts(rowid, content) VALUES (new.rowid, new.content);
@@ -211,7 +213,7 @@ ALTER TABLE compactions ADD COLUMN anchor_id TEXT;
 UPDATE compactions SET anchor_id = (
   SELECT m.id FROM messages m WHERE m.session_id = compactions.session_id AND m.seq <= compactions.after_seq ORDER BY m.seq DESC LIMIT 1
 );
-${SEARCH_INDEX_SQL}
+${SEARCH_INDEX_V6_SQL}
 `;
 
 // MCP servers (tools from the ecosystem). Env values and headers often hold tokens: they are one
@@ -250,6 +252,82 @@ CREATE TABLE memory_fact_hides (
 );
 `;
 
+/** What search.messages searches: the user's and the assistant's messages (the conversation). */
+const SEARCHABLE_ROW = (r: string): string =>
+  `${r}.visible_user = 1 AND ${r}.kind = 'normal' AND ${r}.role IN ('user', 'assistant')`;
+
+/**
+ * The search index (from version 9) and the triggers that keep it, in the same transaction as every
+ * message write. External content: the text is stored once, in messages, and the index covers only
+ * the searchable rows (the view; role, kind and visibility never change after insert). Trigram-
+ * tokenized so Chinese (no spaces) matches too; detail=none keeps no positions (search runs LIKE,
+ * which the trigram index answers without them), columnsize=0 no per-row sizes (no ranking).
+ * Also run by ensureSearchIndex when the index is missing. The store VACUUMs only once, after
+ * migration 9 (VACUUM could renumber the implicit rowids the index points at), and rebuilds it then.
+ */
+export const SEARCH_INDEX_SQL = `
+CREATE VIEW IF NOT EXISTS messages_searchable AS
+  SELECT rowid AS rid, content FROM messages m WHERE ${SEARCHABLE_ROW('m')};
+CREATE VIRTUAL TABLE IF NOT EXISTS messages_fts USING fts5(content, content='messages_searchable', content_rowid='rid',
+  tokenize='trigram', detail='none', columnsize=0);
+CREATE TRIGGER IF NOT EXISTS messages_fts_ai AFTER INSERT ON messages WHEN ${SEARCHABLE_ROW('new')} BEGIN
+  INSERT INTO messages_fts(rowid, content) VALUES (new.rowid, new.content);
+END;
+CREATE TRIGGER IF NOT EXISTS messages_fts_ad AFTER DELETE ON messages WHEN ${SEARCHABLE_ROW('old')} BEGIN
+  INSERT INTO messages_fts(messages_fts, rowid, content) VALUES ('delete', old.rowid, old.content);
+END;
+INSERT INTO messages_fts(messages_fts) VALUES ('rebuild');
+`;
+
+const DROP_SEARCH_INDEX = `
+DROP TRIGGER IF EXISTS messages_fts_ai;
+DROP TRIGGER IF EXISTS messages_fts_ad;
+DROP TABLE IF EXISTS messages_fts;
+DROP VIEW IF EXISTS messages_searchable;
+`;
+
+// A smaller file (issue 14): full tool outputs compressed (a BLOB, see outputCodec; read only on
+// request), and a search index over the conversation's text only, without positions. The index of
+// version 6 was as large as the text it covered, tool results included, which search never shows.
+const V9_COMPACT_STORE = `
+CREATE TABLE message_outputs_packed (
+  message_id TEXT PRIMARY KEY REFERENCES messages(id) ON DELETE CASCADE,
+  full_output BLOB NOT NULL   -- outputCodec.packOutput(text)
+);
+${DROP_SEARCH_INDEX}
+${SEARCH_INDEX_SQL}
+`;
+
+function packExistingOutputs(db: Database.Database): void {
+  // better-sqlite3 cannot write while a statement iterates: the rows are packed inside one statement.
+  db.function('threadline_pack_output', { deterministic: true }, (text: unknown) => packOutput(String(text)));
+  db.exec(`
+    INSERT INTO message_outputs_packed (message_id, full_output)
+      SELECT message_id, threadline_pack_output(full_output) FROM message_outputs;
+    DROP TABLE message_outputs;
+    ALTER TABLE message_outputs_packed RENAME TO message_outputs;
+  `);
+}
+
+/** The migration that makes the file smaller: an upgraded file then gives the space back once. */
+export const COMPACT_STORE_VERSION = 9;
+
+/**
+ * Gives the pages freed by migration 9 back to the file system (a file never shrinks by itself).
+ * VACUUM may renumber the implicit rowids the search index points at, so the index is dropped
+ * after it and ensureSearchIndex rebuilds it from the messages (also on the next open, should
+ * that fail now); nothing else refers to a rowid. A VACUUM that fails (a full disk) changes
+ * nothing: the file just stays larger. Runs outside any transaction.
+ */
+export function reclaimSpace(db: Database.Database): void {
+  try {
+    db.exec('VACUUM');
+  } catch {
+    return;
+  }
+  db.exec(DROP_SEARCH_INDEX);
+}
+
 export const MIGRATIONS: readonly Migration[] = Object.freeze([
   {
     version: 1,
@@ -263,6 +341,12 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   { version: 6, description: 'message branches, full-text search index', sql: V6_BRANCHES_SEARCH },
   { version: 7, description: 'MCP servers', sql: V7_MCP_SERVERS },
   { version: 8, description: 'memory anchored to its branch', sql: V8_MEMORY_BRANCHES },
+  {
+    version: COMPACT_STORE_VERSION,
+    description: 'full outputs compressed, search index over the conversation only',
+    sql: V9_COMPACT_STORE,
+    run: packExistingOutputs,
+  },
 ]);
 
 /** The schema version this code writes. */
@@ -283,6 +367,7 @@ export function migrate(db: Database.Database, target: number = SCHEMA_VERSION):
     if (m.version <= readUserVersion(db)) continue;
     db.transaction(() => {
       db.exec(m.sql);
+      m.run?.(db);
       // user_version lives in the header page, written in the same transaction as the schema.
       db.pragma(`user_version = ${m.version}`);
     }).immediate();
@@ -296,16 +381,17 @@ export function migrate(db: Database.Database, target: number = SCHEMA_VERSION):
  * a tool dropped it: search must never silently cover only part of the history.
  */
 export function ensureSearchIndex(db: Database.Database): boolean {
-  if (readUserVersion(db) < 6) return false;
-  const have = db
-    .prepare<[], { n: number }>(
-      "SELECT count(*) AS n FROM sqlite_master WHERE name IN ('messages_fts', 'messages_fts_ai', 'messages_fts_ad')",
-    )
-    .get();
-  if (have?.n === 3) return false;
+  const version = readUserVersion(db);
+  if (version < 6) return false;
+  const parts =
+    version >= 9
+      ? "('messages_fts', 'messages_fts_ai', 'messages_fts_ad', 'messages_searchable')"
+      : "('messages_fts', 'messages_fts_ai', 'messages_fts_ad')";
+  const have = db.prepare<[], { n: number }>(`SELECT count(*) AS n FROM sqlite_master WHERE name IN ${parts}`).get();
+  if (have?.n === (version >= 9 ? 4 : 3)) return false;
   db.transaction(() => {
-    db.exec('DROP TABLE IF EXISTS messages_fts');
-    db.exec(SEARCH_INDEX_SQL);
+    db.exec(DROP_SEARCH_INDEX);
+    db.exec(version >= 9 ? SEARCH_INDEX_SQL : SEARCH_INDEX_V6_SQL);
   }).immediate();
   return true;
 }

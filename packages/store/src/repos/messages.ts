@@ -18,6 +18,7 @@ import {
   type NewMessage,
 } from '../types';
 import { json, parseInput, parseJson, type RepoContext } from './context';
+import { packOutput, unpackOutput } from '../db/outputCodec';
 
 const NewMessageSchema = ChatMessageSchema.extend({
   id: z.string().min(1).max(200).optional(),
@@ -44,7 +45,8 @@ interface MessageRow {
   visible_user: number;
   visible_agent: number;
   tokens: number | null;
-  full_output?: string | null;
+  /** Compressed as read (see outputCodec); the text itself on the way in. */
+  full_output?: Buffer | string | null;
   meta: string | null;
   parent_id: string | null;
 }
@@ -71,7 +73,7 @@ export function rowToMessage(r: MessageRow): StoredMessage {
   if (r.tool_calls !== null) m.tool_calls = parseJson<ToolCall[]>(r.tool_calls) ?? [];
   if (r.tool_call_id !== null) m.tool_call_id = r.tool_call_id;
   if (r.name !== null) m.name = r.name;
-  if (r.full_output !== undefined) m.fullOutput = r.full_output;
+  if (r.full_output !== undefined) m.fullOutput = r.full_output === null ? null : unpackOutput(r.full_output);
   if (r.meta !== null) m.meta = parseJson<Record<string, unknown>>(r.meta) ?? {};
   m.parentId = r.parent_id;
   return m;
@@ -100,11 +102,13 @@ const slotOf = (r: { role: string; kind: string }): 'request' | 'reply' =>
 export function createMessagesRepo(ctx: RepoContext): MessagesRepoImpl {
   const { db } = ctx;
   type PathArgs = { sessionId: string; afterSeq: number };
+  // The branch's rows come in seq order from idx_messages_session_seq (`+id` keeps the planner off
+  // the id index), instead of a copy of the whole history sorted in a temporary b-tree.
   const listFull = db.prepare<[PathArgs], MessageRow>(
-    `${PATH_CTE} ${WITH_OUTPUT} WHERE m.id IN (SELECT id FROM path) AND m.seq > @afterSeq ORDER BY m.seq`,
+    `${PATH_CTE} ${WITH_OUTPUT} WHERE m.session_id = @sessionId AND +m.id IN (SELECT id FROM path) AND m.seq > @afterSeq ORDER BY m.seq`,
   );
   const listLight = db.prepare<[PathArgs], MessageRow>(
-    `${PATH_CTE} SELECT ${COLUMNS} FROM messages WHERE id IN (SELECT id FROM path) AND seq > @afterSeq ORDER BY seq`,
+    `${PATH_CTE} SELECT ${COLUMNS} FROM messages WHERE session_id = @sessionId AND +id IN (SELECT id FROM path) AND seq > @afterSeq ORDER BY seq`,
   );
   const listEvery = db.prepare<[string], MessageRow>(`${WITH_OUTPUT} WHERE m.session_id = ? ORDER BY m.seq`);
   const shapes = db.prepare<[string], { id: string; parent_id: string | null; role: string; kind: string }>(
@@ -139,7 +143,7 @@ export function createMessagesRepo(ctx: RepoContext): MessagesRepoImpl {
       .map((c) => '@' + c)
       .join(', ')})`,
   );
-  const insertOutput = db.prepare<[string, string]>(
+  const insertOutput = db.prepare<[string, Buffer]>(
     'INSERT INTO message_outputs (message_id, full_output) VALUES (?, ?)',
   );
   const touchSession = db.prepare<[number, number, string]>(
@@ -155,10 +159,13 @@ export function createMessagesRepo(ctx: RepoContext): MessagesRepoImpl {
   type HitRow = Omit<SearchHit, 'sessionTitle'> & { sessionTitle: string };
   const HIT_COLUMNS =
     'm.session_id AS sessionId, s.title AS sessionTitle, m.id AS messageId, m.seq AS seq, m.role AS role, m.created_at AS createdAt';
-  const searchFts = db.prepare<[string, number], HitRow>(
-    `SELECT ${HIT_COLUMNS}, snippet(messages_fts, 0, '${SEARCH_MARK.start}', '${SEARCH_MARK.end}', '…', 40) AS snippet
+  // The trigram index answers LIKE (no positions needed); `%` and `_` in the query are wildcards
+  // there, so the exact, case-insensitive substring test narrows the candidates afterwards.
+  const searchFts = db.prepare<[{ pattern: string; q: string; limit: number }], HitRow & { content: string }>(
+    `SELECT ${HIT_COLUMNS}, m.content AS content
      FROM messages_fts JOIN messages m ON m.rowid = messages_fts.rowid JOIN sessions s ON s.id = m.session_id
-     WHERE messages_fts MATCH ? AND ${SEARCHABLE} ORDER BY m.created_at DESC, m.seq DESC LIMIT ?`,
+     WHERE messages_fts.content LIKE @pattern AND instr(lower(m.content), lower(@q)) > 0 AND ${SEARCHABLE}
+     ORDER BY m.created_at DESC, m.seq DESC LIMIT @limit`,
   );
   // The trigram index needs three characters; one or two (a two-character Chinese word) scan.
   const searchLike = db.prepare<[string, number], HitRow & { content: string }>(
@@ -210,7 +217,7 @@ export function createMessagesRepo(ctx: RepoContext): MessagesRepoImpl {
       parent = row.id;
       const { full_output: fullOutput, ...messageRow } = row;
       insert.run(messageRow);
-      if (fullOutput !== null && fullOutput !== undefined) insertOutput.run(row.id, fullOutput);
+      if (typeof fullOutput === 'string') insertOutput.run(row.id, packOutput(fullOutput));
       if (visibility.user) userVisible += 1;
       out.push(rowToMessage(row));
     }
@@ -238,7 +245,10 @@ export function createMessagesRepo(ctx: RepoContext): MessagesRepoImpl {
     leaf,
     list(sessionId: string, opts: ListMessagesOptions = {}): StoredMessage[] {
       const stmt = opts.fullOutput === false ? listLight : listFull;
-      return stmt.all({ sessionId, afterSeq: opts.afterSeq ?? -1 }).map(rowToMessage);
+      // Row by row: never the raw rows and the messages of a long history alive at once.
+      const out: StoredMessage[] = [];
+      for (const r of stmt.iterate({ sessionId, afterSeq: opts.afterSeq ?? -1 })) out.push(rowToMessage(r));
+      return out;
     },
     listAll: (sessionId) => listEvery.all(sessionId).map(rowToMessage),
     versions(sessionId) {
@@ -280,11 +290,11 @@ export function createMessagesRepo(ctx: RepoContext): MessagesRepoImpl {
     search(query, opts = {}) {
       const q = parseInput(z.string().trim().min(1).max(500), query, 'search query');
       const limit = Math.min(Math.max(opts.limit ?? 50, 1), 200);
-      if ([...q].length >= 3) return searchFts.all(`"${q.replace(/"/g, '""')}"`, limit);
-      const pattern = `%${q.replace(/[\\%_]/g, (c) => '\\' + c)}%`;
-      return searchLike
-        .all(pattern, limit)
-        .map(({ content, ...hit }) => ({ ...hit, snippet: snippetAround(content, q) }));
+      const hits =
+        [...q].length >= 3
+          ? searchFts.all({ pattern: `%${q}%`, q, limit })
+          : searchLike.all(`%${q.replace(/[\\%_]/g, (c) => '\\' + c)}%`, limit);
+      return hits.map(({ content, ...hit }) => ({ ...hit, snippet: snippetAround(content, q) }));
     },
     setTokens(updates): void {
       setTokensTx.immediate(parseInput(TokenUpdatesSchema, updates, 'token updates'));
