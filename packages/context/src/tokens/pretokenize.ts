@@ -105,12 +105,18 @@ export function scanO200kAscii(t: string, piece: (start: number, end: number) =>
 }
 
 /**
- * A position no piece spans: right after a newline and on an ASCII letter or digit (the piece
- * holding the newline ends there, and nothing in the pattern looks behind). Text can be split
- * there and each part pre-tokenized alone with identical pieces.
+ * A position no piece spans: right after \r or \n and on an ASCII character that is neither
+ * whitespace nor `/`. Only three alternatives can hold a newline: `\s*[\r\n]+` (taken before
+ * `\s+`, it ends after the last newline of its whitespace run), `[\r\n/]*` after punctuation, and
+ * none of them continues onto such a character; nothing in the pattern looks behind. Text can be
+ * split there and each part pre-tokenized alone with identical pieces. (Diff lines start with
+ * `+`/`-`, so a boundary is rarely more than a line away.)
  */
 function isSafeBoundary(t: string, p: number): boolean {
-  return p > 0 && p < t.length && t.charCodeAt(p - 1) === 10 && (CLASS[t.charCodeAt(p)]! & (LETTER | DIGIT)) !== 0;
+  if (p <= 0 || p >= t.length) return false;
+  const before = t.charCodeAt(p - 1);
+  const c = t.charCodeAt(p);
+  return (before === 10 || before === 13) && c < 128 && (CLASS[c]! & SPACE) === 0 && c !== 47;
 }
 
 /**
