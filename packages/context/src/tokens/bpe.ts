@@ -26,14 +26,16 @@ function hashBytes(b: Uint8Array, s: number, e: number, seed = FNV_OFFSET): numb
 /** Slot of a hash: FNV's low bits alone cluster, so fold the high ones in. */
 const slotOf = (h: number, mask: number): number => (h ^ (h >>> 15)) & mask;
 
+/**
+ * Laid out for few cache misses: a probe reads one slot (hash and id side by side), and only a
+ * hash match reads the token's record and bytes. Most probes are pairs that do not merge.
+ */
 export class RankTable {
-  /** All tokens' bytes, back to back; token id's bytes are bytes[off[id], off[id] + len[id]). */
+  /** All tokens' bytes, back to back. */
   private readonly bytes: Uint8Array;
-  private readonly off: Int32Array;
-  private readonly len: Int32Array;
-  /** FNV-1a state after each token's bytes (a pair's hash continues from the left one's). */
-  private readonly hash: Int32Array;
-  /** Open addressing: token id + 1, 0 empty. */
+  /** Per token id, 4 ints: offset of its bytes, their length, the FNV-1a state after them. */
+  private readonly info: Int32Array;
+  /** Open addressing, 2 ints a slot: the token's hash, then its id + 1 (0 = empty). */
   private readonly slots: Int32Array;
   private readonly mask: number;
   /** Token id of each single byte (every byte is a token in the encodings we count). */
@@ -48,24 +50,23 @@ export class RankTable {
       total += b.length;
     }
     this.bytes = new Uint8Array(total);
-    this.off = new Int32Array(maxId + 1);
-    this.len = new Int32Array(maxId + 1);
-    this.hash = new Int32Array(maxId + 1);
+    this.info = new Int32Array((maxId + 1) * 4);
     let size = 1;
     while (size < textMap.size * 2) size <<= 1;
-    this.slots = new Int32Array(size);
+    this.slots = new Int32Array(size * 2);
     this.mask = size - 1;
     let at = 0;
     for (const [id, b] of textMap) {
       this.bytes.set(b, at);
-      this.off[id] = at;
-      this.len[id] = b.length;
-      at += b.length;
       const h = hashBytes(b, 0, b.length);
-      this.hash[id] = h;
+      this.info[id * 4] = at;
+      this.info[id * 4 + 1] = b.length;
+      this.info[id * 4 + 2] = h;
+      at += b.length;
       let i = slotOf(h, this.mask);
-      while (this.slots[i] !== 0) i = (i + 1) & this.mask;
-      this.slots[i] = id + 1;
+      while (this.slots[i * 2 + 1] !== 0) i = (i + 1) & this.mask;
+      this.slots[i * 2] = h;
+      this.slots[i * 2 + 1] = id + 1;
       if (b.length === 1) this.byteToken[b[0]!] = id;
     }
   }
@@ -77,55 +78,53 @@ export class RankTable {
 
   /** Token id of the ASCII text t[s, e) whose hash is h, or -1. */
   idOfAscii(t: string, s: number, e: number, h: number): number {
-    const n = e - s;
-    for (let i = slotOf(h, this.mask); ; i = (i + 1) & this.mask) {
-      const id = this.slots[i]! - 1;
+    const { slots, info, bytes, mask } = this;
+    for (let i = slotOf(h, mask); ; i = (i + 1) & mask) {
+      const id = slots[i * 2 + 1]! - 1;
       if (id < 0) return -1;
-      if (this.hash[id] !== h || this.len[id] !== n) continue;
-      const o = this.off[id]! - s;
+      if (slots[i * 2] !== h || info[id * 4 + 1] !== e - s) continue;
+      const o = info[id * 4]! - s;
       let k = s;
-      while (k < e && this.bytes[o + k] === t.charCodeAt(k)) k++;
+      while (k < e && bytes[o + k] === t.charCodeAt(k)) k++;
       if (k === e) return id;
     }
   }
 
   /** Token id of the bytes b[0, n), or -1. */
   idOfBytes(b: Uint8Array, n: number): number {
+    const { slots, info, bytes, mask } = this;
     const h = hashBytes(b, 0, n);
-    for (let i = slotOf(h, this.mask); ; i = (i + 1) & this.mask) {
-      const id = this.slots[i]! - 1;
+    for (let i = slotOf(h, mask); ; i = (i + 1) & mask) {
+      const id = slots[i * 2 + 1]! - 1;
       if (id < 0) return -1;
-      if (this.hash[id] !== h || this.len[id] !== n) continue;
-      const o = this.off[id]!;
+      if (slots[i * 2] !== h || info[id * 4 + 1] !== n) continue;
+      const o = info[id * 4]!;
       let k = 0;
-      while (k < n && this.bytes[o + k] === b[k]) k++;
+      while (k < n && bytes[o + k] === b[k]) k++;
       if (k === n) return id;
     }
   }
 
   /** Rank of the pair (a, b): the id of their bytes joined, or -1 when they do not merge. */
   pairRank(a: number, b: number): number {
-    const la = this.len[a]!;
-    const lb = this.len[b]!;
-    const ob = this.off[b]!;
-    const h = hashBytes(this.bytes, ob, ob + lb, this.hash[a]!);
-    const n = la + lb;
-    for (let i = slotOf(h, this.mask); ; i = (i + 1) & this.mask) {
-      const id = this.slots[i]! - 1;
+    const { slots, info, bytes, mask } = this;
+    const oa = info[a * 4]!;
+    const la = info[a * 4 + 1]!;
+    const ob = info[b * 4]!;
+    const lb = info[b * 4 + 1]!;
+    let h = info[a * 4 + 2]!;
+    for (let k = ob; k < ob + lb; k++) h = Math.imul(h ^ bytes[k]!, FNV_PRIME);
+    for (let i = slotOf(h, mask); ; i = (i + 1) & mask) {
+      const id = slots[i * 2 + 1]! - 1;
       if (id < 0) return -1;
-      if (this.hash[id] !== h || this.len[id] !== n) continue;
-      if (this.sameJoined(id, a, b)) return id;
+      if (slots[i * 2] !== h || info[id * 4 + 1] !== la + lb) continue;
+      const o = info[id * 4]!;
+      let k = 0;
+      while (k < la && bytes[o + k] === bytes[oa + k]) k++;
+      if (k < la) continue;
+      while (k < la + lb && bytes[o + k] === bytes[ob + k - la]) k++;
+      if (k === la + lb) return id;
     }
-  }
-
-  private sameJoined(id: number, a: number, b: number): boolean {
-    const o = this.off[id]!;
-    const oa = this.off[a]!;
-    const la = this.len[a]!;
-    for (let k = 0; k < la; k++) if (this.bytes[o + k] !== this.bytes[oa + k]) return false;
-    const ob = this.off[b]! - la;
-    for (let k = la; k < la + this.len[b]!; k++) if (this.bytes[o + k] !== this.bytes[ob + k]) return false;
-    return true;
   }
 }
 

@@ -1,6 +1,6 @@
 import { getEncoding, type Tiktoken } from 'js-tiktoken';
 import { encodingForModel, type EncodingName } from './models';
-import { countAscii, countBytes, RankTable } from './bpe';
+import { countAscii, countBytes, hashAscii, RankTable } from './bpe';
 import { PieceTable } from './pieceTable';
 import { forEachO200kPiece, forEachO200kSpan } from './pretokenize';
 
@@ -67,6 +67,12 @@ interface PieceCounter {
   counts: PieceTable;
   /** The vocabulary as flat arrays, or null if js-tiktoken's internals changed. */
   ranks: RankTable | null;
+  /**
+   * Counts of 2- and 3-character ASCII pieces (0 = not yet known), indexed by their characters:
+   * the most frequent pieces after single characters (` =`, `++`, ` if`, `def`), one read each.
+   */
+  short2: Uint8Array;
+  short3: Uint8Array;
 }
 const pieceCounters = new Map<string, PieceCounter>();
 
@@ -82,6 +88,8 @@ function pieceCounter(name: 'o200k_base' | 'cl100k_base'): PieceCounter {
       re: typeof inner.patStr === 'string' ? new RegExp(inner.patStr, 'gu') : null,
       counts: new PieceTable(),
       ranks,
+      short2: new Uint8Array(1 << 14),
+      short3: new Uint8Array(1 << 21),
     };
     pieceCounters.set(name, pc);
   }
@@ -90,7 +98,11 @@ function pieceCounter(name: 'o200k_base' | 'cl100k_base'): PieceCounter {
 
 /** Forget the cached piece counts (the bench measures cold counting with it). */
 export function resetPieceCache(): void {
-  for (const pc of pieceCounters.values()) pc.counts.clear();
+  for (const pc of pieceCounters.values()) {
+    pc.counts.clear();
+    pc.short2.fill(0);
+    pc.short3.fill(0);
+  }
 }
 
 const utf8 = new TextEncoder();
@@ -104,17 +116,35 @@ function countPiece(enc: Tiktoken, ranks: RankTable, t: string, s: number, e: nu
   return countBytes(ranks, bytes, bytes.length);
 }
 
+function shortCount(ranks: RankTable, t: string, s: number, e: number): number {
+  return ranks.idOfAscii(t, s, e, hashAscii(t, s, e)) >= 0 ? 1 : countAscii(ranks, t, s, e);
+}
+
 function countPieces(name: 'o200k_base' | 'cl100k_base', text: string): number {
   const pc = pieceCounter(name);
   const enc = bpe(name);
   const ranks = pc.ranks;
   if (pc.re === null || ranks === null) return encodeLinear(enc, text).length;
-  const cache = pc.counts;
+  const { counts: cache, short2, short3 } = pc;
   let n = 0;
   const add = (s: number, e: number): void => {
-    if (e - s === 1 && text.charCodeAt(s) < 128) {
+    const len = e - s;
+    const c0 = text.charCodeAt(s);
+    if (len === 1 && c0 < 128) {
       n++; // every byte is a token
       return;
+    }
+    if (len <= 3 && c0 < 128) {
+      const c1 = text.charCodeAt(s + 1);
+      const c2 = len === 3 ? text.charCodeAt(s + 2) : 0;
+      if (c1 < 128 && c2 < 128) {
+        const table = len === 2 ? short2 : short3;
+        const i = len === 2 ? (c0 << 7) | c1 : (c0 << 14) | (c1 << 7) | c2;
+        let k = table[i]!;
+        if (k === 0) table[i] = k = shortCount(ranks, text, s, e);
+        n += k;
+        return;
+      }
     }
     // One pass: the FNV-1a hash of the chars (= of the bytes when ASCII) and whether all are ASCII.
     let h = 0x811c9dc5;
