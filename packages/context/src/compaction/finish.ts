@@ -35,7 +35,7 @@ function ledgerBudget(ctx: StepContext): { model: string; userTokens: number } {
  */
 export type ViewNamesMemo = Map<string, Map<string, boolean>>;
 
-function viewNames(entries: readonly WorkEntry[], memo: ViewNamesMemo, extra = ''): (needle: string) => boolean {
+export function viewNames(entries: readonly WorkEntry[], memo: ViewNamesMemo, extra = ''): (needle: string) => boolean {
   let joined: string | null = null;
   return (needle) => {
     if (extra.includes(needle)) return true;

@@ -2,7 +2,7 @@ import { getEncoding, type Tiktoken } from 'js-tiktoken';
 import { encodingForModel, type EncodingName } from './models';
 import { countAscii, countBytes, hashAscii, RankTable } from './bpe';
 import { PieceTable } from './pieceTable';
-import { forEachO200kPiece, forEachO200kSpan } from './pretokenize';
+import { forEachO200kPiece, o200kAsciiPieceEnd, o200kRegexEnd, o200kRegexStart } from './pretokenize';
 
 /** Characters per token of the documented fallback for models without a known tokenizer. */
 export const APPROX_CHARS_PER_TOKEN = 4;
@@ -63,6 +63,7 @@ function encodeLinear(enc: Tiktoken, text: string): number[] {
 const MAX_EXACT_PIECE = 1024;
 
 interface PieceCounter {
+  enc: Tiktoken;
   re: RegExp | null;
   counts: PieceTable;
   /** The vocabulary as flat arrays, or null if js-tiktoken's internals changed. */
@@ -81,10 +82,12 @@ function pieceCounter(name: 'o200k_base' | 'cl100k_base'): PieceCounter {
   if (!pc) {
     // js-tiktoken keeps the pattern as `patStr` and token bytes as `textMap`; without them we
     // fall back to plain encoding.
-    const inner = bpe(name) as unknown as { patStr?: unknown; textMap?: unknown };
+    const enc = bpe(name);
+    const inner = enc as unknown as { patStr?: unknown; textMap?: unknown };
     let ranks = inner.textMap instanceof Map ? new RankTable(inner.textMap as Map<number, Uint8Array>) : null;
     if (ranks !== null && !ranks.complete) ranks = null;
     pc = {
+      enc,
       re: typeof inner.patStr === 'string' ? new RegExp(inner.patStr, 'gu') : null,
       counts: new PieceTable(),
       ranks,
@@ -107,7 +110,7 @@ export function resetPieceCache(): void {
 
 const utf8 = new TextEncoder();
 
-/** Token count of the piece t[s, e) that is not a single ASCII character. */
+/** Token count of the piece t[s, e) that is not a single ASCII character, cached or not. */
 function countPiece(enc: Tiktoken, ranks: RankTable, t: string, s: number, e: number, ascii: boolean): number {
   if (e - s > MAX_EXACT_PIECE) return encodeLinear(enc, t.slice(s, e)).length;
   if (ascii) return countAscii(ranks, t, s, e);
@@ -120,55 +123,88 @@ function shortCount(ranks: RankTable, t: string, s: number, e: number): number {
   return ranks.idOfAscii(t, s, e, hashAscii(t, s, e)) >= 0 ? 1 : countAscii(ranks, t, s, e);
 }
 
+/**
+ * Token count of the piece t[s, e). A plain function of its arguments (no closure), called from
+ * the counting loops directly, so the hot path stays monomorphic and cheap to optimize.
+ */
+function spanCount(pc: PieceCounter, ranks: RankTable, t: string, s: number, e: number): number {
+  const len = e - s;
+  const c0 = t.charCodeAt(s);
+  if (len === 1 && c0 < 128) return 1; // every byte is a token
+  if (len <= 3 && c0 < 128) {
+    const c1 = t.charCodeAt(s + 1);
+    const c2 = len === 3 ? t.charCodeAt(s + 2) : 0;
+    if (c1 < 128 && c2 < 128) {
+      const table = len === 2 ? pc.short2 : pc.short3;
+      const i = len === 2 ? (c0 << 7) | c1 : (c0 << 14) | (c1 << 7) | c2;
+      let k = table[i]!;
+      if (k === 0) table[i] = k = shortCount(ranks, t, s, e);
+      return k;
+    }
+  }
+  // One pass: the FNV-1a hash of the chars (= of the bytes when ASCII) and whether all are ASCII.
+  let h = 0x811c9dc5;
+  let or = 0;
+  for (let i = s; i < e; i++) {
+    const c = t.charCodeAt(i);
+    or |= c;
+    h = Math.imul(h ^ c, 0x01000193);
+  }
+  const ascii = or < 128;
+  if (ascii && len <= MAX_EXACT_PIECE && ranks.idOfAscii(t, s, e, h) >= 0) return 1;
+  let c = pc.counts.get(t, s, e, h);
+  if (c < 0) {
+    c = countPiece(pc.enc, ranks, t, s, e, ascii);
+    pc.counts.set(t.slice(s, e), h, c);
+  }
+  return c;
+}
+
 function countPieces(name: 'o200k_base' | 'cl100k_base', text: string): number {
   const pc = pieceCounter(name);
-  const enc = bpe(name);
-  const ranks = pc.ranks;
-  if (pc.re === null || ranks === null) return encodeLinear(enc, text).length;
-  const { counts: cache, short2, short3 } = pc;
-  let n = 0;
-  const add = (s: number, e: number): void => {
-    const len = e - s;
-    const c0 = text.charCodeAt(s);
-    if (len === 1 && c0 < 128) {
-      n++; // every byte is a token
-      return;
-    }
-    if (len <= 3 && c0 < 128) {
-      const c1 = text.charCodeAt(s + 1);
-      const c2 = len === 3 ? text.charCodeAt(s + 2) : 0;
-      if (c1 < 128 && c2 < 128) {
-        const table = len === 2 ? short2 : short3;
-        const i = len === 2 ? (c0 << 7) | c1 : (c0 << 14) | (c1 << 7) | c2;
-        let k = table[i]!;
-        if (k === 0) table[i] = k = shortCount(ranks, text, s, e);
-        n += k;
-        return;
-      }
-    }
-    // One pass: the FNV-1a hash of the chars (= of the bytes when ASCII) and whether all are ASCII.
-    let h = 0x811c9dc5;
-    let or = 0;
-    for (let i = s; i < e; i++) {
-      const c = text.charCodeAt(i);
-      or |= c;
-      h = Math.imul(h ^ c, 0x01000193);
-    }
-    const ascii = or < 128;
-    if (ascii && e - s <= MAX_EXACT_PIECE && ranks.idOfAscii(text, s, e, h) >= 0) {
-      n++;
-      return;
-    }
-    let c = cache.get(text, s, e, h);
-    if (c < 0) {
-      c = countPiece(enc, ranks, text, s, e, ascii);
-      cache.set(text.slice(s, e), h, c);
-    }
-    n += c;
-  };
-  if (name === 'o200k_base') forEachO200kSpan(text, pc.re, add);
-  else for (const m of text.matchAll(pc.re)) add(m.index, m.index + m[0].length);
-  return n;
+  const { re, ranks } = pc;
+  if (re === null || ranks === null) return encodeLinear(pc.enc, text).length;
+  let total = 0;
+  if (name !== 'o200k_base') {
+    for (const m of text.matchAll(re)) total += spanCount(pc, ranks, text, m.index, m.index + m[0].length);
+    return total;
+  }
+  // forEachO200kSpan, with the counting inlined: ASCII stretches by the scanner, the lines around
+  // a non-ASCII character by the regex.
+  const n = text.length;
+  for (let from = 0; from < n;) {
+    const start = o200kRegexStart(text, from);
+    total += countAsciiStretch(pc, ranks, text, from, start);
+    if (start === n) break;
+    const end = o200kRegexEnd(text, start);
+    total += countRegexStretch(pc, ranks, re, text, start, end);
+    from = end;
+  }
+  return total;
+}
+
+function countAsciiStretch(pc: PieceCounter, ranks: RankTable, text: string, from: number, to: number): number {
+  let total = 0;
+  for (let i = from; i < to;) {
+    const e = o200kAsciiPieceEnd(text, i, to);
+    total += spanCount(pc, ranks, text, i, e);
+    i = e;
+  }
+  return total;
+}
+
+function countRegexStretch(
+  pc: PieceCounter,
+  ranks: RankTable,
+  re: RegExp,
+  text: string,
+  from: number,
+  to: number,
+): number {
+  let total = 0;
+  for (const m of text.slice(from, to).matchAll(re))
+    total += spanCount(pc, ranks, text, from + m.index, from + m.index + m[0].length);
+  return total;
 }
 
 /** Some pre-token is longer than MAX_EXACT_PIECE (only then can BPE go quadratic). */

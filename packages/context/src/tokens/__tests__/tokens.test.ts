@@ -12,6 +12,7 @@ import {
   TOKENS_PER_REQUEST,
 } from '..';
 import { encoderFor } from '../encoder';
+import { hashParts, hashString } from '../hash';
 import { getEncoding } from 'js-tiktoken';
 
 describe('encodings', () => {
@@ -88,6 +89,18 @@ describe('message counts', () => {
     expect(countMessageTokens({ ...msg }, 'gpt-4o', cache)).toBe(999);
     expect(first).not.toBe(999);
     expect(cache.hits).toBe(1);
+  });
+
+  it('hashes a message in parts to the key of its joined fingerprint', () => {
+    expect(hashParts(['ab', '', 'c'])).toBe(hashString('abc'));
+    const m = {
+      role: 'assistant' as const,
+      content: 'body',
+      name: 'n',
+      tool_calls: [{ id: 'c', type: 'function' as const, function: { name: 'shell', arguments: '{"a":1}' } }],
+    };
+    const joined = 'assistant\u0000body\u0001n\u0003shell\u0004{"a":1}';
+    expect(messageTokenKey(m, 'gpt-4o')).toBe(`o200k_base:${hashString(joined)}`);
   });
 
   it('keys differ by encoding and by content', () => {
