@@ -40,6 +40,11 @@ export class RankTable {
   private readonly mask: number;
   /** Token id of each single byte (every byte is a token in the encodings we count). */
   readonly byteToken = new Int32Array(256).fill(-1);
+  /**
+   * Token id of each two-byte token by its bytes (b0 << 8 | b1), else -1: a piece's first merges
+   * are pairs of single bytes, answered here (256 KB) without hashing or probing the big table.
+   */
+  private readonly pair2 = new Int32Array(1 << 16).fill(-1);
 
   /** From js-tiktoken's `textMap` (rank → bytes); ~10 ms for o200k, once per process. */
   constructor(textMap: ReadonlyMap<number, Uint8Array>) {
@@ -68,6 +73,7 @@ export class RankTable {
       this.slots[i * 2] = h;
       this.slots[i * 2 + 1] = id + 1;
       if (b.length === 1) this.byteToken[b[0]!] = id;
+      else if (b.length === 2) this.pair2[(b[0]! << 8) | b[1]!] = id;
     }
   }
 
@@ -112,6 +118,7 @@ export class RankTable {
     const la = info[a * 4 + 1]!;
     const ob = info[b * 4]!;
     const lb = info[b * 4 + 1]!;
+    if (la === 1 && lb === 1) return this.pair2[(bytes[oa]! << 8) | bytes[ob]!]!;
     let h = info[a * 4 + 2]!;
     for (let k = ob; k < ob + lb; k++) h = Math.imul(h ^ bytes[k]!, FNV_PRIME);
     for (let i = slotOf(h, mask); ; i = (i + 1) & mask) {

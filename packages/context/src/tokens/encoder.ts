@@ -120,7 +120,9 @@ function countPiece(enc: Tiktoken, ranks: RankTable, t: string, s: number, e: nu
 }
 
 function shortCount(ranks: RankTable, t: string, s: number, e: number): number {
-  return ranks.idOfAscii(t, s, e, hashAscii(t, s, e)) >= 0 ? 1 : countAscii(ranks, t, s, e);
+  if (ranks.idOfAscii(t, s, e, hashAscii(t, s, e)) >= 0) return 1;
+  // Two bytes that are not one token cannot merge (their only pair is the whole).
+  return e - s === 2 ? 2 : countAscii(ranks, t, s, e);
 }
 
 /**
