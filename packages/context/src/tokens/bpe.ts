@@ -184,8 +184,11 @@ function mergeShort(table: RankTable, count: number): number {
     }
     if (best < 0) break;
     ids[best] = bestRank;
-    ids.copyWithin(best + 1, best + 2, n);
-    rank.copyWithin(best + 1, best + 2, n);
+    // Plain loops: copyWithin's builtin call costs more than moving a few ints.
+    for (let k = best + 1; k < n - 1; k++) {
+      ids[k] = ids[k + 1]!;
+      rank[k] = rank[k + 1]!;
+    }
     n--;
     rank[n - 1] = -1;
     if (best < n - 1) rank[best] = table.pairRank(ids[best]!, ids[best + 1]!);
