@@ -46,7 +46,7 @@ export class RankTable {
    */
   private readonly pair2 = new Int32Array(1 << 16).fill(-1);
 
-  /** From js-tiktoken's `textMap` (rank → bytes); ~10 ms for o200k, once per process. */
+  /** From js-tiktoken's `textMap` (rank → bytes): tens of ms for o200k, once per process (js-tiktoken's own load takes ~10× that). */
   constructor(textMap: ReadonlyMap<number, Uint8Array>) {
     let maxId = 0;
     let total = 0;
