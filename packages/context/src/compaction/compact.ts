@@ -21,7 +21,7 @@ import { summarize, memoryCheckpoint, rebuild } from './steps/folding';
 import { brutePrune, keepHeadTail, pruneToolOutputs, stripChitchat } from './steps/pruning';
 import { dropMonologues } from './steps/monologues';
 import { cutToolOutputs } from './steps/cut';
-import { applyLedger, oversizedKeptMessage, type LedgerSlot } from './finish';
+import { applyLedger, oversizedKeptMessage, type LedgerSlot, type ViewNamesMemo } from './finish';
 import { SUMMARY_PREFIX } from './prompts';
 
 export interface CompactInput {
@@ -263,10 +263,11 @@ export async function compact(input: CompactInput): Promise<CompactResult> {
     }
   };
   let slot: LedgerSlot | null = null;
+  const viewNamesMemo: ViewNamesMemo = new Map();
   // The ledger is part of the view a strategy must fit: it is (re)applied before every stop check.
   const ledger = (): void => {
     const tokensBefore = state.total();
-    const r = applyLedger(state, ctx, original, slot);
+    const r = applyLedger(state, ctx, original, slot, viewNamesMemo);
     slot = r.slot;
     const after = state.total();
     if (after !== tokensBefore) steps.push({ name: 'ledger', tokensBefore, tokensAfter: after, ...r.detail });

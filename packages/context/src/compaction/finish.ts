@@ -25,8 +25,41 @@ function ledgerBudget(ctx: StepContext): { model: string; userTokens: number } {
   return { model: ctx.model, userTokens: Math.min(LEDGER_USER_TOKENS, Math.max(200, Math.floor(ctx.target * 0.05))) };
 }
 
-function viewText(entries: readonly WorkEntry[]): string {
-  return messagesText(entries.map((e) => toChatMessage(e.msg)));
+/**
+ * Whether the view (its messages' texts joined by newlines, as `messagesText`) contains a needle.
+ * The ledger is checked before every stop, 4–5 times a compaction, and the view can hold a
+ * megabyte of pasted diff: joining and searching it each time cost more than the strategy. A
+ * needle without a newline cannot span two messages, so each message's text is searched alone
+ * and the answer memoized per text (`memo`, one per compaction: hidden or rewritten messages
+ * simply stop being asked about).
+ */
+export type ViewNamesMemo = Map<string, Map<string, boolean>>;
+
+export function viewNames(entries: readonly WorkEntry[], memo: ViewNamesMemo, extra = ''): (needle: string) => boolean {
+  let joined: string | null = null;
+  return (needle) => {
+    if (extra.includes(needle)) return true;
+    if (needle.includes('\n')) {
+      joined ??= `${messagesText(entries.map((e) => toChatMessage(e.msg)))}\n${extra}`;
+      return joined.includes(needle);
+    }
+    for (const e of entries) {
+      const text = entryText(e);
+      let known = memo.get(text);
+      if (!known) memo.set(text, (known = new Map()));
+      let found = known.get(needle);
+      if (found === undefined) known.set(needle, (found = text.includes(needle)));
+      if (found) return true;
+    }
+    return false;
+  };
+}
+
+/** One message's part of `messagesText`. */
+function entryText(e: WorkEntry): string {
+  const calls = e.msg.tool_calls;
+  const content = e.msg.content ?? '';
+  return calls?.length ? [content, ...calls.map((tc) => tc.function.arguments)].join('\n') : content;
 }
 
 /**
@@ -50,6 +83,7 @@ export function applyLedger(
   ctx: StepContext,
   original: readonly WorkEntry[],
   slot: LedgerSlot | null,
+  memo: ViewNamesMemo = new Map(),
 ): { slot: LedgerSlot | null; detail: StepDetail } {
   // A later fold may have hidden the message the ledger went into (it then folded its text).
   if (slot && state.entries.some((e) => e.msg.id === slot!.id)) {
@@ -64,7 +98,7 @@ export function applyLedger(
   if (target) {
     const lines = missingLedgerLines(
       buildLedger(hiddenEntries().map((e) => e.msg)),
-      viewText(state.entries),
+      viewNames(state.entries, memo),
       ledgerBudget(ctx),
     );
     if (lines.length === 0) return { slot: null, detail: { items: 0 } };
@@ -81,7 +115,7 @@ export function applyLedger(
   const missing = (): string[] =>
     missingLedgerLines(
       buildLedger(hiddenEntries().map((e) => e.msg)),
-      `${viewText(state.entries)}\n${carried}`,
+      viewNames(state.entries, memo, carried),
       ledgerBudget(ctx),
     );
   let lines = missing();

@@ -174,15 +174,16 @@ export function buildLedger(hidden: readonly StoredMessage[]): Ledger {
  */
 export function missingLedgerLines(
   ledger: Ledger,
-  viewText: string,
+  viewText: string | ((needle: string) => boolean),
   budget: { model: string; userTokens?: number },
 ): string[] {
-  const files = ledger.files.filter((f) => !viewText.includes(f.path));
-  const todos = ledger.todos.filter((t) => !viewText.includes(t));
+  const names = typeof viewText === 'string' ? (needle: string) => viewText.includes(needle) : viewText;
+  const files = ledger.files.filter((f) => !names(f.path));
+  const todos = ledger.todos.filter((t) => !names(t));
   const users: string[] = [];
   let left = budget.userTokens ?? LEDGER_USER_TOKENS;
   for (const u of [...ledger.users].reverse()) {
-    if (viewText.includes(u)) continue;
+    if (names(u)) continue;
     const cost = countTextTokens(u, budget.model) + 2;
     if (cost > left) break;
     left -= cost;

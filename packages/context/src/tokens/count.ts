@@ -1,7 +1,7 @@
 import type { ChatMessage } from '@threadline/protocol';
 import { encoderFor } from './encoder';
 import { encodingForModel } from './models';
-import { hashString } from './hash';
+import { hashParts } from './hash';
 
 /**
  * Per-message framing, as OpenAI documents for its chat format: every message costs
@@ -50,18 +50,18 @@ export class MemoryTokenCache implements TokenCache {
 /** One process-wide cache used when callers pass none. */
 export const defaultTokenCache = new MemoryTokenCache();
 
-/** The text of a message that tokens are spent on, joined in a stable order (the hash input). */
-function messageFingerprint(msg: ChatMessage): string {
-  let s = msg.role + '\u0000' + (msg.content ?? '');
-  if (msg.name !== undefined) s += '\u0001' + msg.name;
-  if (msg.tool_call_id !== undefined) s += '\u0002' + msg.tool_call_id;
-  for (const tc of msg.tool_calls ?? []) s += '\u0003' + tc.function.name + '\u0004' + tc.function.arguments;
-  return s;
+/** The text of a message that tokens are spent on, in a stable order (the hash input, in parts). */
+function messageFingerprint(msg: ChatMessage): string[] {
+  const parts = [msg.role, '\u0000', msg.content ?? ''];
+  if (msg.name !== undefined) parts.push('\u0001', msg.name);
+  if (msg.tool_call_id !== undefined) parts.push('\u0002', msg.tool_call_id);
+  for (const tc of msg.tool_calls ?? []) parts.push('\u0003', tc.function.name, '\u0004', tc.function.arguments);
+  return parts;
 }
 
 /** The cache key of a message's count under a model's encoding. */
 export function messageTokenKey(msg: ChatMessage, model: string): string {
-  return encodingForModel(model) + ':' + hashString(messageFingerprint(msg));
+  return encodingForModel(model) + ':' + hashParts(messageFingerprint(msg));
 }
 
 /** Counts a message without any cache. */

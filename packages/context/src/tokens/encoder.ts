@@ -1,6 +1,8 @@
 import { getEncoding, type Tiktoken } from 'js-tiktoken';
 import { encodingForModel, type EncodingName } from './models';
-import { forEachO200kPiece, forEachO200kSpan } from './pretokenize';
+import { countAscii, countBytes, hashAscii, RankTable } from './bpe';
+import { PieceTable } from './pieceTable';
+import { forEachO200kPiece, o200kAsciiPieceEnd, o200kRegexEnd, o200kRegexStart } from './pretokenize';
 
 /** Characters per token of the documented fallback for models without a known tokenizer. */
 export const APPROX_CHARS_PER_TOKEN = 4;
@@ -39,9 +41,10 @@ const approx: TokenEncoder = {
  * minified code without a space take ~17 s, and a tool output like that would stall the turn.
  * Such runs are cut into 256-character pieces and encoded piece by piece, which keeps counting
  * linear, changes a count by at most a token per cut, and still decodes to the exact text.
+ * Whitespace runs too: 3,000 blanks before a newline are one pre-token (0.6 s whole, 7 s at 10,000).
  */
-const LONG_RUN = /\S{257}/;
-const RUN_PIECE = /(\S{256})/;
+const LONG_RUN = /\S{257}|\s{257}/;
+const RUN_PIECE = /(\S{256}|\s{256})/;
 
 function encodeLinear(enc: Tiktoken, text: string): number[] {
   // Disallowing nothing: a transcript that quotes "<|endoftext|>" must count, not throw.
@@ -53,310 +56,158 @@ function encodeLinear(enc: Tiktoken, text: string): number[] {
 
 /**
  * Counting is BPE per pre-tokenizer piece (the encoding's own regex split), so the count of a text
- * is the sum of its pieces' counts. Pieces repeat (words, indentation, punctuation), so their
- * counts are cached, as the original GPT-2 encoder cached its BPE: identical counts, and cold
- * counting no longer pays js-tiktoken's per-piece byte encoding and rank lookups for every word.
+ * is the sum of its pieces' counts. A piece that is itself a token counts 1 (one probe of the rank
+ * table, as js-tiktoken checks first); the counts of other pieces are cached, as the original
+ * GPT-2 encoder cached its BPE, since pieces repeat (words, indentation, punctuation).
  */
-const PIECE_CACHE_MAX = 200_000;
 /** A piece longer than this is counted with the 256-character cut of `encodeLinear`. */
 const MAX_EXACT_PIECE = 1024;
 
 interface PieceCounter {
+  enc: Tiktoken;
   re: RegExp | null;
   counts: PieceTable;
+  /** The vocabulary as flat arrays, or null if js-tiktoken's internals changed. */
+  ranks: RankTable | null;
+  /**
+   * Counts of 2- and 3-character ASCII pieces (0 = not yet known), indexed by their characters:
+   * the most frequent pieces after single characters (` =`, `++`, ` if`, `def`), one read each.
+   */
+  short2: Uint8Array;
+  short3: Uint8Array;
 }
 const pieceCounters = new Map<string, PieceCounter>();
 
 function pieceCounter(name: 'o200k_base' | 'cl100k_base'): PieceCounter {
   let pc = pieceCounters.get(name);
   if (!pc) {
-    // js-tiktoken keeps the pattern as `patStr`; without it we fall back to plain encoding.
-    const pat = (bpe(name) as unknown as { patStr?: unknown }).patStr;
-    pc = { re: typeof pat === 'string' ? new RegExp(pat, 'gu') : null, counts: new PieceTable() };
+    // js-tiktoken keeps the pattern as `patStr` and token bytes as `textMap`; without them we
+    // fall back to plain encoding.
+    const enc = bpe(name);
+    const inner = enc as unknown as { patStr?: unknown; textMap?: unknown };
+    let ranks = inner.textMap instanceof Map ? new RankTable(inner.textMap as Map<number, Uint8Array>) : null;
+    if (ranks !== null && !ranks.complete) ranks = null;
+    pc = {
+      enc,
+      re: typeof inner.patStr === 'string' ? new RegExp(inner.patStr, 'gu') : null,
+      counts: new PieceTable(),
+      ranks,
+      short2: new Uint8Array(1 << 14),
+      short3: new Uint8Array(1 << 21),
+    };
     pieceCounters.set(name, pc);
   }
   return pc;
 }
 
-/** Forget the cached piece counts and learnt pair ranks (the bench measures cold counting with it). */
+/** Forget the cached piece counts (the bench measures cold counting with it). */
 export function resetPieceCache(): void {
-  for (const pc of pieceCounters.values()) pc.counts.clear();
-  for (const t of mergeTables.values()) {
-    t?.pairs.clear();
-    t?.keys.clear();
+  for (const pc of pieceCounters.values()) {
+    pc.counts.clear();
+    pc.short2.fill(0);
+    pc.short3.fill(0);
   }
 }
 
 const utf8 = new TextEncoder();
 
-interface MergeTables {
-  /** Rank-table keys are comma-joined bytes. */
-  ranks: Map<string, number>;
-  /** Token id → its bytes. */
-  bytesOf: Map<number, Uint8Array>;
-  /** Token id of each single byte. */
-  byteToken: number[];
-  /** Token id → its rank-table key. */
-  keys: Map<number, string>;
-  /** left id → right id → id of the concatenation, or -1: learnt as pieces are merged. */
-  pairs: Map<number, Map<number, number>>;
-}
-const mergeTables = new Map<Tiktoken, MergeTables | null>();
-
-/** js-tiktoken's rank tables (`rankMap`, `textMap`), or null if its internals changed. */
-function tablesOf(enc: Tiktoken): MergeTables | null {
-  let t = mergeTables.get(enc);
-  if (t === undefined) {
-    const inner = enc as unknown as { rankMap?: unknown; textMap?: unknown };
-    const ranks = inner.rankMap;
-    const bytesOf = inner.textMap;
-    t =
-      ranks instanceof Map && bytesOf instanceof Map
-        ? {
-            ranks: ranks as Map<string, number>,
-            bytesOf: bytesOf as Map<number, Uint8Array>,
-            byteToken: Array.from({ length: 256 }, (_, i) => (ranks.get(String(i)) as number | undefined) ?? -1),
-            pairs: new Map(),
-            keys: new Map(),
-          }
-        : null;
-    mergeTables.set(enc, t);
-  }
-  return t;
+/** Token count of the piece t[s, e) that is not a single ASCII character, cached or not. */
+function countPiece(enc: Tiktoken, ranks: RankTable, t: string, s: number, e: number, ascii: boolean): number {
+  if (e - s > MAX_EXACT_PIECE) return encodeLinear(enc, t.slice(s, e)).length;
+  if (ascii) return countAscii(ranks, t, s, e);
+  const bytes = utf8.encode(t.slice(s, e));
+  if (bytes.length === 1 || ranks.idOfBytes(bytes, bytes.length) >= 0) return 1;
+  return countBytes(ranks, bytes, bytes.length);
 }
 
-/** The rank-table key of a token id ("b1,b2,…"), built once per id. */
-function keyOf(t: MergeTables, id: number): string | null {
-  let k = t.keys.get(id);
-  if (k === undefined) {
-    const bytes = t.bytesOf.get(id);
-    if (!bytes) return null;
-    t.keys.set(id, (k = bytes.join(',')));
-  }
-  return k;
-}
-
-function pairRank(t: MergeTables, a: number, b: number): number {
-  let inner = t.pairs.get(a);
-  if (inner === undefined) t.pairs.set(a, (inner = new Map()));
-  let r = inner.get(b);
-  if (r === undefined) {
-    const ka = keyOf(t, a);
-    const kb = keyOf(t, b);
-    r = ka !== null && kb !== null ? (t.ranks.get(`${ka},${kb}`) ?? -1) : -1;
-    inner.set(b, r);
-  }
-  return r;
+function shortCount(ranks: RankTable, t: string, s: number, e: number): number {
+  if (ranks.idOfAscii(t, s, e, hashAscii(t, s, e)) >= 0) return 1;
+  // Two bytes that are not one token cannot merge (their only pair is the whole).
+  return e - s === 2 ? 2 : countAscii(ranks, t, s, e);
 }
 
 /**
- * Token count of one piece: js-tiktoken's own merge (bytePairMerge: lowest rank first, leftmost
- * on ties) over its own rank table, with parts held as token ids and the rank of a pair of ids
- * learnt once (pairs repeat across pieces far more than pieces do). Without `encode`'s per-call
- * regex construction and per-lookup string keys, which dominated cache misses.
+ * Token count of the piece t[s, e). A plain function of its arguments (no closure), called from
+ * the counting loops directly, so the hot path stays monomorphic and cheap to optimize.
  */
-function bpeCount(enc: Tiktoken, piece: string): number {
-  const t = tablesOf(enc);
-  if (t === null) return enc.encode(piece, [], []).length;
-  const bytes = utf8.encode(piece);
-  const n = bytes.length;
-  if (n === 1) return 1;
-  if (t.ranks.has(bytes.join(','))) return 1; // as js-tiktoken: a piece that is one token
-  const ids = new Int32Array(n);
-  for (let k = 0; k < n; k++) ids[k] = t.byteToken[bytes[k]!]!;
-  return n > 24 ? mergeLong(t, ids) : mergeShort(t, ids);
-}
-
-/** Short pieces: rescan the pairs after each merge (what bytePairMerge does). */
-function mergeShort(t: MergeTables, ids: Int32Array): number {
-  let n = ids.length;
-  // rank[k]: rank of ids[k] and ids[k + 1] merged, -1 when they do not merge.
-  const rank = new Int32Array(n);
-  for (let k = 0; k < n - 1; k++) rank[k] = pairRank(t, ids[k]!, ids[k + 1]!);
-  rank[n - 1] = -1;
-  for (;;) {
-    let best = -1;
-    for (let k = 0; k < n - 1; k++) {
-      const r = rank[k]!;
-      if (r >= 0 && (best < 0 || r < rank[best]!)) best = k;
-    }
-    if (best < 0) break;
-    ids[best] = rank[best]!;
-    ids.copyWithin(best + 1, best + 2, n);
-    rank.copyWithin(best + 1, best + 2, n);
-    n--;
-    rank[n - 1] = -1;
-    if (best < n - 1) rank[best] = pairRank(t, ids[best]!, ids[best + 1]!);
-    if (best > 0) rank[best - 1] = pairRank(t, ids[best - 1]!, ids[best]!);
-  }
-  return n;
-}
-
-/**
- * Long pieces (a line of `=`, a long identifier): the same merges, lowest rank first and leftmost
- * on ties, taken from a heap of (rank, position) over a linked list of parts, so a piece costs
- * n log n instead of n². Stale heap entries are recognised by the ids they were made for.
- */
-function mergeLong(t: MergeTables, ids: Int32Array): number {
-  const n = ids.length;
-  const next = new Int32Array(n);
-  const prev = new Int32Array(n);
-  for (let k = 0; k < n; k++) {
-    next[k] = k + 1 < n ? k + 1 : -1;
-    prev[k] = k - 1;
-  }
-  // Heap of entries e: hr[e] rank, hp[e] left position, hl/hr2 the ids it was made for.
-  const cap = 4 * n;
-  const hr = new Int32Array(cap);
-  const hp = new Int32Array(cap);
-  const hl = new Int32Array(cap);
-  const hq = new Int32Array(cap);
-  let size = 0;
-  const less = (a: number, b: number): boolean => hr[a]! < hr[b]! || (hr[a] === hr[b] && hp[a]! < hp[b]!);
-  const swap = (a: number, b: number): void => {
-    for (const arr of [hr, hp, hl, hq]) {
-      const x = arr[a]!;
-      arr[a] = arr[b]!;
-      arr[b] = x;
-    }
-  };
-  const push = (pos: number): void => {
-    const right = next[pos]!;
-    if (right < 0) return;
-    const r = pairRank(t, ids[pos]!, ids[right]!);
-    if (r < 0) return;
-    let i = size++;
-    hr[i] = r;
-    hp[i] = pos;
-    hl[i] = ids[pos]!;
-    hq[i] = ids[right]!;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (!less(i, parent)) break;
-      swap(i, parent);
-      i = parent;
-    }
-  };
-  const pop = (): void => {
-    size--;
-    if (size === 0) return;
-    swap(0, size);
-    let i = 0;
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let m = i;
-      if (l < size && less(l, m)) m = l;
-      if (r < size && less(r, m)) m = r;
-      if (m === i) break;
-      swap(i, m);
-      i = m;
-    }
-  };
-  for (let k = 0; k < n - 1; k++) push(k);
-  let parts = n;
-  const alive = new Uint8Array(n).fill(1);
-  while (size > 0) {
-    const pos = hp[0]!;
-    const rank = hr[0]!;
-    const right = next[pos]!;
-    const valid = alive[pos] === 1 && right >= 0 && ids[pos] === hl[0] && ids[right] === hq[0];
-    pop();
-    if (!valid) continue;
-    ids[pos] = rank;
-    alive[right] = 0;
-    next[pos] = next[right]!;
-    if (next[right]! >= 0) prev[next[right]!] = pos;
-    parts--;
-    if (prev[pos]! >= 0) push(prev[pos]!);
-    push(pos);
-  }
-  return parts;
-}
-
-/**
- * The piece-count cache: open addressing on an FNV-1a hash of the piece's characters, compared in
- * place (`startsWith` at the span), so a hit makes no string; only a miss slices its piece.
- */
-class PieceTable {
-  private keys: (string | undefined)[] = [];
-  private counts = new Int32Array(0);
-  private mask = 0;
-  size = 0;
-
-  constructor() {
-    this.clear();
-  }
-
-  clear(): void {
-    this.keys = new Array<string | undefined>(1 << 14);
-    this.counts = new Int32Array(1 << 14);
-    this.mask = (1 << 14) - 1;
-    this.size = 0;
-  }
-
-  /** The cached count of t[s, e) with hash h, or -1. */
-  get(t: string, s: number, e: number, h: number): number {
-    const len = e - s;
-    for (let i = h & this.mask; ; i = (i + 1) & this.mask) {
-      const k = this.keys[i];
-      if (k === undefined) return -1;
-      if (k.length === len && t.startsWith(k, s)) return this.counts[i]!;
+function spanCount(pc: PieceCounter, ranks: RankTable, t: string, s: number, e: number): number {
+  const len = e - s;
+  const c0 = t.charCodeAt(s);
+  if (len === 1 && c0 < 128) return 1; // every byte is a token
+  if (len <= 3 && c0 < 128) {
+    const c1 = t.charCodeAt(s + 1);
+    const c2 = len === 3 ? t.charCodeAt(s + 2) : 0;
+    if (c1 < 128 && c2 < 128) {
+      const table = len === 2 ? pc.short2 : pc.short3;
+      const i = len === 2 ? (c0 << 7) | c1 : (c0 << 14) | (c1 << 7) | c2;
+      let k = table[i]!;
+      if (k === 0) table[i] = k = shortCount(ranks, t, s, e);
+      return k;
     }
   }
-
-  set(piece: string, h: number, count: number): void {
-    if (this.size >= PIECE_CACHE_MAX) this.clear();
-    if ((this.size + 1) * 2 > this.keys.length) this.grow();
-    let i = h & this.mask;
-    while (this.keys[i] !== undefined) i = (i + 1) & this.mask;
-    this.keys[i] = piece;
-    this.counts[i] = count;
-    this.size++;
-  }
-
-  private grow(): void {
-    const keys = this.keys;
-    const counts = this.counts;
-    this.keys = new Array<string | undefined>(keys.length * 2);
-    this.counts = new Int32Array(keys.length * 2);
-    this.mask = keys.length * 2 - 1;
-    for (let j = 0; j < keys.length; j++) {
-      const k = keys[j];
-      if (k === undefined) continue;
-      let i = hashSpan(k, 0, k.length) & this.mask;
-      while (this.keys[i] !== undefined) i = (i + 1) & this.mask;
-      this.keys[i] = k;
-      this.counts[i] = counts[j]!;
-    }
-  }
-}
-
-function hashSpan(t: string, s: number, e: number): number {
+  // One pass: the FNV-1a hash of the chars (= of the bytes when ASCII) and whether all are ASCII.
   let h = 0x811c9dc5;
-  for (let i = s; i < e; i++) h = Math.imul(h ^ t.charCodeAt(i), 0x01000193);
-  return h >>> 0;
+  let or = 0;
+  for (let i = s; i < e; i++) {
+    const c = t.charCodeAt(i);
+    or |= c;
+    h = Math.imul(h ^ c, 0x01000193);
+  }
+  const ascii = or < 128;
+  if (ascii && len <= MAX_EXACT_PIECE && ranks.idOfAscii(t, s, e, h) >= 0) return 1;
+  let c = pc.counts.get(t, s, e, h);
+  if (c < 0) {
+    c = countPiece(pc.enc, ranks, t, s, e, ascii);
+    pc.counts.set(t.slice(s, e), h, c);
+  }
+  return c;
 }
 
 function countPieces(name: 'o200k_base' | 'cl100k_base', text: string): number {
   const pc = pieceCounter(name);
-  if (pc.re === null) return encodeLinear(bpe(name), text).length;
-  const enc = bpe(name);
-  const table = pc.counts;
-  let n = 0;
-  const add = (s: number, e: number): void => {
-    const h = hashSpan(text, s, e);
-    let c = table.get(text, s, e, h);
-    if (c < 0) {
-      const piece = text.slice(s, e);
-      c = piece.length > MAX_EXACT_PIECE ? encodeLinear(enc, piece).length : bpeCount(enc, piece);
-      table.set(piece, h, c);
-    }
-    n += c;
-  };
-  if (name === 'o200k_base') forEachO200kSpan(text, pc.re, add);
-  else for (const m of text.matchAll(pc.re)) add(m.index, m.index + m[0].length);
-  return n;
+  const { re, ranks } = pc;
+  if (re === null || ranks === null) return encodeLinear(pc.enc, text).length;
+  let total = 0;
+  if (name !== 'o200k_base') {
+    for (const m of text.matchAll(re)) total += spanCount(pc, ranks, text, m.index, m.index + m[0].length);
+    return total;
+  }
+  // forEachO200kSpan, with the counting inlined: ASCII stretches by the scanner, the lines around
+  // a non-ASCII character by the regex.
+  const n = text.length;
+  for (let from = 0; from < n;) {
+    const start = o200kRegexStart(text, from);
+    total += countAsciiStretch(pc, ranks, text, from, start);
+    if (start === n) break;
+    const end = o200kRegexEnd(text, start);
+    total += countRegexStretch(pc, ranks, re, text, start, end);
+    from = end;
+  }
+  return total;
+}
+
+function countAsciiStretch(pc: PieceCounter, ranks: RankTable, text: string, from: number, to: number): number {
+  let total = 0;
+  for (let i = from; i < to;) {
+    const e = o200kAsciiPieceEnd(text, i, to);
+    total += spanCount(pc, ranks, text, i, e);
+    i = e;
+  }
+  return total;
+}
+
+function countRegexStretch(
+  pc: PieceCounter,
+  ranks: RankTable,
+  re: RegExp,
+  text: string,
+  from: number,
+  to: number,
+): number {
+  let total = 0;
+  for (const m of text.slice(from, to).matchAll(re))
+    total += spanCount(pc, ranks, text, from + m.index, from + m.index + m[0].length);
+  return total;
 }
 
 /** Some pre-token is longer than MAX_EXACT_PIECE (only then can BPE go quadratic). */

@@ -48,69 +48,63 @@ function letters(t: string, i: number, n: number): number {
   return j - i + contraction(t, j);
 }
 
+/**
+ * End of the pre-token that starts at i in the ASCII text t[…, n). Pieces are found one after the
+ * other from their start alone, so callers loop without a callback (the counter's hot loop).
+ */
+export function o200kAsciiPieceEnd(t: string, i: number, n: number): number {
+  const c = CLASS[t.charCodeAt(i)]!;
+  // Letters, with an optional prefix that is neither \r, \n, a letter nor a digit.
+  if (c & LETTER) return i + letters(t, i, n);
+  if (!(c & (NEWLINE | DIGIT)) && i + 1 < n && CLASS[t.charCodeAt(i + 1)]! & LETTER)
+    return i + 1 + letters(t, i + 1, n);
+  if (c & DIGIT) {
+    let j = i + 1;
+    while (j < n && j < i + 3 && CLASS[t.charCodeAt(j)] === DIGIT) j++;
+    return j;
+  }
+  // ` ?[^\s L N]+[\r\n/]*`
+  const p = t.charCodeAt(i) === 32 ? i + 1 : i;
+  if (p < n && CLASS[t.charCodeAt(p)] === 0) {
+    let j = p + 1;
+    while (j < n && CLASS[t.charCodeAt(j)] === 0) j++;
+    while (j < n && (CLASS[t.charCodeAt(j)]! & NEWLINE || t.charCodeAt(j) === 47)) j++;
+    return j;
+  }
+  // Whitespace run W from i (c is SPACE here).
+  let w = i;
+  let lastNl = -1;
+  while (w < n && CLASS[t.charCodeAt(w)]! & SPACE) {
+    if (CLASS[t.charCodeAt(w)]! & NEWLINE) lastNl = w;
+    w++;
+  }
+  if (lastNl >= 0) return lastNl + 1; // \s*[\r\n]+
+  if (w === n || w - i === 1) return w; // \s+(?!\S) at the end, or \s+ of one character
+  return w - 1; // \s+(?!\S): the last space goes with the next piece
+}
+
 /** Calls `piece(start, end)` for each pre-token of an ASCII text, in order. */
-export function scanO200kAscii(t: string, piece: (start: number, end: number) => void, from = 0, to = t.length): void {
-  const n = to;
-  let i = from;
-  while (i < n) {
-    const c = CLASS[t.charCodeAt(i)]!;
-    // Letters, with an optional prefix that is neither \r, \n, a letter nor a digit.
-    if (c & LETTER) {
-      const l = letters(t, i, n);
-      piece(i, i + l);
-      i += l;
-      continue;
-    }
-    if (!(c & (NEWLINE | DIGIT)) && i + 1 < n && CLASS[t.charCodeAt(i + 1)]! & LETTER) {
-      const l = letters(t, i + 1, n);
-      piece(i, i + 1 + l);
-      i += 1 + l;
-      continue;
-    }
-    if (c & DIGIT) {
-      let j = i + 1;
-      while (j < n && j < i + 3 && CLASS[t.charCodeAt(j)] === DIGIT) j++;
-      piece(i, j);
-      i = j;
-      continue;
-    }
-    // ` ?[^\s L N]+[\r\n/]*`
-    const p = t.charCodeAt(i) === 32 ? i + 1 : i;
-    if (p < n && CLASS[t.charCodeAt(p)] === 0) {
-      let j = p + 1;
-      while (j < n && CLASS[t.charCodeAt(j)] === 0) j++;
-      while (j < n && (CLASS[t.charCodeAt(j)]! & NEWLINE || t.charCodeAt(j) === 47)) j++;
-      piece(i, j);
-      i = j;
-      continue;
-    }
-    // Whitespace run W from i (c is SPACE here).
-    let w = i;
-    let lastNl = -1;
-    while (w < n && CLASS[t.charCodeAt(w)]! & SPACE) {
-      if (CLASS[t.charCodeAt(w)]! & NEWLINE) lastNl = w;
-      w++;
-    }
-    if (lastNl >= 0) {
-      piece(i, lastNl + 1); // \s*[\r\n]+
-      i = lastNl + 1;
-    } else if (w === n || w - i === 1) {
-      piece(i, w); // \s+(?!\S) at the end, or \s+ of one character
-      i = w;
-    } else {
-      piece(i, w - 1); // \s+(?!\S): the last space goes with the next piece
-      i = w - 1;
-    }
+function scanO200kAscii(t: string, piece: (start: number, end: number) => void, from = 0, to = t.length): void {
+  for (let i = from; i < to;) {
+    const e = o200kAsciiPieceEnd(t, i, to);
+    piece(i, e);
+    i = e;
   }
 }
 
 /**
- * A position no piece spans: right after a newline and on an ASCII letter or digit (the piece
- * holding the newline ends there, and nothing in the pattern looks behind). Text can be split
- * there and each part pre-tokenized alone with identical pieces.
+ * A position no piece spans: right after \r or \n and on an ASCII character that is neither
+ * whitespace nor `/`. Only three alternatives can hold a newline: `\s*[\r\n]+` (taken before
+ * `\s+`, it ends after the last newline of its whitespace run), `[\r\n/]*` after punctuation, and
+ * none of them continues onto such a character; nothing in the pattern looks behind. Text can be
+ * split there and each part pre-tokenized alone with identical pieces. (Diff lines start with
+ * `+`/`-`, so a boundary is rarely more than a line away.)
  */
 function isSafeBoundary(t: string, p: number): boolean {
-  return p > 0 && p < t.length && t.charCodeAt(p - 1) === 10 && (CLASS[t.charCodeAt(p)]! & (LETTER | DIGIT)) !== 0;
+  if (p <= 0 || p >= t.length) return false;
+  const before = t.charCodeAt(p - 1);
+  const c = t.charCodeAt(p);
+  return (before === 10 || before === 13) && c < 128 && (CLASS[c]! & SPACE) === 0 && c !== 47;
 }
 
 /**
@@ -121,22 +115,39 @@ export function forEachO200kPiece(t: string, re: RegExp, piece: (text: string) =
   forEachO200kSpan(t, re, (s, e) => piece(t.slice(s, e)));
 }
 
+/**
+ * Where the next stretch that needs the encoding's regex starts, from `from` on: the last safe
+ * boundary before the first non-ASCII character (t.length when the rest is ASCII).
+ */
+export function o200kRegexStart(t: string, from: number): number {
+  const n = t.length;
+  let bad = from;
+  while (bad < n && t.charCodeAt(bad) <= 127) bad++;
+  if (bad === n) return n;
+  let start = bad;
+  while (start > from && !isSafeBoundary(t, start)) start--;
+  return start;
+}
+
+/** Where that stretch ends: the first safe boundary after its first non-ASCII character. */
+export function o200kRegexEnd(t: string, start: number): number {
+  const n = t.length;
+  let end = start;
+  while (end < n && t.charCodeAt(end) <= 127) end++;
+  end++;
+  while (end < n && !isSafeBoundary(t, end)) end++;
+  return Math.min(end, n);
+}
+
 /** As forEachO200kPiece, with each piece as a span [start, end) of `t` (no string made). */
 export function forEachO200kSpan(t: string, re: RegExp, span: (start: number, end: number) => void): void {
   const n = t.length;
   let from = 0;
   while (from < n) {
-    let bad = from;
-    while (bad < n && t.charCodeAt(bad) <= 127) bad++;
-    if (bad === n) {
-      scanO200kAscii(t, span, from, n);
-      return;
-    }
-    let start = bad;
-    while (start > from && !isSafeBoundary(t, start)) start--;
-    let end = bad + 1;
-    while (end < n && !isSafeBoundary(t, end)) end++;
-    if (start > from) scanO200kAscii(t, span, from, start);
+    const start = o200kRegexStart(t, from);
+    scanO200kAscii(t, span, from, start);
+    if (start === n) return;
+    const end = o200kRegexEnd(t, start);
     for (const m of t.slice(start, end).matchAll(re)) span(start + m.index, start + m.index + m[0].length);
     from = end;
   }

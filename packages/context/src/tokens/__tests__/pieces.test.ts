@@ -25,6 +25,16 @@ const TRICKY = [
   '<|endoftext|> special tokens count as text <|fim_prefix|>',
   '--------------------------------------------------------------------------------\n==========',
   'x'.repeat(600) + ' ' + 'ab1'.repeat(300),
+  // Long runs (the heap merge past 24 bytes): punctuation, mixed punctuation, whitespace.
+  '='.repeat(300) + '\n' + '-'.repeat(1000) + '\n+' + '*/'.repeat(200) + '\n' + '#'.repeat(25),
+  ' '.repeat(700) + 'x' + '\t'.repeat(300) + '\n'.repeat(200) + ' \t\n'.repeat(150) + 'y',
+  'a'.repeat(25) + ' ' + 'Ab'.repeat(200) + ' ' + '0123456789'.repeat(40),
+  // CJK, emoji (ZWJ sequences, skin tones, flags, keycaps), combining marks, lone surrogates.
+  '中文分词测试：这是一个很长的句子，没有空格也没有标点符号一直写下去直到结束。'.repeat(8),
+  '👩‍👩‍👧‍👦 👍🏽 🇨🇳🇺🇸 1️⃣ e\u0301 ñ Ω ß',
+  'lone \ud800 high, lone \udc00 low, pair \ud83d\ude00, reversed \ude00\ud83d end',
+  // A non-ASCII character deep in a diff: the split must fall where no piece spans it.
+  '+a)\n/é\n+x  \n  \né\n' + '+line = 1\n'.repeat(50) + ' ctx é\n-old\r\n/ré\n' + '+tail\n'.repeat(20),
 ];
 
 describe('token counting by cached pre-tokenizer pieces', () => {
@@ -47,6 +57,23 @@ describe('token counting by cached pre-tokenizer pieces', () => {
           cl100k.encode(text, [], []).length,
         );
       }
+    }
+  });
+
+  it('splits diff-like text with rare non-ASCII characters exactly like the regex', () => {
+    // Newline then whitespace, `/` or another newline is no place to split: each line below
+    // makes a too-permissive boundary cut a piece in two.
+    const lines = ['+ok\n', '+a)\n', '/é/x\n', '  \n', '\r\n', ' ctx\n', '-old ü\n', '+x\n\n/y\n', '😀\n', '+\t\n'];
+    let seed = 7;
+    const rnd = (): number => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    for (let round = 0; round < 20; round++) {
+      let text = '';
+      for (let i = 0; i < 300; i++) text += lines[Math.floor(rnd() * lines.length)]!;
+      const ours: string[] = [];
+      forEachO200kPiece(text, o200kRe, (p) => ours.push(p));
+      expect(ours).toEqual([...text.matchAll(o200kRe)].map((m) => m[0]));
+      resetPieceCache();
+      expect(countTextTokens(text, 'gpt-4o')).toBe(o200k.encode(text, [], []).length);
     }
   });
 

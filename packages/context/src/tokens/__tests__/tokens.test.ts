@@ -12,6 +12,7 @@ import {
   TOKENS_PER_REQUEST,
 } from '..';
 import { encoderFor } from '../encoder';
+import { hashParts, hashString } from '../hash';
 import { getEncoding } from 'js-tiktoken';
 
 describe('encodings', () => {
@@ -58,6 +59,21 @@ describe('encodings', () => {
     expect(enc.count(b64)).toBe(getEncoding('o200k_base').encode(b64, [], []).length);
     expect(enc.encode(b64)).toEqual(getEncoding('o200k_base').encode(b64, [], []));
   });
+
+  it('cuts one huge whitespace pre-token too (blank padding in a tool output), as it cuts other runs', () => {
+    // Blanks and tabs before a newline are one pre-token; whole, its BPE is quadratic (3,000
+    // blanks 0.6 s, 10,000 about 7 s). Over 1,024 characters it is counted and encoded in the
+    // 256-character cuts, like a run without spaces: here 697 tokens, where whole it is 702.
+    const pad = 'x' + ' \t'.repeat(700) + '\n' + 'y';
+    const js = getEncoding('o200k_base');
+    const cuts = pad.split(/(\s{256})/).filter((p) => p.length > 0);
+    const expected = cuts.reduce((n, p) => n + js.encode(p, [], []).length, 0);
+    const enc = encoderFor('gpt-4o');
+    const ids = enc.encode(pad) ?? [];
+    expect(enc.count(pad)).toBe(expected);
+    expect(ids.length).toBe(expected);
+    expect(enc.decode(ids)).toBe(pad);
+  });
 });
 
 describe('message counts', () => {
@@ -88,6 +104,18 @@ describe('message counts', () => {
     expect(countMessageTokens({ ...msg }, 'gpt-4o', cache)).toBe(999);
     expect(first).not.toBe(999);
     expect(cache.hits).toBe(1);
+  });
+
+  it('hashes a message in parts to the key of its joined fingerprint', () => {
+    expect(hashParts(['ab', '', 'c'])).toBe(hashString('abc'));
+    const m = {
+      role: 'assistant' as const,
+      content: 'body',
+      name: 'n',
+      tool_calls: [{ id: 'c', type: 'function' as const, function: { name: 'shell', arguments: '{"a":1}' } }],
+    };
+    const joined = 'assistant\u0000body\u0001n\u0003shell\u0004{"a":1}';
+    expect(messageTokenKey(m, 'gpt-4o')).toBe(`o200k_base:${hashString(joined)}`);
   });
 
   it('keys differ by encoding and by content', () => {
