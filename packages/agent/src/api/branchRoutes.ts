@@ -1,5 +1,6 @@
 import { AppError, type AppApi, type StoredMessage } from '@threadline/protocol';
 import type { Store } from '@threadline/store';
+import { userRequest, type UserRequest } from '../triggers/manual';
 import { appendUserMessage, runTurn } from '../turn/runTurn';
 import {
   activeProvider,
@@ -28,11 +29,11 @@ function requireIdle(ctx: ApiContext, sessionId: string): void {
 }
 
 /** The turn after a user message that is already on the active branch, in the background. */
-function startTurn(ctx: ApiContext, sessionId: string, text: string): void {
+function startTurn(ctx: ApiContext, sessionId: string, request: UserRequest): void {
   const { profile, client } = activeProvider(ctx);
   const settings = currentSettings(ctx);
   void runSessionWork(ctx, sessionId, (signal) =>
-    runTurn({ deps: ctx.deps, sessionId, settings, profile, client, signal }, text),
+    runTurn({ deps: ctx.deps, sessionId, settings, profile, client, signal }, request),
   );
 }
 
@@ -52,7 +53,7 @@ export function branchRoutes(ctx: ApiContext): BranchRoutes {
     if (!request) throw new AppError('not_found', 'There is no request in this conversation to answer again.');
     activeProvider(ctx); // no provider: nothing moves
     store.messages.switchTo(sessionId, request.id, { exact: true });
-    startTurn(ctx, sessionId, store.messages.get(request.id)?.fullOutput ?? request.content ?? '');
+    startTurn(ctx, sessionId, userRequest(store.messages.get(request.id)?.fullOutput ?? request.content ?? ''));
     return { accepted: true as const, userMessageId: request.id };
   };
 
@@ -63,8 +64,9 @@ export function branchRoutes(ctx: ApiContext): BranchRoutes {
       if (!target || target.sessionId !== sessionId || target.role !== 'user' || target.kind !== 'normal')
         throw new AppError('not_found', `No message of yours with id ${messageId} in this session.`);
       const { profile } = activeProvider(ctx);
-      const user = appendUserMessage(ctx.deps, sessionId, text, profile, target.parentId ?? null);
-      startTurn(ctx, sessionId, text);
+      const request = userRequest(text);
+      const user = appendUserMessage(ctx.deps, sessionId, request, profile, target.parentId ?? null);
+      startTurn(ctx, sessionId, request);
       return { accepted: true, userMessageId: user.id };
     },
     'chat.regenerate': answerAgain,

@@ -73,7 +73,7 @@ export function configRoutes(ctx: ApiContext): ConfigRoutes {
     'settings.set': async ({ patch }) => {
       // The default folder is checked as a session's is (not the home folder, not the data folder…).
       const folder = patch.agent?.defaultWorkingFolder;
-      if (folder) checkWorkingFolder(folder, reachBase(ctx.deps));
+      if (folder) checkWorkingFolder(folder, reachBase(ctx.deps.workspace));
       return store.settings.set(patch);
     },
     'providers.list': async () => store.providers.list(),

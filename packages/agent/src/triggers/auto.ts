@@ -1,4 +1,4 @@
-import { AUTO_MIN_MESSAGES, MAX_CONSECUTIVE_FAILURES } from '@threadline/context';
+import { AUTO_MIN_MESSAGES, MAX_CONSECUTIVE_FAILURES, shouldAutoCompact } from '@threadline/context';
 import type { TurnScope } from '../turn/deps';
 import { CANCELLED_REASON, runCompaction } from '../turn/compaction';
 import { persistCompactionNotice } from '../turn/notices';
@@ -19,7 +19,8 @@ export async function autoCompactIfNeeded(scope: TurnScope, sv: SessionView): Pr
   if (!autoEnabled(settings) || rt.autoPaused) return sv;
   // In the provider's tokens: the view's estimate plus the tool definitions, calibrated.
   const tokens = tokenBudget(deps, sessionId, profile).providerTokens(sv.view.tokens);
-  if (!deps.engine.shouldAutoCompact(tokens, profile.contextWindow, settings.compaction.autoThreshold)) return sv;
+  if (!shouldAutoCompact({ total: tokens, window: profile.contextWindow }, settings.compaction.autoThreshold))
+    return sv;
   // Below the strategy's minimum a compaction is not due yet (not a failure): recovery covers a
   // short session with a huge message.
   if (conversationLength(sv) < AUTO_MIN_MESSAGES[settings.compaction.strategy]) return sv;

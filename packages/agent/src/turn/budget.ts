@@ -1,4 +1,4 @@
-import { INITIAL_CALIBRATION, observeUsage } from '@threadline/context';
+import { INITIAL_CALIBRATION, countMessageTokens, observeUsage } from '@threadline/context';
 import type { ProviderProfile } from '@threadline/protocol';
 import type { ToolRegistry } from '../tools/registry';
 import type { TurnDeps } from './deps';
@@ -37,10 +37,7 @@ export function toolDefinitionTokens(deps: TurnDeps, sessionId: string, model: s
   let n = byModel.get(model);
   if (n === undefined) {
     const specs = registry.specs();
-    n =
-      specs.length === 0
-        ? 0
-        : deps.engine.countMessageTokens({ role: 'system', content: JSON.stringify(specs) }, model);
+    n = specs.length === 0 ? 0 : countMessageTokens({ role: 'system', content: JSON.stringify(specs) }, model);
     byModel.set(model, n);
   }
   return n;

@@ -1,10 +1,19 @@
-import type { ChatMessage, CompactionRecord, Settings, Trigger } from '@threadline/protocol';
-import type { CompactionPlan, ProviderClient } from '../ports';
+import {
+  buildSummaryRequestMessages,
+  compact,
+  dryRunSummarizer,
+  type CompactInput,
+  type CompactResult,
+} from '@threadline/context';
+import type { ChatMessage, CompactionRecord, ProviderProfile, Settings, Trigger } from '@threadline/protocol';
+import type { ProviderClient } from '../provider/client';
 import type { TurnDeps } from './deps';
 import { tokenBudget, type TokenBudget } from './budget';
 import { persistCompactionNotice } from './notices';
 import { buildSessionView, type SessionView } from './view';
-import type { ProviderProfile } from '@threadline/protocol';
+
+/** A compaction computed but not stored: the store applies it, the preview only shows it. */
+export type CompactionPlan = CompactResult;
 
 export interface CompactionRequest {
   deps: TurnDeps;
@@ -43,27 +52,39 @@ export async function planCompaction(
 ): Promise<{ plan: CompactionPlan; sv: SessionView }> {
   const view = sv ?? buildSessionView(req.deps, req.sessionId, req.settings, req.profile);
   const budget = tokenBudget(req.deps, req.sessionId, req.profile);
-  const plan = await req.deps.engine.compact({
+  const plan = await compact(compactInput(req, view, budget.viewWindow));
+  return { plan: inProviderTokens(plan, budget), sv: view };
+}
+
+/** What the engine is asked: the view's parts, the strategy's settings, the summarizer. */
+export function compactInput(
+  req: CompactionRequest & { dryRun?: boolean },
+  view: Pick<SessionView, 'history' | 'compactions' | 'memoryBlock' | 'systemPrompt' | 'facts'>,
+  /** The window less the tool definitions, in the view's calibrated units (turn/budget.ts). */
+  window: number,
+): CompactInput {
+  const now = req.deps.now();
+  return {
     history: view.history,
     compactions: view.compactions,
     memoryBlock: view.memoryBlock,
     systemPrompt: view.systemPrompt,
+    memoryFacts: view.facts,
     model: req.profile.model,
     strategy: req.settings.compaction.strategy,
     trigger: req.trigger,
-    // The window less the tool definitions, in the view's calibrated units (turn/budget.ts).
-    window: budget.viewWindow,
+    window,
+    // priority_chain's auto target is min(0.85, threshold) of the window (seed 003).
     threshold: req.settings.compaction.autoThreshold,
     instructions: req.instructions,
-    targetTokens: req.targetTokens,
-    facts: view.facts,
-    summarize: summarizerFor(req),
-    dryRun: req.dryRun,
+    target: req.targetTokens ?? undefined,
+    // Preview: no model call, a stand-in summary of realistic length.
+    summarizer: req.dryRun ? dryRunSummarizer : (r) => summarizerFor(req)(buildSummaryRequestMessages(r)),
     onStep: req.dryRun ? undefined : (step) => progress(req, step),
-    now: req.deps.now(),
+    now: () => now,
     newId: req.deps.newId,
-  });
-  return { plan: inProviderTokens(plan, budget), sv: view };
+    sessionId: req.sessionId,
+  };
 }
 
 /** The step a running compaction is on: kept for chat.state and pushed to the renderers. */
@@ -161,7 +182,7 @@ async function compactAndStore(req: CompactionRequest): Promise<CompactionOutcom
         ...(plan.compactionId ? { id: plan.compactionId } : {}),
         ...(plan.afterSeq !== undefined ? { afterSeq: plan.afterSeq } : {}),
       },
-      plan.inserted.map((m) => ({ id: m.id, role: m.role, content: m.content, kind: m.kind, meta: m.meta })),
+      plan.inserted.map((m) => ({ id: m.id, role: m.role, content: m.content ?? '', kind: m.kind, meta: m.meta })),
     );
     const snapshot = applied.inserted.find((m) => m.kind === 'memory_snapshot');
     if (snapshot) {

@@ -1,4 +1,4 @@
-import { MAX_CANDIDATES } from '@threadline/context';
+import { MAX_CANDIDATES, formatRuntimeNotice, refreshMemory } from '@threadline/context';
 import { USER_ONLY, type StoredMessage } from '@threadline/protocol';
 import type { TurnScope } from './deps';
 
@@ -45,7 +45,7 @@ export function refreshSessionMemory(
           scope,
           deps.store.messages.list(sessionId, { fullOutput: false }).filter((m) => m.kind === 'normal'),
         );
-  const outcome = deps.engine.refreshMemory({
+  const outcome = refreshMemory({
     sessionId,
     messages,
     recent: messages.length,
@@ -53,9 +53,9 @@ export function refreshSessionMemory(
     candidates: deps.store.memory.candidates(sessionId, MAX_CANDIDATES),
     now: deps.now(),
     newId: deps.newId,
-    // Stored whole: visibility is a view the renderer applies at render time, to every notice.
-    visibility: 'debug',
   });
+  // Stored whole: visibility is a view the renderer applies at render time, to every notice.
+  const notice = formatRuntimeNotice(outcome, 'debug');
   deps.store.memory.refresh(sessionId, {
     facts: outcome.facts,
     candidates: outcome.candidates.map((c) => ({
@@ -67,9 +67,9 @@ export function refreshSessionMemory(
       createdAt: c.createdAt,
     })),
   });
-  if (outcome.notice) {
+  if (notice) {
     const [message] = deps.store.messages.append(sessionId, [
-      { role: 'user', content: outcome.notice, kind: 'runtime_notice', visibility: USER_ONLY },
+      { role: 'user', content: notice, kind: 'runtime_notice', visibility: USER_ONLY },
     ]);
     deps.emit({ type: 'notice', sessionId, message });
   }

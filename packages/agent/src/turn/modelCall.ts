@@ -1,5 +1,6 @@
+import { isContextLimitError } from '@threadline/context';
 import type { ToolCall } from '@threadline/protocol';
-import type { StreamResult } from '../ports';
+import type { StreamChatResult } from '../provider/types';
 import { autoCompactIfNeeded } from '../triggers/auto';
 import { recoverFromContextError } from '../triggers/recovery';
 import type { TurnScope } from './deps';
@@ -19,7 +20,7 @@ async function streamReply(
   sv: SessionView,
   id: string,
   sink: { content: string },
-): Promise<StreamResult> {
+): Promise<StreamChatResult> {
   const { deps, sessionId } = scope;
   const rt = deps.runtime(sessionId);
   return scope.client.streamChat({
@@ -56,7 +57,7 @@ export async function callModel(scope: TurnScope): Promise<ModelReply> {
       return { kind: 'reply', id, content: res.content || sink.content, toolCalls: res.toolCalls, sv };
     } catch (err) {
       if (scope.signal.aborted) return { kind: 'aborted', id, content: sink.content };
-      if (!deps.engine.isContextLimitError(err)) return { kind: 'error', id, content: sink.content, error: err };
+      if (!isContextLimitError(err)) return { kind: 'error', id, content: sink.content, error: err };
       const retry = await recoverFromContextError(scope, attempt);
       if (!retry) return { kind: 'stopped' };
       if (scope.signal.aborted) return { kind: 'aborted', id, content: '' };

@@ -8,6 +8,7 @@ import {
   type ToolAccess,
   type ToolCall,
 } from '@threadline/protocol';
+import { capFullOutput, truncateToolOutput } from '@threadline/context';
 import type { NewMessage } from '@threadline/store';
 import { parseToolCall, runParsedTool } from '../tools/registry';
 import { TODO_TOOL_NAME } from '../tools/todo';
@@ -57,10 +58,10 @@ function toolContext(scope: TurnScope, folder: string, callId: string): ToolCont
     sessionId,
     cwd: folder,
     onSpawn: (p) => recordProcess(scope, callId, p),
-    platform: deps.platform,
+    platform: deps.workspace.platform,
     signal: scope.signal,
-    shellTimeoutMs: deps.shellTimeoutMs,
-    loginShell: deps.loginShell,
+    shellTimeoutMs: deps.process.shellTimeoutMs,
+    loginShell: deps.process.loginShell,
     envPassthrough: scope.settings.agent.envPassthrough,
     lookupToolOutput: (id) => lookupToolOutput(scope, id),
     latestTodos: () => latestTodos(deps.store.messages.list(sessionId, { fullOutput: false })),
@@ -124,9 +125,14 @@ function resultMessage(
   gate: (GateRewrite & { declined: boolean }) | null,
   approvalWaitMs: number | null,
 ): NewMessage {
-  const { deps, settings, profile } = scope;
+  const { settings, profile } = scope;
   // write-time truncation: the model gets head + tail with a marker; the full text stays beside it.
-  const cut = deps.engine.truncateToolOutput(result.content, settings.toolOutput, profile.model, call.id);
+  const cut = truncateToolOutput(result.content, {
+    policy: settings.toolOutput.policy,
+    maxTokens: settings.toolOutput.maxTokens,
+    model: profile.model,
+    outputId: call.id,
+  });
   const meta: Record<string, unknown> = { ...result.meta, toolName: call.function.name, status, durationMs };
   // How long the call waited for the user, apart: an `ls` that ran 20 ms after 11 s of waiting.
   if (approvalWaitMs !== null) meta.approvalWaitMs = approvalWaitMs;
@@ -139,8 +145,8 @@ function resultMessage(
   return {
     role: 'tool',
     tool_call_id: call.id,
-    content: cut.content,
-    fullOutput: cut.truncated ? deps.engine.capFullOutput(result.content) : null,
+    content: cut.text,
+    fullOutput: cut.truncated ? capFullOutput(result.content).text : null,
     meta,
   };
 }
@@ -237,7 +243,7 @@ function placeOf(scope: TurnScope): { folder: string } | { error: string } {
   const session = scope.deps.store.sessions.get(scope.sessionId);
   if (!session) return { error: `Error: session ${scope.sessionId} no longer exists.` };
   try {
-    return { folder: sessionFolder(scope.deps, scope.settings, session) };
+    return { folder: sessionFolder(scope.deps.workspace, scope.settings, session) };
   } catch (err) {
     return { error: `Error: no usable working folder: ${err instanceof Error ? err.message : String(err)}` };
   }
@@ -250,7 +256,7 @@ interface PathAccess {
 
 function pathAccess(scope: TurnScope, tool: ToolDefinition, args: unknown, folder: string): PathAccess | null {
   if (!tool.path) return null;
-  return classifyPath(tool.path.get(args), { ...reachBase(scope.deps), folder });
+  return classifyPath(tool.path.get(args), { ...reachBase(scope.deps.workspace), folder });
 }
 
 function refusedText(p: string): string {

@@ -1,10 +1,10 @@
+import { buildMemoryBlock, buildView, countMessageTokens, type View } from '@threadline/context';
 import type { CompactionRecord, MemoryFact, ProviderProfile, Settings, StoredMessage } from '@threadline/protocol';
-import type { AgentView } from '../ports';
 import type { TurnDeps } from './deps';
 import { systemPrompt } from './systemPrompt';
 
 export interface SessionView {
-  view: AgentView;
+  view: View;
   history: StoredMessage[];
   compactions: CompactionRecord[];
   facts: MemoryFact[];
@@ -25,7 +25,7 @@ export function cacheTokenCounts(deps: TurnDeps, history: StoredMessage[], model
   const updates: { id: string; tokens: number }[] = [];
   const out = history.map((m) => {
     if (m.tokens !== null && m.tokens !== undefined) return m;
-    const tokens = deps.engine.countMessageTokens(m, model);
+    const tokens = countMessageTokens(m, model);
     updates.push({ id: m.id, tokens });
     return { ...m, tokens };
   });
@@ -43,8 +43,8 @@ export function buildSessionView(
   const history = cacheTokenCounts(deps, deps.store.messages.list(sessionId, { fullOutput: false }), profile.model);
   const compactions = deps.store.compactions.active(sessionId);
   const facts = deps.store.memory.facts(sessionId);
-  const memoryBlock = usesMemoryBlock(settings) ? deps.engine.buildMemoryBlock(facts) : null;
-  const prompt = systemPrompt({ cwd: deps.cwd, platform: deps.platform, now: deps.now() });
-  const view = deps.engine.buildView({ history, compactions, memoryBlock, systemPrompt: prompt, model: profile.model });
+  const memoryBlock = usesMemoryBlock(settings) ? buildMemoryBlock(facts) : null;
+  const prompt = systemPrompt({ cwd: deps.workspace.cwd, platform: deps.workspace.platform, now: deps.now() });
+  const view = buildView({ history, compactions, memoryBlock, systemPrompt: prompt, model: profile.model });
   return { view, history, compactions, facts, memoryBlock, systemPrompt: prompt };
 }
