@@ -63,7 +63,7 @@ export function compactionRoutes(ctx: ApiContext): CompactionRoutes {
     'compaction.undo': async ({ sessionId }) => {
       requireSession(ctx, sessionId);
       notBusy(sessionId);
-      const undone = store.compactions.undoLast(sessionId);
+      const undone = ctx.deps.sessions.undoCompaction(sessionId);
       const scope = scopeFor(ctx, sessionId, new AbortController().signal, false);
       if (undone) {
         persistCompactionNotice(ctx.deps, sessionId, {

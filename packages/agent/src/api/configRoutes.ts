@@ -62,9 +62,9 @@ export function configRoutes(ctx: ApiContext): ConfigRoutes {
     },
     'memory.facts.upsert': async ({ sessionId, id, category, content, pinned }) => {
       requireSession(ctx, sessionId);
-      return store.memory.upsertFact(sessionId, { id, category, content, pinned });
+      return ctx.deps.sessions.upsertFact(sessionId, { id, category, content, pinned });
     },
-    'memory.facts.setStatus': async ({ id, status, pinned }) => store.memory.setStatus(id, status, pinned),
+    'memory.facts.setStatus': async ({ id, status, pinned }) => ctx.deps.sessions.setFactStatus(id, status, pinned),
     'memory.candidates.list': async ({ sessionId }) => {
       requireSession(ctx, sessionId);
       return store.memory.candidates(sessionId);

@@ -9,6 +9,7 @@ import { ensureFolder, sessionFolder } from '../workspace/sessionFolder';
 import { ToolRegistry } from '../tools/registry';
 import type { TurnDeps } from '../turn/deps';
 import { SessionRuntimes } from '../turn/sessionRuntime';
+import { SessionSnapshots, type SnapshotOptions } from '../turn/snapshot';
 import { resolveReal } from '../workspace/resolve';
 import { reapLeftovers } from '../process/reap';
 import { defaultProviderFactory, type ApiContext, type ProviderFactory } from './apiContext';
@@ -44,6 +45,8 @@ export interface CreateAppApiOptions {
   maxModelCalls?: number;
   /** MCP server manager options (start timeout, crash backoff, a session's working folder). */
   mcp?: Omit<McpManagerOptions, 'store' | 'now'>;
+  /** How many open sessions stay in memory, and for how long unused (turn/snapshot.ts). */
+  snapshots?: SnapshotOptions;
 }
 
 export interface AppRuntime extends AppApi {
@@ -80,13 +83,15 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     },
     ...opts.mcp,
   });
+  const now = opts.clock ?? Date.now;
   const deps: TurnDeps = {
     store: opts.store,
+    sessions: new SessionSnapshots(opts.store, now, opts.snapshots),
     // The built-in (or a test's) tools are the base every session's registry extends.
     toolsFor: (sessionId) => mcp.registry(registry.list(), sessionId),
     mcp,
     emit,
-    now: opts.clock ?? Date.now,
+    now,
     newId: opts.newId ?? randomUUID,
     workspace: {
       cwd: opts.cwd,
@@ -128,6 +133,7 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
       await Promise.all(running.map((rt) => rt.running));
       // The servers' processes go with the app.
       await mcp.dispose();
+      deps.sessions.dispose();
     },
   };
 }

@@ -58,7 +58,7 @@ export function sessionRoutes(ctx: ApiContext): SessionRoutes {
       // A running turn is stopped first, so it never writes into a deleted session.
       if (rt.abort) rt.abort.abort();
       if (rt.running) await rt.running;
-      store.sessions.delete(id);
+      ctx.deps.sessions.deleteSession(id);
       ctx.runtimes.delete(id);
       ctx.deps.emit({ type: 'session.updated', sessionId: id, session: null, busy: false });
       return { deleted: true };
@@ -78,7 +78,7 @@ export function sessionRoutes(ctx: ApiContext): SessionRoutes {
     // `meta.truncated` marks the messages that have one; messages.fullOutput fetches it.
     'messages.list': async ({ sessionId }) => {
       requireSession(ctx, sessionId);
-      return activeBranch(store, sessionId);
+      return activeBranch(ctx.deps, sessionId);
     },
     'search.messages': async ({ query, limit }) => store.messages.search(query, limit ? { limit } : {}),
     'messages.fullOutput': async ({ id }) => {

@@ -56,7 +56,7 @@ export async function autoCompactIfNeeded(scope: TurnScope, sv: SessionView): Pr
 
 /** Messages of the conversation the agent sees, not counting what compactions inserted. */
 function conversationLength(sv: SessionView): number {
-  const hidden = new Set(sv.compactions.flatMap((c) => (c.active ? c.hiddenIds : [])));
-  return sv.history.filter((m) => m.visibility.agent && !hidden.has(m.id) && typeof m.meta?.compactionId !== 'string')
-    .length;
+  let n = 0;
+  for (const m of sv.inView) if (typeof m.meta?.compactionId !== 'string') n++;
+  return n;
 }

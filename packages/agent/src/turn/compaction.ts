@@ -65,7 +65,8 @@ export function compactInput(
 ): CompactInput {
   const now = req.deps.now();
   return {
-    history: view.history,
+    // A copy: the snapshot grows while a preview runs beside a turn.
+    history: view.history.slice(),
     compactions: view.compactions,
     memoryBlock: view.memoryBlock,
     systemPrompt: view.systemPrompt,
@@ -167,39 +168,22 @@ async function compactAndStore(req: CompactionRequest): Promise<CompactionOutcom
     return { ok: false, record: null, reason, plan };
   }
   // The record, its inserted messages and the memory snapshot row: one transaction (SPEC §9).
-  const { record } = deps.store.transaction(() => {
-    const applied = deps.store.compactions.apply(
-      sessionId,
-      {
-        strategy,
-        trigger,
-        steps: plan.steps,
-        hiddenIds: plan.hiddenIds,
-        tokensBefore: plan.tokensBefore,
-        tokensAfter: plan.tokensAfter,
-        summary: plan.summary,
-        instructions: req.instructions,
-        ...(plan.compactionId ? { id: plan.compactionId } : {}),
-        ...(plan.afterSeq !== undefined ? { afterSeq: plan.afterSeq } : {}),
-      },
-      plan.inserted.map((m) => ({ id: m.id, role: m.role, content: m.content ?? '', kind: m.kind, meta: m.meta })),
-    );
-    const snapshot = applied.inserted.find((m) => m.kind === 'memory_snapshot');
-    if (snapshot) {
-      // Keep the checkpoint in memory_snapshots too, so the memory panel can show it.
-      const facts = deps.store.memory.facts(sessionId);
-      deps.store.memory.refresh(sessionId, {
-        facts,
-        candidates: [],
-        snapshot: {
-          compactionId: applied.record.id,
-          content: snapshot.content ?? '',
-          factCount: facts.filter((f) => f.status === 'active').length,
-        },
-      });
-    }
-    return applied;
-  });
+  const { record } = deps.sessions.applyCompaction(
+    sessionId,
+    {
+      strategy,
+      trigger,
+      steps: plan.steps,
+      hiddenIds: plan.hiddenIds,
+      tokensBefore: plan.tokensBefore,
+      tokensAfter: plan.tokensAfter,
+      summary: plan.summary,
+      instructions: req.instructions,
+      ...(plan.compactionId ? { id: plan.compactionId } : {}),
+      ...(plan.afterSeq !== undefined ? { afterSeq: plan.afterSeq } : {}),
+    },
+    plan.inserted.map((m) => ({ id: m.id, role: m.role, content: m.content ?? '', kind: m.kind, meta: m.meta })),
+  );
   deps.emit({
     type: 'session.updated',
     sessionId,

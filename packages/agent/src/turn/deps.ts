@@ -4,6 +4,7 @@ import type { ProviderClient } from '../provider/client';
 import type { McpManager } from '../mcp/manager';
 import type { ToolRegistry } from '../tools/registry';
 import type { SessionRuntime } from './sessionRuntime';
+import type { SessionSnapshots } from './snapshot';
 
 /** Where the agent works and what it may never touch (resolved once, at start). */
 export interface Workspace {
@@ -35,6 +36,8 @@ export interface TurnLimits {
 /** What a turn step needs, passed explicitly (no module state); the groups go on to the functions that use them. */
 export interface TurnDeps {
   store: Store;
+  /** Open sessions in memory; every write of messages, compactions and memory goes through it. */
+  sessions: SessionSnapshots;
   /** What one session's turn offers: the built-in tools plus its MCP servers' tools. */
   toolsFor: (sessionId: string) => ToolRegistry;
   /** MCP servers (null: none configured in this runtime, e.g. some tests). */

@@ -35,7 +35,7 @@ export function gateToolCall(
     const out = applyToolGate({
       toolName: tool.name,
       args: args as Record<string, unknown>,
-      facts: deps.store.memory.facts(sessionId),
+      facts: deps.sessions.get(sessionId).facts,
       lastUserMessage: latestUserText,
       strategy: 'cfpm_memory_v1',
       enabled: true,

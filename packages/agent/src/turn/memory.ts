@@ -1,6 +1,7 @@
 import { MAX_CANDIDATES, formatRuntimeNotice, refreshMemory } from '@threadline/context';
 import { USER_ONLY, type StoredMessage } from '@threadline/protocol';
 import type { TurnScope } from './deps';
+import type { SessionSnapshot } from './snapshot';
 
 /**
  * What a refresh parses. Every normal message is parsed once, because evidence must mean "seen
@@ -15,17 +16,21 @@ export type RefreshWindow = { at: 'turn_start' } | { at: 'committed'; messages: 
  * own refresh parsed it. A session that was never refreshed (CFPM switched on later) is parsed
  * whole once; re-parsing a history that gave no draft cannot count anything twice.
  */
-function turnStartWindow(scope: Pick<TurnScope, 'deps' | 'sessionId'>, history: StoredMessage[]): StoredMessage[] {
+function turnStartWindow(scope: Pick<TurnScope, 'deps' | 'sessionId'>, snap: SessionSnapshot): StoredMessage[] {
   const { deps, sessionId } = scope;
-  if (deps.store.memory.facts(sessionId).length === 0 && deps.store.memory.candidates(sessionId, 1).length === 0)
-    return history;
+  const normal = (m: StoredMessage): boolean => m.kind === 'normal';
+  // Asked of the store once per snapshot; a refresh that stores something sets it (turn/snapshot.ts).
+  snap.memorySeen ??= snap.facts.length > 0 || deps.store.memory.candidates(sessionId, 1).length > 0;
+  if (!snap.memorySeen) return snap.history.filter(normal);
+  // From the end: only the messages after the last refreshed one, notices skipped.
+  const { history } = snap;
   let i = history.length;
   while (i > 0) {
-    const m = history[i - 1];
-    if (m.role === 'user' || (m.role === 'assistant' && m.meta?.partial === true)) i--;
+    const m = history[i - 1]!;
+    if (!normal(m) || m.role === 'user' || (m.role === 'assistant' && m.meta?.partial === true)) i--;
     else break;
   }
-  return history.slice(i);
+  return history.slice(i).filter(normal);
 }
 
 /**
@@ -41,22 +46,19 @@ export function refreshSessionMemory(
   const messages =
     window.at === 'committed'
       ? window.messages.filter((m) => m.kind === 'normal')
-      : turnStartWindow(
-          scope,
-          deps.store.messages.list(sessionId, { fullOutput: false }).filter((m) => m.kind === 'normal'),
-        );
+      : turnStartWindow(scope, deps.sessions.get(sessionId));
   const outcome = refreshMemory({
     sessionId,
     messages,
     recent: messages.length,
-    facts: deps.store.memory.facts(sessionId),
+    facts: deps.sessions.get(sessionId).facts,
     candidates: deps.store.memory.candidates(sessionId, MAX_CANDIDATES),
     now: deps.now(),
     newId: deps.newId,
   });
   // Stored whole: visibility is a view the renderer applies at render time, to every notice.
   const notice = formatRuntimeNotice(outcome, 'debug');
-  deps.store.memory.refresh(sessionId, {
+  deps.sessions.refreshMemory(sessionId, {
     facts: outcome.facts,
     candidates: outcome.candidates.map((c) => ({
       category: c.category,
@@ -68,7 +70,7 @@ export function refreshSessionMemory(
     })),
   });
   if (notice) {
-    const [message] = deps.store.messages.append(sessionId, [
+    const [message] = deps.sessions.append(sessionId, [
       { role: 'user', content: notice, kind: 'runtime_notice', visibility: USER_ONLY },
     ]);
     deps.emit({ type: 'notice', sessionId, message });

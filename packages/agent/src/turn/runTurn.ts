@@ -60,7 +60,7 @@ export function appendUserMessage(
   const { text } = request;
   const command = request.manual !== null;
   const user = userContent(deps, sessionId, deps.newId(), text, profile);
-  const [message] = deps.store.messages.append(
+  const [message] = deps.sessions.append(
     sessionId,
     [{ ...user, visibility: command ? USER_ONLY : VISIBLE_TO_ALL }],
     parentId === undefined ? {} : { parentId },
@@ -242,7 +242,7 @@ function commitStep(
       visibility: { user: true, agent: true },
     });
   if (batch.length === 0) return [];
-  const stored = deps.store.messages.append(sessionId, batch);
+  const stored = deps.sessions.append(sessionId, batch);
   emitCommitted(scope, stored, outcomes);
   return stored;
 }

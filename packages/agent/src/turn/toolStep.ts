@@ -64,7 +64,7 @@ function toolContext(scope: TurnScope, folder: string, callId: string): ToolCont
     loginShell: deps.process.loginShell,
     envPassthrough: scope.settings.agent.envPassthrough,
     lookupToolOutput: (id) => lookupToolOutput(scope, id),
-    latestTodos: () => latestTodos(deps.store.messages.list(sessionId, { fullOutput: false })),
+    latestTodos: () => latestTodos(deps.sessions.get(sessionId).history),
   };
 }
 
@@ -94,11 +94,11 @@ function recordProcess(
 
 /**
  * The full text behind a truncated tool result (or oversized user message) for read_tool_output.
- * The light list finds the id without loading every full output of the session (up to 1 MiB
- * each); only the one message asked for is read whole.
+ * The snapshot's light history finds the id without loading any full output (up to 1 MiB each);
+ * only the one message asked for is read whole, from disk.
  */
 function lookupToolOutput(scope: TurnScope, id: string): string | null {
-  const history = scope.deps.store.messages.list(scope.sessionId, { fullOutput: false });
+  const { history } = scope.deps.sessions.get(scope.sessionId);
   const hit = history.find((x) => (x.role === 'tool' && x.tool_call_id === id) || x.id === id);
   if (!hit || (hit.role !== 'tool' && hit.meta?.truncated !== true)) return null;
   const m = scope.deps.store.messages.get(hit.id);
@@ -106,7 +106,7 @@ function lookupToolOutput(scope: TurnScope, id: string): string | null {
   return m.fullOutput ?? m.content ?? '';
 }
 
-export function latestTodos(history: StoredMessage[]): TodoItem[] | null {
+export function latestTodos(history: readonly StoredMessage[]): TodoItem[] | null {
   for (let i = history.length - 1; i >= 0; i--) {
     const todos = history[i].meta?.todos;
     if (history[i].role === 'tool' && history[i].meta?.toolName === TODO_TOOL_NAME && Array.isArray(todos))

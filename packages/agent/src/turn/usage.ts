@@ -20,7 +20,6 @@ export function computeUsage(
   const window = profile.contextWindow;
   const budget = tokenBudget(deps, sessionId, profile);
   const total = budget.providerTokens(sv.view.tokens);
-  const agentVisible = sv.history.filter((m) => m.visibility.agent).length;
   const toolServers = deps.mcp?.serverCount(sessionId) ?? 0;
   return {
     total,
@@ -34,7 +33,7 @@ export function computeUsage(
     // About the conversation only: the usage event at a turn's end is sent while the turn still
     // holds the session, and a busy flag here left Compact disabled after every turn. Busy
     // travels in session.updated; compaction.run refuses a busy session itself.
-    canCompact: agentVisible >= 2,
+    canCompact: sv.agentMessages >= 2,
     autoPaused: rt.autoPaused,
     toolServers,
     // Only servers can be switched off, so only with servers is there something to offer.
