@@ -61,10 +61,18 @@ describe('a session in memory', () => {
     // Opening the session (what the renderer asks first) loads it.
     await h.api['messages.list']({ sessionId: h.sessionId });
     const spies = spyBranchReads(h.store);
+    const refresh = vi.spyOn(h.store.memory, 'refresh');
+    const candidates = vi.spyOn(h.store.memory, 'candidates');
+    const forkSeq = vi.spyOn(h.store.memory, 'forkSeq');
     await h.turn('list the folder');
     await h.turn('and again');
     await h.api['context.usage']({ sessionId: h.sessionId });
     expect(reads(spies)).toBe(0);
+    // The CFPM refreshes (turn start, each commit) hand the store the branch from memory: it walks
+    // no branch, and the fork point is asked once per opened session.
+    expect(refresh.mock.calls.length).toBeGreaterThanOrEqual(4);
+    for (const call of [...refresh.mock.calls, ...candidates.mock.calls]) expect(call[2]).toBeDefined();
+    expect(forkSeq.mock.calls.length).toBeLessThanOrEqual(1);
     // Two model calls per turn, each sent what the store holds.
     expect(h.llm.chatRequests().filter((r) => !r.isSummaryRequest)).toHaveLength(4);
     expect(sent(h)).toContain('and again');

@@ -14,14 +14,20 @@ export type RefreshWindow = { at: 'turn_start' } | { at: 'committed'; messages: 
  * The turn start's share: the new user message, with the partial answers of a cancelled or
  * failed turn before it (never refreshed). A committed step or final answer ends the walk: its
  * own refresh parsed it. A session that was never refreshed (CFPM switched on later) is parsed
- * whole once; re-parsing a history that gave no draft cannot count anything twice.
+ * whole once per opening (its snapshot remembers it); re-parsing a history that gave no draft
+ * cannot count anything twice.
  */
 function turnStartWindow(scope: Pick<TurnScope, 'deps' | 'sessionId'>, snap: SessionSnapshot): StoredMessage[] {
   const { deps, sessionId } = scope;
   const normal = (m: StoredMessage): boolean => m.kind === 'normal';
   // Asked of the store once per snapshot; a refresh that stores something sets it (turn/snapshot.ts).
-  snap.memorySeen ??= snap.facts.length > 0 || deps.store.memory.candidates(sessionId, 1).length > 0;
-  if (!snap.memorySeen) return snap.history.filter(normal);
+  snap.memorySeen ??=
+    snap.facts.length > 0 || deps.store.memory.candidates(sessionId, 1, deps.sessions.branch(sessionId)).length > 0;
+  if (!snap.memorySeen) {
+    // Once per open session: after this parse every message is seen, by this refresh or a later one.
+    snap.memorySeen = true;
+    return snap.history.filter(normal);
+  }
   // From the end: only the messages after the last refreshed one, notices skipped.
   const { history } = snap;
   let i = history.length;
@@ -52,7 +58,7 @@ export function refreshSessionMemory(
     messages,
     recent: messages.length,
     facts: deps.sessions.get(sessionId).facts,
-    candidates: deps.store.memory.candidates(sessionId, MAX_CANDIDATES),
+    candidates: deps.store.memory.candidates(sessionId, MAX_CANDIDATES, deps.sessions.branch(sessionId)),
     now: deps.now(),
     newId: deps.newId,
   });

@@ -1,6 +1,14 @@
 import { anchorOf, type View } from '@threadline/context';
 import type { CompactionRecord, FactStatus, MemoryFact, StoredMessage } from '@threadline/protocol';
-import type { FactEdit, MemoryRefresh, MemoryRefreshResult, NewCompaction, NewMessage, Store } from '@threadline/store';
+import type {
+  BranchHint,
+  FactEdit,
+  MemoryRefresh,
+  MemoryRefreshResult,
+  NewCompaction,
+  NewMessage,
+  Store,
+} from '@threadline/store';
 
 /**
  * One open session in memory: what a step needs, read from SQLite once. The history is the active
@@ -15,6 +23,10 @@ export interface SessionSnapshot {
   compactions: CompactionRecord[];
   /** The branch's memory facts (any status), oldest first, as store.memory.facts lists them. */
   facts: MemoryFact[];
+  /** The ids of `history`: the branch, for the store's memory statements (BranchHint). */
+  readonly pathIds: Set<string>;
+  /** The branch's last fork (store.memory.forkSeq), asked once: only a branch change moves it. */
+  forkSeq: number | null;
   /** The branch leaf this snapshot shows; a store leaf that moved without us means a reload. */
   leafId: string | null;
   /**
@@ -110,6 +122,16 @@ export class SessionSnapshots {
     this.map.delete(sessionId);
   }
 
+  /** What the store's memory statements need of the branch, from memory (see BranchHint). */
+  branch(sessionId: string): BranchHint {
+    return this.hintOf(this.get(sessionId));
+  }
+
+  private hintOf(snap: SessionSnapshot): BranchHint {
+    snap.forkSeq ??= this.store.memory.forkSeq(snap.sessionId);
+    return { onPath: (id) => snap.pathIds.has(id), forkSeq: snap.forkSeq };
+  }
+
   /** Drops the snapshots unused for `idleMs`; the timer calls it, tests may too. */
   sweep(): void {
     const cutoff = this.now() - this.idleMs;
@@ -128,6 +150,8 @@ export class SessionSnapshots {
     const snap: SessionSnapshot = {
       sessionId,
       history,
+      pathIds: new Set(history.map((m) => m.id)),
+      forkSeq: null,
       compactions,
       facts: this.store.memory.facts(sessionId),
       leafId: this.store.messages.leaf(sessionId),
@@ -173,6 +197,7 @@ export class SessionSnapshots {
     for (const m of stored) {
       const l = light(m);
       snap.history.push(l);
+      snap.pathIds.add(l.id);
       if (l.visibility.agent) {
         snap.agentMessages += 1;
         // A new message is never hidden yet; an inserted one comes with its compaction (below).
@@ -193,21 +218,28 @@ export class SessionSnapshots {
     record: NewCompaction,
     inserted: NewMessage[],
   ): { record: CompactionRecord; inserted: StoredMessage[] } {
+    const loaded = this.map.get(sessionId);
+    // The branch before the inserted messages; the store adds the new leaf itself.
+    const hint = loaded ? this.hintOf(loaded) : undefined;
     const applied = this.store.transaction(() => {
       const out = this.store.compactions.apply(sessionId, record, inserted);
       const checkpoint = out.inserted.find((m) => m.kind === 'memory_snapshot');
       if (!checkpoint) return { ...out, facts: null };
       // Keep the checkpoint in memory_snapshots too, so the memory panel can show it.
-      const facts = this.map.get(sessionId)?.facts ?? this.store.memory.facts(sessionId);
-      const refreshed = this.store.memory.refresh(sessionId, {
-        facts,
-        candidates: [],
-        snapshot: {
-          compactionId: out.record.id,
-          content: checkpoint.content ?? '',
-          factCount: facts.filter((f) => f.status === 'active').length,
+      const facts = loaded?.facts ?? this.store.memory.facts(sessionId);
+      const refreshed = this.store.memory.refresh(
+        sessionId,
+        {
+          facts,
+          candidates: [],
+          snapshot: {
+            compactionId: out.record.id,
+            content: checkpoint.content ?? '',
+            factCount: facts.filter((f) => f.status === 'active').length,
+          },
         },
-      });
+        hint,
+      );
       return { ...out, facts: refreshed.facts };
     });
     const snap = this.map.get(sessionId);
@@ -233,8 +265,8 @@ export class SessionSnapshots {
 
   /** A CFPM refresh (turn/memory.ts): the store's answer is the branch's facts now. */
   refreshMemory(sessionId: string, next: MemoryRefresh): MemoryRefreshResult {
-    const result = this.store.memory.refresh(sessionId, next);
     const snap = this.map.get(sessionId);
+    const result = this.store.memory.refresh(sessionId, next, snap ? this.hintOf(snap) : undefined);
     if (snap) {
       snap.facts = result.facts;
       if (next.candidates.length > 0 || result.facts.length > 0) snap.memorySeen = true;
