@@ -10,7 +10,7 @@ export function autoEnabled(settings: Settings): boolean {
 }
 
 export function computeUsage(
-  deps: TurnDeps,
+  deps: Pick<TurnDeps, 'toolsFor' | 'runtime' | 'mcp'>,
   sessionId: string,
   sv: SessionView,
   profile: ProviderProfile,
@@ -43,7 +43,7 @@ export function computeUsage(
 }
 
 export function emitUsage(
-  deps: TurnDeps,
+  deps: Pick<TurnDeps, 'toolsFor' | 'runtime' | 'mcp' | 'emit'>,
   sessionId: string,
   sv: SessionView,
   profile: ProviderProfile,
