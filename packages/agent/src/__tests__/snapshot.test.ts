@@ -58,12 +58,14 @@ describe('a session in memory', () => {
         { role: 'user', content: text(i) },
         { role: 'assistant', content: text(i) },
       ]);
-    // Opening the session (what the renderer asks first) loads it.
+    // Opening the session (what the renderer asks first) loads it; the meter counts it once.
     await h.api['messages.list']({ sessionId: h.sessionId });
+    await h.api['context.usage']({ sessionId: h.sessionId });
     const spies = spyBranchReads(h.store);
     const refresh = vi.spyOn(h.store.memory, 'refresh');
     const candidates = vi.spyOn(h.store.memory, 'candidates');
     const forkSeq = vi.spyOn(h.store.memory, 'forkSeq');
+    const setTokens = vi.spyOn(h.store.messages, 'setTokens');
     await h.turn('list the folder');
     await h.turn('and again');
     await h.api['context.usage']({ sessionId: h.sessionId });
@@ -73,6 +75,9 @@ describe('a session in memory', () => {
     expect(refresh.mock.calls.length).toBeGreaterThanOrEqual(4);
     for (const call of [...refresh.mock.calls, ...candidates.mock.calls]) expect(call[2]).toBeDefined();
     expect(forkSeq.mock.calls.length).toBeLessThanOrEqual(1);
+    // New messages are counted before they are stored: no second write for their counts.
+    expect(setTokens).not.toHaveBeenCalled();
+    expect(h.history().every((m) => m.tokens !== null)).toBe(true);
     // Two model calls per turn, each sent what the store holds.
     expect(h.llm.chatRequests().filter((r) => !r.isSummaryRequest)).toHaveLength(4);
     expect(sent(h)).toContain('and again');

@@ -4,7 +4,7 @@ import type { StreamChatResult } from '../provider/types';
 import { autoCompactIfNeeded } from '../triggers/auto';
 import { recoverFromContextError } from '../triggers/recovery';
 import type { TurnScope } from './deps';
-import { observeProviderUsage } from './budget';
+import { observeProviderUsage, tokenBudget } from './budget';
 import { emitUsage } from './usage';
 import { buildSessionView, type SessionView } from './view';
 
@@ -44,8 +44,10 @@ export async function callModel(scope: TurnScope): Promise<ModelReply> {
   const id = deps.newId();
   for (let attempt = 1; ; attempt++) {
     let sv = buildSessionView(deps, sessionId, settings, profile);
-    sv = await autoCompactIfNeeded(scope, sv);
-    emitUsage(deps, sessionId, sv, profile, settings);
+    // One budget for the trigger and the meter: neither changes the tools or the ratio.
+    const budget = tokenBudget(deps, sessionId, profile);
+    sv = await autoCompactIfNeeded(scope, sv, budget);
+    emitUsage(deps, sessionId, sv, profile, settings, budget);
     if (scope.signal.aborted) return { kind: 'aborted', id, content: '' };
     const sink = { content: '' };
     // A retried call streams its text from the start again.

@@ -63,7 +63,7 @@ export function appendUserMessage(
   const [message] = deps.sessions.append(
     sessionId,
     [{ ...user, visibility: command ? USER_ONLY : VISIBLE_TO_ALL }],
-    parentId === undefined ? {} : { parentId },
+    parentId === undefined ? { model: profile.model } : { parentId, model: profile.model },
   );
   // An untitled session is named after its first request, so the list and its search mean
   // something without the user renaming every session (a rename later wins).
@@ -242,7 +242,7 @@ function commitStep(
       visibility: { user: true, agent: true },
     });
   if (batch.length === 0) return [];
-  const stored = deps.sessions.append(sessionId, batch);
+  const stored = deps.sessions.append(sessionId, batch, { model: scope.profile.model });
   emitCommitted(scope, stored, outcomes);
   return stored;
 }

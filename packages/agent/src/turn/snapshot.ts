@@ -1,4 +1,4 @@
-import { anchorOf, type View } from '@threadline/context';
+import { anchorOf, countMessageTokens, type View } from '@threadline/context';
 import type { CompactionRecord, FactStatus, MemoryFact, StoredMessage } from '@threadline/protocol';
 import type {
   BranchHint,
@@ -38,6 +38,8 @@ export interface SessionSnapshot {
   agentMessages: number;
   /** history[0, counted) has token counts. */
   counted: number;
+  /** The model the last view was counted for: what an append counts its messages with. */
+  model: string | null;
   /** A memory refresh stored candidates on this branch (or it has facts): see turn/memory.ts. */
   memorySeen: boolean | null;
   /** Bumped by every change: a cached view is good while its version matches. */
@@ -158,6 +160,7 @@ export class SessionSnapshots {
       inView: messagesInView(history, compactions),
       agentMessages: history.reduce((n, m) => n + (m.visibility.agent ? 1 : 0), 0),
       counted: 0,
+      model: null,
       memorySeen: null,
       version: 0,
       cachedView: null,
@@ -177,10 +180,29 @@ export class SessionSnapshots {
 
   // ─── writes: the store first, then the snapshot (when it is loaded) ─────────────────────────
 
-  /** Appends to the active branch; with `parentId` (an edit) a new branch starts: reloaded on next use. */
-  append(sessionId: string, msgs: NewMessage[], opts: { parentId?: string | null } = {}): StoredMessage[] {
-    const stored = this.store.messages.append(sessionId, msgs, opts);
+  /**
+   * Appends to the active branch; with `parentId` (an edit) a new branch starts: reloaded on next
+   * use. The messages are counted before they are stored (with `model`, else the model of the
+   * session's last view), so no second write stores their counts.
+   */
+  append(
+    sessionId: string,
+    msgs: NewMessage[],
+    opts: { parentId?: string | null; model?: string } = {},
+  ): StoredMessage[] {
     const snap = this.map.get(sessionId);
+    const model = opts.model ?? snap?.model ?? null;
+    const counted =
+      model === null
+        ? msgs
+        : msgs.map((m) =>
+            m.tokens === null || m.tokens === undefined ? { ...m, tokens: countMessageTokens(m, model) } : m,
+          );
+    const stored = this.store.messages.append(
+      sessionId,
+      counted,
+      opts.parentId === undefined ? {} : { parentId: opts.parentId },
+    );
     if (!snap) return stored;
     if (opts.parentId !== undefined) this.drop(sessionId);
     else this.pushMessages(snap, stored);

@@ -1,5 +1,5 @@
 import type { ContextUsage, ProviderProfile, Settings } from '@threadline/protocol';
-import { tokenBudget } from './budget';
+import { tokenBudget, type TokenBudget } from './budget';
 import type { TurnDeps } from './deps';
 import type { SessionView } from './view';
 
@@ -15,10 +15,10 @@ export function computeUsage(
   sv: SessionView,
   profile: ProviderProfile,
   settings: Settings,
+  budget: TokenBudget = tokenBudget(deps, sessionId, profile),
 ): ContextUsage {
   const rt = deps.runtime(sessionId);
   const window = profile.contextWindow;
-  const budget = tokenBudget(deps, sessionId, profile);
   const total = budget.providerTokens(sv.view.tokens);
   const toolServers = deps.mcp?.serverCount(sessionId) ?? 0;
   return {
@@ -48,6 +48,7 @@ export function emitUsage(
   sv: SessionView,
   profile: ProviderProfile,
   settings: Settings,
+  budget?: TokenBudget,
 ): void {
-  deps.emit({ type: 'usage', sessionId, usage: computeUsage(deps, sessionId, sv, profile, settings) });
+  deps.emit({ type: 'usage', sessionId, usage: computeUsage(deps, sessionId, sv, profile, settings, budget) });
 }

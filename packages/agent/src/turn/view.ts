@@ -54,6 +54,7 @@ export function buildSessionView(
   profile: ProviderProfile,
 ): SessionView {
   const snap = deps.sessions.get(sessionId);
+  snap.model = profile.model;
   countNew(deps, snap, profile.model);
   const memoryBlock = usesMemoryBlock(settings) ? buildMemoryBlock(snap.facts) : null;
   const { cwd, platform } = deps.workspace;
