@@ -4,17 +4,10 @@ export { acquireDataLock, DataFolderLockedError, LOCK_FILE, type DataLock } from
 export { createAppApi, type AppRuntime, type CreateAppApiOptions } from './api/createAppApi';
 export { ensureEnvProvider, type Env } from './api/envProvider';
 export { exportSession } from './api/exportSession';
-export type {
-  Engine,
-  ProviderClient,
-  ProviderFactory,
-  StreamRequest,
-  StreamResult,
-  AgentView,
-  CompactionPlan,
-} from './ports';
-export { contextEngine } from './engine/contextEngine';
-export { defaultProviderFactory } from './engine/providerFactory';
+export type { ProviderClient } from './provider/client';
+export type { StreamChatRequest, StreamChatResult } from './provider/types';
+export { defaultProviderFactory, type ProviderFactory } from './api/apiContext';
+export type { CompactionPlan } from './turn/compaction';
 export { TURN_ABORTED_TEXT } from './turn/runTurn';
 export { MAX_ATTEMPTS_MESSAGE } from './turn/notices';
 export { maxRecoveryAttempts } from './triggers/recovery';

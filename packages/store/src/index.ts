@@ -23,6 +23,7 @@ export {
   type MemoryEditLogEntry,
   type FactEdit,
   type MemoryRepo,
+  type BranchHint,
   type EnvOverride,
   type SettingsRepo,
   type KeyStorage,

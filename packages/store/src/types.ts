@@ -257,6 +257,18 @@ export interface FactEdit {
   pinned?: boolean;
 }
 
+/**
+ * What a caller holding the active branch in memory knows of it (the agent's session snapshot):
+ * with it, a refresh reads no branch from SQLite (no walk over every message of the branch), only
+ * the memory rows' anchors.
+ */
+export interface BranchHint {
+  /** Whether a message is on the active branch. */
+  onPath(messageId: string): boolean;
+  /** What `forkSeq(sessionId)` answered for this branch (it changes only with the branch). */
+  forkSeq: number;
+}
+
 export interface MemoryRepo {
   /**
    * The facts of the active branch (any status), oldest first: automatic facts anchored on it,
@@ -265,7 +277,7 @@ export interface MemoryRepo {
    */
   facts(sessionId: string, opts?: { allBranches?: boolean }): MemoryFact[];
   /** The active branch's candidates (plus unanchored ones), newest first; default limit 800. */
-  candidates(sessionId: string, limit?: number): MemoryCandidate[];
+  candidates(sessionId: string, limit?: number, branch?: BranchHint): MemoryCandidate[];
   /** Oldest first. */
   snapshots(sessionId: string): MemorySnapshot[];
   /**
@@ -273,7 +285,9 @@ export interface MemoryRepo {
    * candidates are anchored to the active leaf; only the active branch's automatic facts can be
    * updated or dropped: another branch's facts are never touched.
    */
-  refresh(sessionId: string, next: MemoryRefresh): MemoryRefreshResult;
+  refresh(sessionId: string, next: MemoryRefresh, branch?: BranchHint): MemoryRefreshResult;
+  /** The seq of the active branch's newest message another branch also goes through (-1: none). */
+  forkSeq(sessionId: string): number;
   /** A user's create/edit (source 'user', confidence 1.0 on create). Logged in memory_edit_log. */
   upsertFact(sessionId: string, edit: FactEdit, actor?: 'user'): MemoryFact;
   /** A user's forget / restore / pin. Logged in memory_edit_log. */

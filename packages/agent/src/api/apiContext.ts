@@ -1,8 +1,14 @@
 import { AppError, DEFAULT_SETTINGS, type ProviderProfile, type Settings } from '@threadline/protocol';
-import type { ProviderClient, ProviderFactory } from '../ports';
+import { createProviderClient, type ProviderClient } from '../provider/client';
 import type { TurnDeps, TurnScope } from '../turn/deps';
 import type { SessionRuntimes } from '../turn/sessionRuntime';
 import { presentSession } from '../workspace/sessionFolder';
+
+/** Builds the client of a profile (tests pass their own options, e.g. no retry sleeps). */
+export type ProviderFactory = (profile: ProviderProfile, apiKey: string | null) => ProviderClient;
+
+/** The default client of a profile: the openai-SDK client with retries and typed errors. */
+export const defaultProviderFactory: ProviderFactory = (profile, apiKey) => createProviderClient(profile, apiKey);
 
 export interface ApiContext {
   deps: TurnDeps;
@@ -118,7 +124,7 @@ export function emitSession(ctx: ApiContext, sessionId: string): void {
   ctx.deps.emit({
     type: 'session.updated',
     sessionId,
-    session: session && presentSession(ctx.deps, currentSettings(ctx), session),
+    session: session && presentSession(ctx.deps.workspace, currentSettings(ctx), session),
     busy: ctx.runtimes.get(sessionId).busy,
   });
 }

@@ -1,6 +1,7 @@
 import { AppError, type AppApi, type StoredMessage } from '@threadline/protocol';
-import type { Store } from '@threadline/store';
+import { userRequest, type UserRequest } from '../triggers/manual';
 import { appendUserMessage, runTurn } from '../turn/runTurn';
+import type { TurnDeps } from '../turn/deps';
 import {
   activeProvider,
   currentSettings,
@@ -12,10 +13,10 @@ import {
 
 type BranchRoutes = Pick<AppApi, 'chat.edit' | 'chat.regenerate' | 'chat.retry' | 'branches.switch'>;
 
-/** The active branch, each message with its versions when it has some (messages.list). */
-export function activeBranch(store: Store, sessionId: string): StoredMessage[] {
-  const versions = store.messages.versions(sessionId);
-  return store.messages.list(sessionId, { fullOutput: false }).map((m) => {
+/** The active branch (opening the session's snapshot), each message with its versions when it has some (messages.list). */
+export function activeBranch(deps: Pick<TurnDeps, 'store' | 'sessions'>, sessionId: string): StoredMessage[] {
+  const versions = deps.store.messages.versions(sessionId);
+  return deps.sessions.get(sessionId).history.map((m) => {
     const v = versions[m.id];
     return v ? { ...m, versions: v } : m;
   });
@@ -28,11 +29,11 @@ function requireIdle(ctx: ApiContext, sessionId: string): void {
 }
 
 /** The turn after a user message that is already on the active branch, in the background. */
-function startTurn(ctx: ApiContext, sessionId: string, text: string): void {
+function startTurn(ctx: ApiContext, sessionId: string, request: UserRequest): void {
   const { profile, client } = activeProvider(ctx);
   const settings = currentSettings(ctx);
   void runSessionWork(ctx, sessionId, (signal) =>
-    runTurn({ deps: ctx.deps, sessionId, settings, profile, client, signal }, text),
+    runTurn({ deps: ctx.deps, sessionId, settings, profile, client, signal }, request),
   );
 }
 
@@ -46,13 +47,13 @@ export function branchRoutes(ctx: ApiContext): BranchRoutes {
   /** Regenerate and retry: the last request of the branch answered again, from itself. */
   const answerAgain = async ({ sessionId }: { sessionId: string }) => {
     requireIdle(ctx, sessionId);
-    const request = store.messages
-      .list(sessionId, { fullOutput: false })
-      .findLast((m) => m.role === 'user' && m.kind === 'normal' && m.visibility.agent);
+    const request = ctx.deps.sessions
+      .get(sessionId)
+      .history.findLast((m) => m.role === 'user' && m.kind === 'normal' && m.visibility.agent);
     if (!request) throw new AppError('not_found', 'There is no request in this conversation to answer again.');
     activeProvider(ctx); // no provider: nothing moves
-    store.messages.switchTo(sessionId, request.id, { exact: true });
-    startTurn(ctx, sessionId, store.messages.get(request.id)?.fullOutput ?? request.content ?? '');
+    ctx.deps.sessions.switchBranch(sessionId, request.id, { exact: true });
+    startTurn(ctx, sessionId, userRequest(store.messages.get(request.id)?.fullOutput ?? request.content ?? ''));
     return { accepted: true as const, userMessageId: request.id };
   };
 
@@ -63,8 +64,9 @@ export function branchRoutes(ctx: ApiContext): BranchRoutes {
       if (!target || target.sessionId !== sessionId || target.role !== 'user' || target.kind !== 'normal')
         throw new AppError('not_found', `No message of yours with id ${messageId} in this session.`);
       const { profile } = activeProvider(ctx);
-      const user = appendUserMessage(ctx.deps, sessionId, text, profile, target.parentId ?? null);
-      startTurn(ctx, sessionId, text);
+      const request = userRequest(text);
+      const user = appendUserMessage(ctx.deps, sessionId, request, profile, target.parentId ?? null);
+      startTurn(ctx, sessionId, request);
       return { accepted: true, userMessageId: user.id };
     },
     'chat.regenerate': answerAgain,
@@ -74,9 +76,9 @@ export function branchRoutes(ctx: ApiContext): BranchRoutes {
       const target = store.messages.get(messageId);
       if (!target || target.sessionId !== sessionId)
         throw new AppError('not_found', `No message with id ${messageId} in this session.`);
-      store.messages.switchTo(sessionId, messageId);
+      ctx.deps.sessions.switchBranch(sessionId, messageId);
       emitSession(ctx, sessionId); // its message count is the branch's
-      return activeBranch(store, sessionId);
+      return activeBranch(ctx.deps, sessionId);
     },
   };
 }

@@ -1,4 +1,5 @@
 import { AppError, type AppApi } from '@threadline/protocol';
+import { userRequest } from '../triggers/manual';
 import { appendUserMessage, runTurn } from '../turn/runTurn';
 import { activeProvider, currentSettings, requireSession, runSessionWork, type ApiContext } from './apiContext';
 
@@ -16,10 +17,11 @@ export function chatRoutes(ctx: ApiContext): ChatRoutes {
       if (rt.busy) throw new AppError('busy', 'A turn is already running in this session; wait for it or cancel it.');
       const { profile, client } = activeProvider(ctx);
       const settings = currentSettings(ctx);
-      const user = appendUserMessage(ctx.deps, sessionId, text, profile);
+      const request = userRequest(text);
+      const user = appendUserMessage(ctx.deps, sessionId, request, profile);
       // In the background: chat.send returns once the user message is stored.
       void runSessionWork(ctx, sessionId, (signal) =>
-        runTurn({ deps: ctx.deps, sessionId, settings, profile, client, signal }, text),
+        runTurn({ deps: ctx.deps, sessionId, settings, profile, client, signal }, request),
       );
       return { accepted: true, userMessageId: user.id };
     },

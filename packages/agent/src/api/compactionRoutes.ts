@@ -54,7 +54,7 @@ export function compactionRoutes(ctx: ApiContext): CompactionRoutes {
         ok: plan.ok && plan.tokensAfter < plan.tokensBefore,
         reason: plan.ok && plan.tokensAfter >= plan.tokensBefore ? 'did_not_reduce' : plan.reason,
         hiddenIds: plan.hiddenIds,
-        inserted: plan.inserted.map((m) => ({ kind: m.kind, content: m.content })),
+        inserted: plan.inserted.map((m) => ({ kind: m.kind, content: m.content ?? '' })),
         tokensBefore: plan.tokensBefore,
         tokensAfter: plan.tokensAfter,
         steps: plan.steps,
@@ -63,7 +63,7 @@ export function compactionRoutes(ctx: ApiContext): CompactionRoutes {
     'compaction.undo': async ({ sessionId }) => {
       requireSession(ctx, sessionId);
       notBusy(sessionId);
-      const undone = store.compactions.undoLast(sessionId);
+      const undone = ctx.deps.sessions.undoCompaction(sessionId);
       const scope = scopeFor(ctx, sessionId, new AbortController().signal, false);
       if (undone) {
         persistCompactionNotice(ctx.deps, sessionId, {

@@ -62,9 +62,9 @@ export function configRoutes(ctx: ApiContext): ConfigRoutes {
     },
     'memory.facts.upsert': async ({ sessionId, id, category, content, pinned }) => {
       requireSession(ctx, sessionId);
-      return store.memory.upsertFact(sessionId, { id, category, content, pinned });
+      return ctx.deps.sessions.upsertFact(sessionId, { id, category, content, pinned });
     },
-    'memory.facts.setStatus': async ({ id, status, pinned }) => store.memory.setStatus(id, status, pinned),
+    'memory.facts.setStatus': async ({ id, status, pinned }) => ctx.deps.sessions.setFactStatus(id, status, pinned),
     'memory.candidates.list': async ({ sessionId }) => {
       requireSession(ctx, sessionId);
       return store.memory.candidates(sessionId);
@@ -73,7 +73,7 @@ export function configRoutes(ctx: ApiContext): ConfigRoutes {
     'settings.set': async ({ patch }) => {
       // The default folder is checked as a session's is (not the home folder, not the data folder…).
       const folder = patch.agent?.defaultWorkingFolder;
-      if (folder) checkWorkingFolder(folder, reachBase(ctx.deps));
+      if (folder) checkWorkingFolder(folder, reachBase(ctx.deps.workspace));
       return store.settings.set(patch);
     },
     'providers.list': async () => store.providers.list(),

@@ -4,17 +4,15 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import type { AppApi, AppEvent } from '@threadline/protocol';
 import type { Store } from '@threadline/store';
-import { contextEngine } from '../engine/contextEngine';
-import type { Engine, ProviderFactory } from '../ports';
-import { defaultProviderFactory } from '../engine/providerFactory';
 import { McpManager, type McpManagerOptions } from '../mcp/manager';
 import { ensureFolder, sessionFolder } from '../workspace/sessionFolder';
 import { ToolRegistry } from '../tools/registry';
 import type { TurnDeps } from '../turn/deps';
 import { SessionRuntimes } from '../turn/sessionRuntime';
+import { SessionSnapshots, type SnapshotOptions } from '../turn/snapshot';
 import { resolveReal } from '../workspace/resolve';
 import { reapLeftovers } from '../process/reap';
-import { activeProvider, type ApiContext } from './apiContext';
+import { defaultProviderFactory, type ApiContext, type ProviderFactory } from './apiContext';
 import { chatRoutes } from './chatRoutes';
 import { branchRoutes } from './branchRoutes';
 import { compactionRoutes } from './compactionRoutes';
@@ -27,8 +25,6 @@ export interface CreateAppApiOptions {
   store: Store;
   /** Builds the client for a profile; default: the openai-SDK client of ./provider. */
   providerFactory?: ProviderFactory;
-  /** The context engine; default: @threadline/context. */
-  engine?: Engine;
   clock?: () => number;
   newId?: () => string;
   /** Where the app keeps its files (the database lives here too). */
@@ -49,6 +45,8 @@ export interface CreateAppApiOptions {
   maxModelCalls?: number;
   /** MCP server manager options (start timeout, crash backoff, a session's working folder). */
   mcp?: Omit<McpManagerOptions, 'store' | 'now'>;
+  /** How many open sessions stay in memory, and for how long unused (turn/snapshot.ts). */
+  snapshots?: SnapshotOptions;
 }
 
 export interface AppRuntime extends AppApi {
@@ -68,7 +66,6 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
       // A broken listener must never break a turn.
     }
   };
-  const ctxRef: { ctx: ApiContext | null } = { ctx: null };
   const registry = opts.tools ?? new ToolRegistry();
   const mcp = new McpManager({
     store: opts.store,
@@ -77,7 +74,7 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
       const session = sessionId ? opts.store.sessions.get(sessionId) : null;
       if (!session) return null;
       try {
-        const folder = sessionFolder(deps, opts.store.settings.get(), session);
+        const folder = sessionFolder(deps.workspace, opts.store.settings.get(), session);
         ensureFolder(folder);
         return folder;
       } catch {
@@ -86,38 +83,36 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     },
     ...opts.mcp,
   });
+  const now = opts.clock ?? Date.now;
   const deps: TurnDeps = {
     store: opts.store,
-    engine: opts.engine ?? contextEngine,
-    registry,
+    sessions: new SessionSnapshots(opts.store, now, opts.snapshots),
     // The built-in (or a test's) tools are the base every session's registry extends.
     toolsFor: (sessionId) => mcp.registry(registry.list(), sessionId),
     mcp,
     emit,
-    now: opts.clock ?? Date.now,
+    now,
     newId: opts.newId ?? randomUUID,
-    cwd: opts.cwd,
-    homeDir: resolveReal(opts.homeDir ?? homedir(), '/', '/'),
-    dataDir: resolveReal(path.resolve(opts.dataDir), '/', '/'),
-    dbFile: resolveReal(path.resolve(opts.store.file), '/', '/'),
-    platform: opts.platform ?? process.platform,
-    fileExists: opts.fileExists ?? existsSync,
-    shellTimeoutMs: opts.shellTimeoutMs ?? 120_000,
-    loginShell: opts.loginShell ?? true,
-    doomLoopLimit: opts.doomLoopLimit ?? 3,
-    maxModelCalls: opts.maxModelCalls ?? 50,
+    workspace: {
+      cwd: opts.cwd,
+      homeDir: resolveReal(opts.homeDir ?? homedir(), '/', '/'),
+      dataDir: resolveReal(path.resolve(opts.dataDir), '/', '/'),
+      dbFile: resolveReal(path.resolve(opts.store.file), '/', '/'),
+      platform: opts.platform ?? process.platform,
+      fileExists: opts.fileExists ?? existsSync,
+    },
+    process: { shellTimeoutMs: opts.shellTimeoutMs ?? 120_000, loginShell: opts.loginShell ?? true },
+    limits: { doomLoopLimit: opts.doomLoopLimit ?? 3, maxModelCalls: opts.maxModelCalls ?? 50 },
     runtime: (id) => runtimes.get(id),
-    provider: () => activeProvider(ctxRef.ctx as ApiContext),
   };
   // Before any route runs: end what a crashed previous run left behind, and mark its turns.
   try {
-    reapLeftovers(deps);
+    reapLeftovers(deps.store, deps.workspace.platform);
   } catch (err) {
     // A store that cannot be written now keeps the rows: the next start tries again.
     emit({ type: 'error', sessionId: null, code: 'internal', message: `Leftover tool processes: ${String(err)}` });
   }
   const ctx: ApiContext = { deps, runtimes, providerFactory: opts.providerFactory ?? defaultProviderFactory };
-  ctxRef.ctx = ctx;
   const routes: AppApi = guardRoutes({
     ...sessionRoutes(ctx),
     ...chatRoutes(ctx),
@@ -138,6 +133,7 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
       await Promise.all(running.map((rt) => rt.running));
       // The servers' processes go with the app.
       await mcp.dispose();
+      deps.sessions.dispose();
     },
   };
 }

@@ -21,18 +21,18 @@ type SessionRoutes = Pick<
 
 export function sessionRoutes(ctx: ApiContext): SessionRoutes {
   const { store } = ctx.deps;
-  const present = (s: SessionSummary): SessionSummary => presentSession(ctx.deps, currentSettings(ctx), s);
+  const present = (s: SessionSummary): SessionSummary => presentSession(ctx.deps.workspace, currentSettings(ctx), s);
   return {
     'sessions.list': async () => {
       const settings = currentSettings(ctx);
-      return store.sessions.list().map((s) => presentSession(ctx.deps, settings, s));
+      return store.sessions.list().map((s) => presentSession(ctx.deps.workspace, settings, s));
     },
     'sessions.create': async ({ title, workingFolder }) => {
       // Resolved and checked now, stored with the session: a later change of the default moves nothing.
       const folder =
         workingFolder !== undefined
-          ? checkWorkingFolder(workingFolder, reachBase(ctx.deps))
-          : defaultFolder(ctx.deps, currentSettings(ctx));
+          ? checkWorkingFolder(workingFolder, reachBase(ctx.deps.workspace))
+          : defaultFolder(ctx.deps.workspace, currentSettings(ctx));
       const session = store.sessions.create(title, folder);
       emitSession(ctx, session.id);
       return session;
@@ -45,7 +45,10 @@ export function sessionRoutes(ctx: ApiContext): SessionRoutes {
     },
     'sessions.update': async ({ id, workingFolder }) => {
       requireSession(ctx, id);
-      const session = store.sessions.setWorkingFolder(id, checkWorkingFolder(workingFolder, reachBase(ctx.deps)));
+      const session = store.sessions.setWorkingFolder(
+        id,
+        checkWorkingFolder(workingFolder, reachBase(ctx.deps.workspace)),
+      );
       emitSession(ctx, id);
       return session;
     },
@@ -55,7 +58,7 @@ export function sessionRoutes(ctx: ApiContext): SessionRoutes {
       // A running turn is stopped first, so it never writes into a deleted session.
       if (rt.abort) rt.abort.abort();
       if (rt.running) await rt.running;
-      store.sessions.delete(id);
+      ctx.deps.sessions.deleteSession(id);
       ctx.runtimes.delete(id);
       ctx.deps.emit({ type: 'session.updated', sessionId: id, session: null, busy: false });
       return { deleted: true };
@@ -75,7 +78,7 @@ export function sessionRoutes(ctx: ApiContext): SessionRoutes {
     // `meta.truncated` marks the messages that have one; messages.fullOutput fetches it.
     'messages.list': async ({ sessionId }) => {
       requireSession(ctx, sessionId);
-      return activeBranch(store, sessionId);
+      return activeBranch(ctx.deps, sessionId);
     },
     'search.messages': async ({ query, limit }) => store.messages.search(query, limit ? { limit } : {}),
     'messages.fullOutput': async ({ id }) => {

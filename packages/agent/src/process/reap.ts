@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
-import type { ToolProcess } from '@threadline/store';
-import type { TurnDeps } from '../turn/deps';
+import type { Store, ToolProcess } from '@threadline/store';
 import { TURN_ABORTED_TEXT } from '../turn/runTurn';
 import { errorNoticeText } from '../turn/notices';
 import { childEnv } from './childEnv';
@@ -26,17 +25,17 @@ function killGroup(p: ToolProcess, platform: NodeJS.Platform): void {
  * turn_aborted marker and a notice naming the command, which may have run in part. The data
  * folder lock guarantees no other runtime owns these rows.
  */
-export function reapLeftovers(deps: TurnDeps): void {
-  const leftovers = deps.store.processes.list();
+export function reapLeftovers(store: Store, platform: NodeJS.Platform): void {
+  const leftovers = store.processes.list();
   const bySession = new Map<string, ToolProcess[]>();
   for (const p of leftovers) {
-    killGroup(p, deps.platform);
+    killGroup(p, platform);
     bySession.set(p.sessionId, [...(bySession.get(p.sessionId) ?? []), p]);
   }
   for (const [sessionId, procs] of bySession) {
-    deps.store.transaction(() => {
-      if (deps.store.sessions.get(sessionId)) {
-        deps.store.messages.append(sessionId, [
+    store.transaction(() => {
+      if (store.sessions.get(sessionId)) {
+        store.messages.append(sessionId, [
           { role: 'user', content: TURN_ABORTED_TEXT, kind: 'turn_aborted', visibility: { user: true, agent: true } },
           ...procs.map((p) => ({
             role: 'user' as const,
@@ -46,7 +45,7 @@ export function reapLeftovers(deps: TurnDeps): void {
           })),
         ]);
       }
-      for (const p of procs) deps.store.processes.remove(p.id);
+      for (const p of procs) store.processes.remove(p.id);
     });
   }
 }

@@ -1,8 +1,8 @@
-import { AUTO_MIN_MESSAGES, MAX_CONSECUTIVE_FAILURES } from '@threadline/context';
+import { AUTO_MIN_MESSAGES, MAX_CONSECUTIVE_FAILURES, shouldAutoCompact } from '@threadline/context';
 import type { TurnScope } from '../turn/deps';
 import { CANCELLED_REASON, runCompaction } from '../turn/compaction';
 import { persistCompactionNotice } from '../turn/notices';
-import { tokenBudget } from '../turn/budget';
+import { tokenBudget, type TokenBudget } from '../turn/budget';
 import { autoEnabled } from '../turn/usage';
 import { buildSessionView, type SessionView } from '../turn/view';
 
@@ -13,13 +13,18 @@ export const AUTO_FAILURE_LIMIT = MAX_CONSECUTIVE_FAILURES;
  * trigger check (auto): before every model call, also between tool calls of one turn. Returns
  * the view to send: the new one after a compaction, the same one otherwise.
  */
-export async function autoCompactIfNeeded(scope: TurnScope, sv: SessionView): Promise<SessionView> {
+export async function autoCompactIfNeeded(
+  scope: TurnScope,
+  sv: SessionView,
+  budget: TokenBudget = tokenBudget(scope.deps, scope.sessionId, scope.profile),
+): Promise<SessionView> {
   const { deps, sessionId, settings, profile } = scope;
   const rt = deps.runtime(sessionId);
   if (!autoEnabled(settings) || rt.autoPaused) return sv;
   // In the provider's tokens: the view's estimate plus the tool definitions, calibrated.
-  const tokens = tokenBudget(deps, sessionId, profile).providerTokens(sv.view.tokens);
-  if (!deps.engine.shouldAutoCompact(tokens, profile.contextWindow, settings.compaction.autoThreshold)) return sv;
+  const tokens = budget.providerTokens(sv.view.tokens);
+  if (!shouldAutoCompact({ total: tokens, window: profile.contextWindow }, settings.compaction.autoThreshold))
+    return sv;
   // Below the strategy's minimum a compaction is not due yet (not a failure): recovery covers a
   // short session with a huge message.
   if (conversationLength(sv) < AUTO_MIN_MESSAGES[settings.compaction.strategy]) return sv;
@@ -55,7 +60,7 @@ export async function autoCompactIfNeeded(scope: TurnScope, sv: SessionView): Pr
 
 /** Messages of the conversation the agent sees, not counting what compactions inserted. */
 function conversationLength(sv: SessionView): number {
-  const hidden = new Set(sv.compactions.flatMap((c) => (c.active ? c.hiddenIds : [])));
-  return sv.history.filter((m) => m.visibility.agent && !hidden.has(m.id) && typeof m.meta?.compactionId !== 'string')
-    .length;
+  let n = 0;
+  for (const m of sv.inView) if (typeof m.meta?.compactionId !== 'string') n++;
+  return n;
 }

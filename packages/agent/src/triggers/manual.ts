@@ -1,15 +1,19 @@
+import { parseManualTrigger, type ManualTrigger } from '@threadline/context';
 import type { TurnScope } from '../turn/deps';
 import { runCompaction, type CompactionOutcome } from '../turn/compaction';
 
-/**
- * trigger check (manual): `Please compact this conversation`, `/compact`, `/summarize`,
- * `/compact <instructions>`. Null when the text is an ordinary message.
- */
-export function matchManualTrigger(
-  scope: Pick<TurnScope, 'deps'>,
-  text: string,
-): { instructions: string | null } | null {
-  return scope.deps.engine.parseManualTrigger(text);
+/** The user's text as it arrived, with its manual compaction phrase parsed once, right there. */
+export interface UserRequest {
+  text: string;
+  /**
+   * `Please compact this conversation`, `/compact`, `/summarize`, `/compact <instructions>`;
+   * null when the text is an ordinary message.
+   */
+  manual: ManualTrigger | null;
+}
+
+export function userRequest(text: string): UserRequest {
+  return { text, manual: parseManualTrigger(text) };
 }
 
 /** A manual compaction ignores the minimum message count and produces no model reply. */

@@ -1,4 +1,4 @@
-import { INITIAL_CALIBRATION, observeUsage } from '@threadline/context';
+import { INITIAL_CALIBRATION, countMessageTokens, observeUsage } from '@threadline/context';
 import type { ProviderProfile } from '@threadline/protocol';
 import type { ToolRegistry } from '../tools/registry';
 import type { TurnDeps } from './deps';
@@ -24,23 +24,23 @@ export interface TokenBudget {
   providerTokens(viewTokens: number): number;
 }
 
+/** What the budget reads: the session's tools and its learned ratio. */
+export type BudgetDeps = Pick<TurnDeps, 'toolsFor' | 'runtime'>;
+
 const toolTokenCache = new WeakMap<ToolRegistry, Map<string, number>>();
 
 /**
  * The tool definitions, counted once per registry and model: a session's registry is the same
  * object until its MCP servers' tools change.
  */
-export function toolDefinitionTokens(deps: TurnDeps, sessionId: string, model: string): number {
+export function toolDefinitionTokens(deps: Pick<TurnDeps, 'toolsFor'>, sessionId: string, model: string): number {
   const registry = deps.toolsFor(sessionId);
   let byModel = toolTokenCache.get(registry);
   if (!byModel) toolTokenCache.set(registry, (byModel = new Map()));
   let n = byModel.get(model);
   if (n === undefined) {
     const specs = registry.specs();
-    n =
-      specs.length === 0
-        ? 0
-        : deps.engine.countMessageTokens({ role: 'system', content: JSON.stringify(specs) }, model);
+    n = specs.length === 0 ? 0 : countMessageTokens({ role: 'system', content: JSON.stringify(specs) }, model);
     byModel.set(model, n);
   }
   return n;
@@ -51,7 +51,7 @@ function calibrationKey(profile: ProviderProfile): string {
   return `${profile.id}\u0000${profile.model}`;
 }
 
-export function tokenBudget(deps: TurnDeps, sessionId: string, profile: ProviderProfile): TokenBudget {
+export function tokenBudget(deps: BudgetDeps, sessionId: string, profile: ProviderProfile): TokenBudget {
   const rt = deps.runtime(sessionId);
   const learned = rt.calibrationFor === calibrationKey(profile);
   const ratio = learned ? rt.calibration.ratio : 1;
@@ -67,7 +67,7 @@ export function tokenBudget(deps: TurnDeps, sessionId: string, profile: Provider
 
 /** After a call: the provider's `prompt_tokens` for a view we estimated at `viewTokens`. */
 export function observeProviderUsage(
-  deps: TurnDeps,
+  deps: BudgetDeps,
   sessionId: string,
   profile: ProviderProfile,
   viewTokens: number,

@@ -1,10 +1,19 @@
-import type { ChatMessage, CompactionRecord, Settings, Trigger } from '@threadline/protocol';
-import type { CompactionPlan, ProviderClient } from '../ports';
+import {
+  buildSummaryRequestMessages,
+  compact,
+  dryRunSummarizer,
+  type CompactInput,
+  type CompactResult,
+} from '@threadline/context';
+import type { ChatMessage, CompactionRecord, ProviderProfile, Settings, Trigger } from '@threadline/protocol';
+import type { ProviderClient } from '../provider/client';
 import type { TurnDeps } from './deps';
 import { tokenBudget, type TokenBudget } from './budget';
 import { persistCompactionNotice } from './notices';
 import { buildSessionView, type SessionView } from './view';
-import type { ProviderProfile } from '@threadline/protocol';
+
+/** A compaction computed but not stored: the store applies it, the preview only shows it. */
+export type CompactionPlan = CompactResult;
 
 export interface CompactionRequest {
   deps: TurnDeps;
@@ -43,27 +52,40 @@ export async function planCompaction(
 ): Promise<{ plan: CompactionPlan; sv: SessionView }> {
   const view = sv ?? buildSessionView(req.deps, req.sessionId, req.settings, req.profile);
   const budget = tokenBudget(req.deps, req.sessionId, req.profile);
-  const plan = await req.deps.engine.compact({
-    history: view.history,
+  const plan = await compact(compactInput(req, view, budget.viewWindow));
+  return { plan: inProviderTokens(plan, budget), sv: view };
+}
+
+/** What the engine is asked: the view's parts, the strategy's settings, the summarizer. */
+export function compactInput(
+  req: CompactionRequest & { dryRun?: boolean },
+  view: Pick<SessionView, 'history' | 'compactions' | 'memoryBlock' | 'systemPrompt' | 'facts'>,
+  /** The window less the tool definitions, in the view's calibrated units (turn/budget.ts). */
+  window: number,
+): CompactInput {
+  const now = req.deps.now();
+  return {
+    // A copy: the snapshot grows while a preview runs beside a turn.
+    history: view.history.slice(),
     compactions: view.compactions,
     memoryBlock: view.memoryBlock,
     systemPrompt: view.systemPrompt,
+    memoryFacts: view.facts,
     model: req.profile.model,
     strategy: req.settings.compaction.strategy,
     trigger: req.trigger,
-    // The window less the tool definitions, in the view's calibrated units (turn/budget.ts).
-    window: budget.viewWindow,
+    window,
+    // priority_chain's auto target is min(0.85, threshold) of the window (seed 003).
     threshold: req.settings.compaction.autoThreshold,
     instructions: req.instructions,
-    targetTokens: req.targetTokens,
-    facts: view.facts,
-    summarize: summarizerFor(req),
-    dryRun: req.dryRun,
+    target: req.targetTokens ?? undefined,
+    // Preview: no model call, a stand-in summary of realistic length.
+    summarizer: req.dryRun ? dryRunSummarizer : (r) => summarizerFor(req)(buildSummaryRequestMessages(r)),
     onStep: req.dryRun ? undefined : (step) => progress(req, step),
-    now: req.deps.now(),
+    now: () => now,
     newId: req.deps.newId,
-  });
-  return { plan: inProviderTokens(plan, budget), sv: view };
+    sessionId: req.sessionId,
+  };
 }
 
 /** The step a running compaction is on: kept for chat.state and pushed to the renderers. */
@@ -146,39 +168,22 @@ async function compactAndStore(req: CompactionRequest): Promise<CompactionOutcom
     return { ok: false, record: null, reason, plan };
   }
   // The record, its inserted messages and the memory snapshot row: one transaction (SPEC §9).
-  const { record } = deps.store.transaction(() => {
-    const applied = deps.store.compactions.apply(
-      sessionId,
-      {
-        strategy,
-        trigger,
-        steps: plan.steps,
-        hiddenIds: plan.hiddenIds,
-        tokensBefore: plan.tokensBefore,
-        tokensAfter: plan.tokensAfter,
-        summary: plan.summary,
-        instructions: req.instructions,
-        ...(plan.compactionId ? { id: plan.compactionId } : {}),
-        ...(plan.afterSeq !== undefined ? { afterSeq: plan.afterSeq } : {}),
-      },
-      plan.inserted.map((m) => ({ id: m.id, role: m.role, content: m.content, kind: m.kind, meta: m.meta })),
-    );
-    const snapshot = applied.inserted.find((m) => m.kind === 'memory_snapshot');
-    if (snapshot) {
-      // Keep the checkpoint in memory_snapshots too, so the memory panel can show it.
-      const facts = deps.store.memory.facts(sessionId);
-      deps.store.memory.refresh(sessionId, {
-        facts,
-        candidates: [],
-        snapshot: {
-          compactionId: applied.record.id,
-          content: snapshot.content ?? '',
-          factCount: facts.filter((f) => f.status === 'active').length,
-        },
-      });
-    }
-    return applied;
-  });
+  const { record } = deps.sessions.applyCompaction(
+    sessionId,
+    {
+      strategy,
+      trigger,
+      steps: plan.steps,
+      hiddenIds: plan.hiddenIds,
+      tokensBefore: plan.tokensBefore,
+      tokensAfter: plan.tokensAfter,
+      summary: plan.summary,
+      instructions: req.instructions,
+      ...(plan.compactionId ? { id: plan.compactionId } : {}),
+      ...(plan.afterSeq !== undefined ? { afterSeq: plan.afterSeq } : {}),
+    },
+    plan.inserted.map((m) => ({ id: m.id, role: m.role, content: m.content ?? '', kind: m.kind, meta: m.meta })),
+  );
   deps.emit({
     type: 'session.updated',
     sessionId,

@@ -1,23 +1,14 @@
 import type { AppEvent, ProviderProfile, Settings } from '@threadline/protocol';
 import type { Store } from '@threadline/store';
-import type { Engine, ProviderClient } from '../ports';
+import type { ProviderClient } from '../provider/client';
 import type { McpManager } from '../mcp/manager';
 import type { ToolRegistry } from '../tools/registry';
 import type { SessionRuntime } from './sessionRuntime';
+import type { SessionSnapshots } from './snapshot';
 
-/** Everything a turn step needs, passed explicitly (no module state). */
-export interface TurnDeps {
-  store: Store;
-  engine: Engine;
-  /** The built-in tools. */
-  registry: ToolRegistry;
-  /** What one session's turn offers: the built-in tools plus its MCP servers' tools. */
-  toolsFor: (sessionId: string) => ToolRegistry;
-  /** MCP servers (null: none configured in this runtime, e.g. some tests). */
-  mcp: McpManager | null;
-  emit: (e: AppEvent) => void;
-  now: () => number;
-  newId: () => string;
+/** Where the agent works and what it may never touch (resolved once, at start). */
+export interface Workspace {
+  /** The process's working directory (the system prompt names it). */
   cwd: string;
   /** The user's home folder, resolved (for `~`, the default folder and credential places). */
   homeDir: string;
@@ -26,15 +17,38 @@ export interface TurnDeps {
   dbFile: string;
   platform: NodeJS.Platform;
   fileExists: (p: string) => boolean;
+}
+
+/** How tools run their processes. */
+export interface ProcessOptions {
   shellTimeoutMs: number;
   loginShell: boolean;
+}
+
+/** When a turn stops on its own. */
+export interface TurnLimits {
   /** Same tool call with the same arguments this many times in a row stops the turn. */
   doomLoopLimit: number;
   /** Model calls per turn before the turn stops (a runaway agent). */
   maxModelCalls: number;
+}
+
+/** What a turn step needs, passed explicitly (no module state); the groups go on to the functions that use them. */
+export interface TurnDeps {
+  store: Store;
+  /** Open sessions in memory; every write of messages, compactions and memory goes through it. */
+  sessions: SessionSnapshots;
+  /** What one session's turn offers: the built-in tools plus its MCP servers' tools. */
+  toolsFor: (sessionId: string) => ToolRegistry;
+  /** MCP servers (null: none configured in this runtime, e.g. some tests). */
+  mcp: McpManager | null;
+  emit: (e: AppEvent) => void;
+  now: () => number;
+  newId: () => string;
+  workspace: Workspace;
+  process: ProcessOptions;
+  limits: TurnLimits;
   runtime: (sessionId: string) => SessionRuntime;
-  /** The active profile and its client, or an AppError when none is configured. */
-  provider: () => { profile: ProviderProfile; client: ProviderClient };
 }
 
 export interface TurnScope {

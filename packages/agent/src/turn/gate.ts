@@ -1,3 +1,4 @@
+import { applyToolGate } from '@threadline/context';
 import { parseNotice, type GateRewrite } from '@threadline/protocol';
 import type { ToolDefinition } from '../tools/types';
 import type { TurnScope } from './deps';
@@ -30,15 +31,18 @@ export function gateToolCall(
   if (settings.compaction.strategy !== 'cfpm_memory_v1' || !settings.cfpm.preToolGate) return unchanged;
   if (!isShellLike(tool.name) || typeof args !== 'object' || args === null) return unchanged;
   try {
-    const out = deps.engine.applyToolGate({
+    const { platform, fileExists } = deps.workspace;
+    const out = applyToolGate({
       toolName: tool.name,
       args: args as Record<string, unknown>,
-      facts: deps.store.memory.facts(sessionId),
-      latestUserText,
-      platform: deps.platform,
+      facts: deps.sessions.get(sessionId).facts,
+      lastUserMessage: latestUserText,
+      strategy: 'cfpm_memory_v1',
+      enabled: true,
       // Stored whole: the renderer applies the gate visibility when it shows the notice.
       visibility: 'debug',
-      fileExists: deps.fileExists,
+      fileExists,
+      platform: platform === 'win32' ? 'win32' : 'posix',
     });
     const parsed = out.rewritten ? parseNotice(out.notice) : null;
     if (parsed?.type !== 'gate') return unchanged;

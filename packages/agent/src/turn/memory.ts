@@ -1,6 +1,7 @@
-import { MAX_CANDIDATES } from '@threadline/context';
+import { MAX_CANDIDATES, formatRuntimeNotice, refreshMemory } from '@threadline/context';
 import { USER_ONLY, type StoredMessage } from '@threadline/protocol';
 import type { TurnScope } from './deps';
+import type { SessionSnapshot } from './snapshot';
 
 /**
  * What a refresh parses. Every normal message is parsed once, because evidence must mean "seen
@@ -13,19 +14,29 @@ export type RefreshWindow = { at: 'turn_start' } | { at: 'committed'; messages: 
  * The turn start's share: the new user message, with the partial answers of a cancelled or
  * failed turn before it (never refreshed). A committed step or final answer ends the walk: its
  * own refresh parsed it. A session that was never refreshed (CFPM switched on later) is parsed
- * whole once; re-parsing a history that gave no draft cannot count anything twice.
+ * whole once per opening (its snapshot remembers it); re-parsing a history that gave no draft
+ * cannot count anything twice.
  */
-function turnStartWindow(scope: Pick<TurnScope, 'deps' | 'sessionId'>, history: StoredMessage[]): StoredMessage[] {
+function turnStartWindow(scope: Pick<TurnScope, 'deps' | 'sessionId'>, snap: SessionSnapshot): StoredMessage[] {
   const { deps, sessionId } = scope;
-  if (deps.store.memory.facts(sessionId).length === 0 && deps.store.memory.candidates(sessionId, 1).length === 0)
-    return history;
+  const normal = (m: StoredMessage): boolean => m.kind === 'normal';
+  // Asked of the store once per snapshot; a refresh that stores something sets it (turn/snapshot.ts).
+  snap.memorySeen ??=
+    snap.facts.length > 0 || deps.store.memory.candidates(sessionId, 1, deps.sessions.branch(sessionId)).length > 0;
+  if (!snap.memorySeen) {
+    // Once per open session: after this parse every message is seen, by this refresh or a later one.
+    snap.memorySeen = true;
+    return snap.history.filter(normal);
+  }
+  // From the end: only the messages after the last refreshed one, notices skipped.
+  const { history } = snap;
   let i = history.length;
   while (i > 0) {
-    const m = history[i - 1];
-    if (m.role === 'user' || (m.role === 'assistant' && m.meta?.partial === true)) i--;
+    const m = history[i - 1]!;
+    if (!normal(m) || m.role === 'user' || (m.role === 'assistant' && m.meta?.partial === true)) i--;
     else break;
   }
-  return history.slice(i);
+  return history.slice(i).filter(normal);
 }
 
 /**
@@ -41,22 +52,19 @@ export function refreshSessionMemory(
   const messages =
     window.at === 'committed'
       ? window.messages.filter((m) => m.kind === 'normal')
-      : turnStartWindow(
-          scope,
-          deps.store.messages.list(sessionId, { fullOutput: false }).filter((m) => m.kind === 'normal'),
-        );
-  const outcome = deps.engine.refreshMemory({
+      : turnStartWindow(scope, deps.sessions.get(sessionId));
+  const outcome = refreshMemory({
     sessionId,
     messages,
     recent: messages.length,
-    facts: deps.store.memory.facts(sessionId),
-    candidates: deps.store.memory.candidates(sessionId, MAX_CANDIDATES),
+    facts: deps.sessions.get(sessionId).facts,
+    candidates: deps.store.memory.candidates(sessionId, MAX_CANDIDATES, deps.sessions.branch(sessionId)),
     now: deps.now(),
     newId: deps.newId,
-    // Stored whole: visibility is a view the renderer applies at render time, to every notice.
-    visibility: 'debug',
   });
-  deps.store.memory.refresh(sessionId, {
+  // Stored whole: visibility is a view the renderer applies at render time, to every notice.
+  const notice = formatRuntimeNotice(outcome, 'debug');
+  deps.sessions.refreshMemory(sessionId, {
     facts: outcome.facts,
     candidates: outcome.candidates.map((c) => ({
       category: c.category,
@@ -67,9 +75,9 @@ export function refreshSessionMemory(
       createdAt: c.createdAt,
     })),
   });
-  if (outcome.notice) {
-    const [message] = deps.store.messages.append(sessionId, [
-      { role: 'user', content: outcome.notice, kind: 'runtime_notice', visibility: USER_ONLY },
+  if (notice) {
+    const [message] = deps.sessions.append(sessionId, [
+      { role: 'user', content: notice, kind: 'runtime_notice', visibility: USER_ONLY },
     ]);
     deps.emit({ type: 'notice', sessionId, message });
   }

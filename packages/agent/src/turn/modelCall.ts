@@ -1,9 +1,10 @@
+import { isContextLimitError } from '@threadline/context';
 import type { ToolCall } from '@threadline/protocol';
-import type { StreamResult } from '../ports';
+import type { StreamChatResult } from '../provider/types';
 import { autoCompactIfNeeded } from '../triggers/auto';
 import { recoverFromContextError } from '../triggers/recovery';
 import type { TurnScope } from './deps';
-import { observeProviderUsage } from './budget';
+import { observeProviderUsage, tokenBudget } from './budget';
 import { emitUsage } from './usage';
 import { buildSessionView, type SessionView } from './view';
 
@@ -19,7 +20,7 @@ async function streamReply(
   sv: SessionView,
   id: string,
   sink: { content: string },
-): Promise<StreamResult> {
+): Promise<StreamChatResult> {
   const { deps, sessionId } = scope;
   const rt = deps.runtime(sessionId);
   return scope.client.streamChat({
@@ -43,8 +44,10 @@ export async function callModel(scope: TurnScope): Promise<ModelReply> {
   const id = deps.newId();
   for (let attempt = 1; ; attempt++) {
     let sv = buildSessionView(deps, sessionId, settings, profile);
-    sv = await autoCompactIfNeeded(scope, sv);
-    emitUsage(deps, sessionId, sv, profile, settings);
+    // One budget for the trigger and the meter: neither changes the tools or the ratio.
+    const budget = tokenBudget(deps, sessionId, profile);
+    sv = await autoCompactIfNeeded(scope, sv, budget);
+    emitUsage(deps, sessionId, sv, profile, settings, budget);
     if (scope.signal.aborted) return { kind: 'aborted', id, content: '' };
     const sink = { content: '' };
     // A retried call streams its text from the start again.
@@ -56,7 +59,7 @@ export async function callModel(scope: TurnScope): Promise<ModelReply> {
       return { kind: 'reply', id, content: res.content || sink.content, toolCalls: res.toolCalls, sv };
     } catch (err) {
       if (scope.signal.aborted) return { kind: 'aborted', id, content: sink.content };
-      if (!deps.engine.isContextLimitError(err)) return { kind: 'error', id, content: sink.content, error: err };
+      if (!isContextLimitError(err)) return { kind: 'error', id, content: sink.content, error: err };
       const retry = await recoverFromContextError(scope, attempt);
       if (!retry) return { kind: 'stopped' };
       if (scope.signal.aborted) return { kind: 'aborted', id, content: '' };

@@ -12,8 +12,13 @@ import {
 import type { TurnDeps } from './deps';
 
 /** Notices are user-only messages: persisted, shown, never sent to the model (SPEC §2). */
-export function persistNotice(deps: TurnDeps, sessionId: string, kind: MessageKind, content: string): StoredMessage {
-  const [message] = deps.store.messages.append(sessionId, [{ role: 'user', content, kind, visibility: USER_ONLY }]);
+export function persistNotice(
+  deps: Pick<TurnDeps, 'sessions' | 'emit'>,
+  sessionId: string,
+  kind: MessageKind,
+  content: string,
+): StoredMessage {
+  const [message] = deps.sessions.append(sessionId, [{ role: 'user', content, kind, visibility: USER_ONLY }]);
   deps.emit({ type: 'notice', sessionId, message });
   return message;
 }
@@ -23,7 +28,7 @@ export function compactionNoticeText(payload: Omit<CompactionNoticePayload, 'ver
 }
 
 export function persistCompactionNotice(
-  deps: TurnDeps,
+  deps: Pick<TurnDeps, 'sessions' | 'emit'>,
   sessionId: string,
   payload: Omit<CompactionNoticePayload, 'version'>,
 ): StoredMessage {
@@ -45,7 +50,7 @@ export function errorNoticeText(payload: Omit<ErrorNoticePayload, 'version'>): s
 
 /** A turn that ended badly, structured so the renderer says it in the user's language. */
 export function persistErrorNotice(
-  deps: TurnDeps,
+  deps: Pick<TurnDeps, 'sessions' | 'emit'>,
   sessionId: string,
   payload: Omit<ErrorNoticePayload, 'version'>,
 ): StoredMessage {

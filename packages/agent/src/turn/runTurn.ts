@@ -1,3 +1,4 @@
+import { countMessageTokens, truncateToolOutput } from '@threadline/context';
 import {
   AppError,
   USER_ONLY,
@@ -8,7 +9,7 @@ import {
 } from '@threadline/protocol';
 import type { NewMessage } from '@threadline/store';
 import { ProviderError } from '../provider/errors';
-import { compactOnRequest, matchManualTrigger } from '../triggers/manual';
+import { compactOnRequest, type UserRequest } from '../triggers/manual';
 import type { TurnDeps, TurnScope } from './deps';
 import { tokenBudget } from './budget';
 import { refreshSessionMemory } from './memory';
@@ -37,17 +38,17 @@ function userContent(
   const limit = Math.max(1, Math.floor(tokenBudget(deps, sessionId, profile).viewWindow / 2));
   // A token is at least one UTF-8 byte: a text this small cannot be over, no need to count it.
   if (Buffer.byteLength(text, 'utf8') <= limit) return plain;
-  if (deps.engine.countMessageTokens({ role: 'user', content: text }, profile.model) <= limit) return plain;
-  const cut = deps.engine.truncateToolOutput(text, { policy: 'tokens', maxTokens: limit }, profile.model, id);
+  if (countMessageTokens({ role: 'user', content: text }, profile.model) <= limit) return plain;
+  const cut = truncateToolOutput(text, { policy: 'tokens', maxTokens: limit, model: profile.model, outputId: id });
   if (!cut.truncated) return plain;
-  return { ...plain, content: cut.content, fullOutput: text, meta: { truncated: true } };
+  return { ...plain, content: cut.text, fullOutput: text, meta: { truncated: true } };
 }
 
 /** store appends the user message (its own transaction, before chat.send returns). */
 export function appendUserMessage(
   deps: TurnDeps,
   sessionId: string,
-  text: string,
+  request: UserRequest,
   profile: ProviderProfile,
   /** An edit: the parent of the edited message (a new branch); default the active leaf. */
   parentId?: string | null,
@@ -56,12 +57,13 @@ export function appendUserMessage(
   if (!session) throw new AppError('not_found', `No session with id ${sessionId}.`);
   // A manual compaction phrase is a command to the app, not part of the conversation: the user
   // sees it, the model never does.
-  const command = deps.engine.parseManualTrigger(text) !== null;
+  const { text } = request;
+  const command = request.manual !== null;
   const user = userContent(deps, sessionId, deps.newId(), text, profile);
-  const [message] = deps.store.messages.append(
+  const [message] = deps.sessions.append(
     sessionId,
     [{ ...user, visibility: command ? USER_ONLY : VISIBLE_TO_ALL }],
-    parentId === undefined ? {} : { parentId },
+    parentId === undefined ? { model: profile.model } : { parentId, model: profile.model },
   );
   // An untitled session is named after its first request, so the list and its search mean
   // something without the user renaming every session (a rename later wins).
@@ -100,9 +102,9 @@ export function titleFrom(text: string): string {
 }
 
 /** The whole turn after the user message: never throws; failures become notices and events. */
-export async function runTurn(scope: TurnScope, userText: string): Promise<void> {
+export async function runTurn(scope: TurnScope, request: UserRequest): Promise<void> {
   try {
-    await turnBody(scope, userText);
+    await turnBody(scope, request);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     scope.deps.emit({
@@ -124,19 +126,18 @@ export async function runTurn(scope: TurnScope, userText: string): Promise<void>
   }
 }
 
-async function turnBody(scope: TurnScope, userText: string): Promise<void> {
+async function turnBody(scope: TurnScope, request: UserRequest): Promise<void> {
   const { deps, sessionId } = scope;
-  const manual = matchManualTrigger(scope, userText);
-  if (manual) {
-    await compactOnRequest(scope, manual.instructions);
+  if (request.manual) {
+    await compactOnRequest(scope, request.manual.instructions);
     return;
   }
   refreshSessionMemory(scope, { at: 'turn_start' });
   // Lazy MCP servers start now; each start is bounded, a failure only leaves its tools out, and
   // a cancel does not wait for a slow one (it keeps starting for the next turn).
   await untilAborted(deps.mcp?.prepareTurn(sessionId), scope.signal);
-  const doom = new DoomLoopGuard(deps.doomLoopLimit);
-  for (let call = 0; call < deps.maxModelCalls; call++) {
+  const doom = new DoomLoopGuard(deps.limits.doomLoopLimit);
+  for (let call = 0; call < deps.limits.maxModelCalls; call++) {
     const reply = await callModel(scope);
     if (reply.kind === 'stopped') return;
     if (reply.kind === 'aborted') {
@@ -154,7 +155,7 @@ async function turnBody(scope: TurnScope, userText: string): Promise<void> {
       refreshSessionMemory(scope, { at: 'committed', messages: stored });
       return;
     }
-    const { outcomes, repeated } = await runToolCalls(scope, reply.id, reply.toolCalls, doom, userText);
+    const { outcomes, repeated } = await runToolCalls(scope, reply.id, reply.toolCalls, doom, request.text);
     const stored = commitStep(scope, assistant, outcomes, scope.signal.aborted);
     // What the step's tools did counts even when the turn stops here (a file already written).
     refreshSessionMemory(scope, { at: 'committed', messages: stored });
@@ -162,13 +163,13 @@ async function turnBody(scope: TurnScope, userText: string): Promise<void> {
       persistErrorNotice(deps, sessionId, {
         type: 'doom_loop',
         tool: repeated.function.name,
-        limit: deps.doomLoopLimit,
+        limit: deps.limits.doomLoopLimit,
       });
       return;
     }
     if (scope.signal.aborted) return;
   }
-  persistErrorNotice(deps, sessionId, { type: 'max_model_calls', limit: deps.maxModelCalls });
+  persistErrorNotice(deps, sessionId, { type: 'max_model_calls', limit: deps.limits.maxModelCalls });
 }
 
 function untilAborted(work: Promise<void> | undefined, signal: AbortSignal): Promise<void> {
@@ -241,7 +242,7 @@ function commitStep(
       visibility: { user: true, agent: true },
     });
   if (batch.length === 0) return [];
-  const stored = deps.store.messages.append(sessionId, batch);
+  const stored = deps.sessions.append(sessionId, batch, { model: scope.profile.model });
   emitCommitted(scope, stored, outcomes);
   return stored;
 }

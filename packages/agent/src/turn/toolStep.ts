@@ -8,6 +8,7 @@ import {
   type ToolAccess,
   type ToolCall,
 } from '@threadline/protocol';
+import { capFullOutput, truncateToolOutput } from '@threadline/context';
 import type { NewMessage } from '@threadline/store';
 import { parseToolCall, runParsedTool } from '../tools/registry';
 import { TODO_TOOL_NAME } from '../tools/todo';
@@ -57,13 +58,13 @@ function toolContext(scope: TurnScope, folder: string, callId: string): ToolCont
     sessionId,
     cwd: folder,
     onSpawn: (p) => recordProcess(scope, callId, p),
-    platform: deps.platform,
+    platform: deps.workspace.platform,
     signal: scope.signal,
-    shellTimeoutMs: deps.shellTimeoutMs,
-    loginShell: deps.loginShell,
+    shellTimeoutMs: deps.process.shellTimeoutMs,
+    loginShell: deps.process.loginShell,
     envPassthrough: scope.settings.agent.envPassthrough,
     lookupToolOutput: (id) => lookupToolOutput(scope, id),
-    latestTodos: () => latestTodos(deps.store.messages.list(sessionId, { fullOutput: false })),
+    latestTodos: () => latestTodos(deps.sessions.get(sessionId).history),
   };
 }
 
@@ -93,11 +94,11 @@ function recordProcess(
 
 /**
  * The full text behind a truncated tool result (or oversized user message) for read_tool_output.
- * The light list finds the id without loading every full output of the session (up to 1 MiB
- * each); only the one message asked for is read whole.
+ * The snapshot's light history finds the id without loading any full output (up to 1 MiB each);
+ * only the one message asked for is read whole, from disk.
  */
 function lookupToolOutput(scope: TurnScope, id: string): string | null {
-  const history = scope.deps.store.messages.list(scope.sessionId, { fullOutput: false });
+  const { history } = scope.deps.sessions.get(scope.sessionId);
   const hit = history.find((x) => (x.role === 'tool' && x.tool_call_id === id) || x.id === id);
   if (!hit || (hit.role !== 'tool' && hit.meta?.truncated !== true)) return null;
   const m = scope.deps.store.messages.get(hit.id);
@@ -105,7 +106,7 @@ function lookupToolOutput(scope: TurnScope, id: string): string | null {
   return m.fullOutput ?? m.content ?? '';
 }
 
-export function latestTodos(history: StoredMessage[]): TodoItem[] | null {
+export function latestTodos(history: readonly StoredMessage[]): TodoItem[] | null {
   for (let i = history.length - 1; i >= 0; i--) {
     const todos = history[i].meta?.todos;
     if (history[i].role === 'tool' && history[i].meta?.toolName === TODO_TOOL_NAME && Array.isArray(todos))
@@ -124,9 +125,14 @@ function resultMessage(
   gate: (GateRewrite & { declined: boolean }) | null,
   approvalWaitMs: number | null,
 ): NewMessage {
-  const { deps, settings, profile } = scope;
+  const { settings, profile } = scope;
   // write-time truncation: the model gets head + tail with a marker; the full text stays beside it.
-  const cut = deps.engine.truncateToolOutput(result.content, settings.toolOutput, profile.model, call.id);
+  const cut = truncateToolOutput(result.content, {
+    policy: settings.toolOutput.policy,
+    maxTokens: settings.toolOutput.maxTokens,
+    model: profile.model,
+    outputId: call.id,
+  });
   const meta: Record<string, unknown> = { ...result.meta, toolName: call.function.name, status, durationMs };
   // How long the call waited for the user, apart: an `ls` that ran 20 ms after 11 s of waiting.
   if (approvalWaitMs !== null) meta.approvalWaitMs = approvalWaitMs;
@@ -139,8 +145,8 @@ function resultMessage(
   return {
     role: 'tool',
     tool_call_id: call.id,
-    content: cut.content,
-    fullOutput: cut.truncated ? deps.engine.capFullOutput(result.content) : null,
+    content: cut.text,
+    fullOutput: cut.truncated ? capFullOutput(result.content).text : null,
     meta,
   };
 }
@@ -237,7 +243,7 @@ function placeOf(scope: TurnScope): { folder: string } | { error: string } {
   const session = scope.deps.store.sessions.get(scope.sessionId);
   if (!session) return { error: `Error: session ${scope.sessionId} no longer exists.` };
   try {
-    return { folder: sessionFolder(scope.deps, scope.settings, session) };
+    return { folder: sessionFolder(scope.deps.workspace, scope.settings, session) };
   } catch (err) {
     return { error: `Error: no usable working folder: ${err instanceof Error ? err.message : String(err)}` };
   }
@@ -250,7 +256,7 @@ interface PathAccess {
 
 function pathAccess(scope: TurnScope, tool: ToolDefinition, args: unknown, folder: string): PathAccess | null {
   if (!tool.path) return null;
-  return classifyPath(tool.path.get(args), { ...reachBase(scope.deps), folder });
+  return classifyPath(tool.path.get(args), { ...reachBase(scope.deps.workspace), folder });
 }
 
 function refusedText(p: string): string {

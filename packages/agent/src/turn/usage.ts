@@ -1,5 +1,5 @@
 import type { ContextUsage, ProviderProfile, Settings } from '@threadline/protocol';
-import { tokenBudget } from './budget';
+import { tokenBudget, type TokenBudget } from './budget';
 import type { TurnDeps } from './deps';
 import type { SessionView } from './view';
 
@@ -10,17 +10,16 @@ export function autoEnabled(settings: Settings): boolean {
 }
 
 export function computeUsage(
-  deps: TurnDeps,
+  deps: Pick<TurnDeps, 'toolsFor' | 'runtime' | 'mcp'>,
   sessionId: string,
   sv: SessionView,
   profile: ProviderProfile,
   settings: Settings,
+  budget: TokenBudget = tokenBudget(deps, sessionId, profile),
 ): ContextUsage {
   const rt = deps.runtime(sessionId);
   const window = profile.contextWindow;
-  const budget = tokenBudget(deps, sessionId, profile);
   const total = budget.providerTokens(sv.view.tokens);
-  const agentVisible = sv.history.filter((m) => m.visibility.agent).length;
   const toolServers = deps.mcp?.serverCount(sessionId) ?? 0;
   return {
     total,
@@ -34,7 +33,7 @@ export function computeUsage(
     // About the conversation only: the usage event at a turn's end is sent while the turn still
     // holds the session, and a busy flag here left Compact disabled after every turn. Busy
     // travels in session.updated; compaction.run refuses a busy session itself.
-    canCompact: agentVisible >= 2,
+    canCompact: sv.agentMessages >= 2,
     autoPaused: rt.autoPaused,
     toolServers,
     // Only servers can be switched off, so only with servers is there something to offer.
@@ -44,11 +43,12 @@ export function computeUsage(
 }
 
 export function emitUsage(
-  deps: TurnDeps,
+  deps: Pick<TurnDeps, 'toolsFor' | 'runtime' | 'mcp' | 'emit'>,
   sessionId: string,
   sv: SessionView,
   profile: ProviderProfile,
   settings: Settings,
+  budget?: TokenBudget,
 ): void {
-  deps.emit({ type: 'usage', sessionId, usage: computeUsage(deps, sessionId, sv, profile, settings) });
+  deps.emit({ type: 'usage', sessionId, usage: computeUsage(deps, sessionId, sv, profile, settings, budget) });
 }

@@ -1,11 +1,17 @@
+import { buildMemoryBlock, buildView, countMessageTokens, type View } from '@threadline/context';
 import type { CompactionRecord, MemoryFact, ProviderProfile, Settings, StoredMessage } from '@threadline/protocol';
-import type { AgentView } from '../ports';
 import type { TurnDeps } from './deps';
+import type { SessionSnapshot } from './snapshot';
 import { systemPrompt } from './systemPrompt';
 
 export interface SessionView {
-  view: AgentView;
-  history: StoredMessage[];
+  view: View;
+  /** The whole active branch (the snapshot's; never changed by the caller). */
+  history: readonly StoredMessage[];
+  /** What the agent sees of it, before normalization. */
+  inView: readonly StoredMessage[];
+  /** Agent-visible messages of the branch, hidden ones included. */
+  agentMessages: number;
   compactions: CompactionRecord[];
   facts: MemoryFact[];
   memoryBlock: string | null;
@@ -18,33 +24,62 @@ export function usesMemoryBlock(settings: Settings): boolean {
 }
 
 /**
- * Counts the messages the store has no token count for yet and persists the counts, so a
- * reopened session recounts nothing (SPEC §3.1).
+ * Counts the messages the store has no token count for yet, once, and persists the counts, so a
+ * reopened session recounts nothing (SPEC §3.1). Only what was appended since the last call is
+ * looked at.
  */
-export function cacheTokenCounts(deps: TurnDeps, history: StoredMessage[], model: string): StoredMessage[] {
+function countNew(deps: Pick<TurnDeps, 'store'>, snap: SessionSnapshot, model: string): void {
+  const { history } = snap;
+  if (snap.counted === history.length) return;
   const updates: { id: string; tokens: number }[] = [];
-  const out = history.map((m) => {
-    if (m.tokens !== null && m.tokens !== undefined) return m;
-    const tokens = deps.engine.countMessageTokens(m, model);
-    updates.push({ id: m.id, tokens });
-    return { ...m, tokens };
-  });
+  for (let i = snap.counted; i < history.length; i++) {
+    const m = history[i]!;
+    if (m.tokens !== null && m.tokens !== undefined) continue;
+    m.tokens = countMessageTokens(m, model);
+    updates.push({ id: m.id, tokens: m.tokens });
+  }
   if (updates.length > 0) deps.store.messages.setTokens(updates);
-  return out;
+  snap.counted = history.length;
 }
 
-/** build view: history + active compactions + memory block → normalize → count. */
+/**
+ * build view: the session's snapshot (history in view + active compactions + memory block) →
+ * normalize → count. Built once per change of the snapshot: a second call with nothing new (the
+ * auto trigger, the usage event, context.usage) gets the same view.
+ */
 export function buildSessionView(
-  deps: TurnDeps,
+  deps: Pick<TurnDeps, 'store' | 'sessions' | 'workspace' | 'now'>,
   sessionId: string,
   settings: Settings,
   profile: ProviderProfile,
 ): SessionView {
-  const history = cacheTokenCounts(deps, deps.store.messages.list(sessionId, { fullOutput: false }), profile.model);
-  const compactions = deps.store.compactions.active(sessionId);
-  const facts = deps.store.memory.facts(sessionId);
-  const memoryBlock = usesMemoryBlock(settings) ? deps.engine.buildMemoryBlock(facts) : null;
-  const prompt = systemPrompt({ cwd: deps.cwd, platform: deps.platform, now: deps.now() });
-  const view = deps.engine.buildView({ history, compactions, memoryBlock, systemPrompt: prompt, model: profile.model });
-  return { view, history, compactions, facts, memoryBlock, systemPrompt: prompt };
+  const snap = deps.sessions.get(sessionId);
+  snap.model = profile.model;
+  countNew(deps, snap, profile.model);
+  const memoryBlock = usesMemoryBlock(settings) ? buildMemoryBlock(snap.facts) : null;
+  const { cwd, platform } = deps.workspace;
+  const prompt = systemPrompt({ cwd, platform, now: deps.now() });
+  const key = `${profile.model}\u0000${prompt}\u0000${memoryBlock ?? '\u0001'}`;
+  let cached = snap.cachedView;
+  if (!cached || cached.version !== snap.version || cached.key !== key) {
+    const view = buildView({
+      history: snap.inView,
+      compactions: snap.compactions,
+      memoryBlock,
+      systemPrompt: prompt,
+      model: profile.model,
+    });
+    cached = { version: snap.version, key, view, systemPrompt: prompt, memoryBlock };
+    snap.cachedView = cached;
+  }
+  return {
+    view: cached.view,
+    history: snap.history,
+    inView: snap.inView,
+    agentMessages: snap.agentMessages,
+    compactions: snap.compactions,
+    facts: snap.facts,
+    memoryBlock,
+    systemPrompt: prompt,
+  };
 }

@@ -18,8 +18,8 @@ import {
   type FactEdit,
   type MemoryEditLogEntry,
   type MemoryRefresh,
-  type MemoryRefreshResult,
   type MemoryRepo,
+  type BranchHint,
 } from '../types';
 import { json, parseInput, type RepoContext } from './context';
 import { PATH_CTE } from './messages';
@@ -137,6 +137,17 @@ export function createMemoryRepo(ctx: RepoContext): MemoryRepo {
     `${PATH_CTE} SELECT * FROM memory_candidates WHERE session_id = @sessionId AND ${ON_PATH}
        ORDER BY created_at DESC, rowid DESC LIMIT @limit`,
   );
+  const listCandidatesIn = db.prepare<[Branch & { limit: number }], Record<string, unknown>>(
+    `${BRANCH} SELECT * FROM memory_candidates WHERE session_id = @sessionId AND ${ON_PATH}
+       ORDER BY created_at DESC, rowid DESC LIMIT @limit`,
+  );
+  // Every branch condition here asks only whether a row's anchor is on the branch: with a hint,
+  // the anchors the session's memory rows use (bounded by the caps) stand in for the whole path.
+  const anchorsOf = db.prepare<[Sid], { id: string }>(
+    `SELECT anchor_id AS id FROM memory_facts WHERE session_id = @sessionId AND anchor_id IS NOT NULL
+     UNION SELECT anchor_id FROM memory_candidates WHERE session_id = @sessionId AND anchor_id IS NOT NULL
+     UNION SELECT h.anchor_id FROM memory_fact_hides h JOIN memory_facts f ON f.id = h.fact_id WHERE f.session_id = @sessionId`,
+  );
   const trimCandidates = db.prepare<[Fork & { cap: number }]>(
     `${BRANCH} DELETE FROM memory_candidates WHERE session_id = @sessionId AND ${ON_PATH} AND NOT ${SHARED} AND id NOT IN (
        SELECT id FROM memory_candidates WHERE session_id = @sessionId AND ${ON_PATH}
@@ -160,20 +171,33 @@ export function createMemoryRepo(ctx: RepoContext): MemoryRepo {
   );
   const sessionExists = db.prepare<[string], { id: string }>('SELECT id FROM sessions WHERE id = ?');
 
+  /** The branch's ids as the statements take them: every message, or with a hint only the anchors on it. */
+  const branchPath = (sessionId: string, hint: BranchHint | undefined): string => {
+    if (!hint) return json(pathIds.all({ sessionId }).map((r) => r.id));
+    const ids = anchorsOf
+      .all({ sessionId })
+      .map((r) => r.id)
+      .filter((id) => hint.onPath(id));
+    // What this refresh anchors is on the branch too.
+    const leaf = leafOf.get(sessionId)?.l ?? null;
+    if (leaf !== null && !ids.includes(leaf)) ids.push(leaf);
+    return json(ids);
+  };
+
   const mustSession = (sessionId: string): void => {
     if (!sessionExists.get(sessionId)) throw new StoreError('not_found', `Session ${sessionId} does not exist.`);
   };
 
-  const refreshTx = db.transaction((sessionId: string, input: MemoryRefresh): MemoryRefreshResult => {
+  const refreshTx = db.transaction((sessionId: string, input: MemoryRefresh, hint?: BranchHint) => {
     const next = parseInput(RefreshSchema, input, 'memory refresh');
     mustSession(sessionId);
     const now = ctx.now();
     const anchor = leafOf.get(sessionId)?.l ?? null;
     // What this branch may change: a fact of another branch (e.g. a refresh computed before the
     // user switched) is left exactly as it is.
-    const path = json(pathIds.all({ sessionId }).map((r) => r.id));
+    const path = branchPath(sessionId, hint);
     const mine = new Set(listFactsIn.all({ sessionId, path }).map((r) => r.id));
-    const forkSeq = forkSeqOf.get({ sessionId, path })?.s ?? -1;
+    const forkSeq = hint ? hint.forkSeq : (forkSeqOf.get({ sessionId, path })?.s ?? -1);
     const shared = new Set(
       sharedFacts
         .all({ sessionId, path, forkSeq })
@@ -322,8 +346,11 @@ export function createMemoryRepo(ctx: RepoContext): MemoryRepo {
   return {
     facts: (sessionId, opts) =>
       (opts?.allBranches ? listEveryFact.all(sessionId) : listFacts.all({ sessionId })).map(toFact),
-    candidates: (sessionId, limit = MEMORY_CAPS.candidates) =>
-      listCandidates.all({ sessionId, limit }).map((r): MemoryCandidate => ({
+    candidates: (sessionId, limit = MEMORY_CAPS.candidates, hint) =>
+      (hint
+        ? listCandidatesIn.all({ sessionId, limit, path: branchPath(sessionId, hint) })
+        : listCandidates.all({ sessionId, limit })
+      ).map((r): MemoryCandidate => ({
         id: r.id as string,
         sessionId: r.session_id as string,
         category: r.category as MemoryCandidate['category'],
@@ -342,7 +369,11 @@ export function createMemoryRepo(ctx: RepoContext): MemoryRepo {
         factCount: r.fact_count as number,
         createdAt: r.created_at as number,
       })),
-    refresh: (sessionId, next) => refreshTx.immediate(sessionId, next),
+    refresh: (sessionId, next, hint) => refreshTx.immediate(sessionId, next, hint),
+    forkSeq: (sessionId) => {
+      const path = json(pathIds.all({ sessionId }).map((r) => r.id));
+      return forkSeqOf.get({ sessionId, path })?.s ?? -1;
+    },
     upsertFact: (sessionId, edit) => upsertTx.immediate(sessionId, edit),
     setStatus: (id, status, pinned) => setStatusTx.immediate(id, status, pinned),
     editLog: (sessionId) =>

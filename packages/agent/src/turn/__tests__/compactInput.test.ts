@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { compact } from '@threadline/context';
+import { DEFAULT_SETTINGS, type StoredMessage } from '@threadline/protocol';
+import { compactInput, type CompactionRequest } from '../compaction';
+import type { TurnDeps } from '../deps';
+
+/** A session with some chit-chat ('ok') between real requests (chars/4 model: easy to reason about). */
+function history(): StoredMessage[] {
+  const out: StoredMessage[] = [];
+  const add = (role: StoredMessage['role'], content: string) =>
+    out.push({
+      id: `m${out.length}`,
+      sessionId: 's',
+      seq: out.length,
+      createdAt: 0,
+      role,
+      content,
+      kind: 'normal',
+      visibility: { user: true, agent: true },
+      tokens: null,
+    });
+  for (let i = 0; i < 30; i++) {
+    add('user', i % 2 === 0 ? 'ok' : `Please do step ${i} of the plan, carefully.`);
+    add('assistant', `Step ${i} done. `.padEnd(400, '.'));
+  }
+  return out;
+}
+
+describe('compactInput', () => {
+  it('passes the auto-compact threshold on: priority_chain stops as soon as it is under it, not at 60%', async () => {
+    let n = 0;
+    const deps = {
+      now: () => 0,
+      newId: () => `n${++n}`,
+      runtime: () => ({ compaction: null }),
+      emit: () => {},
+    } as unknown as TurnDeps;
+    const view = { history: history(), compactions: [], memoryBlock: null, systemPrompt: 'sys', facts: [] };
+    const req = (threshold: number): CompactionRequest => ({
+      deps,
+      sessionId: 's',
+      settings: {
+        ...DEFAULT_SETTINGS,
+        compaction: { ...DEFAULT_SETTINGS.compaction, strategy: 'priority_chain', autoThreshold: threshold },
+      },
+      profile: {
+        id: 'p',
+        preset: 'custom',
+        name: 'p',
+        baseUrl: 'http://127.0.0.1:1/v1',
+        model: 'local-model',
+        contextWindow: 1_000_000,
+        compactionModel: null,
+        hasKey: false,
+        active: true,
+      },
+      client: {
+        streamChat: async () => Promise.reject(new Error('unused')),
+        complete: async () => 'summary',
+        testConnection: async () => Promise.reject(new Error('unused')),
+      },
+      trigger: 'auto',
+      instructions: null,
+      targetTokens: null,
+    });
+    const probe = await compact(compactInput(req(0.8), view, 1_000_000));
+    const total = probe.tokensBefore;
+    // A window where the session sits just over 80%: stripping the chit-chat (P1) gets it under
+    // 80%, and the chain stops there; aiming at 60% would also drop monologues (P2).
+    const window = Math.round(total / 0.802);
+    const at80 = await compact(compactInput(req(0.8), view, window));
+    expect(at80.ok).toBe(true);
+    expect(at80.tokensAfter).toBeLessThanOrEqual(window * 0.8);
+    expect(at80.tokensAfter).toBeGreaterThan(window * 0.6);
+    const at50 = await compact(compactInput(req(0.5), view, window));
+    expect(at50.tokensAfter).toBeLessThanOrEqual(window * 0.5);
+  });
+});

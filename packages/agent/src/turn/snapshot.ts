@@ -1,0 +1,337 @@
+import { anchorOf, countMessageTokens, type View } from '@threadline/context';
+import type { CompactionRecord, FactStatus, MemoryFact, StoredMessage } from '@threadline/protocol';
+import type {
+  BranchHint,
+  FactEdit,
+  MemoryRefresh,
+  MemoryRefreshResult,
+  NewCompaction,
+  NewMessage,
+  Store,
+} from '@threadline/store';
+
+/**
+ * One open session in memory: what a step needs, read from SQLite once. The history is the active
+ * branch without full outputs (those stay on disk: messages.fullOutput, read_tool_output). Only
+ * SessionSnapshots changes it, in the same call that writes the store.
+ */
+export interface SessionSnapshot {
+  readonly sessionId: string;
+  /** The active branch, oldest first; token counts are filled in once (see turn/view.ts). */
+  readonly history: StoredMessage[];
+  /** The branch's active compactions. */
+  compactions: CompactionRecord[];
+  /** The branch's memory facts (any status), oldest first, as store.memory.facts lists them. */
+  facts: MemoryFact[];
+  /** The ids of `history`: the branch, for the store's memory statements (BranchHint). */
+  readonly pathIds: Set<string>;
+  /** The branch's last fork (store.memory.forkSeq), asked once: only a branch change moves it. */
+  forkSeq: number | null;
+  /** The branch leaf this snapshot shows; a store leaf that moved without us means a reload. */
+  leafId: string | null;
+  /**
+   * The history messages the agent sees now (agent-visible, not hidden, inserted ones of active
+   * compactions): what the view is built from, so a step's cost follows what is in view.
+   */
+  inView: StoredMessage[];
+  /** Agent-visible messages of the whole branch, hidden or not (the meter's canCompact). */
+  agentMessages: number;
+  /** history[0, counted) has token counts. */
+  counted: number;
+  /** The model the last view was counted for: what an append counts its messages with. */
+  model: string | null;
+  /** A memory refresh stored candidates on this branch (or it has facts): see turn/memory.ts. */
+  memorySeen: boolean | null;
+  /** Bumped by every change: a cached view is good while its version matches. */
+  version: number;
+  /** The view last built from this version (turn/view.ts), with what else it was built from. */
+  cachedView: { version: number; key: string; view: View; systemPrompt: string; memoryBlock: string | null } | null;
+  lastUsed: number;
+}
+
+export interface SnapshotOptions {
+  /** Snapshots kept at most; the least recently used goes first (default 4). */
+  max?: number;
+  /** A snapshot unused this long is dropped (default 5 minutes). */
+  idleMs?: number;
+}
+
+/** Drops the full output a store write hands back: the snapshot never holds one. */
+function light(m: StoredMessage): StoredMessage {
+  if (m.fullOutput === undefined) return m;
+  const { fullOutput: _dropped, ...rest } = m;
+  return rest;
+}
+
+/** Exactly the messages orderAgentMessages (context/view) keeps. */
+function messagesInView(history: readonly StoredMessage[], compactions: readonly CompactionRecord[]): StoredMessage[] {
+  const hidden = new Set<string>();
+  const active = new Set<string>();
+  for (const c of compactions) {
+    if (!c.active) continue;
+    active.add(c.id);
+    for (const id of c.hiddenIds) hidden.add(id);
+  }
+  return history.filter((m) => {
+    if (!m.visibility.agent || hidden.has(m.id)) return false;
+    const anchor = anchorOf(m);
+    return anchor === null || active.has(anchor.compactionId);
+  });
+}
+
+/**
+ * The open sessions' snapshots, and the one way the turn path writes messages, compactions and
+ * memory: each write goes to the store, then into the snapshot in place. Life cycle: loaded on
+ * first use (a route or a turn), updated by every write here, reloaded after a branch change, dropped
+ * on delete, when more than `max` are open (least recently used) and when idle for `idleMs`
+ * (an unref'd timer: it never keeps the process alive).
+ */
+export class SessionSnapshots {
+  private readonly map = new Map<string, SessionSnapshot>();
+  private readonly max: number;
+  private readonly idleMs: number;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly store: Store,
+    private readonly now: () => number,
+    opts: SnapshotOptions = {},
+  ) {
+    this.max = Math.max(1, opts.max ?? 4);
+    this.idleMs = opts.idleMs ?? 5 * 60_000;
+  }
+
+  /** The session's snapshot, loaded on first use. */
+  get(sessionId: string): SessionSnapshot {
+    let snap = this.map.get(sessionId);
+    // One indexed row: a write that bypassed this module (a test, a tool on the database) moved
+    // the leaf, and the snapshot is read again rather than trusted.
+    if (snap && snap.leafId !== this.store.messages.leaf(sessionId)) snap = undefined;
+    if (!snap) snap = this.load(sessionId);
+    // Most recently used last: the map's order is the LRU order.
+    this.map.delete(sessionId);
+    this.map.set(sessionId, snap);
+    snap.lastUsed = this.now();
+    return snap;
+  }
+
+  /** Loaded or not: for tests and the idle sweep. */
+  has(sessionId: string): boolean {
+    return this.map.has(sessionId);
+  }
+
+  drop(sessionId: string): void {
+    this.map.delete(sessionId);
+  }
+
+  /** What the store's memory statements need of the branch, from memory (see BranchHint). */
+  branch(sessionId: string): BranchHint {
+    return this.hintOf(this.get(sessionId));
+  }
+
+  private hintOf(snap: SessionSnapshot): BranchHint {
+    snap.forkSeq ??= this.store.memory.forkSeq(snap.sessionId);
+    return { onPath: (id) => snap.pathIds.has(id), forkSeq: snap.forkSeq };
+  }
+
+  /** Drops the snapshots unused for `idleMs`; the timer calls it, tests may too. */
+  sweep(): void {
+    const cutoff = this.now() - this.idleMs;
+    for (const [id, snap] of this.map) if (snap.lastUsed <= cutoff) this.map.delete(id);
+  }
+
+  dispose(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    this.map.clear();
+  }
+
+  private load(sessionId: string): SessionSnapshot {
+    const history = this.store.messages.list(sessionId, { fullOutput: false });
+    const compactions = this.store.compactions.active(sessionId);
+    const snap: SessionSnapshot = {
+      sessionId,
+      history,
+      pathIds: new Set(history.map((m) => m.id)),
+      forkSeq: null,
+      compactions,
+      facts: this.store.memory.facts(sessionId),
+      leafId: this.store.messages.leaf(sessionId),
+      inView: messagesInView(history, compactions),
+      agentMessages: history.reduce((n, m) => n + (m.visibility.agent ? 1 : 0), 0),
+      counted: 0,
+      model: null,
+      memorySeen: null,
+      version: 0,
+      cachedView: null,
+      lastUsed: this.now(),
+    };
+    this.map.set(sessionId, snap);
+    while (this.map.size > this.max) this.map.delete(this.map.keys().next().value!);
+    this.startTimer();
+    return snap;
+  }
+
+  private startTimer(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => this.sweep(), Math.min(this.idleMs, 60_000));
+    this.timer.unref();
+  }
+
+  // ─── writes: the store first, then the snapshot (when it is loaded) ─────────────────────────
+
+  /**
+   * Appends to the active branch; with `parentId` (an edit) a new branch starts: reloaded on next
+   * use. The messages are counted before they are stored (with `model`, else the model of the
+   * session's last view), so no second write stores their counts.
+   */
+  append(
+    sessionId: string,
+    msgs: NewMessage[],
+    opts: { parentId?: string | null; model?: string } = {},
+  ): StoredMessage[] {
+    const snap = this.map.get(sessionId);
+    const model = opts.model ?? snap?.model ?? null;
+    const counted =
+      model === null
+        ? msgs
+        : msgs.map((m) =>
+            m.tokens === null || m.tokens === undefined ? { ...m, tokens: countMessageTokens(m, model) } : m,
+          );
+    const stored = this.store.messages.append(
+      sessionId,
+      counted,
+      opts.parentId === undefined ? {} : { parentId: opts.parentId },
+    );
+    if (!snap) return stored;
+    if (opts.parentId !== undefined) this.drop(sessionId);
+    else this.pushMessages(snap, stored);
+    return stored;
+  }
+
+  /** false (and dropped) when the store's branch had moved on without us: read again on next use. */
+  private pushMessages(snap: SessionSnapshot, stored: readonly StoredMessage[]): boolean {
+    if (stored.length === 0) return true;
+    if (stored[0]!.parentId !== snap.leafId) {
+      this.drop(snap.sessionId);
+      return false;
+    }
+    for (const m of stored) {
+      const l = light(m);
+      snap.history.push(l);
+      snap.pathIds.add(l.id);
+      if (l.visibility.agent) {
+        snap.agentMessages += 1;
+        // A new message is never hidden yet; an inserted one comes with its compaction (below).
+        if (anchorOf(l) === null) snap.inView.push(l);
+      }
+    }
+    snap.leafId = stored[stored.length - 1]!.id;
+    snap.version += 1;
+    return true;
+  }
+
+  /**
+   * A compaction: its record, its inserted messages and (with a memory checkpoint) the memory
+   * snapshot row, in one transaction (SPEC §9).
+   */
+  applyCompaction(
+    sessionId: string,
+    record: NewCompaction,
+    inserted: NewMessage[],
+  ): { record: CompactionRecord; inserted: StoredMessage[] } {
+    const loaded = this.map.get(sessionId);
+    // The branch before the inserted messages; the store adds the new leaf itself.
+    const hint = loaded ? this.hintOf(loaded) : undefined;
+    const applied = this.store.transaction(() => {
+      const out = this.store.compactions.apply(sessionId, record, inserted);
+      const checkpoint = out.inserted.find((m) => m.kind === 'memory_snapshot');
+      if (!checkpoint) return { ...out, facts: null };
+      // Keep the checkpoint in memory_snapshots too, so the memory panel can show it.
+      const facts = loaded?.facts ?? this.store.memory.facts(sessionId);
+      const refreshed = this.store.memory.refresh(
+        sessionId,
+        {
+          facts,
+          candidates: [],
+          snapshot: {
+            compactionId: out.record.id,
+            content: checkpoint.content ?? '',
+            factCount: facts.filter((f) => f.status === 'active').length,
+          },
+        },
+        hint,
+      );
+      return { ...out, facts: refreshed.facts };
+    });
+    const snap = this.map.get(sessionId);
+    if (snap && this.pushMessages(snap, applied.inserted)) {
+      snap.compactions = [...snap.compactions, applied.record];
+      if (applied.facts) snap.facts = applied.facts;
+      snap.inView = messagesInView(snap.history, snap.compactions);
+    }
+    return { record: applied.record, inserted: applied.inserted };
+  }
+
+  /** Undoes the branch's newest active compaction: its hidden messages are in view again. */
+  undoCompaction(sessionId: string): CompactionRecord | null {
+    const undone = this.store.compactions.undoLast(sessionId);
+    const snap = this.map.get(sessionId);
+    if (undone && snap) {
+      snap.compactions = snap.compactions.filter((c) => c.id !== undone.id);
+      snap.inView = messagesInView(snap.history, snap.compactions);
+      snap.version += 1;
+    }
+    return undone;
+  }
+
+  /** A CFPM refresh (turn/memory.ts): the store's answer is the branch's facts now. */
+  refreshMemory(sessionId: string, next: MemoryRefresh): MemoryRefreshResult {
+    const snap = this.map.get(sessionId);
+    const result = this.store.memory.refresh(sessionId, next, snap ? this.hintOf(snap) : undefined);
+    if (snap) {
+      snap.facts = result.facts;
+      if (next.candidates.length > 0 || result.facts.length > 0) snap.memorySeen = true;
+      snap.version += 1;
+    }
+    return result;
+  }
+
+  /** The user's new or edited fact: user facts belong to every branch. */
+  upsertFact(sessionId: string, edit: FactEdit): MemoryFact {
+    const fact = this.store.memory.upsertFact(sessionId, edit);
+    const snap = this.map.get(sessionId);
+    if (snap) {
+      const at = snap.facts.findIndex((f) => f.id === fact.id);
+      snap.facts = at >= 0 ? snap.facts.map((f, i) => (i === at ? fact : f)) : [...snap.facts, fact];
+      snap.version += 1;
+    }
+    return fact;
+  }
+
+  /** Forget / restore / pin. A pin changes which branches see the fact: those facts are read again. */
+  setFactStatus(id: string, status: FactStatus, pinned?: boolean): MemoryFact {
+    const fact = this.store.memory.setStatus(id, status, pinned);
+    const snap = this.map.get(fact.sessionId);
+    if (snap) {
+      const at = snap.facts.findIndex((f) => f.id === fact.id);
+      if (at >= 0 && snap.facts[at]!.pinned === fact.pinned)
+        snap.facts = snap.facts.map((f, i) => (i === at ? fact : f));
+      else snap.facts = this.store.memory.facts(fact.sessionId);
+      snap.version += 1;
+    }
+    return fact;
+  }
+
+  /** Another branch shown: reloaded on next use. */
+  switchBranch(sessionId: string, id: string, opts: { exact?: boolean } = {}): string {
+    const leaf = this.store.messages.switchTo(sessionId, id, opts);
+    this.drop(sessionId);
+    return leaf;
+  }
+
+  deleteSession(sessionId: string): void {
+    this.store.sessions.delete(sessionId);
+    this.drop(sessionId);
+  }
+}
