@@ -48,7 +48,19 @@ export type AppEvent =
   /** Nothing applied: failed, nothing to compact, or cancelled by the user (`cancelled`). */
   | { type: 'compaction.failed'; sessionId: string; reason: string; cancelled: boolean }
   /** Undone (compaction.undo): the record, now inactive; its divider says so. */
-  | { type: 'compaction.undone'; sessionId: string; compaction: CompactionRecord };
+  | { type: 'compaction.undone'; sessionId: string; compaction: CompactionRecord }
+  /**
+   * The provider failed and the request is sent again (the SDK's retry, or a stream cut before its
+   * first token): shown while the user waits. `delayMs`: the wait the provider asked for, else null.
+   */
+  | {
+      type: 'provider.retrying';
+      sessionId: string;
+      attempt: number;
+      maxRetries: number;
+      delayMs: number | null;
+      reason: 'rate_limit' | 'server' | 'network' | 'other';
+    };
 
 export type AppEventType = AppEvent['type'];
 export const APP_EVENT_TYPES: readonly AppEventType[] = [
@@ -65,4 +77,5 @@ export const APP_EVENT_TYPES: readonly AppEventType[] = [
   'compaction.finished',
   'compaction.failed',
   'compaction.undone',
+  'provider.retrying',
 ];

@@ -50,3 +50,29 @@ describe('error notices are structured', () => {
     expect(errorPayloads(h.history())).toEqual([{ version: 'v1', type: 'doom_loop', tool: 'list_dir', limit: 2 }]);
   });
 });
+
+describe('a retry is shown while the user waits', () => {
+  it('each retry of the model call is an event naming the attempt, the reason and the asked wait', async () => {
+    h = await startHarness();
+    h.llm.enqueue(
+      { error: { status: 429, headers: { 'retry-after-ms': '0' } } },
+      { error: { status: 503, headers: { 'retry-after-ms': '0' } } },
+    );
+    await h.turn('hello');
+    const retries = h.events.filter((e) => e.type === 'provider.retrying');
+    expect(retries).toEqual([
+      {
+        type: 'provider.retrying',
+        sessionId: h.sessionId,
+        attempt: 1,
+        maxRetries: 3,
+        delayMs: 0,
+        reason: 'rate_limit',
+      },
+      { type: 'provider.retrying', sessionId: h.sessionId, attempt: 2, maxRetries: 3, delayMs: 0, reason: 'server' },
+    ]);
+    // Retried, not failed: the answer came and no error notice was left.
+    expect(h.history().at(-1)?.content).toBe('You said: hello');
+    expect(errorPayloads(h.history())).toEqual([]);
+  });
+});

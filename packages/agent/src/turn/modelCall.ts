@@ -1,5 +1,6 @@
 import { isContextLimitError } from '@threadline/context';
 import type { ToolCall } from '@threadline/protocol';
+import type { ProviderErrorKind } from '../provider/errors';
 import type { StreamChatResult } from '../provider/types';
 import { autoCompactIfNeeded } from '../triggers/auto';
 import { recoverFromContextError } from '../triggers/recovery';
@@ -32,7 +33,21 @@ async function streamReply(
       rt.streamed(id, sink.content);
       deps.emit({ type: 'message.delta', sessionId, messageId: id, delta });
     },
+    // The provider's wait can be long (a rate limit): the user sees why nothing streams yet.
+    onRetry: (info) =>
+      deps.emit({
+        type: 'provider.retrying',
+        sessionId,
+        attempt: info.attempt,
+        maxRetries: info.maxRetries,
+        delayMs: info.delayMs,
+        reason: retryReason(info.error.kind),
+      }),
   });
+}
+
+function retryReason(kind: ProviderErrorKind): 'rate_limit' | 'server' | 'network' | 'other' {
+  return kind === 'rate_limit' || kind === 'server' || kind === 'network' ? kind : 'other';
 }
 
 /**

@@ -111,6 +111,7 @@ const EVENTS: AppEvent[] = [
   { type: 'compaction.finished', sessionId: 's1', compaction: compaction({ id: 'c9' }) },
   { type: 'compaction.failed', sessionId: 's1', reason: 'did_not_reduce', cancelled: false },
   { type: 'compaction.undone', sessionId: 's1', compaction: compaction({ id: 'c9', active: false }) },
+  { type: 'provider.retrying', sessionId: 's1', attempt: 1, maxRetries: 3, delayMs: 20_000, reason: 'rate_limit' },
 ];
 
 /** A store with something in every slice an event could touch: a turn half done, a compaction running. */

@@ -11,6 +11,8 @@ import { MessageRow } from './MessageRow';
 import { visibleRows } from '../lib/noticeView';
 import { LiveCompactionDivider } from './CompactionDivider';
 import { ProfileLink } from './ProfileLink';
+import type { RetryStatus } from '../store/types';
+import type { TFunction } from 'i18next';
 
 type ListItem =
   | { type: 'row'; key: string; row: Row }
@@ -20,6 +22,15 @@ type ListItem =
   | { type: 'error'; key: string };
 
 const EMPTY: never[] = [];
+
+/** Why nothing streams yet: the provider failed and the request goes again (with the wait it asked for). */
+export function retryText(t: TFunction, r: RetryStatus): string {
+  const vars = { reason: t(`chat.retrying.reason.${r.reason}`), attempt: r.attempt, max: r.maxRetries };
+  // Under a second (or the SDK's own short backoff) is "now"; a provider's long wait is said.
+  if (r.delayMs !== null && r.delayMs >= 1000)
+    return t('chat.retrying.in', { ...vars, seconds: Math.ceil(r.delayMs / 1000) });
+  return t('chat.retrying.now', vars);
+}
 
 /**
  * A height guess close to the measured one keeps the scroll position still while rows above the
@@ -65,6 +76,7 @@ export function MessageList({ sessionId }: { sessionId: string }) {
   const busy = useAppStore((s) => Boolean(s.busy[sessionId]));
   const error = useAppStore((s) => s.errors[sessionId] ?? null);
   const retry = useAppStore((s) => s.retry);
+  const retrying = useAppStore((s) => s.retrying[sessionId] ?? null);
   const dismissError = useAppStore((s) => s.dismissError);
 
   // The settings are a view of the record: a change re-renders every notice, past and future.
@@ -188,10 +200,17 @@ export function MessageList({ sessionId }: { sessionId: string }) {
                   )}
                   {item.type === 'compacting' && live && <LiveCompactionDivider sessionId={sessionId} live={live} />}
                   {item.type === 'thinking' && (
-                    <div className="thinking" role="status" aria-label={t('chat.thinking')}>
-                      <span />
-                      <span />
-                      <span />
+                    <div className="thinking-row">
+                      <div className="thinking" role="status" aria-label={t('chat.thinking')}>
+                        <span />
+                        <span />
+                        <span />
+                      </div>
+                      {retrying && (
+                        <p className="retry-status" role="status" data-testid="retry-status">
+                          {retryText(t, retrying)}
+                        </p>
+                      )}
                     </div>
                   )}
                   {item.type === 'error' && error && (

@@ -49,6 +49,7 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
   streaming: {},
   tools: {},
   errors: {},
+  retrying: {},
   liveEpoch: {},
 
   bumpLiveEpoch(sessionId) {
@@ -279,12 +280,23 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
  */
 export const chatEvents: SliceEvents = (get, set) => {
   const deltas = createDeltaBuffer(get, set);
+  /** Something came from the provider (or the turn ended): the retry is over. */
+  const retried = (sessionId: string): void => {
+    if (get().retrying[sessionId]) set({ retrying: { ...get().retrying, [sessionId]: null } });
+  };
   return (e) => {
     switch (e.type) {
+      case 'provider.retrying': {
+        const { type: _type, sessionId, ...status } = e;
+        set({ retrying: { ...get().retrying, [sessionId]: status } });
+        return;
+      }
       case 'message.delta':
+        retried(e.sessionId);
         deltas.push(e.sessionId, e.messageId, e.delta);
         return;
       case 'message.complete': {
+        retried(e.message.sessionId);
         deltas.drop(e.message.id);
         if (get().streaming[e.message.id]) {
           const { [e.message.id]: _done, ...rest } = get().streaming;
@@ -294,6 +306,7 @@ export const chatEvents: SliceEvents = (get, set) => {
         return;
       }
       case 'tool.requested': {
+        retried(e.sessionId);
         const prev = get().tools[e.toolCall.id];
         set({
           tools: {
@@ -342,6 +355,7 @@ export const chatEvents: SliceEvents = (get, set) => {
         return;
       case 'session.updated': {
         if (e.session === null || e.busy) return;
+        retried(e.sessionId);
         deltas.flush();
         // A finished turn leaves no streaming bubble and no pending card behind.
         const streaming = Object.fromEntries(
@@ -360,6 +374,7 @@ export const chatEvents: SliceEvents = (get, set) => {
       }
       case 'error': {
         if (!e.sessionId) return;
+        retried(e.sessionId);
         const retryText = lastUserText(get().messages[e.sessionId] ?? []);
         set({
           errors: { ...get().errors, [e.sessionId]: { code: e.code, message: e.message, retryText, stored: true } },

@@ -66,11 +66,15 @@ export interface SessionsSlice {
   upsertSession(s: SessionSummary): void;
 }
 
+export type RetryStatus = Omit<Extract<AppEvent, { type: 'provider.retrying' }>, 'type' | 'sessionId'>;
+
 export interface ChatSlice {
   messages: Record<string, StoredMessage[]>;
   streaming: Record<string, StreamingMessage>;
   tools: Record<string, ToolState>;
   errors: Record<string, InlineError | null>;
+  /** The provider failed and the request is being sent again: shown until something streams. */
+  retrying: Record<string, RetryStatus | null>;
   /**
    * A count per session of the events that changed its live state (a step committed, a tool
    * requested or finished, busy on or off, a compaction). A chat.state answer taken while it
