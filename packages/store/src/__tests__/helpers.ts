@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
 import { openStore } from '../openStore';
+import type { MemoryFact } from '@threadline/protocol';
 import type { Encryptor, OpenStoreOptions, Store } from '../types';
 
 /** A fresh temp folder per test, removed afterwards; stores opened through it are closed first. */
@@ -45,4 +46,24 @@ export function fakeEncryptor(available = true): Encryptor & { calls: number } {
 export function steppingClock(start = 1_700_000_000_000): () => number {
   let t = start;
   return () => t++;
+}
+
+/** An automatic (CFPM) fact as a refresh hands it to the store. */
+export function autoFact(sessionId: string, id: string, content: string, extra: Partial<MemoryFact> = {}): MemoryFact {
+  return {
+    id,
+    sessionId,
+    category: 'artifact',
+    content,
+    status: 'active',
+    pinned: false,
+    source: 'cfpm_auto',
+    confidence: 0.7,
+    evidenceCount: 1,
+    lastValidatedAt: null,
+    validationCommand: null,
+    createdAt: 1,
+    updatedAt: 1,
+    ...extra,
+  };
 }

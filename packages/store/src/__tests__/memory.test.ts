@@ -3,28 +3,9 @@ import Database from 'better-sqlite3';
 import type { MemoryFact } from '@threadline/protocol';
 import { describe, expect, it } from 'vitest';
 import { MEMORY_CAPS } from '../types';
-import { steppingClock, useTempDir } from './helpers';
+import { autoFact, steppingClock, useTempDir } from './helpers';
 
 const tmp = useTempDir();
-
-function autoFact(sessionId: string, id: string, content: string, extra: Partial<MemoryFact> = {}): MemoryFact {
-  return {
-    id,
-    sessionId,
-    category: 'artifact',
-    content,
-    status: 'active',
-    pinned: false,
-    source: 'cfpm_auto',
-    confidence: 0.7,
-    evidenceCount: 1,
-    lastValidatedAt: null,
-    validationCommand: null,
-    createdAt: 1,
-    updatedAt: 1,
-    ...extra,
-  };
-}
 
 function setup() {
   const store = tmp.open({ now: steppingClock() });

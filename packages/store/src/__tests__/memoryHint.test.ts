@@ -1,25 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { MemoryFact } from '@threadline/protocol';
 import type { BranchHint, Store } from '../types';
-import { steppingClock, useTempDir } from './helpers';
+import { autoFact, steppingClock, useTempDir } from './helpers';
 
 const tmp = useTempDir();
 
-const fact = (sessionId: string, id: string, content: string): MemoryFact => ({
-  id,
-  sessionId,
-  category: 'artifact',
-  content,
-  status: 'active',
-  pinned: false,
-  source: 'cfpm_auto',
-  confidence: 0.7,
-  evidenceCount: 1,
-  lastValidatedAt: null,
-  validationCommand: null,
-  createdAt: 1,
-  updatedAt: 1,
-});
+const fact = autoFact;
 
 const candidate = (content: string) => ({
   category: 'note' as const,
