@@ -3,7 +3,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startFakeLlm, type ChatRequestView, type FakeLlm, type FakeLlmOptions } from '@threadline/fake-llm';
+import {
+  startFakeLlm,
+  type ChatRequestView,
+  type FakeLlm,
+  type FakeLlmOptions,
+  type FakeReply,
+} from '@threadline/fake-llm';
 import type { AppEvent, SettingsPatch, StoredMessage } from '@threadline/protocol';
 import { openStore, type Store } from '@threadline/store';
 import { createAppApi, type AppRuntime, type CreateAppApiOptions } from '../index';
@@ -119,3 +125,15 @@ export function compactionNotices(history: StoredMessage[], type?: string): Stor
 
 /** A request whose last message is a tool result (the model is answering after a call). */
 export const lastIsTool = (req: ChatRequestView): boolean => req.messages.at(-1)?.role === 'tool';
+
+/**
+ * A model that runs one shell `seq` per turn (a sizeable tool output: something for a compaction to
+ * hide) and then answers `<word> <turn>`.
+ */
+export function seqToolModel(word: string): (req: ChatRequestView) => FakeReply {
+  let n = 0;
+  return (req) =>
+    lastIsTool(req)
+      ? { content: `${word} ${n}` }
+      : { toolCalls: [{ name: 'shell', arguments: { command: `seq 1 ${1500 + ++n}` } }] };
+}

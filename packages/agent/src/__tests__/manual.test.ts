@@ -1,22 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { FakeReply } from '@threadline/fake-llm';
-import { lastIsTool, compactionNotices, startHarness, type Harness } from './harness';
+import { compactionNotices, seqToolModel, startHarness, type Harness } from './harness';
 
 let h: Harness;
 afterEach(async () => h?.close());
 
 /** A session far below the auto threshold, with a few sizeable tool outputs. */
 async function session(turns: number): Promise<void> {
-  let n = 0;
-  h = await startHarness({
-    settings: { approvalPolicy: 'auto' },
-    llm: {
-      defaultReply: (req): FakeReply =>
-        lastIsTool(req)
-          ? { content: `done ${n}` }
-          : { toolCalls: [{ name: 'shell', arguments: { command: `seq 1 ${1500 + ++n}` } }] },
-    },
-  });
+  h = await startHarness({ settings: { approvalPolicy: 'auto' }, llm: { defaultReply: seqToolModel('done') } });
   for (let t = 1; t <= turns; t++) await h.turn(`task ${t}`);
 }
 

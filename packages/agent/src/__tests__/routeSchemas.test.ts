@@ -2,9 +2,8 @@
 // answers (real SQLite, fake-llm over HTTP): each answer fits its schema, and the schema keeps
 // every field of it (a field the runtime sends but the declaration lacks would be stripped).
 import { afterEach, describe, expect, it } from 'vitest';
-import type { FakeReply } from '@threadline/fake-llm';
 import { ROUTES, dispatchRoute, type RouteName } from '@threadline/protocol';
-import { lastIsTool, startHarness, type Harness } from './harness';
+import { seqToolModel, startHarness, type Harness } from './harness';
 
 let h: Harness;
 afterEach(async () => h?.close());
@@ -19,16 +18,7 @@ async function checked(route: RouteName, input: unknown): Promise<unknown> {
 
 describe('route output schemas against the real runtime', () => {
   it('sessions.create, messages.list after turns with tool calls, compaction.list, settings.get, providers.list', async () => {
-    let n = 0;
-    h = await startHarness({
-      settings: { approvalPolicy: 'auto' },
-      llm: {
-        defaultReply: (req): FakeReply =>
-          lastIsTool(req)
-            ? { content: `listed ${n}` }
-            : { toolCalls: [{ name: 'shell', arguments: { command: `seq 1 ${1500 + ++n}` } }] },
-      },
-    });
+    h = await startHarness({ settings: { approvalPolicy: 'auto' }, llm: { defaultReply: seqToolModel('listed') } });
     const created = (await checked('sessions.create', { title: 'Schemas' })) as { id: string };
     expect(created.id).not.toBe(h.sessionId);
 
