@@ -19,11 +19,13 @@ export {
   ChatStateSchema,
   PendingToolCallSchema,
   RunningCompactionSchema,
+  AccessReasonSchema,
   ToolAccessSchema,
   TurnAcceptedSchema,
   type ChatState,
   type PendingToolCall,
   type RunningCompaction,
+  type AccessReason,
   type ToolAccess,
 } from './routes/chat';
 export { ProviderTestResultSchema, type ProviderTestResult } from './routes/providers';

@@ -32,5 +32,6 @@ export {
   type ProcessesRepo,
   type ToolProcess,
   type McpServerRecord,
+  type McpToolPin,
   type McpServersRepo,
 } from './types';

@@ -290,6 +290,10 @@ export interface McpServerRecord {
   url: string | null;
   envNames: string[];
   headerNames: string[];
+  /** stdio: the child's folder as configured (null: a neutral folder under the data folder). */
+  cwd: string | null;
+  /** stdio: names of the app's environment variables the child gets beyond the core set. */
+  envAllow: string[];
   enabled: boolean;
   startup: 'lazy' | 'launch';
   autoApprove: boolean | string[];
@@ -309,6 +313,18 @@ export interface McpServersRepo {
   remove(id: string): void;
   /** The decrypted env values and headers, for the runtime that starts the server only. */
   secrets(id: string): { env: Record<string, string>; headers: Record<string, string> };
+  /** The tools of a server the user approved (or that were pinned at its first listing). */
+  pins(id: string): McpToolPin[];
+  /** Pins these tools as they are now (replacing an older pin of the same name). */
+  pin(id: string, tools: readonly Omit<McpToolPin, 'pinnedAt'>[]): void;
+}
+
+export interface McpToolPin {
+  tool: string;
+  /** sha256 of the tool's name, description and input schema. */
+  hash: string;
+  description: string;
+  pinnedAt: number;
 }
 
 // ─── the store ──────────────────────────────────────────────────────────────────────────────

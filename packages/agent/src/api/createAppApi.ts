@@ -5,7 +5,6 @@ import path from 'node:path';
 import type { AppApi, AppEvent } from '@threadline/protocol';
 import type { Store } from '@threadline/store';
 import { McpManager, type McpManagerOptions } from '../mcp/manager';
-import { ensureFolder, sessionFolder } from '../workspace/sessionFolder';
 import { ToolRegistry } from '../tools/registry';
 import type { TurnDeps } from '../turn/deps';
 import { SessionRuntimes } from '../turn/sessionRuntime';
@@ -44,7 +43,7 @@ export interface CreateAppApiOptions {
   doomLoopLimit?: number;
   maxModelCalls?: number;
   /** MCP server manager options (start timeout, crash backoff, a session's working folder). */
-  mcp?: Omit<McpManagerOptions, 'store' | 'now'>;
+  mcp?: Partial<Omit<McpManagerOptions, 'store' | 'now'>>;
   /** How many open sessions stay in memory, and for how long unused (turn/snapshot.ts). */
   snapshots?: SnapshotOptions;
 }
@@ -69,18 +68,9 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
   const registry = opts.tools ?? new ToolRegistry();
   const mcp = new McpManager({
     store: opts.store,
-    // A stdio server of a session runs in that session's working folder (created on first use).
-    workingFolder: (sessionId) => {
-      const session = sessionId ? opts.store.sessions.get(sessionId) : null;
-      if (!session) return null;
-      try {
-        const folder = sessionFolder(deps.workspace, opts.store.settings.get(), session);
-        ensureFolder(folder);
-        return folder;
-      } catch {
-        return null; // an unusable folder: the session's own tools say why; the server still starts
-      }
-    },
+    // A stdio server runs in its configured folder, else <data>/mcp/<id>: never a session's folder.
+    dataDir: resolveReal(path.resolve(opts.dataDir), '/', '/'),
+    homeDir: resolveReal(opts.homeDir ?? homedir(), '/', '/'),
     ...opts.mcp,
   });
   const now = opts.clock ?? Date.now;

@@ -1,34 +1,32 @@
+import { mkdirSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerRecord } from '@threadline/store';
-import { childEnv } from '../process/childEnv';
+import { mcpEnv } from '../process/childEnv';
 
 /** What a server is started with: its stored config and the decrypted env values / headers. */
 export interface McpLaunch {
   record: McpServerRecord;
   secrets: { env: Record<string, string>; headers: Record<string, string> };
-  /** The stdio child's working folder. */
+  /** The stdio child's folder: the configured one, else a neutral one of its own (never a session's). */
   cwd: string;
-  /** Settings → agent.envPassthrough: secret-looking variables the user lets children see. */
-  envPassthrough: readonly string[];
 }
 
 /**
- * The folder and environment of a stdio server's child process: the session's working folder
- * when there is one (else this process's), and the same environment as every child the app starts
- * (the user's, without secret-looking variables) plus what the user configured for this server.
+ * The folder and environment of a stdio server's child process: the folder given (created when
+ * missing), and an allow-list of this process's environment (the core set plus the names the user
+ * added for this server, `record.envAllow`) with what the user configured for it on top.
  */
 export function mcpChildProcess(
   configuredEnv: Record<string, string>,
-  cwd: string | null,
-  envPassthrough: readonly string[] = [],
+  cwd: string,
+  envAllow: readonly string[] = [],
 ): { cwd: string; env: Record<string, string> } {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(childEnv(process.env, envPassthrough))) if (v !== undefined) env[k] = v;
-  return { cwd: cwd ?? process.cwd(), env: { ...env, ...configuredEnv } };
+  mkdirSync(cwd, { recursive: true });
+  return { cwd, env: { ...mcpEnv(process.env, envAllow), ...configuredEnv } };
 }
 
 const STDERR_TAIL_BYTES = 4000;
@@ -74,7 +72,7 @@ export class McpConnection {
         requestInit: { headers: secrets.headers },
       });
     }
-    const child = mcpChildProcess(secrets.env, cwd, this.launch.envPassthrough);
+    const child = mcpChildProcess(secrets.env, cwd, record.envAllow);
     const t = new StdioClientTransport({
       command: record.command ?? '',
       args: record.args,

@@ -11,6 +11,8 @@ export interface InstanceEnv {
   now: () => number;
   /** The tool set (or a status) changed: registries are rebuilt. */
   changed: () => void;
+  /** A server listed its tools (at connect or after a change), before the registries are rebuilt. */
+  listed: (serverId: string, tools: Tool[]) => void;
   disposed: () => boolean;
 }
 
@@ -18,8 +20,7 @@ export interface InstanceEnv {
 const STABLE_MS = 60_000;
 
 /**
- * One running copy of a server: a stdio server runs once per working folder (its child's cwd),
- * an HTTP server once. Starts, crash restarts with backoff, stop; never throws into a turn.
+ * One running copy of a server (a stdio server in its own folder, see McpManager.folderFor). Starts, crash restarts with backoff, stop; never throws into a turn.
  */
 export class ServerInstance {
   status: Exclude<McpServerStatus, 'disabled'> = 'stopped';
@@ -44,6 +45,7 @@ export class ServerInstance {
   ) {}
 
   private set(status: ServerInstance['status'], patch: { tools?: Tool[]; error?: string } = {}): void {
+    if (status === 'connected') this.env.listed(this.serverId, patch.tools ?? []);
     this.status = status;
     this.tools = patch.tools ?? [];
     this.error = patch.error;
@@ -69,7 +71,6 @@ export class ServerInstance {
             record,
             secrets: this.env.store.mcpServers.secrets(record.id),
             cwd: this.folder ?? process.cwd(),
-            envPassthrough: this.env.store.settings.get().agent.envPassthrough,
           },
           {
             onUnexpectedClose: (reason) => this.crashed(generation, reason),

@@ -1,5 +1,6 @@
 import type { ApprovalPolicy } from '@threadline/protocol';
 import type { ToolDefinition } from '../tools/types';
+import type { Zone } from '../workspace/reach';
 import type { TurnScope } from './deps';
 
 /** `approve_original`: run the model's own arguments, not the gate's rewrite of them. */
@@ -22,18 +23,19 @@ export function effectivePolicy(
 /**
  * Policy of a file tool call by where its path leads (workspace/reach.ts): inside the folder it
  * runs on its own unless the user said otherwise for this tool; outside it, it follows the policy
- * of tools that change things (like shell: `ask` by default); credential places always ask.
+ * of tools that change things (like shell: `ask` by default); credential places, and writes to
+ * protected paths (workspace/protected.ts), always ask, whatever the policy or auto-approval.
  * `deny` for the tool always wins. The data folder never gets here (refused before).
  */
 export function pathPolicy(
   scope: TurnScope,
   tool: Pick<ToolDefinition, 'name' | 'readOnly'>,
-  zone: 'inside' | 'outside' | 'credential' | 'data',
+  zone: Zone,
 ): ApprovalPolicy {
   const override = scope.deps.store.approvals.get(scope.sessionId, tool.name);
   const appWide = scope.settings.approvalPolicy;
   if (override === 'deny') return 'deny';
-  if (zone === 'credential') return 'ask';
+  if (zone === 'credential' || zone === 'protected') return 'ask';
   if (zone === 'outside') return override ?? appWide;
   return override ?? (appWide === 'deny' && !tool.readOnly ? 'deny' : 'auto');
 }

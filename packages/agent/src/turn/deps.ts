@@ -8,7 +8,7 @@ import type { SessionSnapshots } from './snapshot';
 
 /** Where the agent works and what it may never touch (resolved once, at start). */
 export interface Workspace {
-  /** The process's working directory (the system prompt names it). */
+  /** The process's working directory (a fallback only: the system prompt names the session's folder). */
   cwd: string;
   /** The user's home folder, resolved (for `~`, the default folder and credential places). */
   homeDir: string;

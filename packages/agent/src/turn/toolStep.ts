@@ -16,7 +16,7 @@ import type { TodoItem, ToolContext, ToolDefinition, ToolResult } from '../tools
 import { effectivePolicy, pathPolicy, waitForApproval, type ApprovalDecision } from './approvals';
 import type { TurnScope } from './deps';
 import { gateToolCall } from './gate';
-import { classifyPath, type Zone } from '../workspace/reach';
+import { classifyPath, type PathClass } from '../workspace/reach';
 import { ensureFolder, reachBase, sessionFolder } from '../workspace/sessionFolder';
 
 export type ToolStatus = 'ok' | 'error' | 'denied' | 'aborted';
@@ -249,14 +249,20 @@ function placeOf(scope: TurnScope): { folder: string } | { error: string } {
   }
 }
 
-interface PathAccess {
-  path: string;
-  zone: Zone;
-}
+type PathAccess = PathClass;
 
+/**
+ * Where a file tool's path leads. A tool that is not read-only writes its path (write_file, the
+ * edit tools): protected paths count for it, by that intent rather than by the tool's name.
+ */
 function pathAccess(scope: TurnScope, tool: ToolDefinition, args: unknown, folder: string): PathAccess | null {
   if (!tool.path) return null;
-  return classifyPath(tool.path.get(args), { ...reachBase(scope.deps.workspace), folder });
+  const launch = scope.deps.mcp?.launchTargets() ?? [];
+  return classifyPath(
+    tool.path.get(args),
+    { ...reachBase(scope.deps.workspace), folder, launch },
+    { write: !tool.readOnly },
+  );
 }
 
 function refusedText(p: string): string {
@@ -283,7 +289,9 @@ function announce(
 ): void {
   // The card shows the resolved path only where it is the reason to ask.
   const shown: ToolAccess | undefined =
-    access && access.zone !== 'inside' && access.zone !== 'data' ? { path: access.path, zone: access.zone } : undefined;
+    access && access.zone !== 'inside' && access.zone !== 'data'
+      ? { path: access.path, zone: access.zone, ...(access.reason ? { reason: access.reason } : {}) }
+      : undefined;
   scope.deps.runtime(scope.sessionId).requested(messageId, call, needsApproval, {
     ...(shown ? { access: shown } : {}),
     ...(gate ? { gate } : {}),

@@ -3,6 +3,7 @@ import type { CompactionRecord, MemoryFact, ProviderProfile, Settings, StoredMes
 import type { TurnDeps } from './deps';
 import type { SessionSnapshot } from './snapshot';
 import { systemPrompt } from './systemPrompt';
+import { sessionFolder } from '../workspace/sessionFolder';
 
 export interface SessionView {
   view: View;
@@ -43,6 +44,21 @@ function countNew(deps: Pick<TurnDeps, 'store'>, snap: SessionSnapshot, model: s
 }
 
 /**
+ * The folder the system prompt names: the session's working folder (where its tools run), not
+ * this process's. A folder that no longer passes the checks is named as stored; the next tool
+ * call says why it cannot be used.
+ */
+function promptFolder(deps: Pick<TurnDeps, 'store' | 'workspace'>, sessionId: string, settings: Settings): string {
+  const session = deps.store.sessions.get(sessionId);
+  if (!session) return deps.workspace.cwd;
+  try {
+    return sessionFolder(deps.workspace, settings, session);
+  } catch {
+    return session.workingFolder !== '' ? session.workingFolder : deps.workspace.cwd;
+  }
+}
+
+/**
  * build view: the session's snapshot (history in view + active compactions + memory block) →
  * normalize → count. Built once per change of the snapshot: a second call with nothing new (the
  * auto trigger, the usage event, context.usage) gets the same view.
@@ -57,8 +73,11 @@ export function buildSessionView(
   snap.model = profile.model;
   countNew(deps, snap, profile.model);
   const memoryBlock = usesMemoryBlock(settings) ? buildMemoryBlock(snap.facts) : null;
-  const { cwd, platform } = deps.workspace;
-  const prompt = systemPrompt({ cwd, platform, now: deps.now() });
+  const prompt = systemPrompt({
+    folder: promptFolder(deps, sessionId, settings),
+    platform: deps.workspace.platform,
+    now: deps.now(),
+  });
   const key = `${profile.model}\u0000${prompt}\u0000${memoryBlock ?? '\u0001'}`;
   let cached = snap.cachedView;
   if (!cached || cached.version !== snap.version || cached.key !== key) {

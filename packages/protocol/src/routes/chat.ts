@@ -6,10 +6,42 @@ import { ApprovalPolicySchema, StrategySchema } from '../settings';
 import { id, sessionRef, type RouteMap } from './define';
 
 /**
- * Why a file tool call asks although its tool would run on its own: the path (resolved: `~`,
- * `..` and symlinks followed) is outside the session's folder, or a place credentials live.
+ * Why a credential place or a protected path asks: a code the approval card words (en, zh-CN).
+ * Credential places: a store of the home folder (~/.ssh, gh's hosts.yml…), a `.env*` file or
+ * `.envs/` folder, a key or certificate file, the app's own process environment (/proc).
+ * Protected paths (a write would make code run later): git's folder (hooks, config), a hook
+ * manager's folder, editor tasks, a dev container, CI workflows, `.envrc`, package.json, a
+ * Makefile, package manager config, `node_modules/.bin`, a file an MCP server launches.
  */
-export const ToolAccessSchema = z.object({ path: z.string(), zone: z.enum(['outside', 'credential']) });
+export const AccessReasonSchema = z.enum([
+  'credential_store',
+  'env_file',
+  'key_file',
+  'process_env',
+  'git',
+  'git_hooks',
+  'editor_tasks',
+  'devcontainer',
+  'ci_workflow',
+  'envrc',
+  'package_json',
+  'makefile',
+  'package_manager_config',
+  'node_bin',
+  'mcp_launch',
+]);
+export type AccessReason = z.infer<typeof AccessReasonSchema>;
+
+/**
+ * Why a file tool call asks although its tool would run on its own: the path (resolved: `~`,
+ * `..` and symlinks followed) is outside the session's folder, a place credentials live, or a
+ * protected path the call would write (one that makes code run later).
+ */
+export const ToolAccessSchema = z.object({
+  path: z.string(),
+  zone: z.enum(['outside', 'credential', 'protected']),
+  reason: AccessReasonSchema.optional(),
+});
 export type ToolAccess = z.infer<typeof ToolAccessSchema>;
 
 /** A tool call of the running step, requested but not committed to history yet. */

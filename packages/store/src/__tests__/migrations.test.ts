@@ -77,6 +77,7 @@ describe('migrations', () => {
         'tool_approvals',
         'tool_processes',
         'mcp_servers',
+        'mcp_tool_pins',
       ].sort(),
     );
     db.close();

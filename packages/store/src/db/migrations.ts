@@ -309,6 +309,22 @@ function packExistingOutputs(db: Database.Database): void {
   `);
 }
 
+// MCP servers run in their own folder (null: a neutral one under the data folder) with an
+// allow-list of the app's environment; the tools a server offers are pinned by a hash of their
+// description and schema, so a changed one waits for the user before the model sees it.
+const V10_MCP_PINS = `
+ALTER TABLE mcp_servers ADD COLUMN cwd TEXT;
+ALTER TABLE mcp_servers ADD COLUMN env_allow TEXT NOT NULL DEFAULT '[]'; -- JSON string[]
+CREATE TABLE mcp_tool_pins (
+  server_id TEXT NOT NULL REFERENCES mcp_servers(id) ON DELETE CASCADE,
+  tool TEXT NOT NULL,
+  hash TEXT NOT NULL,          -- sha256 of the tool's name, description and input schema
+  description TEXT NOT NULL,   -- as approved, for the "changed" view
+  pinned_at INTEGER NOT NULL,
+  PRIMARY KEY (server_id, tool)
+);
+`;
+
 /** The migration that makes the file smaller: an upgraded file then gives the space back once. */
 export const COMPACT_STORE_VERSION = 9;
 
@@ -347,6 +363,7 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
     sql: V9_COMPACT_STORE,
     run: packExistingOutputs,
   },
+  { version: 10, description: 'MCP server folder, environment allow-list, pinned tools', sql: V10_MCP_PINS },
 ]);
 
 /** The schema version this code writes. */
