@@ -2,6 +2,7 @@ import { mkdir, open, readdir, stat, writeFile } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import path from 'node:path';
 import { z } from 'zod';
+import { isGitFile, redactCredentials } from '../workspace/redact';
 import type { ToolContext, ToolDefinition, ToolResult } from './types';
 
 /** Files larger than this are read in line pages only; the model is told so. */
@@ -50,7 +51,8 @@ async function readHead(file: string, max: number): Promise<{ text: string; size
 async function readFileImpl(args: ReadArgs, ctx: ToolContext): Promise<ToolResult> {
   const file = resolvePath(ctx, args.path);
   const head = await readHead(file, READ_FILE_MAX_BYTES);
-  const text = head.text;
+  // git's own files: a remote URL with a token reaches the model as `user:***@host`.
+  const text = isGitFile(file) ? redactCredentials(head.text) : head.text;
   const lines = text.split('\n');
   const offset = args.offset ?? 0;
   const limit = args.limit ?? DEFAULT_READ_LINES;

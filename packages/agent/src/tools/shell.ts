@@ -5,6 +5,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { z } from 'zod';
 import { childEnv } from '../process/childEnv';
 import { expandHome } from '../workspace/resolve';
+import { redactCredentials } from '../workspace/redact';
 import type { ToolContext, ToolDefinition, ToolResult } from './types';
 
 /**
@@ -108,7 +109,8 @@ export async function runShell(args: ShellArgs, ctx: ToolContext): Promise<ToolR
       if (reason === 'timeout') tail = `command timed out after ${Math.round(timeoutMs / 1000)} s and was killed`;
       else if (reason === 'aborted') tail = 'command aborted by the user';
       else tail = `exit code: ${code ?? sig ?? 'unknown'}`;
-      const content = (out.endsWith('\n') || out === '' ? out : out + '\n') + tail;
+      // `git remote -v`, `git config -l`, `cat .git/config`: a token in a remote URL is not passed on.
+      const content = redactCredentials((out.endsWith('\n') || out === '' ? out : out + '\n') + tail);
       resolve({ ok: reason === null && code === 0, content, meta: { exitCode: code, durationMs, killed: reason } });
     });
   });
