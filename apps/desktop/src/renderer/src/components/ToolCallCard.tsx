@@ -7,6 +7,7 @@ import { call as rpc } from '../transport';
 import type { ToolStatus } from '../store/types';
 import { IconAlert, IconChevron, IconTool } from './Icons';
 import { CopyButton } from './CopyButton';
+import { headlineOf, reveal } from '../lib/reveal';
 
 const PREVIEW_LINES = 12;
 const PREVIEW_CHARS = 1500;
@@ -21,17 +22,20 @@ function prettyArgs(raw: string): string {
   }
 }
 
-/** A one-line summary of the call for the header: the command, the path… */
-function headline(raw: string): string {
+/**
+ * A one-line summary of the call for the header: the command, the path…, invisible characters
+ * escaped; `shortened` when it is not the whole value (the body shows it whole).
+ */
+function headline(raw: string): { text: string; shortened: boolean } {
   try {
     const v = JSON.parse(raw) as Record<string, unknown>;
     for (const k of ['command', 'cmd', 'script', 'path', 'file', 'query']) {
-      if (typeof v[k] === 'string') return (v[k] as string).split('\n')[0]!.slice(0, 160);
+      if (typeof v[k] === 'string') return headlineOf(reveal(v[k] as string).text);
     }
   } catch {
     /* not JSON: no headline */
   }
-  return '';
+  return { text: '', shortened: false };
 }
 
 /** Images an MCP tool returned, of the kinds an <img> shows safely. */
@@ -91,6 +95,12 @@ function gateOf(
   return null;
 }
 
+const ACCESS_LABEL = {
+  outside: 'tool.accessOutside',
+  credential: 'tool.accessCredential',
+  protected: 'tool.accessProtected',
+} as const;
+
 interface Props {
   sessionId: string;
   call: ToolCall;
@@ -119,8 +129,13 @@ export function ToolCallCard({ sessionId, call, result }: Props) {
       : !result && state?.gate
         ? state.gate.rewrittenArguments
         : null;
-  const args = useMemo(() => prettyArgs(call.function.arguments), [call.function.arguments]);
-  const ranArgs = useMemo(() => (ran ? prettyArgs(ran) : null), [ran]);
+  // What will run, with bidi controls, zero-width and other invisible characters shown escaped.
+  const argsShown = useMemo(() => reveal(prettyArgs(call.function.arguments)), [call.function.arguments]);
+  const ranShown = useMemo(() => (ran ? reveal(prettyArgs(ran)) : null), [ran]);
+  const args = argsShown.text;
+  const ranArgs = ranShown?.text ?? null;
+  const accessPath = state?.access ? reveal(state.access.path) : null;
+  const hidden = argsShown.flagged || ranShown?.flagged === true || accessPath?.flagged === true;
   const head = useMemo(() => headline(ran ?? call.function.arguments), [ran, call.function.arguments]);
   const output = result?.content ?? '';
   const mcp = useMemo(() => mcpMeta(result), [result]);
@@ -159,7 +174,21 @@ export function ToolCallCard({ sessionId, call, result }: Props) {
         <IconTool />
         <span className="tool-name">{call.function.name}</span>
         {mcp && <span className="badge tool-source">{t('tool.mcpSource', { server: mcp.server })}</span>}
-        {head && <code className="tool-headline">{head}</code>}
+        {head.text && (
+          <code className="tool-headline" data-testid="tool-headline">
+            {head.text}
+          </code>
+        )}
+        {head.shortened && (
+          <span className="badge tool-shortened" title={t('tool.shortenedHint')} data-testid="tool-shortened">
+            {t('tool.shortened')}
+          </span>
+        )}
+        {hidden && (
+          <span className="badge badge-error" data-testid="tool-hidden-badge">
+            {t('tool.hiddenBadge')}
+          </span>
+        )}
         <span className="spacer" />
         {waited && (
           <span className="tool-waited" title={t('tool.waitedHint')} data-testid="tool-waited">
@@ -183,6 +212,12 @@ export function ToolCallCard({ sessionId, call, result }: Props) {
               })}
             </div>
           )}
+          {hidden && (
+            <div className="tool-hidden" role="alert" data-testid="tool-hidden">
+              <IconAlert />
+              <span>{t('tool.hiddenChars')}</span>
+            </div>
+          )}
           <div className="tool-section-label">{gate ? t('tool.gate.asked') : t('tool.arguments')}</div>
           <pre className="tool-pre" data-testid="tool-args">
             {args}
@@ -198,11 +233,20 @@ export function ToolCallCard({ sessionId, call, result }: Props) {
             </>
           )}
           {status === 'waiting' && state?.access && (
-            <div className={`tool-access zone-${state.access.zone}`} data-testid="tool-access">
+            <div
+              className={`tool-access zone-${state.access.zone}`}
+              data-testid="tool-access"
+              data-reason={state.access.reason}
+            >
               <IconAlert />
               <span>
-                {t(state.access.zone === 'credential' ? 'tool.accessCredential' : 'tool.accessOutside')}{' '}
-                <code className="tool-access-path">{state.access.path}</code>
+                {t(ACCESS_LABEL[state.access.zone])} <code className="tool-access-path">{accessPath?.text}</code>
+                {state.access.reason && (
+                  <span className="tool-access-reason" data-testid="tool-access-reason">
+                    {' '}
+                    {t(`tool.accessReason.${state.access.reason}`)}
+                  </span>
+                )}
               </span>
             </div>
           )}
