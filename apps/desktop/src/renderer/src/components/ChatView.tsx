@@ -7,6 +7,7 @@ import { SessionApprovals } from './SessionApprovals';
 import { IconMemory, IconPlus } from './Icons';
 import { MessageList } from './MessageList';
 import { ToolShareNotice } from './ToolShareNotice';
+import { McpReviewNotice } from './McpToolReview';
 import { shortcutLabel } from '../lib/shortcuts';
 import { getBridge } from '../transport';
 
@@ -78,6 +79,7 @@ export function ChatView() {
         <MessageList sessionId={sessionId} />
       )}
       <ToolShareNotice sessionId={sessionId} />
+      <McpReviewNotice sessionId={sessionId} />
       <Composer sessionId={sessionId} />
     </main>
   );
