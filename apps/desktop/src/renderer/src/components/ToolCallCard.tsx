@@ -243,7 +243,6 @@ export function ToolCallCard({ sessionId, call, result }: Props) {
                 {t(ACCESS_LABEL[state.access.zone])} <code className="tool-access-path">{accessPath?.text}</code>
                 {state.access.reason && (
                   <span className="tool-access-reason" data-testid="tool-access-reason">
-                    {' '}
                     {t(`tool.accessReason.${state.access.reason}`)}
                   </span>
                 )}
