@@ -111,6 +111,12 @@ export function launchTargets(command: string, args: readonly string[], cwd: str
   };
   const bin = path.basename(command);
   if (/[\\/]/.test(command) || SCRIPT_EXT.test(command)) add(command);
+  const npx = NPX_LIKE.test(bin) || (/^(pnpm|npm|yarn)$/i.test(bin) && /^(dlx|exec|x)$/.test(args[0] ?? ''));
+  // npx-like: the arguments are package names (`@scope/server`), not paths; they resolve from node_modules.
+  if (npx) {
+    add('node_modules');
+    return [...out];
+  }
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (PYTHON.test(bin) && a === '-m' && i + 1 < args.length) {
@@ -125,7 +131,5 @@ export function launchTargets(command: string, args: readonly string[], cwd: str
     if (a.startsWith('-')) continue;
     if (/[\\/]/.test(a) || SCRIPT_EXT.test(a)) add(a);
   }
-  if (NPX_LIKE.test(bin) || (/^(pnpm|npm|yarn)$/i.test(bin) && /^(dlx|exec|x)$/.test(args[0] ?? '')))
-    add('node_modules');
   return [...out];
 }
