@@ -185,7 +185,7 @@ export function ToolCallCard({ sessionId, call, result }: Props) {
           </span>
         )}
         {hidden && (
-          <span className="badge badge-error" data-testid="tool-hidden-badge">
+          <span className="badge badge-error tool-hidden-badge" data-testid="tool-hidden-badge">
             {t('tool.hiddenBadge')}
           </span>
         )}
