@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -132,4 +133,26 @@ export function launchTargets(command: string, args: readonly string[], cwd: str
     if (/[\\/]/.test(a) || SCRIPT_EXT.test(a)) add(a);
   }
   return [...out];
+}
+
+/**
+ * For an OS sandbox: the protected places at the top of a working folder that exist now (a bind
+ * mount needs an existing source), and the launch targets inside it. Mounted read-only over the
+ * writable folder, they keep a command from planting what protectedReason() guards for the file
+ * tools. Nested copies (`sub/.git`) are not listed: walking the tree on every command would cost
+ * more than it is worth; the file tools still ask for them.
+ */
+export function protectedMounts(
+  folder: string,
+  launch: readonly string[] = [],
+  exists: (p: string) => boolean = existsSync,
+): string[] {
+  const out = new Set<string>();
+  for (const { dir } of PROTECTED_DIRS) out.add(path.join(folder, dir));
+  for (const { name } of PROTECTED_FILES) out.add(path.join(folder, name));
+  out.add(path.join(folder, '.yarnrc.yml'));
+  const inside = (p: string): boolean =>
+    p === folder || p.startsWith(folder.endsWith(path.sep) ? folder : folder + path.sep);
+  for (const l of launch) if (inside(l)) out.add(l);
+  return [...out].filter((p) => exists(p)).sort();
 }

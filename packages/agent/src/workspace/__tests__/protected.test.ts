@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { childEnv, isSecretName, isSecretValue, mcpEnv } from '../../process/childEnv';
-import { launchTargets, protectedReason } from '../protected';
+import { launchTargets, protectedMounts, protectedReason } from '../protected';
 import { redactCredentials } from '../redact';
 
 const W = '/home/u/work';
@@ -92,6 +92,22 @@ describe('redactCredentials', () => {
         '\textraheader = ***',
         '\turl = git@github.com:acme/app.git',
       ].join('\n'),
+    );
+  });
+});
+
+describe('protectedMounts', () => {
+  it('lists the protected places of a folder that exist, for a sandbox to mount read-only', () => {
+    const present = new Set([
+      path.join(W, '.git'),
+      path.join(W, 'package.json'),
+      path.join(W, '.vscode'),
+      path.join(W, 'srv.py'),
+      '/elsewhere/x.py',
+    ]);
+    const mounts = protectedMounts(W, [path.join(W, 'srv.py'), '/elsewhere/x.py'], (p) => present.has(p));
+    expect(mounts).toEqual(
+      [path.join(W, '.git'), path.join(W, '.vscode'), path.join(W, 'package.json'), path.join(W, 'srv.py')].sort(),
     );
   });
 });
