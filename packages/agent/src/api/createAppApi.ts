@@ -12,6 +12,8 @@ import { SessionRuntimes } from '../turn/sessionRuntime';
 import { SessionSnapshots, type SnapshotOptions } from '../turn/snapshot';
 import { resolveReal } from '../workspace/resolve';
 import { reapLeftovers } from '../process/reap';
+import { SandboxService } from '../sandbox/service';
+import type { DetectOptions } from '../sandbox/detect';
 import { defaultProviderFactory, type ApiContext, type ProviderFactory } from './apiContext';
 import { chatRoutes } from './chatRoutes';
 import { branchRoutes } from './branchRoutes';
@@ -19,6 +21,7 @@ import { compactionRoutes } from './compactionRoutes';
 import { configRoutes } from './configRoutes';
 import { guardRoutes } from './errors';
 import { mcpRoutes } from './mcpRoutes';
+import { sandboxRoutes } from './sandboxRoutes';
 import { sessionRoutes } from './sessionRoutes';
 
 export interface CreateAppApiOptions {
@@ -47,6 +50,8 @@ export interface CreateAppApiOptions {
   mcp?: Omit<McpManagerOptions, 'store' | 'now'>;
   /** How many open sessions stay in memory, and for how long unused (turn/snapshot.ts). */
   snapshots?: SnapshotOptions;
+  /** How the OS sandbox is found (tests: a PATH without bwrap, or `force: 'none'`). */
+  sandbox?: DetectOptions;
 }
 
 export interface AppRuntime extends AppApi {
@@ -84,6 +89,18 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     ...opts.mcp,
   });
   const now = opts.clock ?? Date.now;
+  const homeDir = resolveReal(opts.homeDir ?? homedir(), '/', '/');
+  const dataDir = resolveReal(path.resolve(opts.dataDir), '/', '/');
+  const dbFile = resolveReal(path.resolve(opts.store.file), '/', '/');
+  const platform = opts.platform ?? process.platform;
+  // Found at once, so the first turn's system prompt can say whether commands are sandboxed.
+  const sandbox = new SandboxService({
+    platform,
+    homeDir,
+    dataDir,
+    dbFile,
+    ...(opts.sandbox ? { detect: opts.sandbox } : {}),
+  });
   const deps: TurnDeps = {
     store: opts.store,
     sessions: new SessionSnapshots(opts.store, now, opts.snapshots),
@@ -95,15 +112,16 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     newId: opts.newId ?? randomUUID,
     workspace: {
       cwd: opts.cwd,
-      homeDir: resolveReal(opts.homeDir ?? homedir(), '/', '/'),
-      dataDir: resolveReal(path.resolve(opts.dataDir), '/', '/'),
-      dbFile: resolveReal(path.resolve(opts.store.file), '/', '/'),
-      platform: opts.platform ?? process.platform,
+      homeDir,
+      dataDir,
+      dbFile,
+      platform,
       fileExists: opts.fileExists ?? existsSync,
     },
     process: { shellTimeoutMs: opts.shellTimeoutMs ?? 120_000, loginShell: opts.loginShell ?? true },
     limits: { doomLoopLimit: opts.doomLoopLimit ?? 3, maxModelCalls: opts.maxModelCalls ?? 50 },
     runtime: (id) => runtimes.get(id),
+    sandbox,
   };
   // Before any route runs: end what a crashed previous run left behind, and mark its turns.
   try {
@@ -120,6 +138,7 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     ...configRoutes(ctx),
     ...branchRoutes(ctx),
     ...mcpRoutes(ctx, mcp),
+    ...sandboxRoutes(ctx),
   });
   mcp.startAtLaunch();
   return {
@@ -134,6 +153,7 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
       // The servers' processes go with the app.
       await mcp.dispose();
       deps.sessions.dispose();
+      sandbox.dispose();
     },
   };
 }

@@ -9,3 +9,4 @@ export {
 export { SANDBOX_HIDDEN_IN_HOME, SANDBOX_READ_ONLY_IN_FOLDER, sandboxHiddenPaths, sandboxReadOnlyPaths } from './paths';
 export { bwrapArgs, seatbeltProfile, wrapCommand, type WrapInput, type Wrapped } from './wrap';
 export { sandboxFailure, sandboxFailureHint } from './failure';
+export { SandboxService, commandsSentence, type SandboxRun, type SandboxServiceOptions } from './service';

@@ -51,23 +51,46 @@ export function bwrapArgs(input: WrapInput): string[] {
   const a = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'];
   if (input.tmpDir !== null) a.push('--bind', input.tmpDir, '/tmp');
   else a.push('--tmpfs', '/tmp');
+  const { around, inside } = splitHidden(input);
+  // A hidden folder that holds the working folder (an MCP server's folder under the app's data):
+  // emptied first, the working folder mounted into it, then made read-only.
+  for (const p of around) a.push('--tmpfs', p);
   a.push('--bind', input.folder, input.folder);
+  for (const p of around) a.push('--remount-ro', p);
   for (const p of input.readOnlyInside) if (kindOf(p) !== null) a.push('--ro-bind', p, p);
-  const covered: string[] = [];
-  // Parents first: what lies in a hidden folder is gone with it, and /tmp is a fresh one already.
-  for (const p of [...input.hidden].sort((x, y) => x.length - y.length)) {
-    if (within(p, '/tmp') && !within(p, input.folder)) continue;
-    if (covered.some((c) => within(p, c))) continue;
-    // A link is hidden where it leads (sandboxHiddenPaths lists that path too).
-    const kind = kindOf(p);
-    if (kind === 'dir') {
-      a.push('--tmpfs', p, '--remount-ro', p);
-      covered.push(p);
-    } else if (kind === 'file') a.push('--ro-bind', '/dev/null', p);
+  for (const { p, kind } of inside) {
+    if (kind === 'dir') a.push('--tmpfs', p, '--remount-ro', p);
+    else a.push('--ro-bind', '/dev/null', p);
   }
   if (!input.network) a.push('--unshare-net');
   a.push('--unshare-pid', '--die-with-parent', '--new-session', '--chdir', input.cwd, '--');
   return [...a, input.command, ...input.args];
+}
+
+/**
+ * The hidden places that exist, parents first (what lies in a hidden folder is gone with it),
+ * apart: the folders that hold the working folder, and the rest. /tmp is a fresh one already.
+ */
+function splitHidden(
+  input: WrapInput,
+  /** Seatbelt denies by path, so a place that does not exist yet is denied too. */
+  missingToo = false,
+): { around: string[]; inside: { p: string; kind: 'dir' | 'file' }[] } {
+  const around: string[] = [];
+  const inside: { p: string; kind: 'dir' | 'file' }[] = [];
+  const covered: string[] = [];
+  for (const p of [...input.hidden].sort((x, y) => x.length - y.length)) {
+    if (within(p, '/tmp') && !within(p, input.folder)) continue;
+    if (covered.some((c) => within(p, c)) && !within(input.folder, p)) continue;
+    // A link is hidden where it leads (sandboxHiddenPaths lists that path too).
+    const found = kindOf(p);
+    const kind = found === null && missingToo ? 'dir' : found;
+    if (kind !== 'dir' && kind !== 'file') continue;
+    if (kind === 'dir' && within(input.folder, p)) around.push(p);
+    else inside.push({ p, kind });
+    if (kind === 'dir') covered.push(p);
+  }
+  return { around, inside };
 }
 
 /** A string literal of the Seatbelt profile language (a Scheme dialect). */
@@ -85,16 +108,19 @@ function sbString(s: string): string {
  */
 export function seatbeltProfile(input: WrapInput): string {
   const writable = [input.folder, ...(input.tmpDir !== null ? [input.tmpDir] : [])];
+  const { around, inside } = splitHidden(input, true);
   const lines = [
     '(version 1)',
     '(allow default)',
     '(deny file-write*)',
+    ...(around.length > 0 ? [`(deny file-read* ${around.map((p) => `(subpath ${sbString(p)})`).join(' ')})`] : []),
     `(allow file-write* ${writable.map((p) => `(subpath ${sbString(p)})`).join(' ')} (literal "/dev/null") (literal "/dev/zero") (literal "/dev/dtracehelper") (regex #"^/dev/tty") (regex #"^/dev/fd/"))`,
   ];
   if (input.readOnlyInside.length > 0)
     lines.push(`(deny file-write* ${input.readOnlyInside.map((p) => `(subpath ${sbString(p)})`).join(' ')})`);
-  if (input.hidden.length > 0)
-    lines.push(`(deny file-read* file-write* ${input.hidden.map((p) => `(subpath ${sbString(p)})`).join(' ')})`);
+  if (around.length > 0) lines.push(`(allow file-read* (subpath ${sbString(input.folder)}))`);
+  if (inside.length > 0)
+    lines.push(`(deny file-read* file-write* ${inside.map(({ p }) => `(subpath ${sbString(p)})`).join(' ')})`);
   if (!input.network)
     lines.push(
       '(deny network-outbound (remote ip "*:*"))',

@@ -2,6 +2,7 @@ import { buildMemoryBlock, buildView, countMessageTokens, type View } from '@thr
 import type { CompactionRecord, MemoryFact, ProviderProfile, Settings, StoredMessage } from '@threadline/protocol';
 import type { TurnDeps } from './deps';
 import type { SessionSnapshot } from './snapshot';
+import { commandsSentence } from '../sandbox/service';
 import { systemPrompt } from './systemPrompt';
 
 export interface SessionView {
@@ -48,7 +49,7 @@ function countNew(deps: Pick<TurnDeps, 'store'>, snap: SessionSnapshot, model: s
  * auto trigger, the usage event, context.usage) gets the same view.
  */
 export function buildSessionView(
-  deps: Pick<TurnDeps, 'store' | 'sessions' | 'workspace' | 'now'>,
+  deps: Pick<TurnDeps, 'store' | 'sessions' | 'workspace' | 'now' | 'sandbox'>,
   sessionId: string,
   settings: Settings,
   profile: ProviderProfile,
@@ -58,7 +59,13 @@ export function buildSessionView(
   countNew(deps, snap, profile.model);
   const memoryBlock = usesMemoryBlock(settings) ? buildMemoryBlock(snap.facts) : null;
   const { cwd, platform } = deps.workspace;
-  const prompt = systemPrompt({ cwd, platform, now: deps.now() });
+  const shellPolicy = deps.store.approvals.get(sessionId, 'shell') ?? settings.approvalPolicy;
+  const commands = commandsSentence(
+    shellPolicy,
+    deps.sandbox?.current() ?? null,
+    deps.store.sessionSandbox.network(sessionId),
+  );
+  const prompt = systemPrompt({ cwd, platform, now: deps.now(), commands });
   const key = `${profile.model}\u0000${prompt}\u0000${memoryBlock ?? '\u0001'}`;
   let cached = snap.cachedView;
   if (!cached || cached.version !== snap.version || cached.key !== key) {

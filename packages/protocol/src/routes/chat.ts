@@ -4,6 +4,7 @@ import { ToolCallSchema } from '../messages';
 import { GateRewriteSchema } from '../notices';
 import { ApprovalPolicySchema, StrategySchema } from '../settings';
 import { id, sessionRef, type RouteMap } from './define';
+import { ToolSandboxSchema } from './sandbox';
 
 /**
  * Why a file tool call asks although its tool would run on its own: the path (resolved: `~`,
@@ -23,6 +24,8 @@ export const PendingToolCallSchema = z.object({
   access: ToolAccessSchema.optional(),
   /** The gate's rewrite of this call, when it made one (see the `tool.requested` event). */
   gate: GateRewriteSchema.optional(),
+  /** Set when a `sandboxed` shell call asks: it would run outside the sandbox (see `tool.requested`). */
+  sandbox: ToolSandboxSchema.optional(),
 });
 export type PendingToolCall = z.infer<typeof PendingToolCallSchema>;
 

@@ -171,6 +171,17 @@ describe.skipIf(NO_BWRAP !== null)('a command in the bwrap sandbox', () => {
     expect(bare.out).toMatch(/inner key/);
   });
 
+  it("runs in a folder inside the hidden data folder (an MCP server's own) without seeing the rest", async () => {
+    const own = path.join(dataDir, 'mcp', 'srv');
+    mkdirSync(own, { recursive: true });
+    const cmd = `echo ok > made.txt && cat made.txt; cat ${dataDir}/secret.key`;
+    const w = wrapCommand(sandbox, input(cmd, { cwd: own, folder: own, readOnlyInside: [] }));
+    const inside = await run(w.command, w.args, own, w.env);
+    expect(inside.out).toMatch(/^ok$/m);
+    expect(inside.out).not.toMatch(/sealing key/);
+    expect(readFileSync(path.join(own, 'made.txt'), 'utf8')).toBe('ok\n');
+  });
+
   it('does not see a credential folder, also through a symlink', async () => {
     const dotfiles = path.join(home, 'dotfiles', 'ssh');
     mkdirSync(dotfiles, { recursive: true });
@@ -223,9 +234,9 @@ describe('seatbeltProfile', () => {
     expect(lines[4]).toBe(
       '(deny file-write* (subpath "/Users/u/proj/.git/hooks") (subpath "/Users/u/proj/.git/config"))',
     );
-    expect(lines[5]).toContain(
-      '(deny file-read* file-write* (subpath "/Users/u/Library/Application Support/Threadline")',
-    );
+    expect(lines[5]).toMatch(/^\(deny file-read\* file-write\* /);
+    expect(lines[5]).toContain('(subpath "/Users/u/Library/Application Support/Threadline")');
+    expect(lines[5]).toContain('(subpath "/Users/u/.ssh")');
     expect(lines[5]).toContain('(subpath "/Users/u/we\\"ird")');
     expect(lines).toContain('(deny network-outbound (remote ip "*:*"))');
     const open = seatbeltProfile({
