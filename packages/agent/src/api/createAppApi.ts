@@ -72,8 +72,21 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     }
   };
   const registry = opts.tools ?? new ToolRegistry();
+  const homeDir = resolveReal(opts.homeDir ?? homedir(), '/', '/');
+  const dataDir = resolveReal(path.resolve(opts.dataDir), '/', '/');
+  const dbFile = resolveReal(path.resolve(opts.store.file), '/', '/');
+  const platform = opts.platform ?? process.platform;
+  // Found at once, so the first turn's system prompt can say whether commands are sandboxed.
+  const sandbox = new SandboxService({
+    platform,
+    homeDir,
+    dataDir,
+    dbFile,
+    ...(opts.sandbox ? { detect: opts.sandbox } : {}),
+  });
   const mcp = new McpManager({
     store: opts.store,
+    sandbox,
     // A stdio server of a session runs in that session's working folder (created on first use).
     workingFolder: (sessionId) => {
       const session = sessionId ? opts.store.sessions.get(sessionId) : null;
@@ -89,18 +102,6 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     ...opts.mcp,
   });
   const now = opts.clock ?? Date.now;
-  const homeDir = resolveReal(opts.homeDir ?? homedir(), '/', '/');
-  const dataDir = resolveReal(path.resolve(opts.dataDir), '/', '/');
-  const dbFile = resolveReal(path.resolve(opts.store.file), '/', '/');
-  const platform = opts.platform ?? process.platform;
-  // Found at once, so the first turn's system prompt can say whether commands are sandboxed.
-  const sandbox = new SandboxService({
-    platform,
-    homeDir,
-    dataDir,
-    dbFile,
-    ...(opts.sandbox ? { detect: opts.sandbox } : {}),
-  });
   const deps: TurnDeps = {
     store: opts.store,
     sessions: new SessionSnapshots(opts.store, now, opts.snapshots),

@@ -1,4 +1,5 @@
 import type { McpServerInfo, McpServerStatus } from '@threadline/protocol';
+import type { SandboxService } from '../sandbox/service';
 import type { McpServerRecord, Store } from '@threadline/store';
 import { ToolRegistry } from '../tools/registry';
 import type { ToolDefinition } from '../tools/types';
@@ -14,6 +15,8 @@ export interface McpManagerOptions {
   /** The working folder of a session (null: none, the process's own folder is used). */
   workingFolder?: (sessionId: string | null) => string | null;
   now?: () => number;
+  /** The OS sandbox stdio servers run in (absent, or none on this machine: they run as they are). */
+  sandbox?: SandboxService;
 }
 
 /** Which instance's state a server shows: a live one first, then one starting, then the newest error. */
@@ -44,6 +47,7 @@ export class McpManager {
         this.registries.clear();
       },
       disposed: () => this.disposed,
+      ...(opts.sandbox ? { sandbox: opts.sandbox } : {}),
     };
   }
 

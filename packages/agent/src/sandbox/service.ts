@@ -63,6 +63,20 @@ export class SandboxService {
     }
   }
 
+  /**
+   * An MCP server's own package cache, ~/.cache/threadline/mcp/<id> (not the data folder, which
+   * the sandbox hides): kept between starts, so npx does not download the server every time.
+   */
+  cacheDirFor(serverId: string): string | null {
+    try {
+      const dir = path.join(this.opts.homeDir, '.cache', 'threadline', 'mcp', serverId.replace(/[^A-Za-z0-9_-]/g, '_'));
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      return dir;
+    } catch {
+      return null;
+    }
+  }
+
   async run(network: boolean, sessionId: string): Promise<SandboxRun> {
     return { info: await this.found, network, tmpDir: this.tmpDirFor(sessionId), hidden: this.hidden() };
   }

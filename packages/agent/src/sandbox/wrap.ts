@@ -18,6 +18,8 @@ export interface WrapInput {
   hidden: readonly string[];
   /** false: no network but the sandbox's own loopback. */
   network: boolean;
+  /** More folders it may write (an MCP server's own package cache). */
+  writable?: readonly string[];
 }
 
 export interface Wrapped {
@@ -56,6 +58,7 @@ export function bwrapArgs(input: WrapInput): string[] {
   // emptied first, the working folder mounted into it, then made read-only.
   for (const p of around) a.push('--tmpfs', p);
   a.push('--bind', input.folder, input.folder);
+  for (const p of input.writable ?? []) a.push('--bind', p, p);
   for (const p of around) a.push('--remount-ro', p);
   for (const p of input.readOnlyInside) if (kindOf(p) !== null) a.push('--ro-bind', p, p);
   for (const { p, kind } of inside) {
@@ -107,7 +110,7 @@ function sbString(s: string): string {
  * (local Unix sockets stay, as bwrap's loopback does).
  */
 export function seatbeltProfile(input: WrapInput): string {
-  const writable = [input.folder, ...(input.tmpDir !== null ? [input.tmpDir] : [])];
+  const writable = [input.folder, ...(input.tmpDir !== null ? [input.tmpDir] : []), ...(input.writable ?? [])];
   const { around, inside } = splitHidden(input, true);
   const lines = [
     '(version 1)',
