@@ -206,6 +206,16 @@ export function ToolCallCard({ sessionId, call, result }: Props) {
               </span>
             </div>
           )}
+          {status === 'waiting' && state?.sandbox && (
+            <div className={`tool-access tool-sandbox sandbox-${state.sandbox.state}`} data-testid="tool-sandbox">
+              <IconAlert />
+              <span>
+                {state.sandbox.state === 'outside_requested'
+                  ? t('sandbox.card.outside')
+                  : t('sandbox.card.unavailable', { why: t(`sandbox.none.${state.sandbox.reason ?? 'disabled'}`) })}
+              </span>
+            </div>
+          )}
           {status === 'waiting' && (
             <div className="tool-approval" role="group" aria-label={t('tool.approvalGroup')}>
               <span className="tool-approval-text">{t('tool.approvalPrompt', { name: call.function.name })}</span>
