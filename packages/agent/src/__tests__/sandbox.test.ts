@@ -63,9 +63,16 @@ describe.skipIf(NO_BWRAP !== null)('shell under the default policy (sandboxed), 
     expect(first.meta?.sandboxed).toBe('bwrap');
     expect(first.content).toMatch(/Read-only file system/);
     expect(first.content).toMatch(/\[sandbox\].*"sandbox": false/);
-    await h.api['chat.approve']({ sessionId: h.sessionId, toolCallId: asked.toolCall.id, decision: 'approve' });
+    // "Always" is not taken for a run outside the sandbox: the next command is sandboxed again.
+    await h.api['chat.approve']({
+      sessionId: h.sessionId,
+      toolCallId: asked.toolCall.id,
+      decision: 'approve',
+      remember: true,
+    });
     await h.api.idle(h.sessionId);
     expect(existsSync(hook)).toBe(true);
+    await expect(h.api['approvals.list']({ sessionId: h.sessionId })).resolves.toEqual({});
     const second = h.history().filter((m) => m.role === 'tool')[1]!;
     expect(second.meta?.sandboxed).toBeUndefined();
     expect(prompts[0]).toMatch(/inside an OS sandbox \(bubblewrap\)/);

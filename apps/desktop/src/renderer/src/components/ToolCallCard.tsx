@@ -237,15 +237,18 @@ export function ToolCallCard({ sessionId, call, result }: Props) {
                   {t('tool.gate.runOriginal')}
                 </button>
               )}
-              <button
-                type="button"
-                className="btn"
-                title={t('tool.alwaysHint', { name: call.function.name })}
-                onClick={() => void approve(sessionId, call.id, 'approve', true)}
-                data-testid="approve-always"
-              >
-                {t('tool.approveAlways')}
-              </button>
+              {/* Leaving the sandbox is approved one command at a time (the runtime ignores "always" too). */}
+              {state?.sandbox?.state !== 'outside_requested' && (
+                <button
+                  type="button"
+                  className="btn"
+                  title={t('tool.alwaysHint', { name: call.function.name })}
+                  onClick={() => void approve(sessionId, call.id, 'approve', true)}
+                  data-testid="approve-always"
+                >
+                  {t('tool.approveAlways')}
+                </button>
+              )}
               <button type="button" className="btn" onClick={() => void approve(sessionId, call.id, 'deny')}>
                 {t('tool.deny')}
               </button>
