@@ -4,7 +4,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSyn
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { readdirSync } from 'node:fs';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { runShell } from '../../tools/shell';
 import {
   detectSandbox,
   sandboxFailure,
@@ -211,6 +213,41 @@ describe.skipIf(NO_BWRAP !== null)('a command in the bwrap sandbox', () => {
     const w1 = wrapCommand(sandbox, input('echo kept > /tmp/note', { tmpDir: tmp }));
     expect((await run(w1.command, w1.args, folder, w1.env)).code).toBe(0);
     expect(readFileSync(path.join(tmp, 'note'), 'utf8')).toBe('kept\n');
+  });
+});
+
+/** Live (not zombie) processes whose command line is `sleep <arg>`, seen from outside the sandbox. */
+function livingSleeps(arg: string): string[] {
+  return readdirSync('/proc').filter((pid) => {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      return cmd === `sleep\0${arg}\0` && !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+    } catch {
+      return false;
+    }
+  });
+}
+
+describe.skipIf(NO_BWRAP !== null)('the shell tool in the sandbox', () => {
+  it('a timeout ends everything the command started inside the sandbox', async () => {
+    const r = await runShell(
+      { command: 'sleep 986.321 & sleep 986.321; echo never', timeoutSec: 1 },
+      {
+        sessionId: 's',
+        cwd: folder,
+        platform: 'linux',
+        signal: new AbortController().signal,
+        shellTimeoutMs: 10_000,
+        loginShell: false,
+        lookupToolOutput: () => null,
+        latestTodos: () => null,
+        sandbox: { info: sandbox, network: false, tmpDir: null, hidden: [] },
+      },
+    );
+    expect(r.content).toContain('timed out');
+    expect(r.content).not.toContain('never');
+    expect(r.meta?.sandboxed).toBe('bwrap');
+    await vi.waitFor(() => expect(livingSleeps('986.321')).toEqual([]), { timeout: 10_000 });
   });
 });
 
