@@ -99,6 +99,9 @@ describe('browser mode with the real runtime', () => {
     expect(await ok('sessions.update', { id: sessionId, workingFolder: folder })).toMatchObject({
       workingFolder: folder,
     });
+    // The OS sandbox and the session's network switch.
+    expect(await ok('sandbox.status', { sessionId })).toMatchObject({ network: false });
+    expect(await ok('sandbox.setNetwork', { sessionId, allowed: true })).toMatchObject({ network: true });
 
     // A turn whose shell call waits for approval: chat.state shows it, chat.approve answers it.
     const sent = await ok<{ userMessageId: string }>('chat.send', { sessionId, text: 'run it' });
