@@ -4,7 +4,14 @@ import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { z } from 'zod';
 import { childEnv } from '../process/childEnv';
-import { sandboxFailure, sandboxFailureHint, sandboxReadOnlyPaths, wrapCommand } from '../sandbox';
+import {
+  protectedBefore,
+  removeCreatedProtected,
+  sandboxFailure,
+  sandboxFailureHint,
+  sandboxReadOnlyPaths,
+  wrapCommand,
+} from '../sandbox';
 import { expandHome } from '../workspace/resolve';
 import type { ToolContext, ToolDefinition, ToolResult } from './types';
 
@@ -58,6 +65,8 @@ export async function runShell(args: ShellArgs, ctx: ToolContext): Promise<ToolR
         network: sandbox.network,
       })
     : null;
+  // Protected paths that do not exist are not mounted read-only: what the command makes of them goes.
+  const before = sandbox ? protectedBefore(ctx.cwd) : null;
   const file = wrapped?.command ?? bare.file;
   const argv = wrapped?.args ?? bare.args;
   const timeoutMs = args.timeoutSec !== undefined ? args.timeoutSec * 1000 : ctx.shellTimeoutMs;
@@ -132,6 +141,11 @@ export async function runShell(args: ShellArgs, ctx: ToolContext): Promise<ToolR
       const stopped = sandbox && reason === null ? sandboxFailure(code, out) : null;
       if (sandbox && stopped) content += `\n${sandboxFailureHint(stopped, sandbox.network)}`;
       const meta: Record<string, unknown> = { exitCode: code, durationMs, killed: reason };
+      const removed = before ? removeCreatedProtected(ctx.cwd, before) : [];
+      if (removed.length > 0) {
+        content += `\n[sandbox] The command created protected paths (they can make code run later), which were removed: ${removed.join(', ')}. To create them, call shell again with "sandbox": false; the user is asked to approve it.`;
+        meta.removedProtected = removed;
+      }
       if (sandbox) meta.sandboxed = sandbox.info.kind;
       resolve({ ok: reason === null && code === 0, content, meta });
     });
