@@ -9,6 +9,7 @@ import { mcpRoutes } from './routes/mcp';
 import { memoryRoutes } from './routes/memory';
 import { providerRoutes } from './routes/providers';
 import { searchRoutes } from './routes/search';
+import { sandboxRoutes } from './routes/sandbox';
 import { sessionRoutes } from './routes/sessions';
 import { settingsRoutes } from './routes/settings';
 
@@ -29,6 +30,15 @@ export {
   type ToolAccess,
 } from './routes/chat';
 export { ProviderTestResultSchema, type ProviderTestResult } from './routes/providers';
+export {
+  NoSandboxReasonSchema,
+  SandboxKindSchema,
+  SandboxStatusSchema,
+  ToolSandboxSchema,
+  type NoSandboxReason,
+  type SandboxStatus,
+  type ToolSandbox,
+} from './routes/sandbox';
 
 /** The routes of each domain; a name belongs to exactly one (the protocol tests check it). */
 export const ROUTE_DOMAINS = {
@@ -41,6 +51,7 @@ export const ROUTE_DOMAINS = {
   settings: settingsRoutes,
   providers: providerRoutes,
   mcp: mcpRoutes,
+  sandbox: sandboxRoutes,
 } as const;
 
 /** Every route: `{ input, output }` zod schemas by name. The same names are used over IPC and HTTP. */
@@ -54,6 +65,7 @@ export const ROUTES = {
   ...settingsRoutes,
   ...providerRoutes,
   ...mcpRoutes,
+  ...sandboxRoutes,
 };
 export type Routes = typeof ROUTES;
 

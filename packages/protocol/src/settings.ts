@@ -10,7 +10,11 @@ export type VisibilityLevel = z.infer<typeof VisibilityLevelSchema>;
 export const TruncationPolicySchema = z.enum(['none', 'bytes', 'tokens']);
 export type TruncationPolicy = z.infer<typeof TruncationPolicySchema>;
 
-export const ApprovalPolicySchema = z.enum(['ask', 'auto', 'deny']);
+/**
+ * `sandboxed`: commands (shell) run without asking inside the OS sandbox, and ask where there is
+ * none or when the model asks to leave it; every other tool that changes things asks, as under `ask`.
+ */
+export const ApprovalPolicySchema = z.enum(['ask', 'sandboxed', 'auto', 'deny']);
 export type ApprovalPolicy = z.infer<typeof ApprovalPolicySchema>;
 
 /** A folder as the user types it: absolute or starting with ~ (the runtime resolves and checks it). */
@@ -35,7 +39,7 @@ export const ThemeSchema = z.enum(['light', 'dark', 'system']);
 export const SettingsSchema = z.object({
   language: LanguageSchema.default('en'),
   theme: ThemeSchema.default('system'),
-  approvalPolicy: ApprovalPolicySchema.default('ask'),
+  approvalPolicy: ApprovalPolicySchema.default('sandboxed'),
   compaction: z
     .object({
       strategy: StrategySchema.default('legacy_segmented'),

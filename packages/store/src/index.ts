@@ -29,6 +29,7 @@ export {
   type KeyStorage,
   type ProvidersRepo,
   type ApprovalsRepo,
+  type SessionSandboxRepo,
   type ProcessesRepo,
   type ToolProcess,
   type McpServerRecord,

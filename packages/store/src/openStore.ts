@@ -11,6 +11,7 @@ import { createCompactionsRepo } from './repos/compactions';
 import { createMemoryRepo } from './repos/memory';
 import { createProvidersRepo } from './repos/providers';
 import { createApprovalsRepo } from './repos/approvals';
+import { createSessionSandboxRepo } from './repos/sessionSandbox';
 import { createProcessesRepo } from './repos/processes';
 import { createMcpServersRepo } from './repos/mcpServers';
 
@@ -61,6 +62,7 @@ export function openStore(opts: OpenStoreOptions): Store {
     settings: guard(createSettingsRepo(ctx, env)),
     providers: guard(createProvidersRepo(ctx, keys)),
     approvals: guard(createApprovalsRepo(ctx)),
+    sessionSandbox: guard(createSessionSandboxRepo(ctx)),
     processes: guard(createProcessesRepo(ctx)),
     mcpServers: guard(createMcpServersRepo(ctx, keys)),
     transaction: <T>(fn: () => T): T => {

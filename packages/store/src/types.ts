@@ -254,6 +254,13 @@ export interface ApprovalsRepo {
   list(sessionId: string): Record<string, ApprovalPolicy>;
 }
 
+/** A session's settings of the OS sandbox its commands run in. */
+export interface SessionSandboxRepo {
+  /** "Allow network for commands" (default false). */
+  network(sessionId: string): boolean;
+  setNetwork(sessionId: string, allowed: boolean): void;
+}
+
 // ─── running tool processes (crash hygiene) ────────────────────────────────────────────────────
 
 export interface ToolProcess {
@@ -342,6 +349,7 @@ export interface Store {
   settings: SettingsRepo;
   providers: ProvidersRepo;
   approvals: ApprovalsRepo;
+  sessionSandbox: SessionSandboxRepo;
   processes: ProcessesRepo;
   mcpServers: McpServersRepo;
   /** Runs several repository changes as one transaction: all of them or none (SPEC §9). */

@@ -99,6 +99,9 @@ describe('browser mode with the real runtime', () => {
     expect(await ok('sessions.update', { id: sessionId, workingFolder: folder })).toMatchObject({
       workingFolder: folder,
     });
+    // The OS sandbox and the session's network switch.
+    expect(await ok('sandbox.status', { sessionId })).toMatchObject({ network: false });
+    expect(await ok('sandbox.setNetwork', { sessionId, allowed: true })).toMatchObject({ network: true });
 
     // A turn whose shell call waits for approval: chat.state shows it, chat.approve answers it.
     const sent = await ok<{ userMessageId: string }>('chat.send', { sessionId, text: 'run it' });
@@ -164,6 +167,8 @@ describe('browser mode with the real runtime', () => {
     expect(restarted.server.status).toBe('error');
     const listed = await ok('mcp.servers.list', { sessionId });
     expect(JSON.stringify(listed)).not.toContain('secret-value');
+    // Nothing of its tools is waiting for review: approving is a no-op that answers the server.
+    expect(await ok('mcp.tools.approve', { id: quits.server.id })).toMatchObject({ server: { id: quits.server.id } });
     await ok('mcp.servers.sessionDisable', { sessionId, ids: [quits.server.id], disabled: true });
     await ok('mcp.servers.import', {
       json: JSON.stringify({ mcpServers: { remote: { url: 'http://127.0.0.1:9/mcp' } } }),

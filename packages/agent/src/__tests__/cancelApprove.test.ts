@@ -63,7 +63,10 @@ describe('cancel', () => {
 
 describe('approvals', () => {
   it('cancel while a call waits for approval: nothing runs, the call is aborted', async () => {
-    h = await startHarness({ llm: { defaultReply: shellOnce('touch should-not-exist') } });
+    h = await startHarness({
+      settings: { approvalPolicy: 'ask' },
+      llm: { defaultReply: shellOnce('touch should-not-exist') },
+    });
     await h.api['chat.send']({ sessionId: h.sessionId, text: 'run it' });
     const req = await h.waitFor('tool.requested');
     expect(req.needsApproval).toBe(true);
@@ -79,8 +82,11 @@ describe('approvals', () => {
     });
   });
 
-  it('asks before shell under the default policy and runs it when approved', async () => {
-    h = await startHarness({ llm: { defaultReply: shellOnce('echo approved-run') } });
+  it('asks before shell under the ask policy and runs it when approved', async () => {
+    h = await startHarness({
+      settings: { approvalPolicy: 'ask' },
+      llm: { defaultReply: shellOnce('echo approved-run') },
+    });
     await h.api['chat.send']({ sessionId: h.sessionId, text: 'run it' });
     const req = await h.waitFor('tool.requested');
     expect(req.needsApproval).toBe(true);
@@ -96,7 +102,10 @@ describe('approvals', () => {
   });
 
   it('a denied call becomes a result the model reads, and the turn goes on', async () => {
-    h = await startHarness({ llm: { defaultReply: shellOnce('touch should-not-exist') } });
+    h = await startHarness({
+      settings: { approvalPolicy: 'ask' },
+      llm: { defaultReply: shellOnce('touch should-not-exist') },
+    });
     await h.api['chat.send']({ sessionId: h.sessionId, text: 'run it' });
     const req = await h.waitFor('tool.requested');
     await h.api['chat.approve']({ sessionId: h.sessionId, toolCallId: req.toolCall.id, decision: 'deny' });
@@ -124,7 +133,10 @@ describe('approvals', () => {
 
 describe('per-session approval policy', () => {
   it('"always allow" answers this call and every later call of the tool in this session, not in others', async () => {
-    h = await startHarness({ llm: { defaultReply: shellOnce('echo remembered') } });
+    h = await startHarness({
+      settings: { approvalPolicy: 'ask' },
+      llm: { defaultReply: shellOnce('echo remembered') },
+    });
     await h.api['chat.send']({ sessionId: h.sessionId, text: 'first' });
     const first = await h.waitFor('tool.requested');
     expect(first.needsApproval).toBe(true);

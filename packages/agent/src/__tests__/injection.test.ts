@@ -179,7 +179,9 @@ describe('code that runs later asks, even inside the folder and under auto', () 
   });
 
   it('a planted module is not what an MCP launcher runs: the server starts in its own folder', async () => {
-    const l = await setup();
+    // Where the server starts, without the OS sandbox (which would also stop the control below
+    // from writing its marker outside the folder): the folder alone must keep the plant from running.
+    const l = await setup({ api: { sandbox: { force: 'none' } } });
     // What the model wrote into the working folder (all of it was allowed: an ordinary file).
     await runs('write_file', {
       path: 'mcp_time_srv.py',

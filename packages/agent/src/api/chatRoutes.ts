@@ -49,7 +49,9 @@ export function chatRoutes(ctx: ApiContext): ChatRoutes {
       if (!waiter) throw new AppError('not_found', `No tool call ${toolCallId} is waiting for approval.`);
       // "Always" for this session: later calls of the tool follow the answer without asking.
       const toolName = rt.pending.get(toolCallId)?.toolCall.function.name;
-      if (remember && toolName)
+      // Leaving the sandbox is approved one command at a time: "always" would turn it off for the session.
+      const leaving = rt.pending.get(toolCallId)?.sandbox?.state === 'outside_requested' && decision === 'approve';
+      if (remember && toolName && !leaving)
         ctx.deps.store.approvals.set(sessionId, toolName, decision === 'approve' ? 'auto' : 'deny');
       waiter(decision === 'approve' && useOriginal ? 'approve_original' : decision);
       return { ok: true };

@@ -11,6 +11,8 @@ import { SessionRuntimes } from '../turn/sessionRuntime';
 import { SessionSnapshots, type SnapshotOptions } from '../turn/snapshot';
 import { resolveReal } from '../workspace/resolve';
 import { reapLeftovers } from '../process/reap';
+import { SandboxService } from '../sandbox/service';
+import type { DetectOptions } from '../sandbox/detect';
 import { defaultProviderFactory, type ApiContext, type ProviderFactory } from './apiContext';
 import { chatRoutes } from './chatRoutes';
 import { branchRoutes } from './branchRoutes';
@@ -18,6 +20,7 @@ import { compactionRoutes } from './compactionRoutes';
 import { configRoutes } from './configRoutes';
 import { guardRoutes } from './errors';
 import { mcpRoutes } from './mcpRoutes';
+import { sandboxRoutes } from './sandboxRoutes';
 import { sessionRoutes } from './sessionRoutes';
 
 export interface CreateAppApiOptions {
@@ -46,6 +49,8 @@ export interface CreateAppApiOptions {
   mcp?: Partial<Omit<McpManagerOptions, 'store' | 'now'>>;
   /** How many open sessions stay in memory, and for how long unused (turn/snapshot.ts). */
   snapshots?: SnapshotOptions;
+  /** How the OS sandbox is found (tests: a PATH without bwrap, or `force: 'none'`). */
+  sandbox?: DetectOptions;
 }
 
 export interface AppRuntime extends AppApi {
@@ -66,8 +71,21 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     }
   };
   const registry = opts.tools ?? new ToolRegistry();
+  const homeDir = resolveReal(opts.homeDir ?? homedir(), '/', '/');
+  const dataDir = resolveReal(path.resolve(opts.dataDir), '/', '/');
+  const dbFile = resolveReal(path.resolve(opts.store.file), '/', '/');
+  const platform = opts.platform ?? process.platform;
+  // Found at once, so the first turn's system prompt can say whether commands are sandboxed.
+  const sandbox = new SandboxService({
+    platform,
+    homeDir,
+    dataDir,
+    dbFile,
+    ...(opts.sandbox ? { detect: opts.sandbox } : {}),
+  });
   const mcp = new McpManager({
     store: opts.store,
+    sandbox,
     // A stdio server runs in its configured folder, else <data>/mcp/<id>: never a session's folder.
     dataDir: resolveReal(path.resolve(opts.dataDir), '/', '/'),
     homeDir: resolveReal(opts.homeDir ?? homedir(), '/', '/'),
@@ -85,15 +103,16 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     newId: opts.newId ?? randomUUID,
     workspace: {
       cwd: opts.cwd,
-      homeDir: resolveReal(opts.homeDir ?? homedir(), '/', '/'),
-      dataDir: resolveReal(path.resolve(opts.dataDir), '/', '/'),
-      dbFile: resolveReal(path.resolve(opts.store.file), '/', '/'),
-      platform: opts.platform ?? process.platform,
+      homeDir,
+      dataDir,
+      dbFile,
+      platform,
       fileExists: opts.fileExists ?? existsSync,
     },
     process: { shellTimeoutMs: opts.shellTimeoutMs ?? 120_000, loginShell: opts.loginShell ?? true },
     limits: { doomLoopLimit: opts.doomLoopLimit ?? 3, maxModelCalls: opts.maxModelCalls ?? 50 },
     runtime: (id) => runtimes.get(id),
+    sandbox,
   };
   // Before any route runs: end what a crashed previous run left behind, and mark its turns.
   try {
@@ -110,6 +129,7 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     ...configRoutes(ctx),
     ...branchRoutes(ctx),
     ...mcpRoutes(ctx, mcp),
+    ...sandboxRoutes(ctx),
   });
   mcp.startAtLaunch();
   return {
@@ -124,6 +144,7 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
       // The servers' processes go with the app.
       await mcp.dispose();
       deps.sessions.dispose();
+      sandbox.dispose();
     },
   };
 }

@@ -1,4 +1,6 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { SandboxService } from '../sandbox/service';
+import type { McpSandbox } from './connection';
 import type { McpServerStatus } from '@threadline/protocol';
 import type { Store } from '@threadline/store';
 import { McpConnection } from './connection';
@@ -14,6 +16,8 @@ export interface InstanceEnv {
   /** A server listed its tools (at connect or after a change), before the registries are rebuilt. */
   listed: (serverId: string, tools: Tool[]) => void;
   disposed: () => boolean;
+  /** The OS sandbox a stdio server runs in, when this machine has one. */
+  sandbox?: SandboxService;
 }
 
 /** A connection that lived this long was fine: its next crash starts the backoff over. */
@@ -53,6 +57,18 @@ export class ServerInstance {
     this.env.changed();
   }
 
+  /**
+   * A stdio server runs in the sandbox as commands do, with the network on (most servers are
+   * clients of some service) and a package-manager cache of its own (npx, uvx), never the user's.
+   */
+  private async sandboxRun(serverId: string): Promise<McpSandbox | null> {
+    const service = this.env.sandbox;
+    if (!service) return null;
+    const run = await service.run(true, `mcp-${serverId}`);
+    if (run.info.kind === 'none') return null;
+    return { ...run, cacheDir: service.cacheDirFor(serverId) };
+  }
+
   /** Starts unless it runs or is starting; resolves when connected or failed. */
   start(): Promise<void> {
     if (this.starting) return this.starting;
@@ -66,11 +82,13 @@ export class ServerInstance {
     const run = (async () => {
       let conn: McpConnection | null = null;
       try {
+        const sandbox = record.transport === 'stdio' ? await this.sandboxRun(record.id) : null;
         conn = new McpConnection(
           {
             record,
             secrets: this.env.store.mcpServers.secrets(record.id),
             cwd: this.folder ?? process.cwd(),
+            ...(sandbox ? { sandbox } : {}),
           },
           {
             onUnexpectedClose: (reason) => this.crashed(generation, reason),

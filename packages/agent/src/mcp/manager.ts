@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerInfo, McpServerStatus, McpToolReview } from '@threadline/protocol';
+import type { SandboxService } from '../sandbox/service';
 import type { McpServerRecord, Store } from '@threadline/store';
 import { launchTargets } from '../workspace/protected';
 import { expandHome } from '../workspace/resolve';
@@ -24,6 +25,8 @@ export interface McpManagerOptions {
   /** For `~` in a configured folder. */
   homeDir?: string;
   now?: () => number;
+  /** The OS sandbox stdio servers run in (absent, or none on this machine: they run as they are). */
+  sandbox?: SandboxService;
 }
 
 /** JSON with object keys sorted, so a hash does not change with the order a server sends. */
@@ -78,6 +81,7 @@ export class McpManager {
       },
       listed: (serverId, tools) => this.pinFirstListing(serverId, tools),
       disposed: () => this.disposed,
+      ...(opts.sandbox ? { sandbox: opts.sandbox } : {}),
     };
   }
 

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { SandboxRun } from '../sandbox/service';
 
 /** What a tool needs from the runtime; nothing global, so tests can run tools directly. */
 export interface ToolContext {
@@ -18,6 +19,8 @@ export interface ToolContext {
   lookupToolOutput: (id: string) => string | null;
   /** The latest todo list of the session (from its last manage_todo_list result), if any. */
   latestTodos: () => TodoItem[] | null;
+  /** Set when the call runs in the OS sandbox (policy `sandboxed`): commands are wrapped in it. */
+  sandbox?: SandboxRun;
 }
 
 export interface TodoItem {
@@ -55,6 +58,11 @@ export interface ToolDefinition<A = unknown> {
    * form, so the tool acts on exactly the path that was checked (workspace/reach.ts).
    */
   path?: { get: (args: A) => string; set: (args: A, resolved: string) => A };
+  /**
+   * Tools that can run in the OS sandbox (shell): under the `sandboxed` policy they run there
+   * without asking, unless `outside(args)` (the model asks to leave it), which asks.
+   */
+  sandbox?: { outside: (args: A) => boolean };
 }
 
 /** The `tools` array entry of an OpenAI chat request. */

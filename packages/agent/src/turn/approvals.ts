@@ -1,4 +1,5 @@
-import type { ApprovalPolicy } from '@threadline/protocol';
+import type { ApprovalPolicy, ToolSandbox } from '@threadline/protocol';
+import type { SandboxRun } from '../sandbox/service';
 import type { ToolDefinition } from '../tools/types';
 import type { Zone } from '../workspace/reach';
 import type { TurnScope } from './deps';
@@ -38,6 +39,26 @@ export function pathPolicy(
   if (zone === 'credential' || zone === 'protected') return 'ask';
   if (zone === 'outside') return override ?? appWide;
   return override ?? (appWide === 'deny' && !tool.readOnly ? 'deny' : 'auto');
+}
+
+/**
+ * What a `sandboxed` policy comes to for one call: a tool that can run in the sandbox (shell)
+ * runs there without asking when this machine has one and the model did not ask to leave it;
+ * otherwise it asks, and `why` says so on the card. Other tools ask, as under `ask`.
+ */
+export async function sandboxedPolicy(
+  scope: TurnScope,
+  tool: Pick<ToolDefinition, 'sandbox'>,
+  args: unknown,
+): Promise<{ policy: 'auto' | 'ask'; run: SandboxRun | null; why: ToolSandbox | null }> {
+  if (!tool.sandbox) return { policy: 'ask', run: null, why: null };
+  if (tool.sandbox.outside(args)) return { policy: 'ask', run: null, why: { state: 'outside_requested' } };
+  const service = scope.deps.sandbox;
+  const info = service ? await service.info() : null;
+  if (!service || !info || info.kind === 'none')
+    return { policy: 'ask', run: null, why: { state: 'unavailable', reason: info?.reason ?? 'disabled' } };
+  const network = scope.deps.store.sessionSandbox.network(scope.sessionId);
+  return { policy: 'auto', run: await service.run(network, scope.sessionId), why: null };
 }
 
 /** Waits for chat.approve (or the turn's cancel) on one tool call. */

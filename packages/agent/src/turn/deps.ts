@@ -2,6 +2,7 @@ import type { AppEvent, ProviderProfile, Settings } from '@threadline/protocol';
 import type { Store } from '@threadline/store';
 import type { ProviderClient } from '../provider/client';
 import type { McpManager } from '../mcp/manager';
+import type { SandboxService } from '../sandbox/service';
 import type { ToolRegistry } from '../tools/registry';
 import type { SessionRuntime } from './sessionRuntime';
 import type { SessionSnapshots } from './snapshot';
@@ -49,6 +50,8 @@ export interface TurnDeps {
   process: ProcessOptions;
   limits: TurnLimits;
   runtime: (sessionId: string) => SessionRuntime;
+  /** The OS sandbox commands run in under the `sandboxed` policy (absent: none, such calls ask). */
+  sandbox?: SandboxService;
 }
 
 export interface TurnScope {

@@ -104,6 +104,9 @@ export function titleFrom(text: string): string {
 /** The whole turn after the user message: never throws; failures become notices and events. */
 export async function runTurn(scope: TurnScope, request: UserRequest): Promise<void> {
   try {
+    // The system prompt says whether commands are sandboxed: the detection (started with the
+    // runtime, a few ms) is in before the first request.
+    await scope.deps.sandbox?.info();
     await turnBody(scope, request);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);

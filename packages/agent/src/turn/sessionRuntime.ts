@@ -5,6 +5,7 @@ import type {
   PendingToolCall,
   RunningCompaction,
   ToolAccess,
+  ToolSandbox,
   ToolCall,
 } from '@threadline/protocol';
 import type { ApprovalDecision } from './approvals';
@@ -46,9 +47,9 @@ export class SessionRuntime {
     messageId: string,
     toolCall: ToolCall,
     needsApproval: boolean,
-    extra: { access?: ToolAccess; gate?: GateRewrite } = {},
+    extra: { access?: ToolAccess; gate?: GateRewrite; sandbox?: ToolSandbox } = {},
   ): void {
-    const { access, gate } = extra;
+    const { access, gate, sandbox } = extra;
     this.pending.set(toolCall.id, {
       toolCall,
       messageId,
@@ -56,6 +57,7 @@ export class SessionRuntime {
       status: needsApproval ? 'waiting' : 'running',
       ...(access ? { access } : {}),
       ...(gate ? { gate } : {}),
+      ...(sandbox ? { sandbox } : {}),
     });
   }
 

@@ -7,13 +7,15 @@ import {
   type StoredMessage,
   type ToolAccess,
   type ToolCall,
+  type ToolSandbox,
 } from '@threadline/protocol';
 import { capFullOutput, truncateToolOutput } from '@threadline/context';
 import type { NewMessage } from '@threadline/store';
 import { parseToolCall, runParsedTool } from '../tools/registry';
 import { TODO_TOOL_NAME } from '../tools/todo';
 import type { TodoItem, ToolContext, ToolDefinition, ToolResult } from '../tools/types';
-import { effectivePolicy, pathPolicy, waitForApproval, type ApprovalDecision } from './approvals';
+import { effectivePolicy, pathPolicy, sandboxedPolicy, waitForApproval, type ApprovalDecision } from './approvals';
+import type { SandboxRun } from '../sandbox/service';
 import type { TurnScope } from './deps';
 import { gateToolCall } from './gate';
 import { classifyPath, type PathClass } from '../workspace/reach';
@@ -52,9 +54,10 @@ function canonicalArgs(raw: string): string {
   }
 }
 
-function toolContext(scope: TurnScope, folder: string, callId: string): ToolContext {
+function toolContext(scope: TurnScope, folder: string, callId: string, sandbox: SandboxRun | null): ToolContext {
   const { deps, sessionId } = scope;
   return {
+    ...(sandbox ? { sandbox } : {}),
     sessionId,
     cwd: folder,
     onSpawn: (p) => recordProcess(scope, callId, p),
@@ -201,7 +204,15 @@ export async function runToolCall(
     return done('error', { ok: false, content: refusedText(access.path) }, gateNotices(gated.notice, false));
   }
   const asked = deps.now();
-  const { decision, waited } = await approve(scope, messageId, call, parsed.tool, gated.rewritten, access);
+  const { decision, waited, sandbox } = await approve(
+    scope,
+    messageId,
+    call,
+    parsed.tool,
+    gated.args,
+    gated.rewritten,
+    access,
+  );
   if (waited) {
     // The tool's run time leaves out the time it waited for the user.
     approvalWaitMs = deps.now() - asked;
@@ -233,7 +244,7 @@ export async function runToolCall(
       notices,
     );
   }
-  const result = await runParsedTool(parsed.tool, args, toolContext(scope, place.folder, call.id));
+  const result = await runParsedTool(parsed.tool, args, toolContext(scope, place.folder, call.id, sandbox));
   const status: ToolStatus = scope.signal.aborted ? 'aborted' : result.ok ? 'ok' : 'error';
   return done(status, result, notices);
 }
@@ -286,6 +297,7 @@ function announce(
   needsApproval: boolean,
   gate: GateRewrite | null = null,
   access: PathAccess | null = null,
+  sandbox: ToolSandbox | null = null,
 ): void {
   // The card shows the resolved path only where it is the reason to ask.
   const shown: ToolAccess | undefined =
@@ -295,6 +307,7 @@ function announce(
   scope.deps.runtime(scope.sessionId).requested(messageId, call, needsApproval, {
     ...(shown ? { access: shown } : {}),
     ...(gate ? { gate } : {}),
+    ...(sandbox ? { sandbox } : {}),
   });
   scope.deps.emit({
     type: 'tool.requested',
@@ -304,6 +317,7 @@ function announce(
     needsApproval,
     ...(shown ? { access: shown } : {}),
     ...(gate ? { gate } : {}),
+    ...(sandbox ? { sandbox } : {}),
   });
 }
 
@@ -313,12 +327,17 @@ async function approve(
   messageId: string,
   call: ToolCall,
   tool: ToolDefinition,
+  args: unknown,
   gate: GateRewrite | null,
   access: PathAccess | null,
-): Promise<{ decision: ApprovalDecision; waited: boolean }> {
-  const policy = access ? pathPolicy(scope, tool, access.zone) : effectivePolicy(scope, tool);
-  announce(scope, messageId, call, policy === 'ask', gate, access);
-  if (policy === 'auto') return { decision: 'approve', waited: false };
-  if (policy === 'deny') return { decision: 'deny', waited: false };
-  return { decision: await waitForApproval(scope, call.id), waited: true };
+): Promise<{ decision: ApprovalDecision; waited: boolean; sandbox: SandboxRun | null }> {
+  let policy = access ? pathPolicy(scope, tool, access.zone) : effectivePolicy(scope, tool);
+  let run: SandboxRun | null = null;
+  let why: ToolSandbox | null = null;
+  if (policy === 'sandboxed') ({ policy, run, why } = await sandboxedPolicy(scope, tool, args));
+  announce(scope, messageId, call, policy === 'ask', gate, access, why);
+  if (policy === 'auto') return { decision: 'approve', waited: false, sandbox: run };
+  if (policy === 'deny') return { decision: 'deny', waited: false, sandbox: null };
+  // Approved on the card: it runs as the card said, outside the sandbox.
+  return { decision: await waitForApproval(scope, call.id), waited: true, sandbox: null };
 }

@@ -2,6 +2,7 @@ import { buildMemoryBlock, buildView, countMessageTokens, type View } from '@thr
 import type { CompactionRecord, MemoryFact, ProviderProfile, Settings, StoredMessage } from '@threadline/protocol';
 import type { TurnDeps } from './deps';
 import type { SessionSnapshot } from './snapshot';
+import { commandsSentence } from '../sandbox/service';
 import { systemPrompt } from './systemPrompt';
 import { sessionFolder } from '../workspace/sessionFolder';
 
@@ -64,7 +65,7 @@ function promptFolder(deps: Pick<TurnDeps, 'store' | 'workspace'>, sessionId: st
  * auto trigger, the usage event, context.usage) gets the same view.
  */
 export function buildSessionView(
-  deps: Pick<TurnDeps, 'store' | 'sessions' | 'workspace' | 'now'>,
+  deps: Pick<TurnDeps, 'store' | 'sessions' | 'workspace' | 'now' | 'sandbox'>,
   sessionId: string,
   settings: Settings,
   profile: ProviderProfile,
@@ -73,10 +74,17 @@ export function buildSessionView(
   snap.model = profile.model;
   countNew(deps, snap, profile.model);
   const memoryBlock = usesMemoryBlock(settings) ? buildMemoryBlock(snap.facts) : null;
+  const shellPolicy = deps.store.approvals.get(sessionId, 'shell') ?? settings.approvalPolicy;
+  const commands = commandsSentence(
+    shellPolicy,
+    deps.sandbox?.current() ?? null,
+    deps.store.sessionSandbox.network(sessionId),
+  );
   const prompt = systemPrompt({
     folder: promptFolder(deps, sessionId, settings),
     platform: deps.workspace.platform,
     now: deps.now(),
+    commands,
   });
   const key = `${profile.model}\u0000${prompt}\u0000${memoryBlock ?? '\u0001'}`;
   let cached = snap.cachedView;

@@ -4,6 +4,7 @@ import { ToolCallSchema } from '../messages';
 import { GateRewriteSchema } from '../notices';
 import { ApprovalPolicySchema, StrategySchema } from '../settings';
 import { id, sessionRef, type RouteMap } from './define';
+import { ToolSandboxSchema } from './sandbox';
 
 /**
  * Why a credential place or a protected path asks: a code the approval card words (en, zh-CN).
@@ -55,6 +56,8 @@ export const PendingToolCallSchema = z.object({
   access: ToolAccessSchema.optional(),
   /** The gate's rewrite of this call, when it made one (see the `tool.requested` event). */
   gate: GateRewriteSchema.optional(),
+  /** Set when a `sandboxed` shell call asks: it would run outside the sandbox (see `tool.requested`). */
+  sandbox: ToolSandboxSchema.optional(),
 });
 export type PendingToolCall = z.infer<typeof PendingToolCallSchema>;
 

@@ -75,6 +75,7 @@ describe('migrations', () => {
         'sessions',
         'settings',
         'tool_approvals',
+        'session_sandbox',
         'tool_processes',
         'mcp_servers',
         'mcp_tool_pins',

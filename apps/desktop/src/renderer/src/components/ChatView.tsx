@@ -3,6 +3,7 @@ import { useAppStore } from '../store';
 import { Composer } from './Composer';
 import { ExportMenu } from './ExportMenu';
 import { FolderButton } from './FolderButton';
+import { NetworkSwitch } from './NetworkSwitch';
 import { SessionApprovals } from './SessionApprovals';
 import { IconMemory, IconPlus } from './Icons';
 import { MessageList } from './MessageList';
@@ -54,6 +55,7 @@ export function ChatView() {
           <FolderButton key={sessionId} sessionId={sessionId} folder={session.workingFolder} />
         ) : null}
         <span className="spacer" />
+        <NetworkSwitch key={sessionId} sessionId={sessionId} />
         <SessionApprovals sessionId={sessionId} />
         <ExportMenu sessionId={sessionId} />
         <button

@@ -152,3 +152,9 @@ export const IconLogo = (p: P) => (
     <path d="M4 7c4-4 8 4 16 0M4 12c4-4 8 4 16 0M4 17c4-4 8 4 16 0" />
   </svg>
 );
+export const IconGlobe = (p: P) => (
+  <svg {...base(p)}>
+    <circle cx="12" cy="12" r="9" />
+    <path d="M3 12h18M12 3c2.5 2.7 3.8 5.7 3.8 9s-1.3 6.3-3.8 9c-2.5-2.7-3.8-5.7-3.8-9S9.5 5.7 12 3z" />
+  </svg>
+);

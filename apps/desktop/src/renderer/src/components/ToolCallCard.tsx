@@ -249,6 +249,16 @@ export function ToolCallCard({ sessionId, call, result }: Props) {
               </span>
             </div>
           )}
+          {status === 'waiting' && state?.sandbox && (
+            <div className={`tool-access tool-sandbox sandbox-${state.sandbox.state}`} data-testid="tool-sandbox">
+              <IconAlert />
+              <span>
+                {state.sandbox.state === 'outside_requested'
+                  ? t('sandbox.card.outside')
+                  : t('sandbox.card.unavailable', { why: t(`sandbox.none.${state.sandbox.reason ?? 'disabled'}`) })}
+              </span>
+            </div>
+          )}
           {status === 'waiting' && (
             <div className="tool-approval" role="group" aria-label={t('tool.approvalGroup')}>
               <span className="tool-approval-text">{t('tool.approvalPrompt', { name: call.function.name })}</span>
@@ -270,15 +280,18 @@ export function ToolCallCard({ sessionId, call, result }: Props) {
                   {t('tool.gate.runOriginal')}
                 </button>
               )}
-              <button
-                type="button"
-                className="btn"
-                title={t('tool.alwaysHint', { name: call.function.name })}
-                onClick={() => void approve(sessionId, call.id, 'approve', true)}
-                data-testid="approve-always"
-              >
-                {t('tool.approveAlways')}
-              </button>
+              {/* Leaving the sandbox is approved one command at a time (the runtime ignores "always" too). */}
+              {state?.sandbox?.state !== 'outside_requested' && (
+                <button
+                  type="button"
+                  className="btn"
+                  title={t('tool.alwaysHint', { name: call.function.name })}
+                  onClick={() => void approve(sessionId, call.id, 'approve', true)}
+                  data-testid="approve-always"
+                >
+                  {t('tool.approveAlways')}
+                </button>
+              )}
               <button type="button" className="btn" onClick={() => void approve(sessionId, call.id, 'deny')}>
                 {t('tool.deny')}
               </button>

@@ -118,6 +118,7 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
         messageId: p.messageId,
         ...(p.access ? { access: p.access } : {}),
         ...(p.gate ? { gate: p.gate } : {}),
+        ...(p.sandbox ? { sandbox: p.sandbox } : {}),
       };
     }
     set({
@@ -320,6 +321,7 @@ export const chatEvents: SliceEvents = (get, set) => {
               messageId: e.messageId,
               ...(e.access ? { access: e.access } : {}),
               ...(e.gate ? { gate: e.gate } : {}),
+              ...(e.sandbox ? { sandbox: e.sandbox } : {}),
             },
           },
         });

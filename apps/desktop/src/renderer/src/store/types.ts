@@ -1,6 +1,7 @@
 import type {
   AppEvent,
   ApprovalPolicy,
+  ToolSandbox,
   CompactionRecord,
   ContextUsage,
   GateRewrite,
@@ -34,6 +35,8 @@ export interface ToolState {
   access?: ToolAccess;
   /** The pre-tool gate will run other arguments than the model asked for: what and why. */
   gate?: GateRewrite;
+  /** A `sandboxed` shell call that asks: it would run outside the OS sandbox, and why. */
+  sandbox?: ToolSandbox;
 }
 
 /** A compaction running now, shown in place where its divider will be. */
