@@ -153,11 +153,13 @@ export function createProviderClient(
         const models = await sdk.models.list(quick);
         const ids = models.data.map((m) => m.id);
         const listed = ids.includes(target.model);
+        const offered = [...ids].sort().slice(0, 20);
+        const more = ids.length > offered.length ? ` and ${ids.length - offered.length} more` : '';
         const message = listed
           ? `Connected to ${target.baseUrl}; model "${target.model}" is available.`
-          : `Connected to ${target.baseUrl}, but model "${target.model}" is not among its ${ids.length} models.`;
+          : `Connected to ${target.baseUrl}, but it does not offer model "${target.model}"; it offers ${offered.join(', ')}${more}.`;
         const ok = listed || ids.length === 0;
-        return { ok, message, latencyMs: now() - t0, ...(ok ? {} : { problem: 'unknown_model' as const }) };
+        return { ok, message, latencyMs: now() - t0, ...(ok ? {} : { problem: 'unknown_model' as const, offered }) };
       } catch (err) {
         const e = classifyError(err);
         // Some compatible servers have no /models: a one-token chat request proves the endpoint instead.

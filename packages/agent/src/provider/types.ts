@@ -59,6 +59,8 @@ export interface ConnectionTest {
   latencyMs: number | null;
   /** Why it failed, so the form can say it beside the field to fix. */
   problem?: ProviderProblem;
+  /** With `unknown_model`: some of the models the server offers. */
+  offered?: string[];
 }
 
 export type ProviderProblem = 'missing_key' | 'auth' | 'unreachable' | 'unknown_model' | 'other';

@@ -82,6 +82,7 @@ describe('route declarations', () => {
       message: string;
       latencyMs: number | null;
       problem?: 'missing_key' | 'auth' | 'unreachable' | 'unknown_model' | 'other';
+      offered?: string[];
     }>();
     expectTypeOf<RouteInput<'sessions.create'>>().toEqualTypeOf<
       { title?: string; workingFolder?: string } | undefined
