@@ -42,7 +42,7 @@ export function chatRoutes(ctx: ApiContext): ChatRoutes {
       return { cancelled: true };
     },
 
-    'chat.approve': async ({ sessionId, toolCallId, decision, remember, useOriginal }) => {
+    'chat.approve': async ({ sessionId, toolCallId, decision, remember, useOriginal, reason }) => {
       requireSession(ctx, sessionId);
       const rt = ctx.runtimes.get(sessionId);
       const waiter = rt.pendingApprovals.get(toolCallId);
@@ -51,6 +51,7 @@ export function chatRoutes(ctx: ApiContext): ChatRoutes {
       const toolName = rt.pending.get(toolCallId)?.toolCall.function.name;
       if (remember && toolName)
         ctx.deps.store.approvals.set(sessionId, toolName, decision === 'approve' ? 'auto' : 'deny');
+      if (decision === 'deny' && reason) rt.denyReasons.set(toolCallId, reason);
       waiter(decision === 'approve' && useOriginal ? 'approve_original' : decision);
       return { ok: true };
     },

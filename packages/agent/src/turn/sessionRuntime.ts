@@ -18,6 +18,8 @@ export class SessionRuntime {
   abort: AbortController | null = null;
   /** Resolves the turn's wait for chat.approve, keyed by tool call id. */
   readonly pendingApprovals = new Map<string, (d: ApprovalDecision) => void>();
+  /** The user's reason for a denial (chat.approve), taken by the tool step as the call's result. */
+  readonly denyReasons = new Map<string, string>();
   consecutiveAutoFailures = 0;
   autoPaused = false;
   providerPromptTokens: number | null = null;

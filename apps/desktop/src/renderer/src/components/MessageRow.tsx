@@ -25,6 +25,35 @@ function HiddenTag() {
 }
 
 /**
+ * An answer cut off (stopped, or the provider failed mid-way): always said, not only on hover;
+ * the latest one offers Continue, which asks the model to go on from where it stopped.
+ */
+function PartialNote({ sessionId, last }: { sessionId: string; last: boolean | undefined }) {
+  const { t } = useTranslation();
+  const busy = useAppStore((s) => Boolean(s.busy[sessionId]));
+  const send = useAppStore((s) => s.send);
+  return (
+    <div className="partial-note">
+      <span className="partial-tag" data-testid="partial-tag">
+        <IconAlert />
+        {t('chat.partial')}
+      </span>
+      {last && (
+        <button
+          type="button"
+          className="btn btn-small"
+          disabled={busy}
+          onClick={() => void send(sessionId, t('chat.continueText'))}
+          data-testid="continue-button"
+        >
+          {t('chat.continue')}
+        </button>
+      )}
+    </div>
+  );
+}
+
+/**
  * A paste too big for the model's window: the model got head + tail; the user can open the whole
  * text they sent (fetched on request, it may be megabytes).
  */
@@ -133,13 +162,8 @@ export const MessageRow = memo(function MessageRow({ row, sessionId }: { row: Ro
           {row.tools.map((tc) => (
             <ToolCallCard key={tc.call.id} sessionId={sessionId} call={tc.call} result={tc.result} />
           ))}
+          {row.msg.meta?.partial === true && <PartialNote sessionId={sessionId} last={row.last} />}
           <div className="msg-actions">
-            {row.msg.meta?.partial === true && (
-              <span className="partial-tag" data-testid="partial-tag">
-                <IconAlert />
-                {t('chat.partial')}
-              </span>
-            )}
             {row.hidden && <HiddenTag />}
             {row.versions && <VersionSwitcher sessionId={sessionId} versions={row.versions} />}
             {row.msg.content && <CopyButton getText={() => row.msg.content ?? ''} />}

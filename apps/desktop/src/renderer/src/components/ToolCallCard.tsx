@@ -7,6 +7,7 @@ import { call as rpc } from '../transport';
 import type { ToolStatus } from '../store/types';
 import { IconAlert, IconChevron, IconTool } from './Icons';
 import { CopyButton } from './CopyButton';
+import { DenyControl } from './DenyControl';
 
 const PREVIEW_LINES = 12;
 const PREVIEW_CHARS = 1500;
@@ -236,9 +237,7 @@ export function ToolCallCard({ sessionId, call, result }: Props) {
               >
                 {t('tool.approveAlways')}
               </button>
-              <button type="button" className="btn" onClick={() => void approve(sessionId, call.id, 'deny')}>
-                {t('tool.deny')}
-              </button>
+              <DenyControl sessionId={sessionId} toolCallId={call.id} />
             </div>
           )}
           {result && (

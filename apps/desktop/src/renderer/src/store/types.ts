@@ -68,8 +68,19 @@ export interface SessionsSlice {
 
 export type RetryStatus = Omit<Extract<AppEvent, { type: 'provider.retrying' }>, 'type' | 'sessionId'>;
 
+/** A message typed while a turn runs: sent when the turn ends (visible, cancellable). */
+export interface QueuedMessage {
+  id: string;
+  text: string;
+}
+
 export interface ChatSlice {
   messages: Record<string, StoredMessage[]>;
+  /** Per session, the messages waiting for the running turn to end, oldest first. */
+  queued: Record<string, QueuedMessage[]>;
+  enqueue(sessionId: string, text: string): void;
+  /** Takes a queued message back (×), or out of the queue to send now. */
+  unqueue(sessionId: string, id: string): QueuedMessage | null;
   streaming: Record<string, StreamingMessage>;
   tools: Record<string, ToolState>;
   errors: Record<string, InlineError | null>;
@@ -98,6 +109,8 @@ export interface ChatSlice {
     decision: 'approve' | 'deny',
     remember?: boolean,
     useOriginal?: boolean,
+    /** With deny: why, which is what the model reads as the tool's result. */
+    reason?: string,
   ): Promise<void>;
   /** Per-session approval policies by tool name. */
   approvals: Record<string, Record<string, ApprovalPolicy>>;
