@@ -29,6 +29,22 @@ describe('chat turn over real HTTP and SQLite', () => {
     expect(h.history().every((m) => m.tokens !== null)).toBe(true);
   });
 
+  it("keeps a reasoning model's thinking with its answer for the user, never sends it back", async () => {
+    h = await startHarness({
+      llm: { defaultReply: { reasoning: 'Two plus two is four.', content: '4', chunkSize: 6 } },
+    });
+    await h.turn('what is 2+2?');
+    const thinking = h.events.filter((e) => e.type === 'message.delta' && e.reasoning === true);
+    expect(thinking.map((e) => (e.type === 'message.delta' ? e.delta : '')).join('')).toBe('Two plus two is four.');
+    const answer = h.history().find((m) => m.role === 'assistant')!;
+    expect(answer.content).toBe('4');
+    expect(answer.meta?.reasoning).toBe('Two plus two is four.');
+    await h.turn('and 3+3?');
+    const sent = JSON.stringify(h.llm.chatRequests().at(-1)!.body);
+    expect(sent).toContain('what is 2+2?');
+    expect(sent).not.toContain('Two plus two');
+  });
+
   it('names an untitled session after its first request; a title the user gave stays', async () => {
     h = await startHarness();
     const s = await h.api['sessions.create']({});

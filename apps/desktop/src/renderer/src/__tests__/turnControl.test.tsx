@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import i18n from '../i18n';
 import { Composer } from '../components/Composer';
@@ -122,5 +122,40 @@ describe('deny with a reason', () => {
       decision: 'deny',
       reason: 'only dist/',
     });
+  });
+});
+
+describe("a reasoning model's thinking", () => {
+  it('streams apart from the answer and shows collapsed above the stored answer, in both languages', async () => {
+    const fake = createFakeBridge({});
+    setBridge(fake.bridge);
+    const disconnect = connectEvents(useAppStore);
+    for (const [delta, reasoning] of [
+      ['Compare ', true],
+      ['the two.', true],
+      ['Answer.', false],
+    ] as const)
+      fake.emit({
+        type: 'message.delta',
+        sessionId: 's1',
+        messageId: 'a1',
+        delta,
+        ...(reasoning ? { reasoning } : {}),
+      });
+    await vi.waitFor(() =>
+      expect(useAppStore.getState().streaming.a1).toMatchObject({ text: 'Answer.', reasoning: 'Compare the two.' }),
+    );
+    disconnect();
+    const rows = buildRows(
+      [msg({ role: 'assistant', content: 'Answer.', meta: { reasoning: 'Compare the two.' } })],
+      [],
+    );
+    await i18n.changeLanguage('zh-CN');
+    render(<MessageRow row={rows[0]!} sessionId="s1" />);
+    const details = screen.getByTestId('reasoning') as HTMLDetailsElement;
+    expect(details.open).toBe(false);
+    expect(details.querySelector('summary')!.textContent).toBe('思考过程');
+    expect(details.textContent).toContain('Compare the two.');
+    await i18n.changeLanguage('en');
   });
 });

@@ -11,6 +11,7 @@ import { CopyButton } from './CopyButton';
 import { IconAlert, IconEyeOff, IconPencil, IconRefresh, IconStop } from './Icons';
 import { MessageEditor, VersionSwitcher } from './BranchControls';
 import { Markdown } from './Markdown';
+import { Reasoning } from './Reasoning';
 import { NoticeChip } from './NoticeChip';
 import { ToolCallCard } from './ToolCallCard';
 
@@ -158,6 +159,7 @@ export const MessageRow = memo(function MessageRow({ row, sessionId }: { row: Ro
           data-testid="msg-assistant"
           data-seq={row.msg.seq}
         >
+          {typeof row.msg.meta?.reasoning === 'string' && <Reasoning text={row.msg.meta.reasoning} live={false} />}
           {row.msg.content && <Markdown text={row.msg.content} />}
           {row.tools.map((tc) => (
             <ToolCallCard key={tc.call.id} sessionId={sessionId} call={tc.call} result={tc.result} />

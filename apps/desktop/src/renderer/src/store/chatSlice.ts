@@ -326,7 +326,7 @@ export const chatEvents: SliceEvents = (get, set) => {
       }
       case 'message.delta':
         retried(e.sessionId);
-        deltas.push(e.sessionId, e.messageId, e.delta);
+        deltas.push(e.sessionId, e.messageId, e.delta, e.reasoning === true);
         return;
       case 'message.complete': {
         retried(e.message.sessionId);

@@ -43,6 +43,8 @@ export interface StreamingMessage {
   sessionId: string;
   messageId: string;
   text: string;
+  /** The model's thinking streamed so far, when it sends one apart from the answer. */
+  reasoning?: string;
 }
 
 export interface InlineError {
