@@ -27,6 +27,8 @@ export class SessionRuntime {
   calibration: CalibrationState = INITIAL_CALIBRATION;
   /** ...of this profile and model: another one tokenizes differently and starts over. */
   calibrationFor: string | null = null;
+  /** Work after a turn that does not keep the session busy (its title): awaited by idle and dispose. */
+  background: { promise: Promise<void>; abort: AbortController } | null = null;
   /** Promise of the running turn (or manual compaction), so cancel, delete and dispose can wait for it. */
   running: Promise<void> | null = null;
   /**
