@@ -2,6 +2,7 @@
 // the version bump, so a crash mid-migration leaves the previous version intact. Never edit a
 // migration that has shipped: add a new one.
 import type Database from 'better-sqlite3';
+import { RECOUNT_SQL } from '../repos/messages';
 import { packOutput } from './outputCodec';
 
 export interface Migration {
@@ -328,6 +329,12 @@ export function reclaimSpace(db: Database.Database): void {
   db.exec(DROP_SEARCH_INDEX);
 }
 
+/** The session list counts the conversation only (requests and answers with text): every session recounted. */
+function recountConversations(db: Database.Database): void {
+  const recount = db.prepare<[{ sessionId: string }]>(RECOUNT_SQL);
+  for (const { id } of db.prepare<[], { id: string }>('SELECT id FROM sessions').all()) recount.run({ sessionId: id });
+}
+
 export const MIGRATIONS: readonly Migration[] = Object.freeze([
   {
     version: 1,
@@ -347,6 +354,7 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
     sql: V9_COMPACT_STORE,
     run: packExistingOutputs,
   },
+  { version: 10, description: 'session message counts: the conversation only', sql: '', run: recountConversations },
 ]);
 
 /** The schema version this code writes. */
