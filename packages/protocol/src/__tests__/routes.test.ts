@@ -85,7 +85,7 @@ describe('route declarations', () => {
       offered?: string[];
     }>();
     expectTypeOf<RouteInput<'sessions.create'>>().toEqualTypeOf<
-      { title?: string; workingFolder?: string } | undefined
+      { title?: string; workingFolder?: string; createFolder?: boolean } | undefined
     >();
     expectTypeOf<Parameters<AppApi['sessions.rename']>[0]>().toEqualTypeOf<{ id: string; title: string }>();
   });
