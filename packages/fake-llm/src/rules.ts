@@ -21,8 +21,9 @@ function matches(m: FakeMatch | undefined, req: ChatRequestView): boolean {
   // Rules that do not ask for summary requests never capture them: a summarizer prompt quotes the
   // whole transcript, so an ordinary `lastUserIncludes` rule would otherwise answer it.
   if (want === undefined ? req.isSummaryRequest : want !== req.isSummaryRequest) return false;
-  // Nor title requests, unless a rule names their text: a script's replies stay the conversation's.
-  if (isTitleRequest(req) && m?.lastUserIncludes === undefined) return false;
+  // Nor title requests (they quote the user's first message), unless a rule asks for them.
+  const wantTitle = m?.titleRequest;
+  if (wantTitle === undefined ? isTitleRequest(req) : wantTitle !== isTitleRequest(req)) return false;
   if (!m) return true;
   // Only while the last user message is still unanswered: once the model has replied (e.g. with a
   // tool call) the follow-up requests must not re-trigger the rule, or a script would loop forever.

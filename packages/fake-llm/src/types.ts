@@ -57,6 +57,8 @@ export const FakeMatchSchema = z.object({
   systemIncludes: z.string().optional(),
   /** true: only summary requests; false: only other requests. Unset rules never see summary requests. */
   summaryRequest: z.boolean().optional(),
+  /** The same for session-title requests ("Title this conversation…"): unset rules never see them. */
+  titleRequest: z.boolean().optional(),
 });
 export type FakeMatch = z.infer<typeof FakeMatchSchema>;
 

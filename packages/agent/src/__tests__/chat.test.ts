@@ -86,7 +86,7 @@ describe('chat turn over real HTTP and SQLite', () => {
     expect((await h.api['sessions.list']({})).find((x) => x.id === s.id)?.title).toBe('Release 2.0');
     // The title request fails: the first line stays, nothing else happens.
     const t = await h.api['sessions.create']({});
-    h.llm.setRules([{ match: { lastUserIncludes: 'Title this conversation' }, reply: { error: { status: 400 } } }]);
+    h.llm.setRules([{ match: { titleRequest: true }, reply: { error: { status: 400 } } }]);
     await h.api['chat.send']({ sessionId: t.id, text: 'write the changelog' });
     await h.api.idle(t.id);
     expect((await h.api['sessions.list']({})).find((x) => x.id === t.id)?.title).toBe('write the changelog');

@@ -162,6 +162,13 @@ export type Panel = 'none' | 'settings' | 'memory';
 export type SettingsTab = 'general' | 'providers' | 'context' | 'tools';
 
 export interface UiSlice {
+  /**
+   * The sessions sidebar: `auto` follows the window (shown when wide, hidden below ~760 px);
+   * `shown` lays it over a narrow window; `hidden` gives a wide window to the chat.
+   */
+  sidebar: 'auto' | 'shown' | 'hidden';
+  /** The header's sidebar button: hides or shows it for the width the window has now. */
+  toggleSidebar(narrow: boolean): void;
   phase: 'loading' | 'setup' | 'ready' | 'error';
   bootError: string | null;
   panel: Panel;
