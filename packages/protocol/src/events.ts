@@ -6,7 +6,8 @@ import type { SessionSummary, ToolAccess, ToolSandbox } from './routes';
 
 /** Events pushed from the runtime to every renderer (SPEC §7.1). */
 export type AppEvent =
-  | { type: 'message.delta'; sessionId: string; messageId: string; delta: string }
+  /** Streamed text of the answer; `reasoning: true`: of the model's thinking before it (shown collapsed). */
+  | { type: 'message.delta'; sessionId: string; messageId: string; delta: string; reasoning?: true }
   | { type: 'message.complete'; sessionId: string; message: StoredMessage }
   | {
       type: 'tool.requested';

@@ -117,6 +117,28 @@ describe('approvals', () => {
     expect(h.events.some((e) => e.type === 'tool.finished' && e.status === 'denied')).toBe(true);
   });
 
+  it('a denial with a reason: the reason is the result the model reads next', async () => {
+    h = await startHarness({ settings: { approvalPolicy: 'ask' }, llm: { defaultReply: shellOnce('rm -rf build') } });
+    await h.api['chat.send']({ sessionId: h.sessionId, text: 'clean up' });
+    const req = await h.waitFor('tool.requested');
+    await h.api['chat.approve']({
+      sessionId: h.sessionId,
+      toolCallId: req.toolCall.id,
+      decision: 'deny',
+      reason: 'keep build/, delete only dist/',
+    });
+    await h.api.idle(h.sessionId);
+    const tool = h.history().find((m) => m.role === 'tool')!;
+    expect(tool.meta?.status).toBe('denied');
+    expect(tool.content).toBe('denied: the user did not allow this tool call and said: keep build/, delete only dist/');
+    // The next request carries it as the call's result.
+    const next = (
+      h.llm.chatRequests().at(-1)!.body as { messages: { role: string; tool_call_id?: string; content: string }[] }
+    ).messages;
+    expect(next.at(-1)).toMatchObject({ role: 'tool', tool_call_id: req.toolCall.id });
+    expect(next.at(-1)!.content).toContain('keep build/, delete only dist/');
+  });
+
   it('deny policy refuses without asking; unknown approvals are not_found', async () => {
     h = await startHarness({ settings: { approvalPolicy: 'deny' }, llm: { defaultReply: shellOnce('echo nope') } });
     await h.turn('run it');

@@ -216,6 +216,15 @@ describe('the working folder of a session', () => {
     await expect(h.api['settings.set']({ patch: { agent: { defaultWorkingFolder: '~' } } })).rejects.toThrow(
       /whole home folder/,
     );
+    // A typed folder that does not exist is refused, never created silently; created when asked.
+    const typo = path.join(l.outside, 'prjects');
+    await expect(h.api['sessions.update']({ id: h.sessionId, workingFolder: typo })).rejects.toMatchObject({
+      code: 'not_found',
+      message: `The folder ${typo} does not exist.`,
+    });
+    expect(existsSync(typo)).toBe(false);
+    await h.api['sessions.update']({ id: h.sessionId, workingFolder: typo, createFolder: true });
+    expect(existsSync(typo)).toBe(true);
     const moved = await h.api['sessions.update']({ id: h.sessionId, workingFolder: l.outside });
     expect(moved.workingFolder).toBe(l.outside);
     expect(h.events.some((e) => e.type === 'session.updated' && e.session?.workingFolder === l.outside)).toBe(true);

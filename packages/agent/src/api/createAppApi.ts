@@ -135,12 +135,17 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
   return {
     ...routes,
     idle: async (sessionId) => {
-      await runtimes.get(sessionId).running;
+      const rt = runtimes.get(sessionId);
+      await rt.running;
+      await rt.background?.promise;
     },
     dispose: async () => {
       const running = runtimes.all().filter((rt) => rt.running !== null);
       for (const rt of running) rt.abort?.abort();
       await Promise.all(running.map((rt) => rt.running));
+      const background = runtimes.all().flatMap((rt) => (rt.background ? [rt.background] : []));
+      for (const b of background) b.abort.abort();
+      await Promise.all(background.map((b) => b.promise));
       // The servers' processes go with the app.
       await mcp.dispose();
       deps.sessions.dispose();

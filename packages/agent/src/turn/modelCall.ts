@@ -10,7 +10,7 @@ import { emitUsage } from './usage';
 import { buildSessionView, type SessionView } from './view';
 
 export type ModelReply =
-  | { kind: 'reply'; id: string; content: string; toolCalls: ToolCall[]; sv: SessionView }
+  | { kind: 'reply'; id: string; content: string; reasoning: string; toolCalls: ToolCall[]; sv: SessionView }
   | { kind: 'aborted'; id: string; content: string }
   | { kind: 'stopped' }
   | { kind: 'error'; id: string; content: string; error: unknown };
@@ -33,6 +33,7 @@ async function streamReply(
       rt.streamed(id, sink.content);
       deps.emit({ type: 'message.delta', sessionId, messageId: id, delta });
     },
+    onReasoningDelta: (delta) => deps.emit({ type: 'message.delta', sessionId, messageId: id, delta, reasoning: true }),
     // The provider's wait can be long (a rate limit): the user sees why nothing streams yet.
     onRetry: (info) =>
       deps.emit({
@@ -71,7 +72,14 @@ export async function callModel(scope: TurnScope): Promise<ModelReply> {
       const res = await streamReply(scope, sv, id, sink);
       if (res.usage) observeProviderUsage(deps, sessionId, profile, sv.view.tokens, res.usage.promptTokens);
       if (scope.signal.aborted) return { kind: 'aborted', id, content: sink.content };
-      return { kind: 'reply', id, content: res.content || sink.content, toolCalls: res.toolCalls, sv };
+      return {
+        kind: 'reply',
+        id,
+        content: res.content || sink.content,
+        reasoning: res.reasoning,
+        toolCalls: res.toolCalls,
+        sv,
+      };
     } catch (err) {
       if (scope.signal.aborted) return { kind: 'aborted', id, content: sink.content };
       if (!isContextLimitError(err)) return { kind: 'error', id, content: sink.content, error: err };

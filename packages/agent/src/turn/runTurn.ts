@@ -151,7 +151,7 @@ async function turnBody(scope: TurnScope, request: UserRequest): Promise<void> {
       failTurn(scope, reply.id, reply.content, reply.error);
       return;
     }
-    const assistant = assistantMessage(reply.id, reply.content, reply.toolCalls);
+    const assistant = assistantMessage(reply.id, reply.content, reply.toolCalls, reply.reasoning);
     if (reply.toolCalls.length === 0) {
       // The final answer's facts (and their runtime notice) belong to this turn, not the next.
       const stored = commitStep(scope, assistant, [], false);
@@ -183,9 +183,14 @@ function untilAborted(work: Promise<void> | undefined, signal: AbortSignal): Pro
   });
 }
 
-function assistantMessage(id: string, content: string, toolCalls: ToolCall[]): NewMessage {
+/** Thinking kept with its answer for the user, at most this much (it is never sent back to the model). */
+const REASONING_MAX_CHARS = 200_000;
+
+function assistantMessage(id: string, content: string, toolCalls: ToolCall[], reasoning = ''): NewMessage {
   const m: NewMessage = { id, role: 'assistant', content };
   if (toolCalls.length > 0) m.tool_calls = toolCalls;
+  // In meta, which no request carries: the model's thinking is shown, never resent.
+  if (reasoning !== '') m.meta = { reasoning: reasoning.slice(0, REASONING_MAX_CHARS) };
   return m;
 }
 

@@ -19,6 +19,8 @@ export class SessionRuntime {
   abort: AbortController | null = null;
   /** Resolves the turn's wait for chat.approve, keyed by tool call id. */
   readonly pendingApprovals = new Map<string, (d: ApprovalDecision) => void>();
+  /** The user's reason for a denial (chat.approve), taken by the tool step as the call's result. */
+  readonly denyReasons = new Map<string, string>();
   consecutiveAutoFailures = 0;
   autoPaused = false;
   providerPromptTokens: number | null = null;
@@ -26,6 +28,8 @@ export class SessionRuntime {
   calibration: CalibrationState = INITIAL_CALIBRATION;
   /** ...of this profile and model: another one tokenizes differently and starts over. */
   calibrationFor: string | null = null;
+  /** Work after a turn that does not keep the session busy (its title): awaited by idle and dispose. */
+  background: { promise: Promise<void>; abort: AbortController } | null = null;
   /** Promise of the running turn (or manual compaction), so cancel, delete and dispose can wait for it. */
   running: Promise<void> | null = null;
   /**

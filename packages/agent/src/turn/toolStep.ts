@@ -230,8 +230,7 @@ export async function runToolCall(
     if (originalAccess && parsed.tool.path) args = parsed.tool.path.set(args, originalAccess.path);
   }
   const notices = gateNotices(gated.notice, gate?.declined === true);
-  if (decision === 'deny')
-    return done('denied', { ok: false, content: 'denied: the user did not allow this tool call' }, notices);
+  if (decision === 'deny') return done('denied', { ok: false, content: deniedText(scope, call.id) }, notices);
   if (decision === 'aborted')
     return done('aborted', { ok: false, content: 'aborted: the user cancelled the turn' }, notices);
   try {
@@ -247,6 +246,16 @@ export async function runToolCall(
   const result = await runParsedTool(parsed.tool, args, toolContext(scope, place.folder, call.id, sandbox));
   const status: ToolStatus = scope.signal.aborted ? 'aborted' : result.ok ? 'ok' : 'error';
   return done(status, result, notices);
+}
+
+/** What the model reads for a denied call: the user's own reason when they gave one. */
+function deniedText(scope: TurnScope, toolCallId: string): string {
+  const reasons = scope.deps.runtime(scope.sessionId).denyReasons;
+  const reason = reasons.get(toolCallId);
+  reasons.delete(toolCallId);
+  return reason
+    ? `denied: the user did not allow this tool call and said: ${reason}`
+    : 'denied: the user did not allow this tool call';
 }
 
 /** The session's working folder, or why there is none usable (an error the model can read). */

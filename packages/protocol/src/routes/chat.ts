@@ -102,6 +102,8 @@ export const chatRoutes = {
       remember: z.boolean().optional(),
       /** Approve the model's own arguments instead of the gate's rewrite of them. */
       useOriginal: z.boolean().optional(),
+      /** With `deny`: the user's reason, which the model reads as the call's result. */
+      reason: z.string().trim().max(2000).optional(),
     }),
     output: z.object({ ok: z.literal(true) }),
   },

@@ -2,6 +2,7 @@
 // the version bump, so a crash mid-migration leaves the previous version intact. Never edit a
 // migration that has shipped: add a new one.
 import type Database from 'better-sqlite3';
+import { RECOUNT_SQL } from '../repos/messages';
 import { packOutput } from './outputCodec';
 
 export interface Migration {
@@ -366,6 +367,11 @@ CREATE TABLE session_sandbox (
   updated_at INTEGER NOT NULL
 );
 `;
+/** The session list counts the conversation only (requests and answers with text): every session recounted. */
+function recountConversations(db: Database.Database): void {
+  const recount = db.prepare<[{ sessionId: string }]>(RECOUNT_SQL);
+  for (const { id } of db.prepare<[], { id: string }>('SELECT id FROM sessions').all()) recount.run({ sessionId: id });
+}
 
 export const MIGRATIONS: readonly Migration[] = Object.freeze([
   {
@@ -388,6 +394,7 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   },
   { version: 10, description: 'MCP server folder, environment allow-list, pinned tools', sql: V10_MCP_PINS },
   { version: 11, description: 'sandboxed approval policy, per-session network for commands', sql: V11_SANDBOX },
+  { version: 12, description: 'session message counts: the conversation only', sql: '', run: recountConversations },
 ]);
 
 /** The schema version this code writes. */

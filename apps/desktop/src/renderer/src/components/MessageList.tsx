@@ -7,6 +7,7 @@ import { useAppStore } from '../store';
 import { ToolCallCard } from './ToolCallCard';
 import { IconAlert, IconChevronDown, IconRefresh, IconX } from './Icons';
 import { Markdown } from './Markdown';
+import { Reasoning } from './Reasoning';
 import { MessageRow } from './MessageRow';
 import { visibleRows } from '../lib/noticeView';
 import { LiveCompactionDivider } from './CompactionDivider';
@@ -191,6 +192,7 @@ export function MessageList({ sessionId }: { sessionId: string }) {
                   {item.type === 'row' && <MessageRow row={item.row} sessionId={sessionId} />}
                   {item.type === 'stream' && (
                     <div className="msg msg-assistant is-streaming" data-testid="msg-streaming">
+                      {item.step.reasoning && <Reasoning text={item.step.reasoning} live={item.step.text === ''} />}
                       {item.step.text !== '' && <Markdown text={item.step.text} streaming />}
                       {item.step.calls.length === 0 && <span className="caret" aria-hidden />}
                       {item.step.calls.map((call) => (

@@ -8,6 +8,7 @@ import type { ToolStatus } from '../store/types';
 import { IconAlert, IconChevron, IconTool } from './Icons';
 import { CopyButton } from './CopyButton';
 import { headlineOf, reveal } from '../lib/reveal';
+import { DenyControl } from './DenyControl';
 
 const PREVIEW_LINES = 12;
 const PREVIEW_CHARS = 1500;
@@ -292,9 +293,7 @@ export function ToolCallCard({ sessionId, call, result }: Props) {
                   {t('tool.approveAlways')}
                 </button>
               )}
-              <button type="button" className="btn" onClick={() => void approve(sessionId, call.id, 'deny')}>
-                {t('tool.deny')}
-              </button>
+              <DenyControl sessionId={sessionId} toolCallId={call.id} />
             </div>
           )}
           {result && (

@@ -142,6 +142,8 @@ export function buildRows(messages: StoredMessage[], compactions: CompactionReco
 export interface PendingStep {
   messageId: string;
   text: string;
+  /** The model's thinking streamed so far ('' when it sends none). */
+  reasoning: string;
   calls: ToolCall[];
 }
 
@@ -155,10 +157,11 @@ export function pendingSteps(
   const steps = new Map<string, PendingStep>();
   const step = (messageId: string): PendingStep => {
     let s = steps.get(messageId);
-    if (!s) steps.set(messageId, (s = { messageId, text: '', calls: [] }));
+    if (!s) steps.set(messageId, (s = { messageId, text: '', reasoning: '', calls: [] }));
     return s;
   };
-  for (const s of streams) if (!stored.has(s.messageId)) step(s.messageId).text = s.text;
+  for (const s of streams)
+    if (!stored.has(s.messageId)) Object.assign(step(s.messageId), { text: s.text, reasoning: s.reasoning ?? '' });
   for (const t of tools) if (t.call && t.messageId && !stored.has(t.messageId)) step(t.messageId).calls.push(t.call);
   return [...steps.values()];
 }

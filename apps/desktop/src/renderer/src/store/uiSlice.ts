@@ -7,6 +7,11 @@ let toastTimer: ReturnType<typeof setTimeout> | null = null;
 let beneathSettings: AppState['panel'] = 'none';
 
 export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set, get) => ({
+  sidebar: 'auto',
+  toggleSidebar(narrow) {
+    const s = get().sidebar;
+    set({ sidebar: narrow ? (s === 'shown' ? 'auto' : 'shown') : s === 'hidden' ? 'auto' : 'hidden' });
+  },
   phase: 'loading',
   bootError: null,
   panel: 'none',
