@@ -2,7 +2,7 @@ import type { StoredMessage, ToolCall } from './messages';
 import type { CompactionRecord, ContextUsage, Trigger } from './compaction';
 import type { GateRewrite } from './notices';
 import type { Strategy } from './settings';
-import type { SessionSummary, ToolAccess } from './routes';
+import type { SessionSummary, ToolAccess, ToolDiff } from './routes';
 
 /** Events pushed from the runtime to every renderer (SPEC §7.1). */
 export type AppEvent =
@@ -18,6 +18,8 @@ export type AppEvent =
       access?: ToolAccess;
       /** The gate will run other arguments than `toolCall` holds (the model's): what and why. */
       gate?: GateRewrite;
+      /** The change a file tool would make (edit_file, write_file), when the call asks. */
+      diff?: ToolDiff;
     }
   | {
       type: 'tool.finished';

@@ -20,11 +20,13 @@ export {
   PendingToolCallSchema,
   RunningCompactionSchema,
   ToolAccessSchema,
+  ToolDiffSchema,
   TurnAcceptedSchema,
   type ChatState,
   type PendingToolCall,
   type RunningCompaction,
   type ToolAccess,
+  type ToolDiff,
 } from './routes/chat';
 export { ProviderTestResultSchema, type ProviderTestResult } from './routes/providers';
 

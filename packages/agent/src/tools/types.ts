@@ -1,3 +1,4 @@
+import type { ToolDiff } from '@threadline/protocol';
 import type { z } from 'zod';
 
 /** What a tool needs from the runtime; nothing global, so tests can run tools directly. */
@@ -18,6 +19,12 @@ export interface ToolContext {
   lookupToolOutput: (id: string) => string | null;
   /** The latest todo list of the session (from its last manage_todo_list result), if any. */
   latestTodos: () => TodoItem[] | null;
+  /**
+   * Whether a file found while walking a tree may be read (grep, glob): false for Threadline's
+   * data folder and credential places, which a search skips rather than leaks. `symlink`: the
+   * entry is a link, so where it leads is resolved first. Absent (tests of a tool alone): all may.
+   */
+  mayRead?: (absPath: string, symlink: boolean) => boolean;
 }
 
 export interface TodoItem {
@@ -55,6 +62,11 @@ export interface ToolDefinition<A = unknown> {
    * form, so the tool acts on exactly the path that was checked (workspace/reach.ts).
    */
   path?: { get: (args: A) => string; set: (args: A, resolved: string) => A };
+  /**
+   * File-changing tools: the change the call would make, for the approval card, worked out
+   * without writing (null: nothing to show, e.g. the call would be refused).
+   */
+  preview?: (args: A, ctx: Pick<ToolContext, 'cwd'>) => Promise<ToolDiff | null>;
 }
 
 /** The `tools` array entry of an OpenAI chat request. */

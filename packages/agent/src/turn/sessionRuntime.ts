@@ -6,6 +6,7 @@ import type {
   RunningCompaction,
   ToolAccess,
   ToolCall,
+  ToolDiff,
 } from '@threadline/protocol';
 import type { ApprovalDecision } from './approvals';
 
@@ -46,9 +47,9 @@ export class SessionRuntime {
     messageId: string,
     toolCall: ToolCall,
     needsApproval: boolean,
-    extra: { access?: ToolAccess; gate?: GateRewrite } = {},
+    extra: { access?: ToolAccess; gate?: GateRewrite; diff?: ToolDiff } = {},
   ): void {
-    const { access, gate } = extra;
+    const { access, gate, diff } = extra;
     this.pending.set(toolCall.id, {
       toolCall,
       messageId,
@@ -56,6 +57,7 @@ export class SessionRuntime {
       status: needsApproval ? 'waiting' : 'running',
       ...(access ? { access } : {}),
       ...(gate ? { gate } : {}),
+      ...(diff ? { diff } : {}),
     });
   }
 

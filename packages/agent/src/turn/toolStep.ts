@@ -7,6 +7,7 @@ import {
   type StoredMessage,
   type ToolAccess,
   type ToolCall,
+  type ToolDiff,
 } from '@threadline/protocol';
 import { capFullOutput, truncateToolOutput } from '@threadline/context';
 import type { NewMessage } from '@threadline/store';
@@ -16,7 +17,7 @@ import type { TodoItem, ToolContext, ToolDefinition, ToolResult } from '../tools
 import { effectivePolicy, pathPolicy, waitForApproval, type ApprovalDecision } from './approvals';
 import type { TurnScope } from './deps';
 import { gateToolCall } from './gate';
-import { classifyPath, type Zone } from '../workspace/reach';
+import { classifyPath, zoneOfResolved, type Reach, type Zone } from '../workspace/reach';
 import { ensureFolder, reachBase, sessionFolder } from '../workspace/sessionFolder';
 
 export type ToolStatus = 'ok' | 'error' | 'denied' | 'aborted';
@@ -65,7 +66,19 @@ function toolContext(scope: TurnScope, folder: string, callId: string): ToolCont
     envPassthrough: scope.settings.agent.envPassthrough,
     lookupToolOutput: (id) => lookupToolOutput(scope, id),
     latestTodos: () => latestTodos(deps.sessions.get(sessionId).history),
+    mayRead: (p, symlink) => mayRead({ ...reachBase(deps.workspace), folder }, p, symlink),
   };
+}
+
+/** grep and glob skip what no tool may read and what holds credentials, instead of asking per file. */
+function mayRead(reach: Reach, p: string, symlink: boolean): boolean {
+  let zone: Zone;
+  try {
+    zone = symlink ? classifyPath(p, reach).zone : zoneOfResolved(p, reach);
+  } catch {
+    return false; // a link loop: nothing to read there
+  }
+  return zone !== 'data' && zone !== 'credential';
 }
 
 /** A running tool process in the store until it ends; never lets the store break the tool. */
@@ -201,7 +214,7 @@ export async function runToolCall(
     return done('error', { ok: false, content: refusedText(access.path) }, gateNotices(gated.notice, false));
   }
   const asked = deps.now();
-  const { decision, waited } = await approve(scope, messageId, call, parsed.tool, gated.rewritten, access);
+  const { decision, waited } = await approve(scope, messageId, call, parsed.tool, gated, access, place.folder);
   if (waited) {
     // The tool's run time leaves out the time it waited for the user.
     approvalWaitMs = deps.now() - asked;
@@ -280,6 +293,7 @@ function announce(
   needsApproval: boolean,
   gate: GateRewrite | null = null,
   access: PathAccess | null = null,
+  diff: ToolDiff | null = null,
 ): void {
   // The card shows the resolved path only where it is the reason to ask.
   const shown: ToolAccess | undefined =
@@ -287,6 +301,7 @@ function announce(
   scope.deps.runtime(scope.sessionId).requested(messageId, call, needsApproval, {
     ...(shown ? { access: shown } : {}),
     ...(gate ? { gate } : {}),
+    ...(diff ? { diff } : {}),
   });
   scope.deps.emit({
     type: 'tool.requested',
@@ -296,7 +311,27 @@ function announce(
     needsApproval,
     ...(shown ? { access: shown } : {}),
     ...(gate ? { gate } : {}),
+    ...(diff ? { diff } : {}),
   });
+}
+
+/**
+ * The change a file tool would make, for the approval card; never for a credential file (its
+ * old text is not read to be shown) and never an error (a call the tool will refuse shows none).
+ */
+async function previewDiff(
+  tool: ToolDefinition,
+  args: unknown,
+  access: PathAccess | null,
+  folder: string,
+): Promise<ToolDiff | null> {
+  if (!tool.preview || access?.zone === 'credential' || access?.zone === 'data') return null;
+  try {
+    const resolved = access && tool.path ? tool.path.set(args, access.path) : args;
+    return await tool.preview(resolved, { cwd: folder });
+  } catch {
+    return null;
+  }
 }
 
 /** The call as the model made it, with the gate's rewrite beside it (the card shows both). */
@@ -305,11 +340,14 @@ async function approve(
   messageId: string,
   call: ToolCall,
   tool: ToolDefinition,
-  gate: GateRewrite | null,
+  gated: { args: unknown; rewritten: GateRewrite | null },
   access: PathAccess | null,
+  folder: string,
 ): Promise<{ decision: ApprovalDecision; waited: boolean }> {
   const policy = access ? pathPolicy(scope, tool, access.zone) : effectivePolicy(scope, tool);
-  announce(scope, messageId, call, policy === 'ask', gate, access);
+  // Worked out only when the user is asked: a call that runs on its own shows its diff once done.
+  const diff = policy === 'ask' ? await previewDiff(tool, gated.args, access, folder) : null;
+  announce(scope, messageId, call, policy === 'ask', gated.rewritten, access, diff);
   if (policy === 'auto') return { decision: 'approve', waited: false };
   if (policy === 'deny') return { decision: 'deny', waited: false };
   return { decision: await waitForApproval(scope, call.id), waited: true };
