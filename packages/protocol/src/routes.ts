@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { branchRoutes } from './routes/branches';
 import { chatRoutes } from './routes/chat';
 import { compactionRoutes } from './routes/compaction';
+import { instructionsRoutes } from './routes/instructions';
 import { mcpRoutes } from './routes/mcp';
 import { memoryRoutes } from './routes/memory';
 import { providerRoutes } from './routes/providers';
@@ -29,6 +30,12 @@ export {
   type ToolDiff,
 } from './routes/chat';
 export { ProviderTestResultSchema, type ProviderTestResult } from './routes/providers';
+export {
+  ProjectInstructionsSchema,
+  SessionInstructionsSchema,
+  type ProjectInstructions,
+  type SessionInstructions,
+} from './routes/instructions';
 
 /** The routes of each domain; a name belongs to exactly one (the protocol tests check it). */
 export const ROUTE_DOMAINS = {
@@ -41,6 +48,7 @@ export const ROUTE_DOMAINS = {
   settings: settingsRoutes,
   providers: providerRoutes,
   mcp: mcpRoutes,
+  instructions: instructionsRoutes,
 } as const;
 
 /** Every route: `{ input, output }` zod schemas by name. The same names are used over IPC and HTTP. */
@@ -54,6 +62,7 @@ export const ROUTES = {
   ...settingsRoutes,
   ...providerRoutes,
   ...mcpRoutes,
+  ...instructionsRoutes,
 };
 export type Routes = typeof ROUTES;
 

@@ -6,6 +6,7 @@ import type { AppApi, AppEvent } from '@threadline/protocol';
 import type { Store } from '@threadline/store';
 import { McpManager, type McpManagerOptions } from '../mcp/manager';
 import { ensureFolder, sessionFolder } from '../workspace/sessionFolder';
+import { ProjectInstructionsCache } from '../turn/instructions';
 import { ToolRegistry } from '../tools/registry';
 import type { TurnDeps } from '../turn/deps';
 import { SessionRuntimes } from '../turn/sessionRuntime';
@@ -18,6 +19,7 @@ import { branchRoutes } from './branchRoutes';
 import { compactionRoutes } from './compactionRoutes';
 import { configRoutes } from './configRoutes';
 import { guardRoutes } from './errors';
+import { instructionsRoutes } from './instructionsRoutes';
 import { mcpRoutes } from './mcpRoutes';
 import { sessionRoutes } from './sessionRoutes';
 
@@ -104,6 +106,7 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     process: { shellTimeoutMs: opts.shellTimeoutMs ?? 120_000, loginShell: opts.loginShell ?? true },
     limits: { doomLoopLimit: opts.doomLoopLimit ?? 3, maxModelCalls: opts.maxModelCalls ?? 50 },
     runtime: (id) => runtimes.get(id),
+    instructions: new ProjectInstructionsCache(),
   };
   // Before any route runs: end what a crashed previous run left behind, and mark its turns.
   try {
@@ -120,6 +123,7 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     ...configRoutes(ctx),
     ...branchRoutes(ctx),
     ...mcpRoutes(ctx, mcp),
+    ...instructionsRoutes(ctx),
   });
   mcp.startAtLaunch();
   return {

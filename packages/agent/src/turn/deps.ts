@@ -3,6 +3,7 @@ import type { Store } from '@threadline/store';
 import type { ProviderClient } from '../provider/client';
 import type { McpManager } from '../mcp/manager';
 import type { ToolRegistry } from '../tools/registry';
+import type { ProjectInstructionsCache } from './instructions';
 import type { SessionRuntime } from './sessionRuntime';
 import type { SessionSnapshots } from './snapshot';
 
@@ -49,6 +50,8 @@ export interface TurnDeps {
   process: ProcessOptions;
   limits: TurnLimits;
   runtime: (sessionId: string) => SessionRuntime;
+  /** The project instruction files found so far, by path (read again when they change). */
+  instructions: ProjectInstructionsCache;
 }
 
 export interface TurnScope {

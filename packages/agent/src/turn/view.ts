@@ -1,7 +1,8 @@
-import { buildMemoryBlock, buildView, countMessageTokens, type View } from '@threadline/context';
+import { TOKENS_PER_MESSAGE, buildMemoryBlock, buildView, countMessageTokens, type View } from '@threadline/context';
 import type { CompactionRecord, MemoryFact, ProviderProfile, Settings, StoredMessage } from '@threadline/protocol';
 import type { TurnDeps } from './deps';
 import type { SessionSnapshot } from './snapshot';
+import { instructionsSection, sessionInstructions } from './instructions';
 import { systemPrompt } from './systemPrompt';
 
 export interface SessionView {
@@ -16,6 +17,8 @@ export interface SessionView {
   facts: MemoryFact[];
   memoryBlock: string | null;
   systemPrompt: string;
+  /** Estimated tokens of the instructions part of the system prompt (0: none). */
+  instructionsTokens: number;
 }
 
 /** Strategies that inject the CFPM memory block into every request (SPEC §3.4, §4). */
@@ -48,7 +51,7 @@ function countNew(deps: Pick<TurnDeps, 'store'>, snap: SessionSnapshot, model: s
  * auto trigger, the usage event, context.usage) gets the same view.
  */
 export function buildSessionView(
-  deps: Pick<TurnDeps, 'store' | 'sessions' | 'workspace' | 'now'>,
+  deps: Pick<TurnDeps, 'store' | 'sessions' | 'workspace' | 'now' | 'instructions'>,
   sessionId: string,
   settings: Settings,
   profile: ProviderProfile,
@@ -59,17 +62,20 @@ export function buildSessionView(
   const memoryBlock = usesMemoryBlock(settings) ? buildMemoryBlock(snap.facts) : null;
   const { cwd, platform } = deps.workspace;
   const prompt = systemPrompt({ cwd, platform, now: deps.now() });
-  const key = `${profile.model}\u0000${prompt}\u0000${memoryBlock ?? '\u0001'}`;
+  // The user's and the project's instructions: read at every call, so a change applies to the next.
+  const instructions = instructionsSection(sessionInstructions(deps, sessionId, settings));
+  const system = instructions === null ? prompt : `${prompt}\n\n${instructions}`;
+  const key = `${profile.model}\u0000${system}\u0000${memoryBlock ?? '\u0001'}`;
   let cached = snap.cachedView;
   if (!cached || cached.version !== snap.version || cached.key !== key) {
     const view = buildView({
       history: snap.inView,
       compactions: snap.compactions,
       memoryBlock,
-      systemPrompt: prompt,
+      systemPrompt: system,
       model: profile.model,
     });
-    cached = { version: snap.version, key, view, systemPrompt: prompt, memoryBlock };
+    cached = { version: snap.version, key, view, systemPrompt: system, memoryBlock };
     snap.cachedView = cached;
   }
   return {
@@ -80,6 +86,10 @@ export function buildSessionView(
     compactions: snap.compactions,
     facts: snap.facts,
     memoryBlock,
-    systemPrompt: prompt,
+    systemPrompt: system,
+    instructionsTokens:
+      instructions === null
+        ? 0
+        : countMessageTokens({ role: 'system', content: instructions }, profile.model) - TOKENS_PER_MESSAGE,
   };
 }

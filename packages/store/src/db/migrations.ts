@@ -328,6 +328,12 @@ export function reclaimSpace(db: Database.Database): void {
   db.exec(DROP_SEARCH_INDEX);
 }
 
+// A session's own system prompt (issue 23): the user's instructions for that session alone, added
+// to the system prompt after the base prompt; NULL when it has none.
+const V10_SESSION_PROMPT = `
+ALTER TABLE sessions ADD COLUMN system_prompt TEXT;
+`;
+
 export const MIGRATIONS: readonly Migration[] = Object.freeze([
   {
     version: 1,
@@ -347,6 +353,7 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
     sql: V9_COMPACT_STORE,
     run: packExistingOutputs,
   },
+  { version: 10, description: "a session's own system prompt", sql: V10_SESSION_PROMPT },
 ]);
 
 /** The schema version this code writes. */
