@@ -224,3 +224,18 @@ describe('glob', () => {
     expect(capped.content).toContain('[… 3 more files not shown; narrow the pattern or path]');
   });
 });
+
+describe('CFPM memory and the new tools', () => {
+  it('an edit_file is a changed file, and the files a grep found are artifacts', async () => {
+    await setup({ settings: { compaction: { strategy: 'cfpm_memory_v1' } } });
+    put('src/parser.ts', 'export const mode = "slow";\n');
+    put('lib/strings.ts', '// mode docs\n');
+    await runs('edit_file', { path: 'src/parser.ts', old_string: '"slow"', new_string: '"fast"' });
+    await runs('grep', { pattern: 'mode' });
+    const facts = h.store.memory.facts(h.sessionId);
+    const has = (category: string, content: string) =>
+      facts.some((f) => f.category === category && f.content === content && f.status === 'active');
+    expect(has('verified_action', 'edited src/parser.ts')).toBe(true);
+    expect(has('artifact', 'lib/strings.ts')).toBe(true);
+  });
+});
