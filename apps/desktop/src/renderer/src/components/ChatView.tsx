@@ -3,6 +3,7 @@ import { useAppStore } from '../store';
 import { Composer } from './Composer';
 import { ExportMenu } from './ExportMenu';
 import { FolderButton } from './FolderButton';
+import { InstructionsChip } from './InstructionsChip';
 import { SessionApprovals } from './SessionApprovals';
 import { IconMemory, IconPlus } from './Icons';
 import { MessageList } from './MessageList';
@@ -52,6 +53,7 @@ export function ChatView() {
         {session?.workingFolder ? (
           <FolderButton key={sessionId} sessionId={sessionId} folder={session.workingFolder} />
         ) : null}
+        <InstructionsChip key={`instructions-${sessionId}`} sessionId={sessionId} />
         <span className="spacer" />
         <SessionApprovals sessionId={sessionId} />
         <ExportMenu sessionId={sessionId} />

@@ -8,6 +8,7 @@ import { LanguageSwitch } from './LanguageSwitch';
 import { McpSettings } from './McpSettings';
 import { ProviderForm } from './ProviderForm';
 import { ReachSettings } from './ReachSettings';
+import { CustomInstructionsSetting } from './CustomInstructionsSetting';
 import { NumberField, Segmented, SettingRow, Toggle } from './SettingsControls';
 
 type Tab = SettingsTab;
@@ -62,6 +63,7 @@ function General() {
         />
       </SettingRow>
       <ReachSettings settings={settings} apply={apply} />
+      <CustomInstructionsSetting settings={settings} apply={apply} />
       {error && (
         <div className="form-error" role="alert">
           {error}

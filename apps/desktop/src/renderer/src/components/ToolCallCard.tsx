@@ -7,6 +7,7 @@ import { call as rpc } from '../transport';
 import type { ToolStatus } from '../store/types';
 import { IconAlert, IconChevron, IconTool } from './Icons';
 import { CopyButton } from './CopyButton';
+import { DiffView, diffOf } from './DiffView';
 
 const PREVIEW_LINES = 12;
 const PREVIEW_CHARS = 1500;
@@ -25,7 +26,7 @@ function prettyArgs(raw: string): string {
 function headline(raw: string): string {
   try {
     const v = JSON.parse(raw) as Record<string, unknown>;
-    for (const k of ['command', 'cmd', 'script', 'path', 'file', 'query']) {
+    for (const k of ['command', 'cmd', 'script', 'pattern', 'path', 'file', 'query']) {
       if (typeof v[k] === 'string') return (v[k] as string).split('\n')[0]!.slice(0, 160);
     }
   } catch {
@@ -151,6 +152,9 @@ export function ToolCallCard({ sessionId, call, result }: Props) {
   const waitedMs = typeof result?.meta?.approvalWaitMs === 'number' ? result.meta.approvalWaitMs : null;
   const waited = formatDuration(waitedMs, t);
   const expanded = open || status === 'waiting';
+  // The change a file tool made (its result), or would make (the approval card, before it runs).
+  const resultDiff = useMemo(() => diffOf(result?.meta), [result]);
+  const diff = resultDiff ?? (!result ? (state?.diff ?? null) : null);
 
   return (
     <div className={`tool-card status-${status}`} data-testid="tool-card" data-status={status}>
@@ -195,6 +199,12 @@ export function ToolCallCard({ sessionId, call, result }: Props) {
               <pre className="tool-pre" data-testid="tool-ran">
                 {ranArgs}
               </pre>
+            </>
+          )}
+          {diff && (
+            <>
+              <div className="tool-section-label">{t(result ? 'tool.diff.applied' : 'tool.diff.pending')}</div>
+              <DiffView diff={diff} />
             </>
           )}
           {status === 'waiting' && state?.access && (

@@ -117,6 +117,7 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
         call: p.toolCall,
         messageId: p.messageId,
         ...(p.access ? { access: p.access } : {}),
+        ...(p.diff ? { diff: p.diff } : {}),
         ...(p.gate ? { gate: p.gate } : {}),
       };
     }
@@ -320,6 +321,7 @@ export const chatEvents: SliceEvents = (get, set) => {
               messageId: e.messageId,
               ...(e.access ? { access: e.access } : {}),
               ...(e.gate ? { gate: e.gate } : {}),
+              ...(e.diff ? { diff: e.diff } : {}),
             },
           },
         });

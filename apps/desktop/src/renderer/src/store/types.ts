@@ -13,6 +13,7 @@ import type {
   SettingsPatch,
   StoredMessage,
   ToolAccess,
+  ToolDiff,
   ToolCall,
 } from '@threadline/protocol';
 
@@ -34,6 +35,8 @@ export interface ToolState {
   access?: ToolAccess;
   /** The pre-tool gate will run other arguments than the model asked for: what and why. */
   gate?: GateRewrite;
+  /** The change a file tool would make, shown on the approval card before it is applied. */
+  diff?: ToolDiff;
 }
 
 /** A compaction running now, shown in place where its divider will be. */
