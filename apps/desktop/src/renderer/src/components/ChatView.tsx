@@ -53,7 +53,11 @@ export function ChatView() {
         {session?.workingFolder ? (
           <FolderButton key={sessionId} sessionId={sessionId} folder={session.workingFolder} />
         ) : null}
-        <InstructionsChip key={`instructions-${sessionId}`} sessionId={sessionId} />
+        <InstructionsChip
+          key={`instructions-${sessionId}`}
+          sessionId={sessionId}
+          folder={session?.workingFolder ?? ''}
+        />
         <span className="spacer" />
         <SessionApprovals sessionId={sessionId} />
         <ExportMenu sessionId={sessionId} />

@@ -22,7 +22,7 @@ export function CustomInstructionsSetting({
     <SettingRow label={t('instructions.customLabel')} help={t('instructions.customHelp')} htmlFor="custom-instructions">
       <textarea
         id="custom-instructions"
-        className="input instructions-input"
+        className="input custom-instructions-input"
         rows={5}
         value={draft}
         maxLength={CUSTOM_INSTRUCTIONS_MAX}

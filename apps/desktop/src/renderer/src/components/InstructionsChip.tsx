@@ -9,9 +9,9 @@ import { IconFile, IconPencil } from './Icons';
 /**
  * The instructions in force for the session, in the chat header: a chip naming the project's
  * instruction file (AGENTS.md…) that opens its text, and the session's own system prompt,
- * editable. Asked again when a turn ends (the agent may have written the file).
+ * editable. Asked again when a turn ends (the agent may have written the file) or the folder changes.
  */
-export function InstructionsChip({ sessionId }: { sessionId: string }) {
+export function InstructionsChip({ sessionId, folder }: { sessionId: string; folder: string }) {
   const { t } = useTranslation();
   const busy = useAppStore((s) => Boolean(s.busy[sessionId]));
   const [info, setInfo] = useState<SessionInstructions | null>(null);
@@ -27,9 +27,10 @@ export function InstructionsChip({ sessionId }: { sessionId: string }) {
       setInfo(null); // the chip is a convenience; the system prompt does not depend on it
     }
   }, [sessionId]);
+  // Again when the session moves to another folder, and when a turn ends.
   useEffect(() => {
     if (!busy) void load();
-  }, [busy, load]);
+  }, [busy, load, folder]);
 
   const save = async (text: string | null) => {
     setSaving(true);
@@ -63,7 +64,7 @@ export function InstructionsChip({ sessionId }: { sessionId: string }) {
         type="button"
         className={`btn btn-ghost instructions-session ${own ? 'is-on' : ''}`}
         title={t(own ? 'instructions.sessionHintSet' : 'instructions.sessionHint')}
-        aria-label={t('instructions.sessionTitle')}
+        aria-label={t('instructions.sessionButton')}
         onClick={() => {
           setDraft(own ?? '');
           setError(null);
@@ -71,8 +72,8 @@ export function InstructionsChip({ sessionId }: { sessionId: string }) {
         }}
         data-testid="session-prompt-button"
       >
+        {/* Icon only: the header is crowded; the title and the label name it, the dot says it is set. */}
         <IconPencil />
-        <span className="btn-label">{t('instructions.sessionButton')}</span>
         {own && <span className="instructions-dot" aria-hidden="true" />}
       </button>
       {dialog === 'file' && project && (
