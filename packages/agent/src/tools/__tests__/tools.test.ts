@@ -69,6 +69,17 @@ describe('tools', () => {
       'manage_todo_list',
     ]);
     for (const s of registry.specs()) expect(s.function.parameters.type).toBe('object');
+    // Derived from the zod arguments: required as parsed, no `$schema`, no safe-integer noise.
+    const edit = registry.specs().find((s) => s.function.name === 'edit_file')!.function.parameters;
+    expect(edit.required).toEqual(['path', 'old_string', 'new_string']);
+    expect(Object.keys(edit.properties)).toEqual(['path', 'old_string', 'new_string', 'replace_all']);
+    expect(JSON.stringify(edit)).not.toContain('$schema');
+    const read = registry.specs().find((s) => s.function.name === 'read_file')!.function.parameters;
+    expect(read.properties.offset).toEqual({
+      type: 'integer',
+      minimum: 0,
+      description: 'First line to read (0-based).',
+    });
   });
 
   it('shell runs no login profile when loginShell is false', async () => {
