@@ -24,8 +24,8 @@ const SHOW_LINE_MAX = 240;
 const META_PATHS_MAX = 50;
 const SNIFF_BYTES = 8000;
 
-function shownPath(abs: string, cwd: string): string {
-  return within(abs, cwd, process.platform) && abs !== cwd ? path.relative(cwd, abs) : abs;
+function shownPath(abs: string, ctx: ToolContext): string {
+  return within(abs, ctx.cwd, ctx.platform) && abs !== ctx.cwd ? path.relative(ctx.cwd, abs) : abs;
 }
 
 function matcher(glob: string | undefined): (rel: string) => boolean {
@@ -48,28 +48,24 @@ function walkNotes(stats: WalkStats, extra: string[] = []): string {
   return notes.length > 0 ? `\n[${notes.join('; ')}]` : '';
 }
 
-/** A single file, or a folder to walk: what the resolved path argument names. */
-async function filesOf(root: string, ctx: ToolContext, stats: WalkStats, gitignore = true) {
+/** A single file, or a folder to walk: what the resolved path argument names; only `wanted` files. */
+async function filesOf(root: string, ctx: ToolContext, stats: WalkStats, wanted: (rel: string) => boolean) {
   const info = await stat(root);
   if (info.isFile()) {
+    stats.files = 1;
+    const rel = path.basename(root);
+    if (!wanted(rel)) return (async function* () {})();
     if (ctx.mayRead && !ctx.mayRead(root, false)) {
       stats.protectedSkipped++;
       return (async function* () {})();
     }
-    stats.files = 1;
     return (async function* () {
-      yield { abs: root, rel: path.basename(root), size: info.size, mtimeMs: info.mtimeMs };
+      yield { abs: root, rel, size: info.size, mtimeMs: info.mtimeMs };
     })();
   }
   return walkFiles(
     root,
-    {
-      mayRead: ctx.mayRead ?? (() => true),
-      signal: ctx.signal,
-      maxFiles: SEARCH_MAX_FILES,
-      home: home(),
-      gitignore,
-    },
+    { mayRead: ctx.mayRead ?? (() => true), signal: ctx.signal, maxFiles: SEARCH_MAX_FILES, home: home(), wanted },
     stats,
   );
 }
@@ -122,9 +118,8 @@ async function grepImpl(args: GrepArgs, ctx: ToolContext): Promise<ToolResult> {
   let large = 0;
   let bytes = 0;
   let bytesCapped = false;
-  for await (const f of await filesOf(root, ctx, stats)) {
+  for await (const f of await filesOf(root, ctx, stats, wanted)) {
     if (ctx.signal.aborted) return { ok: false, content: 'aborted: the user cancelled the search' };
-    if (!wanted(f.rel)) continue;
     if (bytes + f.size > GREP_MAX_TOTAL_BYTES) {
       bytesCapped = true;
       break;
@@ -153,7 +148,7 @@ async function grepImpl(args: GrepArgs, ctx: ToolContext): Promise<ToolResult> {
       found = true;
       if (shown.length < GREP_MAX_MATCHES) {
         const t = line.length > SHOW_LINE_MAX ? `${line.slice(0, SHOW_LINE_MAX)}…` : line;
-        shown.push(`${shownPath(f.abs, ctx.cwd)}:${i + 1}:${t}`);
+        shown.push(`${shownPath(f.abs, ctx)}:${i + 1}:${t}`);
       }
     }
     if (found && paths.length < META_PATHS_MAX) paths.push(f.abs);
@@ -202,9 +197,9 @@ async function globImpl(args: GlobArgs, ctx: ToolContext): Promise<ToolResult> {
   const stats: WalkStats = { files: 0, protectedSkipped: 0, capped: false };
   const wanted = matcher(args.pattern);
   const found: { abs: string; mtimeMs: number }[] = [];
-  for await (const f of await filesOf(root, ctx, stats)) {
+  for await (const f of await filesOf(root, ctx, stats, wanted)) {
     if (ctx.signal.aborted) return { ok: false, content: 'aborted: the user cancelled the search' };
-    if (wanted(f.rel)) found.push({ abs: f.abs, mtimeMs: f.mtimeMs });
+    found.push({ abs: f.abs, mtimeMs: f.mtimeMs });
   }
   // Newest first: what was worked on last is most likely what is looked for.
   found.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.abs < b.abs ? -1 : 1));
@@ -226,7 +221,7 @@ async function globImpl(args: GlobArgs, ctx: ToolContext): Promise<ToolResult> {
     found.length > listed.length
       ? `\n[… ${found.length - listed.length} more files not shown; narrow the pattern or path]`
       : '';
-  return { ok: true, content: listed.map((f) => shownPath(f.abs, ctx.cwd)).join('\n') + more + notes, meta };
+  return { ok: true, content: listed.map((f) => shownPath(f.abs, ctx)).join('\n') + more + notes, meta };
 }
 
 export const globTool: ToolDefinition<GlobArgs> = {

@@ -21,6 +21,8 @@ export interface WalkOptions {
   home: string;
   /** false: .gitignore rules are not applied (the folder is searched whole, `.git` still left out). */
   gitignore?: boolean;
+  /** Only files whose path from the root passes (a glob); the others are not read or reported as skipped. */
+  wanted?: (rel: string) => boolean;
 }
 
 export interface WalkStats {
@@ -109,6 +111,14 @@ export async function* walkFiles(root: string, opts: WalkOptions, stats: WalkSta
       const link = e.isSymbolicLink();
       if (!e.isFile() && !link) continue;
       if (useIgnore && ignored(rules, abs, false)) continue;
+      // Every file looked at counts toward the cap, wanted or not: a walk of a huge tree stops.
+      if (stats.files >= opts.maxFiles) {
+        stats.capped = true;
+        return;
+      }
+      stats.files++;
+      const rel = path.relative(root, abs).split(path.sep).join('/');
+      if (opts.wanted && !opts.wanted(rel)) continue;
       if (!opts.mayRead(abs, link)) {
         stats.protectedSkipped++;
         continue;
@@ -120,12 +130,7 @@ export async function* walkFiles(root: string, opts: WalkOptions, stats: WalkSta
         continue; // dangling link, or gone meanwhile
       }
       if (!info.isFile()) continue; // a link to a folder is not followed
-      if (stats.files >= opts.maxFiles) {
-        stats.capped = true;
-        return;
-      }
-      stats.files++;
-      yield { abs, rel: path.relative(root, abs).split(path.sep).join('/'), size: info.size, mtimeMs: info.mtimeMs };
+      yield { abs, rel, size: info.size, mtimeMs: info.mtimeMs };
     }
     // Popped last-in first: push in reverse so folders are visited in name order.
     for (let i = subdirs.length - 1; i >= 0; i--) stack.push({ dir: subdirs[i]!, rules });
