@@ -109,7 +109,7 @@ export async function* walkFiles(root: string, opts: WalkOptions, stats: WalkSta
         continue;
       }
       const link = e.isSymbolicLink();
-      if (!e.isFile() && !link) continue;
+      if ((!e.isFile() && !link) || e.name === '.git') continue; // a worktree's `.git` is a file
       if (useIgnore && ignored(rules, abs, false)) continue;
       // Every file looked at counts toward the cap, wanted or not: a walk of a huge tree stops.
       if (stats.files >= opts.maxFiles) {
