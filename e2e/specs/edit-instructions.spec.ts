@@ -66,6 +66,10 @@ test('a diff on the approval card and the tool card; the instructions chip and s
   // The chip names the file in force and opens its text.
   const chip = page.getByTestId('instructions-chip');
   await expect(chip).toContainText('AGENTS.md');
+  // At 640 px the header keeps every button on screen (the chip gives way to an icon).
+  await page.setViewportSize({ width: 640, height: 760 });
+  await expect(page.getByTestId('open-memory')).toBeInViewport({ ratio: 1 });
+  await expect(chip).toBeInViewport({ ratio: 1 });
   // Settings is behind the dialog: the look is set first, then the dialog opened for each shot.
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 760 });
@@ -121,6 +125,10 @@ test('a diff on the approval card and the tool card; the instructions chip and s
   const done = app.toolCards.last();
   if ((await done.getByTestId('tool-diff').count()) === 0) await done.locator('.tool-head').click();
   await expect(done.getByTestId('tool-diff').locator('.diff-add')).toHaveText(["+  const base = 'Hello, world';"]);
+  // With the "always ask" pill too, every header button stays on screen at 640 px.
+  await page.setViewportSize({ width: 640, height: 800 });
+  await expect(page.getByTestId('open-memory')).toBeInViewport({ ratio: 1 });
+  await expect(page.getByTestId('session-prompt-button')).toBeInViewport({ ratio: 1 });
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 800 });
     for (const [lang, theme] of LOOKS) {

@@ -57,7 +57,7 @@ export function InstructionsChip({ sessionId, folder }: { sessionId: string; fol
           data-testid="instructions-chip"
         >
           <IconFile />
-          <span className="instructions-name">{project.name}</span>
+          <span className="instructions-name btn-label">{project.name}</span>
         </button>
       )}
       <button
