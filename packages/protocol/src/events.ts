@@ -2,7 +2,7 @@ import type { StoredMessage, ToolCall } from './messages';
 import type { CompactionRecord, ContextUsage, Trigger } from './compaction';
 import type { GateRewrite } from './notices';
 import type { Strategy } from './settings';
-import type { SessionSummary, ToolAccess, ToolSandbox } from './routes';
+import type { SessionSummary, ToolAccess, ToolDiff, ToolSandbox } from './routes';
 
 /** Events pushed from the runtime to every renderer (SPEC §7.1). */
 export type AppEvent =
@@ -21,6 +21,8 @@ export type AppEvent =
       gate?: GateRewrite;
       /** A `sandboxed` shell call that asks because it would run outside the sandbox: why. */
       sandbox?: ToolSandbox;
+      /** The change a file tool would make (edit_file, write_file), when the call asks. */
+      diff?: ToolDiff;
     }
   | {
       type: 'tool.finished';

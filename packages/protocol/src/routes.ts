@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { branchRoutes } from './routes/branches';
 import { chatRoutes } from './routes/chat';
 import { compactionRoutes } from './routes/compaction';
+import { instructionsRoutes } from './routes/instructions';
 import { mcpRoutes } from './routes/mcp';
 import { memoryRoutes } from './routes/memory';
 import { providerRoutes } from './routes/providers';
@@ -22,12 +23,14 @@ export {
   RunningCompactionSchema,
   AccessReasonSchema,
   ToolAccessSchema,
+  ToolDiffSchema,
   TurnAcceptedSchema,
   type ChatState,
   type PendingToolCall,
   type RunningCompaction,
   type AccessReason,
   type ToolAccess,
+  type ToolDiff,
 } from './routes/chat';
 export { ProviderTestResultSchema, type ProviderTestResult } from './routes/providers';
 export {
@@ -39,6 +42,12 @@ export {
   type SandboxStatus,
   type ToolSandbox,
 } from './routes/sandbox';
+export {
+  ProjectInstructionsSchema,
+  SessionInstructionsSchema,
+  type ProjectInstructions,
+  type SessionInstructions,
+} from './routes/instructions';
 
 /** The routes of each domain; a name belongs to exactly one (the protocol tests check it). */
 export const ROUTE_DOMAINS = {
@@ -52,6 +61,7 @@ export const ROUTE_DOMAINS = {
   providers: providerRoutes,
   mcp: mcpRoutes,
   sandbox: sandboxRoutes,
+  instructions: instructionsRoutes,
 } as const;
 
 /** Every route: `{ input, output }` zod schemas by name. The same names are used over IPC and HTTP. */
@@ -66,6 +76,7 @@ export const ROUTES = {
   ...providerRoutes,
   ...mcpRoutes,
   ...sandboxRoutes,
+  ...instructionsRoutes,
 };
 export type Routes = typeof ROUTES;
 

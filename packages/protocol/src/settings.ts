@@ -36,6 +36,9 @@ export const EnvNameSchema = z
 export const LanguageSchema = z.enum(['en', 'zh-CN']);
 export const ThemeSchema = z.enum(['light', 'dark', 'system']);
 
+/** The longest custom instructions (Settings) and per-session system prompt accepted, in characters. */
+export const CUSTOM_INSTRUCTIONS_MAX = 20_000;
+
 export const SettingsSchema = z.object({
   language: LanguageSchema.default('en'),
   theme: ThemeSchema.default('system'),
@@ -68,6 +71,8 @@ export const SettingsSchema = z.object({
       defaultWorkingFolder: WorkingFolderSchema.nullable().default(null),
       /** Variables passed to child processes even though their names look like secrets. */
       envPassthrough: z.array(EnvNameSchema).max(100).default([]),
+      /** The user's instructions for every session, added to the system prompt ('' = none). */
+      customInstructions: z.string().max(CUSTOM_INSTRUCTIONS_MAX).default(''),
     })
     .prefault({}),
   mcp: z
@@ -109,6 +114,7 @@ export const SettingsPatchSchema = z.strictObject({
     .strictObject({
       defaultWorkingFolder: WorkingFolderSchema.nullable().optional(),
       envPassthrough: z.array(EnvNameSchema).max(100).optional(),
+      customInstructions: z.string().max(CUSTOM_INSTRUCTIONS_MAX).optional(),
     })
     .optional(),
   mcp: z.strictObject({ toolShareWarning: z.number().min(0.01).max(1).optional() }).optional(),

@@ -159,6 +159,10 @@ export interface SessionsRepo {
   delete(id: string): void;
   /** Bump updatedAt (appends do this themselves). */
   touch(id: string): void;
+  /** The session's own system prompt (null: none). Throws not_found if missing. */
+  systemPrompt(id: string): string | null;
+  /** null or blank removes it; does not bump updatedAt (it is not activity). */
+  setSystemPrompt(id: string, text: string | null): void;
 }
 
 // ─── compactions ────────────────────────────────────────────────────────────────────────────

@@ -101,6 +101,10 @@ describe('browser mode with the real runtime', () => {
     });
     // The OS sandbox and the session's network switch.
     expect(await ok('sandbox.status', { sessionId })).toMatchObject({ network: false });
+    expect(await ok('instructions.setSession', { sessionId, systemPrompt: 'Be brief.' })).toMatchObject({
+      session: 'Be brief.',
+    });
+    expect(await ok('instructions.get', { sessionId })).toMatchObject({ session: 'Be brief.' });
     expect(await ok('sandbox.setNetwork', { sessionId, allowed: true })).toMatchObject({ network: true });
 
     // A turn whose shell call waits for approval: chat.state shows it, chat.approve answers it.

@@ -101,7 +101,7 @@ describe('calibrated budget', () => {
     // Numbers cost the provider ~2 tokens per line, while an unknown model is estimated at chars/4:
     // uncalibrated, the estimate stays under 80 % until the provider refuses the request.
     let n = 0;
-    const numbers = (k: number) => ({ name: 'shell', arguments: { command: `seq ${k * 1000} ${k * 1000 + 250}` } });
+    const numbers = (k: number) => ({ name: 'shell', arguments: { command: `seq ${k * 1000} ${k * 1000 + 400}` } });
     h = await startHarness({
       window: 6000,
       settings: { approvalPolicy: 'auto', compaction: { strategy: 'cfpm_memory_v1' } },

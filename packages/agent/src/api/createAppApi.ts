@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { AppApi, AppEvent } from '@threadline/protocol';
 import type { Store } from '@threadline/store';
 import { McpManager, type McpManagerOptions } from '../mcp/manager';
+import { ProjectInstructionsCache } from '../turn/instructions';
 import { ToolRegistry } from '../tools/registry';
 import type { TurnDeps } from '../turn/deps';
 import { SessionRuntimes } from '../turn/sessionRuntime';
@@ -19,6 +20,7 @@ import { branchRoutes } from './branchRoutes';
 import { compactionRoutes } from './compactionRoutes';
 import { configRoutes } from './configRoutes';
 import { guardRoutes } from './errors';
+import { instructionsRoutes } from './instructionsRoutes';
 import { mcpRoutes } from './mcpRoutes';
 import { sandboxRoutes } from './sandboxRoutes';
 import { sessionRoutes } from './sessionRoutes';
@@ -113,6 +115,7 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     limits: { doomLoopLimit: opts.doomLoopLimit ?? 3, maxModelCalls: opts.maxModelCalls ?? 50 },
     runtime: (id) => runtimes.get(id),
     sandbox,
+    instructions: new ProjectInstructionsCache(),
   };
   // Before any route runs: end what a crashed previous run left behind, and mark its turns.
   try {
@@ -130,6 +133,7 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     ...branchRoutes(ctx),
     ...mcpRoutes(ctx, mcp),
     ...sandboxRoutes(ctx),
+    ...instructionsRoutes(ctx),
   });
   mcp.startAtLaunch();
   return {

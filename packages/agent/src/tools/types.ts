@@ -1,3 +1,4 @@
+import type { ToolDiff } from '@threadline/protocol';
 import type { z } from 'zod';
 import type { SandboxRun } from '../sandbox/service';
 
@@ -21,6 +22,12 @@ export interface ToolContext {
   latestTodos: () => TodoItem[] | null;
   /** Set when the call runs in the OS sandbox (policy `sandboxed`): commands are wrapped in it. */
   sandbox?: SandboxRun;
+  /**
+   * Whether a file found while walking a tree may be read (grep, glob): false for Threadline's
+   * data folder and credential places, which a search skips rather than leaks. `symlink`: the
+   * entry is a link, so where it leads is resolved first. Absent (tests of a tool alone): all may.
+   */
+  mayRead?: (absPath: string, symlink: boolean) => boolean;
 }
 
 export interface TodoItem {
@@ -63,6 +70,11 @@ export interface ToolDefinition<A = unknown> {
    * without asking, unless `outside(args)` (the model asks to leave it), which asks.
    */
   sandbox?: { outside: (args: A) => boolean };
+  /**
+   * File-changing tools: the change the call would make, for the approval card, worked out
+   * without writing (null: nothing to show, e.g. the call would be refused).
+   */
+  preview?: (args: A, ctx: Pick<ToolContext, 'cwd'>) => Promise<ToolDiff | null>;
 }
 
 /** The `tools` array entry of an OpenAI chat request. */

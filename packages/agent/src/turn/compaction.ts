@@ -52,8 +52,20 @@ export async function planCompaction(
 ): Promise<{ plan: CompactionPlan; sv: SessionView }> {
   const view = sv ?? buildSessionView(req.deps, req.sessionId, req.settings, req.profile);
   const budget = tokenBudget(req.deps, req.sessionId, req.profile);
-  const plan = await compact(compactInput(req, view, budget.viewWindow));
+  const plan = await compact(compactInput(req, view, budget.viewWindow, budget.toolTokens));
   return { plan: inProviderTokens(plan, budget), sv: view };
+}
+
+/**
+ * The auto threshold as a share of the view's window. The trigger compares the whole request (the
+ * view plus the tool definitions) with the whole window; the engine sees only the view and a
+ * window less the tools. The same threshold on both would leave a band (a fifth of the tools'
+ * size at 0.8) where the trigger fires and the engine answers "below the threshold", and a
+ * priority_chain target the next turn would trigger again over.
+ */
+export function viewThreshold(threshold: number, window: number, toolTokens: number): number {
+  if (!(threshold > 0 && threshold < 1) || toolTokens <= 0 || window <= 0) return threshold;
+  return Math.max(0.01, (threshold * (window + toolTokens) - toolTokens) / window);
 }
 
 /** What the engine is asked: the view's parts, the strategy's settings, the summarizer. */
@@ -62,6 +74,8 @@ export function compactInput(
   view: Pick<SessionView, 'history' | 'compactions' | 'memoryBlock' | 'systemPrompt' | 'facts'>,
   /** The window less the tool definitions, in the view's calibrated units (turn/budget.ts). */
   window: number,
+  /** The tool definitions' tokens in the same units (0: none counted). */
+  toolTokens = 0,
 ): CompactInput {
   const now = req.deps.now();
   return {
@@ -76,7 +90,7 @@ export function compactInput(
     trigger: req.trigger,
     window,
     // priority_chain's auto target is min(0.85, threshold) of the window (seed 003).
-    threshold: req.settings.compaction.autoThreshold,
+    threshold: viewThreshold(req.settings.compaction.autoThreshold, window, toolTokens),
     instructions: req.instructions,
     target: req.targetTokens ?? undefined,
     // Preview: no model call, a stand-in summary of realistic length.

@@ -4,6 +4,7 @@ import type { ProviderClient } from '../provider/client';
 import type { McpManager } from '../mcp/manager';
 import type { SandboxService } from '../sandbox/service';
 import type { ToolRegistry } from '../tools/registry';
+import type { ProjectInstructionsCache } from './instructions';
 import type { SessionRuntime } from './sessionRuntime';
 import type { SessionSnapshots } from './snapshot';
 
@@ -52,6 +53,8 @@ export interface TurnDeps {
   runtime: (sessionId: string) => SessionRuntime;
   /** The OS sandbox commands run in under the `sandboxed` policy (absent: none, such calls ask). */
   sandbox?: SandboxService;
+  /** The project instruction files found so far, by path (read again when they change). */
+  instructions: ProjectInstructionsCache;
 }
 
 export interface TurnScope {

@@ -7,6 +7,7 @@ import type {
   ToolAccess,
   ToolSandbox,
   ToolCall,
+  ToolDiff,
 } from '@threadline/protocol';
 import type { ApprovalDecision } from './approvals';
 
@@ -51,9 +52,9 @@ export class SessionRuntime {
     messageId: string,
     toolCall: ToolCall,
     needsApproval: boolean,
-    extra: { access?: ToolAccess; gate?: GateRewrite; sandbox?: ToolSandbox } = {},
+    extra: { access?: ToolAccess; gate?: GateRewrite; sandbox?: ToolSandbox; diff?: ToolDiff } = {},
   ): void {
-    const { access, gate, sandbox } = extra;
+    const { access, gate, sandbox, diff } = extra;
     this.pending.set(toolCall.id, {
       toolCall,
       messageId,
@@ -62,6 +63,7 @@ export class SessionRuntime {
       ...(access ? { access } : {}),
       ...(gate ? { gate } : {}),
       ...(sandbox ? { sandbox } : {}),
+      ...(diff ? { diff } : {}),
     });
   }
 

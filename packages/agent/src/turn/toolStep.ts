@@ -8,6 +8,7 @@ import {
   type ToolAccess,
   type ToolCall,
   type ToolSandbox,
+  type ToolDiff,
 } from '@threadline/protocol';
 import { capFullOutput, truncateToolOutput } from '@threadline/context';
 import type { NewMessage } from '@threadline/store';
@@ -18,7 +19,7 @@ import { effectivePolicy, pathPolicy, sandboxedPolicy, waitForApproval, type App
 import type { SandboxRun } from '../sandbox/service';
 import type { TurnScope } from './deps';
 import { gateToolCall } from './gate';
-import { classifyPath, type PathClass } from '../workspace/reach';
+import { classifyPath, zoneOfResolved, type PathClass, type Reach, type Zone } from '../workspace/reach';
 import { ensureFolder, reachBase, sessionFolder } from '../workspace/sessionFolder';
 
 export type ToolStatus = 'ok' | 'error' | 'denied' | 'aborted';
@@ -68,7 +69,19 @@ function toolContext(scope: TurnScope, folder: string, callId: string, sandbox: 
     envPassthrough: scope.settings.agent.envPassthrough,
     lookupToolOutput: (id) => lookupToolOutput(scope, id),
     latestTodos: () => latestTodos(deps.sessions.get(sessionId).history),
+    mayRead: (p, symlink) => mayRead({ ...reachBase(deps.workspace), folder }, p, symlink),
   };
+}
+
+/** grep and glob skip what no tool may read and what holds credentials, instead of asking per file. */
+function mayRead(reach: Reach, p: string, symlink: boolean): boolean {
+  let zone: Zone;
+  try {
+    zone = symlink ? classifyPath(p, reach).zone : zoneOfResolved(p, reach);
+  } catch {
+    return false; // a link loop: nothing to read there
+  }
+  return zone !== 'data' && zone !== 'credential';
 }
 
 /** A running tool process in the store until it ends; never lets the store break the tool. */
@@ -204,15 +217,7 @@ export async function runToolCall(
     return done('error', { ok: false, content: refusedText(access.path) }, gateNotices(gated.notice, false));
   }
   const asked = deps.now();
-  const { decision, waited, sandbox } = await approve(
-    scope,
-    messageId,
-    call,
-    parsed.tool,
-    gated.args,
-    gated.rewritten,
-    access,
-  );
+  const { decision, waited, sandbox } = await approve(scope, messageId, call, parsed.tool, gated, access, place.folder);
   if (waited) {
     // The tool's run time leaves out the time it waited for the user.
     approvalWaitMs = deps.now() - asked;
@@ -307,6 +312,7 @@ function announce(
   gate: GateRewrite | null = null,
   access: PathAccess | null = null,
   sandbox: ToolSandbox | null = null,
+  diff: ToolDiff | null = null,
 ): void {
   // The card shows the resolved path only where it is the reason to ask.
   const shown: ToolAccess | undefined =
@@ -317,6 +323,7 @@ function announce(
     ...(shown ? { access: shown } : {}),
     ...(gate ? { gate } : {}),
     ...(sandbox ? { sandbox } : {}),
+    ...(diff ? { diff } : {}),
   });
   scope.deps.emit({
     type: 'tool.requested',
@@ -327,7 +334,27 @@ function announce(
     ...(shown ? { access: shown } : {}),
     ...(gate ? { gate } : {}),
     ...(sandbox ? { sandbox } : {}),
+    ...(diff ? { diff } : {}),
   });
+}
+
+/**
+ * The change a file tool would make, for the approval card; never for a credential file (its
+ * old text is not read to be shown) and never an error (a call the tool will refuse shows none).
+ */
+async function previewDiff(
+  tool: ToolDefinition,
+  args: unknown,
+  access: PathAccess | null,
+  folder: string,
+): Promise<ToolDiff | null> {
+  if (!tool.preview || access?.zone === 'credential' || access?.zone === 'data') return null;
+  try {
+    const resolved = access && tool.path ? tool.path.set(args, access.path) : args;
+    return await tool.preview(resolved, { cwd: folder });
+  } catch {
+    return null;
+  }
 }
 
 /** The call as the model made it, with the gate's rewrite beside it (the card shows both). */
@@ -336,15 +363,17 @@ async function approve(
   messageId: string,
   call: ToolCall,
   tool: ToolDefinition,
-  args: unknown,
-  gate: GateRewrite | null,
+  gated: { args: unknown; rewritten: GateRewrite | null },
   access: PathAccess | null,
+  folder: string,
 ): Promise<{ decision: ApprovalDecision; waited: boolean; sandbox: SandboxRun | null }> {
   let policy = access ? pathPolicy(scope, tool, access.zone) : effectivePolicy(scope, tool);
   let run: SandboxRun | null = null;
   let why: ToolSandbox | null = null;
-  if (policy === 'sandboxed') ({ policy, run, why } = await sandboxedPolicy(scope, tool, args));
-  announce(scope, messageId, call, policy === 'ask', gate, access, why);
+  if (policy === 'sandboxed') ({ policy, run, why } = await sandboxedPolicy(scope, tool, gated.args));
+  // Worked out only when the user is asked: a call that runs on its own shows its diff once done.
+  const diff = policy === 'ask' ? await previewDiff(tool, gated.args, access, folder) : null;
+  announce(scope, messageId, call, policy === 'ask', gated.rewritten, access, why, diff);
   if (policy === 'auto') return { decision: 'approve', waited: false, sandbox: run };
   if (policy === 'deny') return { decision: 'deny', waited: false, sandbox: null };
   // Approved on the card: it runs as the card said, outside the sandbox.

@@ -26,7 +26,17 @@ export function computeUsage(
     window,
     percent: window > 0 ? Math.round((total / window) * 1000) / 10 : 0,
     threshold: settings.compaction.autoThreshold,
-    breakdown: { ...sv.view.breakdown, tools: budget.toolTokens },
+    breakdown: {
+      ...sv.view.breakdown,
+      tools: budget.toolTokens,
+      // The instructions are part of the system prompt; the meter shows them as their own share.
+      ...(sv.instructionsTokens > 0
+        ? {
+            system: Math.max(0, sv.view.breakdown.system - sv.instructionsTokens),
+            instructions: Math.min(sv.instructionsTokens, sv.view.breakdown.system),
+          }
+        : {}),
+    },
     // Another profile's figure would mislead: only what this one reported.
     providerPromptTokens: budget.learned ? rt.providerPromptTokens : null,
     calibration: Math.round(budget.ratio * 1000) / 1000,

@@ -1,8 +1,9 @@
-import { buildMemoryBlock, buildView, countMessageTokens, type View } from '@threadline/context';
+import { TOKENS_PER_MESSAGE, buildMemoryBlock, buildView, countMessageTokens, type View } from '@threadline/context';
 import type { CompactionRecord, MemoryFact, ProviderProfile, Settings, StoredMessage } from '@threadline/protocol';
 import type { TurnDeps } from './deps';
 import type { SessionSnapshot } from './snapshot';
 import { commandsSentence } from '../sandbox/service';
+import { instructionsSection, sessionInstructions } from './instructions';
 import { systemPrompt } from './systemPrompt';
 import { sessionFolder } from '../workspace/sessionFolder';
 
@@ -18,6 +19,8 @@ export interface SessionView {
   facts: MemoryFact[];
   memoryBlock: string | null;
   systemPrompt: string;
+  /** Estimated tokens of the instructions part of the system prompt (0: none). */
+  instructionsTokens: number;
 }
 
 /** Strategies that inject the CFPM memory block into every request (SPEC §3.4, §4). */
@@ -65,7 +68,7 @@ function promptFolder(deps: Pick<TurnDeps, 'store' | 'workspace'>, sessionId: st
  * auto trigger, the usage event, context.usage) gets the same view.
  */
 export function buildSessionView(
-  deps: Pick<TurnDeps, 'store' | 'sessions' | 'workspace' | 'now' | 'sandbox'>,
+  deps: Pick<TurnDeps, 'store' | 'sessions' | 'workspace' | 'now' | 'sandbox' | 'instructions'>,
   sessionId: string,
   settings: Settings,
   profile: ProviderProfile,
@@ -86,17 +89,20 @@ export function buildSessionView(
     now: deps.now(),
     commands,
   });
-  const key = `${profile.model}\u0000${prompt}\u0000${memoryBlock ?? '\u0001'}`;
+  // The user's and the project's instructions: read at every call, so a change applies to the next.
+  const instructions = instructionsSection(sessionInstructions(deps, sessionId, settings));
+  const system = instructions === null ? prompt : `${prompt}\n\n${instructions}`;
+  const key = `${profile.model}\u0000${system}\u0000${memoryBlock ?? '\u0001'}`;
   let cached = snap.cachedView;
   if (!cached || cached.version !== snap.version || cached.key !== key) {
     const view = buildView({
       history: snap.inView,
       compactions: snap.compactions,
       memoryBlock,
-      systemPrompt: prompt,
+      systemPrompt: system,
       model: profile.model,
     });
-    cached = { version: snap.version, key, view, systemPrompt: prompt, memoryBlock };
+    cached = { version: snap.version, key, view, systemPrompt: system, memoryBlock };
     snap.cachedView = cached;
   }
   return {
@@ -107,6 +113,10 @@ export function buildSessionView(
     compactions: snap.compactions,
     facts: snap.facts,
     memoryBlock,
-    systemPrompt: prompt,
+    systemPrompt: system,
+    instructionsTokens:
+      instructions === null
+        ? 0
+        : countMessageTokens({ role: 'system', content: instructions }, profile.model) - TOKENS_PER_MESSAGE,
   };
 }

@@ -188,3 +188,13 @@ export function checkWorkingFolder(raw: string, reach: Omit<Reach, 'folder'>): s
 
 /** ~/Threadline unless Settings name another one. */
 export const DEFAULT_FOLDER = '~/Threadline';
+
+/**
+ * The zone of a path with no symbolic link in it (an entry found walking a resolved folder without
+ * following links): the same rules as classifyPath without resolving anything again.
+ */
+export function zoneOfResolved(p: string, reach: Reach): Zone {
+  if (isData(p, reach)) return 'data';
+  if (isCredential(p, reach)) return 'credential';
+  return within(p, reach.folder, reach.platform) ? 'inside' : 'outside';
+}

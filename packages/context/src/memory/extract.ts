@@ -48,6 +48,10 @@ const MEANINGFUL_COMMAND =
 const LISTING_COMMAND =
   /^(?:cd\s+\S+\s*&&\s*)?(?:ls|dir|find|fd|tree|locate|du|Get-ChildItem|gci|git\s+(?:status|ls-files|diff\s+--name-only|diff\s+--stat)|rg\s+(?:-l|--files)|grep\s+-\w*l)\b/i;
 const DIFF_HEADER_LINE = /^(?:diff --git |--- |\+\+\+ )/;
+/** Structured search tools (the agent's grep and glob): their output lines name files found. */
+const SEARCH_TOOL = /^(?:grep|glob)$/;
+/** grep's `file:line:text`: the file is what was found, the text is content. */
+const GREP_LINE = /^(.+?):\d+:/;
 
 /** One simple command that only checks a path exists (no pipes or chains that could mask a failure). */
 const PROBE_COMMAND = /^\s*(?:ls|dir|stat|test\s+-[edfr]|\[\s+-[edfr]|Test-Path|Get-Item|Get-ChildItem|gci)\b/i;
@@ -242,9 +246,16 @@ function fromTool(m: ChatMessage, calls: Map<string, CallInfo>, out: MemoryDraft
   // error); a failed command's output is its own error, not a map of the disk.
   const outputIsEvidence = call === undefined ? succeeded : succeeded || (call.command === null && !failed);
   const listing = call?.command != null && LISTING_COMMAND.test(call.command.trim());
+  const search = call !== undefined && call.command === null && SEARCH_TOOL.test(call.name);
   for (const raw of scannedLines(text)) {
     if (local.length >= MAX_DRAFTS_PER_TOOL_OUTPUT) break;
-    const line = raw.trim();
+    let line = raw.trim();
+    if (search) {
+      // A found file is evidence it exists; the tool's own notes (`[…]`, "no matches…") and the
+      // matched text are not.
+      if (line.startsWith('[') || /^no (?:matches|files match)\b/.test(line)) continue;
+      line = GREP_LINE.exec(line)?.[1] ?? line;
+    }
     if (line === '' || line.length > 600) continue;
     const base = { source: 'cfpm_auto', origin: 'tool_output' } as const;
     // A login shell's start-up chatter (a version manager's shims, a profile's warnings) says
@@ -278,7 +289,7 @@ function fromTool(m: ChatMessage, calls: Map<string, CallInfo>, out: MemoryDraft
     // where only a line that is one path by itself (`pwd`, `which`) says where something is.
     const paths = DIFF_HEADER_LINE.test(line) ? findPaths(line.replace(/(^|\s)[ab]\//g, '$1')) : findPaths(line);
     const candidates =
-      listing || errorLine || logLine
+      listing || search || errorLine || logLine
         ? paths
         : paths.filter((p) => p === normalizePath(line.replace(/^['"`]|['"`]$/g, '')));
     for (const p of candidates) {

@@ -45,6 +45,23 @@ export const ToolAccessSchema = z.object({
 });
 export type ToolAccess = z.infer<typeof ToolAccessSchema>;
 
+/**
+ * A file change as the user sees it on a card (edit_file, write_file): unified-diff hunks
+ * (`@@` headers, then `+`/`-`/` ` lines), capped; `moreLines` says how many lines were left out.
+ * On a pending call it is the change the call would make (computed when it asks); in a tool
+ * result's meta (`meta.diff`) the change it made.
+ */
+export const ToolDiffSchema = z.object({
+  path: z.string(),
+  /** The file did not exist before. */
+  created: z.boolean(),
+  added: z.number().int().nonnegative(),
+  removed: z.number().int().nonnegative(),
+  patch: z.string(),
+  moreLines: z.number().int().nonnegative(),
+});
+export type ToolDiff = z.infer<typeof ToolDiffSchema>;
+
 /** A tool call of the running step, requested but not committed to history yet. */
 export const PendingToolCallSchema = z.object({
   toolCall: ToolCallSchema,
@@ -58,6 +75,8 @@ export const PendingToolCallSchema = z.object({
   gate: GateRewriteSchema.optional(),
   /** Set when a `sandboxed` shell call asks: it would run outside the sandbox (see `tool.requested`). */
   sandbox: ToolSandboxSchema.optional(),
+  /** The change a file tool would make, shown before the user approves it. */
+  diff: ToolDiffSchema.optional(),
 });
 export type PendingToolCall = z.infer<typeof PendingToolCallSchema>;
 

@@ -372,6 +372,11 @@ function recountConversations(db: Database.Database): void {
   const recount = db.prepare<[{ sessionId: string }]>(RECOUNT_SQL);
   for (const { id } of db.prepare<[], { id: string }>('SELECT id FROM sessions').all()) recount.run({ sessionId: id });
 }
+// A session's own system prompt (issue 23): the user's instructions for that session alone, added
+// to the system prompt after the base prompt; NULL when it has none.
+const V13_SESSION_PROMPT = `
+ALTER TABLE sessions ADD COLUMN system_prompt TEXT;
+`;
 
 export const MIGRATIONS: readonly Migration[] = Object.freeze([
   {
@@ -395,6 +400,7 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   { version: 10, description: 'MCP server folder, environment allow-list, pinned tools', sql: V10_MCP_PINS },
   { version: 11, description: 'sandboxed approval policy, per-session network for commands', sql: V11_SANDBOX },
   { version: 12, description: 'session message counts: the conversation only', sql: '', run: recountConversations },
+  { version: 13, description: "a session's own system prompt", sql: V13_SESSION_PROMPT },
 ]);
 
 /** The schema version this code writes. */

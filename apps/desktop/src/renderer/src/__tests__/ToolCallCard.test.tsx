@@ -102,3 +102,42 @@ describe('ToolCallCard shows what will run', () => {
     await i18n.changeLanguage('en');
   });
 });
+
+describe('ToolCallCard diffs', () => {
+  afterEach(cleanup);
+  const diff = {
+    path: '/w/a.ts',
+    created: false,
+    added: 1,
+    removed: 1,
+    patch: '@@ -1,2 +1,2 @@\n keep\n-old\n+new',
+    moreLines: 7,
+  };
+
+  it("an edit's result shows the change as added and removed lines, with what was left out", async () => {
+    await i18n.changeLanguage('en');
+    useAppStore.setState({ busy: {}, tools: {} });
+    const call = { id: 'd1', type: 'function' as const, function: { name: 'edit_file', arguments: '{"path":"a.ts"}' } };
+    const result = msg({ id: 'r1', role: 'tool', content: 'edited', tool_call_id: 'd1', meta: { status: 'ok', diff } });
+    const { container } = render(<ToolCallCard sessionId="s1" call={call} result={result} />);
+    screen.getByRole('button', { expanded: false }).click();
+    await screen.findByTestId('tool-diff');
+    expect([...container.querySelectorAll('.diff-add')].map((e) => e.textContent)).toEqual(['+new']);
+    expect([...container.querySelectorAll('.diff-del')].map((e) => e.textContent)).toEqual(['-old']);
+    expect(screen.getByTestId('diff-more').textContent).toBe('7 more lines not shown');
+    expect(screen.getByText('Change')).toBeTruthy();
+  });
+
+  it('a call waiting for approval shows the change it would make', async () => {
+    await i18n.changeLanguage('zh-CN');
+    const call = { id: 'd2', type: 'function' as const, function: { name: 'edit_file', arguments: '{"path":"a.ts"}' } };
+    useAppStore.setState({
+      busy: { s1: true },
+      tools: { d2: { sessionId: 's1', status: 'waiting', needsApproval: true, durationMs: null, call, diff } },
+    });
+    const { container } = render(<ToolCallCard sessionId="s1" call={call} result={null} />);
+    expect(screen.getByText('将要应用的更改')).toBeTruthy();
+    expect(container.querySelector('.diff-add')?.textContent).toBe('+new');
+    await i18n.changeLanguage('en');
+  });
+});

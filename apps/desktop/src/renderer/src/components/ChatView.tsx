@@ -4,6 +4,7 @@ import { Composer } from './Composer';
 import { ExportMenu } from './ExportMenu';
 import { FolderButton } from './FolderButton';
 import { NetworkSwitch } from './NetworkSwitch';
+import { InstructionsChip } from './InstructionsChip';
 import { SessionApprovals } from './SessionApprovals';
 import { IconMemory, IconPlus, IconSidebar } from './Icons';
 import { MessageList } from './MessageList';
@@ -76,6 +77,11 @@ export function ChatView() {
         {session?.workingFolder ? (
           <FolderButton key={sessionId} sessionId={sessionId} folder={session.workingFolder} />
         ) : null}
+        <InstructionsChip
+          key={`instructions-${sessionId}`}
+          sessionId={sessionId}
+          folder={session?.workingFolder ?? ''}
+        />
         <span className="spacer" />
         <NetworkSwitch key={sessionId} sessionId={sessionId} />
         <SessionApprovals sessionId={sessionId} />

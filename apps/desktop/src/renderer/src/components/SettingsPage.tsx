@@ -9,6 +9,7 @@ import { McpSettings } from './McpSettings';
 import { ProviderForm } from './ProviderForm';
 import { ReachSettings } from './ReachSettings';
 import { SandboxState } from './SandboxState';
+import { CustomInstructionsSetting } from './CustomInstructionsSetting';
 import { NumberField, Segmented, SettingRow, Toggle } from './SettingsControls';
 
 type Tab = SettingsTab;
@@ -64,6 +65,7 @@ function General() {
       </SettingRow>
       <SandboxState policy={settings.approvalPolicy} />
       <ReachSettings settings={settings} apply={apply} />
+      <CustomInstructionsSetting settings={settings} apply={apply} />
       {error && (
         <div className="form-error" role="alert">
           {error}

@@ -9,6 +9,7 @@ import { IconAlert, IconChevron, IconTool } from './Icons';
 import { CopyButton } from './CopyButton';
 import { headlineOf, reveal } from '../lib/reveal';
 import { DenyControl } from './DenyControl';
+import { DiffView, diffOf } from './DiffView';
 
 const PREVIEW_LINES = 12;
 const PREVIEW_CHARS = 1500;
@@ -30,7 +31,7 @@ function prettyArgs(raw: string): string {
 function headline(raw: string): { text: string; shortened: boolean } {
   try {
     const v = JSON.parse(raw) as Record<string, unknown>;
-    for (const k of ['command', 'cmd', 'script', 'path', 'file', 'query']) {
+    for (const k of ['command', 'cmd', 'script', 'pattern', 'path', 'file', 'query']) {
       if (typeof v[k] === 'string') return headlineOf(reveal(v[k] as string).text);
     }
   } catch {
@@ -167,6 +168,9 @@ export function ToolCallCard({ sessionId, call, result }: Props) {
   const waitedMs = typeof result?.meta?.approvalWaitMs === 'number' ? result.meta.approvalWaitMs : null;
   const waited = formatDuration(waitedMs, t);
   const expanded = open || status === 'waiting';
+  // The change a file tool made (its result), or would make (the approval card, before it runs).
+  const resultDiff = useMemo(() => diffOf(result?.meta), [result]);
+  const diff = resultDiff ?? (!result ? (state?.diff ?? null) : null);
 
   return (
     <div className={`tool-card status-${status}`} data-testid="tool-card" data-status={status}>
@@ -231,6 +235,12 @@ export function ToolCallCard({ sessionId, call, result }: Props) {
               <pre className="tool-pre" data-testid="tool-ran">
                 {ranArgs}
               </pre>
+            </>
+          )}
+          {diff && (
+            <>
+              <div className="tool-section-label">{t(result ? 'tool.diff.applied' : 'tool.diff.pending')}</div>
+              <DiffView diff={diff} />
             </>
           )}
           {status === 'waiting' && state?.access && (

@@ -149,6 +149,7 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
         call: p.toolCall,
         messageId: p.messageId,
         ...(p.access ? { access: p.access } : {}),
+        ...(p.diff ? { diff: p.diff } : {}),
         ...(p.gate ? { gate: p.gate } : {}),
         ...(p.sandbox ? { sandbox: p.sandbox } : {}),
       };
@@ -355,6 +356,7 @@ export const chatEvents: SliceEvents = (get, set) => {
               ...(e.access ? { access: e.access } : {}),
               ...(e.gate ? { gate: e.gate } : {}),
               ...(e.sandbox ? { sandbox: e.sandbox } : {}),
+              ...(e.diff ? { diff: e.diff } : {}),
             },
           },
         });

@@ -14,6 +14,7 @@ import type {
   SettingsPatch,
   StoredMessage,
   ToolAccess,
+  ToolDiff,
   ToolCall,
 } from '@threadline/protocol';
 
@@ -37,6 +38,8 @@ export interface ToolState {
   gate?: GateRewrite;
   /** A `sandboxed` shell call that asks: it would run outside the OS sandbox, and why. */
   sandbox?: ToolSandbox;
+  /** The change a file tool would make, shown on the approval card before it is applied. */
+  diff?: ToolDiff;
 }
 
 /** A compaction running now, shown in place where its divider will be. */
