@@ -4,6 +4,7 @@
 import type { z } from 'zod';
 import { branchRoutes } from './routes/branches';
 import { chatRoutes } from './routes/chat';
+import { checkpointRoutes } from './routes/checkpoints';
 import { compactionRoutes } from './routes/compaction';
 import { mcpRoutes } from './routes/mcp';
 import { memoryRoutes } from './routes/memory';
@@ -39,6 +40,7 @@ export const ROUTE_DOMAINS = {
   settings: settingsRoutes,
   providers: providerRoutes,
   mcp: mcpRoutes,
+  checkpoints: checkpointRoutes,
 } as const;
 
 /** Every route: `{ input, output }` zod schemas by name. The same names are used over IPC and HTTP. */
@@ -52,6 +54,7 @@ export const ROUTES = {
   ...settingsRoutes,
   ...providerRoutes,
   ...mcpRoutes,
+  ...checkpointRoutes,
 };
 export type Routes = typeof ROUTES;
 

@@ -34,3 +34,4 @@ export {
   type McpServerRecord,
   type McpServersRepo,
 } from './types';
+export type { CheckpointsRepo, NewCheckpoint } from './checkpointTypes';

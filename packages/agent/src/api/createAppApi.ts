@@ -19,6 +19,8 @@ import { compactionRoutes } from './compactionRoutes';
 import { configRoutes } from './configRoutes';
 import { guardRoutes } from './errors';
 import { mcpRoutes } from './mcpRoutes';
+import { checkpointRoutes } from './checkpointRoutes';
+import { CheckpointService, type CheckpointOptions } from '../checkpoints/service';
 import { sessionRoutes } from './sessionRoutes';
 
 export interface CreateAppApiOptions {
@@ -47,6 +49,8 @@ export interface CreateAppApiOptions {
   mcp?: Omit<McpManagerOptions, 'store' | 'now'>;
   /** How many open sessions stay in memory, and for how long unused (turn/snapshot.ts). */
   snapshots?: SnapshotOptions;
+  /** Checkpoints of the working folder: the git executable, the snapshot caps. */
+  checkpoints?: CheckpointOptions;
 }
 
 export interface AppRuntime extends AppApi {
@@ -84,19 +88,22 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     ...opts.mcp,
   });
   const now = opts.clock ?? Date.now;
+  const dataDir = resolveReal(path.resolve(opts.dataDir), '/', '/');
+  const checkpoints = new CheckpointService(opts.store, emit, dataDir, opts.checkpoints);
   const deps: TurnDeps = {
     store: opts.store,
     sessions: new SessionSnapshots(opts.store, now, opts.snapshots),
     // The built-in (or a test's) tools are the base every session's registry extends.
     toolsFor: (sessionId) => mcp.registry(registry.list(), sessionId),
     mcp,
+    checkpoints,
     emit,
     now,
     newId: opts.newId ?? randomUUID,
     workspace: {
       cwd: opts.cwd,
       homeDir: resolveReal(opts.homeDir ?? homedir(), '/', '/'),
-      dataDir: resolveReal(path.resolve(opts.dataDir), '/', '/'),
+      dataDir,
       dbFile: resolveReal(path.resolve(opts.store.file), '/', '/'),
       platform: opts.platform ?? process.platform,
       fileExists: opts.fileExists ?? existsSync,
@@ -120,6 +127,7 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     ...configRoutes(ctx),
     ...branchRoutes(ctx),
     ...mcpRoutes(ctx, mcp),
+    ...checkpointRoutes(ctx, checkpoints),
   });
   mcp.startAtLaunch();
   return {

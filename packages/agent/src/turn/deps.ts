@@ -2,6 +2,8 @@ import type { AppEvent, ProviderProfile, Settings } from '@threadline/protocol';
 import type { Store } from '@threadline/store';
 import type { ProviderClient } from '../provider/client';
 import type { McpManager } from '../mcp/manager';
+import type { CheckpointService } from '../checkpoints/service';
+import type { TurnCheckpoint } from '../checkpoints/turn';
 import type { ToolRegistry } from '../tools/registry';
 import type { SessionRuntime } from './sessionRuntime';
 import type { SessionSnapshots } from './snapshot';
@@ -42,6 +44,8 @@ export interface TurnDeps {
   toolsFor: (sessionId: string) => ToolRegistry;
   /** MCP servers (null: none configured in this runtime, e.g. some tests). */
   mcp: McpManager | null;
+  /** Checkpoints of the working folder (null: none in this runtime, e.g. some tests). */
+  checkpoints?: CheckpointService | null;
   emit: (e: AppEvent) => void;
   now: () => number;
   newId: () => string;
@@ -58,4 +62,6 @@ export interface TurnScope {
   profile: ProviderProfile;
   client: ProviderClient;
   signal: AbortSignal;
+  /** A chat turn's checkpoint (absent outside a turn: a manual compaction runs no tools). */
+  checkpoint?: TurnCheckpoint;
 }
