@@ -15,6 +15,7 @@ import type {
   ToolAccess,
   ToolCall,
 } from '@threadline/protocol';
+import type { CheckpointSlice } from './checkpointSlice';
 
 export type ToolStatus = 'waiting' | 'running' | 'ok' | 'error' | 'denied' | 'aborted';
 
@@ -160,7 +161,7 @@ export interface UiSlice {
   boot(): Promise<void>;
 }
 
-export type AppState = SessionsSlice & ChatSlice & ContextSlice & SettingsSlice & UiSlice;
+export type AppState = SessionsSlice & ChatSlice & ContextSlice & SettingsSlice & UiSlice & CheckpointSlice;
 
 /**
  * A slice's part of the event stream: made once per store connection (it may keep a buffer), it

@@ -1,0 +1,58 @@
+import type { StateCreator } from 'zustand';
+import type { Checkpoint } from '@threadline/protocol';
+import { call } from '../transport';
+import type { AppState, SliceEvents } from './types';
+
+/** Checkpoints of each session's working folder: the "N files changed" rows, undo and redo. */
+export interface CheckpointSlice {
+  checkpoints: Record<string, Checkpoint[]>;
+  /** false where git is not installed (no checkpoint is taken); unknown until listed. */
+  checkpointsAvailable: Record<string, boolean>;
+  /** A checkpoint whose undo or redo is in flight. */
+  checkpointBusy: Record<string, boolean>;
+  loadCheckpoints(sessionId: string): Promise<void>;
+  /** Undo (`restore`) or redo a checkpoint; a refusal is shown as a toast. */
+  changeCheckpoint(checkpoint: Checkpoint, action: 'restore' | 'redo'): Promise<void>;
+}
+
+const errMessage = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+const withCheckpoint = (list: Checkpoint[], c: Checkpoint): Checkpoint[] =>
+  list.some((x) => x.id === c.id) ? list.map((x) => (x.id === c.id ? c : x)) : [...list, c];
+
+export const createCheckpointSlice: StateCreator<AppState, [], [], CheckpointSlice> = (set, get) => ({
+  checkpoints: {},
+  checkpointsAvailable: {},
+  checkpointBusy: {},
+
+  async loadCheckpoints(sessionId) {
+    const res = await call('checkpoints.list', { sessionId }).catch(() => null);
+    if (!res) return;
+    set({
+      checkpoints: { ...get().checkpoints, [sessionId]: res.checkpoints },
+      checkpointsAvailable: { ...get().checkpointsAvailable, [sessionId]: res.available },
+    });
+  },
+
+  async changeCheckpoint(checkpoint, action) {
+    set({ checkpointBusy: { ...get().checkpointBusy, [checkpoint.id]: true } });
+    try {
+      const next = await call(action === 'restore' ? 'checkpoints.restore' : 'checkpoints.redo', {
+        checkpointId: checkpoint.id,
+      });
+      const list = get().checkpoints[next.sessionId] ?? [];
+      set({ checkpoints: { ...get().checkpoints, [next.sessionId]: withCheckpoint(list, next) } });
+    } catch (err) {
+      get().showToast(errMessage(err));
+    } finally {
+      set({ checkpointBusy: { ...get().checkpointBusy, [checkpoint.id]: false } });
+    }
+  },
+});
+
+/** checkpoint.updated: a turn's checkpoint was taken, undone or redone (by this window or another). */
+export const checkpointEvents: SliceEvents = (get, set) => (e) => {
+  if (e.type !== 'checkpoint.updated') return;
+  const list = get().checkpoints[e.sessionId] ?? [];
+  set({ checkpoints: { ...get().checkpoints, [e.sessionId]: withCheckpoint(list, e.checkpoint) } });
+};
