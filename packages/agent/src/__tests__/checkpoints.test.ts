@@ -128,6 +128,16 @@ describe('checkpoints', () => {
     expect(h.history().at(-1)!.meta as CheckpointNoticeMeta).toMatchObject({ action: 'redo' });
   });
 
+  it("never snapshots the app's own data folder or database, even inside the working folder", async () => {
+    await setup();
+    // The harness keeps the database in its temp dir and the data folder under it: work there.
+    await h.api['sessions.update']({ id: h.sessionId, workingFolder: realpathSync(h.dir) });
+    await h.turn(JSON.stringify([call('write_file', { path: 'one.txt', content: '1' })]));
+    await h.turn(JSON.stringify([call('write_file', { path: 'two.txt', content: '2' })]));
+    const { checkpoints } = await h.api['checkpoints.list']({ sessionId: h.sessionId });
+    expect(checkpoints.map((c) => c.files.map((f) => f.path))).toEqual([['one.txt'], ['two.txt']]);
+  });
+
   it('takes no snapshot for a turn of read-only tools', async () => {
     const folder = await setup();
     await h.turn(JSON.stringify([call('read_file', { path: 'edit.txt' }), call('list_dir', { path: '.' })]));

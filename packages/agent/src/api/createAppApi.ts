@@ -20,7 +20,7 @@ import { configRoutes } from './configRoutes';
 import { guardRoutes } from './errors';
 import { mcpRoutes } from './mcpRoutes';
 import { checkpointRoutes } from './checkpointRoutes';
-import { CheckpointService, type CheckpointOptions } from '../checkpoints/service';
+import { CheckpointService, appFiles, type CheckpointOptions } from '../checkpoints/service';
 import { sessionRoutes } from './sessionRoutes';
 
 export interface CreateAppApiOptions {
@@ -89,7 +89,8 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
   });
   const now = opts.clock ?? Date.now;
   const dataDir = resolveReal(path.resolve(opts.dataDir), '/', '/');
-  const checkpoints = new CheckpointService(opts.store, emit, dataDir, opts.checkpoints);
+  const dbFile = resolveReal(path.resolve(opts.store.file), '/', '/');
+  const checkpoints = new CheckpointService(opts.store, emit, dataDir, appFiles(dataDir, dbFile), opts.checkpoints);
   const deps: TurnDeps = {
     store: opts.store,
     sessions: new SessionSnapshots(opts.store, now, opts.snapshots),
@@ -104,7 +105,7 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
       cwd: opts.cwd,
       homeDir: resolveReal(opts.homeDir ?? homedir(), '/', '/'),
       dataDir,
-      dbFile: resolveReal(path.resolve(opts.store.file), '/', '/'),
+      dbFile,
       platform: opts.platform ?? process.platform,
       fileExists: opts.fileExists ?? existsSync,
     },

@@ -15,6 +15,11 @@ export interface CheckpointOptions {
   caps?: Partial<SnapshotCaps>;
 }
 
+/** Files a snapshot never holds, even inside a working folder: the app's data folder and database. */
+export function appFiles(dataDir: string, dbFile: string): string[] {
+  return [dataDir, dbFile, `${dbFile}-wal`, `${dbFile}-shm`, `${dbFile}-journal`];
+}
+
 /** How many files' diffs checkpoints.diff returns (a turn that rewrote a whole tree lists the rest). */
 const DIFF_FILES_MAX = 200;
 
@@ -29,11 +34,14 @@ export class CheckpointService {
   private version: Promise<string | null> | null = null;
   /** One git at a time per shadow repository (two sessions may share a folder). */
   private readonly queues = new Map<string, Promise<unknown>>();
+  private readonly repos = new Map<string, ShadowRepo>();
 
   constructor(
     private readonly store: Store,
     private readonly emit: (e: AppEvent) => void,
     dataDir: string,
+    /** Absolute paths no snapshot holds (appFiles). */
+    private readonly never: readonly string[],
     opts: CheckpointOptions = {},
   ) {
     this.git = opts.git ?? 'git';
@@ -48,7 +56,9 @@ export class CheckpointService {
   }
 
   private repo(folder: string): ShadowRepo {
-    return new ShadowRepo(this.git, this.root, folder);
+    let repo = this.repos.get(folder);
+    if (!repo) this.repos.set(folder, (repo = new ShadowRepo(this.git, this.root, folder, this.never)));
+    return repo;
   }
 
   private serial<T>(repo: ShadowRepo, work: () => Promise<T>): Promise<T> {

@@ -130,11 +130,19 @@ export class ShadowRepo {
   readonly gitDir: string;
   private readonly env: NodeJS.ProcessEnv;
 
+  /** Set once `ensure` has created and configured the repository in this process. */
+  private configured = false;
+
   constructor(
     private readonly git: string,
     /** `<dataDir>/checkpoints` */
     private readonly root: string,
     readonly folder: string,
+    /**
+     * Absolute paths never snapshotted even inside the folder: the app's own data folder (this
+     * repository included) and database files.
+     */
+    private readonly never: readonly string[] = [],
   ) {
     this.gitDir = shadowDirFor(root, folder);
     this.env = cleanEnv(this.neutralHome, { GIT_DIR: this.gitDir, GIT_WORK_TREE: folder });
@@ -150,6 +158,31 @@ export class ShadowRepo {
 
   /** Creates the repository on first use: our own config, attributes, and no hooks. */
   async ensure(): Promise<void> {
+    if (!this.configured || !existsSync(path.join(this.gitDir, 'HEAD'))) await this.configure();
+    // The folder's own .gitignore files are read by git itself; its repository's info/exclude is
+    // copied (again before each snapshot: it may change), and the app's own files are left out.
+    let exclude = '';
+    try {
+      const own = path.join(this.folder, '.git', 'info', 'exclude');
+      const st = await fs.lstat(own);
+      if (st.isFile() && st.size < 1024 * 1024) exclude = await fs.readFile(own, 'utf8');
+    } catch {
+      exclude = '';
+    }
+    const ours = this.never
+      .map((p) => path.relative(this.folder, p))
+      .filter((rel) => rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel))
+      .map(
+        (rel) =>
+          `/${rel
+            .split(path.sep)
+            .join('/')
+            .replace(/[\\*?[\]!#\s]/g, (c) => `\\${c}`)}`,
+      );
+    await fs.writeFile(path.join(this.gitDir, 'info', 'exclude'), `${exclude}\n${ours.join('\n')}\n`);
+  }
+
+  private async configure(): Promise<void> {
     await fs.mkdir(this.neutralHome, { recursive: true });
     await fs.writeFile(path.join(this.neutralHome, 'empty-gitconfig'), '');
     if (!existsSync(path.join(this.gitDir, 'HEAD'))) {
@@ -174,16 +207,7 @@ export class ShadowRepo {
       path.join(this.gitDir, 'info', 'attributes'),
       '* -text -filter -ident -working-tree-encoding -export-subst\n',
     );
-    // The folder's own .gitignore files are read by git itself; its repository's info/exclude is copied.
-    let exclude = '';
-    try {
-      const own = path.join(this.folder, '.git', 'info', 'exclude');
-      const st = await fs.lstat(own);
-      if (st.isFile() && st.size < 1024 * 1024) exclude = await fs.readFile(own, 'utf8');
-    } catch {
-      exclude = '';
-    }
-    await fs.writeFile(path.join(this.gitDir, 'info', 'exclude'), exclude);
+    this.configured = true;
   }
 
   /** Records the folder's files (what .gitignore and the caps let in) as a commit. */
