@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatRequestView, FakeReply } from '@threadline/fake-llm';
 import type { CheckpointNoticeMeta } from '@threadline/protocol';
 import { lastIsTool, startHarness, type Harness, type HarnessOptions } from './harness';
+import { filesystemStdio } from './mcp/servers';
 
 let h: Harness;
 afterEach(async () => h?.close());
@@ -126,6 +127,24 @@ describe('checkpoints', () => {
     expect(hashes(folder)).toEqual(after);
     expect(existsSync(path.join(folder, 'PWNED'))).toBe(false);
     expect(h.history().at(-1)!.meta as CheckpointNoticeMeta).toMatchObject({ action: 'redo' });
+  });
+
+  it("covers what an MCP tool changed in the folder (the filesystem server's write_file)", async () => {
+    const folder = await setup();
+    const before = hashes(folder);
+    await h.api['mcp.servers.upsert']({
+      name: 'files',
+      transport: 'stdio',
+      ...filesystemStdio(folder),
+      autoApprove: true,
+    });
+    const target = path.join(folder, 'edit.txt');
+    await h.turn(JSON.stringify([call('files__write_file', { path: target, content: 'written by MCP\n' })]));
+    expect(readFileSync(target, 'utf8')).toBe('written by MCP\n');
+    const [cp] = (await h.api['checkpoints.list']({ sessionId: h.sessionId })).checkpoints;
+    expect(cp?.files.map((f) => [f.path, f.status])).toEqual([['edit.txt', 'modified']]);
+    await h.api['checkpoints.restore']({ checkpointId: cp!.id });
+    expect(hashes(folder)).toEqual(before);
   });
 
   it("never snapshots the app's own data folder or database, even inside the working folder", async () => {
