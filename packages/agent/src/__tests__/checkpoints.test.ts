@@ -121,6 +121,10 @@ describe('checkpoints', () => {
     const lastRequest = JSON.stringify(h.llm.chatRequests().at(-1)!.body);
     expect(lastRequest).toContain('The user undid the file changes of turn 1');
     expect(lastRequest).toContain('sub/created.txt (removed again)');
+    // The Markdown export shows it as a note, not as something the user wrote.
+    const md = (await h.api['sessions.export']({ id: h.sessionId, format: 'markdown' })).content;
+    expect(md).toContain('> The user undid the file changes of turn 1');
+    expect(md).not.toContain('## User\n\nThe user undid');
 
     const redone = await h.api['checkpoints.redo']({ checkpointId: cp.id });
     expect(redone.state).toBe('applied');
