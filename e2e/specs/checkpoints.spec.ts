@@ -86,4 +86,26 @@ test('N files changed, the diff, Undo changes and Redo', async ({ page, stack })
   expect(existsSync(join(work, 'old.txt'))).toBe(false);
   expect(readFileSync(join(work, 'src', 'new.ts'), 'utf8')).toBe('export const answer = 42;\n');
   await expect(page.locator('[data-notice="checkpoint-redo"]')).toBeVisible();
+
+  // The user edits a file of the turn by hand: undo asks before overwriting it.
+  writeFileSync(join(work, 'notes.md'), 'edited by hand\n');
+  await row.getByTestId('checkpoint-undo').click();
+  const confirm = page.getByTestId('checkpoint-confirm');
+  await expect(confirm).toContainText('notes.md');
+  expect(readFileSync(join(work, 'notes.md'), 'utf8')).toBe('edited by hand\n');
+  await page.keyboard.press('Escape');
+  await expect(confirm).toHaveCount(0);
+  for (const [lang, theme] of LOOKS.slice(0, 2)) {
+    await app.setLook(lang, theme);
+    await row.getByTestId('checkpoint-undo').click();
+    await expect(confirm).toBeVisible();
+    await app.shot('checkpoint-confirm', lang, theme);
+    await page.keyboard.press('Escape');
+    await expect(confirm).toHaveCount(0);
+  }
+  await app.setLook('en', 'light');
+  await row.getByTestId('checkpoint-undo').click();
+  await page.getByTestId('checkpoint-force').click();
+  await expect(row).toHaveAttribute('data-state', 'undone');
+  expect(readFileSync(join(work, 'notes.md'), 'utf8')).toBe(NOTES);
 });

@@ -97,8 +97,8 @@ describe('checkpoints', () => {
     expect(edit.patch).toContain('-line two');
     expect(edit.patch).toContain('+line 2 changed');
 
-    const undone = await h.api['checkpoints.restore']({ checkpointId: cp.id });
-    expect(undone.state).toBe('undone');
+    const undone = await h.api['checkpoints.restore']({ checkpointId: cp.id, force: false });
+    expect(undone).toMatchObject({ applied: true, changedSince: [], checkpoint: { state: 'undone' } });
     const afterUndo = hashes(folder);
     // Every file as before the turn, the user's .git included…
     const { ['ignored.log']: logUndo, ['big.bin']: bigUndo, ...restUndo } = afterUndo;
@@ -110,7 +110,9 @@ describe('checkpoints', () => {
     expect(bigUndo).toBe(after['big.bin']);
     expect(logUndo).not.toBe(logBefore);
     expect(bigUndo).not.toBe(bigBefore);
-    await expect(h.api['checkpoints.restore']({ checkpointId: cp.id })).rejects.toMatchObject({ code: 'conflict' });
+    await expect(h.api['checkpoints.restore']({ checkpointId: cp.id, force: false })).rejects.toMatchObject({
+      code: 'conflict',
+    });
 
     // History gained a note the model reads; the next request carries it.
     const note = h.history().at(-1)!;
@@ -126,11 +128,29 @@ describe('checkpoints', () => {
     expect(md).toContain('> The user undid the file changes of turn 1');
     expect(md).not.toContain('## User\n\nThe user undid');
 
-    const redone = await h.api['checkpoints.redo']({ checkpointId: cp.id });
-    expect(redone.state).toBe('applied');
+    const redone = await h.api['checkpoints.redo']({ checkpointId: cp.id, force: false });
+    expect(redone.checkpoint.state).toBe('applied');
     expect(hashes(folder)).toEqual(after);
     expect(existsSync(path.join(folder, 'PWNED'))).toBe(false);
     expect(h.history().at(-1)!.meta as CheckpointNoticeMeta).toMatchObject({ action: 'redo' });
+  });
+
+  it('does not overwrite a file changed since the turn unless asked to', async () => {
+    const folder = await setup();
+    const before = hashes(folder);
+    await h.turn(THE_TURN);
+    writeFileSync(path.join(folder, 'edit.txt'), 'the user edited it after the turn\n');
+    const afterEdit = hashes(folder);
+    const [cp] = (await h.api['checkpoints.list']({ sessionId: h.sessionId })).checkpoints;
+    const refused = await h.api['checkpoints.restore']({ checkpointId: cp!.id, force: false });
+    expect(refused).toMatchObject({ applied: false, changedSince: ['edit.txt'], checkpoint: { state: 'applied' } });
+    expect(hashes(folder)).toEqual(afterEdit);
+    expect(h.history().some((m) => m.kind === 'checkpoint_notice')).toBe(false);
+    const forced = await h.api['checkpoints.restore']({ checkpointId: cp!.id, force: true });
+    expect(forced).toMatchObject({ applied: true, changedSince: ['edit.txt'], checkpoint: { state: 'undone' } });
+    const { ['ignored.log']: _l, ['big.bin']: _b, ...rest } = hashes(folder);
+    const { ['ignored.log']: _l0, ['big.bin']: _b0, ...restBefore } = before;
+    expect(rest).toEqual(restBefore);
   });
 
   it("covers what an MCP tool changed in the folder (the filesystem server's write_file)", async () => {
@@ -147,7 +167,7 @@ describe('checkpoints', () => {
     expect(readFileSync(target, 'utf8')).toBe('written by MCP\n');
     const [cp] = (await h.api['checkpoints.list']({ sessionId: h.sessionId })).checkpoints;
     expect(cp?.files.map((f) => [f.path, f.status])).toEqual([['edit.txt', 'modified']]);
-    await h.api['checkpoints.restore']({ checkpointId: cp!.id });
+    await h.api['checkpoints.restore']({ checkpointId: cp!.id, force: false });
     expect(hashes(folder)).toEqual(before);
   });
 

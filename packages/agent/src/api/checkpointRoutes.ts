@@ -19,16 +19,17 @@ const NOTE_FILES_MAX = 30;
 export function checkpointRoutes(ctx: ApiContext, svc: CheckpointService): CheckpointRoutes {
   const { store } = ctx.deps;
   /** Undo and redo run as the session's one piece of work: never beside a turn. */
-  const change = async (checkpointId: string, to: 'before' | 'after'): Promise<Checkpoint> => {
+  const change = async (checkpointId: string, to: 'before' | 'after', force: boolean) => {
     const c = svc.get(checkpointId);
     requireSession(ctx, c.sessionId);
     if (ctx.runtimes.get(c.sessionId).busy)
       throw new AppError('busy', 'A turn is running in this session; undo or redo its changes after it ends.');
     return runSessionWork(ctx, c.sessionId, async () => {
-      const next = await svc.apply(checkpointId, to);
-      noteChange(ctx, next, to === 'before' ? 'undo' : 'redo');
-      if (to === 'before') markMemory(ctx, next);
-      return next;
+      const out = await svc.apply(checkpointId, to, force);
+      if (!out.applied) return out;
+      noteChange(ctx, out.checkpoint, to === 'before' ? 'undo' : 'redo');
+      if (to === 'before') markMemory(ctx, out.checkpoint);
+      return out;
     });
   };
   return {
@@ -37,8 +38,8 @@ export function checkpointRoutes(ctx: ApiContext, svc: CheckpointService): Check
       return { available: await svc.available(), checkpoints: store.checkpoints.list(sessionId) };
     },
     'checkpoints.diff': async ({ checkpointId }) => svc.diff(checkpointId),
-    'checkpoints.restore': async ({ checkpointId }) => change(checkpointId, 'before'),
-    'checkpoints.redo': async ({ checkpointId }) => change(checkpointId, 'after'),
+    'checkpoints.restore': async ({ checkpointId, force }) => change(checkpointId, 'before', force),
+    'checkpoints.redo': async ({ checkpointId, force }) => change(checkpointId, 'after', force),
   };
 }
 

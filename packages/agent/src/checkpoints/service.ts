@@ -127,9 +127,15 @@ export class CheckpointService {
 
   /**
    * Undo (`to: 'before'`) or redo (`to: 'after'`): only the files the turn changed are written or
-   * removed; the state is stored and announced.
+   * removed; the state is stored and announced. The folder is snapshotted first (so what is
+   * overwritten stays in the shadow repository); when some of the turn's files changed since
+   * (the user or a later turn edited them), nothing is written unless `force`: the answer names them.
    */
-  async apply(checkpointId: string, to: 'before' | 'after'): Promise<Checkpoint> {
+  async apply(
+    checkpointId: string,
+    to: 'before' | 'after',
+    force: boolean,
+  ): Promise<{ applied: boolean; checkpoint: Checkpoint; changedSince: string[] }> {
     const c = this.get(checkpointId);
     const want = to === 'before' ? 'applied' : 'undone';
     if (c.state !== want)
@@ -139,15 +145,22 @@ export class CheckpointService {
       );
     await this.requireGit();
     const repo = this.repo(c.folder);
-    const commit = to === 'before' ? c.beforeCommit : c.afterCommit;
+    const [target, expected] = to === 'before' ? [c.beforeCommit, c.afterCommit] : [c.afterCommit, c.beforeCommit];
     const files = c.files.map((f) => ({
       path: f.path,
       present: to === 'before' ? f.status !== 'added' : f.status !== 'deleted',
     }));
-    await this.serial(repo, () => repo.restore(commit, files));
+    const changedSince = await this.serial(repo, async () => {
+      const now = await repo.snapshot(`before ${to === 'before' ? 'undo' : 'redo'} of ${c.id}`, this.caps);
+      const ours = new Set(files.map((f) => f.path));
+      const since = (await repo.changes(expected, now.commit)).map((f) => f.path).filter((p) => ours.has(p));
+      if (since.length === 0 || force) await repo.restore(target, files);
+      return since;
+    });
+    if (changedSince.length > 0 && !force) return { applied: false, checkpoint: c, changedSince };
     const next = this.store.checkpoints.setState(c.id, to === 'before' ? 'undone' : 'applied');
     this.emit({ type: 'checkpoint.updated', sessionId: c.sessionId, checkpoint: next });
-    return next;
+    return { applied: true, checkpoint: next, changedSince };
   }
 
   private async requireGit(): Promise<void> {

@@ -1,8 +1,10 @@
 import { useState } from 'react';
+import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import type { Checkpoint, CheckpointFileDiff } from '@threadline/protocol';
 import { call } from '../transport';
 import { useAppStore } from '../store';
+import { Dialog } from './Dialog';
 import { IconChevron, IconPencil, IconUndo } from './Icons';
 
 type DiffState = { status: 'idle' | 'loading' | 'error' } | { status: 'ready'; files: CheckpointFileDiff[] };
@@ -63,6 +65,8 @@ export function CheckpointRow({ checkpoint: c, sessionId }: { checkpoint: Checkp
   const changing = useAppStore((s) => Boolean(s.checkpointBusy[c.id]));
   const change = useAppStore((s) => s.changeCheckpoint);
   const [open, setOpen] = useState(false);
+  /** Files changed since the turn: the user is asked before they are overwritten. */
+  const [changedSince, setChangedSince] = useState<string[]>([]);
   const [diff, setDiff] = useState<DiffState>({ status: 'idle' });
   const added = c.files.reduce((n, f) => n + (f.added ?? 0), 0);
   const removed = c.files.reduce((n, f) => n + (f.removed ?? 0), 0);
@@ -104,7 +108,7 @@ export function CheckpointRow({ checkpoint: c, sessionId }: { checkpoint: Checkp
             className="btn btn-small"
             disabled={busy || changing}
             title={busy ? t('checkpoints.busy') : undefined}
-            onClick={() => void change(c, undone ? 'redo' : 'restore')}
+            onClick={() => void change(c, undone ? 'redo' : 'restore').then(setChangedSince)}
             data-testid={undone ? 'checkpoint-redo' : 'checkpoint-undo'}
           >
             <IconUndo className={undone ? 'icon-flip' : undefined} />
@@ -120,6 +124,43 @@ export function CheckpointRow({ checkpoint: c, sessionId }: { checkpoint: Checkp
           {nestedRepos.length > 0 && ` ${t('checkpoints.skipped.nestedRepos', { folders: nestedRepos.join(', ') })}`}
         </p>
       )}
+      {changedSince.length > 0 &&
+        // Out of the virtual list's transformed row, so the modal covers the window.
+        createPortal(
+          <Dialog
+            title={undone ? t('checkpoints.changedSince.redoTitle') : t('checkpoints.changedSince.undoTitle')}
+            onClose={() => setChangedSince([])}
+            testId="checkpoint-confirm"
+            footer={
+              <>
+                <button type="button" className="btn" onClick={() => setChangedSince([])}>
+                  {t('common.cancel')}
+                </button>
+                <button
+                  type="button"
+                  className="btn btn-danger"
+                  data-testid="checkpoint-force"
+                  onClick={() => {
+                    setChangedSince([]);
+                    void change(c, undone ? 'redo' : 'restore', true);
+                  }}
+                >
+                  {undone ? t('checkpoints.changedSince.redoAnyway') : t('checkpoints.changedSince.undoAnyway')}
+                </button>
+              </>
+            }
+          >
+            <p>{t('checkpoints.changedSince.body', { count: changedSince.length })}</p>
+            <ul className="checkpoint-changed-list">
+              {changedSince.map((p) => (
+                <li key={p}>
+                  <code>{p}</code>
+                </li>
+              ))}
+            </ul>
+          </Dialog>,
+          document.body,
+        )}
       {open && (
         <div className="checkpoint-diff" data-testid="checkpoint-diff">
           {diff.status === 'loading' && <p className="cp-diff-note">{t('checkpoints.loading')}</p>}

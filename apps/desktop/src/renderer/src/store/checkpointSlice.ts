@@ -11,8 +11,11 @@ export interface CheckpointSlice {
   /** A checkpoint whose undo or redo is in flight. */
   checkpointBusy: Record<string, boolean>;
   loadCheckpoints(sessionId: string): Promise<void>;
-  /** Undo (`restore`) or redo a checkpoint; a refusal is shown as a toast. */
-  changeCheckpoint(checkpoint: Checkpoint, action: 'restore' | 'redo'): Promise<void>;
+  /**
+   * Undo (`restore`) or redo a checkpoint; a refusal is shown as a toast. Resolves with the files
+   * that changed since the turn when nothing was written (the caller asks before `force`).
+   */
+  changeCheckpoint(checkpoint: Checkpoint, action: 'restore' | 'redo', force?: boolean): Promise<string[]>;
 }
 
 const errMessage = (err: unknown) => (err instanceof Error ? err.message : String(err));
@@ -34,16 +37,21 @@ export const createCheckpointSlice: StateCreator<AppState, [], [], CheckpointSli
     });
   },
 
-  async changeCheckpoint(checkpoint, action) {
+  async changeCheckpoint(checkpoint, action, force = false) {
     set({ checkpointBusy: { ...get().checkpointBusy, [checkpoint.id]: true } });
     try {
-      const next = await call(action === 'restore' ? 'checkpoints.restore' : 'checkpoints.redo', {
+      const out = await call(action === 'restore' ? 'checkpoints.restore' : 'checkpoints.redo', {
         checkpointId: checkpoint.id,
+        force,
       });
+      if (!out.applied) return out.changedSince;
+      const next = out.checkpoint;
       const list = get().checkpoints[next.sessionId] ?? [];
       set({ checkpoints: { ...get().checkpoints, [next.sessionId]: withCheckpoint(list, next) } });
+      return [];
     } catch (err) {
       get().showToast(errMessage(err));
+      return [];
     } finally {
       set({ checkpointBusy: { ...get().checkpointBusy, [checkpoint.id]: false } });
     }
