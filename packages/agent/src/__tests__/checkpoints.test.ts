@@ -153,6 +153,26 @@ describe('checkpoints', () => {
     expect(rest).toEqual(restBefore);
   });
 
+  it('undo marks stale what CFPM memory learned about the undone files', async () => {
+    h = await startHarness({
+      llm: { defaultReply: callsFromText },
+      settings: { approvalPolicy: 'auto', compaction: { strategy: 'cfpm_memory_v1' } },
+    });
+    const folder = path.join(realpathSync(h.dir), 'work');
+    mkdirSync(folder, { recursive: true });
+    await h.api['sessions.update']({ id: h.sessionId, workingFolder: folder });
+    await h.turn(JSON.stringify([call('write_file', { path: 'report.md', content: '# Report\n' })]));
+    const about = async () =>
+      (await h.api['memory.facts.list']({ sessionId: h.sessionId })).filter((f) => f.content.includes('report.md'));
+    const learned = await about();
+    expect(learned.length).toBeGreaterThan(0);
+    expect(learned.every((f) => f.status === 'active')).toBe(true);
+    const [cp] = (await h.api['checkpoints.list']({ sessionId: h.sessionId })).checkpoints;
+    await h.api['checkpoints.restore']({ checkpointId: cp!.id, force: false });
+    expect(existsSync(path.join(folder, 'report.md'))).toBe(false);
+    expect((await about()).map((f) => f.status)).toEqual(learned.map(() => 'stale'));
+  });
+
   it("covers what an MCP tool changed in the folder (the filesystem server's write_file)", async () => {
     const folder = await setup();
     const before = hashes(folder);
