@@ -1,4 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, render, screen } from '@testing-library/react';
+import i18n from '../i18n';
+import { NoticeChip } from '../components/NoticeChip';
 import type { Checkpoint } from '@threadline/protocol';
 import { buildRows, withCheckpoints } from '../lib/transcript';
 import { createAppStore } from '../store';
@@ -45,5 +48,27 @@ describe('checkpoint rows', () => {
     handle({ type: 'checkpoint.updated', sessionId: 's1', checkpoint: checkpoint({}) });
     handle({ type: 'checkpoint.updated', sessionId: 's1', checkpoint: checkpoint({ state: 'undone' }) });
     expect(store.getState().checkpoints.s1?.map((c) => [c.id, c.state])).toEqual([['cp1', 'undone']]);
+  });
+});
+
+describe('checkpoint notices', () => {
+  afterEach(async () => {
+    cleanup();
+    await i18n.changeLanguage('en');
+  });
+  const note = (meta: Record<string, unknown>, content = 'The user undid the file changes of turn 1: a.txt') =>
+    msg({ role: 'user', kind: 'checkpoint_notice', content, meta, visibility: { user: true, agent: true } });
+
+  it('says an undo in the user language, not the sentence the model reads', async () => {
+    render(<NoticeChip msg={note({ action: 'undo', checkpointId: 'cp1', files: ['a.txt', 'b.txt'] })} />);
+    expect(screen.getByTestId('notice-chip').textContent).toBe(
+      'You undid 2 file changes of an earlier turn: a.txt, b.txt. The agent has been told.',
+    );
+    cleanup();
+    await i18n.changeLanguage('zh-CN');
+    render(
+      <NoticeChip msg={note({ action: 'unavailable', files: [] }, 'Checkpoints are off: git is not installed')} />,
+    );
+    expect(screen.getByTestId('notice-chip').textContent).toContain('未安装 git');
   });
 });
