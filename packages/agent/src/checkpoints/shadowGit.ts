@@ -57,6 +57,9 @@ function runGit(git: string, args: string[], env: NodeJS.ProcessEnv, cwd: string
         'core.safecrlf=false',
         '-c',
         'core.quotePath=false',
+        '-c',
+        'commit.gpgSign=false',
+
         ...args,
       ],
       { env, cwd, encoding: 'buffer', maxBuffer: 256 * 1024 * 1024, windowsHide: true },
@@ -159,6 +162,12 @@ export class ShadowRepo {
   /** Creates the repository on first use: our own config, attributes, and no hooks. */
   async ensure(): Promise<void> {
     if (!this.configured || !existsSync(path.join(this.gitDir, 'HEAD'))) await this.configure();
+    await fs.mkdir(path.join(this.gitDir, 'info'), { recursive: true });
+    // Highest precedence: no filter, no line-ending or encoding conversion, whatever the folder says.
+    await fs.writeFile(
+      path.join(this.gitDir, 'info', 'attributes'),
+      '* -text -filter -ident -working-tree-encoding -export-subst\n',
+    );
     // The folder's own .gitignore files are read by git itself; its repository's info/exclude is
     // copied (again before each snapshot: it may change), and the app's own files are left out.
     let exclude = '';
@@ -201,12 +210,6 @@ export class ShadowRepo {
       ['commit.gpgSign', 'false'],
     ])
       await this.run(['config', k, v]);
-    await fs.mkdir(path.join(this.gitDir, 'info'), { recursive: true });
-    // Highest precedence: no filter, no line-ending or encoding conversion, whatever the folder says.
-    await fs.writeFile(
-      path.join(this.gitDir, 'info', 'attributes'),
-      '* -text -filter -ident -working-tree-encoding -export-subst\n',
-    );
     this.configured = true;
   }
 
