@@ -6,8 +6,6 @@ import type { AppState, SliceEvents } from './types';
 /** Checkpoints of each session's working folder: the "N files changed" rows, undo and redo. */
 export interface CheckpointSlice {
   checkpoints: Record<string, Checkpoint[]>;
-  /** false where git is not installed (no checkpoint is taken); unknown until listed. */
-  checkpointsAvailable: Record<string, boolean>;
   /** A checkpoint whose undo or redo is in flight. */
   checkpointBusy: Record<string, boolean>;
   loadCheckpoints(sessionId: string): Promise<void>;
@@ -25,16 +23,13 @@ const withCheckpoint = (list: Checkpoint[], c: Checkpoint): Checkpoint[] =>
 
 export const createCheckpointSlice: StateCreator<AppState, [], [], CheckpointSlice> = (set, get) => ({
   checkpoints: {},
-  checkpointsAvailable: {},
   checkpointBusy: {},
 
   async loadCheckpoints(sessionId) {
     const res = await call('checkpoints.list', { sessionId }).catch(() => null);
     if (!res) return;
-    set({
-      checkpoints: { ...get().checkpoints, [sessionId]: res.checkpoints },
-      checkpointsAvailable: { ...get().checkpointsAvailable, [sessionId]: res.available },
-    });
+    // Where git is missing the list is empty; the session's one notice says why.
+    set({ checkpoints: { ...get().checkpoints, [sessionId]: res.checkpoints } });
   },
 
   async changeCheckpoint(checkpoint, action, force = false) {
