@@ -1,6 +1,7 @@
 import type { StoredMessage, ToolCall } from './messages';
 import type { CompactionRecord, ContextUsage, Trigger } from './compaction';
 import type { GateRewrite } from './notices';
+import type { Checkpoint } from './checkpoints';
 import type { Strategy } from './settings';
 import type { SessionSummary, ToolAccess, ToolDiff, ToolSandbox } from './routes';
 
@@ -65,7 +66,9 @@ export type AppEvent =
       maxRetries: number;
       delayMs: number | null;
       reason: 'rate_limit' | 'server' | 'network' | 'other';
-    };
+    }
+  /** A checkpoint was taken at the end of a turn, or undone / redone. */
+  | { type: 'checkpoint.updated'; sessionId: string; checkpoint: Checkpoint };
 
 export type AppEventType = AppEvent['type'];
 export const APP_EVENT_TYPES: readonly AppEventType[] = [
@@ -83,4 +86,5 @@ export const APP_EVENT_TYPES: readonly AppEventType[] = [
   'compaction.failed',
   'compaction.undone',
   'provider.retrying',
+  'checkpoint.updated',
 ];

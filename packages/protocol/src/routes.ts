@@ -4,6 +4,7 @@
 import type { z } from 'zod';
 import { branchRoutes } from './routes/branches';
 import { chatRoutes } from './routes/chat';
+import { checkpointRoutes } from './routes/checkpoints';
 import { compactionRoutes } from './routes/compaction';
 import { instructionsRoutes } from './routes/instructions';
 import { mcpRoutes } from './routes/mcp';
@@ -62,6 +63,7 @@ export const ROUTE_DOMAINS = {
   mcp: mcpRoutes,
   sandbox: sandboxRoutes,
   instructions: instructionsRoutes,
+  checkpoints: checkpointRoutes,
 } as const;
 
 /** Every route: `{ input, output }` zod schemas by name. The same names are used over IPC and HTTP. */
@@ -77,6 +79,7 @@ export const ROUTES = {
   ...mcpRoutes,
   ...sandboxRoutes,
   ...instructionsRoutes,
+  ...checkpointRoutes,
 };
 export type Routes = typeof ROUTES;
 

@@ -36,3 +36,4 @@ export {
   type McpToolPin,
   type McpServersRepo,
 } from './types';
+export type { CheckpointsRepo, NewCheckpoint } from './checkpointTypes';

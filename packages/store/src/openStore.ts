@@ -14,6 +14,7 @@ import { createApprovalsRepo } from './repos/approvals';
 import { createSessionSandboxRepo } from './repos/sessionSandbox';
 import { createProcessesRepo } from './repos/processes';
 import { createMcpServersRepo } from './repos/mcpServers';
+import { createCheckpointsRepo } from './repos/checkpoints';
 
 /**
  * Opens (creating and migrating when needed) the database at `opts.file`.
@@ -65,6 +66,7 @@ export function openStore(opts: OpenStoreOptions): Store {
     sessionSandbox: guard(createSessionSandboxRepo(ctx)),
     processes: guard(createProcessesRepo(ctx)),
     mcpServers: guard(createMcpServersRepo(ctx, keys)),
+    checkpoints: guard(createCheckpointsRepo(ctx)),
     transaction: <T>(fn: () => T): T => {
       if (closed) throw new StoreError('closed', `The store ${opts.file} is closed.`);
       // Repository calls inside become savepoints of this one transaction.

@@ -19,6 +19,7 @@ import type {
   Visibility,
 } from '@threadline/protocol';
 import type { MemoryRepo } from './memoryTypes';
+import type { CheckpointsRepo } from './checkpointTypes';
 
 /** Encrypts API keys at rest. Electron passes `safeStorage`; tests pass a reversible fake. */
 export interface Encryptor {
@@ -356,6 +357,7 @@ export interface Store {
   sessionSandbox: SessionSandboxRepo;
   processes: ProcessesRepo;
   mcpServers: McpServersRepo;
+  checkpoints: CheckpointsRepo;
   /** Runs several repository changes as one transaction: all of them or none (SPEC §9). */
   transaction<T>(fn: () => T): T;
   close(): void;

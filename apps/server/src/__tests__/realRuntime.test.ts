@@ -179,6 +179,16 @@ describe('browser mode with the real runtime', () => {
     });
     await ok('mcp.servers.remove', { id: quits.server.id });
 
+    // A turn that changes the folder: its checkpoint is listed, diffed, undone and redone.
+    await ok('approvals.set', { sessionId, toolName: 'shell', policy: 'auto' });
+    await ok('chat.send', { sessionId, text: 'touch a file' });
+    await idle();
+    const { checkpoints } = await ok<{ checkpoints: { id: string }[] }>('checkpoints.list', { sessionId });
+    expect(checkpoints).toHaveLength(1);
+    await ok('checkpoints.diff', { checkpointId: checkpoints[0]!.id });
+    expect(await ok('checkpoints.restore', { checkpointId: checkpoints[0]!.id })).toMatchObject({ applied: true });
+    expect(await ok('checkpoints.redo', { checkpointId: checkpoints[0]!.id })).toMatchObject({ applied: true });
+
     // Export, then delete.
     expect(await ok<{ mime: string }>('sessions.export', { id: sessionId, format: 'markdown' })).toMatchObject({
       mime: 'text/markdown',

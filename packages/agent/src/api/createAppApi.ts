@@ -23,6 +23,8 @@ import { guardRoutes } from './errors';
 import { instructionsRoutes } from './instructionsRoutes';
 import { mcpRoutes } from './mcpRoutes';
 import { sandboxRoutes } from './sandboxRoutes';
+import { checkpointRoutes } from './checkpointRoutes';
+import { CheckpointService, appFiles, type CheckpointOptions } from '../checkpoints/service';
 import { sessionRoutes } from './sessionRoutes';
 
 export interface CreateAppApiOptions {
@@ -53,6 +55,8 @@ export interface CreateAppApiOptions {
   snapshots?: SnapshotOptions;
   /** How the OS sandbox is found (tests: a PATH without bwrap, or `force: 'none'`). */
   sandbox?: DetectOptions;
+  /** Checkpoints of the working folder: the git executable, the snapshot caps. */
+  checkpoints?: CheckpointOptions;
 }
 
 export interface AppRuntime extends AppApi {
@@ -89,17 +93,19 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     store: opts.store,
     sandbox,
     // A stdio server runs in its configured folder, else <data>/mcp/<id>: never a session's folder.
-    dataDir: resolveReal(path.resolve(opts.dataDir), '/', '/'),
-    homeDir: resolveReal(opts.homeDir ?? homedir(), '/', '/'),
+    dataDir,
+    homeDir,
     ...opts.mcp,
   });
   const now = opts.clock ?? Date.now;
+  const checkpoints = new CheckpointService(opts.store, emit, dataDir, appFiles(dataDir, dbFile), opts.checkpoints);
   const deps: TurnDeps = {
     store: opts.store,
     sessions: new SessionSnapshots(opts.store, now, opts.snapshots),
     // The built-in (or a test's) tools are the base every session's registry extends.
     toolsFor: (sessionId) => mcp.registry(registry.list(), sessionId),
     mcp,
+    checkpoints,
     emit,
     now,
     newId: opts.newId ?? randomUUID,
@@ -134,6 +140,7 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     ...mcpRoutes(ctx, mcp),
     ...sandboxRoutes(ctx),
     ...instructionsRoutes(ctx),
+    ...checkpointRoutes(ctx, checkpoints),
   });
   mcp.startAtLaunch();
   return {

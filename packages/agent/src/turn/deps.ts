@@ -3,6 +3,8 @@ import type { Store } from '@threadline/store';
 import type { ProviderClient } from '../provider/client';
 import type { McpManager } from '../mcp/manager';
 import type { SandboxService } from '../sandbox/service';
+import type { CheckpointService } from '../checkpoints/service';
+import type { TurnCheckpoint } from '../checkpoints/turn';
 import type { ToolRegistry } from '../tools/registry';
 import type { ProjectInstructionsCache } from './instructions';
 import type { SessionRuntime } from './sessionRuntime';
@@ -44,6 +46,8 @@ export interface TurnDeps {
   toolsFor: (sessionId: string) => ToolRegistry;
   /** MCP servers (null: none configured in this runtime, e.g. some tests). */
   mcp: McpManager | null;
+  /** Checkpoints of the working folder (null: none in this runtime, e.g. some tests). */
+  checkpoints?: CheckpointService | null;
   emit: (e: AppEvent) => void;
   now: () => number;
   newId: () => string;
@@ -64,4 +68,6 @@ export interface TurnScope {
   profile: ProviderProfile;
   client: ProviderClient;
   signal: AbortSignal;
+  /** A chat turn's checkpoint (absent outside a turn: a manual compaction runs no tools). */
+  checkpoint?: TurnCheckpoint;
 }

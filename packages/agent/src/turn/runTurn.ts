@@ -9,6 +9,7 @@ import {
 } from '@threadline/protocol';
 import type { NewMessage } from '@threadline/store';
 import { ProviderError } from '../provider/errors';
+import { TurnCheckpoint } from '../checkpoints/turn';
 import { compactOnRequest, type UserRequest } from '../triggers/manual';
 import type { TurnDeps, TurnScope } from './deps';
 import { tokenBudget } from './budget';
@@ -102,7 +103,8 @@ export function titleFrom(text: string): string {
 }
 
 /** The whole turn after the user message: never throws; failures become notices and events. */
-export async function runTurn(scope: TurnScope, request: UserRequest): Promise<void> {
+export async function runTurn(outer: TurnScope, request: UserRequest): Promise<void> {
+  const scope: TurnScope = { ...outer, checkpoint: new TurnCheckpoint(outer.deps, outer.sessionId) };
   try {
     // The system prompt says whether commands are sandboxed: the detection (started with the
     // runtime, a few ms) is in before the first request.
@@ -122,6 +124,8 @@ export async function runTurn(scope: TurnScope, request: UserRequest): Promise<v
       // The store itself failed; the error event above is all we can do.
     }
   }
+  // What the turn changed in the folder, whatever its outcome (never throws).
+  await scope.checkpoint?.finish();
   try {
     refreshUsage(scope);
   } catch {

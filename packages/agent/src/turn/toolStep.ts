@@ -248,6 +248,13 @@ export async function runToolCall(
       notices,
     );
   }
+  // A tool that may write (not marked read-only: file tools, the shell, every MCP tool): the
+  // folder's state before the turn's first such tool is the turn's checkpoint.
+  // The tool's run time leaves the snapshot out.
+  if (!parsed.tool.readOnly && scope.checkpoint) {
+    await scope.checkpoint.beforeWrite(place.folder);
+    started = deps.now();
+  }
   const result = await runParsedTool(parsed.tool, args, toolContext(scope, place.folder, call.id, sandbox));
   const status: ToolStatus = scope.signal.aborted ? 'aborted' : result.ok ? 'ok' : 'error';
   return done(status, result, notices);

@@ -377,6 +377,29 @@ function recountConversations(db: Database.Database): void {
 const V13_SESSION_PROMPT = `
 ALTER TABLE sessions ADD COLUMN system_prompt TEXT;
 `;
+/**
+ * Checkpoints of a session's working folder (issue 23): the commits of the shadow repository
+ * (in the data folder) before and after a turn that changed files, what the turn changed
+ * (`files`, JSON CheckpointFile[]) and what the snapshots left out (`skipped`, JSON).
+ */
+const V14_CHECKPOINTS = `
+CREATE TABLE checkpoints (
+  id TEXT PRIMARY KEY,
+  session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+  anchor_id TEXT,              -- the turn's last message (no FK: history is append-only anyway)
+  user_message_id TEXT,
+  folder TEXT NOT NULL,
+  before_commit TEXT NOT NULL,
+  after_commit TEXT NOT NULL,
+  files_changed INTEGER NOT NULL,
+  files TEXT NOT NULL,
+  skipped TEXT NOT NULL,
+  state TEXT NOT NULL CHECK (state IN ('applied', 'undone')),
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL
+);
+CREATE INDEX idx_checkpoints_session ON checkpoints(session_id, created_at);
+`;
 
 export const MIGRATIONS: readonly Migration[] = Object.freeze([
   {
@@ -401,6 +424,7 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   { version: 11, description: 'sandboxed approval policy, per-session network for commands', sql: V11_SANDBOX },
   { version: 12, description: 'session message counts: the conversation only', sql: '', run: recountConversations },
   { version: 13, description: "a session's own system prompt", sql: V13_SESSION_PROMPT },
+  { version: 14, description: 'checkpoints of the working folder', sql: V14_CHECKPOINTS },
 ]);
 
 /** The schema version this code writes. */

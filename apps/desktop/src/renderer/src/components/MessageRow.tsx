@@ -7,6 +7,7 @@ import { errorNoticeText, providerLink } from '../lib/reasons';
 import { ProfileLink } from './ProfileLink';
 import { useAppStore } from '../store';
 import { CompactionDivider } from './CompactionDivider';
+import { CheckpointRow } from './CheckpointRow';
 import { CopyButton } from './CopyButton';
 import { IconAlert, IconEyeOff, IconPencil, IconRefresh, IconStop } from './Icons';
 import { MessageEditor, VersionSwitcher } from './BranchControls';
@@ -232,6 +233,8 @@ export const MessageRow = memo(function MessageRow({ row, sessionId }: { row: Ro
           )}
         </div>
       );
+    case 'checkpoint':
+      return <CheckpointRow checkpoint={row.checkpoint} sessionId={sessionId} />;
     case 'divider':
       return (
         <CompactionDivider

@@ -2,6 +2,7 @@ import { useState, type ReactNode } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import {
+  CheckpointNoticeMetaSchema,
   parseNotice,
   type CompactionNoticePayload,
   type GateNoticePayload,
@@ -13,7 +14,7 @@ import { useAppStore } from '../store';
 import type { MemoryTally } from '../lib/noticeView';
 import { formatTokens } from '../i18n';
 import { errorNoticeText, reasonText } from '../lib/reasons';
-import { IconChevron, IconLayers, IconMemory, IconShield, IconAlert } from './Icons';
+import { IconChevron, IconLayers, IconMemory, IconShield, IconAlert, IconUndo } from './Icons';
 
 type TFn = TFunction;
 
@@ -186,6 +187,7 @@ export function NoticeChip({ msg, tally }: { msg: StoredMessage; tally?: MemoryT
   const { t } = useTranslation();
   const runtimeLevel = useAppStore((s) => s.settings?.cfpm.runtimeVisibility ?? 'brief');
   const gateLevel = useAppStore((s) => s.settings?.cfpm.toolGateVisibility ?? null) ?? runtimeLevel;
+  if (msg.kind === 'checkpoint_notice') return <CheckpointNoticeChip msg={msg} />;
   const parsed = parseNotice(msg.content);
   if (!parsed) {
     return (
@@ -198,6 +200,30 @@ export function NoticeChip({ msg, tally }: { msg: StoredMessage; tally?: MemoryT
   if (parsed.type === 'gate') return <GateChip msg={msg} p={parsed.payload} level={gateLevel} />;
   if (parsed.type === 'error') return <ErrorChip text={errorNoticeText(msg.content, t)} />;
   return <CompactionChip p={parsed.payload} />;
+}
+
+/** The user undid or redid a turn's file changes (the model reads the stored sentence), or git is missing. */
+function CheckpointNoticeChip({ msg }: { msg: StoredMessage }) {
+  const { t } = useTranslation();
+  const meta = CheckpointNoticeMetaSchema.safeParse(msg.meta ?? {});
+  if (!meta.success) return <div className="chip-wrap notice-plain">{msg.content ?? ''}</div>;
+  const { action, files } = meta.data;
+  const text =
+    action === 'unavailable'
+      ? t('checkpoints.notice.unavailable')
+      : t(`checkpoints.notice.${action}`, { count: files.length, files: files.slice(0, 5).join(', ') });
+  return (
+    <div className="chip-wrap" data-testid="notice-chip" data-notice={`checkpoint-${action}`}>
+      <div className={`chip ${action === 'unavailable' ? 'chip-warn' : 'chip-muted'}`}>
+        {action === 'unavailable' ? (
+          <IconAlert />
+        ) : (
+          <IconUndo className={action === 'redo' ? 'icon-flip' : undefined} />
+        )}
+        <span className="chip-text">{text}</span>
+      </div>
+    </div>
+  );
 }
 
 /** An error notice that reached the chip path (the transcript normally shows it inline). */

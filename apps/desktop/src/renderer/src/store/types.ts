@@ -17,6 +17,7 @@ import type {
   ToolDiff,
   ToolCall,
 } from '@threadline/protocol';
+import type { CheckpointSlice } from './checkpointSlice';
 
 export type ToolStatus = 'waiting' | 'running' | 'ok' | 'error' | 'denied' | 'aborted';
 
@@ -188,7 +189,7 @@ export interface UiSlice {
   boot(): Promise<void>;
 }
 
-export type AppState = SessionsSlice & ChatSlice & ContextSlice & SettingsSlice & UiSlice;
+export type AppState = SessionsSlice & ChatSlice & ContextSlice & SettingsSlice & UiSlice & CheckpointSlice;
 
 /**
  * A slice's part of the event stream: made once per store connection (it may keep a buffer), it
