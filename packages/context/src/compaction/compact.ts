@@ -23,6 +23,7 @@ import { dropMonologues } from './steps/monologues';
 import { cutToolOutputs } from './steps/cut';
 import { applyLedger, oversizedKeptMessage, type LedgerSlot, type ViewNamesMemo } from './finish';
 import { SUMMARY_PREFIX } from './prompts';
+import { taskMessageIds } from './userWords';
 
 export interface CompactInput {
   history: readonly StoredMessage[];
@@ -225,6 +226,7 @@ export async function compact(input: CompactInput): Promise<CompactResult> {
     facts: input.memoryFacts ?? [],
     protectedTools: input.protectedTools ?? DEFAULT_PROTECTED_TOOLS,
     checkpoint: input.checkpoint ?? buildCheckpointSnapshot,
+    taskIds: taskMessageIds(input.history),
   };
   const plan = [...(input.plan ?? planFor(input.strategy, before / input.window, input.trigger))];
   // An explicit request compacts whenever there is anything to hide: a last group that runs only
