@@ -12,7 +12,17 @@
  */
 import type { StoredMessage } from '@threadline/protocol';
 import { findPaths } from '../memory/paths';
-import { messageChanges, type ChangeOp, type PathChange } from '../memory/writes';
+import {
+  callArgs,
+  callOpened,
+  isHeaderlessDiff,
+  isPathlessEdit,
+  messageChanges,
+  patchChanges,
+  shellCommandOf,
+  type ChangeOp,
+  type PathChange,
+} from '../memory/writes';
 import { countTextTokens } from '../tokens/encoder';
 import { COMPACTION_KINDS } from './state';
 import { instructionSentences, isUserWords, shortenUserMessage } from './userWords';
@@ -117,11 +127,18 @@ function todoItems(args: unknown): { text: string; open: boolean }[] | null {
 const CHECKBOX = /^\s*(?:[-*+]|\d+[.)])?\s*\[([ xX✓✔-])\]\s+(.+)$/;
 
 /** Stored messages never change: their parsed file changes are kept for the next ledger pass. */
-const changeCache = new WeakMap<StoredMessage, PathChange[]>();
-function changesOf(m: StoredMessage): PathChange[] {
-  let c = changeCache.get(m);
-  if (c === undefined) changeCache.set(m, (c = messageChanges(m, findPaths)));
+const changeCache = new WeakMap<StoredMessage, Map<string | null, PathChange[]>>();
+function changesOf(m: StoredMessage, opened: string | null): PathChange[] {
+  let byOpened = changeCache.get(m);
+  if (!byOpened) changeCache.set(m, (byOpened = new Map()));
+  let c = byOpened.get(opened);
+  if (c === undefined) byOpened.set(opened, (c = messageChanges(m, findPaths, opened)));
   return c;
+}
+
+/** A structured call with no path of its own whose result may be a diff of the file it is about. */
+interface PathlessCall {
+  target: string | null;
 }
 
 /** The carried set a compaction stored with its inserted message, if it is one. */
@@ -143,6 +160,9 @@ export function carriedOf(m: StoredMessage): Ledger | null {
 export function buildLedger(hidden: readonly StoredMessage[], taskIds: ReadonlySet<string> = new Set()): Ledger {
   const files: LedgerFile[] = [];
   const users: LedgerUser[] = [];
+  // The file the latest read or search opened, and the path-less calls waiting for their results.
+  let opened: string | null = null;
+  const pathless = new Map<string, PathlessCall>();
   let todos: string[] | null = null;
   const addFile = (path: string, op: ChangeOp): void => {
     const f = files.find((x) => x.path === path);
@@ -182,8 +202,26 @@ export function buildLedger(hidden: readonly StoredMessage[], taskIds: ReadonlyS
       if (isUserWords(m)) addUser(text, taskIds.has(m.id));
       continue;
     }
+    if (m.role === 'tool') {
+      // A result that is a diff: headers name their files; without headers, the file the call is about.
+      const call = m.tool_call_id ? pathless.get(m.tool_call_id) : undefined;
+      if (!call) continue;
+      const headed = patchChanges(text);
+      for (const c of headed) addFile(c.path, c.op);
+      if (headed.length === 0 && call.target !== null && isHeaderlessDiff(text)) addFile(call.target, 'write');
+      continue;
+    }
     if (m.role !== 'assistant') continue;
-    for (const c of changesOf(m)) addFile(c.path, c.op);
+    for (const c of changesOf(m, opened)) addFile(c.path, c.op);
+    let named: string[] | null = null;
+    for (const tc of m.tool_calls ?? []) {
+      const args = callArgs(tc);
+      if (tc.id && shellCommandOf(tc.function.name, args) === null && isPathlessEdit(tc.function.name, args)) {
+        named ??= findPaths(text.slice(0, 20_000));
+        pathless.set(tc.id, { target: named.at(-1) ?? opened });
+      }
+      opened = callOpened(tc) ?? opened;
+    }
     for (const tc of m.tool_calls ?? []) {
       if (!/todo|task_list|plan/i.test(tc.function.name)) continue;
       let args: unknown = null;
