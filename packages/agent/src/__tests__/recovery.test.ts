@@ -101,7 +101,7 @@ describe('recovery from a context-length error', () => {
     expect(compactionNotices(history, 'max_attempts')).toEqual([]);
     const failed = compactionNotices(history, 'compaction_failed').at(-1)!;
     expect(payload(failed.content).reason).toMatch(
-      /^message_over_window: the system prompt and memory block are \d+ tokens/,
+      /^message_over_window: the system prompt, tool definitions and memory block are \d+ tokens/,
     );
     // One request, no retry of a request that cannot fit.
     expect(h.llm.chatRequests().length - calls).toBe(1);

@@ -35,7 +35,7 @@ export async function recoverFromContextError(scope: TurnScope, attempt: number)
     trigger: 'recovery',
     instructions: null,
     // In the view's units, like everything the engine is given (turn/budget.ts).
-    targetTokens: recoveryTarget(tokenBudget(deps, sessionId, profile).viewWindow, attempt),
+    targetTokens: recoveryTarget(tokenBudget(deps, sessionId, profile).engineWindow, attempt),
     signal: scope.signal,
   });
   // The engine's rule (SPEC §3.4): a best-effort result is applied and retried; only a message
