@@ -63,9 +63,13 @@ export function toolDefinitionTokens(deps: Pick<TurnDeps, 'toolsFor'>, sessionId
  * The window the runtime works with: the profile's, or the smaller one the provider stated in a
  * context-limit error (`learnedContextWindow`, issue 22), until the user undoes it.
  */
-export function effectiveWindow(profile: Pick<ProviderProfile, 'contextWindow'> & { learnedContextWindow?: number | null }): number {
+export function effectiveWindow(
+  profile: Pick<ProviderProfile, 'contextWindow'> & { learnedContextWindow?: number | null },
+): number {
   const learned = profile.learnedContextWindow;
-  return typeof learned === 'number' && learned > 0 && learned < profile.contextWindow ? learned : profile.contextWindow;
+  return typeof learned === 'number' && learned > 0 && learned < profile.contextWindow
+    ? learned
+    : profile.contextWindow;
 }
 
 /** Calibration is learned per profile and model: a switch must not carry a ratio over. */
