@@ -328,6 +328,12 @@ export function reclaimSpace(db: Database.Database): void {
   db.exec(DROP_SEARCH_INDEX);
 }
 
+/**
+ * The window a provider stated in a context-limit error, smaller than the profile's (issue 22):
+ * the runtime works with it until the user undoes it in the profile form.
+ */
+const V10_LEARNED_WINDOW = `ALTER TABLE provider_profiles ADD COLUMN learned_context_window INTEGER;`;
+
 export const MIGRATIONS: readonly Migration[] = Object.freeze([
   {
     version: 1,
@@ -347,6 +353,7 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
     sql: V9_COMPACT_STORE,
     run: packExistingOutputs,
   },
+  { version: 10, description: 'window learned from the provider', sql: V10_LEARNED_WINDOW },
 ]);
 
 /** The schema version this code writes. */
