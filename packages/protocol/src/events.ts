@@ -2,6 +2,7 @@ import type { StoredMessage, ToolCall } from './messages';
 import type { CompactionRecord, ContextUsage, Trigger } from './compaction';
 import type { GateRewrite } from './notices';
 import type { Strategy } from './settings';
+import type { ProviderProfile } from './providers';
 import type { SessionSummary, ToolAccess } from './routes';
 
 /** Events pushed from the runtime to every renderer (SPEC §7.1). */
@@ -60,7 +61,9 @@ export type AppEvent =
       maxRetries: number;
       delayMs: number | null;
       reason: 'rate_limit' | 'server' | 'network' | 'other';
-    };
+    }
+  /** A profile changed outside the form (the window learned from a provider's error). */
+  | { type: 'providers.changed'; sessionId: string; profile: ProviderProfile };
 
 export type AppEventType = AppEvent['type'];
 export const APP_EVENT_TYPES: readonly AppEventType[] = [
@@ -78,4 +81,5 @@ export const APP_EVENT_TYPES: readonly AppEventType[] = [
   'compaction.failed',
   'compaction.undone',
   'provider.retrying',
+  'providers.changed',
 ];

@@ -8,7 +8,7 @@ import {
 import type { ChatMessage, CompactionRecord, ProviderProfile, Settings, Trigger } from '@threadline/protocol';
 import type { ProviderClient } from '../provider/client';
 import type { TurnDeps } from './deps';
-import { tokenBudget, type TokenBudget } from './budget';
+import { effectiveWindow, tokenBudget, type TokenBudget } from './budget';
 import { persistCompactionNotice } from './notices';
 import { buildSessionView, type SessionView } from './view';
 
@@ -173,6 +173,22 @@ async function compactAndStore(req: CompactionRequest): Promise<CompactionOutcom
     // An automatic run that cannot help (nothing to hide, too few messages, no reduction) is no
     // failure the user can act on: no element in the chat. A step that failed still says so.
     if (trigger === 'auto' && !isStepFailure(reason)) return { ok: false, record: null, reason, plan };
+    const big = plan.oversized;
+    if (big) {
+      // Which message, by how much: the notice offers to cut it or leave it out (chat.fitMessage).
+      const budget = tokenBudget(deps, sessionId, req.profile);
+      persistCompactionNotice(deps, sessionId, {
+        type: 'message_too_large',
+        trigger,
+        strategy,
+        reason,
+        messageId: big.id,
+        messageRole: big.role,
+        messageTokens: Math.round(big.tokens * budget.ratio),
+        window: effectiveWindow(req.profile),
+      });
+      return { ok: false, record: null, reason, plan };
+    }
     const type = trigger === 'manual' ? 'nothing_to_compact' : 'compaction_failed';
     persistCompactionNotice(deps, sessionId, {
       type,

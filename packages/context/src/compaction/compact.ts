@@ -96,6 +96,8 @@ export interface CompactResult {
   targetReached: boolean;
   /** seq of the last history message this compaction saw. */
   afterSeq: number;
+  /** A failure by a message that may not be hidden and is over the window: which one, how big. */
+  oversized?: { id: string; seq: number; role: StoredMessage['role']; tokens: number } | null;
 }
 
 /** The target when the caller gives none; manual and recovery runs keep the 60% default. */
@@ -209,7 +211,8 @@ export async function compact(input: CompactInput): Promise<CompactResult> {
   const originalCount = state.count();
   const steps: StepReport[] = [];
 
-  const fail = (reason: string): CompactResult => ({
+  const fail = (reason: string, oversized: CompactResult['oversized'] = null): CompactResult => ({
+    oversized,
     ok: false,
     reason,
     compactionId,
@@ -258,6 +261,7 @@ export async function compact(input: CompactInput): Promise<CompactResult> {
     const m = oversized.msg;
     return fail(
       `${MESSAGE_OVER_WINDOW}: the ${m.role} message ${m.id} (seq ${m.seq}) is ${oversized.tokens} tokens, over the window of ${input.window}, and may not be hidden`,
+      { id: m.id, seq: m.seq, role: m.role, tokens: oversized.tokens },
     );
   }
   const original = [...state.entries];

@@ -59,7 +59,8 @@ export function instructionSentences(text: string): string[] {
 /** A message the user wrote (not a notice, marker, compaction insert or acknowledgement). */
 export function isUserWords(m: StoredMessage): boolean {
   if (m.role !== 'user' || m.kind !== 'normal' || isAbortMarker(m)) return false;
-  if (typeof m.meta?.['compactionId'] === 'string') return false;
+  // A compaction's inserts are not the user's words, except a user message cut to fit (placeholderFor).
+  if (typeof m.meta?.['compactionId'] === 'string' && typeof m.meta?.['placeholderFor'] !== 'string') return false;
   const text = m.content ?? '';
   if (text.trim() === '' || /^\s*\[(?:CFPM_|THREADLINE_)/.test(text)) return false;
   return !isChitchat(text);
