@@ -251,9 +251,28 @@ export interface LedgerBudget {
   taskTokens: number;
 }
 
+/**
+ * The ledger is re-applied before every stop check (4–5 times a compaction) over the same user
+ * messages: their token counts and instruction sentences are memoized by text (bounded).
+ */
+const MEMO_MAX = 4096;
+const costMemo = new Map<string, number>();
+const sentenceMemo = new Map<string, string[]>();
+function memo<T>(map: Map<string, T>, key: string, make: () => T): T {
+  let v = map.get(key);
+  if (v === undefined) {
+    if (map.size >= MEMO_MAX) map.clear();
+    map.set(key, (v = make()));
+  }
+  return v;
+}
+const tokensOf = (text: string, model: string): number =>
+  memo(costMemo, `${model}\u0000${text}`, () => countTextTokens(text, model));
+const instructionsOf = (text: string): string[] => memo(sentenceMemo, text, () => instructionSentences(text));
+
 /** A user message cut to `tokens`: its instruction sentences first, then its bulk. */
 function fitUser(text: string, tokens: number, model: string): { text: string; cost: number } {
-  const cost = countTextTokens(text, model) + 4;
+  const cost = tokensOf(text, model) + 4;
   if (cost <= tokens) return { text, cost };
   const cut = shortenUserMessage(text, Math.max(0, Math.floor((text.length * Math.max(0, tokens - 4)) / cost)));
   return { text: cut, cost: countTextTokens(cut, model) + 4 };
@@ -281,10 +300,11 @@ export function carriedSet(ledger: Ledger, budget: LedgerBudget): Ledger {
   const newestFirst = [...ledger.users].reverse().filter((u) => !u.task);
   // 1. The instruction sentences of every message.
   for (const u of newestFirst) {
+    if (left <= 16) break;
     const kept: string[] = [];
     let used = 4;
-    for (const s of instructionSentences(u.text)) {
-      const c = countTextTokens(s, model) + 1;
+    for (const s of instructionsOf(u.text)) {
+      const c = tokensOf(s, model) + 1;
       if (used + c > left) break;
       kept.push(s);
       used += c;
@@ -300,7 +320,7 @@ export function carriedSet(ledger: Ledger, budget: LedgerBudget): Ledger {
       if (left <= 16) break;
       const had = fitted.get(u);
       if (had?.text === u.text) continue;
-      const cost = countTextTokens(u.text, model) + 4;
+      const cost = tokensOf(u.text, model) + 4;
       if (pass === 'whole') {
         if (cost - (had?.cost ?? 0) > left) continue;
         fitted.set(u, { text: u.text, cost });
