@@ -136,6 +136,32 @@ function changesOf(m: StoredMessage, opened: string | null): PathChange[] {
   return c;
 }
 
+/** What the ledger needs of each tool call of a message, parsed once per message. */
+interface CallFacts {
+  id: string;
+  /** A structured edit that names no file (its result may be a diff of the file it is about). */
+  pathless: boolean;
+  /** The last path the message named (for a path-less edit). */
+  named: string | null;
+  /** The file the call opened for reading, if any. */
+  opened: string | null;
+}
+const callCache = new WeakMap<StoredMessage, CallFacts[]>();
+function callsOf(m: StoredMessage): CallFacts[] {
+  let c = callCache.get(m);
+  if (c !== undefined) return c;
+  let named: string[] | null = null;
+  c = (m.tool_calls ?? []).map((tc) => {
+    const args = callArgs(tc);
+    const pathless =
+      !!tc.id && shellCommandOf(tc.function.name, args) === null && isPathlessEdit(tc.function.name, args);
+    if (pathless) named ??= findPaths((m.content ?? '').slice(0, 20_000));
+    return { id: tc.id, pathless, named: pathless ? (named?.at(-1) ?? null) : null, opened: callOpened(tc) };
+  });
+  callCache.set(m, c);
+  return c;
+}
+
 /** A structured call with no path of its own whose result may be a diff of the file it is about. */
 interface PathlessCall {
   target: string | null;
@@ -213,14 +239,9 @@ export function buildLedger(hidden: readonly StoredMessage[], taskIds: ReadonlyS
     }
     if (m.role !== 'assistant') continue;
     for (const c of changesOf(m, opened)) addFile(c.path, c.op);
-    let named: string[] | null = null;
-    for (const tc of m.tool_calls ?? []) {
-      const args = callArgs(tc);
-      if (tc.id && shellCommandOf(tc.function.name, args) === null && isPathlessEdit(tc.function.name, args)) {
-        named ??= findPaths(text.slice(0, 20_000));
-        pathless.set(tc.id, { target: named.at(-1) ?? opened });
-      }
-      opened = callOpened(tc) ?? opened;
+    for (const c of callsOf(m)) {
+      if (c.pathless) pathless.set(c.id, { target: c.named ?? opened });
+      opened = c.opened ?? opened;
     }
     for (const tc of m.tool_calls ?? []) {
       if (!/todo|task_list|plan/i.test(tc.function.name)) continue;
