@@ -69,8 +69,8 @@ export function isUserWords(m: StoredMessage): boolean {
 /**
  * The task messages of a history (its active branch, in order): the first user message of the
  * session, and the first user message of each branch of work the user started — a message the
- * user sent in place of another (an edit or a new branch: its parent is not the message before
- * it) or marked as a new task (`meta.newTask`).
+ * user sent in place of another (an edit: the runtime marks it `meta.branchStart`; or a history
+ * whose parent links jump: its parent is not the message before it) or marked `meta.newTask`.
  */
 export function taskMessageIds(history: readonly StoredMessage[]): Set<string> {
   const ids = new Set<string>();
@@ -79,7 +79,8 @@ export function taskMessageIds(history: readonly StoredMessage[]): Set<string> {
   for (const m of history) {
     if (isUserWords(m)) {
       const branched = prev !== null && m.parentId !== undefined && m.parentId !== null && m.parentId !== prev.id;
-      if (first || branched || m.meta?.['newTask'] === true) ids.add(m.id);
+      const marked = m.meta?.['newTask'] === true || m.meta?.['branchStart'] === true;
+      if (first || branched || marked) ids.add(m.id);
       first = false;
     }
     prev = m;

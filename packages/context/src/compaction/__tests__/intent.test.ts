@@ -7,6 +7,7 @@ import {
   instructionSentences,
   LEDGER_HEADER,
   messagesText,
+  taskMessageIds,
   USER_WORDS_HEADER,
 } from '../..';
 import { loadTranscripts } from '../../cli/transcripts';
@@ -94,6 +95,20 @@ describe('the user words every strategy carries', () => {
     expect(texts[0]).toBe('The task: port the parser.');
     expect(texts).toContain('Instruction number 29: only touch module 29.');
     expect(texts).not.toContain('Instruction number 0: only touch module 0.');
+  });
+});
+
+describe('task messages', () => {
+  it('the first user message, and the first of each branch of work (an edit, a new task)', () => {
+    const h = new HistoryBuilder();
+    h.system();
+    h.user('ok');
+    h.user('Port the parser to the new grammar.');
+    h.assistant('Done.');
+    h.add({ role: 'user', content: 'Now rewrite it in place instead.', meta: { branchStart: true } });
+    h.user('Also update the docs please.');
+    h.add({ role: 'user', content: 'Different topic: fix the CI cache.', meta: { newTask: true } });
+    expect([...taskMessageIds(h.messages)]).toEqual(['m2', 'm4', 'm6']);
   });
 });
 
