@@ -3,6 +3,7 @@ import type { CompactionRecord, ContextUsage, Trigger } from './compaction';
 import type { GateRewrite } from './notices';
 import type { Checkpoint } from './checkpoints';
 import type { Strategy } from './settings';
+import type { ProviderProfile } from './providers';
 import type { SessionSummary, ToolAccess, ToolDiff, ToolSandbox } from './routes';
 
 /** Events pushed from the runtime to every renderer (SPEC §7.1). */
@@ -68,7 +69,10 @@ export type AppEvent =
       reason: 'rate_limit' | 'server' | 'network' | 'other';
     }
   /** A checkpoint was taken at the end of a turn, or undone / redone. */
-  | { type: 'checkpoint.updated'; sessionId: string; checkpoint: Checkpoint };
+  | { type: 'checkpoint.updated'; sessionId: string; checkpoint: Checkpoint }
+
+  /** A profile changed outside the form (the window learned from a provider's error). */
+  | { type: 'providers.changed'; sessionId: string; profile: ProviderProfile };
 
 export type AppEventType = AppEvent['type'];
 export const APP_EVENT_TYPES: readonly AppEventType[] = [
@@ -87,4 +91,5 @@ export const APP_EVENT_TYPES: readonly AppEventType[] = [
   'compaction.undone',
   'provider.retrying',
   'checkpoint.updated',
+  'providers.changed',
 ];

@@ -80,6 +80,11 @@ export const ProviderProfileSchema = z.object({
   baseUrl: z.url(),
   model: z.string().min(1).max(200),
   contextWindow: z.number().int().positive(),
+  /**
+   * The smaller window the provider stated in a context-limit error ("maximum context length is
+   * 16000 tokens"); the runtime works with it until the user undoes it. null/absent: none.
+   */
+  learnedContextWindow: z.number().int().positive().nullable().optional(),
   compactionModel: z.string().max(200).nullable(),
   hasKey: z.boolean(),
   active: z.boolean(),
@@ -93,6 +98,8 @@ export const ProviderUpsertSchema = z.object({
   baseUrl: z.url({ protocol: /^https?$/ }),
   model: z.string().trim().min(1).max(200),
   contextWindow: z.number().int().positive().max(100_000_000),
+  /** undefined: keep the learned window; null: forget it (undo); a number: set it. */
+  learnedContextWindow: z.number().int().positive().max(100_000_000).nullable().optional(),
   compactionModel: z.string().trim().max(200).nullable().optional(),
   /** undefined: keep the stored key; null: remove it; a string: replace it. */
   apiKey: z.string().max(4096).nullable().optional(),

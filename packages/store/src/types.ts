@@ -243,6 +243,11 @@ export interface ProvidersRepo {
    */
   upsert(p: ProviderUpsert): ProviderProfile;
   setActive(id: string): ProviderProfile;
+  /**
+   * The window the provider stated in a context-limit error (null: forget it). Kept only when
+   * smaller than the profile's contextWindow.
+   */
+  setLearnedWindow(id: string, window: number | null): ProviderProfile;
   active(): ProviderProfile | null;
   /** The decrypted API key, for the runtime only. */
   secret(id: string): string | null;

@@ -148,6 +148,18 @@ describe('browser mode with the real runtime', () => {
     await ok('compaction.run', { sessionId });
     await ok('compaction.list', { sessionId });
     await ok('compaction.undo', { sessionId });
+    // Leave one message out of what the model reads (a message over the window's remedy), then undo it.
+    const inView = await ok<{ id: string; role: string; visibility: { agent: boolean } }[]>('messages.list', {
+      sessionId,
+    });
+    const lastUser = inView.filter((m) => m.role === 'user' && m.visibility.agent).at(-1)!;
+    const fitted = await ok<{ compaction: { hiddenIds: string[] } }>('compaction.fitMessage', {
+      sessionId,
+      messageId: lastUser.id,
+      action: 'remove',
+    });
+    expect(fitted.compaction.hiddenIds).toEqual([lastUser.id]);
+    await ok('compaction.undo', { sessionId });
 
     // Memory.
     const fact = await ok<{ id: string }>('memory.facts.upsert', {

@@ -63,7 +63,14 @@ export function appendUserMessage(
   const user = userContent(deps, sessionId, deps.newId(), text, profile);
   const [message] = deps.sessions.append(
     sessionId,
-    [{ ...user, visibility: command ? USER_ONLY : VISIBLE_TO_ALL }],
+    // An edit starts a branch of work: its message is a task the ledger always carries (userWords.ts).
+    [
+      {
+        ...user,
+        visibility: command ? USER_ONLY : VISIBLE_TO_ALL,
+        ...(parentId !== undefined && !command ? { meta: { ...user.meta, branchStart: true } } : {}),
+      },
+    ],
     parentId === undefined ? { model: profile.model } : { parentId, model: profile.model },
   );
   // An untitled session is named after its first request, so the list and its search mean

@@ -1,5 +1,5 @@
 import type { ContextUsage, ProviderProfile, Settings } from '@threadline/protocol';
-import { tokenBudget, type TokenBudget } from './budget';
+import { effectiveWindow, tokenBudget, type TokenBudget } from './budget';
 import type { TurnDeps } from './deps';
 import type { SessionView } from './view';
 
@@ -18,7 +18,8 @@ export function computeUsage(
   budget: TokenBudget = tokenBudget(deps, sessionId, profile),
 ): ContextUsage {
   const rt = deps.runtime(sessionId);
-  const window = profile.contextWindow;
+  // The window in effect: the profile's, or the smaller one the provider stated (turn/budget.ts).
+  const window = effectiveWindow(profile);
   const total = budget.providerTokens(sv.view.tokens);
   const toolServers = deps.mcp?.serverCount(sessionId) ?? 0;
   return {

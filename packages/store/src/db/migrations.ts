@@ -400,6 +400,11 @@ CREATE TABLE checkpoints (
 );
 CREATE INDEX idx_checkpoints_session ON checkpoints(session_id, created_at);
 `;
+/**
+ * The window a provider stated in a context-limit error, smaller than the profile's (issue 22):
+ * the runtime works with it until the user undoes it in the profile form.
+ */
+const V15_LEARNED_WINDOW = `ALTER TABLE provider_profiles ADD COLUMN learned_context_window INTEGER;`;
 
 export const MIGRATIONS: readonly Migration[] = Object.freeze([
   {
@@ -425,6 +430,7 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   { version: 12, description: 'session message counts: the conversation only', sql: '', run: recountConversations },
   { version: 13, description: "a session's own system prompt", sql: V13_SESSION_PROMPT },
   { version: 14, description: 'checkpoints of the working folder', sql: V14_CHECKPOINTS },
+  { version: 15, description: 'window learned from the provider', sql: V15_LEARNED_WINDOW },
 ]);
 
 /** The schema version this code writes. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compact } from '@threadline/context';
 import { DEFAULT_SETTINGS, type StoredMessage } from '@threadline/protocol';
-import { compactInput, viewThreshold, type CompactionRequest } from '../compaction';
+import { compactInput, type CompactionRequest } from '../compaction';
 import type { TurnDeps } from '../deps';
 
 /** A session with some chit-chat ('ok') between real requests (chars/4 model: easy to reason about). */
@@ -25,6 +25,9 @@ function history(): StoredMessage[] {
   }
   return out;
 }
+
+/** A budget with no tool definitions and no calibration: the engine's units are the provider's. */
+const budget = (w: number) => ({ engineWindow: w, toolTokens: 0, usage: (v: number) => v / w });
 
 describe('compactInput', () => {
   it('passes the auto-compact threshold on: priority_chain stops as soon as it is under it, not at 60%', async () => {
@@ -63,29 +66,16 @@ describe('compactInput', () => {
       instructions: null,
       targetTokens: null,
     });
-    const probe = await compact(compactInput(req(0.8), view, 1_000_000));
+    const probe = await compact(compactInput(req(0.8), view, budget(1_000_000)));
     const total = probe.tokensBefore;
     // A window where the session sits just over 80%: stripping the chit-chat (P1) gets it under
     // 80%, and the chain stops there; aiming at 60% would also drop monologues (P2).
     const window = Math.round(total / 0.802);
-    const at80 = await compact(compactInput(req(0.8), view, window));
+    const at80 = await compact(compactInput(req(0.8), view, budget(window)));
     expect(at80.ok).toBe(true);
     expect(at80.tokensAfter).toBeLessThanOrEqual(window * 0.8);
     expect(at80.tokensAfter).toBeGreaterThan(window * 0.6);
-    const at50 = await compact(compactInput(req(0.5), view, window));
+    const at50 = await compact(compactInput(req(0.5), view, budget(window)));
     expect(at50.tokensAfter).toBeLessThanOrEqual(window * 0.5);
-  });
-
-  it("puts the trigger's threshold in the engine's units: the tool definitions are outside its window", () => {
-    // A view of 700 and tools of 300 in a window of 1200: 83 %, so the trigger fires. The engine
-    // sees 700 of a 900 window (78 %), under a raw 0.8: it must not answer "below the threshold".
-    const t = viewThreshold(0.8, 900, 300);
-    expect(t).toBeCloseTo((0.8 * 1200 - 300) / 900, 6);
-    expect(700 / 900).toBeLessThan(0.8);
-    expect(700 / 900).toBeGreaterThanOrEqual(t);
-    // Nothing to convert: no tools, or auto compaction off.
-    expect(viewThreshold(0.8, 900, 0)).toBe(0.8);
-    expect(viewThreshold(0, 900, 300)).toBe(0);
-    expect(viewThreshold(1, 900, 300)).toBe(1);
   });
 });

@@ -136,3 +136,32 @@ describe('ProviderForm', () => {
     );
   });
 });
+
+describe('ProviderForm: the window learned from the provider', () => {
+  afterEach(cleanup);
+
+  it('shows the learned window and forgets it on save when undone', async () => {
+    const learned = { ...profile, contextWindow: 100_000, learnedContextWindow: 16_000 };
+    const fake = createFakeBridge({
+      'providers.upsert': (i) => ({
+        ...learned,
+        learnedContextWindow: i.learnedContextWindow === null ? null : 16_000,
+      }),
+      'providers.list': () => [],
+      'providers.test': () => ({ ok: true, message: 'ok', latencyMs: 5 }),
+    });
+    setBridge(fake.bridge);
+    render(<ProviderForm profile={learned} submitLabel="Save" />);
+    expect(screen.getByTestId('provider-learned-window').textContent).toContain('16,000');
+    fireEvent.click(screen.getByTestId('provider-learned-undo'));
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('provider-save'));
+    });
+    expect(fake.calls.find((c) => c.route === 'providers.upsert')?.input).toMatchObject({
+      id: 'p1',
+      contextWindow: 100_000,
+      learnedContextWindow: null,
+    });
+    expect(screen.queryByTestId('provider-learned-window')).toBeNull();
+  });
+});

@@ -15,6 +15,7 @@ import type { MemoryTally } from '../lib/noticeView';
 import { formatTokens } from '../i18n';
 import { errorNoticeText, reasonText } from '../lib/reasons';
 import { IconChevron, IconLayers, IconMemory, IconShield, IconAlert, IconUndo } from './Icons';
+import { call } from '../transport';
 
 type TFn = TFunction;
 
@@ -161,20 +162,79 @@ export function compactionText(p: CompactionNoticePayload, t: TFn): string {
     strategy: p.strategy ? t(`settings.context.strategy.${p.strategy}.name`) : '',
     trigger: p.trigger ? t(`compaction.trigger.${p.trigger}`) : '',
     reason: reasonText(p.reason, t),
+    // Exact figures: "by how much" is the point of these notices.
+    window: p.window !== undefined ? p.window.toLocaleString() : '?',
+    previous: p.previousWindow !== undefined ? p.previousWindow.toLocaleString() : '?',
+    tokens: p.messageTokens !== undefined ? p.messageTokens.toLocaleString() : '?',
+    over:
+      p.messageTokens !== undefined && p.window !== undefined
+        ? Math.max(0, p.messageTokens - p.window).toLocaleString()
+        : '?',
+    role: p.messageRole ? t(`notice.compaction.roles.${p.messageRole}`) : '',
   };
   return t(`notice.compaction.${p.type}`, vars);
 }
 
-function CompactionChip({ p }: { p: CompactionNoticePayload }) {
+function CompactionChip({ p, sessionId }: { p: CompactionNoticePayload; sessionId: string }) {
   const { t } = useTranslation();
-  const warn = p.type === 'max_attempts' || p.type === 'compaction_failed' || p.type === 'auto_paused';
+  const warn =
+    p.type === 'max_attempts' ||
+    p.type === 'compaction_failed' ||
+    p.type === 'auto_paused' ||
+    p.type === 'message_too_large';
   return (
     <div className="chip-wrap" data-testid="notice-chip" data-notice={`compaction-${p.type}`}>
       <div className={`chip ${warn ? 'chip-warn' : 'chip-compaction'}`}>
         {warn ? <IconAlert /> : <IconLayers />}
         <span className="chip-text">{compactionText(p, t)}</span>
+        {p.type === 'message_too_large' && p.messageId && (
+          <FitMessageActions sessionId={sessionId} messageId={p.messageId} />
+        )}
       </div>
     </div>
+  );
+}
+
+/**
+ * A message over the window on its own: cut it (head and tail) or leave it out of what the model
+ * reads, then send the same request again. Either is a compaction the user can undo.
+ */
+function FitMessageActions({ sessionId, messageId }: { sessionId: string; messageId: string }) {
+  const { t } = useTranslation();
+  const [state, setState] = useState<'idle' | 'working' | 'done' | 'failed'>('idle');
+  const run = async (action: 'cut' | 'remove') => {
+    setState('working');
+    try {
+      await call('compaction.fitMessage', { sessionId, messageId, action });
+      await call('chat.retry', { sessionId });
+      setState('done');
+    } catch {
+      setState('failed');
+    }
+  };
+  if (state === 'done') return null;
+  return (
+    <span className="chip-actions" data-testid="fit-message-actions">
+      <button
+        type="button"
+        className="link-btn"
+        disabled={state === 'working'}
+        onClick={() => void run('cut')}
+        data-testid="fit-message-cut"
+      >
+        {t('notice.compaction.fit.cut')}
+      </button>
+      <button
+        type="button"
+        className="link-btn"
+        disabled={state === 'working'}
+        onClick={() => void run('remove')}
+        data-testid="fit-message-remove"
+      >
+        {t('notice.compaction.fit.remove')}
+      </button>
+      {state === 'failed' && <span className="chip-error">{t('notice.compaction.fit.failed')}</span>}
+    </span>
   );
 }
 
@@ -199,7 +259,7 @@ export function NoticeChip({ msg, tally }: { msg: StoredMessage; tally?: MemoryT
   if (parsed.type === 'runtime') return <RuntimeChip msg={msg} p={parsed.payload} tally={tally} />;
   if (parsed.type === 'gate') return <GateChip msg={msg} p={parsed.payload} level={gateLevel} />;
   if (parsed.type === 'error') return <ErrorChip text={errorNoticeText(msg.content, t)} />;
-  return <CompactionChip p={parsed.payload} />;
+  return <CompactionChip p={parsed.payload} sessionId={msg.sessionId} />;
 }
 
 /** The user undid or redid a turn's file changes (the model reads the stored sentence), or git is missing. */

@@ -78,6 +78,9 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
     String(profile?.contextWindow ?? PROVIDER_PRESETS.openai.contextWindow),
   );
   const [compactionModel, setCompactionModel] = useState(profile?.compactionModel ?? '');
+  /** The smaller window the provider stated in an error; "undo" forgets it on the next save. */
+  const [learned, setLearned] = useState<number | null>(profile?.learnedContextWindow ?? null);
+  const [forgetLearned, setForgetLearned] = useState(false);
   const [apiKey, setApiKey] = useState('');
   const [savedId, setSavedId] = useState<string | undefined>(profile?.id);
   const [hasKey, setHasKey] = useState(profile?.hasKey ?? false);
@@ -121,6 +124,7 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
       model: model.trim(),
       contextWindow: windowNum,
       compactionModel: compactionModel.trim() || null,
+      ...(forgetLearned ? { learnedContextWindow: null } : {}),
       ...(removeKey ? { apiKey: null } : apiKey ? { apiKey } : {}),
     };
   };
@@ -135,6 +139,8 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
       setKeyUrl(saved.baseUrl);
       setRemoveKey(false);
       setApiKey('');
+      setLearned(saved.learnedContextWindow ?? null);
+      setForgetLearned(false);
       return saved;
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err));
@@ -272,6 +278,21 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
             required
             data-testid="provider-window"
           />
+          {learned !== null && (
+            <span className="field-hint" data-testid="provider-learned-window">
+              {forgetLearned
+                ? t('provider.learnedWindow.forgotten')
+                : t('provider.learnedWindow.inEffect', { window: learned.toLocaleString() })}{' '}
+              <button
+                type="button"
+                className="link-btn"
+                onClick={() => setForgetLearned(!forgetLearned)}
+                data-testid="provider-learned-undo"
+              >
+                {forgetLearned ? t('provider.learnedWindow.keep') : t('provider.learnedWindow.undo')}
+              </button>
+            </span>
+          )}
         </label>
         <label className="field field-wide">
           <span className="field-label">

@@ -65,4 +65,9 @@ export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set, get)
 /** The UI slice's part of the event stream: an error that belongs to no session is a toast. */
 export const uiEvents: SliceEvents = (get) => (e) => {
   if (e.type === 'error' && !e.sessionId) get().showToast(e.message);
+  // A profile changed outside the form (the window learned from a provider): the form shows it.
+  if (e.type === 'providers.changed')
+    void get()
+      .loadProviders()
+      .catch(() => undefined);
 };
