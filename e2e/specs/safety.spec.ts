@@ -104,8 +104,9 @@ test('MCP tool descriptions in Settings; a changed one is held back until approv
     paths: [resolve(repoRoot, 'packages/agent')],
   });
   const sdk = entry.slice(0, entry.lastIndexOf(`${sep}dist${sep}`));
-  const descriptionFile = join(stack.dataDir, '..', 'clock-description.txt');
-  writeFileSync(descriptionFile, 'Tells the current time.');
+  // The server runs sandboxed in a folder of its own (a private /tmp, the rest read-only): its
+  // description file lives there, named relative to it.
+  let descriptionFile = '';
   const script = resolve(repoRoot, 'e2e', 'support', 'describedMcpServer.mjs');
   const app = new AppPage(page);
   await app.open(stack.url);
@@ -115,10 +116,16 @@ test('MCP tool descriptions in Settings; a changed one is held back until approv
   await page.getByTestId('mcp-add').click();
   await page.getByTestId('mcp-name').fill('clock');
   await page.getByTestId('mcp-command').fill(process.execPath);
-  await page.getByTestId('mcp-args').fill(`${script}\n${sdk}\n${descriptionFile}`);
+  await page.getByTestId('mcp-args').fill(`${script}\n${sdk}\nclock-description.txt`);
   await page.getByTestId('mcp-env-allow').fill('CLOCK_ZONE');
   await page.getByTestId('mcp-save').click();
   const row = page.locator('[data-testid=mcp-item][data-name=clock]');
+  await expect(row).toHaveCount(1);
+  const { servers } = await stack.rpc<{ servers: { name: string; runFolder?: string }[] }>('mcp.servers.list');
+  const runFolder = servers.find((x) => x.name === 'clock')!.runFolder!;
+  mkdirSync(runFolder, { recursive: true });
+  descriptionFile = join(runFolder, 'clock-description.txt');
+  writeFileSync(descriptionFile, 'Tells the current time.');
   await row.getByTestId('mcp-restart').click();
   await expect(row.getByTestId('mcp-status')).toHaveAttribute('data-status', 'connected', { timeout: 30_000 });
   // Runs in a folder of its own under the data folder, not a chat's working folder.

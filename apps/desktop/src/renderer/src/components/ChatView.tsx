@@ -63,6 +63,10 @@ export function ChatView() {
   if (!sessionId)
     return (
       <main className="chat">
+        {/* No session yet: the sidebar (and Settings in it) stays reachable in a narrow window. */}
+        <header className="chat-header chat-header-empty">
+          <SidebarToggle />
+        </header>
         <EmptyChat />
       </main>
     );

@@ -168,8 +168,9 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
     setTest({ state: 'idle' });
     setSaving(true);
     // A saved profile whose address, model and key are as stored was checked (or saved anyway)
-    // already: renaming it or changing its window asks nothing again.
-    const unchanged =
+    // already: renaming it or changing its window asks nothing again. Saving it with no change at
+    // all checks it again (the user is asking whether it works now).
+    const sameConnection =
       profile !== undefined &&
       savedId === profile.id &&
       baseUrl.trim() === profile.baseUrl &&
@@ -177,6 +178,12 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
       preset === profile.preset &&
       apiKey === '' &&
       !removeKey;
+    const otherEdits =
+      profile !== undefined &&
+      (name.trim() !== profile.name ||
+        contextWindow !== String(profile.contextWindow) ||
+        (compactionModel.trim() || null) !== profile.compactionModel);
+    const unchanged = sameConnection && otherEdits;
     if (!anyway && !unchanged) {
       const d = draft();
       if (!d) return setSaving(false);
