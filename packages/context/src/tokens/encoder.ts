@@ -64,6 +64,7 @@ function encodeLinear(enc: Tiktoken, text: string): number[] {
 const MAX_EXACT_PIECE = 1024;
 
 interface PieceCounter {
+  name: 'o200k_base' | 'cl100k_base';
   enc: Tiktoken;
   re: RegExp | null;
   counts: PieceTable;
@@ -88,6 +89,7 @@ function pieceCounter(name: 'o200k_base' | 'cl100k_base'): PieceCounter {
     let ranks = inner.textMap instanceof Map ? new RankTable(inner.textMap as Map<number, Uint8Array>) : null;
     if (ranks !== null && !ranks.complete) ranks = null;
     pc = {
+      name,
       enc,
       re: typeof inner.patStr === 'string' ? new RegExp(inner.patStr, 'gu') : null,
       counts: new PieceTable(),
@@ -112,8 +114,7 @@ export function resetPieceCache(): void {
 const utf8 = new TextEncoder();
 
 /** Token count of the piece t[s, e) that is not a single ASCII character, cached or not. */
-function countPiece(enc: Tiktoken, ranks: RankTable, t: string, s: number, e: number, ascii: boolean): number {
-  if (e - s > MAX_EXACT_PIECE) return encodeLinear(enc, t.slice(s, e)).length;
+function countPiece(ranks: RankTable, t: string, s: number, e: number, ascii: boolean): number {
   if (ascii) return countAscii(ranks, t, s, e);
   const bytes = utf8.encode(t.slice(s, e));
   if (bytes.length === 1 || ranks.idOfBytes(bytes, bytes.length) >= 0) return 1;
@@ -132,6 +133,7 @@ function shortCount(ranks: RankTable, t: string, s: number, e: number): number {
  */
 function spanCount(pc: PieceCounter, ranks: RankTable, t: string, s: number, e: number): number {
   const len = e - s;
+  if (len > MAX_EXACT_PIECE) return countLongPiece(pc, t.slice(s, e));
   const c0 = t.charCodeAt(s);
   if (len === 1 && c0 < 128) return 1; // every byte is a token
   if (len <= 3 && c0 < 128) {
@@ -157,10 +159,30 @@ function spanCount(pc: PieceCounter, ranks: RankTable, t: string, s: number, e: 
   if (ascii && len <= MAX_EXACT_PIECE && ranks.idOfAscii(t, s, e, h) >= 0) return 1;
   let c = pc.counts.get(t, s, e, h);
   if (c < 0) {
-    c = countPiece(pc.enc, ranks, t, s, e, ascii);
+    c = countPiece(ranks, t, s, e, ascii);
     pc.counts.set(t.slice(s, e), h, c);
   }
   return c;
+}
+
+const RUN_PIECES = /\S{256}|\s{256}/g;
+
+/**
+ * A pre-token over MAX_EXACT_PIECE chars (one character repeated, base64 or minified code without
+ * a break): cut as encodeLinear cuts it (each 256-char run of non-space or of space, and the
+ * stretches between), each part pre-tokenized and counted alone. Equal to encodeLinear's length,
+ * linear in the piece (repeated parts are piece-cache hits), and within 1 % of the uncut count.
+ */
+function countLongPiece(pc: PieceCounter, piece: string): number {
+  let total = 0;
+  let at = 0;
+  for (const m of piece.matchAll(RUN_PIECES)) {
+    if (m.index > at) total += countPieces(pc.name, piece.slice(at, m.index));
+    total += countPieces(pc.name, m[0]);
+    at = m.index + m[0].length;
+  }
+  if (at < piece.length) total += countPieces(pc.name, piece.slice(at));
+  return total;
 }
 
 function countPieces(name: 'o200k_base' | 'cl100k_base', text: string): number {
