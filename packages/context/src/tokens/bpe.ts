@@ -23,6 +23,27 @@ function hashBytes(b: Uint8Array, s: number, e: number, seed = FNV_OFFSET): numb
   return h;
 }
 
+/** js-tiktoken's `textMap` as the asset's two arrays (bytes in id order, lengths per id). */
+export function flattenTextMap(textMap: ReadonlyMap<number, Uint8Array>): {
+  tokenBytes: Uint8Array;
+  lengths: Uint8Array;
+} {
+  let maxId = 0;
+  let total = 0;
+  for (const [id, b] of textMap) {
+    if (id > maxId) maxId = id;
+    if (b.length > 255) throw new Error(`token ${id} is ${b.length} bytes long`);
+    total += b.length;
+  }
+  const lengths = new Uint8Array(maxId + 1);
+  for (const [id, b] of textMap) lengths[id] = b.length;
+  const offsets = new Int32Array(maxId + 2);
+  for (let id = 0; id <= maxId; id++) offsets[id + 1] = offsets[id]! + lengths[id]!;
+  const tokenBytes = new Uint8Array(total);
+  for (const [id, b] of textMap) tokenBytes.set(b, offsets[id]!);
+  return { tokenBytes, lengths };
+}
+
 /** Slot of a hash: FNV's low bits alone cluster, so fold the high ones in. */
 const slotOf = (h: number, mask: number): number => (h ^ (h >>> 15)) & mask;
 
@@ -46,35 +67,57 @@ export class RankTable {
    */
   private readonly pair2 = new Int32Array(1 << 16).fill(-1);
 
-  /** From js-tiktoken's `textMap` (rank → bytes): tens of ms for o200k, once per process (js-tiktoken's own load takes ~10× that). */
-  constructor(textMap: ReadonlyMap<number, Uint8Array>) {
-    let maxId = 0;
-    let total = 0;
-    for (const [id, b] of textMap) {
-      if (id > maxId) maxId = id;
-      total += b.length;
-    }
-    this.bytes = new Uint8Array(total);
-    this.info = new Int32Array((maxId + 1) * 4);
+  /**
+   * From the vocabulary as two flat arrays: every token's bytes back to back, in id order, and
+   * each id's length (0 = no such id). That is the whole of the prebuilt vocabulary asset
+   * (vocab.ts); the hash table is built here, a few ms, once per process.
+   */
+  constructor(tokenBytes: Uint8Array, lengths: Uint8Array) {
+    const n = lengths.length;
+    let tokens = 0;
+    for (let id = 0; id < n; id++) if (lengths[id]! > 0) tokens++;
+    this.bytes = tokenBytes;
+    this.info = new Int32Array(n * 4);
     let size = 1;
-    while (size < textMap.size * 2) size <<= 1;
+    while (size < tokens * 2) size <<= 1;
     this.slots = new Int32Array(size * 2);
     this.mask = size - 1;
+    const { info, slots, mask, byteToken, pair2 } = this;
     let at = 0;
-    for (const [id, b] of textMap) {
-      this.bytes.set(b, at);
-      const h = hashBytes(b, 0, b.length);
-      this.info[id * 4] = at;
-      this.info[id * 4 + 1] = b.length;
-      this.info[id * 4 + 2] = h;
-      at += b.length;
-      let i = slotOf(h, this.mask);
-      while (this.slots[i * 2 + 1] !== 0) i = (i + 1) & this.mask;
-      this.slots[i * 2] = h;
-      this.slots[i * 2 + 1] = id + 1;
-      if (b.length === 1) this.byteToken[b[0]!] = id;
-      else if (b.length === 2) this.pair2[(b[0]! << 8) | b[1]!] = id;
+    for (let id = 0; id < n; id++) {
+      const len = lengths[id]!;
+      if (len === 0) continue;
+      let h = FNV_OFFSET;
+      for (let k = at; k < at + len; k++) h = Math.imul(h ^ tokenBytes[k]!, FNV_PRIME);
+      info[id * 4] = at;
+      info[id * 4 + 1] = len;
+      info[id * 4 + 2] = h;
+      let i = slotOf(h, mask);
+      while (slots[i * 2 + 1] !== 0) i = (i + 1) & mask;
+      slots[i * 2] = h;
+      slots[i * 2 + 1] = id + 1;
+      if (len === 1) byteToken[tokenBytes[at]!] = id;
+      else if (len === 2) pair2[(tokenBytes[at]! << 8) | tokenBytes[at + 1]!] = id;
+      at += len;
     }
+  }
+
+  /** From js-tiktoken's `textMap` (rank → bytes): what the vocabulary asset is generated from. */
+  static fromTextMap(textMap: ReadonlyMap<number, Uint8Array>): RankTable {
+    const { tokenBytes, lengths } = flattenTextMap(textMap);
+    return new RankTable(tokenBytes, lengths);
+  }
+
+  /** Number of ids (the largest id + 1). */
+  get size(): number {
+    return this.info.length / 4;
+  }
+
+  /** The bytes of a token id (a view, not a copy), or null. */
+  bytesOf(id: number): Uint8Array | null {
+    if (id < 0 || id >= this.size || this.info[id * 4 + 1] === 0) return null;
+    const o = this.info[id * 4]!;
+    return this.bytes.subarray(o, o + this.info[id * 4 + 1]!);
   }
 
   /** Every byte has a token (else callers fall back to js-tiktoken). */
@@ -162,6 +205,30 @@ export function countBytes(table: RankTable, b: Uint8Array, n: number): number {
   return merge(table, n);
 }
 
+/** Token ids of the ASCII text t[s, e) (at least 2 chars, not itself a token), pushed onto out. */
+export function encodeAscii(table: RankTable, t: string, s: number, e: number, out: number[]): void {
+  const n = e - s;
+  scratch(n);
+  for (let k = 0; k < n; k++) ids[k] = table.byteToken[t.charCodeAt(s + k)]!;
+  mergeInto(table, n, out);
+}
+
+/** Token ids of the bytes b[0, n) (at least 2, not itself a token), pushed onto out. */
+export function encodeBytes(table: RankTable, b: Uint8Array, n: number, out: number[]): void {
+  scratch(n);
+  for (let k = 0; k < n; k++) ids[k] = table.byteToken[b[k]!]!;
+  mergeInto(table, n, out);
+}
+
+function mergeInto(table: RankTable, n: number, out: number[]): void {
+  if (n > 24) {
+    mergeLong(table, ids.subarray(0, n), out);
+    return;
+  }
+  const m = mergeShort(table, n);
+  for (let k = 0; k < m; k++) out.push(ids[k]!);
+}
+
 function merge(table: RankTable, n: number): number {
   return n > 24 ? mergeLong(table, ids.subarray(0, n)) : mergeShort(table, n);
 }
@@ -202,7 +269,7 @@ function mergeShort(table: RankTable, count: number): number {
  * on ties, taken from a heap of (rank, position) over a linked list of parts, so a piece costs
  * n log n instead of n². Stale heap entries are recognised by the ids they were made for.
  */
-function mergeLong(table: RankTable, ids: Int32Array): number {
+function mergeLong(table: RankTable, ids: Int32Array, out?: number[]): number {
   const n = ids.length;
   const next = new Int32Array(n);
   const prev = new Int32Array(n);
@@ -276,5 +343,7 @@ function mergeLong(table: RankTable, ids: Int32Array): number {
     if (prev[pos]! >= 0) push(prev[pos]!);
     push(pos);
   }
+  // The leftmost part always stays at 0 (a merge keeps its left position).
+  if (out) for (let k = 0; k >= 0; k = next[k]!) out.push(ids[k]!);
   return parts;
 }

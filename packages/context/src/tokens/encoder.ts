@@ -1,23 +1,11 @@
-import { getEncoding, type Tiktoken } from 'js-tiktoken';
 import { encodingForModel, type EncodingName } from './models';
-import { countAscii, countBytes, hashAscii, RankTable } from './bpe';
+import { countAscii, countBytes, encodeAscii, encodeBytes, hashAscii, RankTable } from './bpe';
 import { PieceTable } from './pieceTable';
-import { forEachO200kPiece, o200kAsciiPieceEnd, o200kRegexEnd, o200kRegexStart } from './pretokenize';
+import { forEachO200kSpan, o200kAsciiPieceEnd, o200kRegexEnd, o200kRegexStart } from './pretokenize';
+import { loadVocab } from './vocab';
 
 /** Characters per token of the documented fallback for models without a known tokenizer. */
 export const APPROX_CHARS_PER_TOKEN = 4;
-
-const encoders = new Map<EncodingName, Tiktoken>();
-
-/** The BPE for an encoding, built once per process (building o200k takes ~100 ms). */
-function bpe(name: 'o200k_base' | 'cl100k_base'): Tiktoken {
-  let enc = encoders.get(name);
-  if (!enc) {
-    enc = getEncoding(name);
-    encoders.set(name, enc);
-  }
-  return enc;
-}
 
 /** A model's tokenizer: exact BPE where we know it, chars/4 otherwise. */
 export interface TokenEncoder {
@@ -37,39 +25,29 @@ const approx: TokenEncoder = {
 };
 
 /**
- * js-tiktoken's BPE is quadratic in the length of one pre-token: 16,000 characters of base64 or
- * minified code without a space take ~17 s, and a tool output like that would stall the turn.
- * Such runs are cut into 256-character pieces and encoded piece by piece, which keeps counting
- * linear, changes a count by at most a token per cut, and still decodes to the exact text.
- * Whitespace runs too: 3,000 blanks before a newline are one pre-token (0.6 s whole, 7 s at 10,000).
+ * BPE is quadratic in the length of one pre-token, and 16,000 characters of base64 or minified
+ * code without a space are one pre-token. A pre-token over MAX_EXACT_PIECE chars is cut: each
+ * 256-character run of non-space or of space is a part, the stretches between too (cut every 256
+ * chars if longer), and each part is pre-tokenized and encoded alone. That keeps counting linear,
+ * changes a count by at most a token per cut (within 1 % of the uncut count, tested), and still
+ * decodes to the exact text. Whitespace runs too: 3,000 blanks before a newline are one pre-token.
  */
-const LONG_RUN = /\S{257}|\s{257}/;
-const RUN_PIECE = /(\S{256}|\s{256})/;
-
-function encodeLinear(enc: Tiktoken, text: string): number[] {
-  // Disallowing nothing: a transcript that quotes "<|endoftext|>" must count, not throw.
-  if (!LONG_RUN.test(text)) return enc.encode(text, [], []);
-  const out: number[] = [];
-  for (const part of text.split(RUN_PIECE)) if (part.length > 0) for (const t of enc.encode(part, [], [])) out.push(t);
-  return out;
-}
-
 /**
  * Counting is BPE per pre-tokenizer piece (the encoding's own regex split), so the count of a text
  * is the sum of its pieces' counts. A piece that is itself a token counts 1 (one probe of the rank
  * table, as js-tiktoken checks first); the counts of other pieces are cached, as the original
  * GPT-2 encoder cached its BPE, since pieces repeat (words, indentation, punctuation).
  */
-/** A piece longer than this is counted with the 256-character cut of `encodeLinear`. */
+/** A piece longer than this is cut (longPieceParts). */
 const MAX_EXACT_PIECE = 1024;
 
 interface PieceCounter {
   name: 'o200k_base' | 'cl100k_base';
-  enc: Tiktoken;
-  re: RegExp | null;
+  /** The encoding's pre-tokenizer (global + unicode). */
+  re: RegExp;
   counts: PieceTable;
-  /** The vocabulary as flat arrays, or null if js-tiktoken's internals changed. */
-  ranks: RankTable | null;
+  /** The vocabulary as flat arrays (the prebuilt asset, vocab.ts). */
+  ranks: RankTable;
   /**
    * Counts of 2- and 3-character ASCII pieces (0 = not yet known), indexed by their characters:
    * the most frequent pieces after single characters (` =`, `++`, ` if`, `def`), one read each.
@@ -82,18 +60,13 @@ const pieceCounters = new Map<string, PieceCounter>();
 function pieceCounter(name: 'o200k_base' | 'cl100k_base'): PieceCounter {
   let pc = pieceCounters.get(name);
   if (!pc) {
-    // js-tiktoken keeps the pattern as `patStr` and token bytes as `textMap`; without them we
-    // fall back to plain encoding.
-    const enc = bpe(name);
-    const inner = enc as unknown as { patStr?: unknown; textMap?: unknown };
-    let ranks = inner.textMap instanceof Map ? new RankTable(inner.textMap as Map<number, Uint8Array>) : null;
-    if (ranks !== null && !ranks.complete) ranks = null;
+    const vocab = loadVocab(name);
+    if (!vocab.ranks.complete) throw new Error(`${name}: a byte has no token in the vocabulary`);
     pc = {
       name,
-      enc,
-      re: typeof inner.patStr === 'string' ? new RegExp(inner.patStr, 'gu') : null,
+      re: new RegExp(vocab.patStr, 'gu'),
       counts: new PieceTable(),
-      ranks,
+      ranks: vocab.ranks,
       short2: new Uint8Array(1 << 14),
       short3: new Uint8Array(1 << 21),
     };
@@ -166,29 +139,32 @@ function spanCount(pc: PieceCounter, ranks: RankTable, t: string, s: number, e: 
 }
 
 const RUN_PIECES = /\S{256}|\s{256}/g;
+const RUN = 256;
 
-/**
- * A pre-token over MAX_EXACT_PIECE chars (one character repeated, base64 or minified code without
- * a break): cut as encodeLinear cuts it (each 256-char run of non-space or of space, and the
- * stretches between), each part pre-tokenized and counted alone. Equal to encodeLinear's length,
- * linear in the piece (repeated parts are piece-cache hits), and within 1 % of the uncut count.
- */
-function countLongPiece(pc: PieceCounter, piece: string): number {
-  let total = 0;
+/** The parts a pre-token over MAX_EXACT_PIECE chars is cut into, in order (see above). */
+function longPieceParts(piece: string, part: (p: string) => void): void {
+  const gap = (s: number, e: number): void => {
+    if (e - s <= MAX_EXACT_PIECE) part(piece.slice(s, e));
+    else for (let i = s; i < e; i += RUN) part(piece.slice(i, Math.min(e, i + RUN)));
+  };
   let at = 0;
   for (const m of piece.matchAll(RUN_PIECES)) {
-    if (m.index > at) total += countPieces(pc.name, piece.slice(at, m.index));
-    total += countPieces(pc.name, m[0]);
+    if (m.index > at) gap(at, m.index);
+    part(m[0]);
     at = m.index + m[0].length;
   }
-  if (at < piece.length) total += countPieces(pc.name, piece.slice(at));
+  if (at < piece.length) gap(at, piece.length);
+}
+
+function countLongPiece(pc: PieceCounter, piece: string): number {
+  let total = 0;
+  longPieceParts(piece, (p) => (total += countPieces(pc.name, p)));
   return total;
 }
 
 function countPieces(name: 'o200k_base' | 'cl100k_base', text: string): number {
   const pc = pieceCounter(name);
   const { re, ranks } = pc;
-  if (re === null || ranks === null) return encodeLinear(pc.enc, text).length;
   let total = 0;
   if (name !== 'o200k_base') {
     for (const m of text.matchAll(re)) total += spanCount(pc, ranks, text, m.index, m.index + m[0].length);
@@ -232,46 +208,73 @@ function countRegexStretch(
   return total;
 }
 
-/** Some pre-token is longer than MAX_EXACT_PIECE (only then can BPE go quadratic). */
-const HUGE_RUN = new RegExp(`\\S{${MAX_EXACT_PIECE + 1}}|\\s{${MAX_EXACT_PIECE + 1}}`);
-
-function forEachPiece(name: 'o200k_base' | 'cl100k_base', text: string, piece: (p: string) => void): void {
-  const re = pieceCounter(name).re;
-  if (re === null) piece(text);
-  else if (name === 'o200k_base') forEachO200kPiece(text, re, piece);
-  else for (const m of text.matchAll(re)) piece(m[0]);
+/** Every piece of a text as a span of it, by the encoding's pre-tokenizer. */
+function forEachSpan(pc: PieceCounter, text: string, span: (s: number, e: number) => void): void {
+  if (pc.name === 'o200k_base') forEachO200kSpan(text, pc.re, span);
+  else for (const m of text.matchAll(pc.re)) span(m.index, m.index + m[0].length);
 }
 
 /**
- * Token ids: js-tiktoken's, exactly, except that a single pre-token over MAX_EXACT_PIECE chars
- * is encoded in 256-character cuts (encodeLinear), as it is counted, so count = ids.length.
+ * Token ids, as js-tiktoken's `encode(text, [], [])` gives them (special-token strings as text),
+ * on the same flat vocabulary as counting, except that a pre-token over MAX_EXACT_PIECE chars is
+ * cut as it is counted, so count = ids.length.
  */
-function encodeExact(name: 'o200k_base' | 'cl100k_base', text: string): number[] {
-  const enc = bpe(name);
-  if (!HUGE_RUN.test(text)) return enc.encode(text, [], []);
-  const out: number[] = [];
-  let chunk = '';
-  const flush = (): void => {
-    if (chunk !== '') for (const t of enc.encode(chunk, [], [])) out.push(t);
-    chunk = '';
-  };
-  forEachPiece(name, text, (p) => {
-    if (p.length <= MAX_EXACT_PIECE) chunk += p;
-    else {
-      flush();
-      for (const t of encodeLinear(enc, p)) out.push(t);
+function encodePieces(pc: PieceCounter, text: string, out: number[]): void {
+  const { ranks } = pc;
+  forEachSpan(pc, text, (s, e) => {
+    const len = e - s;
+    if (len > MAX_EXACT_PIECE) {
+      longPieceParts(text.slice(s, e), (p) => encodePieces(pc, p, out));
+      return;
     }
+    let ascii = true;
+    for (let i = s; i < e && ascii; i++) if (text.charCodeAt(i) > 127) ascii = false;
+    if (ascii) {
+      if (len === 1) out.push(ranks.byteToken[text.charCodeAt(s)]!);
+      else {
+        const id = ranks.idOfAscii(text, s, e, hashAscii(text, s, e));
+        if (id >= 0) out.push(id);
+        else encodeAscii(ranks, text, s, e, out);
+      }
+      return;
+    }
+    const bytes = utf8.encode(text.slice(s, e));
+    const id = bytes.length === 1 ? ranks.byteToken[bytes[0]!]! : ranks.idOfBytes(bytes, bytes.length);
+    if (id >= 0) out.push(id);
+    else encodeBytes(ranks, bytes, bytes.length, out);
   });
-  flush();
-  return out;
+}
+
+const fromUtf8 = new TextDecoder();
+
+function decodeIds(pc: PieceCounter, tokens: readonly number[]): string {
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  for (const t of tokens) {
+    const b = pc.ranks.bytesOf(t);
+    if (b === null) continue;
+    parts.push(b);
+    total += b.length;
+  }
+  const all = new Uint8Array(total);
+  let at = 0;
+  for (const b of parts) {
+    all.set(b, at);
+    at += b.length;
+  }
+  return fromUtf8.decode(all);
 }
 
 function exact(name: 'o200k_base' | 'cl100k_base'): TokenEncoder {
   return {
     name,
     count: (text) => (text.length === 0 ? 0 : countPieces(name, text)),
-    encode: (text) => encodeExact(name, text),
-    decode: (tokens) => bpe(name).decode(tokens),
+    encode: (text) => {
+      const out: number[] = [];
+      if (text.length > 0) encodePieces(pieceCounter(name), text, out);
+      return out;
+    },
+    decode: (tokens) => decodeIds(pieceCounter(name), tokens),
   };
 }
 
