@@ -300,3 +300,116 @@ export function encoderFor(model: string): TokenEncoder {
 export function countTextTokens(text: string, model: string): number {
   return encoderFor(model).count(text);
 }
+
+// ─── Counting that yields: for the thread that answers requests (issue 25) ─────────────────────
+
+/** Characters counted between two yields of a sliced count (a few ms of the slowest text). */
+const SLICE_CHARS = 2048;
+
+function* countLongPieceSteps(pc: PieceCounter, piece: string): Generator<void, number, void> {
+  const parts: string[] = [];
+  longPieceParts(piece, (p) => parts.push(p));
+  let total = 0;
+  for (let k = 0; k < parts.length; k++) {
+    total += countPieces(pc.name, parts[k]!);
+    if (k % 8 === 7) yield;
+  }
+  return total;
+}
+
+/** countPieces, yielding every SLICE_CHARS characters (and inside a long pre-token). */
+function* countPiecesSteps(pc: PieceCounter, text: string): Generator<void, number, void> {
+  const { re, ranks } = pc;
+  let total = 0;
+  let work = 0;
+  const n = text.length;
+  // o200k: ASCII stretches by the scanner, the lines around a non-ASCII character by the regex;
+  // cl100k: the regex throughout.
+  for (let from = 0; from < n;) {
+    const start = pc.name === 'o200k_base' ? o200kRegexStart(text, from) : from;
+    for (let i = from; i < start;) {
+      const e = o200kAsciiPieceEnd(text, i, start);
+      total +=
+        e - i > MAX_EXACT_PIECE ? yield* countLongPieceSteps(pc, text.slice(i, e)) : spanCount(pc, ranks, text, i, e);
+      work += e - i;
+      i = e;
+      if (work >= SLICE_CHARS) {
+        work = 0;
+        yield;
+      }
+    }
+    if (start === n) break;
+    const end = pc.name === 'o200k_base' ? o200kRegexEnd(text, start) : n;
+    const stretch = start === 0 && end === n ? text : text.slice(start, end);
+    for (const m of stretch.matchAll(re)) {
+      const s = start + m.index;
+      const e = s + m[0].length;
+      total += e - s > MAX_EXACT_PIECE ? yield* countLongPieceSteps(pc, m[0]) : spanCount(pc, ranks, text, s, e);
+      work += e - s;
+      if (work >= SLICE_CHARS) {
+        work = 0;
+        yield;
+      }
+    }
+    from = end;
+  }
+  return total;
+}
+
+/**
+ * The count of countTextTokens, as steps: each `next()` does a bounded amount of work (a few
+ * thousand characters), so a caller can interleave it with other work. Same result as
+ * countTextTokens.
+ */
+export function* countTextTokensSteps(text: string, model: string): Generator<void, number, void> {
+  const enc = encoderFor(model);
+  if (enc.name === 'approx_chars_4' || text.length === 0) return enc.count(text);
+  return yield* countPiecesSteps(pieceCounter(enc.name), text);
+}
+
+/** Below this a text is counted in one go (well under a millisecond of the slowest text). */
+export const SLICED_COUNT_MIN_CHARS = 8192;
+
+export interface SliceOptions {
+  /** Work between two yields to the event loop (ms of wall clock; default 8). */
+  sliceMs?: number;
+  signal?: AbortSignal;
+}
+
+/** Gives the event loop a turn (I/O, timers, other requests) before going on. */
+export const yieldToEventLoop = (): Promise<void> =>
+  new Promise((resolve) => (typeof setImmediate === 'function' ? setImmediate(resolve) : setTimeout(resolve, 0)));
+
+/** Runs steps, yielding to the event loop whenever a slice has run `sliceMs`. */
+export async function runSteps<T>(steps: Generator<void, T, void>, opts: SliceOptions = {}): Promise<T> {
+  const sliceMs = opts.sliceMs ?? 8;
+  let t0 = performance.now();
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+    if (performance.now() - t0 >= sliceMs) {
+      await yieldToEventLoop();
+      if (opts.signal?.aborted) throw opts.signal.reason ?? new Error('aborted');
+      t0 = performance.now();
+    }
+  }
+}
+
+/** countTextTokens without holding the thread: a long text is counted in slices between which the event loop runs. */
+export async function countTextTokensAsync(text: string, model: string, opts?: SliceOptions): Promise<number> {
+  if (text.length < SLICED_COUNT_MIN_CHARS) return countTextTokens(text, model);
+  return runSteps(countTextTokensSteps(text, model), opts);
+}
+
+/**
+ * A quick upper-leaning estimate (UTF-8 bytes / 3, at least chars / 4): what a text over a size
+ * shows until its exact count, made in the background, replaces it.
+ */
+export function estimateTextTokens(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
+  }
+  return Math.ceil(Math.max(bytes / 3, text.length / APPROX_CHARS_PER_TOKEN));
+}

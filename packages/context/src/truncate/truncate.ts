@@ -1,5 +1,5 @@
 import type { TruncationPolicy } from '@threadline/protocol';
-import { APPROX_CHARS_PER_TOKEN, encoderFor } from '../tokens/encoder';
+import { APPROX_CHARS_PER_TOKEN, countTextTokensAsync, encoderFor, type SliceOptions } from '../tokens/encoder';
 
 /** Default `toolOutput.maxTokens` (seed 004 Phase 1). */
 export const TOOL_OUTPUT_MAX_TOKENS = 5000;
@@ -157,6 +157,60 @@ export function truncateToolOutput(text: string, opts: TruncateOptions = {}): Tr
   const head = exactPrefix(text, enc.decode(tokens.slice(0, headN)));
   const tail = exactSuffix(text, enc.decode(tokens.slice(tokens.length - tailN)));
   return cut(head, tail, tokens.length - headN - tailN, 'tokens');
+}
+
+/** Above this many characters truncateToolOutputAsync counts in slices and encodes only the two ends. */
+export const LARGE_OUTPUT_CHARS = 64_000;
+
+/** Tokens of margin past a window's end: its last pieces may split otherwise in the whole text. */
+const WINDOW_MARGIN = 64;
+
+/**
+ * truncateToolOutput for the thread that answers requests: a large text is counted in slices
+ * (the event loop runs between them) and only its two ends are encoded, in windows grown until
+ * they hold the kept tokens. Same cut as truncateToolOutput (head and tail by tokens, the marker,
+ * the line count); `removed` is the exact total less what is kept.
+ */
+export async function truncateToolOutputAsync(
+  text: string,
+  opts: TruncateOptions = {},
+  slice?: SliceOptions,
+): Promise<TruncateResult> {
+  const policy = opts.policy ?? 'tokens';
+  const maxTokens = opts.maxTokens ?? TOOL_OUTPUT_MAX_TOKENS;
+  const enc = encoderFor(opts.model ?? '');
+  if (policy !== 'tokens' || maxTokens <= 0 || text.length < LARGE_OUTPUT_CHARS || enc.name === 'approx_chars_4')
+    return truncateToolOutput(text, opts);
+  const total = await countTextTokensAsync(text, opts.model ?? '', slice);
+  const totalLines = lineCount(text);
+  if (total <= maxTokens) return { text, truncated: false, removed: 0, unit: null, totalLines };
+  const keep = Math.floor(maxTokens / SERIALIZATION_BUFFER);
+  const headN = Math.floor(keep / 2);
+  const tailN = keep - headN;
+  let head = '';
+  for (let w = Math.max(4096, headN * 8); ; w *= 2) {
+    const ids = enc.encode(safeHead(text, w))!;
+    if (ids.length >= headN + WINDOW_MARGIN || w >= text.length) {
+      head = exactPrefix(text, enc.decode(ids.slice(0, headN)));
+      break;
+    }
+  }
+  let tail = '';
+  for (let w = Math.max(4096, tailN * 8); ; w *= 2) {
+    const ids = enc.encode(safeTail(text, w))!;
+    if (ids.length >= tailN + WINDOW_MARGIN || w >= text.length) {
+      tail = exactSuffix(text, enc.decode(ids.slice(Math.max(0, ids.length - tailN))));
+      break;
+    }
+  }
+  const removed = Math.max(0, total - headN - tailN);
+  return {
+    text: assemble(head, tail, marker(removed, 'tokens', opts.outputId), totalLines),
+    truncated: true,
+    removed,
+    unit: 'tokens',
+    totalLines,
+  };
 }
 
 export interface CapResult {
