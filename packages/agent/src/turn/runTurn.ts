@@ -1,4 +1,4 @@
-import { countMessageTokens, truncateToolOutput } from '@threadline/context';
+import { countTextTokensAsync, TOKENS_PER_MESSAGE, truncateToolOutputAsync } from '@threadline/context';
 import {
   AppError,
   USER_ONLY,
@@ -16,6 +16,7 @@ import { refreshSessionMemory } from './memory';
 import { callModel, refreshUsage } from './modelCall';
 import { persistErrorNotice } from './notices';
 import { DoomLoopGuard, runToolCall, type ToolOutcome } from './toolStep';
+import { settleCounts } from './counting';
 
 export const TURN_ABORTED_TEXT =
   '<turn_aborted>The user interrupted the previous turn; its work may be incomplete.</turn_aborted>';
@@ -25,41 +26,47 @@ export const TURN_ABORTED_TEXT =
  * tokens) the model gets head + tail, as for a tool output; the full text stays beside it
  * (messages.fullOutput for the user, read_tool_output by message id for the agent).
  */
-function userContent(
+async function userContent(
   deps: TurnDeps,
   sessionId: string,
   id: string,
   text: string,
   profile: ProviderProfile,
-): NewMessage {
+): Promise<NewMessage> {
   const plain: NewMessage = { id, role: 'user', content: text };
   // Half of what the provider can take, in the engine's units: the window less the tool
   // definitions, scaled by the calibration (turn/budget.ts).
   const limit = Math.max(1, Math.floor(tokenBudget(deps, sessionId, profile).viewWindow / 2));
   // A token is at least one UTF-8 byte: a text this small cannot be over, no need to count it.
   if (Buffer.byteLength(text, 'utf8') <= limit) return plain;
-  if (countMessageTokens({ role: 'user', content: text }, profile.model) <= limit) return plain;
-  const cut = truncateToolOutput(text, { policy: 'tokens', maxTokens: limit, model: profile.model, outputId: id });
+  // A long paste is counted in slices (other sessions' requests are answered meanwhile).
+  if ((await countTextTokensAsync(text, profile.model)) + TOKENS_PER_MESSAGE <= limit) return plain;
+  const cut = await truncateToolOutputAsync(text, {
+    policy: 'tokens',
+    maxTokens: limit,
+    model: profile.model,
+    outputId: id,
+  });
   if (!cut.truncated) return plain;
   return { ...plain, content: cut.text, fullOutput: text, meta: { truncated: true } };
 }
 
 /** store appends the user message (its own transaction, before chat.send returns). */
-export function appendUserMessage(
+export async function appendUserMessage(
   deps: TurnDeps,
   sessionId: string,
   request: UserRequest,
   profile: ProviderProfile,
   /** An edit: the parent of the edited message (a new branch); default the active leaf. */
   parentId?: string | null,
-): StoredMessage {
+): Promise<StoredMessage> {
   const session = deps.store.sessions.get(sessionId);
   if (!session) throw new AppError('not_found', `No session with id ${sessionId}.`);
   // A manual compaction phrase is a command to the app, not part of the conversation: the user
   // sees it, the model never does.
   const { text } = request;
   const command = request.manual !== null;
-  const user = userContent(deps, sessionId, deps.newId(), text, profile);
+  const user = await userContent(deps, sessionId, deps.newId(), text, profile);
   const [message] = deps.sessions.append(
     sessionId,
     [{ ...user, visibility: command ? USER_ONLY : VISIBLE_TO_ALL }],
@@ -132,12 +139,16 @@ async function turnBody(scope: TurnScope, request: UserRequest): Promise<void> {
     await compactOnRequest(scope, request.manual.instructions);
     return;
   }
+  // Exact counts of large messages first (counted in slices, turn/counting.ts): what the turn
+  // decides (auto-compaction, the budget) is decided on them.
+  await settleCounts(deps.store, deps.sessions.get(sessionId), scope.profile.model);
   refreshSessionMemory(scope, { at: 'turn_start' });
   // Lazy MCP servers start now; each start is bounded, a failure only leaves its tools out, and
   // a cancel does not wait for a slow one (it keeps starting for the next turn).
   await untilAborted(deps.mcp?.prepareTurn(sessionId), scope.signal);
   const doom = new DoomLoopGuard(deps.limits.doomLoopLimit);
   for (let call = 0; call < deps.limits.maxModelCalls; call++) {
+    if (call > 0) await settleCounts(deps.store, deps.sessions.get(sessionId), scope.profile.model);
     const reply = await callModel(scope);
     if (reply.kind === 'stopped') return;
     if (reply.kind === 'aborted') {
