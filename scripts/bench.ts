@@ -1,7 +1,7 @@
 // `pnpm bench`: the figures of SPEC §8. Engine (view assembly, deterministic compaction, cold
 // token counting, per-strategy quality table over the transcripts) then store (append, reopen,
 // size, RSS), ui, runtime (issue 14's figures). `pnpm bench -- --quick` runs smaller sizes;
-// `--only context|store|ui|runtime` one part; `--json` prints the runtime figures as one JSON object
+// `--only context|cold|store|ui|runtime|stall` one part; `--json` prints the runtime figures as one JSON object
 // on stdout (every table and progress line goes to stderr then).
 import { resolve } from 'node:path';
 import { existsSync } from 'node:fs';
@@ -33,6 +33,11 @@ if (!only || only === 'context') {
   console.log('\n=== context engine ===');
   const { runContextBench } = await import('../packages/context/bench/index');
   await runContextBench({ transcriptsDir, quick });
+}
+if (!only || only === 'cold') {
+  console.log('\n=== cold compaction ===');
+  const { coldCompactionBench } = await import('../packages/context/bench/cold');
+  coldCompactionBench(transcriptsDir, quick);
 }
 if (!only || only === 'store') {
   console.log('\n=== store ===');

@@ -47,77 +47,102 @@ export function flattenTextMap(textMap: ReadonlyMap<number, Uint8Array>): {
 /** Slot of a hash: FNV's low bits alone cluster, so fold the high ones in. */
 const slotOf = (h: number, mask: number): number => (h ^ (h >>> 15)) & mask;
 
+/** A RankTable's arrays (see the fields below). */
+export interface RankTables {
+  bytes: Uint8Array;
+  info: Int32Array;
+  slots: Int32Array;
+  byteToken: Int32Array;
+  pair2: Int32Array;
+}
+
 /**
- * Laid out for few cache misses: a probe reads one slot (hash and id side by side), and only a
- * hash match reads the token's record and bytes. Most probes are pairs that do not merge.
+ * Laid out for few cache misses and for loading as is from a file: a probe reads one slot (an id)
+ * and that token's hash beside its offset and length; only a hash match reads its bytes. Most
+ * probes are pairs that do not merge, which usually end at an empty slot.
  */
 export class RankTable {
   /** All tokens' bytes, back to back. */
   private readonly bytes: Uint8Array;
-  /** Per token id, 4 ints: offset of its bytes, their length, the FNV-1a state after them. */
+  /** Per token id, 3 ints: offset of its bytes, their length, the FNV-1a state after them. */
   private readonly info: Int32Array;
-  /** Open addressing, 2 ints a slot: the token's hash, then its id + 1 (0 = empty). */
+  /** Open addressing on the hash, one int a slot: the token's id + 1 (0 = empty); its hash is in `info`. */
   private readonly slots: Int32Array;
   private readonly mask: number;
   /** Token id of each single byte (every byte is a token in the encodings we count). */
-  readonly byteToken = new Int32Array(256).fill(-1);
+  readonly byteToken: Int32Array;
   /**
    * Token id of each two-byte token by its bytes (b0 << 8 | b1), else -1: a piece's first merges
    * are pairs of single bytes, answered here (256 KB) without hashing or probing the big table.
    */
-  private readonly pair2 = new Int32Array(1 << 16).fill(-1);
+  private readonly pair2: Int32Array;
+
+  /** From its tables as they are (the prebuilt asset's views: nothing is computed). */
+  constructor(t: RankTables) {
+    this.bytes = t.bytes;
+    this.info = t.info;
+    this.slots = t.slots;
+    this.mask = t.slots.length - 1;
+    this.byteToken = t.byteToken;
+    this.pair2 = t.pair2;
+  }
+
+  /** The tables, to write them out (vocab.ts). */
+  get tables(): RankTables {
+    const { bytes, info, slots, byteToken, pair2 } = this;
+    return { bytes, info, slots, byteToken, pair2 };
+  }
 
   /**
    * From the vocabulary as two flat arrays: every token's bytes back to back, in id order, and
-   * each id's length (0 = no such id). That is the whole of the prebuilt vocabulary asset
-   * (vocab.ts); the hash table is built here, a few ms, once per process.
+   * each id's length (0 = no such id). The hash table is built here (what the asset saves).
    */
-  constructor(tokenBytes: Uint8Array, lengths: Uint8Array) {
+  static build(tokenBytes: Uint8Array, lengths: Uint8Array): RankTable {
     const n = lengths.length;
     let tokens = 0;
     for (let id = 0; id < n; id++) if (lengths[id]! > 0) tokens++;
-    this.bytes = tokenBytes;
-    this.info = new Int32Array(n * 4);
+    const info = new Int32Array(n * 3);
     let size = 1;
     while (size < tokens * 2) size <<= 1;
-    this.slots = new Int32Array(size * 2);
-    this.mask = size - 1;
-    const { info, slots, mask, byteToken, pair2 } = this;
+    const slots = new Int32Array(size);
+    const mask = size - 1;
+    const byteToken = new Int32Array(256).fill(-1);
+    const pair2 = new Int32Array(1 << 16).fill(-1);
     let at = 0;
     for (let id = 0; id < n; id++) {
       const len = lengths[id]!;
       if (len === 0) continue;
       let h = FNV_OFFSET;
       for (let k = at; k < at + len; k++) h = Math.imul(h ^ tokenBytes[k]!, FNV_PRIME);
-      info[id * 4] = at;
-      info[id * 4 + 1] = len;
-      info[id * 4 + 2] = h;
+      info[id * 3] = at;
+      info[id * 3 + 1] = len;
+      info[id * 3 + 2] = h;
       let i = slotOf(h, mask);
-      while (slots[i * 2 + 1] !== 0) i = (i + 1) & mask;
-      slots[i * 2] = h;
-      slots[i * 2 + 1] = id + 1;
+      while (slots[i] !== 0) i = (i + 1) & mask;
+      slots[i] = id + 1;
       if (len === 1) byteToken[tokenBytes[at]!] = id;
       else if (len === 2) pair2[(tokenBytes[at]! << 8) | tokenBytes[at + 1]!] = id;
       at += len;
     }
+    return new RankTable({ bytes: tokenBytes, info, slots, byteToken, pair2 });
   }
 
   /** From js-tiktoken's `textMap` (rank → bytes): what the vocabulary asset is generated from. */
   static fromTextMap(textMap: ReadonlyMap<number, Uint8Array>): RankTable {
     const { tokenBytes, lengths } = flattenTextMap(textMap);
-    return new RankTable(tokenBytes, lengths);
+    return RankTable.build(tokenBytes, lengths);
   }
 
   /** Number of ids (the largest id + 1). */
   get size(): number {
-    return this.info.length / 4;
+    return this.info.length / 3;
   }
 
   /** The bytes of a token id (a view, not a copy), or null. */
   bytesOf(id: number): Uint8Array | null {
-    if (id < 0 || id >= this.size || this.info[id * 4 + 1] === 0) return null;
-    const o = this.info[id * 4]!;
-    return this.bytes.subarray(o, o + this.info[id * 4 + 1]!);
+    if (id < 0 || id >= this.size || this.info[id * 3 + 1] === 0) return null;
+    const o = this.info[id * 3]!;
+    return this.bytes.subarray(o, o + this.info[id * 3 + 1]!);
   }
 
   /** Every byte has a token (else callers fall back to js-tiktoken). */
@@ -129,10 +154,10 @@ export class RankTable {
   idOfAscii(t: string, s: number, e: number, h: number): number {
     const { slots, info, bytes, mask } = this;
     for (let i = slotOf(h, mask); ; i = (i + 1) & mask) {
-      const id = slots[i * 2 + 1]! - 1;
+      const id = slots[i]! - 1;
       if (id < 0) return -1;
-      if (slots[i * 2] !== h || info[id * 4 + 1] !== e - s) continue;
-      const o = info[id * 4]! - s;
+      if (info[id * 3 + 2] !== h || info[id * 3 + 1] !== e - s) continue;
+      const o = info[id * 3]! - s;
       let k = s;
       while (k < e && bytes[o + k] === t.charCodeAt(k)) k++;
       if (k === e) return id;
@@ -144,10 +169,10 @@ export class RankTable {
     const { slots, info, bytes, mask } = this;
     const h = hashBytes(b, 0, n);
     for (let i = slotOf(h, mask); ; i = (i + 1) & mask) {
-      const id = slots[i * 2 + 1]! - 1;
+      const id = slots[i]! - 1;
       if (id < 0) return -1;
-      if (slots[i * 2] !== h || info[id * 4 + 1] !== n) continue;
-      const o = info[id * 4]!;
+      if (info[id * 3 + 2] !== h || info[id * 3 + 1] !== n) continue;
+      const o = info[id * 3]!;
       let k = 0;
       while (k < n && bytes[o + k] === b[k]) k++;
       if (k === n) return id;
@@ -157,18 +182,18 @@ export class RankTable {
   /** Rank of the pair (a, b): the id of their bytes joined, or -1 when they do not merge. */
   pairRank(a: number, b: number): number {
     const { slots, info, bytes, mask } = this;
-    const oa = info[a * 4]!;
-    const la = info[a * 4 + 1]!;
-    const ob = info[b * 4]!;
-    const lb = info[b * 4 + 1]!;
+    const oa = info[a * 3]!;
+    const la = info[a * 3 + 1]!;
+    const ob = info[b * 3]!;
+    const lb = info[b * 3 + 1]!;
     if (la === 1 && lb === 1) return this.pair2[(bytes[oa]! << 8) | bytes[ob]!]!;
-    let h = info[a * 4 + 2]!;
+    let h = info[a * 3 + 2]!;
     for (let k = ob; k < ob + lb; k++) h = Math.imul(h ^ bytes[k]!, FNV_PRIME);
     for (let i = slotOf(h, mask); ; i = (i + 1) & mask) {
-      const id = slots[i * 2 + 1]! - 1;
+      const id = slots[i]! - 1;
       if (id < 0) return -1;
-      if (slots[i * 2] !== h || info[id * 4 + 1] !== la + lb) continue;
-      const o = info[id * 4]!;
+      if (info[id * 3 + 2] !== h || info[id * 3 + 1] !== la + lb) continue;
+      const o = info[id * 3]!;
       let k = 0;
       while (k < la && bytes[o + k] === bytes[oa + k]) k++;
       if (k < la) continue;

@@ -136,3 +136,27 @@ export function estimateMessageTokens(msg: ChatMessage): number {
     n += TOKENS_PER_TOOL_CALL + estimateTextTokens(tc.function.name) + estimateTextTokens(tc.function.arguments);
   return n;
 }
+
+/**
+ * countMessageTokens when the content's count is already known (a tool output counted whole by its
+ * write-time truncation): the rest is counted, the sum cached alike.
+ */
+export function countMessageTokensWithContent(
+  msg: ChatMessage,
+  model: string,
+  contentTokens: number,
+  cache: TokenCache = defaultTokenCache,
+): number {
+  const key = messageTokenKey(msg, model);
+  const hit = cache.get(key);
+  if (hit !== undefined) return hit;
+  const enc = encoderFor(model);
+  let n = TOKENS_PER_MESSAGE + contentTokens;
+  if (msg.name !== undefined) n += TOKENS_PER_NAME + enc.count(msg.name);
+  if (msg.tool_call_id !== undefined) n += enc.count(msg.tool_call_id);
+  for (const tc of msg.tool_calls ?? []) {
+    n += TOKENS_PER_TOOL_CALL + enc.count(tc.function.name) + enc.count(tc.function.arguments);
+  }
+  cache.set(key, n);
+  return n;
+}

@@ -3,7 +3,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { getEncoding } from 'js-tiktoken';
 import { encoderFor } from '../encoder';
-import { decodeVocab, loadVocab, vocabFromJsTiktoken, type VocabName } from '../vocab';
+import { RankTable } from '../bpe';
+import { decodeVocab, loadVocab, VOCAB_KIND, vocabFromJsTiktoken, type VocabName } from '../vocab';
 import { loadTranscripts } from '../../cli/transcripts';
 
 /**
@@ -15,13 +16,24 @@ const asset = (name: VocabName) =>
   decodeVocab(readFileSync(fileURLToPath(new URL(`../../../vocab/${name}.bin`, import.meta.url))));
 
 describe('prebuilt vocabulary asset', () => {
-  it.each(['o200k_base', 'cl100k_base'] as VocabName[])('%s: the asset is js-tiktoken vocabulary', (name) => {
-    const a = asset(name);
-    const ref = vocabFromJsTiktoken(name);
-    expect(a.header).toEqual(ref.header);
-    expect(Buffer.from(a.lengths).equals(Buffer.from(ref.lengths))).toBe(true);
-    expect(Buffer.from(a.tokenBytes).equals(Buffer.from(ref.tokenBytes))).toBe(true);
-  });
+  it.each(['o200k_base', 'cl100k_base'] as VocabName[])(
+    '%s: the asset holds js-tiktoken vocabulary, table for table',
+    (name) => {
+      const a = asset(name);
+      const ref = vocabFromJsTiktoken(name);
+      expect(a.header).toMatchObject({ encoding: name, patStr: ref.patStr, kind: VOCAB_KIND[name] });
+      const ours = a.ranks.tables;
+      const theirs = RankTable.build(ref.tokenBytes, ref.lengths).tables;
+      for (const k of ['bytes', 'info', 'slots', 'byteToken', 'pair2'] as const) {
+        const x = ours[k];
+        const y = theirs[k];
+        expect(
+          Buffer.from(x.buffer, x.byteOffset, x.byteLength).equals(Buffer.from(y.buffer, y.byteOffset, y.byteLength)),
+          k,
+        ).toBe(true);
+      }
+    },
+  );
 
   it('is what a process loads (not js-tiktoken ranks)', () => {
     expect(loadVocab('o200k_base').from).toBe('asset');
