@@ -10,6 +10,7 @@ import { SettingsPage } from './components/SettingsPage';
 import { SetupScreen } from './components/SetupScreen';
 import { Sidebar } from './components/Sidebar';
 import { IconAlert, IconRefresh } from './components/Icons';
+import { ConnectionBanner } from './components/ConnectionBanner';
 
 export function App() {
   const { t } = useTranslation();
@@ -55,6 +56,7 @@ export function App() {
 
   return (
     <div className={`app ${panel === 'memory' ? 'with-panel' : ''}`}>
+      <ConnectionBanner />
       {/* Settings covers the window like a dialog: what is behind it leaves the Tab order. */}
       <div className="app-main" inert={panel === 'settings'}>
         <Sidebar />

@@ -7,6 +7,7 @@ import { Dialog } from './Dialog';
 import { IconChevronDown, IconLayers, IconSend, IconStop } from './Icons';
 
 import { COMPOSER_ID } from './composerId';
+import { isReachable } from './ConnectionBanner';
 import { useSlashMenu } from './SlashMenu';
 
 export { COMPOSER_ID };
@@ -122,6 +123,8 @@ const drafts = new Map<string, string>();
 export function Composer({ sessionId }: { sessionId: string }) {
   const { t } = useTranslation();
   const busy = useAppStore((s) => Boolean(s.busy[sessionId]));
+  // Nothing can be sent while the runtime is out of reach (the banner above says why).
+  const offline = useAppStore((s) => !isReachable(s.connection));
   const send = useAppStore((s) => s.send);
   const cancel = useAppStore((s) => s.cancel);
   const [text, setTextState] = useState(() => drafts.get(sessionId) ?? '');
@@ -155,7 +158,7 @@ export function Composer({ sessionId }: { sessionId: string }) {
   const slash = useSlashMenu(sessionId, text, setText);
 
   const submit = () => {
-    if (busy || !text.trim()) return;
+    if (busy || offline || !text.trim()) return;
     const value = text;
     setText('');
     void send(sessionId, value).then((ok) => {
@@ -209,7 +212,7 @@ export function Composer({ sessionId }: { sessionId: string }) {
               type="button"
               className="send-btn"
               onClick={submit}
-              disabled={!text.trim()}
+              disabled={offline || !text.trim()}
               aria-label={t('chat.send')}
               title={t('chat.sendHint')}
               data-testid="send-button"
