@@ -21,6 +21,8 @@ export {
   RunningCompactionSchema,
   ToolAccessSchema,
   TurnAcceptedSchema,
+  CHAT_TEXT_MAX,
+  MESSAGE_TEXT_KEEP,
   type ChatState,
   type PendingToolCall,
   type RunningCompaction,

@@ -29,7 +29,7 @@ describe('a runtime under heavy input', () => {
       defaultReply: (req): FakeReply => {
         const last = lastOf(req);
         if (last?.role === 'tool') return { content: 'The file is one long line.' };
-        if (last?.role === 'user' && (last.content ?? '').startsWith('READ BIG'))
+        if (last?.role === 'user' && String(last.content ?? '').startsWith('READ BIG'))
           return { toolCalls: [{ name: 'read_file', arguments: { path: 'big.txt' } }] };
         return { content: 'ok' };
       },
@@ -106,5 +106,16 @@ describe('a runtime under heavy input', () => {
     expect(pasted[0]!.meta?.truncated).toBe(true);
     expect(pasted[0]!.content!.length).toBeLessThan(950_000);
     expect((await idle(third)).map((m) => m.content)).toEqual(['hello', 'ok']);
+
+    // A 2 MB paste in a new session: kept as head and tail with a marker, the whole text beside it.
+    const fresh = await rpc<{ id: string }>('sessions.create', {});
+    const big = 'p'.repeat(1_000_000) + 'MIDDLE' + 'q'.repeat(1_000_000);
+    expect((await rpc('chat.send', { sessionId: fresh.data.id, text: big })).ok).toBe(true);
+    const [user] = await idle(fresh.data.id);
+    expect(user!.meta?.truncated).toBe(true);
+    expect(user!.content).toMatch(/truncated… \(the full (text|output) can be read with read_tool_output\(id: "/);
+    expect(user!.content).toMatch(/^Total output lines: 3\n\npppp/);
+    expect(user!.content!.endsWith('qqq')).toBe(true);
+    expect((await rpc<{ text: string }>('messages.fullOutput', { id: user!.id })).data.text).toBe(big);
   }, 240_000);
 });

@@ -1,6 +1,13 @@
-import { countTextTokensAsync, TOKENS_PER_MESSAGE, truncateToolOutputAsync } from '@threadline/context';
+import {
+  countTextTokensAsync,
+  safeHead,
+  safeTail,
+  TOKENS_PER_MESSAGE,
+  truncateToolOutputAsync,
+} from '@threadline/context';
 import {
   AppError,
+  MESSAGE_TEXT_KEEP,
   USER_ONLY,
   VISIBLE_TO_ALL,
   type ProviderProfile,
@@ -33,6 +40,16 @@ async function userContent(
   text: string,
   profile: ProviderProfile,
 ): Promise<NewMessage> {
+  // Over what a message keeps: head and tail by characters first (the whole text stays beside it).
+  if (text.length > MESSAGE_TEXT_KEEP) {
+    // Room for the marker: the cut text is within MESSAGE_TEXT_KEEP (else this would recurse).
+    const half = Math.floor((MESSAGE_TEXT_KEEP - 200) / 2);
+    const head = safeHead(text, half);
+    const tail = safeTail(text, half);
+    const cut = `${head}\n…${text.length - head.length - tail.length} chars truncated… (the full text can be read with read_tool_output(id: "${id}", offset, limit))\n${tail}`;
+    const inner = await userContent(deps, sessionId, id, cut, profile);
+    return { ...inner, fullOutput: text, meta: { ...inner.meta, truncated: true } };
+  }
   const plain: NewMessage = { id, role: 'user', content: text };
   // Half of what the provider can take, in the engine's units: the window less the tool
   // definitions, scaled by the calibration (turn/budget.ts).

@@ -2,7 +2,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, render, screen } from '@testing-library/react';
 import i18n from '../i18n';
 import { ConnectionBanner } from '../components/ConnectionBanner';
+import { CHAT_TEXT_MAX } from '@threadline/protocol';
 import { createAppStore, useAppStore } from '../store';
+import { cutPaste } from '../store/chatSlice';
+import { setBridge } from '../transport';
+import { createFakeBridge } from './fakeBridge';
 
 const call = { id: 'c1', type: 'function' as const, function: { name: 'shell', arguments: '{}' } };
 
@@ -43,5 +47,28 @@ describe('the link to the runtime (issue 25)', () => {
     act(() => useAppStore.getState().setConnection('open'));
     expect(screen.queryByTestId('connection-banner')).toBeNull();
     await act(() => i18n.changeLanguage('en'));
+  });
+});
+
+describe('a paste over what chat.send takes (issue 25)', () => {
+  it('sends its beginning and end around a marker, within the limit, and says so in one sentence', async () => {
+    const sent: string[] = [];
+    setBridge(
+      createFakeBridge({
+        'chat.send': (input) => (sent.push((input as { text: string }).text), { accepted: true, userMessageId: 'u1' }),
+      }).bridge,
+    );
+    const store = createAppStore();
+    const text = 'A'.repeat(CHAT_TEXT_MAX) + 'middle' + 'Z'.repeat(CHAT_TEXT_MAX);
+    expect(await store.getState().send('s1', text)).toBe(true);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.length).toBeLessThanOrEqual(CHAT_TEXT_MAX);
+    expect(sent[0]!.startsWith('AAAA')).toBe(true);
+    expect(sent[0]!.endsWith('ZZZZ')).toBe(true);
+    expect(sent[0]).toMatch(/…\d+ chars left out before sending/);
+    expect(store.getState().toast).toBe(
+      `Too large to send whole: Threadline takes up to ${CHAT_TEXT_MAX.toLocaleString('en')} characters in one message; the middle of this text was left out.`,
+    );
+    expect(cutPaste('😀'.repeat(CHAT_TEXT_MAX)).length).toBeLessThanOrEqual(CHAT_TEXT_MAX);
   });
 });
