@@ -56,4 +56,9 @@ if (!only || only === 'runtime' || json) {
   if (json) process.stdout.write(runtimeJson(r) + '\n');
   else printRuntime(r);
 }
+if (!only || only === 'stall') {
+  console.log('\n=== request loop under load ===');
+  const { measureStall, printStall } = await import('../apps/server/bench/stall');
+  printStall(await measureStall());
+}
 console.log(`\nbench finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -219,12 +219,28 @@ function forEachSpan(pc: PieceCounter, text: string, span: (s: number, e: number
  * on the same flat vocabulary as counting, except that a pre-token over MAX_EXACT_PIECE chars is
  * cut as it is counted, so count = ids.length.
  */
+/** Ids of the parts of long runs (see longPieceParts), per encoding; a bound on memory. */
+const PART_IDS_MAX = 4096;
+const partIdsByName = new Map<string, Map<string, number[]>>();
+
 function encodePieces(pc: PieceCounter, text: string, out: number[]): void {
+  let partIds = partIdsByName.get(pc.name);
+  if (!partIds) partIdsByName.set(pc.name, (partIds = new Map()));
   const { ranks } = pc;
   forEachSpan(pc, text, (s, e) => {
     const len = e - s;
     if (len > MAX_EXACT_PIECE) {
-      longPieceParts(text.slice(s, e), (p) => encodePieces(pc, p, out));
+      // The parts of a long run repeat (one character, padding): their ids are cached.
+      longPieceParts(text.slice(s, e), (p) => {
+        let ids = partIds.get(p);
+        if (!ids) {
+          ids = [];
+          encodePieces(pc, p, ids);
+          if (partIds.size >= PART_IDS_MAX) partIds.clear();
+          partIds.set(p, ids);
+        }
+        for (const id of ids) out.push(id);
+      });
       return;
     }
     let ascii = true;

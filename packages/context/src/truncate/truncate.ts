@@ -1,5 +1,11 @@
 import type { TruncationPolicy } from '@threadline/protocol';
-import { APPROX_CHARS_PER_TOKEN, countTextTokensAsync, encoderFor, type SliceOptions } from '../tokens/encoder';
+import {
+  APPROX_CHARS_PER_TOKEN,
+  countTextTokensAsync,
+  encoderFor,
+  yieldToEventLoop,
+  type SliceOptions,
+} from '../tokens/encoder';
 
 /** Default `toolOutput.maxTokens` (seed 004 Phase 1). */
 export const TOOL_OUTPUT_MAX_TOKENS = 5000;
@@ -224,6 +230,7 @@ export async function truncateToolOutputAsync(
   const total = await countTextTokensAsync(text, opts.model ?? '', slice);
   const totalLines = lineCount(text);
   if (total <= maxTokens) return { text, truncated: false, removed: 0, unit: null, totalLines, tokens: total };
+  await yieldToEventLoop();
   const { head, tail, removed } = cutEnds(text, total, maxTokens, opts.model ?? '');
   return {
     text: assemble(head, tail, marker(removed, 'tokens', opts.outputId), totalLines),
