@@ -100,7 +100,18 @@ export async function measureStall(): Promise<StallFigures> {
     await rpc('sessions.update', { id: reader!.id, workingFolder: folder });
     // Warm: the tokenizer loaded, the routes compiled, before anything is measured.
     await rpc('chat.send', { sessionId: third!.id, text: 'hello' });
-    const busy = async (id: string) => (await rpc<{ busy: boolean }>('chat.state', { sessionId: id })).busy;
+    /** chat.state, asked again when a kept-alive connection was reset (a server blocked for long). */
+    const state = async (id: string): Promise<{ busy: boolean }> => {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return await rpc<{ busy: boolean }>('chat.state', { sessionId: id });
+        } catch (err) {
+          if (attempt >= 3 || !String((err as Error).cause ?? err).match(/ECONNRESET|other side closed|UND_ERR/))
+            throw err;
+        }
+      }
+    };
+    const busy = async (id: string) => (await state(id)).busy;
     while (await busy(third!.id));
 
     const t0 = performance.now();
@@ -117,7 +128,7 @@ export async function measureStall(): Promise<StallFigures> {
     let probes = 0;
     while (!done) {
       const s = performance.now();
-      await rpc('chat.state', { sessionId: third!.id });
+      await state(third!.id);
       longestMs = Math.max(longestMs, performance.now() - s);
       probes++;
     }
