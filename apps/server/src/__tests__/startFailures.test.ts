@@ -59,13 +59,18 @@ describe('start-up failures in one sentence', () => {
   );
 
   it('a lock held by a zombie (exited, not reaped) is taken over', async () => {
-    // sh starts `true` in the background, then becomes `sleep`, which never reaps it.
-    const parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 60'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    // sh starts a background sleep, then becomes a sleep itself, which never reaps a child. Once
+    // it has (its /proc comm says so), the background one is killed: a zombie until its parent ends.
+    const parent = spawn('sh', ['-c', 'sleep 600 & echo $!; exec sleep 600'], { stdio: ['ignore', 'pipe', 'ignore'] });
     try {
       const zombie = await new Promise<number>((ok) =>
         parent.stdout.once('data', (c: Buffer) => ok(Number(c.toString().trim()))),
       );
-      await expect.poll(() => isZombie(zombie)).toBe(true);
+      await expect
+        .poll(() => readFileSync(`/proc/${parent.pid}/comm`, 'utf8').trim(), { timeout: 30_000 })
+        .toBe('sleep');
+      process.kill(zombie, 'SIGKILL');
+      await expect.poll(() => isZombie(zombie), { timeout: 30_000 }).toBe(true);
       const dataDir = tempDir();
       writeFileSync(path.join(dataDir, LOCK_FILE), JSON.stringify({ pid: zombie, host: hostname(), startedAt: 1 }));
       const lock = acquireDataLock(dataDir);
