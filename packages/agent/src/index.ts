@@ -1,5 +1,5 @@
 export * from './tools';
-export { childEnv, isSecretName } from './process/childEnv';
+export { childEnv, isSecretName, isSecretValue, mcpEnv, MCP_CORE_ENV } from './process/childEnv';
 export { acquireDataLock, DataFolderLockedError, isZombie, LOCK_FILE, type DataLock } from './process/dataLock';
 export { dataFolderFailure, ensureDataFolder, onDataFolder } from './process/dataFolderErrors';
 export { createAppApi, type AppRuntime, type CreateAppApiOptions } from './api/createAppApi';

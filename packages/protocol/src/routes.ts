@@ -4,11 +4,14 @@
 import type { z } from 'zod';
 import { branchRoutes } from './routes/branches';
 import { chatRoutes } from './routes/chat';
+import { checkpointRoutes } from './routes/checkpoints';
 import { compactionRoutes } from './routes/compaction';
+import { instructionsRoutes } from './routes/instructions';
 import { mcpRoutes } from './routes/mcp';
 import { memoryRoutes } from './routes/memory';
 import { providerRoutes } from './routes/providers';
 import { searchRoutes } from './routes/search';
+import { sandboxRoutes } from './routes/sandbox';
 import { sessionRoutes } from './routes/sessions';
 import { settingsRoutes } from './routes/settings';
 
@@ -19,16 +22,35 @@ export {
   ChatStateSchema,
   PendingToolCallSchema,
   RunningCompactionSchema,
+  AccessReasonSchema,
   ToolAccessSchema,
+  ToolDiffSchema,
   TurnAcceptedSchema,
   CHAT_TEXT_MAX,
   MESSAGE_TEXT_KEEP,
   type ChatState,
   type PendingToolCall,
   type RunningCompaction,
+  type AccessReason,
   type ToolAccess,
+  type ToolDiff,
 } from './routes/chat';
 export { ProviderTestResultSchema, type ProviderTestResult } from './routes/providers';
+export {
+  NoSandboxReasonSchema,
+  SandboxKindSchema,
+  SandboxStatusSchema,
+  ToolSandboxSchema,
+  type NoSandboxReason,
+  type SandboxStatus,
+  type ToolSandbox,
+} from './routes/sandbox';
+export {
+  ProjectInstructionsSchema,
+  SessionInstructionsSchema,
+  type ProjectInstructions,
+  type SessionInstructions,
+} from './routes/instructions';
 
 /** The routes of each domain; a name belongs to exactly one (the protocol tests check it). */
 export const ROUTE_DOMAINS = {
@@ -41,6 +63,9 @@ export const ROUTE_DOMAINS = {
   settings: settingsRoutes,
   providers: providerRoutes,
   mcp: mcpRoutes,
+  sandbox: sandboxRoutes,
+  instructions: instructionsRoutes,
+  checkpoints: checkpointRoutes,
 } as const;
 
 /** Every route: `{ input, output }` zod schemas by name. The same names are used over IPC and HTTP. */
@@ -54,6 +79,9 @@ export const ROUTES = {
   ...settingsRoutes,
   ...providerRoutes,
   ...mcpRoutes,
+  ...sandboxRoutes,
+  ...instructionsRoutes,
+  ...checkpointRoutes,
 };
 export type Routes = typeof ROUTES;
 

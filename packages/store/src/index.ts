@@ -29,8 +29,11 @@ export {
   type KeyStorage,
   type ProvidersRepo,
   type ApprovalsRepo,
+  type SessionSandboxRepo,
   type ProcessesRepo,
   type ToolProcess,
   type McpServerRecord,
+  type McpToolPin,
   type McpServersRepo,
 } from './types';
+export type { CheckpointsRepo, NewCheckpoint } from './checkpointTypes';
