@@ -112,6 +112,13 @@ export default tseslint.config(
     [...ws('store', 'agent', 'fake-llm'), ...NODE_IO],
     'context is pure: no I/O, only protocol.',
   ),
+  // The tokenizer reads its prebuilt vocabulary file (as it imported js-tiktoken's ranks before):
+  // the one read-only file access in context's library code.
+  layer(
+    ['packages/context/src/tokens/vocab.ts'],
+    ws('store', 'agent', 'fake-llm'),
+    'context depends only on protocol.',
+  ),
   layer(
     ['packages/context/src/cli/**', 'packages/context/bench/**', 'packages/context/src/**/__tests__/**'],
     ws('store', 'agent', 'fake-llm'),

@@ -1,7 +1,7 @@
 // `pnpm bench`: the figures of SPEC §8. Engine (view assembly, deterministic compaction, cold
 // token counting, per-strategy quality table over the transcripts) then store (append, reopen,
 // size, RSS), ui, runtime (issue 14's figures). `pnpm bench -- --quick` runs smaller sizes;
-// `--only context|store|ui|runtime` one part; `--json` prints the runtime figures as one JSON object
+// `--only context|cold|store|ui|runtime|stall` one part; `--json` prints the runtime figures as one JSON object
 // on stdout (every table and progress line goes to stderr then).
 import { resolve } from 'node:path';
 import { existsSync } from 'node:fs';
@@ -34,6 +34,11 @@ if (!only || only === 'context') {
   const { runContextBench } = await import('../packages/context/bench/index');
   await runContextBench({ transcriptsDir, quick });
 }
+if (!only || only === 'cold') {
+  console.log('\n=== cold compaction ===');
+  const { coldCompactionBench } = await import('../packages/context/bench/cold');
+  coldCompactionBench(transcriptsDir, quick);
+}
 if (!only || only === 'store') {
   console.log('\n=== store ===');
   const { runStoreBench } = await import('../packages/store/bench/index');
@@ -50,5 +55,10 @@ if (!only || only === 'runtime' || json) {
   const r = await measureRuntime({ quick });
   if (json) process.stdout.write(runtimeJson(r) + '\n');
   else printRuntime(r);
+}
+if (!only || only === 'stall') {
+  console.log('\n=== request loop under load ===');
+  const { measureStall, printStall } = await import('../apps/server/bench/stall');
+  printStall(await measureStall());
 }
 console.log(`\nbench finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);

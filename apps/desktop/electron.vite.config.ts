@@ -1,3 +1,4 @@
+import { cpSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
@@ -6,8 +7,20 @@ import react from '@vitejs/plugin-react';
 // better-sqlite3 stays external (native module, loaded from node_modules at run time).
 const workspace = ['@threadline/agent', '@threadline/protocol', '@threadline/context', '@threadline/store'];
 
+// The tokenizer's prebuilt vocabulary (packages/context/vocab/*.bin) is read at run time from
+// beside the bundle (packages/context/src/tokens/vocab.ts looks in ./vocab).
+const copyVocab = {
+  name: 'threadline-vocab',
+  writeBundle() {
+    cpSync(resolve(__dirname, '../../packages/context/vocab'), resolve(__dirname, 'out/main/vocab'), {
+      recursive: true,
+    });
+  },
+};
+
 export default defineConfig({
   main: {
+    plugins: [copyVocab],
     build: {
       externalizeDeps: { exclude: workspace },
       rolldownOptions: { input: { index: resolve(__dirname, 'src/main/index.ts') } },

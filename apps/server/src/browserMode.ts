@@ -1,8 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { acquireDataLock, createAppApi, ensureEnvProvider, openStore } from '@threadline/agent';
+import {
+  acquireDataLock,
+  createAppApi,
+  ensureDataFolder,
+  ensureEnvProvider,
+  onDataFolder,
+  openStore,
+} from '@threadline/agent';
 import { EventHub } from './eventHub';
 import { createFileEncryptor } from './fileEncryptor';
 import type { Server } from 'node:http';
@@ -36,16 +42,20 @@ export async function startBrowserMode(opts: BrowserModeOptions) {
 
 async function startOn(listener: Server, opts: BrowserModeOptions) {
   const dataDir = resolve(opts.dataDir ?? defaultDataDir(opts.env));
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  // A read-only, full or forbidden data folder stops the start with one sentence.
+  const how = 'start with a writable one (--data-dir DIR or THREADLINE_DATA_DIR)';
+  ensureDataFolder(dataDir, how);
   // One runtime per data folder, taken before anything in it is opened (a second start opens nothing).
-  const lock = acquireDataLock(dataDir);
+  const lock = onDataFolder(dataDir, how, () => acquireDataLock(dataDir));
   let store: ReturnType<typeof openStore>;
   try {
-    store = openStore({
-      file: join(dataDir, 'threadline.sqlite'),
-      encryptor: createFileEncryptor(dataDir),
-      env: opts.env,
-    });
+    store = onDataFolder(dataDir, how, () =>
+      openStore({
+        file: join(dataDir, 'threadline.sqlite'),
+        encryptor: createFileEncryptor(dataDir),
+        env: opts.env,
+      }),
+    );
   } catch (err) {
     lock.release();
     throw err;

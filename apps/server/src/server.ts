@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { dispatchRoute, type AppApi, type ErrorCode, type RpcResult } from '@threadline/protocol';
+import { CHAT_TEXT_MAX, dispatchRoute, type AppApi, type ErrorCode, type RpcResult } from '@threadline/protocol';
 import type { EventHub } from './eventHub';
 import { checkHostAndOrigin, PAGE_CSP, requestToken, SECURITY_HEADERS, tokensEqual } from './security';
 
@@ -43,6 +43,7 @@ const STATUS: Record<ErrorCode, number> = {
   busy: 409,
   provider_error: 502,
   internal: 500,
+  too_large: 413,
 };
 
 const MIME: Record<string, string> = {
@@ -58,7 +59,8 @@ const MIME: Record<string, string> = {
 
 /** Browser mode's HTTP surface: RPC + SSE + the renderer's static files, on 127.0.0.1 only. */
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
-  const maxBody = opts.maxBodyBytes ?? 4 * 1024 * 1024;
+  // chat.send's CHAT_TEXT_MAX characters as JSON (3 UTF-8 bytes a character at most) and room.
+  const maxBody = opts.maxBodyBytes ?? 16 * 1024 * 1024;
   const sockets = new Set<import('node:net').Socket>();
   let port = 0;
 
@@ -101,7 +103,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
 
   async function rpc(route: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await readBody(req, maxBody);
-    if (body === 'too_large') return sendJson(res, 413, fail('invalid_input', `Request body over ${maxBody} bytes`));
+    if (body === 'too_large') return sendJson(res, 413, fail('too_large', tooLargeSentence(maxBody)));
     let input: unknown = {};
     if (body.length > 0) {
       // A form post or text/plain is refused before parsing: only the app's own JSON calls count.
@@ -230,6 +232,11 @@ function isJsonContentType(header: string | undefined): boolean {
   if (!header) return false;
   const type = header.split(';')[0]!.trim().toLowerCase();
   return type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type);
+}
+
+/** The one sentence for a request over the limit (the renderer shows its own translation). */
+export function tooLargeSentence(maxBytes: number): string {
+  return `Too large to send whole: Threadline takes up to ${CHAT_TEXT_MAX.toLocaleString('en')} characters (${Math.floor(maxBytes / 1024 / 1024)} MB) in one message.`;
 }
 
 function fail(code: ErrorCode, message: string): RpcResult<never> {

@@ -1,6 +1,7 @@
 export * from './tools';
 export { childEnv, isSecretName, isSecretValue, mcpEnv, MCP_CORE_ENV } from './process/childEnv';
-export { acquireDataLock, DataFolderLockedError, LOCK_FILE, type DataLock } from './process/dataLock';
+export { acquireDataLock, DataFolderLockedError, isZombie, LOCK_FILE, type DataLock } from './process/dataLock';
+export { dataFolderFailure, ensureDataFolder, onDataFolder } from './process/dataFolderErrors';
 export { createAppApi, type AppRuntime, type CreateAppApiOptions } from './api/createAppApi';
 export { ensureEnvProvider, type Env } from './api/envProvider';
 export { exportSession } from './api/exportSession';

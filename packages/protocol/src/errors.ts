@@ -9,6 +9,8 @@ export const ErrorCodeSchema = z.enum([
   'busy',
   'provider_error',
   'internal',
+  // A request over the size the runtime takes (browser mode's body limit): see CHAT_TEXT_MAX.
+  'too_large',
 ]);
 export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
 

@@ -26,6 +26,8 @@ export {
   ToolAccessSchema,
   ToolDiffSchema,
   TurnAcceptedSchema,
+  CHAT_TEXT_MAX,
+  MESSAGE_TEXT_KEEP,
   type ChatState,
   type PendingToolCall,
   type RunningCompaction,

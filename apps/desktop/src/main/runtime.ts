@@ -1,19 +1,29 @@
 // The runtime behind the desktop shell: the SQLite store in the data dir, keys through
 // safeStorage, and the AppApi of @threadline/agent with its events pushed to the windows.
-import { mkdirSync } from 'node:fs';
-import { acquireDataLock, createAppApi, ensureEnvProvider, openStore } from '@threadline/agent';
+import {
+  acquireDataLock,
+  createAppApi,
+  ensureDataFolder,
+  ensureEnvProvider,
+  onDataFolder,
+  openStore,
+} from '@threadline/agent';
 import { dataFiles } from './paths';
 import type { DesktopRuntime, DesktopRuntimeOptions } from './runtimeTypes';
 
 /** Throws (with the store's human-readable message) when the database cannot be opened. */
 export function openDesktopRuntime(opts: DesktopRuntimeOptions): DesktopRuntime {
-  mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
+  // A read-only, full or forbidden data folder stops the start with one sentence.
+  const how = 'start Threadline with a writable one (THREADLINE_DATA_DIR)';
+  ensureDataFolder(opts.dataDir, how);
   // One runtime per data folder (browser mode on the same folder included), before opening anything.
-  const lock = acquireDataLock(opts.dataDir);
+  const lock = onDataFolder(opts.dataDir, how, () => acquireDataLock(opts.dataDir));
   let store: ReturnType<typeof openStore>;
   try {
     // No allowPlaintextKeys: without a usable keychain the store refuses to save a key.
-    store = openStore({ file: dataFiles(opts.dataDir).database, encryptor: opts.encryptor, env: opts.env });
+    store = onDataFolder(opts.dataDir, how, () =>
+      openStore({ file: dataFiles(opts.dataDir).database, encryptor: opts.encryptor, env: opts.env }),
+    );
   } catch (err) {
     lock.release();
     throw err;

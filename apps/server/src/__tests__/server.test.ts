@@ -162,6 +162,8 @@ describe('browser-mode server', () => {
       headers: auth(),
     });
     expect(huge.status).toBe(413);
+    // The one sentence the renderer also says (in the user's language) for a text over the limit.
+    expect(JSON.parse(huge.body).error).toMatchObject({ code: 'too_large', message: /^Too large to send whole: / });
   });
 
   it('answers malformed percent-encoding, non-object bodies and non-JSON types in the one error shape', async () => {

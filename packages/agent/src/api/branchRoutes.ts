@@ -65,7 +65,7 @@ export function branchRoutes(ctx: ApiContext): BranchRoutes {
         throw new AppError('not_found', `No message of yours with id ${messageId} in this session.`);
       const { profile } = activeProvider(ctx);
       const request = userRequest(text);
-      const user = appendUserMessage(ctx.deps, sessionId, request, profile, target.parentId ?? null);
+      const user = await appendUserMessage(ctx.deps, sessionId, request, profile, target.parentId ?? null);
       startTurn(ctx, sessionId, request);
       return { accepted: true, userMessageId: user.id };
     },

@@ -19,15 +19,24 @@ type ChatRoutes = Pick<
 
 /** renderer send → … → AppApi.send: append the user message, return, run the turn in the background. */
 export function chatRoutes(ctx: ApiContext): ChatRoutes {
+  // Sessions whose user message is being prepared (a long paste is counted in slices first).
+  const appending = new Set<string>();
   return {
     'chat.send': async ({ sessionId, text }) => {
       requireSession(ctx, sessionId);
       const rt = ctx.runtimes.get(sessionId);
-      if (rt.busy) throw new AppError('busy', 'A turn is already running in this session; wait for it or cancel it.');
+      if (rt.busy || appending.has(sessionId))
+        throw new AppError('busy', 'A turn is already running in this session; wait for it or cancel it.');
       const { profile, client } = activeProvider(ctx);
       const settings = currentSettings(ctx);
       const request = userRequest(text);
-      const user = appendUserMessage(ctx.deps, sessionId, request, profile);
+      appending.add(sessionId);
+      let user;
+      try {
+        user = await appendUserMessage(ctx.deps, sessionId, request, profile);
+      } finally {
+        appending.delete(sessionId);
+      }
       // In the background: chat.send returns once the user message is stored.
       void runSessionWork(ctx, sessionId, (signal) =>
         runTurn({ deps: ctx.deps, sessionId, settings, profile, client, signal }, request),

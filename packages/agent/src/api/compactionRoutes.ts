@@ -92,9 +92,13 @@ export function compactionRoutes(ctx: ApiContext): CompactionRoutes {
     'compaction.fitMessage': async ({ sessionId, messageId, action }) => {
       requireSession(ctx, sessionId);
       notBusy(sessionId);
-      const scope = scopeFor(ctx, sessionId, new AbortController().signal, false);
-      const compaction = fitMessage(scope, messageId, action);
-      refreshUsage(scope);
+      // The session is busy while the message is counted and cut in slices: no turn starts meanwhile.
+      const compaction = await runSessionWork(ctx, sessionId, async (signal) => {
+        const scope = scopeFor(ctx, sessionId, signal, false);
+        const record = await fitMessage(scope, messageId, action);
+        refreshUsage(scope);
+        return record;
+      });
       return { compaction };
     },
     'context.usage': async ({ sessionId }) => {

@@ -44,11 +44,25 @@ function readLock(file: string): LockInfo | null {
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     // EPERM: the process exists but belongs to someone else.
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
+  // A zombie (exited, not yet reaped by its parent) still answers kill(0): it holds nothing.
+  return !isZombie(pid);
+}
+
+/** Linux: the process's state in /proc/<pid>/stat is Z (zombie) or X (dead). Elsewhere: false. */
+export function isZombie(pid: number): boolean {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return false;
+  }
+  // "pid (comm) S …": comm may hold spaces and parentheses, the state follows the last ')'.
+  const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+  return state === 'Z' || state === 'X';
 }
 
 /** A lock whose process is gone (a crash, kill -9) on this machine. Another host's lock is never stale. */

@@ -11,6 +11,7 @@ import type { TurnDeps } from './deps';
 import { effectiveWindow, tokenBudget, type TokenBudget } from './budget';
 import { persistCompactionNotice } from './notices';
 import { buildSessionView, type SessionView } from './view';
+import { settleCounts } from './counting';
 
 /** A compaction computed but not stored: the store applies it, the preview only shows it. */
 export type CompactionPlan = CompactResult;
@@ -50,6 +51,7 @@ export async function planCompaction(
   req: CompactionRequest & { dryRun?: boolean },
   sv?: SessionView,
 ): Promise<{ plan: CompactionPlan; sv: SessionView }> {
+  if (!sv) await settleCounts(req.deps.store, req.deps.sessions.get(req.sessionId), req.profile.model);
   const view = sv ?? buildSessionView(req.deps, req.sessionId, req.settings, req.profile);
   const budget = tokenBudget(req.deps, req.sessionId, req.profile);
   const plan = await compact(compactInput(req, view, budget));

@@ -1,4 +1,4 @@
-import { countMessageTokens, truncateToolOutput } from '@threadline/context';
+import { countMessageTokensAsync, truncateToolOutputAsync } from '@threadline/context';
 import { AppError, type CompactionRecord } from '@threadline/protocol';
 import type { TurnScope } from './deps';
 import { tokenBudget } from './budget';
@@ -8,13 +8,14 @@ import { buildSessionView } from './view';
  * compaction.fitMessage: one message over the model's window on its own (SPEC §3.4, the one
  * failure best effort cannot avoid). `cut` hides it and puts its head and tail in its place (half
  * the window, as a long paste is cut when sent); `remove` hides it. A compaction record like any
- * other: shown as a divider, undone with compaction.undo; history keeps the message whole.
+ * other: shown as a divider, undone with compaction.undo; history keeps the message whole. The
+ * message is large by nature: it is counted and cut in slices (the runtime answers meanwhile).
  */
-export function fitMessage(
+export async function fitMessage(
   scope: Pick<TurnScope, 'deps' | 'sessionId' | 'settings' | 'profile'>,
   messageId: string,
   action: 'cut' | 'remove',
-): CompactionRecord {
+): Promise<CompactionRecord> {
   const { deps, sessionId, settings, profile } = scope;
   const sv = buildSessionView(deps, sessionId, settings, profile);
   const inView = sv.inView.find((m) => m.id === messageId);
@@ -22,14 +23,14 @@ export function fitMessage(
   if (!inView || !stored) throw new AppError('not_found', 'That message is not part of what the model reads.');
   const budget = tokenBudget(deps, sessionId, profile);
   const before = sv.view.tokens;
-  const own = inView.tokens ?? countMessageTokens(stored, profile.model);
+  const own = inView.tokens ?? (await countMessageTokensAsync(stored, profile.model));
   const id = deps.newId();
   const inserted = [];
   let added = 0;
   if (action === 'cut') {
     const text = stored.fullOutput ?? stored.content ?? '';
     const limit = Math.max(1, Math.floor(budget.viewWindow / 2));
-    const cut = truncateToolOutput(text, {
+    const cut = await truncateToolOutputAsync(text, {
       policy: 'tokens',
       maxTokens: limit,
       model: profile.model,
@@ -44,7 +45,7 @@ export function fitMessage(
       ...(stored.name !== undefined ? { name: stored.name } : {}),
       meta: { compactionId: id, anchorSeq: stored.seq, anchorOrder: 0, placeholderFor: stored.id },
     };
-    added = countMessageTokens(copy, profile.model);
+    added = await countMessageTokensAsync(copy, profile.model);
     inserted.push(copy);
   }
   const tokensBefore = budget.providerTokens(before);

@@ -1,6 +1,13 @@
-import { countMessageTokens, truncateToolOutput } from '@threadline/context';
+import {
+  countTextTokensAsync,
+  safeHead,
+  safeTail,
+  TOKENS_PER_MESSAGE,
+  truncateToolOutputAsync,
+} from '@threadline/context';
 import {
   AppError,
+  MESSAGE_TEXT_KEEP,
   USER_ONLY,
   VISIBLE_TO_ALL,
   type ProviderProfile,
@@ -17,6 +24,7 @@ import { refreshSessionMemory } from './memory';
 import { callModel, refreshUsage } from './modelCall';
 import { persistErrorNotice } from './notices';
 import { DoomLoopGuard, runToolCall, type ToolOutcome } from './toolStep';
+import { settleCounts } from './counting';
 
 export const TURN_ABORTED_TEXT =
   '<turn_aborted>The user interrupted the previous turn; its work may be incomplete.</turn_aborted>';
@@ -26,41 +34,57 @@ export const TURN_ABORTED_TEXT =
  * tokens) the model gets head + tail, as for a tool output; the full text stays beside it
  * (messages.fullOutput for the user, read_tool_output by message id for the agent).
  */
-function userContent(
+async function userContent(
   deps: TurnDeps,
   sessionId: string,
   id: string,
   text: string,
   profile: ProviderProfile,
-): NewMessage {
+): Promise<NewMessage> {
+  // Over what a message keeps: head and tail by characters first (the whole text stays beside it).
+  if (text.length > MESSAGE_TEXT_KEEP) {
+    // Room for the marker: the cut text is within MESSAGE_TEXT_KEEP (else this would recurse).
+    const half = Math.floor((MESSAGE_TEXT_KEEP - 200) / 2);
+    const head = safeHead(text, half);
+    const tail = safeTail(text, half);
+    const cut = `${head}\n…${text.length - head.length - tail.length} chars truncated… (the full text can be read with read_tool_output(id: "${id}", offset, limit))\n${tail}`;
+    const inner = await userContent(deps, sessionId, id, cut, profile);
+    return { ...inner, fullOutput: text, meta: { ...inner.meta, truncated: true } };
+  }
   const plain: NewMessage = { id, role: 'user', content: text };
   // Half of what the provider can take, in the engine's units: the window less the tool
   // definitions, scaled by the calibration (turn/budget.ts).
   const limit = Math.max(1, Math.floor(tokenBudget(deps, sessionId, profile).viewWindow / 2));
   // A token is at least one UTF-8 byte: a text this small cannot be over, no need to count it.
   if (Buffer.byteLength(text, 'utf8') <= limit) return plain;
-  if (countMessageTokens({ role: 'user', content: text }, profile.model) <= limit) return plain;
-  const cut = truncateToolOutput(text, { policy: 'tokens', maxTokens: limit, model: profile.model, outputId: id });
+  // A long paste is counted in slices (other sessions' requests are answered meanwhile).
+  if ((await countTextTokensAsync(text, profile.model)) + TOKENS_PER_MESSAGE <= limit) return plain;
+  const cut = await truncateToolOutputAsync(text, {
+    policy: 'tokens',
+    maxTokens: limit,
+    model: profile.model,
+    outputId: id,
+  });
   if (!cut.truncated) return plain;
   return { ...plain, content: cut.text, fullOutput: text, meta: { truncated: true } };
 }
 
 /** store appends the user message (its own transaction, before chat.send returns). */
-export function appendUserMessage(
+export async function appendUserMessage(
   deps: TurnDeps,
   sessionId: string,
   request: UserRequest,
   profile: ProviderProfile,
   /** An edit: the parent of the edited message (a new branch); default the active leaf. */
   parentId?: string | null,
-): StoredMessage {
+): Promise<StoredMessage> {
   const session = deps.store.sessions.get(sessionId);
   if (!session) throw new AppError('not_found', `No session with id ${sessionId}.`);
   // A manual compaction phrase is a command to the app, not part of the conversation: the user
   // sees it, the model never does.
   const { text } = request;
   const command = request.manual !== null;
-  const user = userContent(deps, sessionId, deps.newId(), text, profile);
+  const user = await userContent(deps, sessionId, deps.newId(), text, profile);
   const [message] = deps.sessions.append(
     sessionId,
     // An edit starts a branch of work: its message is a task the ledger always carries (userWords.ts).
@@ -75,7 +99,9 @@ export function appendUserMessage(
   );
   // An untitled session is named after its first request, so the list and its search mean
   // something without the user renaming every session (a rename later wins).
-  const title = command || session.title !== '' ? '' : titleFrom(text);
+  // (Read again: a long paste was counted in slices meanwhile, and a rename then wins too.)
+  const current = deps.store.sessions.get(sessionId) ?? session;
+  const title = command || current.title !== '' ? '' : titleFrom(text);
   if (title !== '') deps.store.sessions.rename(sessionId, title);
   deps.emit({ type: 'message.complete', sessionId, message });
   return message;
@@ -146,12 +172,16 @@ async function turnBody(scope: TurnScope, request: UserRequest): Promise<void> {
     await compactOnRequest(scope, request.manual.instructions);
     return;
   }
+  // Exact counts of large messages first (counted in slices, turn/counting.ts): what the turn
+  // decides (auto-compaction, the budget) is decided on them.
+  await settleCounts(deps.store, deps.sessions.get(sessionId), scope.profile.model);
   refreshSessionMemory(scope, { at: 'turn_start' });
   // Lazy MCP servers start now; each start is bounded, a failure only leaves its tools out, and
   // a cancel does not wait for a slow one (it keeps starting for the next turn).
   await untilAborted(deps.mcp?.prepareTurn(sessionId), scope.signal);
   const doom = new DoomLoopGuard(deps.limits.doomLoopLimit);
   for (let call = 0; call < deps.limits.maxModelCalls; call++) {
+    if (call > 0) await settleCounts(deps.store, deps.sessions.get(sessionId), scope.profile.model);
     const reply = await callModel(scope);
     if (reply.kind === 'stopped') return;
     if (reply.kind === 'aborted') {

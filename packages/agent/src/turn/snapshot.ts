@@ -1,4 +1,4 @@
-import { anchorOf, countMessageTokens, type View } from '@threadline/context';
+import { anchorOf, type View } from '@threadline/context';
 import type { CompactionRecord, FactStatus, MemoryFact, StoredMessage } from '@threadline/protocol';
 import type {
   BranchHint,
@@ -9,6 +9,7 @@ import type {
   NewMessage,
   Store,
 } from '@threadline/store';
+import { tokensAtAppend } from './counting';
 
 /**
  * One open session in memory: what a step needs, read from SQLite once. The history is the active
@@ -196,7 +197,7 @@ export class SessionSnapshots {
       model === null
         ? msgs
         : msgs.map((m) =>
-            m.tokens === null || m.tokens === undefined ? { ...m, tokens: countMessageTokens(m, model) } : m,
+            m.tokens === null || m.tokens === undefined ? { ...m, tokens: tokensAtAppend(m, model) } : m,
           );
     const stored = this.store.messages.append(
       sessionId,

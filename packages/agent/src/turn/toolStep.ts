@@ -10,7 +10,7 @@ import {
   type ToolSandbox,
   type ToolDiff,
 } from '@threadline/protocol';
-import { capFullOutput, truncateToolOutput } from '@threadline/context';
+import { capFullOutput, truncateToolOutputAsync } from '@threadline/context';
 import type { NewMessage } from '@threadline/store';
 import { parseToolCall, runParsedTool } from '../tools/registry';
 import { TODO_TOOL_NAME } from '../tools/todo';
@@ -131,7 +131,7 @@ export function latestTodos(history: readonly StoredMessage[]): TodoItem[] | nul
   return null;
 }
 
-function resultMessage(
+async function resultMessage(
   scope: TurnScope,
   call: ToolCall,
   status: ToolStatus,
@@ -140,10 +140,11 @@ function resultMessage(
   ranArguments: string | null,
   gate: (GateRewrite & { declined: boolean }) | null,
   approvalWaitMs: number | null,
-): NewMessage {
+): Promise<NewMessage> {
   const { settings, profile } = scope;
   // write-time truncation: the model gets head + tail with a marker; the full text stays beside it.
-  const cut = truncateToolOutput(result.content, {
+  // A large output is counted in slices (the runtime answers other requests meanwhile).
+  const cut = await truncateToolOutputAsync(result.content, {
     policy: settings.toolOutput.policy,
     maxTokens: settings.toolOutput.maxTokens,
     model: profile.model,
@@ -180,7 +181,7 @@ export async function runToolCall(
   let approvalWaitMs: number | null = null;
   let ranArguments: string | null = null;
   let gate: (GateRewrite & { declined: boolean }) | null = null;
-  const done = (status: ToolStatus, result: ToolResult, notices: NewMessage[] = []): ToolOutcome => {
+  const done = async (status: ToolStatus, result: ToolResult, notices: NewMessage[] = []): Promise<ToolOutcome> => {
     const durationMs = deps.now() - started;
     return {
       call,
@@ -188,7 +189,7 @@ export async function runToolCall(
       durationMs,
       messages: [
         ...notices,
-        resultMessage(scope, call, status, result, durationMs, ranArguments, gate, approvalWaitMs),
+        await resultMessage(scope, call, status, result, durationMs, ranArguments, gate, approvalWaitMs),
       ],
     };
   };

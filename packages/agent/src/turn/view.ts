@@ -2,6 +2,7 @@ import { TOKENS_PER_MESSAGE, buildMemoryBlock, buildView, countMessageTokens, ty
 import type { CompactionRecord, MemoryFact, ProviderProfile, Settings, StoredMessage } from '@threadline/protocol';
 import type { TurnDeps } from './deps';
 import type { SessionSnapshot } from './snapshot';
+import { countNewMessages } from './counting';
 import { commandsSentence } from '../sandbox/service';
 import { instructionsSection, sessionInstructions } from './instructions';
 import { systemPrompt } from './systemPrompt';
@@ -31,20 +32,10 @@ export function usesMemoryBlock(settings: Settings): boolean {
 /**
  * Counts the messages the store has no token count for yet, once, and persists the counts, so a
  * reopened session recounts nothing (SPEC §3.1). Only what was appended since the last call is
- * looked at.
+ * looked at; a large message shows an estimate until its exact count lands (turn/counting.ts).
  */
 function countNew(deps: Pick<TurnDeps, 'store'>, snap: SessionSnapshot, model: string): void {
-  const { history } = snap;
-  if (snap.counted === history.length) return;
-  const updates: { id: string; tokens: number }[] = [];
-  for (let i = snap.counted; i < history.length; i++) {
-    const m = history[i]!;
-    if (m.tokens !== null && m.tokens !== undefined) continue;
-    m.tokens = countMessageTokens(m, model);
-    updates.push({ id: m.id, tokens: m.tokens });
-  }
-  if (updates.length > 0) deps.store.messages.setTokens(updates);
-  snap.counted = history.length;
+  countNewMessages(deps.store, snap, model);
 }
 
 /**

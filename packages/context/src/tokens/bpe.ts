@@ -23,58 +23,126 @@ function hashBytes(b: Uint8Array, s: number, e: number, seed = FNV_OFFSET): numb
   return h;
 }
 
+/** js-tiktoken's `textMap` as the asset's two arrays (bytes in id order, lengths per id). */
+export function flattenTextMap(textMap: ReadonlyMap<number, Uint8Array>): {
+  tokenBytes: Uint8Array;
+  lengths: Uint8Array;
+} {
+  let maxId = 0;
+  let total = 0;
+  for (const [id, b] of textMap) {
+    if (id > maxId) maxId = id;
+    if (b.length > 255) throw new Error(`token ${id} is ${b.length} bytes long`);
+    total += b.length;
+  }
+  const lengths = new Uint8Array(maxId + 1);
+  for (const [id, b] of textMap) lengths[id] = b.length;
+  const offsets = new Int32Array(maxId + 2);
+  for (let id = 0; id <= maxId; id++) offsets[id + 1] = offsets[id]! + lengths[id]!;
+  const tokenBytes = new Uint8Array(total);
+  for (const [id, b] of textMap) tokenBytes.set(b, offsets[id]!);
+  return { tokenBytes, lengths };
+}
+
 /** Slot of a hash: FNV's low bits alone cluster, so fold the high ones in. */
 const slotOf = (h: number, mask: number): number => (h ^ (h >>> 15)) & mask;
 
+/** A RankTable's arrays (see the fields below). */
+export interface RankTables {
+  bytes: Uint8Array;
+  info: Int32Array;
+  slots: Int32Array;
+  byteToken: Int32Array;
+  pair2: Int32Array;
+}
+
 /**
- * Laid out for few cache misses: a probe reads one slot (hash and id side by side), and only a
- * hash match reads the token's record and bytes. Most probes are pairs that do not merge.
+ * Laid out for few cache misses and for loading as is from a file: a probe reads one slot (an id)
+ * and that token's hash beside its offset and length; only a hash match reads its bytes. Most
+ * probes are pairs that do not merge, which usually end at an empty slot.
  */
 export class RankTable {
   /** All tokens' bytes, back to back. */
   private readonly bytes: Uint8Array;
-  /** Per token id, 4 ints: offset of its bytes, their length, the FNV-1a state after them. */
+  /** Per token id, 3 ints: offset of its bytes, their length, the FNV-1a state after them. */
   private readonly info: Int32Array;
-  /** Open addressing, 2 ints a slot: the token's hash, then its id + 1 (0 = empty). */
+  /** Open addressing on the hash, one int a slot: the token's id + 1 (0 = empty); its hash is in `info`. */
   private readonly slots: Int32Array;
   private readonly mask: number;
   /** Token id of each single byte (every byte is a token in the encodings we count). */
-  readonly byteToken = new Int32Array(256).fill(-1);
+  readonly byteToken: Int32Array;
   /**
    * Token id of each two-byte token by its bytes (b0 << 8 | b1), else -1: a piece's first merges
    * are pairs of single bytes, answered here (256 KB) without hashing or probing the big table.
    */
-  private readonly pair2 = new Int32Array(1 << 16).fill(-1);
+  private readonly pair2: Int32Array;
 
-  /** From js-tiktoken's `textMap` (rank → bytes): tens of ms for o200k, once per process (js-tiktoken's own load takes ~10× that). */
-  constructor(textMap: ReadonlyMap<number, Uint8Array>) {
-    let maxId = 0;
-    let total = 0;
-    for (const [id, b] of textMap) {
-      if (id > maxId) maxId = id;
-      total += b.length;
-    }
-    this.bytes = new Uint8Array(total);
-    this.info = new Int32Array((maxId + 1) * 4);
+  /** From its tables as they are (the prebuilt asset's views: nothing is computed). */
+  constructor(t: RankTables) {
+    this.bytes = t.bytes;
+    this.info = t.info;
+    this.slots = t.slots;
+    this.mask = t.slots.length - 1;
+    this.byteToken = t.byteToken;
+    this.pair2 = t.pair2;
+  }
+
+  /** The tables, to write them out (vocab.ts). */
+  get tables(): RankTables {
+    const { bytes, info, slots, byteToken, pair2 } = this;
+    return { bytes, info, slots, byteToken, pair2 };
+  }
+
+  /**
+   * From the vocabulary as two flat arrays: every token's bytes back to back, in id order, and
+   * each id's length (0 = no such id). The hash table is built here (what the asset saves).
+   */
+  static build(tokenBytes: Uint8Array, lengths: Uint8Array): RankTable {
+    const n = lengths.length;
+    let tokens = 0;
+    for (let id = 0; id < n; id++) if (lengths[id]! > 0) tokens++;
+    const info = new Int32Array(n * 3);
     let size = 1;
-    while (size < textMap.size * 2) size <<= 1;
-    this.slots = new Int32Array(size * 2);
-    this.mask = size - 1;
+    while (size < tokens * 2) size <<= 1;
+    const slots = new Int32Array(size);
+    const mask = size - 1;
+    const byteToken = new Int32Array(256).fill(-1);
+    const pair2 = new Int32Array(1 << 16).fill(-1);
     let at = 0;
-    for (const [id, b] of textMap) {
-      this.bytes.set(b, at);
-      const h = hashBytes(b, 0, b.length);
-      this.info[id * 4] = at;
-      this.info[id * 4 + 1] = b.length;
-      this.info[id * 4 + 2] = h;
-      at += b.length;
-      let i = slotOf(h, this.mask);
-      while (this.slots[i * 2 + 1] !== 0) i = (i + 1) & this.mask;
-      this.slots[i * 2] = h;
-      this.slots[i * 2 + 1] = id + 1;
-      if (b.length === 1) this.byteToken[b[0]!] = id;
-      else if (b.length === 2) this.pair2[(b[0]! << 8) | b[1]!] = id;
+    for (let id = 0; id < n; id++) {
+      const len = lengths[id]!;
+      if (len === 0) continue;
+      let h = FNV_OFFSET;
+      for (let k = at; k < at + len; k++) h = Math.imul(h ^ tokenBytes[k]!, FNV_PRIME);
+      info[id * 3] = at;
+      info[id * 3 + 1] = len;
+      info[id * 3 + 2] = h;
+      let i = slotOf(h, mask);
+      while (slots[i] !== 0) i = (i + 1) & mask;
+      slots[i] = id + 1;
+      if (len === 1) byteToken[tokenBytes[at]!] = id;
+      else if (len === 2) pair2[(tokenBytes[at]! << 8) | tokenBytes[at + 1]!] = id;
+      at += len;
     }
+    return new RankTable({ bytes: tokenBytes, info, slots, byteToken, pair2 });
+  }
+
+  /** From js-tiktoken's `textMap` (rank → bytes): what the vocabulary asset is generated from. */
+  static fromTextMap(textMap: ReadonlyMap<number, Uint8Array>): RankTable {
+    const { tokenBytes, lengths } = flattenTextMap(textMap);
+    return RankTable.build(tokenBytes, lengths);
+  }
+
+  /** Number of ids (the largest id + 1). */
+  get size(): number {
+    return this.info.length / 3;
+  }
+
+  /** The bytes of a token id (a view, not a copy), or null. */
+  bytesOf(id: number): Uint8Array | null {
+    if (id < 0 || id >= this.size || this.info[id * 3 + 1] === 0) return null;
+    const o = this.info[id * 3]!;
+    return this.bytes.subarray(o, o + this.info[id * 3 + 1]!);
   }
 
   /** Every byte has a token (else callers fall back to js-tiktoken). */
@@ -86,10 +154,10 @@ export class RankTable {
   idOfAscii(t: string, s: number, e: number, h: number): number {
     const { slots, info, bytes, mask } = this;
     for (let i = slotOf(h, mask); ; i = (i + 1) & mask) {
-      const id = slots[i * 2 + 1]! - 1;
+      const id = slots[i]! - 1;
       if (id < 0) return -1;
-      if (slots[i * 2] !== h || info[id * 4 + 1] !== e - s) continue;
-      const o = info[id * 4]! - s;
+      if (info[id * 3 + 2] !== h || info[id * 3 + 1] !== e - s) continue;
+      const o = info[id * 3]! - s;
       let k = s;
       while (k < e && bytes[o + k] === t.charCodeAt(k)) k++;
       if (k === e) return id;
@@ -101,10 +169,10 @@ export class RankTable {
     const { slots, info, bytes, mask } = this;
     const h = hashBytes(b, 0, n);
     for (let i = slotOf(h, mask); ; i = (i + 1) & mask) {
-      const id = slots[i * 2 + 1]! - 1;
+      const id = slots[i]! - 1;
       if (id < 0) return -1;
-      if (slots[i * 2] !== h || info[id * 4 + 1] !== n) continue;
-      const o = info[id * 4]!;
+      if (info[id * 3 + 2] !== h || info[id * 3 + 1] !== n) continue;
+      const o = info[id * 3]!;
       let k = 0;
       while (k < n && bytes[o + k] === b[k]) k++;
       if (k === n) return id;
@@ -114,18 +182,18 @@ export class RankTable {
   /** Rank of the pair (a, b): the id of their bytes joined, or -1 when they do not merge. */
   pairRank(a: number, b: number): number {
     const { slots, info, bytes, mask } = this;
-    const oa = info[a * 4]!;
-    const la = info[a * 4 + 1]!;
-    const ob = info[b * 4]!;
-    const lb = info[b * 4 + 1]!;
+    const oa = info[a * 3]!;
+    const la = info[a * 3 + 1]!;
+    const ob = info[b * 3]!;
+    const lb = info[b * 3 + 1]!;
     if (la === 1 && lb === 1) return this.pair2[(bytes[oa]! << 8) | bytes[ob]!]!;
-    let h = info[a * 4 + 2]!;
+    let h = info[a * 3 + 2]!;
     for (let k = ob; k < ob + lb; k++) h = Math.imul(h ^ bytes[k]!, FNV_PRIME);
     for (let i = slotOf(h, mask); ; i = (i + 1) & mask) {
-      const id = slots[i * 2 + 1]! - 1;
+      const id = slots[i]! - 1;
       if (id < 0) return -1;
-      if (slots[i * 2] !== h || info[id * 4 + 1] !== la + lb) continue;
-      const o = info[id * 4]!;
+      if (info[id * 3 + 2] !== h || info[id * 3 + 1] !== la + lb) continue;
+      const o = info[id * 3]!;
       let k = 0;
       while (k < la && bytes[o + k] === bytes[oa + k]) k++;
       if (k < la) continue;
@@ -160,6 +228,30 @@ export function countBytes(table: RankTable, b: Uint8Array, n: number): number {
   scratch(n);
   for (let k = 0; k < n; k++) ids[k] = table.byteToken[b[k]!]!;
   return merge(table, n);
+}
+
+/** Token ids of the ASCII text t[s, e) (at least 2 chars, not itself a token), pushed onto out. */
+export function encodeAscii(table: RankTable, t: string, s: number, e: number, out: number[]): void {
+  const n = e - s;
+  scratch(n);
+  for (let k = 0; k < n; k++) ids[k] = table.byteToken[t.charCodeAt(s + k)]!;
+  mergeInto(table, n, out);
+}
+
+/** Token ids of the bytes b[0, n) (at least 2, not itself a token), pushed onto out. */
+export function encodeBytes(table: RankTable, b: Uint8Array, n: number, out: number[]): void {
+  scratch(n);
+  for (let k = 0; k < n; k++) ids[k] = table.byteToken[b[k]!]!;
+  mergeInto(table, n, out);
+}
+
+function mergeInto(table: RankTable, n: number, out: number[]): void {
+  if (n > 24) {
+    mergeLong(table, ids.subarray(0, n), out);
+    return;
+  }
+  const m = mergeShort(table, n);
+  for (let k = 0; k < m; k++) out.push(ids[k]!);
 }
 
 function merge(table: RankTable, n: number): number {
@@ -202,7 +294,7 @@ function mergeShort(table: RankTable, count: number): number {
  * on ties, taken from a heap of (rank, position) over a linked list of parts, so a piece costs
  * n log n instead of n². Stale heap entries are recognised by the ids they were made for.
  */
-function mergeLong(table: RankTable, ids: Int32Array): number {
+function mergeLong(table: RankTable, ids: Int32Array, out?: number[]): number {
   const n = ids.length;
   const next = new Int32Array(n);
   const prev = new Int32Array(n);
@@ -276,5 +368,7 @@ function mergeLong(table: RankTable, ids: Int32Array): number {
     if (prev[pos]! >= 0) push(prev[pos]!);
     push(pos);
   }
+  // The leftmost part always stays at 0 (a merge keeps its left position).
+  if (out) for (let k = 0; k >= 0; k = next[k]!) out.push(ids[k]!);
   return parts;
 }

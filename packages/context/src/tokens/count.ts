@@ -1,5 +1,5 @@
 import type { ChatMessage } from '@threadline/protocol';
-import { encoderFor } from './encoder';
+import { countTextTokensAsync, encoderFor, estimateTextTokens, type SliceOptions } from './encoder';
 import { encodingForModel } from './models';
 import { hashParts } from './hash';
 
@@ -93,5 +93,70 @@ export function countMessageTokens(msg: ChatMessage, model: string, cache: Token
 export function countMessagesTokens(messages: readonly ChatMessage[], model: string, cache?: TokenCache): number {
   let n = TOKENS_PER_REQUEST;
   for (const m of messages) n += countMessageTokens(m, model, cache);
+  return n;
+}
+
+/** Characters of a message that are counted (content, name, tool calls). */
+export function messageTextLength(msg: ChatMessage): number {
+  let n = (msg.content ?? '').length + (msg.name ?? '').length + (msg.tool_call_id ?? '').length;
+  for (const tc of msg.tool_calls ?? []) n += tc.function.name.length + tc.function.arguments.length;
+  return n;
+}
+
+/** countMessageTokens without holding the thread (a long content is counted in slices), cached alike. */
+export async function countMessageTokensAsync(
+  msg: ChatMessage,
+  model: string,
+  cache: TokenCache = defaultTokenCache,
+  opts?: SliceOptions,
+): Promise<number> {
+  const key = messageTokenKey(msg, model);
+  const hit = cache.get(key);
+  if (hit !== undefined) return hit;
+  const enc = encoderFor(model);
+  let n = TOKENS_PER_MESSAGE + (await countTextTokensAsync(msg.content ?? '', model, opts));
+  if (msg.name !== undefined) n += TOKENS_PER_NAME + enc.count(msg.name);
+  if (msg.tool_call_id !== undefined) n += enc.count(msg.tool_call_id);
+  for (const tc of msg.tool_calls ?? []) {
+    n +=
+      TOKENS_PER_TOOL_CALL +
+      enc.count(tc.function.name) +
+      (await countTextTokensAsync(tc.function.arguments, model, opts));
+  }
+  cache.set(key, n);
+  return n;
+}
+
+/** A message's tokens estimated at once (estimateTextTokens of its texts plus the framing). */
+export function estimateMessageTokens(msg: ChatMessage): number {
+  let n = TOKENS_PER_MESSAGE + estimateTextTokens(msg.content ?? '');
+  if (msg.name !== undefined) n += TOKENS_PER_NAME + estimateTextTokens(msg.name);
+  if (msg.tool_call_id !== undefined) n += estimateTextTokens(msg.tool_call_id);
+  for (const tc of msg.tool_calls ?? [])
+    n += TOKENS_PER_TOOL_CALL + estimateTextTokens(tc.function.name) + estimateTextTokens(tc.function.arguments);
+  return n;
+}
+
+/**
+ * countMessageTokens when the content's count is already known (a tool output counted whole by its
+ * write-time truncation): the rest is counted, the sum cached alike.
+ */
+export function countMessageTokensWithContent(
+  msg: ChatMessage,
+  model: string,
+  contentTokens: number,
+  cache: TokenCache = defaultTokenCache,
+): number {
+  const key = messageTokenKey(msg, model);
+  const hit = cache.get(key);
+  if (hit !== undefined) return hit;
+  const enc = encoderFor(model);
+  let n = TOKENS_PER_MESSAGE + contentTokens;
+  if (msg.name !== undefined) n += TOKENS_PER_NAME + enc.count(msg.name);
+  if (msg.tool_call_id !== undefined) n += enc.count(msg.tool_call_id);
+  for (const tc of msg.tool_calls ?? []) {
+    n += TOKENS_PER_TOOL_CALL + enc.count(tc.function.name) + enc.count(tc.function.arguments);
+  }
+  cache.set(key, n);
   return n;
 }

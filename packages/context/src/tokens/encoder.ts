@@ -1,23 +1,11 @@
-import { getEncoding, type Tiktoken } from 'js-tiktoken';
 import { encodingForModel, type EncodingName } from './models';
-import { countAscii, countBytes, hashAscii, RankTable } from './bpe';
+import { countAscii, countBytes, encodeAscii, encodeBytes, hashAscii, RankTable } from './bpe';
 import { PieceTable } from './pieceTable';
-import { forEachO200kPiece, o200kAsciiPieceEnd, o200kRegexEnd, o200kRegexStart } from './pretokenize';
+import { forEachO200kSpan, o200kAsciiPieceEnd, o200kRegexEnd, o200kRegexStart } from './pretokenize';
+import { loadVocab } from './vocab';
 
 /** Characters per token of the documented fallback for models without a known tokenizer. */
 export const APPROX_CHARS_PER_TOKEN = 4;
-
-const encoders = new Map<EncodingName, Tiktoken>();
-
-/** The BPE for an encoding, built once per process (building o200k takes ~100 ms). */
-function bpe(name: 'o200k_base' | 'cl100k_base'): Tiktoken {
-  let enc = encoders.get(name);
-  if (!enc) {
-    enc = getEncoding(name);
-    encoders.set(name, enc);
-  }
-  return enc;
-}
 
 /** A model's tokenizer: exact BPE where we know it, chars/4 otherwise. */
 export interface TokenEncoder {
@@ -37,38 +25,29 @@ const approx: TokenEncoder = {
 };
 
 /**
- * js-tiktoken's BPE is quadratic in the length of one pre-token: 16,000 characters of base64 or
- * minified code without a space take ~17 s, and a tool output like that would stall the turn.
- * Such runs are cut into 256-character pieces and encoded piece by piece, which keeps counting
- * linear, changes a count by at most a token per cut, and still decodes to the exact text.
- * Whitespace runs too: 3,000 blanks before a newline are one pre-token (0.6 s whole, 7 s at 10,000).
+ * BPE is quadratic in the length of one pre-token, and 16,000 characters of base64 or minified
+ * code without a space are one pre-token. A pre-token over MAX_EXACT_PIECE chars is cut: each
+ * 256-character run of non-space or of space is a part, the stretches between too (cut every 256
+ * chars if longer), and each part is pre-tokenized and encoded alone. That keeps counting linear,
+ * changes a count by at most a token per cut (within 1 % of the uncut count, tested), and still
+ * decodes to the exact text. Whitespace runs too: 3,000 blanks before a newline are one pre-token.
  */
-const LONG_RUN = /\S{257}|\s{257}/;
-const RUN_PIECE = /(\S{256}|\s{256})/;
-
-function encodeLinear(enc: Tiktoken, text: string): number[] {
-  // Disallowing nothing: a transcript that quotes "<|endoftext|>" must count, not throw.
-  if (!LONG_RUN.test(text)) return enc.encode(text, [], []);
-  const out: number[] = [];
-  for (const part of text.split(RUN_PIECE)) if (part.length > 0) for (const t of enc.encode(part, [], [])) out.push(t);
-  return out;
-}
-
 /**
  * Counting is BPE per pre-tokenizer piece (the encoding's own regex split), so the count of a text
  * is the sum of its pieces' counts. A piece that is itself a token counts 1 (one probe of the rank
  * table, as js-tiktoken checks first); the counts of other pieces are cached, as the original
  * GPT-2 encoder cached its BPE, since pieces repeat (words, indentation, punctuation).
  */
-/** A piece longer than this is counted with the 256-character cut of `encodeLinear`. */
+/** A piece longer than this is cut (longPieceParts). */
 const MAX_EXACT_PIECE = 1024;
 
 interface PieceCounter {
-  enc: Tiktoken;
-  re: RegExp | null;
+  name: 'o200k_base' | 'cl100k_base';
+  /** The encoding's pre-tokenizer (global + unicode). */
+  re: RegExp;
   counts: PieceTable;
-  /** The vocabulary as flat arrays, or null if js-tiktoken's internals changed. */
-  ranks: RankTable | null;
+  /** The vocabulary as flat arrays (the prebuilt asset, vocab.ts). */
+  ranks: RankTable;
   /**
    * Counts of 2- and 3-character ASCII pieces (0 = not yet known), indexed by their characters:
    * the most frequent pieces after single characters (` =`, `++`, ` if`, `def`), one read each.
@@ -81,17 +60,13 @@ const pieceCounters = new Map<string, PieceCounter>();
 function pieceCounter(name: 'o200k_base' | 'cl100k_base'): PieceCounter {
   let pc = pieceCounters.get(name);
   if (!pc) {
-    // js-tiktoken keeps the pattern as `patStr` and token bytes as `textMap`; without them we
-    // fall back to plain encoding.
-    const enc = bpe(name);
-    const inner = enc as unknown as { patStr?: unknown; textMap?: unknown };
-    let ranks = inner.textMap instanceof Map ? new RankTable(inner.textMap as Map<number, Uint8Array>) : null;
-    if (ranks !== null && !ranks.complete) ranks = null;
+    const vocab = loadVocab(name);
+    if (!vocab.ranks.complete) throw new Error(`${name}: a byte has no token in the vocabulary`);
     pc = {
-      enc,
-      re: typeof inner.patStr === 'string' ? new RegExp(inner.patStr, 'gu') : null,
+      name,
+      re: new RegExp(vocab.patStr, 'gu'),
       counts: new PieceTable(),
-      ranks,
+      ranks: vocab.ranks,
       short2: new Uint8Array(1 << 14),
       short3: new Uint8Array(1 << 21),
     };
@@ -112,8 +87,7 @@ export function resetPieceCache(): void {
 const utf8 = new TextEncoder();
 
 /** Token count of the piece t[s, e) that is not a single ASCII character, cached or not. */
-function countPiece(enc: Tiktoken, ranks: RankTable, t: string, s: number, e: number, ascii: boolean): number {
-  if (e - s > MAX_EXACT_PIECE) return encodeLinear(enc, t.slice(s, e)).length;
+function countPiece(ranks: RankTable, t: string, s: number, e: number, ascii: boolean): number {
   if (ascii) return countAscii(ranks, t, s, e);
   const bytes = utf8.encode(t.slice(s, e));
   if (bytes.length === 1 || ranks.idOfBytes(bytes, bytes.length) >= 0) return 1;
@@ -132,6 +106,7 @@ function shortCount(ranks: RankTable, t: string, s: number, e: number): number {
  */
 function spanCount(pc: PieceCounter, ranks: RankTable, t: string, s: number, e: number): number {
   const len = e - s;
+  if (len > MAX_EXACT_PIECE) return countLongPiece(pc, t.slice(s, e));
   const c0 = t.charCodeAt(s);
   if (len === 1 && c0 < 128) return 1; // every byte is a token
   if (len <= 3 && c0 < 128) {
@@ -157,16 +132,39 @@ function spanCount(pc: PieceCounter, ranks: RankTable, t: string, s: number, e: 
   if (ascii && len <= MAX_EXACT_PIECE && ranks.idOfAscii(t, s, e, h) >= 0) return 1;
   let c = pc.counts.get(t, s, e, h);
   if (c < 0) {
-    c = countPiece(pc.enc, ranks, t, s, e, ascii);
+    c = countPiece(ranks, t, s, e, ascii);
     pc.counts.set(t.slice(s, e), h, c);
   }
   return c;
 }
 
+const RUN_PIECES = /\S{256}|\s{256}/g;
+const RUN = 256;
+
+/** The parts a pre-token over MAX_EXACT_PIECE chars is cut into, in order (see above). */
+function longPieceParts(piece: string, part: (p: string) => void): void {
+  const gap = (s: number, e: number): void => {
+    if (e - s <= MAX_EXACT_PIECE) part(piece.slice(s, e));
+    else for (let i = s; i < e; i += RUN) part(piece.slice(i, Math.min(e, i + RUN)));
+  };
+  let at = 0;
+  for (const m of piece.matchAll(RUN_PIECES)) {
+    if (m.index > at) gap(at, m.index);
+    part(m[0]);
+    at = m.index + m[0].length;
+  }
+  if (at < piece.length) gap(at, piece.length);
+}
+
+function countLongPiece(pc: PieceCounter, piece: string): number {
+  let total = 0;
+  longPieceParts(piece, (p) => (total += countPieces(pc.name, p)));
+  return total;
+}
+
 function countPieces(name: 'o200k_base' | 'cl100k_base', text: string): number {
   const pc = pieceCounter(name);
   const { re, ranks } = pc;
-  if (re === null || ranks === null) return encodeLinear(pc.enc, text).length;
   let total = 0;
   if (name !== 'o200k_base') {
     for (const m of text.matchAll(re)) total += spanCount(pc, ranks, text, m.index, m.index + m[0].length);
@@ -210,46 +208,89 @@ function countRegexStretch(
   return total;
 }
 
-/** Some pre-token is longer than MAX_EXACT_PIECE (only then can BPE go quadratic). */
-const HUGE_RUN = new RegExp(`\\S{${MAX_EXACT_PIECE + 1}}|\\s{${MAX_EXACT_PIECE + 1}}`);
-
-function forEachPiece(name: 'o200k_base' | 'cl100k_base', text: string, piece: (p: string) => void): void {
-  const re = pieceCounter(name).re;
-  if (re === null) piece(text);
-  else if (name === 'o200k_base') forEachO200kPiece(text, re, piece);
-  else for (const m of text.matchAll(re)) piece(m[0]);
+/** Every piece of a text as a span of it, by the encoding's pre-tokenizer. */
+function forEachSpan(pc: PieceCounter, text: string, span: (s: number, e: number) => void): void {
+  if (pc.name === 'o200k_base') forEachO200kSpan(text, pc.re, span);
+  else for (const m of text.matchAll(pc.re)) span(m.index, m.index + m[0].length);
 }
 
 /**
- * Token ids: js-tiktoken's, exactly, except that a single pre-token over MAX_EXACT_PIECE chars
- * is encoded in 256-character cuts (encodeLinear), as it is counted, so count = ids.length.
+ * Token ids, as js-tiktoken's `encode(text, [], [])` gives them (special-token strings as text),
+ * on the same flat vocabulary as counting, except that a pre-token over MAX_EXACT_PIECE chars is
+ * cut as it is counted, so count = ids.length.
  */
-function encodeExact(name: 'o200k_base' | 'cl100k_base', text: string): number[] {
-  const enc = bpe(name);
-  if (!HUGE_RUN.test(text)) return enc.encode(text, [], []);
-  const out: number[] = [];
-  let chunk = '';
-  const flush = (): void => {
-    if (chunk !== '') for (const t of enc.encode(chunk, [], [])) out.push(t);
-    chunk = '';
-  };
-  forEachPiece(name, text, (p) => {
-    if (p.length <= MAX_EXACT_PIECE) chunk += p;
-    else {
-      flush();
-      for (const t of encodeLinear(enc, p)) out.push(t);
+/** Ids of the parts of long runs (see longPieceParts), per encoding; a bound on memory. */
+const PART_IDS_MAX = 4096;
+const partIdsByName = new Map<string, Map<string, number[]>>();
+
+function encodePieces(pc: PieceCounter, text: string, out: number[]): void {
+  let partIds = partIdsByName.get(pc.name);
+  if (!partIds) partIdsByName.set(pc.name, (partIds = new Map()));
+  const { ranks } = pc;
+  forEachSpan(pc, text, (s, e) => {
+    const len = e - s;
+    if (len > MAX_EXACT_PIECE) {
+      // The parts of a long run repeat (one character, padding): their ids are cached.
+      longPieceParts(text.slice(s, e), (p) => {
+        let ids = partIds.get(p);
+        if (!ids) {
+          ids = [];
+          encodePieces(pc, p, ids);
+          if (partIds.size >= PART_IDS_MAX) partIds.clear();
+          partIds.set(p, ids);
+        }
+        for (const id of ids) out.push(id);
+      });
+      return;
     }
+    let ascii = true;
+    for (let i = s; i < e && ascii; i++) if (text.charCodeAt(i) > 127) ascii = false;
+    if (ascii) {
+      if (len === 1) out.push(ranks.byteToken[text.charCodeAt(s)]!);
+      else {
+        const id = ranks.idOfAscii(text, s, e, hashAscii(text, s, e));
+        if (id >= 0) out.push(id);
+        else encodeAscii(ranks, text, s, e, out);
+      }
+      return;
+    }
+    const bytes = utf8.encode(text.slice(s, e));
+    const id = bytes.length === 1 ? ranks.byteToken[bytes[0]!]! : ranks.idOfBytes(bytes, bytes.length);
+    if (id >= 0) out.push(id);
+    else encodeBytes(ranks, bytes, bytes.length, out);
   });
-  flush();
-  return out;
+}
+
+const fromUtf8 = new TextDecoder();
+
+function decodeIds(pc: PieceCounter, tokens: readonly number[]): string {
+  const parts: Uint8Array[] = [];
+  let total = 0;
+  for (const t of tokens) {
+    const b = pc.ranks.bytesOf(t);
+    if (b === null) continue;
+    parts.push(b);
+    total += b.length;
+  }
+  const all = new Uint8Array(total);
+  let at = 0;
+  for (const b of parts) {
+    all.set(b, at);
+    at += b.length;
+  }
+  return fromUtf8.decode(all);
 }
 
 function exact(name: 'o200k_base' | 'cl100k_base'): TokenEncoder {
   return {
     name,
     count: (text) => (text.length === 0 ? 0 : countPieces(name, text)),
-    encode: (text) => encodeExact(name, text),
-    decode: (tokens) => bpe(name).decode(tokens),
+    encode: (text) => {
+      const out: number[] = [];
+      if (text.length > 0) encodePieces(pieceCounter(name), text, out);
+      return out;
+    },
+    decode: (tokens) => decodeIds(pieceCounter(name), tokens),
   };
 }
 
@@ -274,4 +315,117 @@ export function encoderFor(model: string): TokenEncoder {
 /** Token count of a plain string for a model. */
 export function countTextTokens(text: string, model: string): number {
   return encoderFor(model).count(text);
+}
+
+// ─── Counting that yields: for the thread that answers requests (issue 25) ─────────────────────
+
+/** Characters counted between two yields of a sliced count (a few ms of the slowest text). */
+const SLICE_CHARS = 2048;
+
+function* countLongPieceSteps(pc: PieceCounter, piece: string): Generator<void, number, void> {
+  const parts: string[] = [];
+  longPieceParts(piece, (p) => parts.push(p));
+  let total = 0;
+  for (let k = 0; k < parts.length; k++) {
+    total += countPieces(pc.name, parts[k]!);
+    if (k % 8 === 7) yield;
+  }
+  return total;
+}
+
+/** countPieces, yielding every SLICE_CHARS characters (and inside a long pre-token). */
+function* countPiecesSteps(pc: PieceCounter, text: string): Generator<void, number, void> {
+  const { re, ranks } = pc;
+  let total = 0;
+  let work = 0;
+  const n = text.length;
+  // o200k: ASCII stretches by the scanner, the lines around a non-ASCII character by the regex;
+  // cl100k: the regex throughout.
+  for (let from = 0; from < n;) {
+    const start = pc.name === 'o200k_base' ? o200kRegexStart(text, from) : from;
+    for (let i = from; i < start;) {
+      const e = o200kAsciiPieceEnd(text, i, start);
+      total +=
+        e - i > MAX_EXACT_PIECE ? yield* countLongPieceSteps(pc, text.slice(i, e)) : spanCount(pc, ranks, text, i, e);
+      work += e - i;
+      i = e;
+      if (work >= SLICE_CHARS) {
+        work = 0;
+        yield;
+      }
+    }
+    if (start === n) break;
+    const end = pc.name === 'o200k_base' ? o200kRegexEnd(text, start) : n;
+    const stretch = start === 0 && end === n ? text : text.slice(start, end);
+    for (const m of stretch.matchAll(re)) {
+      const s = start + m.index;
+      const e = s + m[0].length;
+      total += e - s > MAX_EXACT_PIECE ? yield* countLongPieceSteps(pc, m[0]) : spanCount(pc, ranks, text, s, e);
+      work += e - s;
+      if (work >= SLICE_CHARS) {
+        work = 0;
+        yield;
+      }
+    }
+    from = end;
+  }
+  return total;
+}
+
+/**
+ * The count of countTextTokens, as steps: each `next()` does a bounded amount of work (a few
+ * thousand characters), so a caller can interleave it with other work. Same result as
+ * countTextTokens.
+ */
+export function* countTextTokensSteps(text: string, model: string): Generator<void, number, void> {
+  const enc = encoderFor(model);
+  if (enc.name === 'approx_chars_4' || text.length === 0) return enc.count(text);
+  return yield* countPiecesSteps(pieceCounter(enc.name), text);
+}
+
+/** Below this a text is counted in one go (well under a millisecond of the slowest text). */
+export const SLICED_COUNT_MIN_CHARS = 8192;
+
+export interface SliceOptions {
+  /** Work between two yields to the event loop (ms of wall clock; default 8). */
+  sliceMs?: number;
+  signal?: AbortSignal;
+}
+
+/** Gives the event loop a turn (I/O, timers, other requests) before going on. */
+export const yieldToEventLoop = (): Promise<void> =>
+  new Promise((resolve) => (typeof setImmediate === 'function' ? setImmediate(resolve) : setTimeout(resolve, 0)));
+
+/** Runs steps, yielding to the event loop whenever a slice has run `sliceMs`. */
+export async function runSteps<T>(steps: Generator<void, T, void>, opts: SliceOptions = {}): Promise<T> {
+  const sliceMs = opts.sliceMs ?? 8;
+  let t0 = performance.now();
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+    if (performance.now() - t0 >= sliceMs) {
+      await yieldToEventLoop();
+      if (opts.signal?.aborted) throw opts.signal.reason ?? new Error('aborted');
+      t0 = performance.now();
+    }
+  }
+}
+
+/** countTextTokens without holding the thread: a long text is counted in slices between which the event loop runs. */
+export async function countTextTokensAsync(text: string, model: string, opts?: SliceOptions): Promise<number> {
+  if (text.length < SLICED_COUNT_MIN_CHARS) return countTextTokens(text, model);
+  return runSteps(countTextTokensSteps(text, model), opts);
+}
+
+/**
+ * A quick upper-leaning estimate (UTF-8 bytes / 3, at least chars / 4): what a text over a size
+ * shows until its exact count, made in the background, replaces it.
+ */
+export function estimateTextTokens(text: string): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
+  }
+  return Math.ceil(Math.max(bytes / 3, text.length / APPROX_CHARS_PER_TOKEN));
 }

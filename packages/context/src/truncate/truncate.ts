@@ -1,5 +1,11 @@
 import type { TruncationPolicy } from '@threadline/protocol';
-import { APPROX_CHARS_PER_TOKEN, encoderFor } from '../tokens/encoder';
+import {
+  APPROX_CHARS_PER_TOKEN,
+  countTextTokensAsync,
+  encoderFor,
+  yieldToEventLoop,
+  type SliceOptions,
+} from '../tokens/encoder';
 
 /** Default `toolOutput.maxTokens` (seed 004 Phase 1). */
 export const TOOL_OUTPUT_MAX_TOKENS = 5000;
@@ -29,6 +35,8 @@ export interface TruncateResult {
   removed: number;
   unit: 'tokens' | 'chars' | null;
   totalLines: number;
+  /** Tokens of the text when it was counted whole and kept whole (tokens policy): no need to count it again. */
+  tokens?: number;
 }
 
 function lineCount(text: string): number {
@@ -140,7 +148,12 @@ export function truncateToolOutput(text: string, opts: TruncateOptions = {}): Tr
 
   const enc = encoderFor(opts.model ?? '');
   // Counting is cached per piece and much faster than encoding: most outputs fit and need no ids.
-  if (enc.count(text) <= maxTokens) return unchanged;
+  const total = enc.count(text);
+  if (total <= maxTokens) return { ...unchanged, tokens: total };
+  if (text.length >= LARGE_OUTPUT_CHARS && enc.name !== 'approx_chars_4') {
+    const { head, tail, removed } = cutEnds(text, total, maxTokens, opts.model ?? '');
+    return cut(head, tail, removed, 'tokens');
+  }
   const tokens = enc.encode(text);
   if (tokens === null) {
     // A model without a BPE: its tokens are estimated as chars / 4, so the cut works in chars.
@@ -157,6 +170,75 @@ export function truncateToolOutput(text: string, opts: TruncateOptions = {}): Tr
   const head = exactPrefix(text, enc.decode(tokens.slice(0, headN)));
   const tail = exactSuffix(text, enc.decode(tokens.slice(tokens.length - tailN)));
   return cut(head, tail, tokens.length - headN - tailN, 'tokens');
+}
+
+/** Above this many characters truncateToolOutputAsync counts in slices and encodes only the two ends. */
+export const LARGE_OUTPUT_CHARS = 64_000;
+
+/** Tokens of margin past a window's end: its last pieces may split otherwise in the whole text. */
+const WINDOW_MARGIN = 64;
+
+/**
+ * Head and tail of a large text that is over maxTokens (total): only its two ends are encoded, in
+ * windows grown until they hold the kept tokens and a margin.
+ */
+function cutEnds(
+  text: string,
+  total: number,
+  maxTokens: number,
+  model: string,
+): { head: string; tail: string; removed: number } {
+  const enc = encoderFor(model);
+  const keep = Math.floor(maxTokens / SERIALIZATION_BUFFER);
+  const headN = Math.floor(keep / 2);
+  const tailN = keep - headN;
+  let head = '';
+  for (let w = Math.max(4096, headN * 8); ; w *= 2) {
+    const ids = enc.encode(safeHead(text, w))!;
+    if (ids.length >= headN + WINDOW_MARGIN || w >= text.length) {
+      head = exactPrefix(text, enc.decode(ids.slice(0, headN)));
+      break;
+    }
+  }
+  let tail = '';
+  for (let w = Math.max(4096, tailN * 8); ; w *= 2) {
+    const ids = enc.encode(safeTail(text, w))!;
+    if (ids.length >= tailN + WINDOW_MARGIN || w >= text.length) {
+      tail = exactSuffix(text, enc.decode(ids.slice(Math.max(0, ids.length - tailN))));
+      break;
+    }
+  }
+  return { head, tail, removed: Math.max(0, total - headN - tailN) };
+}
+
+/**
+ * truncateToolOutput for the thread that answers requests: a large text is counted in slices
+ * (the event loop runs between them) and only its two ends are encoded, in windows grown until
+ * they hold the kept tokens. Same cut as truncateToolOutput (head and tail by tokens, the marker,
+ * the line count); `removed` is the exact total less what is kept.
+ */
+export async function truncateToolOutputAsync(
+  text: string,
+  opts: TruncateOptions = {},
+  slice?: SliceOptions,
+): Promise<TruncateResult> {
+  const policy = opts.policy ?? 'tokens';
+  const maxTokens = opts.maxTokens ?? TOOL_OUTPUT_MAX_TOKENS;
+  const enc = encoderFor(opts.model ?? '');
+  if (policy !== 'tokens' || maxTokens <= 0 || text.length < LARGE_OUTPUT_CHARS || enc.name === 'approx_chars_4')
+    return truncateToolOutput(text, opts);
+  const total = await countTextTokensAsync(text, opts.model ?? '', slice);
+  const totalLines = lineCount(text);
+  if (total <= maxTokens) return { text, truncated: false, removed: 0, unit: null, totalLines, tokens: total };
+  await yieldToEventLoop();
+  const { head, tail, removed } = cutEnds(text, total, maxTokens, opts.model ?? '');
+  return {
+    text: assemble(head, tail, marker(removed, 'tokens', opts.outputId), totalLines),
+    truncated: true,
+    removed,
+    unit: 'tokens',
+    totalLines,
+  };
 }
 
 export interface CapResult {

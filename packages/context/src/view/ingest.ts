@@ -1,6 +1,6 @@
 import type { ChatMessage, StoredMessage, TruncationPolicy } from '@threadline/protocol';
 import { capFullOutput, truncateToolOutput } from '../truncate/truncate';
-import { countMessageTokens, type TokenCache } from '../tokens/count';
+import { countMessageTokens, countMessageTokensWithContent, type TokenCache } from '../tokens/count';
 import { isAbortMarker } from '../compaction/units';
 
 export interface IngestOptions {
@@ -35,6 +35,7 @@ export function historyFromChatMessages(messages: readonly ChatMessage[], opts: 
     if (m.tool_calls?.length) stored.tool_calls = m.tool_calls;
     if (m.tool_call_id !== undefined) stored.tool_call_id = m.tool_call_id;
     if (m.name !== undefined) stored.name = m.name;
+    let contentTokens: number | undefined;
     if (m.role === 'tool' && m.content) {
       const cut = truncateToolOutput(m.content, {
         policy: opts.policy ?? 'tokens',
@@ -45,10 +46,14 @@ export function historyFromChatMessages(messages: readonly ChatMessage[], opts: 
       if (cut.truncated) {
         stored.content = cut.text;
         stored.fullOutput = capFullOutput(m.content).text;
-      }
+      } else contentTokens = cut.tokens;
     }
     if (isAbortMarker(stored)) stored.kind = 'turn_aborted';
-    stored.tokens = countMessageTokens(stored, opts.model, opts.tokenCache);
+    // A tool output kept whole was counted by its truncation: not counted a second time.
+    stored.tokens =
+      contentTokens === undefined
+        ? countMessageTokens(stored, opts.model, opts.tokenCache)
+        : countMessageTokensWithContent(stored, opts.model, contentTokens, opts.tokenCache);
     return stored;
   });
 }

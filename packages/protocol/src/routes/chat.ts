@@ -105,10 +105,21 @@ export const TurnAcceptedSchema = z.object({ accepted: z.literal(true), userMess
 
 const ApprovalPoliciesSchema = z.record(z.string(), ApprovalPolicySchema);
 
+/**
+ * Characters chat.send takes (SPEC §9). A longer paste is cut by the renderer before it is sent
+ * (head and tail, a marker, one sentence to the user); browser mode's body limit fits this.
+ */
+export const CHAT_TEXT_MAX = 4_000_000;
+/**
+ * Characters a user message keeps: beyond, the runtime cuts it (head and tail, a marker) and keeps
+ * the whole text as the message's full output, which the agent pages with read_tool_output.
+ */
+export const MESSAGE_TEXT_KEEP = 1_000_000;
+
 /** Turns: send, cancel, approve, what runs now; and the per-session approval policies. */
 export const chatRoutes = {
   'chat.send': {
-    input: z.object({ sessionId: id, text: z.string().min(1).max(1_000_000) }),
+    input: z.object({ sessionId: id, text: z.string().min(1).max(CHAT_TEXT_MAX) }),
     output: TurnAcceptedSchema,
   },
   'chat.cancel': { input: sessionRef, output: z.object({ cancelled: z.boolean() }) },

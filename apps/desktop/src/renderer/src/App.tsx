@@ -10,6 +10,7 @@ import { SettingsPage } from './components/SettingsPage';
 import { SetupScreen } from './components/SetupScreen';
 import { Sidebar } from './components/Sidebar';
 import { IconAlert, IconRefresh } from './components/Icons';
+import { ConnectionBanner } from './components/ConnectionBanner';
 
 export function App() {
   const { t } = useTranslation();
@@ -63,6 +64,7 @@ export function App() {
 
   return (
     <div className={`app ${panel === 'memory' ? 'with-panel' : ''} sidebar-${sidebar}`}>
+      <ConnectionBanner />
       {/* Settings covers the window like a dialog: what is behind it leaves the Tab order. */}
       <div className="app-main" inert={panel === 'settings'}>
         <Sidebar />

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { getEncoding } from 'js-tiktoken';
-import { countTextTokens, resetPieceCache } from '../encoder';
+import { countTextTokens, encoderFor, resetPieceCache } from '../encoder';
 import { forEachO200kPiece } from '../pretokenize';
 import { loadTranscripts } from '../../cli/transcripts';
 
@@ -93,4 +93,38 @@ describe('token counting by cached pre-tokenizer pieces', () => {
     }
     expect(texts).toBeGreaterThan(4000);
   }, 120_000);
+});
+
+describe('pathological runs (issue 25)', () => {
+  // gpt-tokenizer's o200k is an independent exact BPE (no cuts): the reference for "within 1 %".
+  const rnd = (n: number, alphabet: string): string => {
+    let s = '';
+    let x = 12345;
+    for (let i = 0; i < n; i++) {
+      x = (x * 1103515245 + 12345) & 0x7fffffff;
+      s += alphabet[x % alphabet.length];
+    }
+    return s;
+  };
+  const CASES: Array<[string, string]> = [
+    ['one repeated character', 'a'.repeat(12_000)],
+    ['letters without a space', rnd(12_000, 'abcdefghijklmnopqrstuvwxyz')],
+    ['punctuation run', rnd(12_000, '{}();.,=+-*&^%$#@!')],
+    ['one repeated non-ASCII letter', 'é'.repeat(6_000)],
+    ['CJK without a space', rnd(6_000, '的一是不了人我在有他这为之大来以个中上们')],
+    ['minified code', 'function(a){return a+1};var b=c.d(e,f);'.replace(/ /g, '').repeat(300)],
+    ['base64', Buffer.from(rnd(9_000, 'abcdefghijklmnopqrstuvwxyz0123456789')).toString('base64')],
+    ['blank padding', ' '.repeat(12_000) + 'x'],
+  ];
+  it.each(CASES)(
+    '%s: cut into bounded pieces, within one percent of the exact count, equal to the ids',
+    async (_, text) => {
+      const { encode } = await import('gpt-tokenizer/encoding/o200k_base');
+      resetPieceCache();
+      const n = countTextTokens(text, 'gpt-4o');
+      const exact = encode(text).length;
+      expect(Math.abs(n - exact) / exact).toBeLessThanOrEqual(0.01);
+      expect(n).toBe(encoderFor('gpt-4o').encode(text)?.length);
+    },
+  );
 });

@@ -7,6 +7,7 @@ import { Dialog } from './Dialog';
 import { IconChevronDown, IconLayers, IconSend, IconStop, IconX } from './Icons';
 
 import { COMPOSER_ID } from './composerId';
+import { isReachable } from './ConnectionBanner';
 import { useSlashMenu } from './SlashMenu';
 
 export { COMPOSER_ID };
@@ -167,6 +168,8 @@ const drafts = new Map<string, string>();
 export function Composer({ sessionId }: { sessionId: string }) {
   const { t } = useTranslation();
   const busy = useAppStore((s) => Boolean(s.busy[sessionId]));
+  // Nothing can be sent while the runtime is out of reach (the banner above says why).
+  const offline = useAppStore((s) => !isReachable(s.connection));
   const send = useAppStore((s) => s.send);
   const cancel = useAppStore((s) => s.cancel);
   const [text, setTextState] = useState(() => drafts.get(sessionId) ?? '');
@@ -201,7 +204,7 @@ export function Composer({ sessionId }: { sessionId: string }) {
 
   const enqueue = useAppStore((s) => s.enqueue);
   const submit = () => {
-    if (!text.trim()) return;
+    if (offline || !text.trim()) return;
     if (busy) {
       // Typed during a turn: queued, sent when the turn ends (shown above the input, cancellable).
       enqueue(sessionId, text);
@@ -262,7 +265,7 @@ export function Composer({ sessionId }: { sessionId: string }) {
               type="button"
               className="send-btn"
               onClick={submit}
-              disabled={!text.trim()}
+              disabled={offline || !text.trim()}
               aria-label={t('chat.send')}
               title={t('chat.sendHint')}
               data-testid="send-button"

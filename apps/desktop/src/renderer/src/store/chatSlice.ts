@@ -1,5 +1,7 @@
 import type { StateCreator } from 'zustand';
 import type { ChatState, StoredMessage } from '@threadline/protocol';
+import { CHAT_TEXT_MAX } from '@threadline/protocol';
+import i18n from '../i18n';
 import { call } from '../transport';
 import { joinStream, lastUserText, mergeMessage, throughLastRequest, withoutUncommitted } from './chatLists';
 import { createDeltaBuffer } from './deltaBuffer';
@@ -58,6 +60,20 @@ async function branchOp(
   }
   await Promise.all([get().loadMessages(sessionId), get().loadContext(sessionId)]).catch(() => undefined);
   return true;
+}
+
+const tooLarge = (): string => i18n.t('chat.paste.tooLarge', { max: CHAT_TEXT_MAX.toLocaleString(i18n.language) });
+
+/** A text over CHAT_TEXT_MAX as its beginning and end around a marker, within the limit. */
+export function cutPaste(text: string): string {
+  const half = Math.floor((CHAT_TEXT_MAX - 200) / 2);
+  let head = text.slice(0, half);
+  let tail = text.slice(text.length - half);
+  // Never split a surrogate pair.
+  if (/[\ud800-\udbff]$/.test(head)) head = head.slice(0, -1);
+  if (/^[\udc00-\udfff]/.test(tail)) tail = tail.slice(1);
+  const left = text.length - head.length - tail.length;
+  return `${head}\n…${left} chars left out before sending (over ${CHAT_TEXT_MAX} characters)…\n${tail}`;
 }
 
 export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, get) => ({
@@ -165,8 +181,13 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
   },
 
   async send(sessionId, text) {
-    const trimmed = text.trim();
+    let trimmed = text.trim();
     if (!trimmed) return false;
+    // Over what chat.send takes: the beginning and the end are sent, with a marker (SPEC §9).
+    if (trimmed.length > CHAT_TEXT_MAX) {
+      trimmed = cutPaste(trimmed);
+      get().showToast(tooLarge());
+    }
     set({ errors: { ...get().errors, [sessionId]: null }, busy: { ...get().busy, [sessionId]: true } });
     try {
       const res = await call('chat.send', { sessionId, text: trimmed });
@@ -182,7 +203,13 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
         busy: { ...get().busy, [sessionId]: false },
         errors: {
           ...get().errors,
-          [sessionId]: { code: errCode(err), message: errMessage(err), retryText: trimmed, stored: false },
+          [sessionId]: {
+            code: errCode(err),
+            // The server's body limit answers with the same sentence, in the user's language here.
+            message: errCode(err) === 'too_large' ? tooLarge() : errMessage(err),
+            retryText: trimmed,
+            stored: false,
+          },
         },
       });
       return false;

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import { getBridge, onBridgeReconnect } from '../transport';
+import { bridgeConnection, getBridge, onBridgeConnection, onBridgeReconnect } from '../transport';
 import { createChatSlice } from './chatSlice';
 import { createCheckpointSlice } from './checkpointSlice';
 import { createContextSlice } from './contextSlice';
@@ -38,8 +38,11 @@ export function connectEvents(store = useAppStore): () => void {
       void st.loadContext(st.activeSessionId).catch(() => undefined);
     }
   });
+  store.getState().setConnection(bridgeConnection());
+  const offConnection = onBridgeConnection((s) => store.getState().setConnection(s));
   return () => {
     offEvents();
     offReconnect();
+    offConnection();
   };
 }

@@ -1,3 +1,4 @@
+import type { ConnectionState } from '../transport';
 import type {
   AppEvent,
   ApprovalPolicy,
@@ -177,6 +178,13 @@ export interface UiSlice {
   /** The header's sidebar button: hides or shows it for the width the window has now. */
   toggleSidebar(narrow: boolean): void;
   phase: 'loading' | 'setup' | 'ready' | 'error';
+  /** The link to the runtime (browser mode; the desktop's IPC is always 'open'). */
+  connection: ConnectionState;
+  /**
+   * A new connection state: when the runtime is gone (stopped, or restarted with a new token)
+   * nothing will finish what was running, so running and waiting tool cards end as aborted.
+   */
+  setConnection(s: ConnectionState): void;
   bootError: string | null;
   panel: Panel;
   toast: string | null;

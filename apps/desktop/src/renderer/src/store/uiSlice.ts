@@ -13,10 +13,23 @@ export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set, get)
     set({ sidebar: narrow ? (s === 'shown' ? 'auto' : 'shown') : s === 'hidden' ? 'auto' : 'hidden' });
   },
   phase: 'loading',
+  connection: 'connecting',
   bootError: null,
   panel: 'none',
   toast: null,
   settingsTab: 'general',
+
+  setConnection(connection) {
+    if (connection === get().connection) return;
+    if (connection !== 'stopped' && connection !== 'unauthorized') {
+      set({ connection });
+      return;
+    }
+    const tools = { ...get().tools };
+    for (const [id, t] of Object.entries(tools))
+      if (t.status === 'running' || t.status === 'waiting') tools[id] = { ...t, status: 'aborted' };
+    set({ connection, tools, busy: {}, streaming: {} });
+  },
 
   openSettings(tab) {
     set({ settingsTab: tab });

@@ -5,6 +5,9 @@ import {
   type RpcResult,
   type ThreadlineBridge,
 } from '@threadline/protocol';
+import { joinSharedStream, type ConnectionState } from './sharedEvents';
+
+export type { ConnectionState } from './sharedEvents';
 
 const TOKEN_KEY = 'threadline.token';
 
@@ -43,32 +46,64 @@ export function parseSseData(data: string): AppEvent | null {
   }
 }
 
-/** The HTTP bridge also says when its event stream came back after a drop. */
+/** The HTTP bridge also says when its event stream came back after a drop, and how the link is. */
 export interface HttpBridge extends ThreadlineBridge {
   /** Called after the event stream reconnects: events sent meanwhile were lost, reload state. */
   onReconnect(listener: () => void): () => void;
+  /** Called on every change of the connection to the runtime. */
+  onConnection(listener: (s: ConnectionState) => void): () => void;
+  connection(): ConnectionState;
 }
 
-/** Browser mode: the same bridge as the Electron preload, over `POST /api/rpc/<route>` and SSE. */
+/** A short, stable name for a token (the shared stream's channel and lock are named after it). */
+function keyOf(token: string | null): string {
+  let h = 0x811c9dc5;
+  for (const c of token ?? '') h = Math.imul(h ^ c.charCodeAt(0), 0x01000193);
+  return (h >>> 0).toString(36);
+}
+
+/**
+ * Browser mode: the same bridge as the Electron preload, over `POST /api/rpc/<route>` and one
+ * SSE stream shared by the browser's tabs (sharedEvents.ts).
+ */
 export function createHttpBridge(token: string | null, base = ''): HttpBridge {
   const listeners = new Set<(e: AppEvent) => void>();
   const reconnectListeners = new Set<() => void>();
-  let source: EventSource | null = null;
-  let openedOnce = false;
+  const connectionListeners = new Set<(s: ConnectionState) => void>();
+  let state: ConnectionState = 'connecting';
+  let leave: (() => void) | null = null;
+  const setState = (s: ConnectionState): void => {
+    if (s === state) return;
+    state = s;
+    for (const l of connectionListeners) l(s);
+  };
+  const auth = { 'Content-Type': 'application/json', Authorization: `Bearer ${token ?? ''}` };
+  /** Is the runtime there, and does it take this token? */
+  const probe = async (): Promise<'open' | 'unauthorized' | 'stopped'> => {
+    try {
+      const res = await fetch(`${base}/api/rpc/settings.get`, { method: 'POST', headers: auth, body: '{}' });
+      return res.status === 401 ? 'unauthorized' : 'open';
+    } catch {
+      return 'stopped';
+    }
+  };
 
   const open = () => {
-    if (source || typeof EventSource === 'undefined') return;
-    source = new EventSource(`${base}/api/events?token=${encodeURIComponent(token ?? '')}`);
-    source.onopen = () => {
-      if (openedOnce) for (const l of reconnectListeners) l();
-      openedOnce = true;
-    };
-    source.onmessage = (msg) => {
-      const ev = parseSseData(String(msg.data));
-      if (!ev) return;
-      for (const l of listeners) l(ev);
-    };
-    // EventSource reconnects on its own; nothing else to do on error.
+    if (leave || typeof EventSource === 'undefined') return;
+    leave = joinSharedStream(
+      { url: `${base}/api/events?token=${encodeURIComponent(token ?? '')}`, key: keyOf(token), probe },
+      {
+        event: (data) => {
+          const ev = parseSseData(data);
+          if (!ev) return;
+          for (const l of listeners) l(ev);
+        },
+        state: setState,
+        reopened: () => {
+          for (const l of reconnectListeners) l();
+        },
+      },
+    );
   };
 
   return {
@@ -77,9 +112,10 @@ export function createHttpBridge(token: string | null, base = ''): HttpBridge {
       try {
         const res = await fetch(`${base}/api/rpc/${route}`, {
           method: 'POST',
-          headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token ?? ''}` },
+          headers: auth,
           body: JSON.stringify(input ?? {}),
         });
+        if (res.status === 401) setState('unauthorized');
         const text = await res.text();
         try {
           const body = JSON.parse(text) as RpcResult<unknown>;
@@ -92,6 +128,10 @@ export function createHttpBridge(token: string | null, base = ''): HttpBridge {
           error: { code: res.status === 401 ? 'unauthorized' : 'internal', message: `HTTP ${res.status}` },
         };
       } catch (err) {
+        // No answer at all: the runtime is gone (or the network); the stream's state follows.
+        void probe().then((answer) => {
+          if (answer !== 'open') setState(answer);
+        });
         return { ok: false, error: { code: 'internal', message: err instanceof Error ? err.message : String(err) } };
       }
     },
@@ -99,14 +139,19 @@ export function createHttpBridge(token: string | null, base = ''): HttpBridge {
       reconnectListeners.add(listener);
       return () => void reconnectListeners.delete(listener);
     },
+    onConnection(listener) {
+      connectionListeners.add(listener);
+      return () => void connectionListeners.delete(listener);
+    },
+    connection: () => state,
     onEvent(listener) {
       listeners.add(listener);
       open();
       return () => {
         listeners.delete(listener);
-        if (listeners.size === 0 && source) {
-          source.close();
-          source = null;
+        if (listeners.size === 0 && leave) {
+          leave();
+          leave = null;
         }
       };
     },

@@ -1,5 +1,7 @@
 import type { ErrorDetails, RouteInput, RouteName, RouteOutput, ThreadlineBridge } from '@threadline/protocol';
-import { createHttpBridge, takeToken } from './httpBridge';
+import { createHttpBridge, takeToken, type ConnectionState } from './httpBridge';
+
+export type { ConnectionState } from './httpBridge';
 
 declare global {
   interface Window {
@@ -35,6 +37,18 @@ export function getBridge(): ThreadlineBridge {
 export function onBridgeReconnect(listener: () => void): () => void {
   const b = getBridge() as ThreadlineBridge & { onReconnect?: (l: () => void) => () => void };
   return b.onReconnect?.(listener) ?? (() => undefined);
+}
+
+/** Runs `listener` on every change of the link to the runtime (browser mode; IPC never drops). */
+export function onBridgeConnection(listener: (s: ConnectionState) => void): () => void {
+  const b = getBridge() as ThreadlineBridge & { onConnection?: (l: (s: ConnectionState) => void) => () => void };
+  return b.onConnection?.(listener) ?? (() => undefined);
+}
+
+/** The link's state now: the HTTP bridge's, or 'open' for a bridge that never drops (IPC). */
+export function bridgeConnection(): ConnectionState {
+  const b = getBridge() as ThreadlineBridge & { connection?: () => ConnectionState };
+  return b.connection?.() ?? 'open';
 }
 
 /** For tests: use a fake bridge. */
