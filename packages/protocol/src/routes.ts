@@ -2,6 +2,7 @@
 // routes/. Each route names its input and output zod schema there; every type below is derived
 // from them, so a route cannot be declared in one place and forgotten in another.
 import type { z } from 'zod';
+import { attachmentRoutes } from './routes/attachments';
 import { branchRoutes } from './routes/branches';
 import { chatRoutes } from './routes/chat';
 import { compactionRoutes } from './routes/compaction';
@@ -39,6 +40,7 @@ export const ROUTE_DOMAINS = {
   settings: settingsRoutes,
   providers: providerRoutes,
   mcp: mcpRoutes,
+  attachments: attachmentRoutes,
 } as const;
 
 /** Every route: `{ input, output }` zod schemas by name. The same names are used over IPC and HTTP. */
@@ -52,6 +54,7 @@ export const ROUTES = {
   ...settingsRoutes,
   ...providerRoutes,
   ...mcpRoutes,
+  ...attachmentRoutes,
 };
 export type Routes = typeof ROUTES;
 

@@ -33,4 +33,7 @@ export {
   type ToolProcess,
   type McpServerRecord,
   type McpServersRepo,
+  type AttachmentsRepo,
+  type NewAttachment,
+  type StoredAttachment,
 } from './types';

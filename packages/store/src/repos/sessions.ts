@@ -10,6 +10,8 @@ interface SessionRow {
   updated_at: number;
   message_count: number;
   working_folder: string | null;
+  profile_id: string | null;
+  model: string | null;
 }
 
 const toSummary = (r: SessionRow): SessionSummary => ({
@@ -20,9 +22,12 @@ const toSummary = (r: SessionRow): SessionSummary => ({
   messageCount: r.message_count,
   // '' = not chosen (a session from before working folders): the runtime fills in its default.
   workingFolder: r.working_folder ?? '',
+  profileId: r.profile_id,
+  model: r.model,
 });
 
 const TitleSchema = z.string().trim().max(200);
+const ModelSchema = z.string().trim().min(1).max(200);
 /** The runtime has resolved and checked it; the store only keeps it. */
 const FolderSchema = z.string().min(1).max(4096);
 
@@ -35,14 +40,17 @@ export function createSessionsRepo(ctx: RepoContext): SessionsRepo {
     'UPDATE sessions SET working_folder = ?, updated_at = ? WHERE id = ?',
   );
   const getOne = db.prepare<[string], SessionRow>(
-    'SELECT id, title, created_at, updated_at, message_count, working_folder FROM sessions WHERE id = ?',
+    'SELECT id, title, created_at, updated_at, message_count, working_folder, profile_id, model FROM sessions WHERE id = ?',
   );
   // rowid breaks ties between sessions touched in the same millisecond: newer row first.
   const listAll = db.prepare<[], SessionRow>(
-    'SELECT id, title, created_at, updated_at, message_count, working_folder FROM sessions ORDER BY updated_at DESC, rowid DESC',
+    'SELECT id, title, created_at, updated_at, message_count, working_folder, profile_id, model FROM sessions ORDER BY updated_at DESC, rowid DESC',
   );
   const renameStmt = db.prepare<[string, number, string]>('UPDATE sessions SET title = ?, updated_at = ? WHERE id = ?');
   const touchStmt = db.prepare<[number, string]>('UPDATE sessions SET updated_at = ? WHERE id = ?');
+  const modelStmt = db.prepare<[string | null, string | null, string]>(
+    'UPDATE sessions SET profile_id = ?, model = ? WHERE id = ?',
+  );
   const deleteStmt = db.prepare<[string]>('DELETE FROM sessions WHERE id = ?');
 
   const mustGet = (id: string): SessionSummary => {
@@ -80,6 +88,12 @@ export function createSessionsRepo(ctx: RepoContext): SessionsRepo {
     delete(id: string): void {
       // ON DELETE CASCADE removes messages, compactions, memory rows and approvals in the same statement.
       if (deleteStmt.run(id).changes === 0) throw new StoreError('not_found', `Session ${id} does not exist.`);
+    },
+    setModel(id: string, profileId: string | null, model: string | null): SessionSummary {
+      const m = model === null ? null : parseInput(ModelSchema, model, 'model');
+      if (modelStmt.run(profileId, m, id).changes === 0)
+        throw new StoreError('not_found', `Session ${id} does not exist.`);
+      return mustGet(id);
     },
     touch(id: string): void {
       if (touchStmt.run(ctx.now(), id).changes === 0)
