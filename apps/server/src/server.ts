@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { dispatchRoute, type AppApi, type ErrorCode, type RpcResult } from '@threadline/protocol';
+import { ATTACHMENT_LIMITS, dispatchRoute, type AppApi, type ErrorCode, type RpcResult } from '@threadline/protocol';
 import type { EventHub } from './eventHub';
 import { checkHostAndOrigin, PAGE_CSP, requestToken, SECURITY_HEADERS, tokensEqual } from './security';
 
@@ -16,7 +16,7 @@ export interface ServerOptions {
   port?: number;
   /** An HTTP server already listening (listenLoopback), so the port is claimed before the rest starts. */
   server?: Server;
-  /** Largest accepted JSON body (SPEC §9: oversized input gets a clear message). */
+  /** Largest accepted JSON body (SPEC §9: oversized input gets a clear message); default: an attachment's. */
   maxBodyBytes?: number;
   heartbeatMs?: number;
   /**
@@ -58,7 +58,8 @@ const MIME: Record<string, string> = {
 
 /** Browser mode's HTTP surface: RPC + SSE + the renderer's static files, on 127.0.0.1 only. */
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
-  const maxBody = opts.maxBodyBytes ?? 4 * 1024 * 1024;
+  // The largest body is an attachment: its bytes in base64 (4/3) plus the JSON around them.
+  const maxBody = opts.maxBodyBytes ?? Math.ceil((ATTACHMENT_LIMITS.fileMaxBytes * 4) / 3) + 64 * 1024;
   const sockets = new Set<import('node:net').Socket>();
   let port = 0;
 

@@ -30,7 +30,7 @@ function requireIdle(ctx: ApiContext, sessionId: string): void {
 
 /** The turn after a user message that is already on the active branch, in the background. */
 function startTurn(ctx: ApiContext, sessionId: string, request: UserRequest): void {
-  const { profile, client } = activeProvider(ctx);
+  const { profile, client } = activeProvider(ctx, sessionId);
   const settings = currentSettings(ctx);
   void runSessionWork(ctx, sessionId, (signal) =>
     runTurn({ deps: ctx.deps, sessionId, settings, profile, client, signal }, request),
@@ -51,7 +51,7 @@ export function branchRoutes(ctx: ApiContext): BranchRoutes {
       .get(sessionId)
       .history.findLast((m) => m.role === 'user' && m.kind === 'normal' && m.visibility.agent);
     if (!request) throw new AppError('not_found', 'There is no request in this conversation to answer again.');
-    activeProvider(ctx); // no provider: nothing moves
+    activeProvider(ctx, sessionId); // no provider: nothing moves
     ctx.deps.sessions.switchBranch(sessionId, request.id, { exact: true });
     startTurn(ctx, sessionId, userRequest(store.messages.get(request.id)?.fullOutput ?? request.content ?? ''));
     return { accepted: true as const, userMessageId: request.id };
@@ -63,7 +63,7 @@ export function branchRoutes(ctx: ApiContext): BranchRoutes {
       const target = store.messages.get(messageId);
       if (!target || target.sessionId !== sessionId || target.role !== 'user' || target.kind !== 'normal')
         throw new AppError('not_found', `No message of yours with id ${messageId} in this session.`);
-      const { profile } = activeProvider(ctx);
+      const { profile } = activeProvider(ctx, sessionId);
       const request = userRequest(text);
       const user = appendUserMessage(ctx.deps, sessionId, request, profile, target.parentId ?? null);
       startTurn(ctx, sessionId, request);

@@ -1,4 +1,5 @@
 import { AppError, type AppApi } from '@threadline/protocol';
+import { prepareAttachments } from '../attachments';
 import { userRequest } from '../triggers/manual';
 import { appendUserMessage, runTurn } from '../turn/runTurn';
 import { activeProvider, currentSettings, requireSession, runSessionWork, type ApiContext } from './apiContext';
@@ -11,14 +12,15 @@ type ChatRoutes = Pick<
 /** renderer send → … → AppApi.send: append the user message, return, run the turn in the background. */
 export function chatRoutes(ctx: ApiContext): ChatRoutes {
   return {
-    'chat.send': async ({ sessionId, text }) => {
+    'chat.send': async ({ sessionId, text, attachments }) => {
       requireSession(ctx, sessionId);
       const rt = ctx.runtimes.get(sessionId);
       if (rt.busy) throw new AppError('busy', 'A turn is already running in this session; wait for it or cancel it.');
-      const { profile, client } = activeProvider(ctx);
+      const { profile, client } = activeProvider(ctx, sessionId);
       const settings = currentSettings(ctx);
+      const files = attachments?.length ? prepareAttachments(ctx.deps.store, attachments) : undefined;
       const request = userRequest(text);
-      const user = appendUserMessage(ctx.deps, sessionId, request, profile);
+      const user = appendUserMessage(ctx.deps, sessionId, request, profile, undefined, files);
       // In the background: chat.send returns once the user message is stored.
       void runSessionWork(ctx, sessionId, (signal) =>
         runTurn({ deps: ctx.deps, sessionId, settings, profile, client, signal }, request),

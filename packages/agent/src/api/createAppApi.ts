@@ -1,3 +1,4 @@
+import { modelRoutes } from './modelRoutes';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -120,6 +121,7 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     ...configRoutes(ctx),
     ...branchRoutes(ctx),
     ...mcpRoutes(ctx, mcp),
+    ...modelRoutes(ctx),
   });
   mcp.startAtLaunch();
   return {

@@ -15,6 +15,7 @@ import { tokenBudget } from './budget';
 import { refreshSessionMemory } from './memory';
 import { callModel, refreshUsage } from './modelCall';
 import { persistErrorNotice } from './notices';
+import { contentWithAttachments, type PreparedAttachments } from '../attachments';
 import { DoomLoopGuard, runToolCall, type ToolOutcome } from './toolStep';
 
 export const TURN_ABORTED_TEXT =
@@ -52,6 +53,8 @@ export function appendUserMessage(
   profile: ProviderProfile,
   /** An edit: the parent of the edited message (a new branch); default the active leaf. */
   parentId?: string | null,
+  /** Files and images the user attached: texts become blocks of the content, images image parts. */
+  attachments?: PreparedAttachments,
 ): StoredMessage {
   const session = deps.store.sessions.get(sessionId);
   if (!session) throw new AppError('not_found', `No session with id ${sessionId}.`);
@@ -59,7 +62,9 @@ export function appendUserMessage(
   // sees it, the model never does.
   const { text } = request;
   const command = request.manual !== null;
-  const user = userContent(deps, sessionId, deps.newId(), text, profile);
+  const withFiles = attachments ? contentWithAttachments(text, attachments.blocks) : text;
+  const user = userContent(deps, sessionId, deps.newId(), withFiles, profile);
+  if (attachments && attachments.refs.length > 0) user.meta = { ...user.meta, attachments: attachments.refs };
   const [message] = deps.sessions.append(
     sessionId,
     [{ ...user, visibility: command ? USER_ONLY : VISIBLE_TO_ALL }],
@@ -67,7 +72,7 @@ export function appendUserMessage(
   );
   // An untitled session is named after its first request, so the list and its search mean
   // something without the user renaming every session (a rename later wins).
-  const title = command || session.title !== '' ? '' : titleFrom(text);
+  const title = command || session.title !== '' ? '' : titleFrom(text) || (attachments?.refs[0]?.name ?? '');
   if (title !== '') deps.store.sessions.rename(sessionId, title);
   deps.emit({ type: 'message.complete', sessionId, message });
   return message;
@@ -277,6 +282,12 @@ function failTurn(scope: TurnScope, id: string, partial: string, error: unknown)
   const message = error instanceof Error ? error.message : String(error);
   deps.emit({ type: 'error', sessionId, code: 'provider_error', message });
   const typed =
-    error instanceof ProviderError && error.kind !== 'aborted' ? { kind: error.kind, detail: error.detail } : {};
+    error instanceof ProviderError && error.kind !== 'aborted'
+      ? {
+          kind: error.kind,
+          detail: error.detail,
+          ...(error.kind === 'no_vision' ? { model: scope.profile.model } : {}),
+        }
+      : {};
   persistErrorNotice(deps, sessionId, { type: 'provider_error', message, ...typed });
 }
