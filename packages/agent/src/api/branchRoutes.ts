@@ -1,3 +1,5 @@
+import { attachmentsOf } from '@threadline/context';
+import { prepareAttachments } from '../attachments';
 import { AppError, type AppApi, type StoredMessage } from '@threadline/protocol';
 import { userRequest, type UserRequest } from '../triggers/manual';
 import { appendUserMessage, runTurn } from '../turn/runTurn';
@@ -65,7 +67,16 @@ export function branchRoutes(ctx: ApiContext): BranchRoutes {
         throw new AppError('not_found', `No message of yours with id ${messageId} in this session.`);
       const { profile } = activeProvider(ctx, sessionId);
       const request = userRequest(text);
-      const user = appendUserMessage(ctx.deps, sessionId, request, profile, target.parentId ?? null);
+      // The new version keeps the attachments of the one it replaces (the edit is of the text).
+      const refs = attachmentsOf(target);
+      const files = refs.length
+        ? prepareAttachments(
+            store,
+            refs.map((r) => r.id),
+            new Map(refs.map((r) => [r.id, r.name])),
+          )
+        : undefined;
+      const user = appendUserMessage(ctx.deps, sessionId, request, profile, target.parentId ?? null, files);
       startTurn(ctx, sessionId, request);
       return { accepted: true, userMessageId: user.id };
     },

@@ -6,6 +6,7 @@ import { FolderButton } from './FolderButton';
 import { SessionApprovals } from './SessionApprovals';
 import { IconMemory, IconPlus } from './Icons';
 import { MessageList } from './MessageList';
+import { ModelSwitcher } from './ModelSwitcher';
 import { ToolShareNotice } from './ToolShareNotice';
 import { shortcutLabel } from '../lib/shortcuts';
 import { getBridge } from '../transport';
@@ -53,6 +54,7 @@ export function ChatView() {
           <FolderButton key={sessionId} sessionId={sessionId} folder={session.workingFolder} />
         ) : null}
         <span className="spacer" />
+        <ModelSwitcher sessionId={sessionId} />
         <SessionApprovals sessionId={sessionId} />
         <ExportMenu sessionId={sessionId} />
         <button

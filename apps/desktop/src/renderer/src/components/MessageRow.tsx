@@ -13,6 +13,9 @@ import { MessageEditor, VersionSwitcher } from './BranchControls';
 import { Markdown } from './Markdown';
 import { NoticeChip } from './NoticeChip';
 import { ToolCallCard } from './ToolCallCard';
+import { MessageAttachments } from './Attachments';
+import { visibleUserText } from '../lib/attachFile';
+import { attachmentRefs } from '../lib/attachRefs';
 
 function HiddenTag() {
   const { t } = useTranslation();
@@ -77,6 +80,8 @@ export const MessageRow = memo(function MessageRow({ row, sessionId }: { row: Ro
     case 'user': {
       // A cut paste is edited whole elsewhere; commands to the app are not conversation.
       const editable = row.msg.meta?.truncated !== true && row.msg.visibility.agent;
+      const refs = attachmentRefs(row.msg);
+      const shown = visibleUserText(row.msg.content, refs);
       return (
         <div
           className={`msg msg-user ${row.hidden ? 'is-hidden' : ''}`}
@@ -88,7 +93,7 @@ export const MessageRow = memo(function MessageRow({ row, sessionId }: { row: Ro
             <MessageEditor
               sessionId={sessionId}
               messageId={row.msg.id}
-              initial={row.msg.content ?? ''}
+              initial={shown}
               onDone={() => setEditing(false)}
             />
           ) : (
@@ -96,8 +101,9 @@ export const MessageRow = memo(function MessageRow({ row, sessionId }: { row: Ro
               {row.msg.meta?.truncated === true ? (
                 <CutUserText msg={row.msg} />
               ) : (
-                <div className="bubble-text">{row.msg.content}</div>
+                shown !== '' && <div className="bubble-text">{shown}</div>
               )}
+              <MessageAttachments refs={refs} />
             </div>
           )}
           {!editing && (

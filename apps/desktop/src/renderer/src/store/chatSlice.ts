@@ -130,12 +130,17 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
     });
   },
 
-  async send(sessionId, text) {
+  async send(sessionId, text, attachments) {
     const trimmed = text.trim();
-    if (!trimmed) return false;
+    const files = attachments ?? [];
+    if (!trimmed && files.length === 0) return false;
     set({ errors: { ...get().errors, [sessionId]: null }, busy: { ...get().busy, [sessionId]: true } });
     try {
-      const res = await call('chat.send', { sessionId, text: trimmed });
+      const res = await call('chat.send', {
+        sessionId,
+        text: trimmed,
+        ...(files.length > 0 ? { attachments: files } : {}),
+      });
       // The user message normally arrives as an event; fetch it if it has not.
       const have = (get().messages[sessionId] ?? []).some((m) => m.id === res.userMessageId);
       if (!have)

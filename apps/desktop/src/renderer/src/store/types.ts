@@ -86,7 +86,8 @@ export interface ChatSlice {
   loadMessages(sessionId: string): Promise<void>;
   /** The running turn's live state (busy, streamed text, pending tool calls) from the host. */
   loadChatState(sessionId: string): Promise<void>;
-  send(sessionId: string, text: string): Promise<boolean>;
+  /** `attachments`: ids from attachments.add (a message may be attachments only). */
+  send(sessionId: string, text: string, attachments?: string[]): Promise<boolean>;
   cancel(sessionId: string): Promise<void>;
   /**
    * `remember`: the same answer for this tool for the rest of the session. `useOriginal`: run the
