@@ -160,11 +160,11 @@ function useAttachments(sessionId: string) {
           name: file.name || (image ? 'image.png' : 'file'),
           kind: image ? 'image' : 'file',
           status: 'uploading',
-          ...(image ? { preview: URL.createObjectURL(file) } : {}),
         },
       ]);
       void uploadFile(file).then(
-        (ref) => update(owner, (cur) => cur.map((a) => (a.key === key ? { ...a, status: 'ready', ref } : a))),
+        ({ ref, preview }) =>
+          update(owner, (cur) => cur.map((a) => (a.key === key ? { ...a, status: 'ready', ref, preview } : a))),
         (err: unknown) =>
           update(owner, (cur) =>
             cur.map((a) => (a.key === key ? { ...a, status: 'error', error: uploadError(err, t) } : a)),
@@ -172,12 +172,7 @@ function useAttachments(sessionId: string) {
       );
     }
   };
-  const remove = (key: string) =>
-    update(sessionId, (cur) => {
-      const gone = cur.find((a) => a.key === key);
-      if (gone?.preview) URL.revokeObjectURL(gone.preview);
-      return cur.filter((a) => a.key !== key);
-    });
+  const remove = (key: string) => update(sessionId, (cur) => cur.filter((a) => a.key !== key));
   const clear = () => update(sessionId, () => []);
   const ready = items.filter((a) => a.status === 'ready' && a.ref).map((a) => a.ref!.id);
   const uploading = items.some((a) => a.status === 'uploading');

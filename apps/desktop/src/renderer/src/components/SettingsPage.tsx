@@ -76,7 +76,8 @@ function General() {
 /** Asks before a profile goes: it names the sessions that used it (they go back to the active profile). */
 function DeleteProfile({ profile, onClose }: { profile: ProviderProfile; onClose: () => void }) {
   const { t } = useTranslation();
-  const sessions = useAppStore((s) => s.sessions.filter((x) => x.profileId === profile.id));
+  const all = useAppStore((s) => s.sessions);
+  const sessions = all.filter((x) => x.profileId === profile.id);
   const loadProviders = useAppStore((s) => s.loadProviders);
   const [error, setError] = useState<string | null>(null);
   const [working, setWorking] = useState(false);

@@ -7,7 +7,7 @@ export interface PendingAttachment {
   name: string;
   kind: 'image' | 'file';
   status: 'uploading' | 'ready' | 'error';
-  /** A local preview of an image (an object URL, revoked when removed). */
+  /** An image's preview once fitted (a data URL: the page's CSP allows no blob: images). */
   preview?: string;
   ref?: AttachmentRef;
   error?: string;
@@ -77,20 +77,19 @@ export async function fitImage(file: Blob): Promise<{ blob: Blob; width: number;
 
 export const isImageFile = (f: File): boolean => f.type.startsWith('image/');
 
-/** Uploads one file: an image fitted first, any other file as it is (the host reads text and PDFs). */
-export async function uploadFile(file: File): Promise<AttachmentRef> {
+/**
+ * Uploads one file: an image fitted first (its data URL is the composer's preview), any other
+ * file as it is (the host reads text and PDFs).
+ */
+export async function uploadFile(file: File): Promise<{ ref: AttachmentRef; preview?: string }> {
   if (file.size > ATTACHMENT_LIMITS.fileMaxBytes) throw new Error('file_too_large');
   if (isImageFile(file)) {
     const { blob, width, height } = await fitImage(file);
-    return call('attachments.add', {
-      name: file.name || 'image.png',
-      mime: blob.type,
-      data: await base64Of(blob),
-      width,
-      height,
-    });
+    const data = await base64Of(blob);
+    const ref = await call('attachments.add', { name: file.name || 'image.png', mime: blob.type, data, width, height });
+    return { ref, preview: `data:${ref.mime};base64,${data}` };
   }
-  return call('attachments.add', { name: file.name, mime: file.type, data: await base64Of(file) });
+  return { ref: await call('attachments.add', { name: file.name, mime: file.type, data: await base64Of(file) }) };
 }
 
 /** Images by attachment id, as data URLs: a thumbnail and its full-size view fetch once. */
