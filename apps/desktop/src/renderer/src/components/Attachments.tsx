@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import type { AttachmentRef } from '@threadline/protocol';
 import { imageUrl, type PendingAttachment } from '../lib/attachFile';
@@ -155,8 +156,9 @@ export function MessageAttachments({ refs }: { refs: AttachmentRef[] }) {
           ),
         )}
       </div>
-      {open?.kind === 'image' && <ImageViewer att={open} onClose={() => setOpen(null)} />}
-      {open?.kind === 'text' && <TextViewer att={open} onClose={() => setOpen(null)} />}
+      {/* Out of the transcript's rows: a row is positioned by the virtual list, the dialog covers the window. */}
+      {open?.kind === 'image' && createPortal(<ImageViewer att={open} onClose={() => setOpen(null)} />, document.body)}
+      {open?.kind === 'text' && createPortal(<TextViewer att={open} onClose={() => setOpen(null)} />, document.body)}
     </>
   );
 }
