@@ -65,6 +65,44 @@ describe('attachments', () => {
   });
 });
 
+describe('deleting a session', () => {
+  it('drops the attachments only it used, keeps those another session still shows', () => {
+    const store = tmp.open();
+    const a = store.sessions.create('a');
+    const b = store.sessions.create('b');
+    const mine = store.attachments.add({
+      kind: 'text',
+      name: 'mine.txt',
+      mime: 'text/plain',
+      bytes: Buffer.from('mine'),
+      text: 'mine',
+    });
+    const shared = store.attachments.add({
+      kind: 'text',
+      name: 's.txt',
+      mime: 'text/plain',
+      bytes: Buffer.from('s'),
+      text: 's',
+    });
+    const pending = store.attachments.add({
+      kind: 'text',
+      name: 'p.txt',
+      mime: 'text/plain',
+      bytes: Buffer.from('p'),
+      text: 'p',
+    });
+    store.messages.append(a.id, [{ role: 'user', content: 'x', meta: { attachments: [mine, shared] } }]);
+    store.messages.append(b.id, [{ role: 'user', content: 'y', meta: { attachments: [shared] } }]);
+    store.sessions.delete(a.id);
+    expect(store.attachments.get(mine.id)).toBeNull();
+    expect(store.attachments.get(shared.id)).not.toBeNull();
+    // Not sent yet (still in a composer): not this session's to drop.
+    expect(store.attachments.get(pending.id)).not.toBeNull();
+    store.sessions.delete(b.id);
+    expect(store.attachments.get(shared.id)).toBeNull();
+  });
+});
+
 describe('a model per session', () => {
   it('keeps the profile and model, and a deleted profile sends its sessions back to the active one', () => {
     const store = tmp.open({ allowPlaintextKeys: true });

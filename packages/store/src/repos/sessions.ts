@@ -52,6 +52,24 @@ export function createSessionsRepo(ctx: RepoContext): SessionsRepo {
     'UPDATE sessions SET profile_id = ?, model = ? WHERE id = ?',
   );
   const deleteStmt = db.prepare<[string]>('DELETE FROM sessions WHERE id = ?');
+  // The attachments a session's messages refer to (meta.attachments[].id).
+  const attachmentsOf = db.prepare<[string], { id: string }>(
+    `SELECT DISTINCT json_extract(a.value, '$.id') AS id
+       FROM messages m, json_each(m.meta, '$.attachments') a
+      WHERE m.session_id = ? AND m.meta IS NOT NULL AND json_valid(m.meta)`,
+  );
+  // …dropped once no message of any other session refers to them.
+  const dropUnreferenced = db.prepare<[string, string]>(
+    `DELETE FROM attachments WHERE id = ? AND NOT EXISTS (
+       SELECT 1 FROM messages m, json_each(m.meta, '$.attachments') a
+        WHERE m.meta IS NOT NULL AND json_valid(m.meta) AND m.session_id <> ? AND json_extract(a.value, '$.id') = attachments.id)`,
+  );
+  const deleteTx = db.transaction((id: string): boolean => {
+    const ids = attachmentsOf.all(id).map((r) => r.id);
+    if (deleteStmt.run(id).changes === 0) return false;
+    for (const a of ids) dropUnreferenced.run(a, id);
+    return true;
+  });
 
   const mustGet = (id: string): SessionSummary => {
     const r = getOne.get(id);
@@ -86,8 +104,9 @@ export function createSessionsRepo(ctx: RepoContext): SessionsRepo {
       return mustGet(id);
     },
     delete(id: string): void {
-      // ON DELETE CASCADE removes messages, compactions, memory rows and approvals in the same statement.
-      if (deleteStmt.run(id).changes === 0) throw new StoreError('not_found', `Session ${id} does not exist.`);
+      // ON DELETE CASCADE removes messages, compactions, memory rows and approvals in the same
+      // statement; the attachments only this session used go in the same transaction.
+      if (!deleteTx.immediate(id)) throw new StoreError('not_found', `Session ${id} does not exist.`);
     },
     setModel(id: string, profileId: string | null, model: string | null): SessionSummary {
       const m = model === null ? null : parseInput(ModelSchema, model, 'model');
