@@ -86,12 +86,14 @@ describe('a model per session', () => {
     const rec = h.llm.chatRequests().at(-1)!;
     expect(modelOf(h)).toBe('second-model');
     expect(rec.headers.authorization).toBe('Bearer other-key');
+    expect(lastWindow(h, h.sessionId)).toBe(16_000);
     expect(await h.api['providers.delete']({ id: second.id })).toEqual({ deleted: true, sessions: 1 });
     const updated = h.events.findLast(
       (e): e is Extract<AppEvent, { type: 'session.updated' }> =>
         e.type === 'session.updated' && e.sessionId === h!.sessionId,
     );
     expect(updated?.session).toMatchObject({ profileId: null, model: null });
+    expect(lastWindow(h, h.sessionId)).toBe(128_000); // the meter follows at once
     await h.turn('still there?');
     expect(modelOf(h)).toBe(active.model);
     expect(h.llm.chatRequests().at(-1)!.headers.authorization).toBe('Bearer test-key');

@@ -10,6 +10,17 @@ type ModelRoutes = Pick<
   'providers.models' | 'providers.delete' | 'sessions.setModel' | 'attachments.add' | 'attachments.get'
 >;
 
+/** The meter follows a session's new model (and window) at once, not at its next turn. */
+function emitUsageNow(ctx: ApiContext, sessionId: string): void {
+  const scope = scopeFor(ctx, sessionId, new AbortController().signal, false);
+  const sv = buildSessionView(ctx.deps, sessionId, scope.settings, scope.profile);
+  ctx.deps.emit({
+    type: 'usage',
+    sessionId,
+    usage: computeUsage(ctx.deps, sessionId, sv, scope.profile, scope.settings),
+  });
+}
+
 /** How long a provider's model list is kept before it is asked again (refresh: at once). */
 const MODELS_TTL_MS = 10 * 60_000;
 
@@ -41,7 +52,10 @@ export function modelRoutes(ctx: ApiContext): ModelRoutes {
       const using = store.sessions.list().filter((s) => s.profileId === id);
       const sessions = store.providers.delete(id);
       models.delete(id);
-      for (const s of using) emitSession(ctx, s.id);
+      for (const s of using) {
+        emitSession(ctx, s.id);
+        emitUsageNow(ctx, s.id);
+      }
       return { deleted: true, sessions };
     },
 
@@ -54,14 +68,7 @@ export function modelRoutes(ctx: ApiContext): ModelRoutes {
       // The profile's own model is stored as "none": a later edit of the profile's model applies.
       const session = store.sessions.setModel(id, profileId, model === profile?.model ? null : model);
       emitSession(ctx, id);
-      // The meter follows the new model's window at once, not at the next turn.
-      const scope = scopeFor(ctx, id, new AbortController().signal, false);
-      const sv = buildSessionView(ctx.deps, id, scope.settings, scope.profile);
-      ctx.deps.emit({
-        type: 'usage',
-        sessionId: id,
-        usage: computeUsage(ctx.deps, id, sv, scope.profile, scope.settings),
-      });
+      emitUsageNow(ctx, id);
       return session;
     },
 
