@@ -195,3 +195,24 @@ test('a provider profile is deleted after a confirmation naming the sessions tha
   await app.waitIdle();
   expect((await chatRequests(stack)).at(-1)!.body!.model).toBe('fake-model');
 });
+
+test('a model that cannot read images says so in a sentence, not with the provider error', async ({ page, stack }) => {
+  await fakeConfig(stack, { models: ['fake-model', 'text-only'], noVisionModels: ['text-only'] });
+  const app = new AppPage(page);
+  await app.open(stack.url);
+  await app.waitReady();
+  await app.newSession();
+  await page.getByTestId('model-switch').click();
+  await page.getByTestId('model-option').filter({ hasText: 'text-only' }).click();
+  await expect(page.getByTestId('model-switch')).toContainText('text-only');
+  await pasteImage(page);
+  await expect(page.getByTestId('composer-attachment')).toHaveAttribute('data-status', 'ready');
+  await app.composer.fill('what does it say?');
+  await app.composer.press('Enter');
+  await app.waitIdle();
+  const error = page.getByTestId('inline-error');
+  await expect(error).toContainText('text-only cannot read images');
+  await expect(error).not.toContainText('image_url');
+  expect((await chatRequests(stack)).at(-1)!.body!.model).toBe('text-only');
+  await shots(app, page, 'no-vision');
+});
