@@ -11,3 +11,4 @@ export * from './router';
 export * from './bridge';
 export * from './search';
 export * from './attachments';
+export * from './checkpoints';

@@ -5,11 +5,14 @@ import type { z } from 'zod';
 import { attachmentRoutes } from './routes/attachments';
 import { branchRoutes } from './routes/branches';
 import { chatRoutes } from './routes/chat';
+import { checkpointRoutes } from './routes/checkpoints';
 import { compactionRoutes } from './routes/compaction';
+import { instructionsRoutes } from './routes/instructions';
 import { mcpRoutes } from './routes/mcp';
 import { memoryRoutes } from './routes/memory';
 import { providerRoutes } from './routes/providers';
 import { searchRoutes } from './routes/search';
+import { sandboxRoutes } from './routes/sandbox';
 import { sessionRoutes } from './routes/sessions';
 import { settingsRoutes } from './routes/settings';
 
@@ -20,14 +23,33 @@ export {
   ChatStateSchema,
   PendingToolCallSchema,
   RunningCompactionSchema,
+  AccessReasonSchema,
   ToolAccessSchema,
+  ToolDiffSchema,
   TurnAcceptedSchema,
   type ChatState,
   type PendingToolCall,
   type RunningCompaction,
+  type AccessReason,
   type ToolAccess,
+  type ToolDiff,
 } from './routes/chat';
 export { ProviderTestResultSchema, type ProviderTestResult } from './routes/providers';
+export {
+  NoSandboxReasonSchema,
+  SandboxKindSchema,
+  SandboxStatusSchema,
+  ToolSandboxSchema,
+  type NoSandboxReason,
+  type SandboxStatus,
+  type ToolSandbox,
+} from './routes/sandbox';
+export {
+  ProjectInstructionsSchema,
+  SessionInstructionsSchema,
+  type ProjectInstructions,
+  type SessionInstructions,
+} from './routes/instructions';
 
 /** The routes of each domain; a name belongs to exactly one (the protocol tests check it). */
 export const ROUTE_DOMAINS = {
@@ -41,6 +63,9 @@ export const ROUTE_DOMAINS = {
   providers: providerRoutes,
   mcp: mcpRoutes,
   attachments: attachmentRoutes,
+  sandbox: sandboxRoutes,
+  instructions: instructionsRoutes,
+  checkpoints: checkpointRoutes,
 } as const;
 
 /** Every route: `{ input, output }` zod schemas by name. The same names are used over IPC and HTTP. */
@@ -55,6 +80,9 @@ export const ROUTES = {
   ...providerRoutes,
   ...mcpRoutes,
   ...attachmentRoutes,
+  ...sandboxRoutes,
+  ...instructionsRoutes,
+  ...checkpointRoutes,
 };
 export type Routes = typeof ROUTES;
 

@@ -29,11 +29,14 @@ export {
   type KeyStorage,
   type ProvidersRepo,
   type ApprovalsRepo,
+  type SessionSandboxRepo,
   type ProcessesRepo,
   type ToolProcess,
   type McpServerRecord,
+  type McpToolPin,
   type McpServersRepo,
   type AttachmentsRepo,
   type NewAttachment,
   type StoredAttachment,
 } from './types';
+export type { CheckpointsRepo, NewCheckpoint } from './checkpointTypes';

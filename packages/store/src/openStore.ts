@@ -11,9 +11,11 @@ import { createCompactionsRepo } from './repos/compactions';
 import { createMemoryRepo } from './repos/memory';
 import { createProvidersRepo } from './repos/providers';
 import { createApprovalsRepo } from './repos/approvals';
+import { createSessionSandboxRepo } from './repos/sessionSandbox';
 import { createProcessesRepo } from './repos/processes';
 import { createMcpServersRepo } from './repos/mcpServers';
 import { createAttachmentsRepo } from './repos/attachments';
+import { createCheckpointsRepo } from './repos/checkpoints';
 
 /**
  * Opens (creating and migrating when needed) the database at `opts.file`.
@@ -62,9 +64,11 @@ export function openStore(opts: OpenStoreOptions): Store {
     settings: guard(createSettingsRepo(ctx, env)),
     providers: guard(createProvidersRepo(ctx, keys)),
     approvals: guard(createApprovalsRepo(ctx)),
+    sessionSandbox: guard(createSessionSandboxRepo(ctx)),
     processes: guard(createProcessesRepo(ctx)),
     mcpServers: guard(createMcpServersRepo(ctx, keys)),
     attachments: guard(createAttachmentsRepo(ctx)),
+    checkpoints: guard(createCheckpointsRepo(ctx)),
     transaction: <T>(fn: () => T): T => {
       if (closed) throw new StoreError('closed', `The store ${opts.file} is closed.`);
       // Repository calls inside become savepoints of this one transaction.

@@ -49,7 +49,10 @@ export function sessionProfile(ctx: ApiContext, sessionId: string | null): Provi
   const model = own ? session?.model : null;
   if (!model || model === profile.model) return profile;
   const known = contextWindowFor(model);
-  return { ...profile, model, contextWindow: known === DEFAULT_CONTEXT_WINDOW ? profile.contextWindow : known };
+  // A window learned from the provider belongs to the profile's own model; another model the table
+  // knows has the table's window. One it does not know keeps the profile's figures, learned included.
+  if (known === DEFAULT_CONTEXT_WINDOW) return { ...profile, model };
+  return { ...profile, model, contextWindow: known, learnedContextWindow: null };
 }
 
 /** The session's profile (see sessionProfile) and its client; without a session, the active profile's. */

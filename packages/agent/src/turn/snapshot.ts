@@ -269,6 +269,9 @@ export class SessionSnapshots {
       snap.compactions = [...snap.compactions, applied.record];
       if (applied.facts) snap.facts = applied.facts;
       snap.inView = messagesInView(snap.history, snap.compactions);
+      // What the model reads changed even when nothing was inserted (a compaction that only
+      // hides): the cached view, the meter and context.usage must not answer the old one.
+      snap.version += 1;
     }
     return { record: applied.record, inserted: applied.inserted };
   }

@@ -26,7 +26,12 @@ export const sessionRoutes = {
   /** `workingFolder`: absolute or `~/…`; default: Settings → agent.defaultWorkingFolder, else ~/Threadline. */
   'sessions.create': {
     input: z
-      .object({ title: z.string().trim().max(200).optional(), workingFolder: WorkingFolderSchema.optional() })
+      .object({
+        title: z.string().trim().max(200).optional(),
+        workingFolder: WorkingFolderSchema.optional(),
+        /** A `workingFolder` that does not exist is refused (`not_found`) unless this says to create it. */
+        createFolder: z.boolean().optional(),
+      })
       .default({}),
     output: SessionSummarySchema,
   },
@@ -41,7 +46,10 @@ export const sessionRoutes = {
     output: z.object({ filename: z.string(), mime: z.string(), content: z.string() }),
   },
   /** Moves a session to another working folder (checked like sessions.create's). */
-  'sessions.update': { input: z.object({ id, workingFolder: WorkingFolderSchema }), output: SessionSummarySchema },
+  'sessions.update': {
+    input: z.object({ id, workingFolder: WorkingFolderSchema, createFolder: z.boolean().optional() }),
+    output: SessionSummarySchema,
+  },
   /** The model of this session's next requests (null, null: the active profile and its model). */
   'sessions.setModel': {
     input: z.object({ id, profileId: id.nullable(), model: z.string().trim().min(1).max(200).nullable() }),

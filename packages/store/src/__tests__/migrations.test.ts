@@ -60,6 +60,7 @@ describe('migrations', () => {
     expect(tables).toEqual(
       [
         'attachments',
+        'checkpoints',
         'compactions',
         'message_outputs',
         'memory_candidates',
@@ -76,8 +77,10 @@ describe('migrations', () => {
         'sessions',
         'settings',
         'tool_approvals',
+        'session_sandbox',
         'tool_processes',
         'mcp_servers',
+        'mcp_tool_pins',
       ].sort(),
     );
     db.close();

@@ -4,7 +4,7 @@ import { useAppStore } from '../store';
 import { ContextMeter } from './ContextMeter';
 import { useDismiss } from '../hooks/useDismiss';
 import { Dialog } from './Dialog';
-import { IconChevronDown, IconLayers, IconPaperclip, IconSend, IconStop } from './Icons';
+import { IconChevronDown, IconLayers, IconPaperclip, IconSend, IconStop, IconX } from './Icons';
 import { ComposerAttachments } from './Attachments';
 import { isImageFile, uploadFile, type PendingAttachment } from '../lib/attachFile';
 import type { TFunction } from 'i18next';
@@ -118,6 +118,57 @@ function CompactControl({ sessionId }: { sessionId: string }) {
   );
 }
 
+/** Messages typed during the running turn: each can be taken back, or sent now once the turn has ended. */
+function QueuedMessages({ sessionId }: { sessionId: string }) {
+  const { t } = useTranslation();
+  const queued = useAppStore((s) => s.queued[sessionId]);
+  const busy = useAppStore((s) => Boolean(s.busy[sessionId]));
+  const unqueue = useAppStore((s) => s.unqueue);
+  const send = useAppStore((s) => s.send);
+  if (!queued || queued.length === 0) return null;
+  return (
+    <ul className="queued-list" aria-label={t('chat.queue.label')} data-testid="queued-list">
+      {queued.map((q) => (
+        <li key={q.id} className="queued-item" data-testid="queued-item">
+          <span className="queued-badge">{busy ? t('chat.queue.waiting') : t('chat.queue.held')}</span>
+          <span className="queued-text" title={q.text}>
+            {q.text}
+          </span>
+          {q.attachments.length > 0 && (
+            <span className="queued-files" title={t('chat.queue.attachments', { count: q.attachments.length })}>
+              <IconPaperclip width={12} height={12} />
+              {q.attachments.length}
+            </span>
+          )}
+          {!busy && (
+            <button
+              type="button"
+              className="btn btn-small"
+              onClick={() => {
+                const item = unqueue(sessionId, q.id);
+                if (item) void send(sessionId, item.text, item.attachments);
+              }}
+              data-testid="queued-send"
+            >
+              {t('chat.queue.sendNow')}
+            </button>
+          )}
+          <button
+            type="button"
+            className="icon-btn"
+            aria-label={t('chat.queue.remove')}
+            title={t('chat.queue.remove')}
+            onClick={() => unqueue(sessionId, q.id)}
+            data-testid="queued-remove"
+          >
+            <IconX />
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /** Unsent text per session, so switching sessions neither loses a draft nor carries it over. */
 const drafts = new Map<string, string>();
 /** Unsent attachments per session, likewise. */
@@ -219,8 +270,17 @@ export function Composer({ sessionId }: { sessionId: string }) {
   const [dragging, setDragging] = useState(false);
   const canSend = (text.trim() !== '' || files.ready.length > 0) && !files.uploading;
 
+  const enqueue = useAppStore((s) => s.enqueue);
   const submit = () => {
-    if (busy || !canSend) return;
+    if (!canSend) return;
+    if (busy) {
+      // Typed during a turn: queued with its attachments, sent when the turn ends (shown above the
+      // input, cancellable).
+      enqueue(sessionId, text, files.ready);
+      setText('');
+      files.clear();
+      return;
+    }
     const value = text;
     const ids = files.ready;
     setText('');
@@ -232,6 +292,7 @@ export function Composer({ sessionId }: { sessionId: string }) {
 
   return (
     <div className="composer-wrap">
+      <QueuedMessages sessionId={sessionId} />
       <div
         className={`composer ${dragging ? 'is-dropping' : ''}`}
         onDragOver={(e) => {
@@ -333,7 +394,7 @@ export function Composer({ sessionId }: { sessionId: string }) {
           )}
         </div>
       </div>
-      <div className="composer-hint">{t('chat.input.hint')}</div>
+      <div className="composer-hint">{busy ? t('chat.input.hintBusy') : t('chat.input.hint')}</div>
     </div>
   );
 }
