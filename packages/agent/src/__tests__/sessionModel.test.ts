@@ -1,7 +1,7 @@
 // A model per session, the provider's model list, and profile deletion, over real HTTP to fake-llm.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AppEvent } from '@threadline/protocol';
-import { startHarness, type Harness } from './harness';
+import { compactionNotices, startHarness, type Harness } from './harness';
 
 let h: Harness | null = null;
 afterEach(async () => {
@@ -107,5 +107,32 @@ describe('a model per session', () => {
     await expect(h.api['sessions.setModel']({ id: h.sessionId, profileId: null, model: 'x' })).rejects.toThrow(
       /together/,
     );
+  });
+});
+
+describe('a model per session and the window learned from the provider', () => {
+  it("a learned window belongs to the profile's own model (and to a model the table does not know)", async () => {
+    h = await startHarness({ window: 100_000 });
+    const profile = h.store.providers.active()!;
+    h.store.providers.setLearnedWindow(profile.id, 16_000);
+    const other = await h.api['sessions.create']({ workingFolder: h.dir });
+    await h.api['sessions.setModel']({ id: other.id, profileId: profile.id, model: 'gpt-4o' });
+    expect((await h.api['context.usage']({ sessionId: other.id })).window).toBe(128_000);
+    expect((await h.api['context.usage']({ sessionId: h.sessionId })).window).toBe(16_000);
+    await h.api['sessions.setModel']({ id: other.id, profileId: profile.id, model: 'typed-unknown-model' });
+    expect((await h.api['context.usage']({ sessionId: other.id })).window).toBe(16_000);
+  });
+
+  it("another model's context-limit error shrinks that turn's window only; the profile does not learn it", async () => {
+    h = await startHarness({ window: 100_000, llm: { defaultReply: { content: 'Read the log.' } } });
+    const profile = h.store.providers.active()!;
+    await h.api['sessions.setModel']({ id: h.sessionId, profileId: profile.id, model: 'typed-unknown-model' });
+    h.llm.setContextWindow(16_000, 'openai');
+    const paste = `Here is the build log:\n${Array.from({ length: 2600 }, (_, i) => `step ${i} compiled module_${i}.o`).join('\n')}`;
+    await h.turn(paste);
+    expect(modelOf(h)).toBe('typed-unknown-model');
+    expect(compactionNotices(h.history(), 'window_learned')).toHaveLength(1);
+    expect(h.store.providers.get(profile.id)!.learnedContextWindow ?? null).toBeNull();
+    expect(h.events.some((e) => e.type === 'providers.changed')).toBe(false);
   });
 });
