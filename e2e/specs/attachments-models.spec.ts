@@ -7,7 +7,7 @@ import { AppPage, type Lang, type Theme } from '../pages/AppPage';
 
 interface Recorded {
   path: string;
-  body?: { model?: string; messages?: { role: string; content: unknown }[] };
+  body?: { model?: string; messages?: { role: string; content: unknown }[]; tools?: unknown[] };
   images?: { mime: string; bytes: number }[];
 }
 
@@ -90,7 +90,8 @@ test('a pasted image reaches the provider as an image part and shows as a thumbn
   await app.composer.press('Enter');
   await app.waitIdle();
   await expect(pending).toHaveCount(0);
-  const req = (await chatRequests(stack)).at(-1)!;
+  // The turn's request (it offers tools), not the session title's that may follow it.
+  const req = (await chatRequests(stack)).findLast((r) => (r.body?.tools?.length ?? 0) > 0)!;
   expect(req.images).toHaveLength(1);
   expect(req.images![0]!.mime).toBe('image/png');
   const user = req.body!.messages!.findLast((m) => m.role === 'user')!;
