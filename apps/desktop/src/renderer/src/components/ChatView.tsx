@@ -85,7 +85,7 @@ export function ChatView() {
         />
         <span className="spacer" />
         <ModelSwitcher sessionId={sessionId} />
-        <NetworkSwitch key={sessionId} sessionId={sessionId} />
+        <NetworkSwitch key={`network-${sessionId}`} sessionId={sessionId} />
         <SessionApprovals sessionId={sessionId} />
         <ExportMenu sessionId={sessionId} />
         <button
