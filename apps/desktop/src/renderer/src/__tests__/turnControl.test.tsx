@@ -79,11 +79,11 @@ describe('a message typed during a turn', () => {
     const fake = createFakeBridge({
       'chat.send': accepted,
       'messages.list': () => [],
-      'attachments.add': (input: { name: string; mime: string; data: string }) => ({
+      'attachments.add': (input) => ({
         id: 'att-1',
         kind: 'text',
-        name: input.name,
-        mime: input.mime,
+        name: String(input.name),
+        mime: String(input.mime),
         size: 5,
         chars: 5,
       }),
