@@ -2,7 +2,14 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { CHAT_TEXT_MAX, dispatchRoute, type AppApi, type ErrorCode, type RpcResult } from '@threadline/protocol';
+import {
+  ATTACHMENT_LIMITS,
+  CHAT_TEXT_MAX,
+  dispatchRoute,
+  type AppApi,
+  type ErrorCode,
+  type RpcResult,
+} from '@threadline/protocol';
 import type { EventHub } from './eventHub';
 import { checkHostAndOrigin, PAGE_CSP, requestToken, SECURITY_HEADERS, tokensEqual } from './security';
 
@@ -16,7 +23,7 @@ export interface ServerOptions {
   port?: number;
   /** An HTTP server already listening (listenLoopback), so the port is claimed before the rest starts. */
   server?: Server;
-  /** Largest accepted JSON body (SPEC §9: oversized input gets a clear message). */
+  /** Largest accepted JSON body (SPEC §9: oversized input gets a clear message); default: an attachment's. */
   maxBodyBytes?: number;
   heartbeatMs?: number;
   /**
@@ -59,8 +66,11 @@ const MIME: Record<string, string> = {
 
 /** Browser mode's HTTP surface: RPC + SSE + the renderer's static files, on 127.0.0.1 only. */
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
-  // chat.send's CHAT_TEXT_MAX characters as JSON (3 UTF-8 bytes a character at most) and room.
-  const maxBody = opts.maxBodyBytes ?? 16 * 1024 * 1024;
+  // The largest body: chat.send's CHAT_TEXT_MAX characters as JSON (3 UTF-8 bytes a character at
+  // most), or an attachment's bytes in base64 (4/3), with room for the JSON around them.
+  const maxBody =
+    opts.maxBodyBytes ??
+    Math.max(CHAT_TEXT_MAX * 3 + 64 * 1024, Math.ceil((ATTACHMENT_LIMITS.fileMaxBytes * 4) / 3) + 64 * 1024);
   const sockets = new Set<import('node:net').Socket>();
   let port = 0;
 

@@ -21,6 +21,8 @@ async function main(): Promise<void> {
         window: { type: 'string' },
         'error-style': { type: 'string', default: 'openai' },
         model: { type: 'string' },
+        /** Comma-separated ids GET /v1/models lists. */
+        models: { type: 'string' },
         'chunk-size': { type: 'string' },
         'delay-ms': { type: 'string' },
       },
@@ -53,6 +55,10 @@ async function main(): Promise<void> {
     contextWindow: int('window', values.window, 1) ?? null,
     errorStyle: style.data,
     model: values.model,
+    models: values.models
+      ?.split(',')
+      .map((m) => m.trim())
+      .filter((m) => m !== ''),
     chunkSize: int('chunk-size', values['chunk-size'], 1),
     delayMsPerChunk: int('delay-ms', values['delay-ms'], 0),
   });

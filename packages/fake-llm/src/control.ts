@@ -14,6 +14,8 @@ const EnqueueSchema = z.union([z.array(FakeReplySchema), z.object({ replies: z.a
 const ConfigSchema = z.object({
   contextWindow: z.number().int().positive().nullable().optional(),
   errorStyle: ErrorStyleSchema.optional(),
+  models: z.array(z.string().min(1)).optional(),
+  noVisionModels: z.array(z.string().min(1)).optional(),
 });
 
 /**
@@ -47,7 +49,15 @@ export function handleControl(
         const c = ConfigSchema.parse(body);
         if (c.contextWindow !== undefined) state.contextWindow = c.contextWindow;
         if (c.errorStyle) state.errorStyle = c.errorStyle;
-        return sendJson(res, 200, { ok: true, contextWindow: state.contextWindow, errorStyle: state.errorStyle });
+        if (c.models) state.models = c.models;
+        if (c.noVisionModels) state.noVisionModels = c.noVisionModels;
+        return sendJson(res, 200, {
+          ok: true,
+          contextWindow: state.contextWindow,
+          errorStyle: state.errorStyle,
+          models: state.models,
+          noVisionModels: state.noVisionModels,
+        });
       }
       case '/_fake/reset':
         state.book.clear();

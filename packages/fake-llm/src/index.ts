@@ -5,3 +5,4 @@ export { SUMMARY_MARKER, isSummaryRequest, isSummaryText, deterministicSummary }
 export { defaultReply } from './rules';
 export { countPromptTokens, countText } from './tokens';
 export * from './types';
+export { imagePartsOf, type RecordedImage } from './images';

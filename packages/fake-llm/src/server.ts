@@ -5,6 +5,7 @@ import { contextLengthError, injectedError, type ErrorAnswer } from './errors';
 import { handleControl } from './control';
 import { sendJson } from './http';
 import { ReplyBook, buildRequestView } from './rules';
+import { imagePartsOf } from './images';
 import { countPromptTokens } from './tokens';
 import type { ChatRequestView, ErrorStyle, FakeAnswer, FakeReply, FakeRule, RecordedRequest } from './types';
 
@@ -19,6 +20,13 @@ export interface FakeLlmOptions {
   errorStyle?: ErrorStyle;
   /** The id listed by GET /v1/models (default "fake-model"). */
   model?: string;
+  /** The ids GET /v1/models lists (default: `[model]`). */
+  models?: string[];
+  /**
+   * Models that take no images: a request for one of them carrying an `image_url` part gets the
+   * 400 OpenAI answers for a text-only model.
+   */
+  noVisionModels?: string[];
   /** When set, requests without `Authorization: Bearer <apiKey>` get 401. */
   apiKey?: string;
   /** Default characters per streamed chunk (8) and pause per chunk in ms (0). */
@@ -38,6 +46,8 @@ export interface FakeLlm {
   /** Replies answered first, one per request, whatever the request (fault queues). */
   enqueue(...replies: FakeReply[]): void;
   setContextWindow(window: number | null, style?: ErrorStyle): void;
+  /** What GET /v1/models lists from now on. */
+  setModels(models: string[]): void;
   /** Forget rules, queue and recorded requests. */
   reset(): void;
   close(): Promise<void>;
@@ -49,6 +59,8 @@ export interface ServerState {
   contextWindow: number | null;
   errorStyle: ErrorStyle;
   chatCount: number;
+  models: string[];
+  noVisionModels: string[];
 }
 
 const hrMs = (): number => {
@@ -80,9 +92,10 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
     contextWindow: opts.contextWindow ?? null,
     errorStyle: opts.errorStyle ?? 'openai',
     chatCount: 0,
+    models: opts.models ?? [opts.model ?? 'fake-model'],
+    noVisionModels: opts.noVisionModels ?? [],
   };
   state.book.setRules(opts.rules ?? []);
-  const model = opts.model ?? 'fake-model';
 
   async function answerChat(
     req: IncomingMessage,
@@ -111,6 +124,8 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
     const view: ChatRequestView = { ...view0, promptTokens };
     rec.promptTokens = promptTokens;
     rec.isSummaryRequest = view.isSummaryRequest;
+    const images = imagePartsOf(view.messages);
+    if (images.length > 0) rec.images = images;
 
     // Faults queued by a test come before everything, like a rate limiter in front of the model.
     const queued = state.book.takeQueued();
@@ -118,6 +133,15 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
     if (!queued && state.contextWindow !== null && promptTokens > state.contextWindow) {
       return sendError(res, contextLengthError(state.errorStyle, state.contextWindow, promptTokens));
     }
+    if (images.length > 0 && state.noVisionModels.includes(view.model))
+      return sendError(
+        res,
+        injectedError({
+          status: 400,
+          message: 'Invalid content type. image_url is only supported by certain models.',
+          code: 'invalid_request_error',
+        }),
+      );
     const reply = queued ?? state.book.pick(view);
     if (isError(reply)) return sendError(res, injectedError(reply.error));
     await sendAnswer(req, res, view, reply);
@@ -187,7 +211,7 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
       if (req.method === 'GET' && path === '/v1/models') {
         return sendJson(res, 200, {
           object: 'list',
-          data: [{ id: model, object: 'model', created: 1_700_000_000, owned_by: 'fake-llm' }],
+          data: state.models.map((id) => ({ id, object: 'model', created: 1_700_000_000, owned_by: 'fake-llm' })),
         });
       }
       return sendError(
@@ -213,6 +237,9 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
     chatRequests: () => state.requests.filter((r) => r.path.startsWith('/v1/chat/completions')),
     setRules: (rules, defaultReply) => state.book.setRules(rules, defaultReply),
     enqueue: (...replies) => state.book.enqueue(replies),
+    setModels: (models) => {
+      state.models = [...models];
+    },
     setContextWindow: (window, style) => {
       state.contextWindow = window;
       if (style) state.errorStyle = style;

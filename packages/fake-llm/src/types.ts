@@ -1,3 +1,4 @@
+import type { RecordedImage } from './images';
 import { z } from 'zod';
 
 /** A tool call the fake model makes. `arguments` as a string is sent verbatim (malformed JSON allowed). */
@@ -127,4 +128,6 @@ export interface RecordedRequest {
   status?: number;
   /** The client went away before the answer was complete (abort or drop). */
   clientClosed: boolean;
+  /** Chat completions: the `image_url` parts of its messages (absent when none). */
+  images?: RecordedImage[];
 }

@@ -10,4 +10,5 @@ export * from './events';
 export * from './router';
 export * from './bridge';
 export * from './search';
+export * from './attachments';
 export * from './checkpoints';

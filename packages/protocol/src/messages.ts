@@ -11,10 +11,30 @@ export const ToolCallSchema = z.object({
 });
 export type ToolCall = z.infer<typeof ToolCallSchema>;
 
-/** A message exactly as an OpenAI-compatible chat API takes it. */
+/**
+ * An image part of a message's content: the attachment it shows (stored once, in the attachments
+ * table) and what the provider and the meter need to know of it. Sent to the provider as an
+ * `image_url` content part with a data URL (provider/messages.ts); in the view of an old message
+ * it becomes the text `[image: name]` (packages/context `placeholderOldImages`).
+ */
+export const ImagePartSchema = z.object({
+  type: z.literal('image'),
+  attachmentId: z.string().min(1).max(200),
+  name: z.string().max(300),
+  mime: z.string().max(100),
+  width: z.number().int().positive(),
+  height: z.number().int().positive(),
+});
+export type ImagePart = z.infer<typeof ImagePartSchema>;
+
+/**
+ * A message as an OpenAI-compatible chat API takes it. `content` is its text; `images`, when
+ * present, are image parts that follow the text (the provider client sends both as content parts).
+ */
 export const ChatMessageSchema = z.object({
   role: RoleSchema,
   content: z.string().nullable().default(null),
+  images: z.array(ImagePartSchema).optional(),
   tool_calls: z.array(ToolCallSchema).optional(),
   tool_call_id: z.string().optional(),
   name: z.string().optional(),
@@ -78,5 +98,6 @@ export function toChatMessage(m: ChatMessage): ChatMessage {
   if (m.tool_calls && m.tool_calls.length > 0) out.tool_calls = m.tool_calls;
   if (m.tool_call_id !== undefined) out.tool_call_id = m.tool_call_id;
   if (m.name !== undefined) out.name = m.name;
+  if (m.images && m.images.length > 0) out.images = m.images;
   return out;
 }

@@ -115,7 +115,10 @@ export const ErrorNoticePayloadSchema = z.object({
   /** crash_interrupted: the command that was running when the app stopped (it may have run in part). */
   command: z.string().max(4000).optional(),
   /** provider_error: what kind of failure, so the notice says it in one sentence and links the fix. */
-  kind: z.enum(['context_length', 'rate_limit', 'server', 'network', 'auth', 'bad_request']).optional(),
+  /** `no_vision`: the message has images and the model cannot read them (`model` names it). */
+  kind: z.enum(['context_length', 'rate_limit', 'server', 'network', 'auth', 'bad_request', 'no_vision']).optional(),
+  /** provider_error `no_vision`: the model that cannot read images. */
+  model: z.string().max(200).optional(),
   /** provider_error: the provider's own words (and HTTP status), without a sentence around them. */
   detail: z.string().max(400).optional(),
 });

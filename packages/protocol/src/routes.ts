@@ -2,6 +2,7 @@
 // routes/. Each route names its input and output zod schema there; every type below is derived
 // from them, so a route cannot be declared in one place and forgotten in another.
 import type { z } from 'zod';
+import { attachmentRoutes } from './routes/attachments';
 import { branchRoutes } from './routes/branches';
 import { chatRoutes } from './routes/chat';
 import { checkpointRoutes } from './routes/checkpoints';
@@ -63,6 +64,7 @@ export const ROUTE_DOMAINS = {
   settings: settingsRoutes,
   providers: providerRoutes,
   mcp: mcpRoutes,
+  attachments: attachmentRoutes,
   sandbox: sandboxRoutes,
   instructions: instructionsRoutes,
   checkpoints: checkpointRoutes,
@@ -79,6 +81,7 @@ export const ROUTES = {
   ...settingsRoutes,
   ...providerRoutes,
   ...mcpRoutes,
+  ...attachmentRoutes,
   ...sandboxRoutes,
   ...instructionsRoutes,
   ...checkpointRoutes,

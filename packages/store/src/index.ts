@@ -35,5 +35,8 @@ export {
   type McpServerRecord,
   type McpToolPin,
   type McpServersRepo,
+  type AttachmentsRepo,
+  type NewAttachment,
+  type StoredAttachment,
 } from './types';
 export type { CheckpointsRepo, NewCheckpoint } from './checkpointTypes';

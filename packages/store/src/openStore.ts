@@ -14,6 +14,7 @@ import { createApprovalsRepo } from './repos/approvals';
 import { createSessionSandboxRepo } from './repos/sessionSandbox';
 import { createProcessesRepo } from './repos/processes';
 import { createMcpServersRepo } from './repos/mcpServers';
+import { createAttachmentsRepo } from './repos/attachments';
 import { createCheckpointsRepo } from './repos/checkpoints';
 
 /**
@@ -66,6 +67,7 @@ export function openStore(opts: OpenStoreOptions): Store {
     sessionSandbox: guard(createSessionSandboxRepo(ctx)),
     processes: guard(createProcessesRepo(ctx)),
     mcpServers: guard(createMcpServersRepo(ctx, keys)),
+    attachments: guard(createAttachmentsRepo(ctx)),
     checkpoints: guard(createCheckpointsRepo(ctx)),
     transaction: <T>(fn: () => T): T => {
       if (closed) throw new StoreError('closed', `The store ${opts.file} is closed.`);

@@ -2,6 +2,7 @@
 // writes SQL of its own; everything below is implemented by the repositories in this folder.
 import type {
   ApprovalPolicy,
+  AttachmentRef,
   ChatMessage,
   CompactionRecord,
   McpServerUpsert,
@@ -160,10 +161,39 @@ export interface SessionsRepo {
   delete(id: string): void;
   /** Bump updatedAt (appends do this themselves). */
   touch(id: string): void;
+  /** The session's provider profile and model (null, null: the active profile and its model). */
+  setModel(id: string, profileId: string | null, model: string | null): SessionSummary;
   /** The session's own system prompt (null: none). Throws not_found if missing. */
   systemPrompt(id: string): string | null;
   /** null or blank removes it; does not bump updatedAt (it is not activity). */
   setSystemPrompt(id: string, text: string | null): void;
+}
+
+// ─── attachments ──────────────────────────────────────────────────────────────────────────────
+
+export interface NewAttachment {
+  kind: AttachmentRef['kind'];
+  name: string;
+  mime: string;
+  /** The file as given (an image already resized); an image's are kept, a text's only counted. */
+  bytes: Uint8Array;
+  width?: number;
+  height?: number;
+  pages?: number;
+  /** A text attachment's text (a text file's, a PDF's extracted text, a long paste). */
+  text?: string;
+}
+
+export type StoredAttachment = AttachmentRef;
+
+export interface AttachmentsRepo {
+  /** Stores the file once per content: the same bytes again give the same id (with this name). */
+  add(a: NewAttachment): AttachmentRef;
+  get(id: string): StoredAttachment | null;
+  /** An image's bytes (null for a text or an unknown id). */
+  bytes(id: string): Buffer | null;
+  /** A text attachment's whole text (null for an image or an unknown id). */
+  text(id: string): string | null;
 }
 
 // ─── compactions ────────────────────────────────────────────────────────────────────────────
@@ -253,7 +283,8 @@ export interface ProvidersRepo {
   secret(id: string): string | null;
   /** How the key of a profile is stored (the UI may warn about 'plaintext'). */
   keyStorage(id: string): KeyStorage;
-  delete(id: string): void;
+  /** Deletes the profile and its key; sessions that used it go back to the active one. Returns how many. */
+  delete(id: string): number;
 }
 
 export interface ApprovalsRepo {
@@ -362,6 +393,7 @@ export interface Store {
   sessionSandbox: SessionSandboxRepo;
   processes: ProcessesRepo;
   mcpServers: McpServersRepo;
+  attachments: AttachmentsRepo;
   checkpoints: CheckpointsRepo;
   /** Runs several repository changes as one transaction: all of them or none (SPEC §9). */
   transaction<T>(fn: () => T): T;

@@ -201,6 +201,28 @@ describe('browser mode with the real runtime', () => {
     expect(await ok('checkpoints.restore', { checkpointId: checkpoints[0]!.id })).toMatchObject({ applied: true });
     expect(await ok('checkpoints.redo', { checkpointId: checkpoints[0]!.id })).toMatchObject({ applied: true });
 
+    // A model per session, the provider's models, attachments, a profile deleted.
+    expect(await ok('providers.models', { id: profile.id })).toEqual({ models: ['fake-model'], error: null });
+    const second = await ok<{ id: string }>('providers.upsert', {
+      preset: 'custom',
+      name: 'second',
+      baseUrl: llm.url,
+      model: 'other-model',
+      contextWindow: 8000,
+    });
+    expect(await ok('sessions.setModel', { id: sessionId, profileId: second.id, model: 'typed' })).toMatchObject({
+      profileId: second.id,
+      model: 'typed',
+    });
+    expect(await ok('providers.delete', { id: second.id })).toEqual({ deleted: true, sessions: 1 });
+    const note = await ok<{ id: string; kind: string }>('attachments.add', {
+      name: 'note.txt',
+      mime: 'text/plain',
+      data: Buffer.from('hello').toString('base64'),
+    });
+    expect(note.kind).toBe('text');
+    expect(await ok('attachments.get', { id: note.id })).toMatchObject({ text: 'hello', dataUrl: null });
+
     // Export, then delete.
     expect(await ok<{ mime: string }>('sessions.export', { id: sessionId, format: 'markdown' })).toMatchObject({
       mime: 'text/markdown',

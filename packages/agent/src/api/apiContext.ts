@@ -1,3 +1,4 @@
+import { contextWindowFor, DEFAULT_CONTEXT_WINDOW } from '@threadline/context';
 import { AppError, DEFAULT_SETTINGS, type ProviderProfile, type Settings } from '@threadline/protocol';
 import { createProviderClient, type ProviderClient } from '../provider/client';
 import type { TurnDeps, TurnScope } from '../turn/deps';
@@ -33,8 +34,33 @@ export function requireSession(ctx: ApiContext, sessionId: string): void {
   if (!ctx.deps.store.sessions.get(sessionId)) throw new AppError('not_found', `No session with id ${sessionId}.`);
 }
 
-export function activeProvider(ctx: ApiContext): { profile: ProviderProfile; client: ProviderClient } {
-  const profile = ctx.deps.store.providers.active();
+/**
+ * The profile a session's requests go to: its own (sessions.setModel) while that profile exists,
+ * else the active one; with the session's model when it chose one. The window follows the model:
+ * the profile's for its own model, the model table's for another (the profile's when the table
+ * does not know it). null when no profile is configured.
+ */
+export function sessionProfile(ctx: ApiContext, sessionId: string | null): ProviderProfile | null {
+  const { store } = ctx.deps;
+  const session = sessionId ? store.sessions.get(sessionId) : null;
+  const own = session?.profileId ? store.providers.get(session.profileId) : null;
+  const profile = own ?? store.providers.active();
+  if (!profile) return null;
+  const model = own ? session?.model : null;
+  if (!model || model === profile.model) return profile;
+  const known = contextWindowFor(model);
+  // A window learned from the provider belongs to the profile's own model; another model the table
+  // knows has the table's window. One it does not know keeps the profile's figures, learned included.
+  if (known === DEFAULT_CONTEXT_WINDOW) return { ...profile, model };
+  return { ...profile, model, contextWindow: known, learnedContextWindow: null };
+}
+
+/** The session's profile (see sessionProfile) and its client; without a session, the active profile's. */
+export function activeProvider(
+  ctx: ApiContext,
+  sessionId: string | null = null,
+): { profile: ProviderProfile; client: ProviderClient } {
+  const profile = sessionProfile(ctx, sessionId);
   if (!profile) throw new AppError('conflict', 'No provider is configured. Add one in Settings → Providers.');
   return { profile, client: ctx.providerFactory(profile, ctx.deps.store.providers.secret(profile.id)) };
 }
@@ -55,10 +81,10 @@ export function currentSettings(ctx: ApiContext): Settings {
 export function scopeFor(ctx: ApiContext, sessionId: string, signal: AbortSignal, needClient: boolean): TurnScope {
   const settings = currentSettings(ctx);
   if (needClient) {
-    const { profile, client } = activeProvider(ctx);
+    const { profile, client } = activeProvider(ctx, sessionId);
     return { deps: ctx.deps, sessionId, settings, profile, client, signal };
   }
-  const profile = ctx.deps.store.providers.active() ?? FALLBACK_PROFILE;
+  const profile = sessionProfile(ctx, sessionId) ?? FALLBACK_PROFILE;
   const client = profile === FALLBACK_PROFILE ? unavailableClient() : lazyClient(ctx, profile);
   return { deps: ctx.deps, sessionId, settings, profile, client, signal };
 }
@@ -71,6 +97,7 @@ function lazyClient(ctx: ApiContext, profile: ProviderProfile): ProviderClient {
     streamChat: async (req) => get().streamChat(req),
     complete: async (req) => get().complete(req),
     testConnection: async () => get().testConnection(),
+    listModels: async () => get().listModels(),
   };
 }
 
@@ -78,7 +105,12 @@ function unavailableClient(): ProviderClient {
   const fail = (): never => {
     throw new AppError('conflict', 'No provider is configured. Add one in Settings → Providers.');
   };
-  return { streamChat: async () => fail(), complete: async () => fail(), testConnection: async () => fail() };
+  return {
+    streamChat: async () => fail(),
+    complete: async () => fail(),
+    testConnection: async () => fail(),
+    listModels: async () => fail(),
+  };
 }
 
 /**

@@ -1,3 +1,5 @@
+import { attachmentsOf } from '@threadline/context';
+import { prepareAttachments } from '../attachments';
 import { AppError, type AppApi, type StoredMessage } from '@threadline/protocol';
 import { userRequest, type UserRequest } from '../triggers/manual';
 import { appendUserMessage, runTurn } from '../turn/runTurn';
@@ -30,7 +32,7 @@ function requireIdle(ctx: ApiContext, sessionId: string): void {
 
 /** The turn after a user message that is already on the active branch, in the background. */
 function startTurn(ctx: ApiContext, sessionId: string, request: UserRequest): void {
-  const { profile, client } = activeProvider(ctx);
+  const { profile, client } = activeProvider(ctx, sessionId);
   const settings = currentSettings(ctx);
   void runSessionWork(ctx, sessionId, (signal) =>
     runTurn({ deps: ctx.deps, sessionId, settings, profile, client, signal }, request),
@@ -51,7 +53,7 @@ export function branchRoutes(ctx: ApiContext): BranchRoutes {
       .get(sessionId)
       .history.findLast((m) => m.role === 'user' && m.kind === 'normal' && m.visibility.agent);
     if (!request) throw new AppError('not_found', 'There is no request in this conversation to answer again.');
-    activeProvider(ctx); // no provider: nothing moves
+    activeProvider(ctx, sessionId); // no provider: nothing moves
     ctx.deps.sessions.switchBranch(sessionId, request.id, { exact: true });
     startTurn(ctx, sessionId, userRequest(store.messages.get(request.id)?.fullOutput ?? request.content ?? ''));
     return { accepted: true as const, userMessageId: request.id };
@@ -63,9 +65,18 @@ export function branchRoutes(ctx: ApiContext): BranchRoutes {
       const target = store.messages.get(messageId);
       if (!target || target.sessionId !== sessionId || target.role !== 'user' || target.kind !== 'normal')
         throw new AppError('not_found', `No message of yours with id ${messageId} in this session.`);
-      const { profile } = activeProvider(ctx);
+      const { profile } = activeProvider(ctx, sessionId);
       const request = userRequest(text);
-      const user = await appendUserMessage(ctx.deps, sessionId, request, profile, target.parentId ?? null);
+      // The new version keeps the attachments of the one it replaces (the edit is of the text).
+      const refs = attachmentsOf(target);
+      const files = refs.length
+        ? prepareAttachments(
+            store,
+            refs.map((r) => r.id),
+            new Map(refs.map((r) => [r.id, r.name])),
+          )
+        : undefined;
+      const user = await appendUserMessage(ctx.deps, sessionId, request, profile, target.parentId ?? null, files);
       startTurn(ctx, sessionId, request);
       return { accepted: true, userMessageId: user.id };
     },

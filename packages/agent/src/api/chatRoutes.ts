@@ -1,4 +1,5 @@
 import { AppError, type AppApi } from '@threadline/protocol';
+import { prepareAttachments } from '../attachments';
 import { userRequest } from '../triggers/manual';
 import { appendUserMessage, runTurn } from '../turn/runTurn';
 import type { ProviderClient } from '../provider/client';
@@ -22,18 +23,19 @@ export function chatRoutes(ctx: ApiContext): ChatRoutes {
   // Sessions whose user message is being prepared (a long paste is counted in slices first).
   const appending = new Set<string>();
   return {
-    'chat.send': async ({ sessionId, text }) => {
+    'chat.send': async ({ sessionId, text, attachments }) => {
       requireSession(ctx, sessionId);
       const rt = ctx.runtimes.get(sessionId);
       if (rt.busy || appending.has(sessionId))
         throw new AppError('busy', 'A turn is already running in this session; wait for it or cancel it.');
-      const { profile, client } = activeProvider(ctx);
+      const { profile, client } = activeProvider(ctx, sessionId);
       const settings = currentSettings(ctx);
+      const files = attachments?.length ? prepareAttachments(ctx.deps.store, attachments) : undefined;
       const request = userRequest(text);
       appending.add(sessionId);
       let user;
       try {
-        user = await appendUserMessage(ctx.deps, sessionId, request, profile);
+        user = await appendUserMessage(ctx.deps, sessionId, request, profile, undefined, files);
       } finally {
         appending.delete(sessionId);
       }

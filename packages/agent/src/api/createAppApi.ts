@@ -1,3 +1,4 @@
+import { modelRoutes } from './modelRoutes';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -138,6 +139,7 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     ...configRoutes(ctx),
     ...branchRoutes(ctx),
     ...mcpRoutes(ctx, mcp),
+    ...modelRoutes(ctx),
     ...sandboxRoutes(ctx),
     ...instructionsRoutes(ctx),
     ...checkpointRoutes(ctx, checkpoints),

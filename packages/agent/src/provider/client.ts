@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { ToolCallAssembler } from './assemble';
-import { ProviderError, classifyError } from './errors';
+import { ProviderError, asVisionRefusal, classifyError } from './errors';
 import { toSdkMessages } from './messages';
 import { DEFAULT_MAX_RETRIES, canRetryStream, observeAttempts, type RetryInfo } from './retry';
 import type {
@@ -21,6 +21,8 @@ export interface ProviderClient {
   /** One non-streaming answer (summaries), on the profile's compaction model when it has one. */
   complete(req: CompleteRequest): Promise<string>;
   testConnection(): Promise<ConnectionTest>;
+  /** The ids `GET /models` lists (sorted); throws a ProviderError when the provider cannot be asked. */
+  listModels(): Promise<string[]>;
 }
 
 /**
@@ -110,9 +112,13 @@ export function createProviderClient(
   return {
     async streamChat(req) {
       const { seen, call } = watched(req.onRetry);
+      const hadImages = req.messages.some((m) => (m.images?.length ?? 0) > 0);
       /** A failure is final here: what streamed so far when aborted, else the error. */
       const settle = (err: unknown, sink: { content: string }): StreamChatResult => {
-        const e = Object.assign(classifyError(err, req.signal), { attempts: Math.max(1, seen.attempts) });
+        const e = asVisionRefusal(
+          Object.assign(classifyError(err, req.signal), { attempts: Math.max(1, seen.attempts) }),
+          hadImages,
+        );
         if (e.kind !== 'aborted') throw e;
         return abortedWith(sink.content, e.attempts);
       };
@@ -123,7 +129,7 @@ export function createProviderClient(
           stream = await call.chat.completions.create(
             {
               model: target.model,
-              messages: toSdkMessages(req.messages),
+              messages: toSdkMessages(req.messages, req.resolveImage),
               ...(req.tools && req.tools.length > 0
                 ? { tools: req.tools as OpenAI.Chat.Completions.ChatCompletionTool[] }
                 : {}),
@@ -157,6 +163,15 @@ export function createProviderClient(
         return res.choices[0]?.message?.content ?? '';
       } catch (err) {
         throw Object.assign(classifyError(err, req.signal), { attempts: Math.max(1, seen.attempts) });
+      }
+    },
+
+    async listModels() {
+      try {
+        const page = await sdk.models.list({ timeout: opts.testTimeoutMs ?? 15_000, maxRetries: 0 });
+        return [...new Set(page.data.map((m) => m.id))].sort((a, b) => a.localeCompare(b));
+      } catch (err) {
+        throw classifyError(err);
       }
     },
 

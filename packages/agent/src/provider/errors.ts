@@ -12,7 +12,7 @@ import {
 import { isContextLimitError } from '@threadline/context';
 
 export type ProviderErrorKind =
-  'context_length' | 'rate_limit' | 'server' | 'network' | 'auth' | 'bad_request' | 'aborted';
+  'context_length' | 'rate_limit' | 'server' | 'network' | 'auth' | 'bad_request' | 'no_vision' | 'aborted';
 
 /**
  * Every failure of the provider client, typed. `rawMessage` is the provider's own text (shown to the
@@ -83,6 +83,8 @@ function describeKind(kind: ProviderErrorKind): string {
       return 'The provider rejected the API key';
     case 'bad_request':
       return 'The provider rejected the request';
+    case 'no_vision':
+      return 'The model cannot read images';
     case 'aborted':
       return 'The request was cancelled';
   }
@@ -161,4 +163,18 @@ export function classifyError(err: unknown, signal?: AbortSignal): ProviderError
   }
   // Anything else (a malformed stream, an unexpected body) is the provider's fault, not ours to hide.
   return new ProviderError('server', err instanceof Error ? err.message : String(err), { cause: err });
+}
+
+/** How providers word a refused image: OpenAI, OpenRouter, vLLM, Ollama, LM Studio, DeepSeek… */
+const IMAGE_REFUSAL = /image|vision|multi-?modal|image_url|content part|unknown variant/i;
+
+/**
+ * A request that carried images and was refused for them (400/422 naming images) becomes
+ * `no_vision`, so the user reads one sentence instead of the provider's error.
+ */
+export function asVisionRefusal(e: ProviderError, hadImages: boolean): ProviderError {
+  if (!hadImages || e.kind !== 'bad_request' || !IMAGE_REFUSAL.test(e.rawMessage)) return e;
+  return Object.assign(new ProviderError('no_vision', e.rawMessage, { status: e.status, cause: e }), {
+    attempts: e.attempts,
+  });
 }

@@ -1,6 +1,7 @@
 import type { ChatMessage, PresetId, ToolCall } from '@threadline/protocol';
 import type { ToolCallDelta } from './assemble';
 import type { RetryInfo } from './retry';
+import type { ImageResolver } from './messages';
 
 /** What the client needs of a provider profile (ProviderProfile fits). */
 export interface ProviderTarget {
@@ -31,6 +32,8 @@ export interface StreamChatRequest {
    * that already showed something is never retried (no duplicated text).
    */
   onRetry?: (info: RetryInfo) => void;
+  /** The data URL of each image part of the messages (the attachments store). */
+  resolveImage?: ImageResolver;
 }
 
 export interface StreamChatResult {

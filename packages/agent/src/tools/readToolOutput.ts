@@ -14,11 +14,11 @@ type Args = z.infer<typeof Args>;
 export const readToolOutputTool: ToolDefinition<Args> = {
   name: 'read_tool_output',
   description:
-    'Read the full output of an earlier, truncated tool result. id is the tool call id (or message id); offset and limit are in characters (default limit 20000).',
+    'Read the full output of an earlier, truncated tool result, or the whole text of an attached file. id is the tool call id (or message id, or the attachment id its marker names); offset and limit are in characters (default limit 20000).',
   parameters: {
     type: 'object',
     properties: {
-      id: { type: 'string', description: 'Tool call id of the earlier result.' },
+      id: { type: 'string', description: 'Tool call id of the earlier result, or an attachment id.' },
       offset: { type: 'integer', description: 'Character offset to start at (default 0).' },
       limit: { type: 'integer', description: 'Number of characters to return (default 20000).' },
     },

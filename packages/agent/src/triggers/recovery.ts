@@ -26,7 +26,12 @@ export function learnWindowFrom(scope: TurnScope, err: unknown): boolean {
   const { deps, sessionId, profile } = scope;
   const before = effectiveWindow(profile);
   if (!stated || stated.limit >= before) return false;
-  const learned = deps.store.providers.setLearnedWindow(profile.id, stated.limit);
+  // The profile learns it when the request used the profile's own model; a session on another
+  // model (sessions.setModel) works with it for this turn only, and the profile stays as it is.
+  const own = deps.store.providers.get(profile.id)?.model === profile.model;
+  const learned = own
+    ? deps.store.providers.setLearnedWindow(profile.id, stated.limit)
+    : { ...profile, learnedContextWindow: stated.limit };
   if (effectiveWindow(learned) === before) return false;
   scope.profile = learned;
   persistCompactionNotice(deps, sessionId, {
@@ -36,7 +41,7 @@ export function learnWindowFrom(scope: TurnScope, err: unknown): boolean {
     window: effectiveWindow(learned),
     previousWindow: before,
   });
-  deps.emit({ type: 'providers.changed', sessionId, profile: learned });
+  if (own) deps.emit({ type: 'providers.changed', sessionId, profile: learned });
   return true;
 }
 

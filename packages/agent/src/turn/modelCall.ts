@@ -1,6 +1,7 @@
-import { isContextLimitError } from '@threadline/context';
+import { isContextLimitError, visionSupport } from '@threadline/context';
 import type { ToolCall } from '@threadline/protocol';
-import type { ProviderErrorKind } from '../provider/errors';
+import { ProviderError, type ProviderErrorKind } from '../provider/errors';
+import type { ImageResolver } from '../provider/messages';
 import type { StreamChatResult } from '../provider/types';
 import { autoCompactIfNeeded } from '../triggers/auto';
 import { recoverFromContextError } from '../triggers/recovery';
@@ -35,6 +36,7 @@ async function streamReply(
     },
     onReasoningDelta: (delta) => deps.emit({ type: 'message.delta', sessionId, messageId: id, delta, reasoning: true }),
     // The provider's wait can be long (a rate limit): the user sees why nothing streams yet.
+    resolveImage: imageResolver(scope),
     onRetry: (info) =>
       deps.emit({
         type: 'provider.retrying',
@@ -45,6 +47,14 @@ async function streamReply(
         reason: retryReason(info.error.kind),
       }),
   });
+}
+
+/** Image parts as data URLs, from the attachments table (each read once per request). */
+function imageResolver(scope: TurnScope): ImageResolver {
+  return (part) => {
+    const bytes = scope.deps.store.attachments.bytes(part.attachmentId);
+    return bytes ? `data:${part.mime};base64,${bytes.toString('base64')}` : null;
+  };
 }
 
 function retryReason(kind: ProviderErrorKind): 'rate_limit' | 'server' | 'network' | 'other' {
@@ -69,6 +79,14 @@ export async function callModel(scope: TurnScope): Promise<ModelReply> {
     sv = await autoCompactIfNeeded(scope, sv, budget);
     emitUsage(deps, sessionId, sv, profile, settings, budget);
     if (scope.signal.aborted) return { kind: 'aborted', id, content: '' };
+    // A model known to read no images is not asked: the user gets the sentence, not its error.
+    if (visionSupport(profile.model) === false && sv.view.messages.some((m) => (m.images?.length ?? 0) > 0))
+      return {
+        kind: 'error',
+        id,
+        content: '',
+        error: new ProviderError('no_vision', `${profile.model} does not accept image input`),
+      };
     const sink = { content: '' };
     // A retried call streams its text from the start again.
     deps.runtime(sessionId).partial = null;

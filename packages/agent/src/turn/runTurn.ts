@@ -23,6 +23,7 @@ import { tokenBudget } from './budget';
 import { refreshSessionMemory } from './memory';
 import { callModel, refreshUsage } from './modelCall';
 import { persistErrorNotice } from './notices';
+import { contentWithAttachments, type PreparedAttachments } from '../attachments';
 import { DoomLoopGuard, runToolCall, type ToolOutcome } from './toolStep';
 import { settleCounts } from './counting';
 
@@ -77,6 +78,8 @@ export async function appendUserMessage(
   profile: ProviderProfile,
   /** An edit: the parent of the edited message (a new branch); default the active leaf. */
   parentId?: string | null,
+  /** Files and images the user attached: texts become blocks of the content, images image parts. */
+  attachments?: PreparedAttachments,
 ): Promise<StoredMessage> {
   const session = deps.store.sessions.get(sessionId);
   if (!session) throw new AppError('not_found', `No session with id ${sessionId}.`);
@@ -84,7 +87,9 @@ export async function appendUserMessage(
   // sees it, the model never does.
   const { text } = request;
   const command = request.manual !== null;
-  const user = await userContent(deps, sessionId, deps.newId(), text, profile);
+  const withFiles = attachments ? contentWithAttachments(text, attachments.blocks) : text;
+  const user = await userContent(deps, sessionId, deps.newId(), withFiles, profile);
+  if (attachments && attachments.refs.length > 0) user.meta = { ...user.meta, attachments: attachments.refs };
   const [message] = deps.sessions.append(
     sessionId,
     // An edit starts a branch of work: its message is a task the ledger always carries (userWords.ts).
@@ -101,7 +106,7 @@ export async function appendUserMessage(
   // something without the user renaming every session (a rename later wins).
   // (Read again: a long paste was counted in slices meanwhile, and a rename then wins too.)
   const current = deps.store.sessions.get(sessionId) ?? session;
-  const title = command || current.title !== '' ? '' : titleFrom(text);
+  const title = command || current.title !== '' ? '' : titleFrom(text) || (attachments?.refs[0]?.name ?? '');
   if (title !== '') deps.store.sessions.rename(sessionId, title);
   deps.emit({ type: 'message.complete', sessionId, message });
   return message;
@@ -326,6 +331,12 @@ function failTurn(scope: TurnScope, id: string, partial: string, error: unknown)
   const message = error instanceof Error ? error.message : String(error);
   deps.emit({ type: 'error', sessionId, code: 'provider_error', message });
   const typed =
-    error instanceof ProviderError && error.kind !== 'aborted' ? { kind: error.kind, detail: error.detail } : {};
+    error instanceof ProviderError && error.kind !== 'aborted'
+      ? {
+          kind: error.kind,
+          detail: error.detail,
+          ...(error.kind === 'no_vision' ? { model: scope.profile.model } : {}),
+        }
+      : {};
   persistErrorNotice(deps, sessionId, { type: 'provider_error', message, ...typed });
 }

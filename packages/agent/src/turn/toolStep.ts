@@ -10,7 +10,7 @@ import {
   type ToolSandbox,
   type ToolDiff,
 } from '@threadline/protocol';
-import { capFullOutput, truncateToolOutputAsync } from '@threadline/context';
+import { attachmentsOf, capFullOutput, truncateToolOutputAsync } from '@threadline/context';
 import type { NewMessage } from '@threadline/store';
 import { parseToolCall, runParsedTool } from '../tools/registry';
 import { TODO_TOOL_NAME } from '../tools/todo';
@@ -115,6 +115,9 @@ function recordProcess(
  */
 function lookupToolOutput(scope: TurnScope, id: string): string | null {
   const { history } = scope.deps.sessions.get(scope.sessionId);
+  // A text attachment of this branch (a file, a PDF's text): paged like a long output.
+  if (history.some((x) => x.role === 'user' && attachmentsOf(x).some((a) => a.id === id && a.kind === 'text')))
+    return scope.deps.store.attachments.text(id);
   const hit = history.find((x) => (x.role === 'tool' && x.tool_call_id === id) || x.id === id);
   if (!hit || (hit.role !== 'tool' && hit.meta?.truncated !== true)) return null;
   const m = scope.deps.store.messages.get(hit.id);

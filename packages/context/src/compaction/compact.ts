@@ -23,6 +23,8 @@ import { dropMonologues } from './steps/monologues';
 import { cutToolOutputs } from './steps/cut';
 import { applyLedger, oversizedKeptMessage, type LedgerSlot, type ViewNamesMemo } from './finish';
 import { SUMMARY_PREFIX } from './prompts';
+import { imageHorizon, imagePartsOf, imagePlaceholder, imageTokens } from '../view/images';
+import { encoderFor } from '../tokens/encoder';
 import { taskMessageIds } from './userWords';
 
 export interface CompactInput {
@@ -207,9 +209,26 @@ export async function compact(input: CompactInput): Promise<CompactResult> {
     now,
     newId,
   );
-  const before = state.total();
+  // Images first: whatever else it does, a compaction turns the images of the messages it saw into
+  // placeholders (view/images.ts), so they count in the view before it and not after.
+  const images = inViewImages(
+    state.entries.map((e) => e.msg),
+    input.compactions ?? [],
+    model,
+  );
+  const placeholders = images.placeholders;
+  const before = state.total() + images.tokens;
+  /** The view as it will be: the state's messages plus the placeholders of the images. */
+  const viewTotal = (): number => state.total() + placeholders;
   const originalCount = state.count();
   const steps: StepReport[] = [];
+  if (images.count > 0)
+    steps.push({
+      name: 'placeholder_images',
+      tokensBefore: before,
+      tokensAfter: before - images.tokens + placeholders,
+      images: images.count,
+    });
 
   const fail = (reason: string, oversized: CompactResult['oversized'] = null): CompactResult => ({
     oversized,
@@ -297,19 +316,19 @@ export async function compact(input: CompactInput): Promise<CompactResult> {
 
   for (const [i, group] of plan.entries()) {
     if (state.hidden.size > 0) ledger();
-    const now = state.total();
+    const now = viewTotal();
     if (now <= target && now < before) break;
     if (i === fallbackAt && now < before) break;
     for (const spec of group) if (!(await run(spec))) return fail(`step_failed:${spec.name}`);
   }
   ledger();
   for (const spec of BEST_EFFORT) {
-    if (state.total() <= target) break;
+    if (viewTotal() <= target) break;
     if (!(await run(spec))) return fail(`step_failed:${spec.name}`);
     ledger();
   }
 
-  const after = state.total();
+  const after = viewTotal();
   // Never a larger view: a compaction that does not shrink it changes nothing.
   if (after >= before) return fail('no_reduction');
   const inserted = state.inserted.map((m, i) => ({ ...m, seq: afterSeq + 1 + i }));
@@ -354,4 +373,23 @@ export function toCompactionRecord(
     createdAt: opts.createdAt,
     undoneAt: null,
   };
+}
+
+/** The images the view holds now (newer than the last compaction), their tokens and their placeholders'. */
+function inViewImages(
+  messages: readonly StoredMessage[],
+  compactions: readonly CompactionRecord[],
+  model: string,
+): { count: number; tokens: number; placeholders: number } {
+  const horizon = imageHorizon(compactions);
+  const out = { count: 0, tokens: 0, placeholders: 0 };
+  for (const m of messages) {
+    if (m.seq <= horizon) continue;
+    for (const im of imagePartsOf(m)) {
+      out.count += 1;
+      out.tokens += imageTokens(im.width, im.height);
+      out.placeholders += encoderFor(model).count(`\n${imagePlaceholder(im.name)}`);
+    }
+  }
+  return out;
 }

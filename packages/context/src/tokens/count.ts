@@ -2,6 +2,7 @@ import type { ChatMessage } from '@threadline/protocol';
 import { countTextTokensAsync, encoderFor, estimateTextTokens, type SliceOptions } from './encoder';
 import { encodingForModel } from './models';
 import { hashParts } from './hash';
+import { imageTokens } from '../view/images';
 
 /**
  * Per-message framing, as OpenAI documents for its chat format: every message costs
@@ -56,6 +57,7 @@ function messageFingerprint(msg: ChatMessage): string[] {
   if (msg.name !== undefined) parts.push('\u0001', msg.name);
   if (msg.tool_call_id !== undefined) parts.push('\u0002', msg.tool_call_id);
   for (const tc of msg.tool_calls ?? []) parts.push('\u0003', tc.function.name, '\u0004', tc.function.arguments);
+  for (const im of msg.images ?? []) parts.push('\u0005', `${im.width}x${im.height}`);
   return parts;
 }
 
@@ -73,6 +75,7 @@ export function countMessageTokensUncached(msg: ChatMessage, model: string): num
   for (const tc of msg.tool_calls ?? []) {
     n += TOKENS_PER_TOOL_CALL + enc.count(tc.function.name) + enc.count(tc.function.arguments);
   }
+  for (const im of msg.images ?? []) n += imageTokens(im.width, im.height);
   return n;
 }
 

@@ -121,3 +121,56 @@ export function contextWindowFor(model: string, overrides?: Readonly<Record<stri
   }
   return longestPrefix(name, Object.entries(MODEL_CONTEXT_WINDOWS)) ?? DEFAULT_CONTEXT_WINDOW;
 }
+
+/**
+ * Model families known to read images (OpenAI's 4o/4.1/5/o-series, Claude, Gemini, and the
+ * common open vision models) and known not to (text-only chat models). Longest prefix wins.
+ */
+const VISION_PREFIXES: Array<[string, boolean]> = [
+  ['gpt-4o', true],
+  ['chatgpt-4o', true],
+  ['gpt-4.1', true],
+  ['gpt-4.5', true],
+  ['gpt-4-turbo', true],
+  ['gpt-5', true],
+  ['o1', true],
+  ['o1-mini', false],
+  ['o3', true],
+  ['o3-mini', false],
+  ['o4', true],
+  ['gpt-4', false],
+  ['gpt-3.5', false],
+  ['gpt-oss', false],
+  ['claude', true],
+  ['gemini', true],
+  ['gemma3', true],
+  ['llava', true],
+  ['bakllava', true],
+  ['llama3.2-vision', true],
+  ['llama-4', true],
+  ['llama4', true],
+  ['qwen2.5-vl', true],
+  ['qwen-vl', true],
+  ['qwen2-vl', true],
+  ['pixtral', true],
+  ['minicpm-v', true],
+  ['moondream', true],
+  ['deepseek-chat', false],
+  ['deepseek-reasoner', false],
+  ['deepseek-coder', false],
+  ['deepseek-v', false],
+  ['deepseek-r1', false],
+  ['llama3', false],
+  ['mistral', false],
+  ['mixtral', false],
+  ['codestral', false],
+  ['phi4', false],
+];
+
+/**
+ * Whether a model reads images: true, false, or null when unknown (then the request is tried,
+ * and the provider's refusal of the image becomes the same sentence as a known `false`).
+ */
+export function visionSupport(model: string): boolean | null {
+  return longestPrefix(baseModelName(model), VISION_PREFIXES) ?? null;
+}

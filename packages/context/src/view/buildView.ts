@@ -8,6 +8,8 @@ import {
 import { countMessageTokens, TOKENS_PER_REQUEST, type TokenCache } from '../tokens/count';
 import { normalizeView } from '../normalize/normalize';
 import { orderAgentMessages } from './order';
+import { imageHorizon, withImages } from './images';
+import { encoderFor } from '../tokens/encoder';
 
 export interface ViewBreakdown {
   system: number;
@@ -67,6 +69,14 @@ export function breakdownSlot(kind: ViewEntryKind, role: ChatMessage['role']): k
 export function buildView(input: BuildViewInput): View {
   const { model, tokenCache } = input;
   const ordered = orderAgentMessages(input.history, input.compactions ?? []);
+  // The pre-step for attachments: images of messages newer than the last compaction are image
+  // parts; older ones are a placeholder naming the file (view/images.ts).
+  const horizon = imageHorizon(input.compactions ?? []);
+  const countText = (text: string): number => encoderFor(model).count(text);
+  const historyItem = (m: StoredMessage): Item => {
+    const { message, extra } = withImages(m, toChatMessage(m), horizon, countText);
+    return { id: m.id, kind: m.kind, message, tokens: storedTokens(m, model, tokenCache) + extra };
+  };
   type Item = { id: string | null; kind: ViewEntryKind; message: ChatMessage; tokens: number | null };
   const items: Item[] = [];
   if (input.systemPrompt) {
@@ -79,15 +89,13 @@ export function buildView(input: BuildViewInput): View {
   }
   let k = 0;
   while (k < ordered.length && ordered[k]!.msg.role === 'system') {
-    const m = ordered[k++]!.msg;
-    items.push({ id: m.id, kind: m.kind, message: toChatMessage(m), tokens: storedTokens(m, model, tokenCache) });
+    items.push(historyItem(ordered[k++]!.msg));
   }
   if (input.memoryBlock) {
     items.push({ id: null, kind: 'memory_block', message: { role: 'user', content: input.memoryBlock }, tokens: null });
   }
   for (; k < ordered.length; k++) {
-    const m = ordered[k]!.msg;
-    items.push({ id: m.id, kind: m.kind, message: toChatMessage(m), tokens: storedTokens(m, model, tokenCache) });
+    items.push(historyItem(ordered[k]!.msg));
   }
 
   type Tagged = ChatMessage & { __item: Item | null };

@@ -1,3 +1,4 @@
 export * from './order';
 export * from './buildView';
 export * from './ingest';
+export * from './images';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ATTACHMENT_LIMITS } from '../attachments';
 import { TriggerSchema } from '../compaction';
 import { ToolCallSchema } from '../messages';
 import { GateRewriteSchema } from '../notices';
@@ -119,7 +120,17 @@ export const MESSAGE_TEXT_KEEP = 1_000_000;
 /** Turns: send, cancel, approve, what runs now; and the per-session approval policies. */
 export const chatRoutes = {
   'chat.send': {
-    input: z.object({ sessionId: id, text: z.string().min(1).max(CHAT_TEXT_MAX) }),
+    /** `attachments`: ids from attachments.add (images go to the model as image parts, texts as text). */
+    input: z
+      .object({
+        sessionId: id,
+        text: z.string().max(CHAT_TEXT_MAX),
+        attachments: z.array(id).max(ATTACHMENT_LIMITS.perMessage).optional(),
+      })
+      .refine((v) => v.text.trim().length > 0 || (v.attachments?.length ?? 0) > 0, {
+        message: 'A message needs text or an attachment.',
+        path: ['text'],
+      }),
     output: TurnAcceptedSchema,
   },
   'chat.cancel': { input: sessionRef, output: z.object({ cancelled: z.boolean() }) },

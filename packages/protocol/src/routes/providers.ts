@@ -18,6 +18,19 @@ export const providerRoutes = {
   'providers.list': { input: noInput(), output: z.array(ProviderProfileSchema) },
   'providers.upsert': { input: ProviderUpsertSchema, output: ProviderProfileSchema },
   'providers.setActive': { input: z.object({ id }), output: ProviderProfileSchema },
+  /**
+   * The models the provider lists (`GET /v1/models`), cached per profile until `refresh`;
+   * `error` when the provider could not be asked (the list is then empty: a typed model still works).
+   */
+  'providers.models': {
+    input: z.object({ id, refresh: z.boolean().optional() }),
+    output: z.object({ models: z.array(z.string()), error: z.string().nullable() }),
+  },
+  /** Deletes a profile and its key; the sessions that used it go back to the active profile. */
+  'providers.delete': {
+    input: z.object({ id }),
+    output: z.object({ deleted: z.literal(true), sessions: z.number().int().nonnegative() }),
+  },
   /** A saved profile by id, or the form's unsaved draft (its key, or the stored one of `draft.id`). */
   'providers.test': {
     input: z.union([z.object({ id }), z.object({ draft: ProviderUpsertSchema })]),

@@ -11,6 +11,12 @@ export const SessionSummarySchema = z.object({
   messageCount: z.number().int().nonnegative(),
   /** The folder the agent works in (absolute, resolved); file tools run there without asking. */
   workingFolder: z.string(),
+  /**
+   * The provider profile this session talks to (null: the active profile) and its model there
+   * (null: the profile's model). Set by sessions.setModel; a deleted profile clears both.
+   */
+  profileId: z.string().nullable().optional(),
+  model: z.string().nullable().optional(),
 });
 export type SessionSummary = z.infer<typeof SessionSummarySchema>;
 
@@ -42,6 +48,11 @@ export const sessionRoutes = {
   /** Moves a session to another working folder (checked like sessions.create's). */
   'sessions.update': {
     input: z.object({ id, workingFolder: WorkingFolderSchema, createFolder: z.boolean().optional() }),
+    output: SessionSummarySchema,
+  },
+  /** The model of this session's next requests (null, null: the active profile and its model). */
+  'sessions.setModel': {
+    input: z.object({ id, profileId: id.nullable(), model: z.string().trim().min(1).max(200).nullable() }),
     output: SessionSummarySchema,
   },
   'messages.list': { input: sessionRef, output: z.array(StoredMessageSchema) },

@@ -59,6 +59,7 @@ describe('migrations', () => {
     const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all();
     expect(tables).toEqual(
       [
+        'attachments',
         'checkpoints',
         'compactions',
         'message_outputs',

@@ -405,6 +405,27 @@ CREATE INDEX idx_checkpoints_session ON checkpoints(session_id, created_at);
  * the runtime works with it until the user undoes it in the profile form.
  */
 const V15_LEARNED_WINDOW = `ALTER TABLE provider_profiles ADD COLUMN learned_context_window INTEGER;`;
+// Attachments (issue 26): each file's bytes stored once, by content hash, referenced by id from the
+// messages that carry it (meta.attachments); a session's own provider profile and model.
+const V16_ATTACHMENTS_SESSION_MODEL = `
+CREATE TABLE attachments (
+  id TEXT PRIMARY KEY,
+  hash TEXT NOT NULL UNIQUE,      -- sha256 of kind and bytes: the same file is stored once
+  kind TEXT NOT NULL CHECK (kind IN ('image', 'text')),
+  name TEXT NOT NULL,             -- the name it was first stored under (each message keeps its own)
+  mime TEXT NOT NULL,
+  size INTEGER NOT NULL,
+  width INTEGER,
+  height INTEGER,
+  pages INTEGER,
+  chars INTEGER,
+  data BLOB,                      -- an image's bytes
+  text BLOB,                      -- a text's or PDF's text, outputCodec.packOutput
+  created_at INTEGER NOT NULL
+);
+ALTER TABLE sessions ADD COLUMN profile_id TEXT;
+ALTER TABLE sessions ADD COLUMN model TEXT;
+`;
 
 export const MIGRATIONS: readonly Migration[] = Object.freeze([
   {
@@ -431,6 +452,7 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   { version: 13, description: "a session's own system prompt", sql: V13_SESSION_PROMPT },
   { version: 14, description: 'checkpoints of the working folder', sql: V14_CHECKPOINTS },
   { version: 15, description: 'window learned from the provider', sql: V15_LEARNED_WINDOW },
+  { version: 16, description: 'attachments, a model per session', sql: V16_ATTACHMENTS_SESSION_MODEL },
 ]);
 
 /** The schema version this code writes. */

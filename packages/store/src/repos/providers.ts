@@ -71,6 +71,10 @@ export function createProvidersRepo(ctx: RepoContext, keys: KeyPolicy): Provider
   const clearActive = db.prepare('UPDATE provider_profiles SET active = 0 WHERE active = 1');
   const markActive = db.prepare<[string]>('UPDATE provider_profiles SET active = 1 WHERE id = ?');
   const deleteRow = db.prepare<[string]>('DELETE FROM provider_profiles WHERE id = ?');
+  // Its sessions go back to the active profile and its model.
+  const releaseSessions = db.prepare<[string]>(
+    'UPDATE sessions SET profile_id = NULL, model = NULL WHERE profile_id = ?',
+  );
   const oldest = db.prepare<[], { id: string }>('SELECT id FROM provider_profiles ORDER BY created_at, rowid LIMIT 1');
 
   const mustRow = (id: string): ProviderRow => {
@@ -136,12 +140,14 @@ export function createProvidersRepo(ctx: RepoContext, keys: KeyPolicy): Provider
     return toProfile(mustRow(id));
   });
 
-  const deleteTx = db.transaction((id: string) => {
+  const deleteTx = db.transaction((id: string): number => {
     const r = mustRow(id);
+    const released = releaseSessions.run(id).changes;
     deleteRow.run(id);
     // Keep exactly one active profile while any exist: promote the oldest.
     const next = r.active === 1 ? oldest.get() : undefined;
     if (next) markActive.run(next.id);
+    return released;
   });
 
   return {

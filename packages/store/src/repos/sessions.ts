@@ -10,6 +10,8 @@ interface SessionRow {
   updated_at: number;
   message_count: number;
   working_folder: string | null;
+  profile_id: string | null;
+  model: string | null;
 }
 
 const toSummary = (r: SessionRow): SessionSummary => ({
@@ -20,9 +22,12 @@ const toSummary = (r: SessionRow): SessionSummary => ({
   messageCount: r.message_count,
   // '' = not chosen (a session from before working folders): the runtime fills in its default.
   workingFolder: r.working_folder ?? '',
+  profileId: r.profile_id,
+  model: r.model,
 });
 
 const TitleSchema = z.string().trim().max(200);
+const ModelSchema = z.string().trim().min(1).max(200);
 /** The runtime has resolved and checked it; the store only keeps it. */
 const FolderSchema = z.string().min(1).max(4096);
 /** The same bound as the route's (protocol SESSION_PROMPT_MAX). */
@@ -37,15 +42,36 @@ export function createSessionsRepo(ctx: RepoContext): SessionsRepo {
     'UPDATE sessions SET working_folder = ?, updated_at = ? WHERE id = ?',
   );
   const getOne = db.prepare<[string], SessionRow>(
-    'SELECT id, title, created_at, updated_at, message_count, working_folder FROM sessions WHERE id = ?',
+    'SELECT id, title, created_at, updated_at, message_count, working_folder, profile_id, model FROM sessions WHERE id = ?',
   );
   // rowid breaks ties between sessions touched in the same millisecond: newer row first.
   const listAll = db.prepare<[], SessionRow>(
-    'SELECT id, title, created_at, updated_at, message_count, working_folder FROM sessions ORDER BY updated_at DESC, rowid DESC',
+    'SELECT id, title, created_at, updated_at, message_count, working_folder, profile_id, model FROM sessions ORDER BY updated_at DESC, rowid DESC',
   );
   const renameStmt = db.prepare<[string, number, string]>('UPDATE sessions SET title = ?, updated_at = ? WHERE id = ?');
   const touchStmt = db.prepare<[number, string]>('UPDATE sessions SET updated_at = ? WHERE id = ?');
+  const modelStmt = db.prepare<[string | null, string | null, string]>(
+    'UPDATE sessions SET profile_id = ?, model = ? WHERE id = ?',
+  );
   const deleteStmt = db.prepare<[string]>('DELETE FROM sessions WHERE id = ?');
+  // The attachments a session's messages refer to (meta.attachments[].id).
+  const attachmentsOf = db.prepare<[string], { id: string }>(
+    `SELECT DISTINCT json_extract(a.value, '$.id') AS id
+       FROM messages m, json_each(m.meta, '$.attachments') a
+      WHERE m.session_id = ? AND m.meta IS NOT NULL AND json_valid(m.meta)`,
+  );
+  // …dropped once no message of any other session refers to them.
+  const dropUnreferenced = db.prepare<[string, string]>(
+    `DELETE FROM attachments WHERE id = ? AND NOT EXISTS (
+       SELECT 1 FROM messages m, json_each(m.meta, '$.attachments') a
+        WHERE m.meta IS NOT NULL AND json_valid(m.meta) AND m.session_id <> ? AND json_extract(a.value, '$.id') = attachments.id)`,
+  );
+  const deleteTx = db.transaction((id: string): boolean => {
+    const ids = attachmentsOf.all(id).map((r) => r.id);
+    if (deleteStmt.run(id).changes === 0) return false;
+    for (const a of ids) dropUnreferenced.run(a, id);
+    return true;
+  });
   const promptGet = db.prepare<[string], { system_prompt: string | null }>(
     'SELECT system_prompt FROM sessions WHERE id = ?',
   );
@@ -84,8 +110,15 @@ export function createSessionsRepo(ctx: RepoContext): SessionsRepo {
       return mustGet(id);
     },
     delete(id: string): void {
-      // ON DELETE CASCADE removes messages, compactions, memory rows and approvals in the same statement.
-      if (deleteStmt.run(id).changes === 0) throw new StoreError('not_found', `Session ${id} does not exist.`);
+      // ON DELETE CASCADE removes messages, compactions, memory rows and approvals in the same
+      // statement; the attachments only this session used go in the same transaction.
+      if (!deleteTx.immediate(id)) throw new StoreError('not_found', `Session ${id} does not exist.`);
+    },
+    setModel(id: string, profileId: string | null, model: string | null): SessionSummary {
+      const m = model === null ? null : parseInput(ModelSchema, model, 'model');
+      if (modelStmt.run(profileId, m, id).changes === 0)
+        throw new StoreError('not_found', `Session ${id} does not exist.`);
+      return mustGet(id);
     },
     systemPrompt(id: string): string | null {
       const r = promptGet.get(id);

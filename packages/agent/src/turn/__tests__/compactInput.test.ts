@@ -61,6 +61,7 @@ describe('compactInput', () => {
         streamChat: async () => Promise.reject(new Error('unused')),
         complete: async () => 'summary',
         testConnection: async () => Promise.reject(new Error('unused')),
+        listModels: async () => Promise.reject(new Error('unused')),
       },
       trigger: 'auto',
       instructions: null,

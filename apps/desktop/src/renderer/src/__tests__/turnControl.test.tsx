@@ -75,6 +75,53 @@ describe('a message typed during a turn', () => {
     disconnect();
   });
 
+  it('keeps the files attached to it and sends them with it', async () => {
+    const fake = createFakeBridge({
+      'chat.send': accepted,
+      'messages.list': () => [],
+      'attachments.add': (input) => ({
+        id: 'att-1',
+        kind: 'text',
+        name: String(input.name),
+        mime: String(input.mime),
+        size: 5,
+        chars: 5,
+      }),
+    });
+    setBridge(fake.bridge);
+    const disconnect = connectEvents(useAppStore);
+    await i18n.changeLanguage('en');
+    useAppStore.setState({ busy: { s1: true }, messages: { s1: [msg({ role: 'user', content: 'go' })] } });
+    render(<Composer sessionId="s1" />);
+    const picker = screen.getByTestId('attach-input');
+    await act(async () => {
+      fireEvent.change(picker, { target: { files: [new File(['hello'], 'notes.txt', { type: 'text/plain' })] } });
+    });
+    const input = screen.getByTestId('composer-input');
+    fireEvent.change(input, { target: { value: 'read this file' } });
+    // Enter does nothing while the file uploads; once it is stored, the message is queued with it.
+    await vi.waitFor(() => {
+      fireEvent.keyDown(input, { key: 'Enter' });
+      expect(screen.getAllByTestId('queued-item')).toHaveLength(1);
+    });
+    expect(screen.queryByText('notes.txt')).toBeNull(); // the composer's chip went with the message
+    expect(screen.getByTestId('queued-item').textContent).toContain('read this file');
+    expect(screen.getByTestId('queued-item').querySelector('.queued-files')?.textContent).toBe('1');
+    await act(async () => {
+      fake.emit({
+        type: 'session.updated',
+        sessionId: 's1',
+        busy: false,
+        session: { id: 's1', title: 't', createdAt: 1, updatedAt: 2, messageCount: 2, workingFolder: '/w' },
+      });
+      await new Promise((r) => setTimeout(r, 0));
+    });
+    expect(fake.calls.filter((c) => c.route === 'chat.send').map((c) => c.input)).toEqual([
+      { sessionId: 's1', text: 'read this file', attachments: ['att-1'] },
+    ]);
+    disconnect();
+  });
+
   it('waits, with Send now, when the turn was stopped', async () => {
     const fake = createFakeBridge({ 'chat.send': accepted, 'messages.list': () => [] });
     setBridge(fake.bridge);

@@ -8,6 +8,7 @@ import { InstructionsChip } from './InstructionsChip';
 import { SessionApprovals } from './SessionApprovals';
 import { IconMemory, IconPlus, IconSidebar } from './Icons';
 import { MessageList } from './MessageList';
+import { ModelSwitcher } from './ModelSwitcher';
 import { ToolShareNotice } from './ToolShareNotice';
 import { McpReviewNotice } from './McpToolReview';
 import { isNarrow } from '../lib/layout';
@@ -87,7 +88,8 @@ export function ChatView() {
           folder={session?.workingFolder ?? ''}
         />
         <span className="spacer" />
-        <NetworkSwitch key={sessionId} sessionId={sessionId} />
+        <ModelSwitcher sessionId={sessionId} />
+        <NetworkSwitch key={`network-${sessionId}`} sessionId={sessionId} />
         <SessionApprovals sessionId={sessionId} />
         <ExportMenu sessionId={sessionId} />
         <button

@@ -4,7 +4,10 @@ import { useAppStore } from '../store';
 import { ContextMeter } from './ContextMeter';
 import { useDismiss } from '../hooks/useDismiss';
 import { Dialog } from './Dialog';
-import { IconChevronDown, IconLayers, IconSend, IconStop, IconX } from './Icons';
+import { IconChevronDown, IconLayers, IconPaperclip, IconSend, IconStop, IconX } from './Icons';
+import { ComposerAttachments } from './Attachments';
+import { isImageFile, uploadFile, type PendingAttachment } from '../lib/attachFile';
+import type { TFunction } from 'i18next';
 
 import { COMPOSER_ID } from './composerId';
 import { isReachable } from './ConnectionBanner';
@@ -132,13 +135,19 @@ function QueuedMessages({ sessionId }: { sessionId: string }) {
           <span className="queued-text" title={q.text}>
             {q.text}
           </span>
+          {q.attachments.length > 0 && (
+            <span className="queued-files" title={t('chat.queue.attachments', { count: q.attachments.length })}>
+              <IconPaperclip width={12} height={12} />
+              {q.attachments.length}
+            </span>
+          )}
           {!busy && (
             <button
               type="button"
               className="btn btn-small"
               onClick={() => {
                 const item = unqueue(sessionId, q.id);
-                if (item) void send(sessionId, item.text);
+                if (item) void send(sessionId, item.text, item.attachments);
               }}
               data-testid="queued-send"
             >
@@ -163,6 +172,64 @@ function QueuedMessages({ sessionId }: { sessionId: string }) {
 
 /** Unsent text per session, so switching sessions neither loses a draft nor carries it over. */
 const drafts = new Map<string, string>();
+/** Unsent attachments per session, likewise. */
+const pendingFiles = new Map<string, PendingAttachment[]>();
+
+function uploadError(err: unknown, t: TFunction): string {
+  const m = err instanceof Error ? err.message : String(err);
+  if (m === 'file_too_large') return t('chat.attach.tooLarge');
+  if (m === 'image_too_large') return t('chat.attach.imageTooLarge');
+  return m;
+}
+
+/**
+ * Files pasted, dropped or picked for a session: each uploads at once (an image resized by a
+ * canvas first), shows a thumbnail or a chip, and is sent with the next message.
+ */
+function useAttachments(sessionId: string) {
+  const { t } = useTranslation();
+  const [items, setItemsState] = useState<PendingAttachment[]>(() => pendingFiles.get(sessionId) ?? []);
+  const [shownFor, setShownFor] = useState(sessionId);
+  if (shownFor !== sessionId) {
+    setShownFor(sessionId);
+    setItemsState(pendingFiles.get(sessionId) ?? []);
+  }
+  const update = (owner: string, fn: (cur: PendingAttachment[]) => PendingAttachment[]) => {
+    const next = fn(pendingFiles.get(owner) ?? []);
+    if (next.length > 0) pendingFiles.set(owner, next);
+    else pendingFiles.delete(owner);
+    if (owner === sessionId) setItemsState(next);
+  };
+  const add = (files: readonly File[]) => {
+    const owner = sessionId;
+    for (const file of files) {
+      const key = `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+      const image = isImageFile(file);
+      update(owner, (cur) => [
+        ...cur,
+        {
+          key,
+          name: file.name || (image ? 'image.png' : 'file'),
+          kind: image ? 'image' : 'file',
+          status: 'uploading',
+        },
+      ]);
+      void uploadFile(file).then(
+        ({ ref, preview }) =>
+          update(owner, (cur) => cur.map((a) => (a.key === key ? { ...a, status: 'ready', ref, preview } : a))),
+        (err: unknown) =>
+          update(owner, (cur) =>
+            cur.map((a) => (a.key === key ? { ...a, status: 'error', error: uploadError(err, t) } : a)),
+          ),
+      );
+    }
+  };
+  const remove = (key: string) => update(sessionId, (cur) => cur.filter((a) => a.key !== key));
+  const clear = () => update(sessionId, () => []);
+  const ready = items.filter((a) => a.status === 'ready' && a.ref).map((a) => a.ref!.id);
+  const uploading = items.some((a) => a.status === 'uploading');
+  return { items, add, remove, clear, ready, uploading };
+}
 
 /** The input: Enter sends, Shift+Enter breaks the line, Escape stops a running reply. */
 export function Composer({ sessionId }: { sessionId: string }) {
@@ -201,28 +268,54 @@ export function Composer({ sessionId }: { sessionId: string }) {
   }, [sessionId]);
 
   const slash = useSlashMenu(sessionId, text, setText);
+  const files = useAttachments(sessionId);
+  const picker = useRef<HTMLInputElement>(null);
+  const [dragging, setDragging] = useState(false);
+  const canSend = (text.trim() !== '' || files.ready.length > 0) && !files.uploading;
 
   const enqueue = useAppStore((s) => s.enqueue);
   const submit = () => {
-    if (offline || !text.trim()) return;
+    if (offline || !canSend) return;
     if (busy) {
-      // Typed during a turn: queued, sent when the turn ends (shown above the input, cancellable).
-      enqueue(sessionId, text);
+      // Typed during a turn: queued with its attachments, sent when the turn ends (shown above the
+      // input, cancellable).
+      enqueue(sessionId, text, files.ready);
       setText('');
+      files.clear();
       return;
     }
     const value = text;
+    const ids = files.ready;
     setText('');
-    void send(sessionId, value).then((ok) => {
+    void send(sessionId, value, ids).then((ok) => {
       if (!ok) setText((cur) => cur || value);
+      else files.clear();
     });
   };
 
   return (
     <div className="composer-wrap">
       <QueuedMessages sessionId={sessionId} />
-      <div className="composer">
+      <div
+        className={`composer ${dragging ? 'is-dropping' : ''}`}
+        onDragOver={(e) => {
+          if (!e.dataTransfer.types.includes('Files')) return;
+          e.preventDefault();
+          setDragging(true);
+        }}
+        onDragLeave={(e) => {
+          if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setDragging(false);
+        }}
+        onDrop={(e) => {
+          if (e.dataTransfer.files.length === 0) return;
+          e.preventDefault();
+          setDragging(false);
+          files.add([...e.dataTransfer.files]);
+        }}
+        data-testid="composer"
+      >
         {slash.menu}
+        <ComposerAttachments items={files.items} onRemove={files.remove} />
         <textarea
           id={COMPOSER_ID}
           ref={ref}
@@ -232,6 +325,14 @@ export function Composer({ sessionId }: { sessionId: string }) {
           placeholder={t('chat.input.placeholder')}
           aria-label={t('chat.input.label')}
           onChange={(e) => setText(e.target.value)}
+          onPaste={(e) => {
+            // A screenshot or copied files: attached. Text (even with a picture beside it, as an
+            // office app copies) is pasted as text.
+            const pasted = [...e.clipboardData.files];
+            if (pasted.length === 0 || e.clipboardData.getData('text/plain') !== '') return;
+            e.preventDefault();
+            files.add(pasted);
+          }}
           {...slash.inputProps}
           onKeyDown={(e) => {
             if (slash.onKeyDown(e)) return;
@@ -246,6 +347,27 @@ export function Composer({ sessionId }: { sessionId: string }) {
           data-testid="composer-input"
         />
         <div className="composer-bar">
+          <button
+            type="button"
+            className="btn btn-ghost attach-btn"
+            onClick={() => picker.current?.click()}
+            aria-label={t('chat.attach.button')}
+            title={t('chat.attach.button')}
+            data-testid="attach-button"
+          >
+            <IconPaperclip />
+          </button>
+          <input
+            ref={picker}
+            type="file"
+            multiple
+            hidden
+            onChange={(e) => {
+              files.add([...(e.target.files ?? [])]);
+              e.target.value = '';
+            }}
+            data-testid="attach-input"
+          />
           <CompactControl sessionId={sessionId} />
           <span className="spacer" />
           <ContextMeter sessionId={sessionId} />
@@ -265,7 +387,7 @@ export function Composer({ sessionId }: { sessionId: string }) {
               type="button"
               className="send-btn"
               onClick={submit}
-              disabled={offline || !text.trim()}
+              disabled={offline || !canSend}
               aria-label={t('chat.send')}
               title={t('chat.sendHint')}
               data-testid="send-button"

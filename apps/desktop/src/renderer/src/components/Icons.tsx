@@ -158,6 +158,11 @@ export const IconLogo = (p: P) => (
     <path d="M4 7c4-4 8 4 16 0M4 12c4-4 8 4 16 0M4 17c4-4 8 4 16 0" />
   </svg>
 );
+export const IconPaperclip = (p: P) => (
+  <svg {...base(p)}>
+    <path d="m21 11.5-8.6 8.6a5.5 5.5 0 0 1-7.8-7.8l8.6-8.6a3.7 3.7 0 0 1 5.2 5.2l-8.6 8.6a1.8 1.8 0 0 1-2.6-2.6l8-8" />
+  </svg>
+);
 export const IconGlobe = (p: P) => (
   <svg {...base(p)}>
     <circle cx="12" cy="12" r="9" />
@@ -168,5 +173,11 @@ export const IconFile = (p: P) => (
   <svg {...base(p)}>
     <path d="M14 3H7a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h10a2 2 0 0 0 2-2V8z" />
     <path d="M14 3v5h5M9 13h6M9 17h4" />
+  </svg>
+);
+export const IconCpu = (p: P) => (
+  <svg {...base(p)}>
+    <rect x="6" y="6" width="12" height="12" rx="2" />
+    <path d="M9 2v4M15 2v4M9 18v4M15 18v4M2 9h4M2 15h4M18 9h4M18 15h4" />
   </svg>
 );

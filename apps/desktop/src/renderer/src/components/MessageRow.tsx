@@ -15,6 +15,9 @@ import { Markdown } from './Markdown';
 import { Reasoning } from './Reasoning';
 import { NoticeChip } from './NoticeChip';
 import { ToolCallCard } from './ToolCallCard';
+import { MessageAttachments } from './Attachments';
+import { visibleUserText } from '../lib/attachFile';
+import { attachmentRefs } from '../lib/attachRefs';
 
 function HiddenTag() {
   const { t } = useTranslation();
@@ -108,6 +111,8 @@ export const MessageRow = memo(function MessageRow({ row, sessionId }: { row: Ro
     case 'user': {
       // A cut paste is edited whole elsewhere; commands to the app are not conversation.
       const editable = row.msg.meta?.truncated !== true && row.msg.visibility.agent;
+      const refs = attachmentRefs(row.msg);
+      const shown = visibleUserText(row.msg.content, refs);
       return (
         <div
           className={`msg msg-user ${row.hidden ? 'is-hidden' : ''}`}
@@ -119,7 +124,7 @@ export const MessageRow = memo(function MessageRow({ row, sessionId }: { row: Ro
             <MessageEditor
               sessionId={sessionId}
               messageId={row.msg.id}
-              initial={row.msg.content ?? ''}
+              initial={shown}
               onDone={() => setEditing(false)}
             />
           ) : (
@@ -127,8 +132,9 @@ export const MessageRow = memo(function MessageRow({ row, sessionId }: { row: Ro
               {row.msg.meta?.truncated === true ? (
                 <CutUserText msg={row.msg} />
               ) : (
-                <div className="bubble-text">{row.msg.content}</div>
+                shown !== '' && <div className="bubble-text">{shown}</div>
               )}
+              <MessageAttachments refs={refs} />
             </div>
           )}
           {!editing && (

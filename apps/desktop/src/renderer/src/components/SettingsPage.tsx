@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { STRATEGIES, type SettingsPatch, type VisibilityLevel } from '@threadline/protocol';
+import { STRATEGIES, type ProviderProfile, type SettingsPatch, type VisibilityLevel } from '@threadline/protocol';
+import { call } from '../transport';
+import { Dialog } from './Dialog';
 import { useAppStore } from '../store';
 import type { SettingsTab } from '../store/types';
 import { IconX } from './Icons';
@@ -75,6 +77,70 @@ function General() {
   );
 }
 
+/** Asks before a profile goes: it names the sessions that used it (they go back to the active profile). */
+function DeleteProfile({ profile, onClose }: { profile: ProviderProfile; onClose: () => void }) {
+  const { t } = useTranslation();
+  const all = useAppStore((s) => s.sessions);
+  const sessions = all.filter((x) => x.profileId === profile.id);
+  const loadProviders = useAppStore((s) => s.loadProviders);
+  const [error, setError] = useState<string | null>(null);
+  const [working, setWorking] = useState(false);
+  const remove = async () => {
+    setWorking(true);
+    try {
+      await call('providers.delete', { id: profile.id });
+      await loadProviders();
+      onClose();
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+      setWorking(false);
+    }
+  };
+  return (
+    <Dialog
+      title={t('provider.delete.title', { name: profile.name })}
+      onClose={onClose}
+      testId="delete-profile-dialog"
+      footer={
+        <>
+          <button type="button" className="btn" onClick={onClose}>
+            {t('common.cancel')}
+          </button>
+          <button
+            type="button"
+            className="btn btn-danger"
+            disabled={working}
+            onClick={() => void remove()}
+            data-testid="delete-profile-confirm"
+          >
+            {t('provider.delete.confirm')}
+          </button>
+        </>
+      }
+    >
+      <p>{t('provider.delete.body')}</p>
+      {profile.active && <p className="muted">{t('provider.delete.active')}</p>}
+      {sessions.length > 0 ? (
+        <>
+          <p>{t('provider.delete.sessions')}</p>
+          <ul className="delete-sessions" data-testid="delete-profile-sessions">
+            {sessions.map((s) => (
+              <li key={s.id}>{s.title || t('sidebar.untitled')}</li>
+            ))}
+          </ul>
+        </>
+      ) : (
+        <p className="muted">{t('provider.delete.noSessions')}</p>
+      )}
+      {error && (
+        <div className="form-error" role="alert">
+          {error}
+        </div>
+      )}
+    </Dialog>
+  );
+}
+
 function Providers({ editActive }: { editActive: boolean }) {
   const { t } = useTranslation();
   const providers = useAppStore((s) => s.providers);
@@ -83,6 +149,7 @@ function Providers({ editActive }: { editActive: boolean }) {
     editActive ? (providers.find((p) => p.active)?.id ?? null) : null,
   );
   const profile = providers.find((p) => p.id === editing);
+  const [deleting, setDeleting] = useState<ProviderProfile | null>(null);
   return (
     <section className="settings-section">
       <ul className="provider-list">
@@ -98,9 +165,26 @@ function Providers({ editActive }: { editActive: boolean }) {
             <button type="button" className="btn btn-small" onClick={() => setEditing(editing === p.id ? null : p.id)}>
               {t('provider.edit')}
             </button>
+            <button
+              type="button"
+              className="btn btn-small btn-ghost"
+              onClick={() => setDeleting(p)}
+              data-testid="delete-profile"
+            >
+              {t('provider.delete.action')}
+            </button>
           </li>
         ))}
       </ul>
+      {deleting && (
+        <DeleteProfile
+          profile={deleting}
+          onClose={() => {
+            if (editing === deleting.id) setEditing(null);
+            setDeleting(null);
+          }}
+        />
+      )}
       {editing === null && (
         <button type="button" className="btn" onClick={() => setEditing('new')}>
           {t('provider.add')}

@@ -22,7 +22,8 @@ export function errorNoticeText(content: string | null, t: TFn): string {
   if (parsed?.type !== 'error') return content ?? '';
   const p = parsed.payload;
   // A typed provider failure is one sentence of ours with the provider's words in parentheses.
-  if (p.type === 'provider_error' && p.kind) return t(`chat.error.provider.${p.kind}`, { detail: p.detail ?? '' });
+  if (p.type === 'provider_error' && p.kind)
+    return t(`chat.error.provider.${p.kind}`, { detail: p.detail ?? '', model: p.model ?? '' });
   return t(`chat.error.notice.${p.type}`, {
     message: p.message ?? '',
     limit: p.limit ?? '?',

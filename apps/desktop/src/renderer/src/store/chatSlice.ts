@@ -25,7 +25,7 @@ function sendNextQueued(get: Get, sessionId: string): void {
   const last = (get().messages[sessionId] ?? []).at(-1);
   if (get().errors[sessionId] || last?.kind === 'error_notice' || last?.kind === 'turn_aborted') return;
   get().unqueue(sessionId, next.id);
-  void get().send(sessionId, next.text);
+  void get().send(sessionId, next.text, next.attachments);
 }
 type SetState = (patch: Partial<AppState>) => void;
 
@@ -85,11 +85,11 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
   retrying: {},
   liveEpoch: {},
 
-  enqueue(sessionId, text) {
+  enqueue(sessionId, text, attachments = []) {
     const trimmed = text.trim();
-    if (!trimmed) return;
+    if (!trimmed && attachments.length === 0) return;
     queueSeq += 1;
-    const item = { id: `q${queueSeq}`, text: trimmed };
+    const item = { id: `q${queueSeq}`, text: trimmed, attachments: [...attachments] };
     set({ queued: { ...get().queued, [sessionId]: [...(get().queued[sessionId] ?? []), item] } });
   },
 
@@ -180,9 +180,10 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
     });
   },
 
-  async send(sessionId, text) {
+  async send(sessionId, text, attachments) {
     let trimmed = text.trim();
-    if (!trimmed) return false;
+    const files = attachments ?? [];
+    if (!trimmed && files.length === 0) return false;
     // Over what chat.send takes: the beginning and the end are sent, with a marker (SPEC §9).
     if (trimmed.length > CHAT_TEXT_MAX) {
       trimmed = cutPaste(trimmed);
@@ -190,7 +191,11 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
     }
     set({ errors: { ...get().errors, [sessionId]: null }, busy: { ...get().busy, [sessionId]: true } });
     try {
-      const res = await call('chat.send', { sessionId, text: trimmed });
+      const res = await call('chat.send', {
+        sessionId,
+        text: trimmed,
+        ...(files.length > 0 ? { attachments: files } : {}),
+      });
       // The user message normally arrives as an event; fetch it if it has not.
       const have = (get().messages[sessionId] ?? []).some((m) => m.id === res.userMessageId);
       if (!have)

@@ -82,13 +82,15 @@ export type RetryStatus = Omit<Extract<AppEvent, { type: 'provider.retrying' }>,
 export interface QueuedMessage {
   id: string;
   text: string;
+  /** Attachment ids (from attachments.add) sent with it. */
+  attachments: string[];
 }
 
 export interface ChatSlice {
   messages: Record<string, StoredMessage[]>;
   /** Per session, the messages waiting for the running turn to end, oldest first. */
   queued: Record<string, QueuedMessage[]>;
-  enqueue(sessionId: string, text: string): void;
+  enqueue(sessionId: string, text: string, attachments?: string[]): void;
   /** Takes a queued message back (×), or out of the queue to send now. */
   unqueue(sessionId: string, id: string): QueuedMessage | null;
   streaming: Record<string, StreamingMessage>;
@@ -107,7 +109,8 @@ export interface ChatSlice {
   loadMessages(sessionId: string): Promise<void>;
   /** The running turn's live state (busy, streamed text, pending tool calls) from the host. */
   loadChatState(sessionId: string): Promise<void>;
-  send(sessionId: string, text: string): Promise<boolean>;
+  /** `attachments`: ids from attachments.add (a message may be attachments only). */
+  send(sessionId: string, text: string, attachments?: string[]): Promise<boolean>;
   cancel(sessionId: string): Promise<void>;
   /**
    * `remember`: the same answer for this tool for the rest of the session. `useOriginal`: run the

@@ -1,0 +1,164 @@
+import { useEffect, useState } from 'react';
+import { createPortal } from 'react-dom';
+import { useTranslation } from 'react-i18next';
+import type { AttachmentRef } from '@threadline/protocol';
+import { imageUrl, type PendingAttachment } from '../lib/attachFile';
+import { call } from '../transport';
+import { Dialog } from './Dialog';
+import { IconAlert, IconFile, IconX } from './Icons';
+
+function useImage(id: string): string | null {
+  const [url, setUrl] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    void imageUrl(id).then((u) => live && setUrl(u));
+    return () => {
+      live = false;
+    };
+  }, [id]);
+  return url;
+}
+
+const kib = (n: number): string =>
+  n < 1024 * 1024 ? `${Math.max(1, Math.round(n / 1024))} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`;
+
+/** What the composer holds before sending: thumbnails and file chips, each removable. */
+export function ComposerAttachments({
+  items,
+  onRemove,
+}: {
+  items: PendingAttachment[];
+  onRemove: (key: string) => void;
+}) {
+  const { t } = useTranslation();
+  if (items.length === 0) return null;
+  return (
+    <ul
+      className="attach-strip attach-strip-composer"
+      aria-label={t('chat.attach.list')}
+      data-testid="composer-attachments"
+    >
+      {items.map((a) => (
+        <li
+          key={a.key}
+          className={`attach-chip ${a.status === 'error' ? 'is-error' : ''}`}
+          data-testid="composer-attachment"
+          data-status={a.status}
+          title={a.error ?? a.name}
+        >
+          {a.kind === 'image' && a.preview ? (
+            <img className="attach-thumb" src={a.preview} alt={t('chat.attach.imageAlt', { name: a.name })} />
+          ) : a.status === 'error' ? (
+            <IconAlert />
+          ) : (
+            <IconFile />
+          )}
+          <span className="attach-name">{a.status === 'error' ? a.error : a.name}</span>
+          {a.status === 'uploading' && <span className="spinner" aria-label={t('chat.attach.uploading')} />}
+          <button
+            type="button"
+            className="icon-btn attach-remove"
+            aria-label={t('chat.attach.remove', { name: a.name })}
+            title={t('chat.attach.remove', { name: a.name })}
+            onClick={() => onRemove(a.key)}
+          >
+            <IconX />
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function ImageThumb({ att, onOpen }: { att: AttachmentRef; onOpen: () => void }) {
+  const { t } = useTranslation();
+  const url = useImage(att.id);
+  return (
+    <button
+      type="button"
+      className="attach-image"
+      onClick={onOpen}
+      aria-label={t('chat.attach.open', { name: att.name })}
+      title={att.name}
+      data-testid="message-image"
+    >
+      {url ? (
+        <img src={url} alt={t('chat.attach.imageAlt', { name: att.name })} />
+      ) : (
+        <span className="attach-image-empty" />
+      )}
+    </button>
+  );
+}
+
+function ImageViewer({ att, onClose }: { att: AttachmentRef; onClose: () => void }) {
+  const { t } = useTranslation();
+  const url = useImage(att.id);
+  return (
+    <Dialog title={att.name} onClose={onClose} testId="image-viewer">
+      <div className="image-viewer">
+        {url ? <img src={url} alt={t('chat.attach.imageAlt', { name: att.name })} /> : t('chat.attach.loading')}
+      </div>
+      <div className="muted">
+        {t('chat.attach.imageMeta', { width: att.width ?? 0, height: att.height ?? 0, size: kib(att.size) })}
+      </div>
+    </Dialog>
+  );
+}
+
+function TextViewer({ att, onClose }: { att: AttachmentRef; onClose: () => void }) {
+  const { t } = useTranslation();
+  const [text, setText] = useState<string | null>(null);
+  const [failed, setFailed] = useState(false);
+  useEffect(() => {
+    call('attachments.get', { id: att.id, limit: 200_000 }).then(
+      (r) => setText(r.text ?? ''),
+      () => setFailed(true),
+    );
+  }, [att.id]);
+  const more = (att.chars ?? 0) > 200_000;
+  return (
+    <Dialog title={att.name} onClose={onClose} testId="text-viewer">
+      <pre className="attach-text">{failed ? t('chat.attach.loadFailed') : (text ?? t('chat.attach.loading'))}</pre>
+      {more && <div className="muted">{t('chat.attach.textCut', { chars: (att.chars ?? 0).toLocaleString() })}</div>}
+    </Dialog>
+  );
+}
+
+/** A sent message's attachments: image thumbnails that open full size, file chips that open their text. */
+export function MessageAttachments({ refs }: { refs: AttachmentRef[] }) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState<AttachmentRef | null>(null);
+  if (refs.length === 0) return null;
+  return (
+    <>
+      <div className="attach-strip" data-testid="message-attachments">
+        {refs.map((a) =>
+          a.kind === 'image' ? (
+            <ImageThumb key={a.id} att={a} onOpen={() => setOpen(a)} />
+          ) : (
+            <button
+              key={a.id}
+              type="button"
+              className="attach-chip attach-file"
+              onClick={() => setOpen(a)}
+              aria-label={t('chat.attach.open', { name: a.name })}
+              data-testid="message-file"
+            >
+              <IconFile />
+              <span className="attach-name">{a.name}</span>
+              <span className="muted attach-meta">
+                {a.pages !== undefined
+                  ? t('chat.attach.pdfMeta', { pages: a.pages })
+                  : t('chat.attach.textMeta', { size: kib(a.size) })}
+              </span>
+            </button>
+          ),
+        )}
+      </div>
+      {/* Out of the transcript's rows: a row is positioned by the virtual list, the dialog covers the window. */}
+      {open?.kind === 'image' && createPortal(<ImageViewer att={open} onClose={() => setOpen(null)} />, document.body)}
+      {open?.kind === 'text' && createPortal(<TextViewer att={open} onClose={() => setOpen(null)} />, document.body)}
+    </>
+  );
+}

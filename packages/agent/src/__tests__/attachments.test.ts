@@ -1,0 +1,159 @@
+// Attachments end to end: attachments.add → chat.send → what fake-llm received over real HTTP.
+import { createHash } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseNotice, type AttachmentRef } from '@threadline/protocol';
+import { lastIsTool, startHarness, type Harness } from './harness';
+
+let h: Harness | null = null;
+afterEach(async () => {
+  await h?.close();
+  h = null;
+});
+
+/** A real 1×1 PNG. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+const sha = (b: Buffer): string => createHash('sha256').update(b).digest('hex');
+
+/** A one-page PDF whose page shows `text` (Helvetica), with a correct cross-reference table. */
+function pdfWith(text: string): Buffer {
+  const stream = `BT /F1 18 Tf 40 100 Td (${text}) Tj ET`;
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 400 200] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  let out = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((o, i) => {
+    offsets.push(out.length);
+    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
+  });
+  const xref = out.length;
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const o of offsets) out += `${String(o).padStart(10, '0')} 00000 n \n`;
+  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(out, 'latin1');
+}
+
+const add = (hh: Harness, name: string, mime: string, bytes: Buffer, size?: { width: number; height: number }) =>
+  hh.api['attachments.add']({ name, mime, data: bytes.toString('base64'), ...size });
+
+async function send(hh: Harness, text: string, ids: string[], sessionId = hh.sessionId): Promise<void> {
+  await hh.api['chat.send']({ sessionId, text, attachments: ids });
+  await hh.api.idle(sessionId);
+}
+
+const userContent = (hh: Harness, i = -1): unknown => {
+  const body = hh.llm.chatRequests().at(i)!.body as { messages: { role: string; content: unknown }[] };
+  return body.messages.findLast((m) => m.role === 'user')!.content;
+};
+
+describe('image attachments', () => {
+  it('reach the provider as an image_url part, stored once and referenced by id', async () => {
+    h = await startHarness({ model: 'gpt-4o' });
+    const ref = await add(h, 'screen.png', 'image/png', PNG, { width: 1, height: 1 });
+    const again = await add(h, 'copy.png', 'image/png', PNG, { width: 1, height: 1 });
+    expect(again.id).toBe(ref.id);
+    await send(h, 'what is on this screen?', [ref.id]);
+    const rec = h.llm.chatRequests().at(-1)!;
+    expect(rec.images).toEqual([{ message: 1, mime: 'image/png', bytes: PNG.length, sha256: sha(PNG) }]);
+    expect(userContent(h)).toEqual([
+      { type: 'text', text: 'what is on this screen?' },
+      { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG.toString('base64')}` } },
+    ]);
+    const user = h.history().find((m) => m.role === 'user')!;
+    expect(user.content).toBe('what is on this screen?');
+    expect(user.meta?.attachments).toEqual([ref]);
+    // The full-size route answers the bytes as a data URL.
+    const got = await h.api['attachments.get']({ id: ref.id });
+    expect(got.dataUrl).toBe(`data:image/png;base64,${PNG.toString('base64')}`);
+    // The next turn sends the image again (it is part of the conversation), still from one row.
+    await h.turn('and the colour?');
+    expect(h.llm.chatRequests().at(-1)!.images).toHaveLength(1);
+  });
+
+  it('refuses bytes that are no image, text or PDF', async () => {
+    h = await startHarness();
+    await expect(add(h, 'blob.bin', 'application/octet-stream', Buffer.from([0, 1, 2, 0, 255]))).rejects.toThrow(
+      /neither text, a PDF nor an image/,
+    );
+  });
+
+  it('a model known to read no images gets a sentence, and no request is made', async () => {
+    h = await startHarness({ model: 'deepseek-chat' });
+    const ref = await add(h, 'screen.png', 'image/png', PNG, { width: 1, height: 1 });
+    await send(h, 'look', [ref.id]);
+    expect(h.llm.chatRequests()).toHaveLength(0);
+    const notice = h.history().findLast((m) => m.kind === 'error_notice')!;
+    const parsed = parseNotice(notice.content ?? '');
+    expect(parsed).toMatchObject({
+      type: 'error',
+      payload: { type: 'provider_error', kind: 'no_vision', model: 'deepseek-chat' },
+    });
+  });
+
+  it("an unknown model that refuses the image: the provider's 400 becomes the same sentence", async () => {
+    h = await startHarness({ model: 'text-1', llm: { models: ['text-1'], noVisionModels: ['text-1'] } });
+    const ref = await add(h, 'screen.png', 'image/png', PNG, { width: 1, height: 1 });
+    await send(h, 'look', [ref.id]);
+    expect(h.llm.chatRequests().at(-1)!.status).toBe(400);
+    const parsed = parseNotice(h.history().findLast((m) => m.kind === 'error_notice')!.content ?? '');
+    expect(parsed).toMatchObject({ type: 'error', payload: { kind: 'no_vision', model: 'text-1' } });
+  });
+});
+
+describe('file attachments', () => {
+  it("a text file's content reaches the model inside a block naming the file", async () => {
+    h = await startHarness();
+    const ref = await add(h, 'notes.md', 'text/markdown', Buffer.from('# Plan\nship on friday\n'));
+    expect(ref).toMatchObject({ kind: 'text', name: 'notes.md', chars: 22 });
+    await send(h, 'summarize', [ref.id]);
+    const content = userContent(h) as string;
+    expect(content).toBe(
+      `summarize\n\n<attachment name="notes.md" id="${ref.id}" chars="22">\n# Plan\nship on friday\n\n</attachment>`,
+    );
+  });
+
+  it('a large file is cut with a marker, and read_tool_output pages through the rest by its id', async () => {
+    h = await startHarness({ model: 'gpt-4o' });
+    const lines = Array.from({ length: 12_000 }, (_, i) => `line ${i}`).join('\n');
+    const ref = await add(h, 'big.log', 'text/plain', Buffer.from(lines));
+    h.llm.setRules([
+      {
+        match: { lastUserIncludes: 'tail' },
+        reply: (req) =>
+          lastIsTool(req)
+            ? { content: 'read it' }
+            : { toolCalls: [{ name: 'read_tool_output', arguments: { id: ref.id, offset: 60_000, limit: 100 } }] },
+      },
+    ]);
+    await send(h, 'show me the tail', [ref.id]);
+    const first = h.llm.chatRequests()[0]!.body as { messages: { role: string; content: string }[] };
+    const content = first.messages.findLast((m) => m.role === 'user')!.content;
+    expect(content.length).toBeLessThan(61_000);
+    expect(content).toContain(
+      `more characters of big.log not shown. Read them with read_tool_output {"id": "${ref.id}", "offset": 60000}`,
+    );
+    const tool = h.history().find((m) => m.role === 'tool')!;
+    expect(tool.content).toContain(lines.slice(60_000, 60_100));
+    expect(tool.content).toContain(`of ${lines.length}`);
+  });
+
+  it("a PDF's text is extracted with its page", async () => {
+    h = await startHarness();
+    const ref: AttachmentRef = await add(h, 'report.pdf', 'application/pdf', pdfWith('Quarterly figures are up'));
+    expect(ref).toMatchObject({ kind: 'text', mime: 'application/pdf', pages: 1 });
+    const untitled = await h.api['sessions.create']({ workingFolder: h.dir });
+    await send(h, '', [ref.id], untitled.id);
+    const content = userContent(h) as string;
+    expect(content).toContain('<attachment name="report.pdf"');
+    expect(content).toContain('[page 1]\nQuarterly figures are up');
+    // A message of attachments only is titled after the first one.
+    expect(h.store.sessions.get(untitled.id)!.title).toBe('report.pdf');
+  });
+});

@@ -1,0 +1,80 @@
+import { AppError, ATTACHMENT_IMAGE_MIMES, ATTACHMENT_LIMITS, type AttachmentRef } from '@threadline/protocol';
+import type { Store } from '@threadline/store';
+import { extractPdfText } from './pdf';
+
+export interface AttachmentUpload {
+  name: string;
+  mime: string;
+  /** base64 */
+  data: string;
+  width?: number;
+  height?: number;
+}
+
+/** The first bytes of each image format the renderer may send (its canvas output, or a GIF as is). */
+function imageFormat(b: Uint8Array): (typeof ATTACHMENT_IMAGE_MIMES)[number] | null {
+  const at = (i: number, ...xs: number[]) => xs.every((x, k) => b[i + k] === x);
+  if (at(0, 0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return 'image/png';
+  if (at(0, 0xff, 0xd8, 0xff)) return 'image/jpeg';
+  if (at(0, 0x47, 0x49, 0x46, 0x38)) return 'image/gif';
+  if (at(0, 0x52, 0x49, 0x46, 0x46) && at(8, 0x57, 0x45, 0x42, 0x50)) return 'image/webp';
+  return null;
+}
+
+const isPdf = (b: Uint8Array): boolean => b[0] === 0x25 && b[1] === 0x50 && b[2] === 0x44 && b[3] === 0x46; // %PDF
+
+/** UTF-8 text, or null for bytes that are not (a binary file). A BOM is dropped. */
+function asText(b: Uint8Array): string | null {
+  try {
+    const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(b);
+    // NUL is in binary files, never in text meant to be read.
+    return text.includes('\u0000') ? null : text;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Stores a file the user attached: an image as it came (resized by the renderer, checked here
+ * by its bytes), a PDF as its extracted text, any other file as UTF-8 text; anything else is
+ * refused with a sentence saying what is accepted.
+ */
+export async function addAttachment(store: Store, up: AttachmentUpload): Promise<AttachmentRef> {
+  const bytes = Buffer.from(up.data, 'base64');
+  if (bytes.byteLength === 0) throw new AppError('invalid_input', `${up.name} is empty.`);
+  if (bytes.byteLength > ATTACHMENT_LIMITS.fileMaxBytes)
+    throw new AppError(
+      'invalid_input',
+      `${up.name} is larger than ${ATTACHMENT_LIMITS.fileMaxBytes / 1024 / 1024} MB.`,
+    );
+  const image = imageFormat(bytes);
+  if (image) {
+    if (bytes.byteLength > ATTACHMENT_LIMITS.imageMaxBytes)
+      throw new AppError(
+        'invalid_input',
+        `The image ${up.name} is over ${ATTACHMENT_LIMITS.imageMaxBytes / 1024 / 1024} MB after resizing.`,
+      );
+    if (!up.width || !up.height) throw new AppError('invalid_input', `The image ${up.name} came without its size.`);
+    return store.attachments.add({
+      kind: 'image',
+      name: up.name,
+      mime: image,
+      bytes,
+      width: up.width,
+      height: up.height,
+    });
+  }
+  if (isPdf(bytes)) {
+    const { text, pages } = await extractPdfText(bytes, up.name);
+    return store.attachments.add({ kind: 'text', name: up.name, mime: 'application/pdf', bytes, text, pages });
+  }
+  const text = asText(bytes);
+  if (text === null)
+    throw new AppError(
+      'invalid_input',
+      `${up.name} is neither text, a PDF nor an image (PNG, JPEG, WebP, GIF), so the model could not read it.`,
+    );
+  const mime =
+    up.mime.startsWith('text/') || up.mime.includes('json') || up.mime.includes('xml') ? up.mime : 'text/plain';
+  return store.attachments.add({ kind: 'text', name: up.name, mime, bytes, text });
+}

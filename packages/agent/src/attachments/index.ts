@@ -1,0 +1,3 @@
+export { addAttachment, type AttachmentUpload } from './add';
+export { attachmentBlock, contentWithAttachments } from './content';
+export { prepareAttachments, type PreparedAttachments } from './prepare';

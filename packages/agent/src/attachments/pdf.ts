@@ -1,0 +1,28 @@
+import { AppError } from '@threadline/protocol';
+
+/**
+ * A PDF's text, page by page, with unpdf (pdf.js for servers, pure JS). Pages are separated by
+ * a blank line and a `[page N]` line so a quote can be found again. A PDF whose pages hold no
+ * text (a scan) says so instead of giving the model nothing.
+ */
+export async function extractPdfText(bytes: Uint8Array, name: string): Promise<{ text: string; pages: number }> {
+  const { extractText, getDocumentProxy } = await import('unpdf');
+  let pages: string[];
+  let total: number;
+  try {
+    const pdf = await getDocumentProxy(new Uint8Array(bytes));
+    const out = await extractText(pdf, { mergePages: false });
+    pages = out.text;
+    total = out.totalPages;
+    await pdf.cleanup();
+  } catch (err) {
+    throw new AppError(
+      'invalid_input',
+      `Could not read the PDF ${name} (${err instanceof Error ? err.message : String(err)}).`,
+    );
+  }
+  const text = pages.map((p, i) => `[page ${i + 1}]\n${p.trim()}`).join('\n\n');
+  if (pages.every((p) => p.trim() === ''))
+    return { text: `[The PDF ${name} has ${total} pages but no text layer: it is probably scanned.]`, pages: total };
+  return { text, pages: total };
+}

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+
+/**
+ * Limits of attachments. Images are resized by the renderer (a canvas) before they are sent, so
+ * the longest side and the size fit what vision providers take (OpenAI: 2048 px, ~5 MB per image
+ * is safe for every provider with an OpenAI-compatible endpoint).
+ */
+export const ATTACHMENT_LIMITS = Object.freeze({
+  /** Longest side of an image sent to a provider, in pixels. */
+  imageMaxSide: 2048,
+  /** Bytes of one image after resizing. */
+  imageMaxBytes: 5 * 1024 * 1024,
+  /** Bytes of a file (text or PDF) before extraction. */
+  fileMaxBytes: 25 * 1024 * 1024,
+  /** Characters of a file's text given to the model in the message; the rest is read by pages. */
+  textInlineChars: 60_000,
+  /** Attachments of one message. */
+  perMessage: 10,
+});
+
+export const ATTACHMENT_IMAGE_MIMES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;
+
+export const AttachmentKindSchema = z.enum(['image', 'text']);
+export type AttachmentKind = z.infer<typeof AttachmentKindSchema>;
+
+/**
+ * What a message keeps of an attachment (in `meta.attachments`), and what attachments.add
+ * answers: the bytes stay in the attachments table, stored once per content hash. `text` is a
+ * text file, a PDF's extracted text, or a long paste kept whole.
+ */
+export const AttachmentRefSchema = z.object({
+  id: z.string().min(1).max(200),
+  kind: AttachmentKindSchema,
+  name: z.string().max(300),
+  mime: z.string().max(100),
+  /** Bytes as stored (an image after resizing; a file as given). */
+  size: z.number().int().nonnegative(),
+  width: z.number().int().positive().optional(),
+  height: z.number().int().positive().optional(),
+  /** text: characters of the whole text. */
+  chars: z.number().int().nonnegative().optional(),
+  /** PDF: pages. */
+  pages: z.number().int().nonnegative().optional(),
+});
+export type AttachmentRef = z.infer<typeof AttachmentRefSchema>;
+
+/** The opening line of a text attachment's block in a message's content (the renderer shows a chip for it). */
+export const ATTACHMENT_BLOCK_OPEN = '<attachment ';
+export const ATTACHMENT_BLOCK_CLOSE = '</attachment>';

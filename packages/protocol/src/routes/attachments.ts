@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { ATTACHMENT_LIMITS, AttachmentRefSchema } from '../attachments';
+import { id, type RouteMap } from './define';
+
+/** base64 of at most fileMaxBytes bytes. */
+const MAX_BASE64 = Math.ceil(ATTACHMENT_LIMITS.fileMaxBytes / 3) * 4;
+
+/** Attachments: stored once (by content hash), referenced by id from the messages that carry them. */
+export const attachmentRoutes = {
+  /**
+   * Stores a file the user pasted, dropped or picked. Images must be resized already (the
+   * renderer does it with a canvas): png/jpeg/webp/gif within ATTACHMENT_LIMITS. Text files and
+   * PDFs become text here (PDF text extracted by unpdf, off the request thread).
+   */
+  'attachments.add': {
+    input: z.object({
+      name: z.string().trim().min(1).max(300),
+      mime: z.string().max(100),
+      /** The file's bytes, base64. */
+      data: z.string().min(1).max(MAX_BASE64),
+      width: z.number().int().positive().max(ATTACHMENT_LIMITS.imageMaxSide).optional(),
+      height: z.number().int().positive().max(ATTACHMENT_LIMITS.imageMaxSide).optional(),
+    }),
+    output: AttachmentRefSchema,
+  },
+  /**
+   * One attachment: an image as a data URL (thumbnail and full size), a text as text (from
+   * `offset`, at most `limit` characters).
+   */
+  'attachments.get': {
+    input: z.object({
+      id,
+      offset: z.number().int().nonnegative().optional(),
+      limit: z.number().int().positive().max(1_000_000).optional(),
+    }),
+    output: z.object({
+      ref: AttachmentRefSchema,
+      dataUrl: z.string().nullable(),
+      text: z.string().nullable(),
+    }),
+  },
+} satisfies RouteMap;

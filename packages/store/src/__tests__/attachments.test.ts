@@ -1,0 +1,124 @@
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { useTempDir } from './helpers';
+
+const tmp = useTempDir();
+const png = (fill: number): Uint8Array => new Uint8Array(4096).fill(fill);
+
+describe('attachments', () => {
+  it('stores the same bytes once and gives each caller its own name', () => {
+    const store = tmp.open();
+    const a = store.attachments.add({
+      kind: 'image',
+      name: 'one.png',
+      mime: 'image/png',
+      bytes: png(1),
+      width: 64,
+      height: 32,
+    });
+    const b = store.attachments.add({
+      kind: 'image',
+      name: 'two.png',
+      mime: 'image/png',
+      bytes: png(1),
+      width: 64,
+      height: 32,
+    });
+    const c = store.attachments.add({
+      kind: 'image',
+      name: 'three.png',
+      mime: 'image/png',
+      bytes: png(2),
+      width: 64,
+      height: 32,
+    });
+    expect(b.id).toBe(a.id);
+    expect(b.name).toBe('two.png');
+    expect(c.id).not.toBe(a.id);
+    expect(store.attachments.get(a.id)).toMatchObject({
+      kind: 'image',
+      name: 'one.png',
+      size: 4096,
+      width: 64,
+      height: 32,
+    });
+    expect(Buffer.compare(store.attachments.bytes(a.id)!, Buffer.from(png(1)))).toBe(0);
+    const db = new Database(store.file, { readonly: true });
+    expect(db.prepare('SELECT count(*) AS n FROM attachments').get()).toEqual({ n: 2 });
+    db.close();
+  });
+
+  it('keeps a text whole (compressed) with its length, and no bytes for it', () => {
+    const store = tmp.open();
+    const text = 'line of a log\n'.repeat(10_000);
+    const t = store.attachments.add({
+      kind: 'text',
+      name: 'app.log',
+      mime: 'text/plain',
+      bytes: Buffer.from(text),
+      text,
+    });
+    expect(t.chars).toBe(text.length);
+    expect(store.attachments.text(t.id)).toBe(text);
+    expect(store.attachments.bytes(t.id)).toBeNull();
+    expect(store.attachments.get('nope')).toBeNull();
+  });
+});
+
+describe('deleting a session', () => {
+  it('drops the attachments only it used, keeps those another session still shows', () => {
+    const store = tmp.open();
+    const a = store.sessions.create('a');
+    const b = store.sessions.create('b');
+    const mine = store.attachments.add({
+      kind: 'text',
+      name: 'mine.txt',
+      mime: 'text/plain',
+      bytes: Buffer.from('mine'),
+      text: 'mine',
+    });
+    const shared = store.attachments.add({
+      kind: 'text',
+      name: 's.txt',
+      mime: 'text/plain',
+      bytes: Buffer.from('s'),
+      text: 's',
+    });
+    const pending = store.attachments.add({
+      kind: 'text',
+      name: 'p.txt',
+      mime: 'text/plain',
+      bytes: Buffer.from('p'),
+      text: 'p',
+    });
+    store.messages.append(a.id, [{ role: 'user', content: 'x', meta: { attachments: [mine, shared] } }]);
+    store.messages.append(b.id, [{ role: 'user', content: 'y', meta: { attachments: [shared] } }]);
+    store.sessions.delete(a.id);
+    expect(store.attachments.get(mine.id)).toBeNull();
+    expect(store.attachments.get(shared.id)).not.toBeNull();
+    // Not sent yet (still in a composer): not this session's to drop.
+    expect(store.attachments.get(pending.id)).not.toBeNull();
+    store.sessions.delete(b.id);
+    expect(store.attachments.get(shared.id)).toBeNull();
+  });
+});
+
+describe('a model per session', () => {
+  it('keeps the profile and model, and a deleted profile sends its sessions back to the active one', () => {
+    const store = tmp.open({ allowPlaintextKeys: true });
+    const base = { preset: 'custom' as const, baseUrl: 'http://127.0.0.1:1/v1', contextWindow: 8000 };
+    const first = store.providers.upsert({ ...base, name: 'First', model: 'm1' });
+    const second = store.providers.upsert({ ...base, name: 'Second', model: 'm2' });
+    const s1 = store.sessions.create('one');
+    const s2 = store.sessions.create('two');
+    expect(store.sessions.setModel(s1.id, second.id, 'm2-large')).toMatchObject({
+      profileId: second.id,
+      model: 'm2-large',
+    });
+    store.sessions.setModel(s2.id, first.id, null);
+    expect(store.providers.delete(second.id)).toBe(1);
+    expect(store.sessions.get(s1.id)).toMatchObject({ profileId: null, model: null });
+    expect(store.sessions.get(s2.id)).toMatchObject({ profileId: first.id, model: null });
+    expect(() => store.sessions.setModel('missing', null, null)).toThrow(/does not exist/);
+  });
+});
