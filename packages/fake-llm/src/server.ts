@@ -1,10 +1,11 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { buildAnswer, completionBody, streamChunks } from './completion';
+import { buildAnswer, completionBody, streamChunks, type UsageStyle } from './completion';
 import { contextLengthError, injectedError, type ErrorAnswer } from './errors';
 import { handleControl } from './control';
 import { sendJson } from './http';
 import { ReplyBook, buildRequestView } from './rules';
+import { PromptCache } from './promptCache';
 import { countPromptTokens } from './tokens';
 import type { ChatRequestView, ErrorStyle, FakeAnswer, FakeReply, FakeRule, RecordedRequest } from './types';
 
@@ -24,6 +25,8 @@ export interface FakeLlmOptions {
   /** Default characters per streamed chunk (8) and pause per chunk in ms (0). */
   chunkSize?: number;
   delayMsPerChunk?: number;
+  /** How usage names cached prompt tokens (default 'openai': prompt_tokens_details.cached_tokens). */
+  usageStyle?: UsageStyle;
 }
 
 export interface FakeLlm {
@@ -49,6 +52,8 @@ export interface ServerState {
   contextWindow: number | null;
   errorStyle: ErrorStyle;
   chatCount: number;
+  /** Prefixes of every request answered, for the cached tokens of the next (promptCache.ts). */
+  cache: PromptCache;
 }
 
 const hrMs = (): number => {
@@ -80,6 +85,7 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
     contextWindow: opts.contextWindow ?? null,
     errorStyle: opts.errorStyle ?? 'openai',
     chatCount: 0,
+    cache: new PromptCache(),
   };
   state.book.setRules(opts.rules ?? []);
   const model = opts.model ?? 'fake-model';
@@ -120,16 +126,25 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
     }
     const reply = queued ?? state.book.pick(view);
     if (isError(reply)) return sendError(res, injectedError(reply.error));
-    await sendAnswer(req, res, view, reply);
+    // Only a request the model answers is cached (an error answer reads nothing).
+    const cached = state.cache.lookup(view.model, view.tools, view.messages);
+    await sendAnswer(req, res, rec, view, reply, cached);
   }
 
   async function sendAnswer(
     req: IncomingMessage,
     res: ServerResponse,
+    rec: RecordedRequest,
     view: ChatRequestView,
     answer: FakeAnswer,
+    cached: number,
   ): Promise<void> {
-    const built = buildAnswer(view, answer);
+    const built = buildAnswer(view, answer, cached, opts.usageStyle);
+    rec.usage = {
+      prompt_tokens: built.usage.prompt_tokens,
+      completion_tokens: built.usage.completion_tokens,
+      cached_tokens: cached,
+    };
     const drop = answer.dropAfterChunks;
     if (!view.stream) {
       if (drop !== undefined) return void req.socket.destroy();
@@ -221,6 +236,7 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
       state.book.clear();
       state.requests.length = 0;
       state.chatCount = 0;
+      state.cache.clear();
     },
     close: () =>
       new Promise<void>((resolve) => {
