@@ -2,6 +2,7 @@ import type { StoredMessage, ToolCall } from './messages';
 import type { CompactionRecord, ContextUsage, Trigger } from './compaction';
 import type { GateRewrite } from './notices';
 import type { Strategy } from './settings';
+import type { SessionCost } from './usage';
 import type { SessionSummary, ToolAccess } from './routes';
 
 /** Events pushed from the runtime to every renderer (SPEC §7.1). */
@@ -29,6 +30,8 @@ export type AppEvent =
     }
   | { type: 'notice'; sessionId: string; message: StoredMessage }
   | { type: 'usage'; sessionId: string; usage: ContextUsage }
+  /** A model call's tokens were recorded (summaries too): the session's totals now. */
+  | { type: 'usage.recorded'; sessionId: string; cost: SessionCost }
   | { type: 'session.updated'; sessionId: string; session: SessionSummary | null; busy: boolean }
   | { type: 'error'; sessionId: string | null; code: string; message: string }
   /** A compaction began: the renderer shows it in place, where its divider will be. */

@@ -10,3 +10,4 @@ export * from './events';
 export * from './router';
 export * from './bridge';
 export * from './search';
+export * from './usage';

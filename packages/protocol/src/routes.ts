@@ -11,6 +11,7 @@ import { providerRoutes } from './routes/providers';
 import { searchRoutes } from './routes/search';
 import { sessionRoutes } from './routes/sessions';
 import { settingsRoutes } from './routes/settings';
+import { usageRoutes } from './routes/usage';
 
 export * from './errors';
 export type { RouteDef, RouteMap } from './routes/define';
@@ -39,6 +40,7 @@ export const ROUTE_DOMAINS = {
   settings: settingsRoutes,
   providers: providerRoutes,
   mcp: mcpRoutes,
+  usage: usageRoutes,
 } as const;
 
 /** Every route: `{ input, output }` zod schemas by name. The same names are used over IPC and HTTP. */
@@ -52,6 +54,7 @@ export const ROUTES = {
   ...settingsRoutes,
   ...providerRoutes,
   ...mcpRoutes,
+  ...usageRoutes,
 };
 export type Routes = typeof ROUTES;
 

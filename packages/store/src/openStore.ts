@@ -13,6 +13,7 @@ import { createProvidersRepo } from './repos/providers';
 import { createApprovalsRepo } from './repos/approvals';
 import { createProcessesRepo } from './repos/processes';
 import { createMcpServersRepo } from './repos/mcpServers';
+import { createUsageRepo } from './repos/usage';
 
 /**
  * Opens (creating and migrating when needed) the database at `opts.file`.
@@ -63,6 +64,7 @@ export function openStore(opts: OpenStoreOptions): Store {
     approvals: guard(createApprovalsRepo(ctx)),
     processes: guard(createProcessesRepo(ctx)),
     mcpServers: guard(createMcpServersRepo(ctx, keys)),
+    usage: guard(createUsageRepo(ctx)),
     transaction: <T>(fn: () => T): T => {
       if (closed) throw new StoreError('closed', `The store ${opts.file} is closed.`);
       // Repository calls inside become savepoints of this one transaction.

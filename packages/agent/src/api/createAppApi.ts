@@ -20,6 +20,7 @@ import { configRoutes } from './configRoutes';
 import { guardRoutes } from './errors';
 import { mcpRoutes } from './mcpRoutes';
 import { sessionRoutes } from './sessionRoutes';
+import { usageRoutes } from './usageRoutes';
 
 export interface CreateAppApiOptions {
   store: Store;
@@ -120,6 +121,7 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     ...configRoutes(ctx),
     ...branchRoutes(ctx),
     ...mcpRoutes(ctx, mcp),
+    ...usageRoutes(ctx),
   });
   mcp.startAtLaunch();
   return {

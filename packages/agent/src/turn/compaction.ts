@@ -1,14 +1,21 @@
 import {
+  buildPrefixSummaryRequestMessages,
   buildSummaryRequestMessages,
   compact,
+  countMessageTokens,
   dryRunSummarizer,
+  locateHiddenRange,
   type CompactInput,
   type CompactResult,
+  type SummarizeRequest,
+  type View,
 } from '@threadline/context';
 import type { ChatMessage, CompactionRecord, ProviderProfile, Settings, Trigger } from '@threadline/protocol';
 import type { ProviderClient } from '../provider/client';
+import type { FunctionToolSpec } from '../provider/types';
 import type { TurnDeps } from './deps';
 import { tokenBudget, type TokenBudget } from './budget';
+import { emitCost, recordCall } from './cost';
 import { persistCompactionNotice } from './notices';
 import { buildSessionView, type SessionView } from './view';
 
@@ -27,6 +34,8 @@ export interface CompactionRequest {
   signal?: AbortSignal;
   /** Percent of the window in use that set it off (auto), shown while it runs. */
   percent?: number | null;
+  /** The ids of the summary calls made so far (turn/cost.ts), linked to the record when applied. */
+  summaryCalls?: number[];
 }
 
 /** The reason of a compaction the user stopped (chat.cancel): not a failure, nothing applied. */
@@ -39,10 +48,63 @@ export interface CompactionOutcome {
   plan: CompactionPlan | null;
 }
 
-/** The summarizer the engine calls: one non-streaming request, on the cheaper model when set. */
-export function summarizerFor(req: Pick<CompactionRequest, 'profile' | 'client' | 'signal'>) {
-  return async (messages: ChatMessage[]): Promise<string> =>
-    req.client.complete({ messages, model: req.profile.compactionModel ?? undefined, signal: req.signal });
+/**
+ * The summarizer the engine calls: one non-streaming request, on the cheaper model when set. Its
+ * tokens are stored as a summary call; the compaction links them to its record once it exists.
+ */
+export function summarizerFor(
+  req: Pick<CompactionRequest, 'deps' | 'sessionId' | 'profile' | 'client' | 'signal' | 'summaryCalls'>,
+) {
+  const model = req.profile.compactionModel ?? req.profile.model;
+  return async (messages: ChatMessage[], tools?: FunctionToolSpec[]): Promise<string> =>
+    req.client.complete({
+      messages,
+      tools,
+      model: req.profile.compactionModel ?? undefined,
+      signal: req.signal,
+      onUsage: (usage) => {
+        const id = recordCall(req.deps, {
+          sessionId: req.sessionId,
+          profile: req.profile,
+          model,
+          kind: 'summary',
+          usage,
+        });
+        req.summaryCalls?.push(id);
+      },
+    });
+}
+
+/**
+ * The engine's summarizer. When the summary runs on the conversation's own model, the request is
+ * the conversation as the model last saw it (same tools, same messages) — as far as the window
+ * leaves room for the instruction and the note, and at least through the last hidden message —
+ * plus the instruction, so the provider reads it from its prompt cache. Otherwise (another
+ * compaction model, a recovery from an over-long request, elided tool outputs, no room even for
+ * the hidden range) a fresh request with the transcript quoted.
+ */
+function summarizeFor(
+  req: CompactionRequest,
+  view: View | undefined,
+  window: number,
+): (r: SummarizeRequest) => Promise<string> {
+  const summarize = summarizerFor(req);
+  const sameModel = !req.profile.compactionModel || req.profile.compactionModel === req.profile.model;
+  return (r) => {
+    const at = view && sameModel && req.trigger !== 'recovery' ? locateHiddenRange(r, view.messages) : null;
+    if (view && at) {
+      // The instruction is about as long whichever messages follow it: counted on the full prefix.
+      const full = buildPrefixSummaryRequestMessages(r, view.messages);
+      const room = window - r.maxSummaryTokens - (full ? countMessageTokens(full.at(-1)!, req.profile.model) : window);
+      let used = 0;
+      let end = 0;
+      for (; end < view.entries.length && used + view.entries[end]!.tokens <= room; end++)
+        used += view.entries[end]!.tokens;
+      const prefixed = end > at.last ? buildPrefixSummaryRequestMessages(r, view.messages.slice(0, end)) : null;
+      if (prefixed) return summarize(prefixed, req.deps.toolsFor(req.sessionId).specs());
+    }
+    return summarize(buildSummaryRequestMessages(r));
+  };
 }
 
 /** Computes a compaction on the current view without writing anything (also the preview). */
@@ -59,7 +121,8 @@ export async function planCompaction(
 /** What the engine is asked: the view's parts, the strategy's settings, the summarizer. */
 export function compactInput(
   req: CompactionRequest & { dryRun?: boolean },
-  view: Pick<SessionView, 'history' | 'compactions' | 'memoryBlock' | 'systemPrompt' | 'facts'>,
+  view: Pick<SessionView, 'history' | 'compactions' | 'memoryBlock' | 'systemPrompt' | 'facts'> &
+    Partial<Pick<SessionView, 'view'>>,
   /** The window less the tool definitions, in the view's calibrated units (turn/budget.ts). */
   window: number,
 ): CompactInput {
@@ -80,7 +143,7 @@ export function compactInput(
     instructions: req.instructions,
     target: req.targetTokens ?? undefined,
     // Preview: no model call, a stand-in summary of realistic length.
-    summarizer: req.dryRun ? dryRunSummarizer : (r) => summarizerFor(req)(buildSummaryRequestMessages(r)),
+    summarizer: req.dryRun ? dryRunSummarizer : summarizeFor(req, view.view, window),
     onStep: req.dryRun ? undefined : (step) => progress(req, step),
     now: () => now,
     newId: req.deps.newId,
@@ -123,10 +186,16 @@ export async function runCompaction(req: CompactionRequest): Promise<CompactionO
   rt.compaction = { ...running, step: null };
   deps.emit({ type: 'compaction.started', sessionId, ...running });
   let outcome: CompactionOutcome;
+  const summaryCalls: number[] = [];
   try {
-    outcome = await compactAndStore(req);
+    outcome = await compactAndStore({ ...req, summaryCalls });
   } finally {
     rt.compaction = null;
+  }
+  // What the summaries cost goes with the divider; a failed compaction's calls stay unlinked.
+  if (outcome.ok && outcome.record && summaryCalls.length > 0) {
+    deps.store.usage.linkCompaction(summaryCalls, outcome.record.id);
+    emitCost(deps, sessionId);
   }
   if (outcome.ok && outcome.record) deps.emit({ type: 'compaction.finished', sessionId, compaction: outcome.record });
   else {

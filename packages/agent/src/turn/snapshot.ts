@@ -42,6 +42,10 @@ export interface SessionSnapshot {
   model: string | null;
   /** A memory refresh stored candidates on this branch (or it has facts): see turn/memory.ts. */
   memorySeen: boolean | null;
+  /** Bumped by the user's memory edits: the memory block is rebuilt (turn/view.ts memoryBlockFor). */
+  memoryEpoch: number;
+  /** The memory block the requests carry, and the compactions + epoch it was built for. */
+  frozenMemory: { key: string; block: string | null } | null;
   /** Bumped by every change: a cached view is good while its version matches. */
   version: number;
   /** The view last built from this version (turn/view.ts), with what else it was built from. */
@@ -162,6 +166,8 @@ export class SessionSnapshots {
       counted: 0,
       model: null,
       memorySeen: null,
+      memoryEpoch: 0,
+      frozenMemory: null,
       version: 0,
       cachedView: null,
       lastUsed: this.now(),
@@ -269,6 +275,9 @@ export class SessionSnapshots {
       snap.compactions = [...snap.compactions, applied.record];
       if (applied.facts) snap.facts = applied.facts;
       snap.inView = messagesInView(snap.history, snap.compactions);
+      // A compaction that inserted nothing (priority_chain's drops) pushed no message: without
+      // this the view cached before it would be sent once more, uncompacted.
+      snap.version += 1;
     }
     return { record: applied.record, inserted: applied.inserted };
   }
@@ -304,6 +313,7 @@ export class SessionSnapshots {
     if (snap) {
       const at = snap.facts.findIndex((f) => f.id === fact.id);
       snap.facts = at >= 0 ? snap.facts.map((f, i) => (i === at ? fact : f)) : [...snap.facts, fact];
+      snap.memoryEpoch += 1;
       snap.version += 1;
     }
     return fact;
@@ -318,6 +328,7 @@ export class SessionSnapshots {
       if (at >= 0 && snap.facts[at]!.pinned === fact.pinned)
         snap.facts = snap.facts.map((f, i) => (i === at ? fact : f));
       else snap.facts = this.store.memory.facts(fact.sessionId);
+      snap.memoryEpoch += 1;
       snap.version += 1;
     }
     return fact;

@@ -24,6 +24,20 @@ export function usesMemoryBlock(settings: Settings): boolean {
 }
 
 /**
+ * The memory block of the requests (CFPM's `[CFPM_RUNTIME_MEMORY_V1]`, also the priority chain's),
+ * built from the facts when the set of active compactions changes or the user edits memory, and
+ * the same text in between. It sits before the conversation, so a block that followed every
+ * refresh would break the provider's cached prefix on most calls; the facts a refresh learns
+ * between two compactions come from messages the model still sees, and what the block is for —
+ * what a compaction hid — changes only at a compaction.
+ */
+export function memoryBlockFor(snap: SessionSnapshot): string | null {
+  const key = `${snap.compactions.map((c) => c.id).join(',')}\u0000${snap.memoryEpoch}`;
+  if (snap.frozenMemory?.key !== key) snap.frozenMemory = { key, block: buildMemoryBlock(snap.facts) };
+  return snap.frozenMemory.block;
+}
+
+/**
  * Counts the messages the store has no token count for yet, once, and persists the counts, so a
  * reopened session recounts nothing (SPEC §3.1). Only what was appended since the last call is
  * looked at.
@@ -56,9 +70,9 @@ export function buildSessionView(
   const snap = deps.sessions.get(sessionId);
   snap.model = profile.model;
   countNew(deps, snap, profile.model);
-  const memoryBlock = usesMemoryBlock(settings) ? buildMemoryBlock(snap.facts) : null;
+  const memoryBlock = usesMemoryBlock(settings) ? memoryBlockFor(snap) : null;
   const { cwd, platform } = deps.workspace;
-  const prompt = systemPrompt({ cwd, platform, now: deps.now() });
+  const prompt = systemPrompt({ cwd, platform, startedAt: snap.history[0]?.createdAt ?? deps.now() });
   const key = `${profile.model}\u0000${prompt}\u0000${memoryBlock ?? '\u0001'}`;
   let cached = snap.cachedView;
   if (!cached || cached.version !== snap.version || cached.key !== key) {

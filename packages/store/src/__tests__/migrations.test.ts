@@ -77,6 +77,8 @@ describe('migrations', () => {
         'tool_approvals',
         'tool_processes',
         'mcp_servers',
+        'model_calls',
+        'model_prices',
       ].sort(),
     );
     db.close();
