@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAppStore } from '../store';
 import { ContextMeter } from './ContextMeter';
+import { ResendWarning } from './CostViews';
 import { useDismiss } from '../hooks/useDismiss';
 import { Dialog } from './Dialog';
 import { IconChevronDown, IconLayers, IconSend, IconStop } from './Icons';
@@ -165,6 +166,7 @@ export function Composer({ sessionId }: { sessionId: string }) {
 
   return (
     <div className="composer-wrap">
+      <ResendWarning sessionId={sessionId} typing={text.trim().length > 0} />
       <div className="composer">
         {slash.menu}
         <textarea
