@@ -107,7 +107,7 @@ export class AppPage {
   }
 
   // ---- settings ----
-  async openSettings(tab: 'general' | 'providers' | 'context' | 'tools' = 'general'): Promise<void> {
+  async openSettings(tab: 'general' | 'providers' | 'context' | 'tools' | 'usage' = 'general'): Promise<void> {
     await this.page.getByTestId('open-settings').click();
     await expect(this.page.getByTestId('settings-page')).toBeVisible();
     await this.page.getByTestId(`settings-tab-${tab}`).click();

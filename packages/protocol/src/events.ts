@@ -73,6 +73,7 @@ export const APP_EVENT_TYPES: readonly AppEventType[] = [
   'tool.finished',
   'notice',
   'usage',
+  'usage.recorded',
   'session.updated',
   'error',
   'compaction.started',

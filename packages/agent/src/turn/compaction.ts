@@ -138,7 +138,7 @@ export function compactInput(
     strategy: req.settings.compaction.strategy,
     trigger: req.trigger,
     window,
-    // priority_chain's auto target is min(0.85, threshold) of the window (seed 003).
+    // priority_chain's auto target is (min(0.85, threshold) − 0.1) of the window.
     threshold: req.settings.compaction.autoThreshold,
     instructions: req.instructions,
     target: req.targetTokens ?? undefined,

@@ -134,7 +134,7 @@ function Prices() {
   const models = [...new Set([profile.model, ...(profile.compactionModel ? [profile.compactionModel] : [])])];
   return (
     <div className="prices" data-testid="usage-prices">
-      <div className="settings-help">{t('cost.settings.pricesHelp', { profile: profile.name })}</div>
+      <div className="muted small">{t('cost.settings.pricesHelp', { profile: profile.name })}</div>
       {models.map((m) => (
         <PriceRow
           key={`${m}-${list.find((e) => e.model === m)?.source ?? 'none'}`}
