@@ -7,16 +7,28 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { startFakeLlm, type ChatRequestView, type FakeReply, type RecordedRequest } from '@threadline/fake-llm';
-import type { AppEvent, Strategy } from '@threadline/protocol';
+import { STRATEGIES, type AppEvent, type Strategy } from '@threadline/protocol';
 import { openStore } from '@threadline/store';
 import { createAppApi } from '../src/index';
 
 export interface CacheShapeOptions {
   strategy: Strategy;
   turns?: number;
-  /** The profile's context window (small, so that 60 turns compact several times). */
+  /** The profile's context window (default WINDOWS[strategy]). */
   window?: number;
 }
+
+/**
+ * The window of each strategy's session: small, so that 60 turns compact at least 4 times.
+ * priority_chain compacts by dropping whole monologues and aims 10 points under its trigger: at
+ * 10,000 it compacts only twice in this session, so its session runs at 9,000.
+ */
+export const WINDOWS: Record<Strategy, number> = {
+  legacy_segmented: 10_000,
+  progressive: 10_000,
+  priority_chain: 9_000,
+  cfpm_memory_v1: 10_000,
+};
 
 export interface CacheShapeFigures {
   strategy: Strategy;
@@ -126,7 +138,7 @@ function model(): (req: ChatRequestView) => FakeReply {
 /** Runs the session and measures what the provider received. */
 export async function measureCacheShape(opts: CacheShapeOptions): Promise<CacheShapeFigures> {
   const turns = opts.turns ?? 60;
-  const window = opts.window ?? 10_000;
+  const window = opts.window ?? WINDOWS[opts.strategy];
   const dir = mkdtempSync(path.join(tmpdir(), 'tl-cache-shape-'));
   const llm = await startFakeLlm({ defaultReply: model() });
   const store = openStore({ file: path.join(dir, 'threadline.db'), allowPlaintextKeys: true, env: {} });
@@ -253,4 +265,34 @@ export function printCacheShape(rows: CacheShapeFigures[]): void {
       `${r.strategy.padEnd(18)}  ${String(r.window).padStart(6)}  ${String(r.requests).padStart(8)}  ${String(r.summaryRequests).padStart(9)}  ${String(r.compactions).padStart(11)}  ${`${r.extensions}/${r.pairs} ${pct(r.extensionShare)}`.padStart(16)}  ${pct(r.prefixShare).padStart(12)}  ${pct(r.cachedShare).padStart(13)}`,
     );
   }
+}
+
+/**
+ * Measured with this harness on main before issue 24 (same session, window 9,500, 60 turns):
+ * consecutive pairs between compactions that extend, and characters repeating the previous
+ * request's prefix. The bench prints them beside today's.
+ */
+export const BEFORE_ISSUE_24: Record<Strategy, { extensionShare: number; prefixShare: number }> = {
+  legacy_segmented: { extensionShare: NaN, prefixShare: NaN },
+  progressive: { extensionShare: NaN, prefixShare: NaN },
+  priority_chain: { extensionShare: NaN, prefixShare: NaN },
+  cfpm_memory_v1: { extensionShare: NaN, prefixShare: NaN },
+};
+
+/** `pnpm bench -- --only cache`: every strategy, today's figures beside main's before issue 24. */
+export async function runCacheBench(opts: { quick?: boolean } = {}): Promise<CacheShapeFigures[]> {
+  const rows: CacheShapeFigures[] = [];
+  for (const strategy of STRATEGIES) {
+    console.error(`cache bench: ${strategy}…`);
+    rows.push(await measureCacheShape({ strategy, turns: opts.quick ? 30 : 60 }));
+  }
+  printCacheShape(rows);
+  console.log('\nbefore issue 24 (main, same harness)   extension pairs   prefix chars');
+  for (const r of rows) {
+    const b = BEFORE_ISSUE_24[r.strategy];
+    console.log(
+      `${r.strategy.padEnd(18)}  before ${pct(b.extensionShare).padStart(8)}  ${pct(b.prefixShare).padStart(8)}   now ${pct(r.extensionShare).padStart(8)}  ${pct(r.prefixShare).padStart(8)}`,
+    );
+  }
+  return rows;
 }
