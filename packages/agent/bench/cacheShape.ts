@@ -140,6 +140,10 @@ export async function measureCacheShape(opts: CacheShapeOptions): Promise<CacheS
   const turns = opts.turns ?? 60;
   const window = opts.window ?? WINDOWS[opts.strategy];
   const dir = mkdtempSync(path.join(tmpdir(), 'tl-cache-shape-'));
+  // The session works in a folder of its own: a listing of the database's folder would change
+  // with its WAL file, and the session would not be the same from run to run.
+  const work = path.join(dir, 'work');
+  mkdirSync(work);
   const llm = await startFakeLlm({ defaultReply: model() });
   const store = openStore({ file: path.join(dir, 'threadline.db'), allowPlaintextKeys: true, env: {} });
   // The index of the first request sent after each applied compaction.
@@ -149,7 +153,7 @@ export async function measureCacheShape(opts: CacheShapeOptions): Promise<CacheS
     store,
     dataDir: path.join(dir, 'data'),
     homeDir: path.join(dir, 'home'),
-    cwd: dir,
+    cwd: work,
     loginShell: false,
     emit: (e: AppEvent) => {
       if (e.type === 'compaction.finished') {
@@ -160,8 +164,8 @@ export async function measureCacheShape(opts: CacheShapeOptions): Promise<CacheS
   });
   try {
     for (const f of FILES) {
-      mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
-      writeFileSync(path.join(dir, f), `// ${f}\n${'export const value = compute(1, 2, 3);\n'.repeat(120)}`);
+      mkdirSync(path.dirname(path.join(work, f)), { recursive: true });
+      writeFileSync(path.join(work, f), `// ${f}\n${'export const value = compute(1, 2, 3);\n'.repeat(120)}`);
     }
     store.providers.upsert({
       preset: 'custom',
@@ -173,7 +177,7 @@ export async function measureCacheShape(opts: CacheShapeOptions): Promise<CacheS
       apiKey: 'bench-key',
     });
     store.settings.set({ approvalPolicy: 'auto', compaction: { strategy: opts.strategy } });
-    const session = await api['sessions.create']({ title: 'cache', workingFolder: dir });
+    const session = await api['sessions.create']({ title: 'cache', workingFolder: work });
     for (let t = 1; t <= turns; t++) {
       await api['chat.send']({ sessionId: session.id, text: userText(t) });
       await api.idle(session.id);
@@ -268,15 +272,16 @@ export function printCacheShape(rows: CacheShapeFigures[]): void {
 }
 
 /**
- * Measured with this harness on main before issue 24 (same session, window 9,500, 60 turns):
+ * Measured with this harness on main before issue 24 (commit 367ce7d: the same sessions, windows
+ * and fake-llm, 60 turns):
  * consecutive pairs between compactions that extend, and characters repeating the previous
  * request's prefix. The bench prints them beside today's.
  */
 export const BEFORE_ISSUE_24: Record<Strategy, { extensionShare: number; prefixShare: number }> = {
-  legacy_segmented: { extensionShare: NaN, prefixShare: NaN },
-  progressive: { extensionShare: NaN, prefixShare: NaN },
-  priority_chain: { extensionShare: NaN, prefixShare: NaN },
-  cfpm_memory_v1: { extensionShare: NaN, prefixShare: NaN },
+  legacy_segmented: { extensionShare: 142 / 149, prefixShare: 0.892 },
+  progressive: { extensionShare: 143 / 149, prefixShare: 0.918 },
+  priority_chain: { extensionShare: 99 / 123, prefixShare: 0.799 },
+  cfpm_memory_v1: { extensionShare: 77 / 142, prefixShare: 0.599 },
 };
 
 /** `pnpm bench -- --only cache`: every strategy, today's figures beside main's before issue 24. */
