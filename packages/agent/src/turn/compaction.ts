@@ -4,6 +4,7 @@ import {
   compact,
   countMessageTokens,
   dryRunSummarizer,
+  isContextLimitError,
   locateHiddenRange,
   type CompactInput,
   type CompactResult,
@@ -90,8 +91,11 @@ function summarizeFor(
 ): (r: SummarizeRequest) => Promise<string> {
   const summarize = summarizerFor(req);
   const sameModel = !req.profile.compactionModel || req.profile.compactionModel === req.profile.model;
-  return (r) => {
-    const at = view && sameModel && req.trigger !== 'recovery' ? locateHiddenRange(r, view.messages) : null;
+  // The provider found the prefix too long after all (our estimate was off): fresh requests only.
+  let overflowed = false;
+  return async (r) => {
+    const at =
+      view && sameModel && !overflowed && req.trigger !== 'recovery' ? locateHiddenRange(r, view.messages) : null;
     if (view && at) {
       // The instruction is about as long whichever messages follow it: counted on the full prefix.
       const full = buildPrefixSummaryRequestMessages(r, view.messages);
@@ -101,7 +105,14 @@ function summarizeFor(
       for (; end < view.entries.length && used + view.entries[end]!.tokens <= room; end++)
         used += view.entries[end]!.tokens;
       const prefixed = end > at.last ? buildPrefixSummaryRequestMessages(r, view.messages.slice(0, end)) : null;
-      if (prefixed) return summarize(prefixed, req.deps.toolsFor(req.sessionId).specs());
+      if (prefixed) {
+        try {
+          return await summarize(prefixed, req.deps.toolsFor(req.sessionId).specs());
+        } catch (err) {
+          if (isContextLimitError(err)) overflowed = true;
+          throw err;
+        }
+      }
     }
     return summarize(buildSummaryRequestMessages(r));
   };

@@ -95,11 +95,18 @@ export function buildSummaryRequestMessages(req: SummarizeRequest): ChatMessage[
   ];
 }
 
+/** What stands for a tool output the summary request leaves out (steps/fold.ts). */
+export const ELIDED_TOOL_OUTPUT = '[tool output elided to fit the summary request]';
+
 /** The sections and rules of the summary prompt, shared by both request shapes. */
 const SUMMARY_SECTIONS = SUMMARY_SYSTEM_PROMPT.slice(SUMMARY_SYSTEM_PROMPT.indexOf('Write these sections'));
 
-const sameMessage = (a: ChatMessage, b: ChatMessage): boolean =>
-  a.role === b.role && (a.content ?? '') === (b.content ?? '') && (a.tool_call_id ?? null) === (b.tool_call_id ?? null);
+/** `hidden` is `shown` as the summary request has it (a tool output it left out matches by its call). */
+const sameMessage = (shown: ChatMessage, hidden: ChatMessage): boolean =>
+  shown.role === hidden.role &&
+  (shown.tool_call_id ?? null) === (hidden.tool_call_id ?? null) &&
+  ((shown.content ?? '') === (hidden.content ?? '') ||
+    (hidden.role === 'tool' && hidden.tool_call_id !== undefined && hidden.content === ELIDED_TOOL_OUTPUT));
 
 function excerptOf(m: ChatMessage, max = 160): string {
   const flat = (m.content ?? (m.tool_calls ?? []).map((c) => `${c.function.name} ${c.function.arguments}`).join('; '))
@@ -117,7 +124,10 @@ export function locateHiddenRange(
   req: SummarizeRequest,
   prefix: readonly ChatMessage[],
 ): { first: number; last: number } | null {
-  if (req.messages.length === 0 || req.toolOutputsRemovedPercent > 0) return null;
+  // Some outputs left out to fit (the overflow fallback's middle steps): the range is no longer
+  // what the model saw. All of them left out (a level that drops tool outputs) still is, less detail.
+  const pct = req.toolOutputsRemovedPercent;
+  if (req.messages.length === 0 || (pct > 0 && pct < 100)) return null;
   let first = -1;
   let last = -1;
   for (const m of req.messages) {
@@ -156,6 +166,9 @@ export function buildPrefixSummaryRequestMessages(
     `[Context checkpoint] Stop the task for a moment: write a handoff note. The conversation above is being compacted: ${range} will be hidden from the assistant that continues this session, and your note is all it will have of them. The last of those messages begins: «${excerptOf(prefix[last]!)}».`,
     last < prefix.length - 1
       ? 'The messages after it stay in view as they are: do not summarize them, but keep the goals they state.'
+      : '',
+    req.toolOutputsRemovedPercent >= 100
+      ? 'The tool outputs in that range need no summary of their own: keep only what they established.'
       : '',
     `Write for that assistant, not for the user. ${SUMMARY_SECTIONS}`,
     'Answer with the note only; do not call any tool.',
