@@ -90,6 +90,29 @@ describe('usage and cost of model calls', () => {
     ]);
   });
 
+  it('the summary request is the conversation plus the instruction; a tool call instead of a note asks again without tools', async () => {
+    h = await startHarness({ settings: { approvalPolicy: 'auto' }, llm: { defaultReply: seqToolModel('n') } });
+    for (let t = 1; t <= 5; t++) await h.turn(`turn ${t}`);
+    h.llm.setRules([
+      { match: { summaryRequest: true, hasTools: true }, reply: { toolCalls: [{ name: 'list_dir', arguments: {} }] } },
+    ]);
+    const before = h.llm.chatRequests().length;
+    const last = h.llm.chatRequests().at(-1)!.body as { messages: unknown[]; tools: unknown[] };
+    const out = await h.api['compaction.run']({ sessionId: h.sessionId });
+    expect(out.ok).toBe(true);
+    const [prefixed, fresh] = h.llm.chatRequests().slice(before);
+    const p = prefixed!.body as { messages: { role: string; content: string }[]; tools: unknown[] };
+    // The same tools and every message the model last saw, then the instruction.
+    expect(p.tools).toEqual(last.tools);
+    expect(p.messages.slice(0, last.messages.length)).toEqual(last.messages);
+    expect(p.messages.at(-1)!.content).toContain('write a handoff note');
+    expect(prefixed!.usage!.cached_tokens).toBeGreaterThan(0);
+    // The model called a tool: the transcript prompt, without tools, wrote the note.
+    expect(fresh!.isSummaryRequest).toBe(true);
+    expect((fresh!.body as { tools?: unknown[] }).tools ?? []).toEqual([]);
+    expect(out.compaction!.summary).toContain('Summary of the conversation');
+  });
+
   it('reads DeepSeek’s cache fields too', async () => {
     h = await startHarness({
       settings: { approvalPolicy: 'auto' },

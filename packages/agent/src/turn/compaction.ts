@@ -106,12 +106,16 @@ function summarizeFor(
         used += view.entries[end]!.tokens;
       const prefixed = end > at.last ? buildPrefixSummaryRequestMessages(r, view.messages.slice(0, end)) : null;
       if (prefixed) {
+        let text: string;
         try {
-          return await summarize(prefixed, req.deps.toolsFor(req.sessionId).specs());
+          text = await summarize(prefixed, req.deps.toolsFor(req.sessionId).specs());
         } catch (err) {
           if (isContextLimitError(err)) overflowed = true;
           throw err;
         }
+        // The tools are offered (the cached prefix holds them): a model that answered with a
+        // tool call instead of the note is asked again with the transcript prompt, which has none.
+        if (text.trim() !== '') return text;
       }
     }
     return summarize(buildSummaryRequestMessages(r));
