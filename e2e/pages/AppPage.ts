@@ -59,6 +59,8 @@ export class AppPage {
   // ---- sessions ----
   async newSession(): Promise<void> {
     const before = await this.sessions.count();
+    if (!(await this.page.getByTestId('new-session').isVisible()))
+      await this.page.getByTestId('sidebar-toggle').click();
     await this.page.getByTestId('new-session').click();
     await expect(this.sessions).toHaveCount(before + 1);
     await expect(this.composer).toBeFocused();
@@ -108,6 +110,9 @@ export class AppPage {
 
   // ---- settings ----
   async openSettings(tab: 'general' | 'providers' | 'context' | 'tools' | 'usage' = 'general'): Promise<void> {
+    // In a narrow window the sidebar (and its Settings button) is shown on request.
+    if (!(await this.page.getByTestId('open-settings').isVisible()))
+      await this.page.getByTestId('sidebar-toggle').click();
     await this.page.getByTestId('open-settings').click();
     await expect(this.page.getByTestId('settings-page')).toBeVisible();
     await this.page.getByTestId(`settings-tab-${tab}`).click();

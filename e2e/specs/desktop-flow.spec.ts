@@ -97,6 +97,9 @@ test('first run → chat → approval → stop → reload → rename/delete → 
   await expect(page.getByTestId('folder-button')).toContainText(repo);
 
   // ---- tool approval ----
+  // Under the default (sandboxed) policy `ls` would run in the sandbox without a card: this flow
+  // is about asking, so the session asks (sandbox.spec.ts covers the sandboxed default).
+  await stack.rpc('settings.set', { patch: { approvalPolicy: 'ask' } });
   await app.send('Please list files here');
   const card = app.toolCards.last();
   await expect(card).toHaveAttribute('data-status', 'waiting');

@@ -45,6 +45,9 @@ test('working folder, an outside path on the approval card, the key-host warning
   await expect(page.getByTestId('folder-error')).toContainText('whole home folder');
   await page.getByTestId('folder-input').fill(work);
   await page.getByTestId('folder-save').click();
+  // A folder that does not exist is said, not created behind the user's back; one click creates it.
+  await expect(page.getByTestId('folder-error')).toContainText('This folder does not exist.');
+  await page.getByTestId('folder-create').click();
   await expect(page.getByTestId('folder-button')).toContainText(work);
   expect((await stack.rpc<SessionSummary[]>('sessions.list')).find((s) => s.id === session!.id)?.workingFolder).toBe(
     work,

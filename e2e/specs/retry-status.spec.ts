@@ -33,7 +33,7 @@ test('a rate-limited request says it waits and tries again; Stop ends the wait',
   await page.setViewportSize({ width: 480, height: 800 });
   await app.setLook('zh-CN', 'dark');
   await app.send('busy provider, second try');
-  await expect(status).toHaveText('提供方正在限制请求，30 秒后重试（第 1 次，共 3 次）。');
+  await expect(status).toHaveText('服务商正在限制请求，30 秒后重试（第 1 次，共 3 次）。');
   await app.shot('retry-status-narrow', 'zh-CN', 'dark');
   await app.stopButton.click();
   await app.waitIdle();

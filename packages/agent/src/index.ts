@@ -1,5 +1,5 @@
 export * from './tools';
-export { childEnv, isSecretName } from './process/childEnv';
+export { childEnv, isSecretName, isSecretValue, mcpEnv, MCP_CORE_ENV } from './process/childEnv';
 export { acquireDataLock, DataFolderLockedError, LOCK_FILE, type DataLock } from './process/dataLock';
 export { createAppApi, type AppRuntime, type CreateAppApiOptions } from './api/createAppApi';
 export { ensureEnvProvider, type Env } from './api/envProvider';

@@ -30,6 +30,7 @@ import { generateSession } from './generate';
 import { fmt, MODEL, out, textOf } from './common';
 import { largestTranscriptBench } from './largest';
 import { memoryBench } from './memory';
+import { intentTotals, pct } from './intent';
 import { p50, table, time } from './stats';
 
 /** Generated 2,000-message session: cold counting, warm view assembly, deterministic compaction. */
@@ -371,4 +372,49 @@ export async function runContextBench(opts: { transcriptsDir: string; quick?: bo
   memoryBench(opts.transcriptsDir);
   out();
   await transcriptBench(opts.transcriptsDir, opts.quick ?? false);
+  out();
+  await intentBench(opts.transcriptsDir, opts.quick ?? false);
+}
+
+/**
+ * The user's intent across compaction (SPEC §3.4): task messages and standing instructions kept
+ * verbatim at windows of tokens/2 and tokens/4, and after a replay compacting ~10 times compared
+ * with one compaction at the same window, beside edited-file recall.
+ */
+async function intentBench(dir: string, quick: boolean): Promise<void> {
+  if (!existsSync(dir)) return;
+  const transcripts = loadTranscripts(dir).slice(0, quick ? 4 : undefined);
+  const { totals } = await intentTotals(transcripts, MODEL);
+  out(`## User intent across compaction (${transcripts.length} transcripts, fixed summary text, no model call)`);
+  out(
+    'tasks/instructions = task messages whole / standing-instruction sentences verbatim in the view; files = edited-file recall; replay = grown message by message, auto at 80 %',
+  );
+  out(
+    table(
+      [
+        'strategy',
+        'tasks /2',
+        'instr. /2',
+        'files /2',
+        'tasks /4',
+        'instr. /4',
+        'files /4',
+        'replay compactions',
+        'instr. once → replay',
+        'files once → replay',
+      ],
+      totals.map((r) => [
+        r.strategy,
+        pct(r.half.tasksKept, r.half.tasks),
+        pct(r.half.instructionsKept, r.half.instructions),
+        pct(r.half.filesNamed, r.half.files),
+        pct(r.quarter.tasksKept, r.quarter.tasks),
+        pct(r.quarter.instructionsKept, r.quarter.instructions),
+        pct(r.quarter.filesNamed, r.quarter.files),
+        r.replayed.compactions,
+        `${pct(r.once.instructionsKept, r.once.instructions)} → ${pct(r.replayed.instructionsKept, r.replayed.instructions)}`,
+        `${pct(r.once.filesNamed, r.once.files)} → ${pct(r.replayed.filesNamed, r.replayed.files)}`,
+      ]),
+    ),
+  );
 }

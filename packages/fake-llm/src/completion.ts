@@ -30,6 +30,8 @@ export interface BuiltAnswer {
   created: number;
   model: string;
   content: string | null;
+  /** The thinking streamed before the content, and the field it goes in. */
+  reasoning: { text: string; field: 'reasoning_content' | 'reasoning' } | null;
   toolCalls: BuiltToolCall[];
   finishReason: string;
   usage: Usage;
@@ -59,6 +61,9 @@ export function buildAnswer(
     created: Math.floor(Date.now() / 1000),
     model: req.model,
     content,
+    reasoning: answer.reasoning
+      ? { text: answer.reasoning, field: answer.reasoningField ?? 'reasoning_content' }
+      : null,
     toolCalls,
     finishReason: answer.finishReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
     usage: {
@@ -83,6 +88,7 @@ export function buildAnswer(
 /** The non-streaming `chat.completion` object. */
 export function completionBody(a: BuiltAnswer): unknown {
   const message: Record<string, unknown> = { role: 'assistant', content: a.content, refusal: null, annotations: [] };
+  if (a.reasoning) message[a.reasoning.field] = a.reasoning.text;
   if (a.toolCalls.length > 0) {
     message.tool_calls = a.toolCalls.map((tc) => ({
       id: tc.id,
@@ -132,6 +138,8 @@ export function streamChunks(a: BuiltAnswer, chunkSize: number, includeUsage: bo
     ...(includeUsage ? { usage: null } : {}),
   });
   const out: unknown[] = [chunk({ role: 'assistant', content: a.content === null ? null : '', refusal: null })];
+  if (a.reasoning)
+    for (const piece of splitChunks(a.reasoning.text, chunkSize)) out.push(chunk({ [a.reasoning.field]: piece }));
   for (const piece of splitChunks(a.content ?? '', chunkSize)) out.push(chunk({ content: piece }));
   a.toolCalls.forEach((tc, index) => {
     out.push(

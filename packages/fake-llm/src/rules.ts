@@ -21,6 +21,9 @@ function matches(m: FakeMatch | undefined, req: ChatRequestView): boolean {
   // Rules that do not ask for summary requests never capture them: a summarizer prompt quotes the
   // whole transcript, so an ordinary `lastUserIncludes` rule would otherwise answer it.
   if (want === undefined ? req.isSummaryRequest : want !== req.isSummaryRequest) return false;
+  // Nor title requests (they quote the user's first message), unless a rule asks for them.
+  const wantTitle = m?.titleRequest;
+  if (wantTitle === undefined ? isTitleRequest(req) : wantTitle !== isTitleRequest(req)) return false;
   if (!m) return true;
   // Only while the last user message is still unanswered: once the model has replied (e.g. with a
   // tool call) the follow-up requests must not re-trigger the rule, or a script would loop forever.
@@ -41,9 +44,26 @@ function matches(m: FakeMatch | undefined, req: ChatRequestView): boolean {
   return true;
 }
 
-/** The default answer: a deterministic summary for summary requests, else an echo. */
+/** A session-title request (Threadline's: "Title this conversation…" then the first exchange). */
+export function isTitleRequest(req: ChatRequestView): boolean {
+  return /^title this conversation\b/i.test(req.lastUserText.trim());
+}
+
+/** "Talk: " and the first four words the user wrote: deterministic, and unlike the first line. */
+export function deterministicTitle(request: string): string {
+  const user = /\nUser:\n([\s\S]*?)(\n\nAssistant:|$)/.exec(request)?.[1] ?? '';
+  const words = user
+    .replace(/[#*`>_-]/g, ' ')
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, 4);
+  return `Talk: ${words.join(' ')}`;
+}
+
+/** The default answer: a deterministic summary for summary requests, a title for title requests, else an echo. */
 export function defaultReply(req: ChatRequestView): FakeReply {
   if (req.isSummaryRequest) return { content: deterministicSummary(req.messages) };
+  if (isTitleRequest(req)) return { content: deterministicTitle(req.lastUserText) };
   const last = req.messages[req.messages.length - 1];
   if (last?.role === 'tool') return { content: `Tool result received: ${contentText(last.content).slice(0, 200)}` };
   return { content: `You said: ${req.lastUserText}` };
@@ -85,7 +105,7 @@ export class ReplyBook {
       const r = live.rule.reply;
       return typeof r === 'function' ? r(req) : r;
     }
-    if (this.fallback && !req.isSummaryRequest)
+    if (this.fallback && !req.isSummaryRequest && !isTitleRequest(req))
       return typeof this.fallback === 'function' ? this.fallback(req) : this.fallback;
     return defaultReply(req);
   }

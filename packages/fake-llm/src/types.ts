@@ -10,6 +10,10 @@ export type FakeToolCall = z.input<typeof FakeToolCallSchema>;
 /** A normal answer: text and/or tool calls, streamed in chunks of `chunkSize` characters. */
 export const FakeAnswerSchema = z.object({
   content: z.string().optional(),
+  /** A reasoning model's thinking, streamed before the content in `reasoningField`. */
+  reasoning: z.string().optional(),
+  /** `reasoning_content` (DeepSeek, vLLM; the default) or `reasoning` (OpenRouter, Ollama). */
+  reasoningField: z.enum(['reasoning_content', 'reasoning']).optional(),
   toolCalls: z.array(FakeToolCallSchema).optional(),
   /** Pause before each streamed chunk (a slow stream). */
   delayMsPerChunk: z.number().int().nonnegative().optional(),
@@ -53,6 +57,8 @@ export const FakeMatchSchema = z.object({
   systemIncludes: z.string().optional(),
   /** true: only summary requests; false: only other requests. Unset rules never see summary requests. */
   summaryRequest: z.boolean().optional(),
+  /** The same for session-title requests ("Title this conversation…"): unset rules never see them. */
+  titleRequest: z.boolean().optional(),
 });
 export type FakeMatch = z.infer<typeof FakeMatchSchema>;
 

@@ -65,6 +65,11 @@ export const ContextUsageSchema = z.object({
     toolOutputs: z.number().int(),
     /** The tool definitions every request carries. */
     tools: z.number().int(),
+    /**
+     * The instructions in the system prompt (project file, custom, the session's own); `system`
+     * is the rest of it. Absent: none.
+     */
+    instructions: z.number().int().optional(),
   }),
   /** The provider's last reported prompt tokens, for calibration (debug). */
   providerPromptTokens: z.number().int().nullable(),

@@ -1,13 +1,16 @@
 import type { StoredMessage, ToolCall } from './messages';
 import type { CompactionRecord, ContextUsage, Trigger } from './compaction';
 import type { GateRewrite } from './notices';
+import type { Checkpoint } from './checkpoints';
 import type { Strategy } from './settings';
+import type { ProviderProfile } from './providers';
+import type { SessionSummary, ToolAccess, ToolDiff, ToolSandbox } from './routes';
 import type { SessionCost } from './usage';
-import type { SessionSummary, ToolAccess } from './routes';
 
 /** Events pushed from the runtime to every renderer (SPEC §7.1). */
 export type AppEvent =
-  | { type: 'message.delta'; sessionId: string; messageId: string; delta: string }
+  /** Streamed text of the answer; `reasoning: true`: of the model's thinking before it (shown collapsed). */
+  | { type: 'message.delta'; sessionId: string; messageId: string; delta: string; reasoning?: true }
   | { type: 'message.complete'; sessionId: string; message: StoredMessage }
   | {
       type: 'tool.requested';
@@ -19,6 +22,10 @@ export type AppEvent =
       access?: ToolAccess;
       /** The gate will run other arguments than `toolCall` holds (the model's): what and why. */
       gate?: GateRewrite;
+      /** A `sandboxed` shell call that asks because it would run outside the sandbox: why. */
+      sandbox?: ToolSandbox;
+      /** The change a file tool would make (edit_file, write_file), when the call asks. */
+      diff?: ToolDiff;
     }
   | {
       type: 'tool.finished';
@@ -63,7 +70,12 @@ export type AppEvent =
       maxRetries: number;
       delayMs: number | null;
       reason: 'rate_limit' | 'server' | 'network' | 'other';
-    };
+    }
+  /** A checkpoint was taken at the end of a turn, or undone / redone. */
+  | { type: 'checkpoint.updated'; sessionId: string; checkpoint: Checkpoint }
+
+  /** A profile changed outside the form (the window learned from a provider's error). */
+  | { type: 'providers.changed'; sessionId: string; profile: ProviderProfile };
 
 export type AppEventType = AppEvent['type'];
 export const APP_EVENT_TYPES: readonly AppEventType[] = [
@@ -82,4 +94,6 @@ export const APP_EVENT_TYPES: readonly AppEventType[] = [
   'compaction.failed',
   'compaction.undone',
   'provider.retrying',
+  'checkpoint.updated',
+  'providers.changed',
 ];

@@ -11,3 +11,4 @@ export * from './router';
 export * from './bridge';
 export * from './search';
 export * from './usage';
+export * from './checkpoints';

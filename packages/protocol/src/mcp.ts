@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EnvNameSchema, WorkingFolderSchema } from './settings';
 
 /** Between the server's and the tool's name in what the model sees: `<server>__<tool>`. */
 export const MCP_TOOL_SEPARATOR = '__';
@@ -31,6 +32,16 @@ export const McpServerUpsertSchema = z.discriminatedUnion('transport', [
     command: z.string().trim().min(1, 'a command is required').max(4096),
     args: z.array(z.string().max(8192)).max(200).optional(),
     env: SecretMapSchema.optional(),
+    /**
+     * The child's folder (absolute or ~): null or absent, a neutral folder of its own under the
+     * app's data folder, never a session's working folder (a file planted there could be run).
+     */
+    cwd: WorkingFolderSchema.nullable().optional(),
+    /**
+     * Names of this process's environment variables the child also gets, beyond the core set
+     * (PATH, HOME, LANG, TERM…). Everything else of the app's environment stays out.
+     */
+    envAllow: z.array(EnvNameSchema).max(100).optional(),
   }),
   z.object({
     ...common,
@@ -48,6 +59,22 @@ export type McpServerStatus = z.infer<typeof McpServerStatusSchema>;
 export const McpSecretNameSchema = z.object({ name: z.string(), set: z.boolean() });
 export type McpSecretName = z.infer<typeof McpSecretNameSchema>;
 
+/**
+ * A tool a server offers, as the user reviews it in Settings. `pinned`: the model sees it (its
+ * description and schema hash match what the user approved, or what was pinned when the server
+ * first listed its tools); `new` / `changed`: held back from the model until the user approves.
+ */
+export const McpToolReviewSchema = z.object({
+  name: z.string(),
+  description: z.string(),
+  /** The input schema as JSON text. */
+  inputSchema: z.string(),
+  state: z.enum(['pinned', 'new', 'changed']),
+  /** For `changed`: the description the user approved before. */
+  pinnedDescription: z.string().optional(),
+});
+export type McpToolReview = z.infer<typeof McpToolReviewSchema>;
+
 /** What the renderer learns of a server: config without secrets, and its live state. */
 export const McpServerInfoSchema = z.object({
   id: z.string(),
@@ -59,11 +86,19 @@ export const McpServerInfoSchema = z.object({
   command: z.string().optional(),
   args: z.array(z.string()).optional(),
   env: z.array(McpSecretNameSchema).optional(),
+  /** stdio: the configured folder (null: the neutral one) and the folder the child runs in. */
+  cwd: z.string().nullable().optional(),
+  runFolder: z.string().optional(),
+  envAllow: z.array(z.string()).optional(),
   url: z.string().optional(),
   headers: z.array(McpSecretNameSchema).optional(),
   status: McpServerStatusSchema,
-  /** Tool names as the server calls them (the model sees `<server>__<tool>`). */
+  /** Tool names as the server calls them (the model sees `<server>__<tool>`), pinned ones only. */
   tools: z.array(z.string()),
+  /** Every tool the server lists now, with its description, schema and pin state (when connected). */
+  review: z.array(McpToolReviewSchema).optional(),
+  /** How many tools wait for the user's approval (new or changed); the model does not see them. */
+  pendingReview: z.number().int().nonnegative().optional(),
   /** Switched off for the session asked about (mcp.servers.list with a sessionId). */
   sessionDisabled: z.boolean().optional(),
   /** One sentence, then the last lines the server wrote to stderr when there are any. */

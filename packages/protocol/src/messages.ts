@@ -34,6 +34,8 @@ export const MessageKindSchema = z.enum([
   'gate_notice',
   'turn_aborted',
   'error_notice',
+  /** The user undid or redid a turn's file changes: shown, and read by the model (meta: CheckpointNoticeMeta). */
+  'checkpoint_notice',
 ]);
 export type MessageKind = z.infer<typeof MessageKindSchema>;
 

@@ -70,6 +70,10 @@ export const CompactionNoticeTypeSchema = z.enum([
   'auto_paused',
   'undone',
   'nothing_to_compact',
+  // The provider stated a smaller window than the profile's: the runtime now works with it.
+  'window_learned',
+  // One message that may not be hidden is itself over the window: cut it or leave it out.
+  'message_too_large',
 ]);
 export type CompactionNoticeType = z.infer<typeof CompactionNoticeTypeSchema>;
 
@@ -86,6 +90,13 @@ export const CompactionNoticePayloadSchema = z.object({
   maxAttempts: z.number().int().optional(),
   compactionId: z.string().optional(),
   reason: z.string().optional(),
+  /** window_learned / message_too_large: the window in effect, and (learned) the profile's before. */
+  window: z.number().int().optional(),
+  previousWindow: z.number().int().optional(),
+  /** message_too_large: which message, its size, and its place in the conversation. */
+  messageId: z.string().optional(),
+  messageTokens: z.number().int().optional(),
+  messageRole: z.enum(['system', 'user', 'assistant', 'tool']).optional(),
 });
 export type CompactionNoticePayload = z.infer<typeof CompactionNoticePayloadSchema>;
 

@@ -4,15 +4,31 @@ export const PROVIDER_PRESETS = {
   openai: {
     name: 'OpenAI',
     baseUrl: 'https://api.openai.com/v1',
-    model: 'gpt-4.1',
-    contextWindow: 1_047_576,
+    model: 'gpt-5.1',
+    contextWindow: 400_000,
+    needsKey: true,
+  },
+  anthropic: {
+    name: 'Anthropic',
+    // Anthropic's OpenAI-compatible endpoint (chat completions with the openai SDK).
+    baseUrl: 'https://api.anthropic.com/v1',
+    model: 'claude-sonnet-4-5',
+    contextWindow: 200_000,
+    needsKey: true,
+  },
+  gemini: {
+    name: 'Google Gemini',
+    // Gemini's OpenAI-compatible endpoint.
+    baseUrl: 'https://generativelanguage.googleapis.com/v1beta/openai',
+    model: 'gemini-2.5-flash',
+    contextWindow: 1_048_576,
     needsKey: true,
   },
   openrouter: {
     name: 'OpenRouter',
     baseUrl: 'https://openrouter.ai/api/v1',
-    model: 'openai/gpt-4.1',
-    contextWindow: 1_047_576,
+    model: 'openai/gpt-5.1',
+    contextWindow: 400_000,
     needsKey: true,
   },
   deepseek: {
@@ -44,7 +60,16 @@ export const PROVIDER_PRESETS = {
     needsKey: false,
   },
 } as const;
-export const PresetIdSchema = z.enum(['openai', 'openrouter', 'deepseek', 'ollama', 'lmstudio', 'custom']);
+export const PresetIdSchema = z.enum([
+  'openai',
+  'anthropic',
+  'gemini',
+  'openrouter',
+  'deepseek',
+  'ollama',
+  'lmstudio',
+  'custom',
+]);
 export type PresetId = z.infer<typeof PresetIdSchema>;
 
 /** What the renderer ever learns of a profile: never the key, only whether one is set. */
@@ -55,6 +80,11 @@ export const ProviderProfileSchema = z.object({
   baseUrl: z.url(),
   model: z.string().min(1).max(200),
   contextWindow: z.number().int().positive(),
+  /**
+   * The smaller window the provider stated in a context-limit error ("maximum context length is
+   * 16000 tokens"); the runtime works with it until the user undoes it. null/absent: none.
+   */
+  learnedContextWindow: z.number().int().positive().nullable().optional(),
   compactionModel: z.string().max(200).nullable(),
   hasKey: z.boolean(),
   active: z.boolean(),
@@ -68,6 +98,8 @@ export const ProviderUpsertSchema = z.object({
   baseUrl: z.url({ protocol: /^https?$/ }),
   model: z.string().trim().min(1).max(200),
   contextWindow: z.number().int().positive().max(100_000_000),
+  /** undefined: keep the learned window; null: forget it (undo); a number: set it. */
+  learnedContextWindow: z.number().int().positive().max(100_000_000).nullable().optional(),
   compactionModel: z.string().trim().max(200).nullable().optional(),
   /** undefined: keep the stored key; null: remove it; a string: replace it. */
   apiKey: z.string().max(4096).nullable().optional(),

@@ -4,11 +4,14 @@
 import type { z } from 'zod';
 import { branchRoutes } from './routes/branches';
 import { chatRoutes } from './routes/chat';
+import { checkpointRoutes } from './routes/checkpoints';
 import { compactionRoutes } from './routes/compaction';
+import { instructionsRoutes } from './routes/instructions';
 import { mcpRoutes } from './routes/mcp';
 import { memoryRoutes } from './routes/memory';
 import { providerRoutes } from './routes/providers';
 import { searchRoutes } from './routes/search';
+import { sandboxRoutes } from './routes/sandbox';
 import { sessionRoutes } from './routes/sessions';
 import { settingsRoutes } from './routes/settings';
 import { usageRoutes } from './routes/usage';
@@ -20,14 +23,33 @@ export {
   ChatStateSchema,
   PendingToolCallSchema,
   RunningCompactionSchema,
+  AccessReasonSchema,
   ToolAccessSchema,
+  ToolDiffSchema,
   TurnAcceptedSchema,
   type ChatState,
   type PendingToolCall,
   type RunningCompaction,
+  type AccessReason,
   type ToolAccess,
+  type ToolDiff,
 } from './routes/chat';
 export { ProviderTestResultSchema, type ProviderTestResult } from './routes/providers';
+export {
+  NoSandboxReasonSchema,
+  SandboxKindSchema,
+  SandboxStatusSchema,
+  ToolSandboxSchema,
+  type NoSandboxReason,
+  type SandboxStatus,
+  type ToolSandbox,
+} from './routes/sandbox';
+export {
+  ProjectInstructionsSchema,
+  SessionInstructionsSchema,
+  type ProjectInstructions,
+  type SessionInstructions,
+} from './routes/instructions';
 
 /** The routes of each domain; a name belongs to exactly one (the protocol tests check it). */
 export const ROUTE_DOMAINS = {
@@ -40,6 +62,9 @@ export const ROUTE_DOMAINS = {
   settings: settingsRoutes,
   providers: providerRoutes,
   mcp: mcpRoutes,
+  sandbox: sandboxRoutes,
+  instructions: instructionsRoutes,
+  checkpoints: checkpointRoutes,
   usage: usageRoutes,
 } as const;
 
@@ -54,6 +79,9 @@ export const ROUTES = {
   ...settingsRoutes,
   ...providerRoutes,
   ...mcpRoutes,
+  ...sandboxRoutes,
+  ...instructionsRoutes,
+  ...checkpointRoutes,
   ...usageRoutes,
 };
 export type Routes = typeof ROUTES;

@@ -10,7 +10,11 @@ export type VisibilityLevel = z.infer<typeof VisibilityLevelSchema>;
 export const TruncationPolicySchema = z.enum(['none', 'bytes', 'tokens']);
 export type TruncationPolicy = z.infer<typeof TruncationPolicySchema>;
 
-export const ApprovalPolicySchema = z.enum(['ask', 'auto', 'deny']);
+/**
+ * `sandboxed`: commands (shell) run without asking inside the OS sandbox, and ask where there is
+ * none or when the model asks to leave it; every other tool that changes things asks, as under `ask`.
+ */
+export const ApprovalPolicySchema = z.enum(['ask', 'sandboxed', 'auto', 'deny']);
 export type ApprovalPolicy = z.infer<typeof ApprovalPolicySchema>;
 
 /** A folder as the user types it: absolute or starting with ~ (the runtime resolves and checks it). */
@@ -32,10 +36,13 @@ export const EnvNameSchema = z
 export const LanguageSchema = z.enum(['en', 'zh-CN']);
 export const ThemeSchema = z.enum(['light', 'dark', 'system']);
 
+/** The longest custom instructions (Settings) and per-session system prompt accepted, in characters. */
+export const CUSTOM_INSTRUCTIONS_MAX = 20_000;
+
 export const SettingsSchema = z.object({
   language: LanguageSchema.default('en'),
   theme: ThemeSchema.default('system'),
-  approvalPolicy: ApprovalPolicySchema.default('ask'),
+  approvalPolicy: ApprovalPolicySchema.default('sandboxed'),
   compaction: z
     .object({
       strategy: StrategySchema.default('legacy_segmented'),
@@ -64,6 +71,8 @@ export const SettingsSchema = z.object({
       defaultWorkingFolder: WorkingFolderSchema.nullable().default(null),
       /** Variables passed to child processes even though their names look like secrets. */
       envPassthrough: z.array(EnvNameSchema).max(100).default([]),
+      /** The user's instructions for every session, added to the system prompt ('' = none). */
+      customInstructions: z.string().max(CUSTOM_INSTRUCTIONS_MAX).default(''),
     })
     .prefault({}),
   mcp: z
@@ -114,6 +123,7 @@ export const SettingsPatchSchema = z.strictObject({
     .strictObject({
       defaultWorkingFolder: WorkingFolderSchema.nullable().optional(),
       envPassthrough: z.array(EnvNameSchema).max(100).optional(),
+      customInstructions: z.string().max(CUSTOM_INSTRUCTIONS_MAX).optional(),
     })
     .optional(),
   mcp: z.strictObject({ toolShareWarning: z.number().min(0.01).max(1).optional() }).optional(),

@@ -32,8 +32,11 @@ export {
   type ModelCallGroup,
   type UsageRepo,
   type ApprovalsRepo,
+  type SessionSandboxRepo,
   type ProcessesRepo,
   type ToolProcess,
   type McpServerRecord,
+  type McpToolPin,
   type McpServersRepo,
 } from './types';
+export type { CheckpointsRepo, NewCheckpoint } from './checkpointTypes';

@@ -11,8 +11,10 @@ import { createCompactionsRepo } from './repos/compactions';
 import { createMemoryRepo } from './repos/memory';
 import { createProvidersRepo } from './repos/providers';
 import { createApprovalsRepo } from './repos/approvals';
+import { createSessionSandboxRepo } from './repos/sessionSandbox';
 import { createProcessesRepo } from './repos/processes';
 import { createMcpServersRepo } from './repos/mcpServers';
+import { createCheckpointsRepo } from './repos/checkpoints';
 import { createUsageRepo } from './repos/usage';
 
 /**
@@ -62,8 +64,10 @@ export function openStore(opts: OpenStoreOptions): Store {
     settings: guard(createSettingsRepo(ctx, env)),
     providers: guard(createProvidersRepo(ctx, keys)),
     approvals: guard(createApprovalsRepo(ctx)),
+    sessionSandbox: guard(createSessionSandboxRepo(ctx)),
     processes: guard(createProcessesRepo(ctx)),
     mcpServers: guard(createMcpServersRepo(ctx, keys)),
+    checkpoints: guard(createCheckpointsRepo(ctx)),
     usage: guard(createUsageRepo(ctx)),
     transaction: <T>(fn: () => T): T => {
       if (closed) throw new StoreError('closed', `The store ${opts.file} is closed.`);

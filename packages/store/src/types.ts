@@ -21,6 +21,7 @@ import type {
   Visibility,
 } from '@threadline/protocol';
 import type { MemoryRepo } from './memoryTypes';
+import type { CheckpointsRepo } from './checkpointTypes';
 
 /** Encrypts API keys at rest. Electron passes `safeStorage`; tests pass a reversible fake. */
 export interface Encryptor {
@@ -161,6 +162,10 @@ export interface SessionsRepo {
   delete(id: string): void;
   /** Bump updatedAt (appends do this themselves). */
   touch(id: string): void;
+  /** The session's own system prompt (null: none). Throws not_found if missing. */
+  systemPrompt(id: string): string | null;
+  /** null or blank removes it; does not bump updatedAt (it is not activity). */
+  setSystemPrompt(id: string, text: string | null): void;
 }
 
 // ─── compactions ────────────────────────────────────────────────────────────────────────────
@@ -240,6 +245,11 @@ export interface ProvidersRepo {
    */
   upsert(p: ProviderUpsert): ProviderProfile;
   setActive(id: string): ProviderProfile;
+  /**
+   * The window the provider stated in a context-limit error (null: forget it). Kept only when
+   * smaller than the profile's contextWindow.
+   */
+  setLearnedWindow(id: string, window: number | null): ProviderProfile;
   active(): ProviderProfile | null;
   /** The decrypted API key, for the runtime only. */
   secret(id: string): string | null;
@@ -254,6 +264,13 @@ export interface ApprovalsRepo {
   /** Back to the app-wide policy for that tool. */
   remove(sessionId: string, toolName: string): void;
   list(sessionId: string): Record<string, ApprovalPolicy>;
+}
+
+/** A session's settings of the OS sandbox its commands run in. */
+export interface SessionSandboxRepo {
+  /** "Allow network for commands" (default false). */
+  network(sessionId: string): boolean;
+  setNetwork(sessionId: string, allowed: boolean): void;
 }
 
 // ─── running tool processes (crash hygiene) ────────────────────────────────────────────────────
@@ -292,6 +309,10 @@ export interface McpServerRecord {
   url: string | null;
   envNames: string[];
   headerNames: string[];
+  /** stdio: the child's folder as configured (null: a neutral folder under the data folder). */
+  cwd: string | null;
+  /** stdio: names of the app's environment variables the child gets beyond the core set. */
+  envAllow: string[];
   enabled: boolean;
   startup: 'lazy' | 'launch';
   autoApprove: boolean | string[];
@@ -311,6 +332,18 @@ export interface McpServersRepo {
   remove(id: string): void;
   /** The decrypted env values and headers, for the runtime that starts the server only. */
   secrets(id: string): { env: Record<string, string>; headers: Record<string, string> };
+  /** The tools of a server the user approved (or that were pinned at its first listing). */
+  pins(id: string): McpToolPin[];
+  /** Pins these tools as they are now (replacing an older pin of the same name). */
+  pin(id: string, tools: readonly Omit<McpToolPin, 'pinnedAt'>[]): void;
+}
+
+export interface McpToolPin {
+  tool: string;
+  /** sha256 of the tool's name, description and input schema. */
+  hash: string;
+  description: string;
+  pinnedAt: number;
 }
 
 // ─── model calls and prices (issue 24) ────────────────────────────────────────────────────
@@ -375,9 +408,11 @@ export interface Store {
   settings: SettingsRepo;
   providers: ProvidersRepo;
   approvals: ApprovalsRepo;
+  sessionSandbox: SessionSandboxRepo;
   processes: ProcessesRepo;
   mcpServers: McpServersRepo;
   usage: UsageRepo;
+  checkpoints: CheckpointsRepo;
   /** Runs several repository changes as one transaction: all of them or none (SPEC §9). */
   transaction<T>(fn: () => T): T;
   close(): void;

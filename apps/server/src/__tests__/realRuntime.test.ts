@@ -99,6 +99,13 @@ describe('browser mode with the real runtime', () => {
     expect(await ok('sessions.update', { id: sessionId, workingFolder: folder })).toMatchObject({
       workingFolder: folder,
     });
+    // The OS sandbox and the session's network switch.
+    expect(await ok('sandbox.status', { sessionId })).toMatchObject({ network: false });
+    expect(await ok('instructions.setSession', { sessionId, systemPrompt: 'Be brief.' })).toMatchObject({
+      session: 'Be brief.',
+    });
+    expect(await ok('instructions.get', { sessionId })).toMatchObject({ session: 'Be brief.' });
+    expect(await ok('sandbox.setNetwork', { sessionId, allowed: true })).toMatchObject({ network: true });
 
     // A turn whose shell call waits for approval: chat.state shows it, chat.approve answers it.
     const sent = await ok<{ userMessageId: string }>('chat.send', { sessionId, text: 'run it' });
@@ -141,6 +148,18 @@ describe('browser mode with the real runtime', () => {
     await ok('compaction.run', { sessionId });
     await ok('compaction.list', { sessionId });
     await ok('compaction.undo', { sessionId });
+    // Leave one message out of what the model reads (a message over the window's remedy), then undo it.
+    const inView = await ok<{ id: string; role: string; visibility: { agent: boolean } }[]>('messages.list', {
+      sessionId,
+    });
+    const lastUser = inView.filter((m) => m.role === 'user' && m.visibility.agent).at(-1)!;
+    const fitted = await ok<{ compaction: { hiddenIds: string[] } }>('compaction.fitMessage', {
+      sessionId,
+      messageId: lastUser.id,
+      action: 'remove',
+    });
+    expect(fitted.compaction.hiddenIds).toEqual([lastUser.id]);
+    await ok('compaction.undo', { sessionId });
 
     // Usage and cost: the calls above were stored with the provider's usage.
     const spent = await ok<{ total: { calls: number } }>('usage.session', { sessionId });
@@ -176,11 +195,23 @@ describe('browser mode with the real runtime', () => {
     expect(restarted.server.status).toBe('error');
     const listed = await ok('mcp.servers.list', { sessionId });
     expect(JSON.stringify(listed)).not.toContain('secret-value');
+    // Nothing of its tools is waiting for review: approving is a no-op that answers the server.
+    expect(await ok('mcp.tools.approve', { id: quits.server.id })).toMatchObject({ server: { id: quits.server.id } });
     await ok('mcp.servers.sessionDisable', { sessionId, ids: [quits.server.id], disabled: true });
     await ok('mcp.servers.import', {
       json: JSON.stringify({ mcpServers: { remote: { url: 'http://127.0.0.1:9/mcp' } } }),
     });
     await ok('mcp.servers.remove', { id: quits.server.id });
+
+    // A turn that changes the folder: its checkpoint is listed, diffed, undone and redone.
+    await ok('approvals.set', { sessionId, toolName: 'shell', policy: 'auto' });
+    await ok('chat.send', { sessionId, text: 'touch a file' });
+    await idle();
+    const { checkpoints } = await ok<{ checkpoints: { id: string }[] }>('checkpoints.list', { sessionId });
+    expect(checkpoints).toHaveLength(1);
+    await ok('checkpoints.diff', { checkpointId: checkpoints[0]!.id });
+    expect(await ok('checkpoints.restore', { checkpointId: checkpoints[0]!.id })).toMatchObject({ applied: true });
+    expect(await ok('checkpoints.redo', { checkpointId: checkpoints[0]!.id })).toMatchObject({ applied: true });
 
     // Export, then delete.
     expect(await ok<{ mime: string }>('sessions.export', { id: sessionId, format: 'markdown' })).toMatchObject({

@@ -39,7 +39,8 @@ describe('auto compaction', () => {
     // Nothing is lost: every user message and every tool result is still in history.
     const history = h.history();
     for (let t = 1; t <= 9; t++) expect(history.some((m) => m.content === `turn ${t}: run the next batch`)).toBe(true);
-    expect(history.filter((m) => m.role === 'tool').length).toBe(9);
+    // (Pruned outputs add agent-only placeholders; the user's history keeps the 9 results.)
+    expect(history.filter((m) => m.role === 'tool' && m.visibility.user).length).toBe(9);
     // The model's latest request is smaller than the history it stands for, and carries the summary.
     const last = h.llm
       .chatRequests()
@@ -101,7 +102,7 @@ describe('calibrated budget', () => {
     // Numbers cost the provider ~2 tokens per line, while an unknown model is estimated at chars/4:
     // uncalibrated, the estimate stays under 80 % until the provider refuses the request.
     let n = 0;
-    const numbers = (k: number) => ({ name: 'shell', arguments: { command: `seq ${k * 1000} ${k * 1000 + 250}` } });
+    const numbers = (k: number) => ({ name: 'shell', arguments: { command: `seq ${k * 1000} ${k * 1000 + 400}` } });
     h = await startHarness({
       window: 6000,
       settings: { approvalPolicy: 'auto', compaction: { strategy: 'cfpm_memory_v1' } },

@@ -63,7 +63,10 @@ describe('cancel', () => {
 
 describe('approvals', () => {
   it('cancel while a call waits for approval: nothing runs, the call is aborted', async () => {
-    h = await startHarness({ llm: { defaultReply: shellOnce('touch should-not-exist') } });
+    h = await startHarness({
+      settings: { approvalPolicy: 'ask' },
+      llm: { defaultReply: shellOnce('touch should-not-exist') },
+    });
     await h.api['chat.send']({ sessionId: h.sessionId, text: 'run it' });
     const req = await h.waitFor('tool.requested');
     expect(req.needsApproval).toBe(true);
@@ -79,8 +82,11 @@ describe('approvals', () => {
     });
   });
 
-  it('asks before shell under the default policy and runs it when approved', async () => {
-    h = await startHarness({ llm: { defaultReply: shellOnce('echo approved-run') } });
+  it('asks before shell under the ask policy and runs it when approved', async () => {
+    h = await startHarness({
+      settings: { approvalPolicy: 'ask' },
+      llm: { defaultReply: shellOnce('echo approved-run') },
+    });
     await h.api['chat.send']({ sessionId: h.sessionId, text: 'run it' });
     const req = await h.waitFor('tool.requested');
     expect(req.needsApproval).toBe(true);
@@ -96,7 +102,10 @@ describe('approvals', () => {
   });
 
   it('a denied call becomes a result the model reads, and the turn goes on', async () => {
-    h = await startHarness({ llm: { defaultReply: shellOnce('touch should-not-exist') } });
+    h = await startHarness({
+      settings: { approvalPolicy: 'ask' },
+      llm: { defaultReply: shellOnce('touch should-not-exist') },
+    });
     await h.api['chat.send']({ sessionId: h.sessionId, text: 'run it' });
     const req = await h.waitFor('tool.requested');
     await h.api['chat.approve']({ sessionId: h.sessionId, toolCallId: req.toolCall.id, decision: 'deny' });
@@ -106,6 +115,28 @@ describe('approvals', () => {
     expect(tool.content).toMatch(/denied/);
     expect(h.history().at(-1)?.content).toContain('after: denied');
     expect(h.events.some((e) => e.type === 'tool.finished' && e.status === 'denied')).toBe(true);
+  });
+
+  it('a denial with a reason: the reason is the result the model reads next', async () => {
+    h = await startHarness({ settings: { approvalPolicy: 'ask' }, llm: { defaultReply: shellOnce('rm -rf build') } });
+    await h.api['chat.send']({ sessionId: h.sessionId, text: 'clean up' });
+    const req = await h.waitFor('tool.requested');
+    await h.api['chat.approve']({
+      sessionId: h.sessionId,
+      toolCallId: req.toolCall.id,
+      decision: 'deny',
+      reason: 'keep build/, delete only dist/',
+    });
+    await h.api.idle(h.sessionId);
+    const tool = h.history().find((m) => m.role === 'tool')!;
+    expect(tool.meta?.status).toBe('denied');
+    expect(tool.content).toBe('denied: the user did not allow this tool call and said: keep build/, delete only dist/');
+    // The next request carries it as the call's result.
+    const next = (
+      h.llm.chatRequests().at(-1)!.body as { messages: { role: string; tool_call_id?: string; content: string }[] }
+    ).messages;
+    expect(next.at(-1)).toMatchObject({ role: 'tool', tool_call_id: req.toolCall.id });
+    expect(next.at(-1)!.content).toContain('keep build/, delete only dist/');
   });
 
   it('deny policy refuses without asking; unknown approvals are not_found', async () => {
@@ -124,7 +155,10 @@ describe('approvals', () => {
 
 describe('per-session approval policy', () => {
   it('"always allow" answers this call and every later call of the tool in this session, not in others', async () => {
-    h = await startHarness({ llm: { defaultReply: shellOnce('echo remembered') } });
+    h = await startHarness({
+      settings: { approvalPolicy: 'ask' },
+      llm: { defaultReply: shellOnce('echo remembered') },
+    });
     await h.api['chat.send']({ sessionId: h.sessionId, text: 'first' });
     const first = await h.waitFor('tool.requested');
     expect(first.needsApproval).toBe(true);

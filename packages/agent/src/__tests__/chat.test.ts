@@ -29,23 +29,69 @@ describe('chat turn over real HTTP and SQLite', () => {
     expect(h.history().every((m) => m.tokens !== null)).toBe(true);
   });
 
-  it('names an untitled session after its first request; a title the user gave stays', async () => {
+  it("keeps a reasoning model's thinking with its answer for the user, never sends it back", async () => {
+    h = await startHarness({
+      llm: { defaultReply: { reasoning: 'Two plus two is four.', content: '4', chunkSize: 6 } },
+    });
+    await h.turn('what is 2+2?');
+    const thinking = h.events.filter((e) => e.type === 'message.delta' && e.reasoning === true);
+    expect(thinking.map((e) => (e.type === 'message.delta' ? e.delta : '')).join('')).toBe('Two plus two is four.');
+    const answer = h.history().find((m) => m.role === 'assistant')!;
+    expect(answer.content).toBe('4');
+    expect(answer.meta?.reasoning).toBe('Two plus two is four.');
+    await h.turn('and 3+3?');
+    const sent = JSON.stringify(h.llm.chatRequests().at(-1)!.body);
+    expect(sent).toContain('what is 2+2?');
+    expect(sent).not.toContain('Two plus two');
+  });
+
+  it('names a session after its first request, then by a title the model makes after the first reply', async () => {
     h = await startHarness();
     const s = await h.api['sessions.create']({});
-    await h.api['chat.send']({
+    const sent = h.api['chat.send']({
       sessionId: s.id,
       text: '## Fix the flaky login test\n\nIt fails on CI about once a day.',
     });
-    await h.api.idle(s.id);
+    // At once, from the first line (the list means something before any reply).
+    await sent;
     expect((await h.api['sessions.list']({})).find((x) => x.id === s.id)?.title).toBe('Fix the flaky login test');
+    await h.api.idle(s.id);
+    // After the first reply: the model's title (fake-llm: "Talk: " + the first four words).
+    const titleReq = h.llm.chatRequests().at(-1)!;
+    expect(JSON.stringify(titleReq.body)).toContain('Title this conversation in at most six words');
+    expect((await h.api['sessions.list']({})).find((x) => x.id === s.id)?.title).toBe('Talk: Fix the flaky login');
+    const renamed = h.events.filter(
+      (e) => e.type === 'session.updated' && e.session?.title === 'Talk: Fix the flaky login',
+    );
+    expect(renamed.length).toBeGreaterThan(0);
+    // Once only: a second exchange asks for no title.
+    const before = h.llm.chatRequests().length;
     await h.api['chat.send']({ sessionId: s.id, text: 'And what about the signup test?' });
     await h.api.idle(s.id);
-    expect((await h.api['sessions.list']({})).find((x) => x.id === s.id)?.title).toBe('Fix the flaky login test');
-    // The harness session has a title already ('test'); a long first line is cut at a word.
+    expect(h.llm.chatRequests().length).toBe(before + 1);
+    expect((await h.api['sessions.list']({})).find((x) => x.id === s.id)?.title).toBe('Talk: Fix the flaky login');
+    // A title the user gave stays: the harness session is called 'test'.
     await h.turn('hello');
     expect((await h.api['sessions.list']({})).find((x) => x.id === h.sessionId)?.title).toBe('test');
     expect(titleFrom(`please ${'refactor '.repeat(12)}now`)).toMatch(/^please refactor .{0,50}…$/);
     expect(titleFrom('/compact')).toBe('/compact');
+  });
+
+  it('keeps a title the user set while the first reply ran, and the first-line title when the model fails', async () => {
+    h = await startHarness({ llm: { defaultReply: { content: 'slow answer '.repeat(20), delayMsPerChunk: 5 } } });
+    const s = await h.api['sessions.create']({});
+    await h.api['chat.send']({ sessionId: s.id, text: 'plan the release' });
+    await h.api['sessions.rename']({ id: s.id, title: 'Release 2.0' });
+    await h.api.idle(s.id);
+    expect((await h.api['sessions.list']({})).find((x) => x.id === s.id)?.title).toBe('Release 2.0');
+    // The title request fails: the first line stays, nothing else happens.
+    const t = await h.api['sessions.create']({});
+    h.llm.setRules([{ match: { titleRequest: true }, reply: { error: { status: 400 } } }]);
+    await h.api['chat.send']({ sessionId: t.id, text: 'write the changelog' });
+    await h.api.idle(t.id);
+    expect((await h.api['sessions.list']({})).find((x) => x.id === t.id)?.title).toBe('write the changelog');
+    const tHistory = await h.api['messages.list']({ sessionId: t.id });
+    expect(tHistory.some((m) => m.kind === 'error_notice')).toBe(false);
   });
 
   it('refuses a second send while a turn runs (busy) and unknown sessions (not_found)', async () => {

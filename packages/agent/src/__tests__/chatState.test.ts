@@ -8,6 +8,7 @@ afterEach(async () => h?.close());
 describe('chat.state: what a reloading renderer needs to know', () => {
   it('reports the busy turn, the streamed text and the call waiting for approval; approve still works', async () => {
     h = await startHarness({
+      settings: { approvalPolicy: 'ask' },
       llm: {
         defaultReply: (req): FakeReply =>
           lastIsTool(req)

@@ -145,13 +145,21 @@ describe('file tools and the working folder', () => {
     writeFileSync(path.join(l.home, '.ssh', 'id_ed25519'), 'PRIVATE-KEY');
     writeFileSync(path.join(l.folder, '.env.local'), 'API_TOKEN=planted');
     const ssh = await asks('read_file', { path: '~/.ssh/id_ed25519' }, 'deny');
-    expect(ssh.req.access).toEqual({ path: path.join(l.home, '.ssh', 'id_ed25519'), zone: 'credential' });
+    expect(ssh.req.access).toEqual({
+      path: path.join(l.home, '.ssh', 'id_ed25519'),
+      zone: 'credential',
+      reason: 'key_file',
+    });
     const env = await asks('read_file', { path: '.env.local' }, 'deny');
     expect(env.req.access?.zone).toBe('credential');
     if (process.platform === 'linux') {
       // The app's own environment, one symlink away (/proc/self → /proc/<pid>).
       const proc = await asks('read_file', { path: '/proc/self/environ' }, 'deny');
-      expect(proc.req.access).toEqual({ path: `/proc/${process.pid}/environ`, zone: 'credential' });
+      expect(proc.req.access).toEqual({
+        path: `/proc/${process.pid}/environ`,
+        zone: 'credential',
+        reason: 'process_env',
+      });
     }
     neverSent('PRIVATE-KEY');
     neverSent('API_TOKEN=planted');
@@ -208,6 +216,15 @@ describe('the working folder of a session', () => {
     await expect(h.api['settings.set']({ patch: { agent: { defaultWorkingFolder: '~' } } })).rejects.toThrow(
       /whole home folder/,
     );
+    // A typed folder that does not exist is refused, never created silently; created when asked.
+    const typo = path.join(l.outside, 'prjects');
+    await expect(h.api['sessions.update']({ id: h.sessionId, workingFolder: typo })).rejects.toMatchObject({
+      code: 'not_found',
+      message: `The folder ${typo} does not exist.`,
+    });
+    expect(existsSync(typo)).toBe(false);
+    await h.api['sessions.update']({ id: h.sessionId, workingFolder: typo, createFolder: true });
+    expect(existsSync(typo)).toBe(true);
     const moved = await h.api['sessions.update']({ id: h.sessionId, workingFolder: l.outside });
     expect(moved.workingFolder).toBe(l.outside);
     expect(h.events.some((e) => e.type === 'session.updated' && e.session?.workingFolder === l.outside)).toBe(true);

@@ -50,7 +50,8 @@ describe('recovery from a context-length error', () => {
 
   it('stops after 3 attempts with the max-attempts notice', async () => {
     await longSession(3);
-    h.llm.setContextWindow(50);
+    // Ollama's wording states no window to learn: the attempts run out.
+    h.llm.setContextWindow(50, 'ollama');
     const calls = h.llm.chatRequests().filter((r) => !r.isSummaryRequest).length;
     await h.turn('turn 4');
     const history = h.history();
@@ -64,11 +65,15 @@ describe('recovery from a context-length error', () => {
     // One request plus three retries, and no answer from the model.
     expect(h.llm.chatRequests().filter((r) => !r.isSummaryRequest).length - calls).toBe(4);
     expect(history.filter((m) => m.role === 'assistant').length).toBe(6);
+    // None of them helped: none stays applied.
+    const records = await h.api['compaction.list']({ sessionId: h.sessionId });
+    expect(records.filter((r) => r.trigger === 'recovery').length).toBeGreaterThan(0);
+    expect(records.filter((r) => r.active)).toEqual([]);
   });
 
   it('allows 6 attempts under cfpm_memory_v1', async () => {
     await longSession(2, 'cfpm_memory_v1');
-    h.llm.setContextWindow(50);
+    h.llm.setContextWindow(50, 'ollama');
     const calls = h.llm.chatRequests().length;
     await h.turn('turn 3');
     const p = payload(h.history().at(-1)!.content);
@@ -101,7 +106,7 @@ describe('recovery from a context-length error', () => {
     expect(compactionNotices(history, 'max_attempts')).toEqual([]);
     const failed = compactionNotices(history, 'compaction_failed').at(-1)!;
     expect(payload(failed.content).reason).toMatch(
-      /^message_over_window: the system prompt and memory block are \d+ tokens/,
+      /^message_over_window: the system prompt, tool definitions and memory block are \d+ tokens/,
     );
     // One request, no retry of a request that cannot fit.
     expect(h.llm.chatRequests().length - calls).toBe(1);

@@ -132,7 +132,9 @@ describe('AppApi routes', () => {
       contextWindow: 8192,
     });
     expect(unknownModel.hasKey).toBe(true);
-    expect((await h.api['providers.test']({ id: p.id })).message).toMatch(/not among/);
+    expect((await h.api['providers.test']({ id: p.id })).message).toMatch(
+      /does not offer model "nope"; it offers fake-model\./,
+    );
     const dead = await h.api['providers.upsert']({
       preset: 'custom',
       name: 'Dead',

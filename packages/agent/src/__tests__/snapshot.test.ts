@@ -106,9 +106,10 @@ describe('a session in memory', () => {
   it('a compaction, its undo and a memory edit reach the next request without reading the history again', async () => {
     h = await startHarness({
       settings: { compaction: { strategy: 'cfpm_memory_v1' } },
-      llm: { defaultReply: { content: 'ok' } },
+      // Long answers: the user's own words are carried whole, so a compaction reduces what else was said.
+      llm: { defaultReply: { content: `done: ${'what was done and why '.repeat(60)}` } },
     });
-    for (let t = 0; t < 8; t++) await h.turn(`task ${t}: ${'details of the task '.repeat(40)}`);
+    for (let t = 0; t < 8; t++) await h.turn(`task ${t}: ${'details of the task '.repeat(10)}`);
     const spies = spyBranchReads(h.store);
     const run = await h.api['compaction.run']({ sessionId: h.sessionId });
     expect(run.ok).toBe(true);

@@ -13,7 +13,11 @@ describe('tool timing', () => {
   it('a tool card gets its run time and, apart, the time it waited for approval', async () => {
     // A clock the test moves: the 11 s the user took to answer must not count as run time.
     let now = 1_700_000_000_000;
-    h = await startHarness({ llm: { defaultReply: shellOnce }, api: { clock: () => now } });
+    h = await startHarness({
+      settings: { approvalPolicy: 'ask' },
+      llm: { defaultReply: shellOnce },
+      api: { clock: () => now },
+    });
     await h.api['chat.send']({ sessionId: h.sessionId, text: 'say hi' });
     const requested = await h.waitFor('tool.requested', (e) => e.needsApproval);
     now += 11_000;

@@ -1,7 +1,16 @@
 import { AppError, type AppApi } from '@threadline/protocol';
 import { userRequest } from '../triggers/manual';
 import { appendUserMessage, runTurn } from '../turn/runTurn';
-import { activeProvider, currentSettings, requireSession, runSessionWork, type ApiContext } from './apiContext';
+import type { ProviderClient } from '../provider/client';
+import { askTitle, firstExchange, isAutoTitle } from '../turn/title';
+import {
+  activeProvider,
+  currentSettings,
+  emitSession,
+  requireSession,
+  runSessionWork,
+  type ApiContext,
+} from './apiContext';
 
 type ChatRoutes = Pick<
   AppApi,
@@ -22,7 +31,7 @@ export function chatRoutes(ctx: ApiContext): ChatRoutes {
       // In the background: chat.send returns once the user message is stored.
       void runSessionWork(ctx, sessionId, (signal) =>
         runTurn({ deps: ctx.deps, sessionId, settings, profile, client, signal }, request),
-      );
+      ).then(() => titleSession(ctx, sessionId, client));
       return { accepted: true, userMessageId: user.id };
     },
 
@@ -42,15 +51,18 @@ export function chatRoutes(ctx: ApiContext): ChatRoutes {
       return { cancelled: true };
     },
 
-    'chat.approve': async ({ sessionId, toolCallId, decision, remember, useOriginal }) => {
+    'chat.approve': async ({ sessionId, toolCallId, decision, remember, useOriginal, reason }) => {
       requireSession(ctx, sessionId);
       const rt = ctx.runtimes.get(sessionId);
       const waiter = rt.pendingApprovals.get(toolCallId);
       if (!waiter) throw new AppError('not_found', `No tool call ${toolCallId} is waiting for approval.`);
       // "Always" for this session: later calls of the tool follow the answer without asking.
       const toolName = rt.pending.get(toolCallId)?.toolCall.function.name;
-      if (remember && toolName)
+      // Leaving the sandbox is approved one command at a time: "always" would turn it off for the session.
+      const leaving = rt.pending.get(toolCallId)?.sandbox?.state === 'outside_requested' && decision === 'approve';
+      if (remember && toolName && !leaving)
         ctx.deps.store.approvals.set(sessionId, toolName, decision === 'approve' ? 'auto' : 'deny');
+      if (decision === 'deny' && reason) rt.denyReasons.set(toolCallId, reason);
       waiter(decision === 'approve' && useOriginal ? 'approve_original' : decision);
       return { ok: true };
     },
@@ -65,4 +77,31 @@ export function chatRoutes(ctx: ApiContext): ChatRoutes {
       return ctx.deps.store.approvals.list(sessionId);
     },
   };
+}
+
+/**
+ * After the first reply, a short title from the model replaces the one cut from the first message,
+ * unless the user renamed the session meanwhile. Off the turn: the session is not busy while it
+ * runs; a failure keeps the first-message title, silently (it is a nicety, not the user's work).
+ */
+function titleSession(ctx: ApiContext, sessionId: string, client: ProviderClient): void {
+  const rt = ctx.runtimes.get(sessionId);
+  const row = ctx.deps.store.sessions.get(sessionId);
+  const exchange = row ? firstExchange(ctx.deps.sessions.get(sessionId).history) : null;
+  if (!row || !exchange || !isAutoTitle(row.title, exchange.user) || rt.background) return;
+  const abort = new AbortController();
+  const promise = (async () => {
+    try {
+      const title = await askTitle(client, exchange, abort.signal);
+      const now = ctx.deps.store.sessions.get(sessionId);
+      if (title === '' || !now || !isAutoTitle(now.title, exchange.user)) return;
+      ctx.deps.store.sessions.rename(sessionId, title);
+      emitSession(ctx, sessionId);
+    } catch {
+      // No title from the model: the first message's stays.
+    } finally {
+      rt.background = null;
+    }
+  })();
+  rt.background = { promise, abort };
 }

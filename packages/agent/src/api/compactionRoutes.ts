@@ -1,6 +1,7 @@
 import { AppError, type AppApi } from '@threadline/protocol';
 import { compactOnRequest } from '../triggers/manual';
 import { planCompaction } from '../turn/compaction';
+import { fitMessage } from '../turn/fitMessage';
 import { persistCompactionNotice } from '../turn/notices';
 import { computeUsage } from '../turn/usage';
 import { buildSessionView } from '../turn/view';
@@ -9,7 +10,12 @@ import { requireSession, runSessionWork, scopeFor, type ApiContext } from './api
 
 type CompactionRoutes = Pick<
   AppApi,
-  'compaction.run' | 'compaction.preview' | 'compaction.undo' | 'compaction.list' | 'context.usage'
+  | 'compaction.run'
+  | 'compaction.preview'
+  | 'compaction.undo'
+  | 'compaction.list'
+  | 'context.usage'
+  | 'compaction.fitMessage'
 >;
 
 export function compactionRoutes(ctx: ApiContext): CompactionRoutes {
@@ -83,8 +89,18 @@ export function compactionRoutes(ctx: ApiContext): CompactionRoutes {
       requireSession(ctx, sessionId);
       return store.compactions.list(sessionId);
     },
+    'compaction.fitMessage': async ({ sessionId, messageId, action }) => {
+      requireSession(ctx, sessionId);
+      notBusy(sessionId);
+      const scope = scopeFor(ctx, sessionId, new AbortController().signal, false);
+      const compaction = fitMessage(scope, messageId, action);
+      refreshUsage(scope);
+      return { compaction };
+    },
     'context.usage': async ({ sessionId }) => {
       requireSession(ctx, sessionId);
+      // The system prompt says how commands run: the same sentence a turn will send.
+      await ctx.deps.sandbox?.info();
       const scope = scopeFor(ctx, sessionId, new AbortController().signal, false);
       const sv = buildSessionView(ctx.deps, sessionId, scope.settings, scope.profile);
       return computeUsage(ctx.deps, sessionId, sv, scope.profile, scope.settings);

@@ -5,20 +5,26 @@ import path from 'node:path';
 import type { AppApi, AppEvent } from '@threadline/protocol';
 import type { Store } from '@threadline/store';
 import { McpManager, type McpManagerOptions } from '../mcp/manager';
-import { ensureFolder, sessionFolder } from '../workspace/sessionFolder';
+import { ProjectInstructionsCache } from '../turn/instructions';
 import { ToolRegistry } from '../tools/registry';
 import type { TurnDeps } from '../turn/deps';
 import { SessionRuntimes } from '../turn/sessionRuntime';
 import { SessionSnapshots, type SnapshotOptions } from '../turn/snapshot';
 import { resolveReal } from '../workspace/resolve';
 import { reapLeftovers } from '../process/reap';
+import { SandboxService } from '../sandbox/service';
+import type { DetectOptions } from '../sandbox/detect';
 import { defaultProviderFactory, type ApiContext, type ProviderFactory } from './apiContext';
 import { chatRoutes } from './chatRoutes';
 import { branchRoutes } from './branchRoutes';
 import { compactionRoutes } from './compactionRoutes';
 import { configRoutes } from './configRoutes';
 import { guardRoutes } from './errors';
+import { instructionsRoutes } from './instructionsRoutes';
 import { mcpRoutes } from './mcpRoutes';
+import { sandboxRoutes } from './sandboxRoutes';
+import { checkpointRoutes } from './checkpointRoutes';
+import { CheckpointService, appFiles, type CheckpointOptions } from '../checkpoints/service';
 import { sessionRoutes } from './sessionRoutes';
 import { usageRoutes } from './usageRoutes';
 
@@ -45,9 +51,13 @@ export interface CreateAppApiOptions {
   doomLoopLimit?: number;
   maxModelCalls?: number;
   /** MCP server manager options (start timeout, crash backoff, a session's working folder). */
-  mcp?: Omit<McpManagerOptions, 'store' | 'now'>;
+  mcp?: Partial<Omit<McpManagerOptions, 'store' | 'now'>>;
   /** How many open sessions stay in memory, and for how long unused (turn/snapshot.ts). */
   snapshots?: SnapshotOptions;
+  /** How the OS sandbox is found (tests: a PATH without bwrap, or `force: 'none'`). */
+  sandbox?: DetectOptions;
+  /** Checkpoints of the working folder: the git executable, the snapshot caps. */
+  checkpoints?: CheckpointOptions;
 }
 
 export interface AppRuntime extends AppApi {
@@ -68,43 +78,51 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     }
   };
   const registry = opts.tools ?? new ToolRegistry();
+  const homeDir = resolveReal(opts.homeDir ?? homedir(), '/', '/');
+  const dataDir = resolveReal(path.resolve(opts.dataDir), '/', '/');
+  const dbFile = resolveReal(path.resolve(opts.store.file), '/', '/');
+  const platform = opts.platform ?? process.platform;
+  // Found at once, so the first turn's system prompt can say whether commands are sandboxed.
+  const sandbox = new SandboxService({
+    platform,
+    homeDir,
+    dataDir,
+    dbFile,
+    ...(opts.sandbox ? { detect: opts.sandbox } : {}),
+  });
   const mcp = new McpManager({
     store: opts.store,
-    // A stdio server of a session runs in that session's working folder (created on first use).
-    workingFolder: (sessionId) => {
-      const session = sessionId ? opts.store.sessions.get(sessionId) : null;
-      if (!session) return null;
-      try {
-        const folder = sessionFolder(deps.workspace, opts.store.settings.get(), session);
-        ensureFolder(folder);
-        return folder;
-      } catch {
-        return null; // an unusable folder: the session's own tools say why; the server still starts
-      }
-    },
+    sandbox,
+    // A stdio server runs in its configured folder, else <data>/mcp/<id>: never a session's folder.
+    dataDir,
+    homeDir,
     ...opts.mcp,
   });
   const now = opts.clock ?? Date.now;
+  const checkpoints = new CheckpointService(opts.store, emit, dataDir, appFiles(dataDir, dbFile), opts.checkpoints);
   const deps: TurnDeps = {
     store: opts.store,
     sessions: new SessionSnapshots(opts.store, now, opts.snapshots),
     // The built-in (or a test's) tools are the base every session's registry extends.
     toolsFor: (sessionId) => mcp.registry(registry.list(), sessionId),
     mcp,
+    checkpoints,
     emit,
     now,
     newId: opts.newId ?? randomUUID,
     workspace: {
       cwd: opts.cwd,
-      homeDir: resolveReal(opts.homeDir ?? homedir(), '/', '/'),
-      dataDir: resolveReal(path.resolve(opts.dataDir), '/', '/'),
-      dbFile: resolveReal(path.resolve(opts.store.file), '/', '/'),
-      platform: opts.platform ?? process.platform,
+      homeDir,
+      dataDir,
+      dbFile,
+      platform,
       fileExists: opts.fileExists ?? existsSync,
     },
     process: { shellTimeoutMs: opts.shellTimeoutMs ?? 120_000, loginShell: opts.loginShell ?? true },
     limits: { doomLoopLimit: opts.doomLoopLimit ?? 3, maxModelCalls: opts.maxModelCalls ?? 50 },
     runtime: (id) => runtimes.get(id),
+    sandbox,
+    instructions: new ProjectInstructionsCache(),
   };
   // Before any route runs: end what a crashed previous run left behind, and mark its turns.
   try {
@@ -121,21 +139,30 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     ...configRoutes(ctx),
     ...branchRoutes(ctx),
     ...mcpRoutes(ctx, mcp),
+    ...sandboxRoutes(ctx),
+    ...instructionsRoutes(ctx),
+    ...checkpointRoutes(ctx, checkpoints),
     ...usageRoutes(ctx),
   });
   mcp.startAtLaunch();
   return {
     ...routes,
     idle: async (sessionId) => {
-      await runtimes.get(sessionId).running;
+      const rt = runtimes.get(sessionId);
+      await rt.running;
+      await rt.background?.promise;
     },
     dispose: async () => {
       const running = runtimes.all().filter((rt) => rt.running !== null);
       for (const rt of running) rt.abort?.abort();
       await Promise.all(running.map((rt) => rt.running));
+      const background = runtimes.all().flatMap((rt) => (rt.background ? [rt.background] : []));
+      for (const b of background) b.abort.abort();
+      await Promise.all(background.map((b) => b.promise));
       // The servers' processes go with the app.
       await mcp.dispose();
       deps.sessions.dispose();
+      sandbox.dispose();
     },
   };
 }

@@ -29,7 +29,12 @@ function markdownOf(m: StoredMessage, lang: ExportLanguage): string | null {
     const sentence = noticeSentence(parsed, lang);
     return sentence === null ? null : `> ${sentence}`;
   }
-  if (m.kind === 'runtime_notice' || m.kind === 'gate_notice' || m.kind === 'error_notice')
+  if (
+    m.kind === 'runtime_notice' ||
+    m.kind === 'gate_notice' ||
+    m.kind === 'error_notice' ||
+    m.kind === 'checkpoint_notice'
+  )
     return `> ${(m.content ?? '').replace(/\n/g, '\n> ')}`;
   if (m.kind === 'turn_aborted') return `> *${cancelledSentence(lang)}*`;
   // A cut paste is exported whole: the file is for people, not for the model's window.

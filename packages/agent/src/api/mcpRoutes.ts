@@ -13,6 +13,7 @@ type McpRoutes = Pick<
   | 'mcp.servers.restart'
   | 'mcp.servers.import'
   | 'mcp.servers.sessionDisable'
+  | 'mcp.tools.approve'
 >;
 
 /** MCP server configuration over the store, and the live state of each server from the manager. */
@@ -60,6 +61,12 @@ export function mcpRoutes(ctx: ApiContext, mcp: McpManager): McpRoutes {
         }
       }
       return { servers, skipped };
+    },
+    // The tools as the server lists them now: the user saw them in Settings and approved them.
+    'mcp.tools.approve': async ({ id }) => {
+      if (!store.mcpServers.get(id)) throw notFound('MCP server', id);
+      mcp.approveTools(id);
+      return { server: info(id) };
     },
     'mcp.servers.sessionDisable': async ({ sessionId, ids, disabled }) => {
       requireSession(ctx, sessionId);

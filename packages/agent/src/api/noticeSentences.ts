@@ -48,6 +48,8 @@ const SENTENCES = {
       auto_paused: 'Auto-compaction was paused after repeated failures.',
       undone: 'A compaction was undone: the model sees the full history again.',
       nothing_to_compact: 'Nothing to compact.',
+      window_learned: "The provider stated a smaller context window than the profile's: Threadline now works with it.",
+      message_too_large: 'One message is larger than the model’s context window on its own: it can be cut or left out.',
     },
     divider: (c: CompactionRecord) =>
       `Conversation compacted (${NAMES.en.trigger[c.trigger]}, ${NAMES.en.strategy[c.strategy]}): ${c.tokensBefore} → ${c.tokensAfter} tokens${c.active ? '' : ', later undone'}.`,
@@ -77,6 +79,8 @@ const SENTENCES = {
       auto_paused: '多次失败后，本会话的自动压缩已暂停。',
       undone: '已撤销一次压缩：模型重新看到完整历史。',
       nothing_to_compact: '没有可压缩的内容。',
+      window_learned: '模型服务给出的上下文窗口小于配置中的值：Threadline 已改用该值。',
+      message_too_large: '有一条消息本身就超过了模型的上下文窗口：可以截短它，或不再发给模型。',
     },
     divider: (c: CompactionRecord) =>
       `对话已压缩（${NAMES['zh-CN'].trigger[c.trigger]}，${NAMES['zh-CN'].strategy[c.strategy]}）：${c.tokensBefore} → ${c.tokensAfter} 个 token${c.active ? '' : '，之后已撤销'}。`,

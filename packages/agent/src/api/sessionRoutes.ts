@@ -1,4 +1,5 @@
-import type { AppApi, SessionSummary } from '@threadline/protocol';
+import { existsSync, mkdirSync } from 'node:fs';
+import { AppError, type AppApi, type SessionSummary } from '@threadline/protocol';
 import { checkWorkingFolder } from '../workspace/reach';
 import { defaultFolder, presentSession, reachBase } from '../workspace/sessionFolder';
 import { currentSettings, emitSession, requireSession, type ApiContext } from './apiContext';
@@ -27,11 +28,11 @@ export function sessionRoutes(ctx: ApiContext): SessionRoutes {
       const settings = currentSettings(ctx);
       return store.sessions.list().map((s) => presentSession(ctx.deps.workspace, settings, s));
     },
-    'sessions.create': async ({ title, workingFolder }) => {
+    'sessions.create': async ({ title, workingFolder, createFolder }) => {
       // Resolved and checked now, stored with the session: a later change of the default moves nothing.
       const folder =
         workingFolder !== undefined
-          ? checkWorkingFolder(workingFolder, reachBase(ctx.deps.workspace))
+          ? chosenFolder(checkWorkingFolder(workingFolder, reachBase(ctx.deps.workspace)), createFolder)
           : defaultFolder(ctx.deps.workspace, currentSettings(ctx));
       const session = store.sessions.create(title, folder);
       emitSession(ctx, session.id);
@@ -43,11 +44,11 @@ export function sessionRoutes(ctx: ApiContext): SessionRoutes {
       emitSession(ctx, id);
       return present(session);
     },
-    'sessions.update': async ({ id, workingFolder }) => {
+    'sessions.update': async ({ id, workingFolder, createFolder }) => {
       requireSession(ctx, id);
       const session = store.sessions.setWorkingFolder(
         id,
-        checkWorkingFolder(workingFolder, reachBase(ctx.deps.workspace)),
+        chosenFolder(checkWorkingFolder(workingFolder, reachBase(ctx.deps.workspace)), createFolder),
       );
       emitSession(ctx, id);
       return session;
@@ -87,4 +88,15 @@ export function sessionRoutes(ctx: ApiContext): SessionRoutes {
       return { text: m.fullOutput ?? null };
     },
   };
+}
+
+/**
+ * A folder the user typed must exist, or be created because they said so: a typo is not silently
+ * turned into a new folder at the first command (the default ~/Threadline is created on first use).
+ */
+function chosenFolder(folder: string, create: boolean | undefined): string {
+  if (existsSync(folder)) return folder;
+  if (!create) throw new AppError('not_found', `The folder ${folder} does not exist.`);
+  mkdirSync(folder, { recursive: true });
+  return folder;
 }

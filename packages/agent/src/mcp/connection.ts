@@ -4,31 +4,95 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerRecord } from '@threadline/store';
-import { childEnv } from '../process/childEnv';
+import { accessSync, constants, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { mcpEnv } from '../process/childEnv';
+import { sandboxReadOnlyPaths, wrapCommand } from '../sandbox';
+import type { SandboxRun } from '../sandbox/service';
 
 /** What a server is started with: its stored config and the decrypted env values / headers. */
 export interface McpLaunch {
   record: McpServerRecord;
   secrets: { env: Record<string, string>; headers: Record<string, string> };
-  /** The stdio child's working folder. */
+  /** The stdio child's folder: the configured one, else a neutral one of its own (never a session's). */
   cwd: string;
-  /** Settings → agent.envPassthrough: secret-looking variables the user lets children see. */
-  envPassthrough: readonly string[];
+  /** Set when the stdio child runs in the OS sandbox. */
+  sandbox?: McpSandbox;
+}
+
+/** A stdio server's sandbox: the command's, plus a cache folder of its own (null: none could be made). */
+export interface McpSandbox extends SandboxRun {
+  cacheDir: string | null;
 }
 
 /**
- * The folder and environment of a stdio server's child process: the session's working folder
- * when there is one (else this process's), and the same environment as every child the app starts
- * (the user's, without secret-looking variables) plus what the user configured for this server.
+ * The program as the OS would find it (bwrap would only say "execvp … No such file" from inside):
+ * a missing one fails here, like an unsandboxed spawn, with ENOENT.
+ */
+function findCommand(command: string, cwd: string, searchPath: string): string {
+  const candidates = command.includes('/')
+    ? [path.resolve(cwd, command)]
+    : searchPath
+        .split(path.delimiter)
+        .filter((d) => d !== '')
+        .map((d) => path.join(d, command));
+  for (const file of candidates) {
+    try {
+      accessSync(file, constants.X_OK);
+      return file;
+    } catch {
+      // next
+    }
+  }
+  throw Object.assign(new Error(`spawn ${command} ENOENT`), { code: 'ENOENT' });
+}
+
+/**
+ * The stdio child in the sandbox: its folder writable (protected paths read-only), network on,
+ * and npm/uv/pip pointed at the server's own cache folder, so what it downloads cannot land in
+ * the user's caches (where the user's own `npx` would run it later).
+ */
+export function sandboxedStdio(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+  sandbox: McpSandbox,
+): { command: string; args: string[]; env: Record<string, string> } {
+  const caches: Record<string, string> =
+    sandbox.cacheDir !== null
+      ? {
+          npm_config_cache: path.join(sandbox.cacheDir, 'npm'),
+          XDG_CACHE_HOME: sandbox.cacheDir,
+          UV_CACHE_DIR: path.join(sandbox.cacheDir, 'uv'),
+        }
+      : {};
+  const w = wrapCommand(sandbox.info, {
+    command: findCommand(command, cwd, env.PATH ?? ''),
+    args,
+    cwd,
+    folder: cwd,
+    tmpDir: sandbox.tmpDir,
+    readOnlyInside: sandboxReadOnlyPaths(cwd),
+    hidden: sandbox.hidden,
+    network: true,
+    ...(sandbox.cacheDir !== null ? { writable: [sandbox.cacheDir] } : {}),
+  });
+  return { command: w.command, args: w.args, env: { ...env, ...caches, ...w.env } };
+}
+
+/**
+ * The folder and environment of a stdio server's child process: the folder given (created when
+ * missing), and an allow-list of this process's environment (the core set plus the names the user
+ * added for this server, `record.envAllow`) with what the user configured for it on top.
  */
 export function mcpChildProcess(
   configuredEnv: Record<string, string>,
-  cwd: string | null,
-  envPassthrough: readonly string[] = [],
+  cwd: string,
+  envAllow: readonly string[] = [],
 ): { cwd: string; env: Record<string, string> } {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(childEnv(process.env, envPassthrough))) if (v !== undefined) env[k] = v;
-  return { cwd: cwd ?? process.cwd(), env: { ...env, ...configuredEnv } };
+  mkdirSync(cwd, { recursive: true });
+  return { cwd, env: { ...mcpEnv(process.env, envAllow), ...configuredEnv } };
 }
 
 const STDERR_TAIL_BYTES = 4000;
@@ -74,11 +138,15 @@ export class McpConnection {
         requestInit: { headers: secrets.headers },
       });
     }
-    const child = mcpChildProcess(secrets.env, cwd, this.launch.envPassthrough);
+    const child = mcpChildProcess(secrets.env, cwd, record.envAllow);
+    const { sandbox } = this.launch;
+    const run = sandbox
+      ? sandboxedStdio(record.command ?? '', record.args, child.cwd, child.env, sandbox)
+      : { command: record.command ?? '', args: record.args, env: child.env };
     const t = new StdioClientTransport({
-      command: record.command ?? '',
-      args: record.args,
-      env: child.env,
+      command: run.command,
+      args: run.args,
+      env: run.env,
       cwd: child.cwd,
       stderr: 'pipe',
     });
@@ -103,7 +171,13 @@ export class McpConnection {
         },
       },
     );
-    const transport = this.transport();
+    let transport: Transport;
+    try {
+      transport = this.transport();
+    } catch (err) {
+      // A sandboxed command that is not there fails before any spawn: the same sentence.
+      throw new Error(startFailure(this.launch.record, err));
+    }
     client.onerror = (err) => {
       this.lastError = err.message;
     };

@@ -1,4 +1,6 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { SandboxService } from '../sandbox/service';
+import type { McpSandbox } from './connection';
 import type { McpServerStatus } from '@threadline/protocol';
 import type { Store } from '@threadline/store';
 import { McpConnection } from './connection';
@@ -11,15 +13,18 @@ export interface InstanceEnv {
   now: () => number;
   /** The tool set (or a status) changed: registries are rebuilt. */
   changed: () => void;
+  /** A server listed its tools (at connect or after a change), before the registries are rebuilt. */
+  listed: (serverId: string, tools: Tool[]) => void;
   disposed: () => boolean;
+  /** The OS sandbox a stdio server runs in, when this machine has one. */
+  sandbox?: SandboxService;
 }
 
 /** A connection that lived this long was fine: its next crash starts the backoff over. */
 const STABLE_MS = 60_000;
 
 /**
- * One running copy of a server: a stdio server runs once per working folder (its child's cwd),
- * an HTTP server once. Starts, crash restarts with backoff, stop; never throws into a turn.
+ * One running copy of a server (a stdio server in its own folder, see McpManager.folderFor). Starts, crash restarts with backoff, stop; never throws into a turn.
  */
 export class ServerInstance {
   status: Exclude<McpServerStatus, 'disabled'> = 'stopped';
@@ -44,11 +49,24 @@ export class ServerInstance {
   ) {}
 
   private set(status: ServerInstance['status'], patch: { tools?: Tool[]; error?: string } = {}): void {
+    if (status === 'connected') this.env.listed(this.serverId, patch.tools ?? []);
     this.status = status;
     this.tools = patch.tools ?? [];
     this.error = patch.error;
     this.since = this.env.now();
     this.env.changed();
+  }
+
+  /**
+   * A stdio server runs in the sandbox as commands do, with the network on (most servers are
+   * clients of some service) and a package-manager cache of its own (npx, uvx), never the user's.
+   */
+  private async sandboxRun(serverId: string): Promise<McpSandbox | null> {
+    const service = this.env.sandbox;
+    if (!service) return null;
+    const run = await service.run(true, `mcp-${serverId}`);
+    if (run.info.kind === 'none') return null;
+    return { ...run, cacheDir: service.cacheDirFor(serverId) };
   }
 
   /** Starts unless it runs or is starting; resolves when connected or failed. */
@@ -64,12 +82,13 @@ export class ServerInstance {
     const run = (async () => {
       let conn: McpConnection | null = null;
       try {
+        const sandbox = record.transport === 'stdio' ? await this.sandboxRun(record.id) : null;
         conn = new McpConnection(
           {
             record,
             secrets: this.env.store.mcpServers.secrets(record.id),
             cwd: this.folder ?? process.cwd(),
-            envPassthrough: this.env.store.settings.get().agent.envPassthrough,
+            ...(sandbox ? { sandbox } : {}),
           },
           {
             onUnexpectedClose: (reason) => this.crashed(generation, reason),

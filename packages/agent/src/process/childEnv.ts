@@ -1,12 +1,13 @@
 /**
- * The environment of every child process the app starts (the shell tool, and any helper process
- * added later, e.g. an MCP server): the user's environment minus whatever looks like a secret.
+ * The environment of the child processes the app starts for commands (the shell tool): the
+ * user's environment minus whatever looks like a secret. MCP servers get an allow-list instead
+ * (mcpEnv below).
  * A command the model runs (`env`, `printenv`, a script that logs its environment) would
  * otherwise put those values into history, and from there into the next request to the provider.
  */
 
 /** Name fragments that mark a secret, matched against the upper-cased name. */
-const SECRET_PARTS = ['KEY', 'TOKEN', 'SECRET', 'PASSWORD', 'PASSWD', 'CREDENTIAL', '_AUTH', 'PRIVATE', 'COOKIE'];
+const SECRET_PARTS = ['KEY', 'TOKEN', 'SECRET', 'PASS', 'CREDENTIAL', '_AUTH', 'PRIVATE', 'COOKIE', 'WEBHOOK'];
 /** Whole families: the app's own settings, and cloud providers' credentials and sessions. */
 const SECRET_PREFIXES = [
   'THREADLINE_',
@@ -22,12 +23,28 @@ const SECRET_PREFIXES = [
   'HCLOUD_',
   'VAULT_',
 ];
-/** A URL with a password in it (postgres://user:pass@host, https://user:token@github.com). */
-const URL_WITH_PASSWORD = /^[a-z][a-z0-9+.-]*:\/\/[^/@\s:]*:[^/@\s]+@/i;
+/** Name endings that mark a secret: GITHUB_PAT, MYSQL_PWD, SENTRY_DSN. */
+const SECRET_SUFFIXES = ['_PAT', 'PWD', '_DSN'];
+/** Ordinary names caught by the patterns above: the shell's current and previous folder. */
+const NOT_SECRET = new Set(['PWD', 'OLDPWD']);
+/** A URL with a password in it (postgres://user:pass@host, https://user:token@github.com), anywhere in the value. */
+const URL_WITH_PASSWORD = /[a-z][a-z0-9+.-]*:\/\/[^/@\s:]*:[^/@\s]+@/i;
+/** A connection string with a password (Server=…;Password=…, Data Source=…;pwd=…). */
+const CONNECTION_PASSWORD = /(^|;)\s*(password|pwd)\s*=/i;
 
 export function isSecretName(name: string): boolean {
   const n = name.toUpperCase();
-  return SECRET_PARTS.some((p) => n.includes(p)) || SECRET_PREFIXES.some((p) => n.startsWith(p));
+  if (NOT_SECRET.has(n)) return false;
+  return (
+    SECRET_PARTS.some((p) => n.includes(p)) ||
+    SECRET_PREFIXES.some((p) => n.startsWith(p)) ||
+    SECRET_SUFFIXES.some((p) => n.endsWith(p))
+  );
+}
+
+/** A value that carries a credential whatever its name: a URL with a password, a connection string. */
+export function isSecretValue(value: string): boolean {
+  return URL_WITH_PASSWORD.test(value) || CONNECTION_PASSWORD.test(value);
 }
 
 /**
@@ -39,8 +56,61 @@ export function childEnv(env: NodeJS.ProcessEnv = process.env, passThrough: read
   const out: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(env)) {
     if (v === undefined) continue;
-    const keep = allowed.has(k.toUpperCase()) || (!isSecretName(k) && !URL_WITH_PASSWORD.test(v));
+    const keep = allowed.has(k.toUpperCase()) || (!isSecretName(k) && !isSecretValue(v));
     if (keep) out[k] = v;
+  }
+  return out;
+}
+
+/**
+ * What every MCP stdio server gets of the app's environment: what a program needs to find itself,
+ * the user's locale and a terminal. Nothing else unless the user names it for that server.
+ */
+export const MCP_CORE_ENV: readonly string[] = Object.freeze([
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'SHELL',
+  'LANG',
+  'LANGUAGE',
+  'TERM',
+  'TMPDIR',
+  'TEMP',
+  'TMP',
+  'TZ',
+  'XDG_RUNTIME_DIR',
+  'XDG_CONFIG_HOME',
+  'XDG_CACHE_HOME',
+  'XDG_DATA_HOME',
+  // Windows: what node, python and the system need to start at all
+  'SYSTEMROOT',
+  'SYSTEMDRIVE',
+  'WINDIR',
+  'COMSPEC',
+  'PATHEXT',
+  'USERPROFILE',
+  'APPDATA',
+  'LOCALAPPDATA',
+  'PROGRAMDATA',
+  'PROGRAMFILES',
+  'HOMEDRIVE',
+  'HOMEPATH',
+]);
+
+/**
+ * The environment of an MCP stdio server: an allow-list, not a filter. The core set (and `LC_*`)
+ * plus `allow`, the names the user added for this server (compared case-insensitively); a core
+ * value that carries a credential (a URL with a password) stays out too, a named one does not.
+ */
+export function mcpEnv(env: NodeJS.ProcessEnv = process.env, allow: readonly string[] = []): Record<string, string> {
+  const core = new Set(MCP_CORE_ENV);
+  const named = new Set(allow.map((n) => n.toUpperCase()));
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) {
+    if (v === undefined) continue;
+    const n = k.toUpperCase();
+    if (named.has(n) || ((core.has(n) || n.startsWith('LC_')) && !isSecretValue(v))) out[k] = v;
   }
   return out;
 }

@@ -66,11 +66,18 @@ export function createProviderClient(
     const calls = new ToolCallAssembler(opts.newId);
     let finishReason: string | null = null;
     let usage: StreamChatResult['usage'] = null;
+    let reasoning = '';
     for await (const chunk of stream) {
       if (chunk.usage) usage = readUsage(chunk.usage) ?? usage;
       const choice = chunk.choices?.[0];
       if (!choice) continue;
       if (choice.finish_reason) finishReason = choice.finish_reason;
+      const thought = reasoningOf(choice.delta);
+      if (thought) {
+        reasoning += thought;
+        sink.shown = true;
+        req.onReasoningDelta?.(thought);
+      }
       const text = choice.delta?.content;
       if (text) {
         sink.content += text;
@@ -89,7 +96,15 @@ export function createProviderClient(
     // answer: asked again while nothing was shown, else the turn keeps the text marked partial.
     if (finishReason === null)
       throw new ProviderError('server', 'The answer stream ended before the provider finished it (no finish_reason).');
-    return { content: sink.content, toolCalls: calls.result(), finishReason, usage, aborted: false, attempts };
+    return {
+      content: sink.content,
+      reasoning,
+      toolCalls: calls.result(),
+      finishReason,
+      usage,
+      aborted: false,
+      attempts,
+    };
   }
 
   return {
@@ -162,11 +177,13 @@ export function createProviderClient(
         const models = await sdk.models.list(quick);
         const ids = models.data.map((m) => m.id);
         const listed = ids.includes(target.model);
+        const offered = [...ids].sort().slice(0, 20);
+        const more = ids.length > offered.length ? ` and ${ids.length - offered.length} more` : '';
         const message = listed
           ? `Connected to ${target.baseUrl}; model "${target.model}" is available.`
-          : `Connected to ${target.baseUrl}, but model "${target.model}" is not among its ${ids.length} models.`;
+          : `Connected to ${target.baseUrl}, but it does not offer model "${target.model}"; it offers ${offered.join(', ')}${more}.`;
         const ok = listed || ids.length === 0;
-        return { ok, message, latencyMs: now() - t0, ...(ok ? {} : { problem: 'unknown_model' as const }) };
+        return { ok, message, latencyMs: now() - t0, ...(ok ? {} : { problem: 'unknown_model' as const, offered }) };
       } catch (err) {
         const e = classifyError(err);
         // Some compatible servers have no /models: a one-token chat request proves the endpoint instead.
@@ -196,7 +213,19 @@ export function createProviderClient(
 
 /** What streamed before the signal fired (half-streamed tool calls are not runnable). */
 function abortedWith(content: string, attempts: number): StreamChatResult {
-  return { content, toolCalls: [], finishReason: null, usage: null, aborted: true, attempts };
+  return { content, reasoning: '', toolCalls: [], finishReason: null, usage: null, aborted: true, attempts };
+}
+
+/**
+ * The thinking a reasoning model streams beside its answer: `reasoning_content` (DeepSeek, vLLM,
+ * Qwen), `reasoning` (OpenRouter, Ollama). Not in the SDK's types, so read from the raw delta.
+ */
+function reasoningOf(delta: unknown): string {
+  if (!delta || typeof delta !== 'object') return '';
+  const d = delta as { reasoning_content?: unknown; reasoning?: unknown };
+  if (typeof d.reasoning_content === 'string') return d.reasoning_content;
+  if (typeof d.reasoning === 'string') return d.reasoning;
+  return '';
 }
 
 /** What the user has to fix, from what went wrong. */

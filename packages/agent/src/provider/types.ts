@@ -23,6 +23,8 @@ export interface StreamChatRequest {
   signal?: AbortSignal;
   onDelta?: (text: string) => void;
   onToolCallDelta?: (delta: ToolCallDelta) => void;
+  /** The model's thinking as it streams (`reasoning_content` of DeepSeek, vLLM…; `reasoning` of OpenRouter). */
+  onReasoningDelta?: (text: string) => void;
   /**
    * Called before each retry, for the user's notice ("Retrying in 2 s, attempt 1 of 3"): the SDK's
    * retries of the request and ours of a stream that failed before anything was shown. A stream
@@ -33,6 +35,8 @@ export interface StreamChatRequest {
 
 export interface StreamChatResult {
   content: string;
+  /** The model's thinking, when the provider streams it apart from the answer ('' otherwise). */
+  reasoning: string;
   /** Assembled from the deltas; empty when aborted (half-streamed arguments are not runnable). */
   toolCalls: ToolCall[];
   finishReason: string | null;
@@ -74,6 +78,8 @@ export interface ConnectionTest {
   latencyMs: number | null;
   /** Why it failed, so the form can say it beside the field to fix. */
   problem?: ProviderProblem;
+  /** With `unknown_model`: some of the models the server offers. */
+  offered?: string[];
 }
 
 export type ProviderProblem = 'missing_key' | 'auth' | 'unreachable' | 'unknown_model' | 'other';

@@ -1,7 +1,10 @@
-import { mkdir, open, readdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import path from 'node:path';
 import { z } from 'zod';
+import { isGitFile, redactCredentials } from '../workspace/redact';
+import { fileDiff } from './diff';
+import { toolParameters } from './schema';
 import type { ToolContext, ToolDefinition, ToolResult } from './types';
 
 /** Files larger than this are read in line pages only; the model is told so. */
@@ -13,15 +16,15 @@ const READ_CAP_CHARS = 512 * 1024;
 export const READ_FILE_MAX_BYTES = 2 * 1024 * 1024;
 const DEFAULT_READ_LINES = 2000;
 
-function resolvePath(ctx: ToolContext, p: string): string {
+function resolvePath(ctx: Pick<ToolContext, 'cwd'>, p: string): string {
   const expanded = p.startsWith('~/') ? path.join(process.env.HOME ?? '~', p.slice(2)) : p;
   return path.resolve(ctx.cwd, expanded);
 }
 
 const ReadArgs = z.object({
-  path: z.string().min(1),
-  offset: z.number().int().nonnegative().optional(),
-  limit: z.number().int().positive().optional(),
+  path: z.string().min(1).describe('File path, absolute or relative to the working directory.'),
+  offset: z.number().int().nonnegative().optional().describe('First line to read (0-based).'),
+  limit: z.number().int().positive().optional().describe('Number of lines to read (default 2000).'),
 });
 type ReadArgs = z.infer<typeof ReadArgs>;
 
@@ -47,14 +50,24 @@ async function readHead(file: string, max: number): Promise<{ text: string; size
   }
 }
 
+/**
+ * `cat -n` style, but cheap for the model: the number padded only to the widest number of the
+ * page, then a tab (edit_file's old_string leaves the prefix out).
+ */
+export function numberLines(lines: readonly string[], first: number): string {
+  const width = String(first + lines.length - 1).length;
+  return lines.map((l, i) => `${String(first + i).padStart(width)}\t${l}`).join('\n');
+}
+
 async function readFileImpl(args: ReadArgs, ctx: ToolContext): Promise<ToolResult> {
   const file = resolvePath(ctx, args.path);
   const head = await readHead(file, READ_FILE_MAX_BYTES);
-  const text = head.text;
+  // git's own files: a remote URL with a token reaches the model as `user:***@host`.
+  const text = isGitFile(file) ? redactCredentials(head.text) : head.text;
   const lines = text.split('\n');
   const offset = args.offset ?? 0;
   const limit = args.limit ?? DEFAULT_READ_LINES;
-  let page = lines.slice(offset, offset + limit).join('\n');
+  let page = numberLines(lines.slice(offset, offset + limit), offset + 1);
   if (page.length > READ_CAP_CHARS) page = page.slice(0, READ_CAP_CHARS) + '\n…cut: read a smaller line range…';
   const more =
     offset + limit < lines.length
@@ -72,61 +85,72 @@ async function readFileImpl(args: ReadArgs, ctx: ToolContext): Promise<ToolResul
 
 export const readFileTool: ToolDefinition<ReadArgs> = {
   name: 'read_file',
-  description: 'Read a text file. Optional offset (0-based line) and limit (lines, default 2000).',
-  parameters: {
-    type: 'object',
-    properties: {
-      path: { type: 'string', description: 'File path, absolute or relative to the working directory.' },
-      offset: { type: 'integer', description: 'First line to read (0-based).' },
-      limit: { type: 'integer', description: 'Number of lines to read.' },
-    },
-    required: ['path'],
-  },
+  description:
+    'Read a text file; each line comes prefixed with its number and a tab. Optional offset (0-based line) and limit (lines, default 2000).',
+  parameters: toolParameters(ReadArgs),
   readOnly: true,
   args: ReadArgs,
   run: readFileImpl,
   path: { get: (a) => a.path, set: (a, p) => ({ ...a, path: p }) },
 };
 
-const WriteArgs = z.object({ path: z.string().min(1), content: z.string() });
+const WriteArgs = z.object({
+  path: z.string().min(1).describe('File path, absolute or relative to the working directory.'),
+  content: z.string().describe('The full new content of the file.'),
+});
 type WriteArgs = z.infer<typeof WriteArgs>;
 
 export const writeFileTool: ToolDefinition<WriteArgs> = {
   name: 'write_file',
-  description: 'Create or overwrite a text file with the given content (parent folders are created).',
-  parameters: {
-    type: 'object',
-    properties: {
-      path: { type: 'string', description: 'File path, absolute or relative to the working directory.' },
-      content: { type: 'string', description: 'The full new content of the file.' },
-    },
-    required: ['path', 'content'],
-  },
+  description:
+    'Create or overwrite a text file with the given content (parent folders are created). To change part of an existing file use edit_file.',
+  parameters: toolParameters(WriteArgs),
   readOnly: false,
   args: WriteArgs,
   path: { get: (a) => a.path, set: (a, p) => ({ ...a, path: p }) },
   run: async (args, ctx) => {
     const file = resolvePath(ctx, args.path);
+    const before = await previousText(file);
     await mkdir(path.dirname(file), { recursive: true });
     await writeFile(file, args.content, 'utf8');
+    // The card shows what changed in a file that was there; a new file is its content.
+    const diff = typeof before === 'string' ? fileDiff(file, before, args.content) : null;
     return {
       ok: true,
       content: `wrote ${Buffer.byteLength(args.content, 'utf8')} bytes to ${file}`,
-      meta: { path: file },
+      meta: { path: file, ...(diff ? { diff } : {}) },
     };
+  },
+  preview: async (args, ctx) => {
+    const file = resolvePath(ctx, args.path);
+    const before = await previousText(file);
+    return typeof before === 'string' ? fileDiff(file, before, args.content) : null;
   },
 };
 
-const ListArgs = z.object({ path: z.string().optional() });
+/** Past this size an overwritten file gets no diff (reading and diffing it would cost more than it shows). */
+const DIFF_SOURCE_MAX_BYTES = 1024 * 1024;
+
+/** The text a write replaces: null when the file is new, undefined when there is no diff to show. */
+async function previousText(file: string): Promise<string | null | undefined> {
+  try {
+    const info = await stat(file);
+    if (!info.isFile() || info.size > DIFF_SOURCE_MAX_BYTES) return undefined;
+  } catch {
+    return null;
+  }
+  return readFile(file, 'utf8').catch(() => undefined);
+}
+
+const ListArgs = z.object({
+  path: z.string().optional().describe('Directory (defaults to the working directory).'),
+});
 type ListArgs = z.infer<typeof ListArgs>;
 
 export const listDirTool: ToolDefinition<ListArgs> = {
   name: 'list_dir',
   description: 'List the entries of a directory (folders end with /).',
-  parameters: {
-    type: 'object',
-    properties: { path: { type: 'string', description: 'Directory (defaults to the working directory).' } },
-  },
+  parameters: toolParameters(ListArgs),
   readOnly: true,
   args: ListArgs,
   path: { get: (a) => a.path ?? '.', set: (a, p) => ({ ...a, path: p }) },

@@ -1,6 +1,8 @@
 import type { ToolCall } from '@threadline/protocol';
+import { editFileTool } from './edit';
 import { readFileTool, listDirTool, writeFileTool } from './files';
 import { readToolOutputTool } from './readToolOutput';
+import { globTool, grepTool } from './search';
 import { shellTool } from './shell';
 import { todoTool } from './todo';
 import type { ToolContext, ToolDefinition, ToolResult, ToolSpec } from './types';
@@ -13,7 +15,10 @@ export const BUILTIN_TOOLS: readonly AnyTool[] = [
   shellTool,
   readFileTool,
   writeFileTool,
+  editFileTool,
   listDirTool,
+  grepTool,
+  globTool,
   readToolOutputTool,
   todoTool,
 ];

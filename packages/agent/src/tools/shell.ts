@@ -4,7 +4,16 @@ import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { z } from 'zod';
 import { childEnv } from '../process/childEnv';
+import {
+  protectedBefore,
+  removeCreatedProtected,
+  sandboxFailure,
+  sandboxFailureHint,
+  sandboxReadOnlyPaths,
+  wrapCommand,
+} from '../sandbox';
 import { expandHome } from '../workspace/resolve';
+import { redactCredentials } from '../workspace/redact';
 import type { ToolContext, ToolDefinition, ToolResult } from './types';
 
 /**
@@ -17,6 +26,8 @@ const ShellArgs = z.object({
   command: z.string().min(1),
   cwd: z.string().optional(),
   timeoutSec: z.number().positive().max(3600).optional(),
+  /** false: run outside the OS sandbox (asks the user first). */
+  sandbox: z.boolean().optional(),
 });
 type ShellArgs = z.infer<typeof ShellArgs>;
 
@@ -39,7 +50,26 @@ function killTree(child: ChildProcess, platform: NodeJS.Platform): void {
 }
 
 export async function runShell(args: ShellArgs, ctx: ToolContext): Promise<ToolResult> {
-  const { file, args: argv } = shellCommand(ctx.platform, args.command, ctx.loginShell ?? true);
+  const bare = shellCommand(ctx.platform, args.command, ctx.loginShell ?? true);
+  // A relative cwd is taken from the session's folder, not from the app's own directory.
+  const cwd = args.cwd !== undefined ? path.resolve(ctx.cwd, expandHome(args.cwd, homedir())) : ctx.cwd;
+  const sandbox = ctx.sandbox;
+  const wrapped = sandbox
+    ? wrapCommand(sandbox.info, {
+        command: bare.file,
+        args: bare.args,
+        cwd,
+        folder: ctx.cwd,
+        tmpDir: sandbox.tmpDir,
+        readOnlyInside: sandboxReadOnlyPaths(ctx.cwd),
+        hidden: sandbox.hidden,
+        network: sandbox.network,
+      })
+    : null;
+  // Protected paths that do not exist are not mounted read-only: what the command makes of them goes.
+  const before = sandbox ? protectedBefore(ctx.cwd) : null;
+  const file = wrapped?.command ?? bare.file;
+  const argv = wrapped?.args ?? bare.args;
   const timeoutMs = args.timeoutSec !== undefined ? args.timeoutSec * 1000 : ctx.shellTimeoutMs;
   const started = Date.now();
   return new Promise<ToolResult>((resolve) => {
@@ -59,11 +89,10 @@ export async function runShell(args: ShellArgs, ctx: ToolContext): Promise<ToolR
     let child: ChildProcess;
     try {
       child = spawn(file, argv, {
-        // A relative cwd is taken from the session's folder, not from the app's own directory.
-        cwd: args.cwd !== undefined ? path.resolve(ctx.cwd, expandHome(args.cwd, homedir())) : ctx.cwd,
+        cwd,
         detached: ctx.platform !== 'win32',
         stdio: ['ignore', 'pipe', 'pipe'],
-        env: childEnv(process.env, ctx.envPassthrough ?? []),
+        env: { ...childEnv(process.env, ctx.envPassthrough ?? []), ...wrapped?.env },
       });
     } catch (err) {
       resolve({ ok: false, content: `failed to start shell: ${(err as Error).message}` });
@@ -108,8 +137,19 @@ export async function runShell(args: ShellArgs, ctx: ToolContext): Promise<ToolR
       if (reason === 'timeout') tail = `command timed out after ${Math.round(timeoutMs / 1000)} s and was killed`;
       else if (reason === 'aborted') tail = 'command aborted by the user';
       else tail = `exit code: ${code ?? sig ?? 'unknown'}`;
-      const content = (out.endsWith('\n') || out === '' ? out : out + '\n') + tail;
-      resolve({ ok: reason === null && code === 0, content, meta: { exitCode: code, durationMs, killed: reason } });
+      let content = (out.endsWith('\n') || out === '' ? out : out + '\n') + tail;
+      // The sandbox stopped it (as far as its messages tell): the model learns it may ask to leave it.
+      const stopped = sandbox && reason === null ? sandboxFailure(code, out) : null;
+      if (sandbox && stopped) content += `\n${sandboxFailureHint(stopped, sandbox.network)}`;
+      const meta: Record<string, unknown> = { exitCode: code, durationMs, killed: reason };
+      const removed = before ? removeCreatedProtected(ctx.cwd, before) : [];
+      if (removed.length > 0) {
+        content += `\n[sandbox] The command created protected paths (they can make code run later), which were removed: ${removed.join(', ')}. To create them, call shell again with "sandbox": false; the user is asked to approve it.`;
+        meta.removedProtected = removed;
+      }
+      if (sandbox) meta.sandboxed = sandbox.info.kind;
+      // `git remote -v`, `git config -l`, `cat .git/config`: a token in a remote URL is not passed on.
+      resolve({ ok: reason === null && code === 0, content: redactCredentials(content), meta });
     });
   });
 }
@@ -124,10 +164,16 @@ export const shellTool: ToolDefinition<ShellArgs> = {
       command: { type: 'string', description: 'The command line to run.' },
       cwd: { type: 'string', description: 'Working directory (defaults to the session working directory).' },
       timeoutSec: { type: 'number', description: 'Timeout in seconds (default 120).' },
+      sandbox: {
+        type: 'boolean',
+        description:
+          'Set to false only to re-run a command that the OS sandbox stopped (a read-only file system, no network): it then runs outside the sandbox after the user approves.',
+      },
     },
     required: ['command'],
   },
   readOnly: false,
   args: ShellArgs,
   run: runShell,
+  sandbox: { outside: (a) => a.sandbox === false },
 };

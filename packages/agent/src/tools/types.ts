@@ -1,4 +1,6 @@
+import type { ToolDiff } from '@threadline/protocol';
 import type { z } from 'zod';
+import type { SandboxRun } from '../sandbox/service';
 
 /** What a tool needs from the runtime; nothing global, so tests can run tools directly. */
 export interface ToolContext {
@@ -18,6 +20,14 @@ export interface ToolContext {
   lookupToolOutput: (id: string) => string | null;
   /** The latest todo list of the session (from its last manage_todo_list result), if any. */
   latestTodos: () => TodoItem[] | null;
+  /** Set when the call runs in the OS sandbox (policy `sandboxed`): commands are wrapped in it. */
+  sandbox?: SandboxRun;
+  /**
+   * Whether a file found while walking a tree may be read (grep, glob): false for Threadline's
+   * data folder and credential places, which a search skips rather than leaks. `symlink`: the
+   * entry is a link, so where it leads is resolved first. Absent (tests of a tool alone): all may.
+   */
+  mayRead?: (absPath: string, symlink: boolean) => boolean;
 }
 
 export interface TodoItem {
@@ -55,6 +65,16 @@ export interface ToolDefinition<A = unknown> {
    * form, so the tool acts on exactly the path that was checked (workspace/reach.ts).
    */
   path?: { get: (args: A) => string; set: (args: A, resolved: string) => A };
+  /**
+   * Tools that can run in the OS sandbox (shell): under the `sandboxed` policy they run there
+   * without asking, unless `outside(args)` (the model asks to leave it), which asks.
+   */
+  sandbox?: { outside: (args: A) => boolean };
+  /**
+   * File-changing tools: the change the call would make, for the approval card, worked out
+   * without writing (null: nothing to show, e.g. the call would be refused).
+   */
+  preview?: (args: A, ctx: Pick<ToolContext, 'cwd'>) => Promise<ToolDiff | null>;
 }
 
 /** The `tools` array entry of an OpenAI chat request. */

@@ -1,4 +1,4 @@
-import { AUTO_MIN_MESSAGES, MAX_CONSECUTIVE_FAILURES, shouldAutoCompact } from '@threadline/context';
+import { AUTO_MIN_MESSAGES, MAX_CONSECUTIVE_FAILURES } from '@threadline/context';
 import type { TurnScope } from '../turn/deps';
 import { CANCELLED_REASON, runCompaction } from '../turn/compaction';
 import { persistCompactionNotice } from '../turn/notices';
@@ -21,14 +21,13 @@ export async function autoCompactIfNeeded(
   const { deps, sessionId, settings, profile } = scope;
   const rt = deps.runtime(sessionId);
   if (!autoEnabled(settings) || rt.autoPaused) return sv;
-  // In the provider's tokens: the view's estimate plus the tool definitions, calibrated.
-  const tokens = budget.providerTokens(sv.view.tokens);
-  if (!shouldAutoCompact({ total: tokens, window: profile.contextWindow }, settings.compaction.autoThreshold))
-    return sv;
+  // In the provider's tokens: the view's estimate plus the tool definitions, calibrated. The
+  // engine is handed this same usage figure (turn/compaction.ts), so it cannot refuse what fired.
+  if (!budget.overThreshold(sv.view.tokens, settings.compaction.autoThreshold)) return sv;
   // Below the strategy's minimum a compaction is not due yet (not a failure): recovery covers a
   // short session with a huge message.
   if (conversationLength(sv) < AUTO_MIN_MESSAGES[settings.compaction.strategy]) return sv;
-  const percent = Math.round((tokens / profile.contextWindow) * 100);
+  const percent = Math.round(budget.usage(sv.view.tokens) * 100);
   // No notice: the compaction.started event shows it in place, and its record is the divider.
   const outcome = await runCompaction({
     ...scope,

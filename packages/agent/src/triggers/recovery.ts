@@ -1,7 +1,7 @@
-import { MAX_RECOVERY_ATTEMPTS, MESSAGE_OVER_WINDOW, recoveryTarget } from '@threadline/context';
+import { MAX_RECOVERY_ATTEMPTS, MESSAGE_OVER_WINDOW, recoveryTarget, statedContextLimit } from '@threadline/context';
 import type { Strategy } from '@threadline/protocol';
 import type { TurnScope } from '../turn/deps';
-import { tokenBudget } from '../turn/budget';
+import { effectiveWindow, tokenBudget } from '../turn/budget';
 import { runCompaction } from '../turn/compaction';
 import { MAX_ATTEMPTS_MESSAGE, persistCompactionNotice } from '../turn/notices';
 
@@ -10,14 +10,46 @@ export function maxRecoveryAttempts(strategy: Strategy): number {
   return MAX_RECOVERY_ATTEMPTS[strategy];
 }
 
+/** What one recovery step did: whether a retry makes sense, and the compaction it applied. */
+export interface RecoveryStep {
+  retry: boolean;
+  compactionId: string | null;
+}
+
 /**
- * recovery: the provider said the context is too long. Returns true when a retry makes sense,
- * false after the last attempt (the max-attempts notice is then persisted and the turn stops).
+ * The provider stated its window ("maximum context length is 16000 tokens") and it is smaller than
+ * the one the runtime works with: the profile learns it (shown, undoable in the profile form)
+ * before anything is compacted against the wrong figure. Returns whether it changed.
  */
-export async function recoverFromContextError(scope: TurnScope, attempt: number): Promise<boolean> {
-  const { deps, sessionId, settings, profile } = scope;
+export function learnWindowFrom(scope: TurnScope, err: unknown): boolean {
+  const stated = statedContextLimit(err);
+  const { deps, sessionId, profile } = scope;
+  const before = effectiveWindow(profile);
+  if (!stated || stated.limit >= before) return false;
+  const learned = deps.store.providers.setLearnedWindow(profile.id, stated.limit);
+  if (effectiveWindow(learned) === before) return false;
+  scope.profile = learned;
+  persistCompactionNotice(deps, sessionId, {
+    type: 'window_learned',
+    trigger: 'recovery',
+    strategy: scope.settings.compaction.strategy,
+    window: effectiveWindow(learned),
+    previousWindow: before,
+  });
+  deps.emit({ type: 'providers.changed', sessionId, profile: learned });
+  return true;
+}
+
+/**
+ * recovery: the provider said the context is too long. Returns whether a retry makes sense
+ * (false after the last attempt: the max-attempts notice is then persisted and the turn stops)
+ * and the compaction it applied, so the caller can take back the ones that did not help.
+ */
+export async function recoverFromContextError(scope: TurnScope, attempt: number, err?: unknown): Promise<RecoveryStep> {
+  const { deps, sessionId, settings } = scope;
   const strategy = settings.compaction.strategy;
   const maxAttempts = maxRecoveryAttempts(strategy);
+  if (err !== undefined) learnWindowFrom(scope, err);
   if (attempt > maxAttempts) {
     persistCompactionNotice(deps, sessionId, {
       type: 'max_attempts',
@@ -27,7 +59,7 @@ export async function recoverFromContextError(scope: TurnScope, attempt: number)
       maxAttempts,
       reason: MAX_ATTEMPTS_MESSAGE,
     });
-    return false;
+    return { retry: false, compactionId: null };
   }
   persistCompactionNotice(deps, sessionId, { type: 'recovering', trigger: 'recovery', strategy, attempt, maxAttempts });
   const outcome = await runCompaction({
@@ -35,13 +67,13 @@ export async function recoverFromContextError(scope: TurnScope, attempt: number)
     trigger: 'recovery',
     instructions: null,
     // In the view's units, like everything the engine is given (turn/budget.ts).
-    targetTokens: recoveryTarget(tokenBudget(deps, sessionId, profile).viewWindow, attempt),
+    targetTokens: recoveryTarget(tokenBudget(deps, sessionId, scope.profile).engineWindow, attempt),
     signal: scope.signal,
   });
   // The engine's rule (SPEC §3.4): a best-effort result is applied and retried; only a message
   // that may not be hidden and is itself over the window makes a retry pointless, and the
-  // compaction_failed notice already says which message.
-  if (outcome.reason?.startsWith(MESSAGE_OVER_WINDOW)) return false;
+  // message_too_large notice says which message and offers to cut it or leave it out.
+  if (outcome.reason?.startsWith(MESSAGE_OVER_WINDOW)) return { retry: false, compactionId: null };
   // Any other failed compaction counts as an attempt: the loop retries and eventually stops.
-  return true;
+  return { retry: true, compactionId: outcome.ok ? (outcome.record?.id ?? null) : null };
 }

@@ -1,5 +1,7 @@
-import type { ApprovalPolicy } from '@threadline/protocol';
+import type { ApprovalPolicy, ToolSandbox } from '@threadline/protocol';
+import type { SandboxRun } from '../sandbox/service';
 import type { ToolDefinition } from '../tools/types';
+import type { Zone } from '../workspace/reach';
 import type { TurnScope } from './deps';
 
 /** `approve_original`: run the model's own arguments, not the gate's rewrite of them. */
@@ -22,20 +24,41 @@ export function effectivePolicy(
 /**
  * Policy of a file tool call by where its path leads (workspace/reach.ts): inside the folder it
  * runs on its own unless the user said otherwise for this tool; outside it, it follows the policy
- * of tools that change things (like shell: `ask` by default); credential places always ask.
+ * of tools that change things (like shell: `ask` by default); credential places, and writes to
+ * protected paths (workspace/protected.ts), always ask, whatever the policy or auto-approval.
  * `deny` for the tool always wins. The data folder never gets here (refused before).
  */
 export function pathPolicy(
   scope: TurnScope,
   tool: Pick<ToolDefinition, 'name' | 'readOnly'>,
-  zone: 'inside' | 'outside' | 'credential' | 'data',
+  zone: Zone,
 ): ApprovalPolicy {
   const override = scope.deps.store.approvals.get(scope.sessionId, tool.name);
   const appWide = scope.settings.approvalPolicy;
   if (override === 'deny') return 'deny';
-  if (zone === 'credential') return 'ask';
+  if (zone === 'credential' || zone === 'protected') return 'ask';
   if (zone === 'outside') return override ?? appWide;
   return override ?? (appWide === 'deny' && !tool.readOnly ? 'deny' : 'auto');
+}
+
+/**
+ * What a `sandboxed` policy comes to for one call: a tool that can run in the sandbox (shell)
+ * runs there without asking when this machine has one and the model did not ask to leave it;
+ * otherwise it asks, and `why` says so on the card. Other tools ask, as under `ask`.
+ */
+export async function sandboxedPolicy(
+  scope: TurnScope,
+  tool: Pick<ToolDefinition, 'sandbox'>,
+  args: unknown,
+): Promise<{ policy: 'auto' | 'ask'; run: SandboxRun | null; why: ToolSandbox | null }> {
+  if (!tool.sandbox) return { policy: 'ask', run: null, why: null };
+  if (tool.sandbox.outside(args)) return { policy: 'ask', run: null, why: { state: 'outside_requested' } };
+  const service = scope.deps.sandbox;
+  const info = service ? await service.info() : null;
+  if (!service || !info || info.kind === 'none')
+    return { policy: 'ask', run: null, why: { state: 'unavailable', reason: info?.reason ?? 'disabled' } };
+  const network = scope.deps.store.sessionSandbox.network(scope.sessionId);
+  return { policy: 'auto', run: await service.run(network, scope.sessionId), why: null };
 }
 
 /** Waits for chat.approve (or the turn's cancel) on one tool call. */

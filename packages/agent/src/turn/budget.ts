@@ -1,4 +1,4 @@
-import { INITIAL_CALIBRATION, countMessageTokens, observeUsage } from '@threadline/context';
+import { INITIAL_CALIBRATION, countMessageTokens, observeUsage, shouldAutoCompact } from '@threadline/context';
 import type { ProviderProfile } from '@threadline/protocol';
 import type { ToolRegistry } from '../tools/registry';
 import type { TurnDeps } from './deps';
@@ -18,10 +18,23 @@ export interface TokenBudget {
   learned: boolean;
   /** Estimated tokens of the tool definitions each request carries (not part of the view). */
   toolTokens: number;
-  /** The window in the view's own units: what the engine compacts against. */
+  /** The window less the tool definitions, in the view's own units (room for messages). */
   viewWindow: number;
+  /**
+   * The whole window in the view's units: what the engine compacts against, the tool
+   * definitions being part of its fixed tokens (CompactInput.toolTokens), so its targets and
+   * its figures speak like the meter.
+   */
+  engineWindow: number;
   /** What the provider would count for a view whose estimate is `viewTokens`. */
   providerTokens(viewTokens: number): number;
+  /** Usage as a fraction of the window, in the provider's units, tool definitions included. */
+  usage(viewTokens: number): number;
+  /**
+   * THE decision "over the auto threshold" (SPEC §3.5): the trigger asks it, and the engine is
+   * handed the same usage figure (CompactInput.usage) so it cannot answer otherwise.
+   */
+  overThreshold(viewTokens: number, threshold: number): boolean;
 }
 
 /** What the budget reads: the session's tools and its learned ratio. */
@@ -46,6 +59,19 @@ export function toolDefinitionTokens(deps: Pick<TurnDeps, 'toolsFor'>, sessionId
   return n;
 }
 
+/**
+ * The window the runtime works with: the profile's, or the smaller one the provider stated in a
+ * context-limit error (`learnedContextWindow`, issue 22), until the user undoes it.
+ */
+export function effectiveWindow(
+  profile: Pick<ProviderProfile, 'contextWindow'> & { learnedContextWindow?: number | null },
+): number {
+  const learned = profile.learnedContextWindow;
+  return typeof learned === 'number' && learned > 0 && learned < profile.contextWindow
+    ? learned
+    : profile.contextWindow;
+}
+
 /** Calibration is learned per profile and model: a switch must not carry a ratio over. */
 function calibrationKey(profile: ProviderProfile): string {
   return `${profile.id}\u0000${profile.model}`;
@@ -56,12 +82,18 @@ export function tokenBudget(deps: BudgetDeps, sessionId: string, profile: Provid
   const learned = rt.calibrationFor === calibrationKey(profile);
   const ratio = learned ? rt.calibration.ratio : 1;
   const toolTokens = toolDefinitionTokens(deps, sessionId, profile.model);
+  const window = effectiveWindow(profile);
+  const providerTokens = (viewTokens: number): number => Math.round((viewTokens + toolTokens) * ratio);
+  const usage = (viewTokens: number): number => (window > 0 ? providerTokens(viewTokens) / window : 0);
   return {
     ratio,
     learned,
     toolTokens,
-    viewWindow: Math.max(1, Math.floor(profile.contextWindow / ratio) - toolTokens),
-    providerTokens: (viewTokens) => Math.round((viewTokens + toolTokens) * ratio),
+    viewWindow: Math.max(1, Math.floor(window / ratio) - toolTokens),
+    engineWindow: Math.max(1, Math.floor(window / ratio)),
+    providerTokens,
+    usage,
+    overThreshold: (viewTokens, threshold) => shouldAutoCompact(usage(viewTokens), threshold),
   };
 }
 

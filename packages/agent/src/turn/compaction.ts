@@ -15,7 +15,7 @@ import type { ChatMessage, CompactionRecord, ProviderProfile, Settings, Trigger 
 import type { ProviderClient } from '../provider/client';
 import type { FunctionToolSpec } from '../provider/types';
 import type { TurnDeps } from './deps';
-import { tokenBudget, type TokenBudget } from './budget';
+import { effectiveWindow, tokenBudget, type TokenBudget } from './budget';
 import { emitCost, recordCall } from './cost';
 import { persistCompactionNotice } from './notices';
 import { buildSessionView, type SessionView } from './view';
@@ -129,7 +129,7 @@ export async function planCompaction(
 ): Promise<{ plan: CompactionPlan; sv: SessionView }> {
   const view = sv ?? buildSessionView(req.deps, req.sessionId, req.settings, req.profile);
   const budget = tokenBudget(req.deps, req.sessionId, req.profile);
-  const plan = await compact(compactInput(req, view, budget.viewWindow));
+  const plan = await compact(compactInput(req, view, budget));
   return { plan: inProviderTokens(plan, budget), sv: view };
 }
 
@@ -138,8 +138,8 @@ export function compactInput(
   req: CompactionRequest & { dryRun?: boolean },
   view: Pick<SessionView, 'history' | 'compactions' | 'memoryBlock' | 'systemPrompt' | 'facts'> &
     Partial<Pick<SessionView, 'view'>>,
-  /** The window less the tool definitions, in the view's calibrated units (turn/budget.ts). */
-  window: number,
+  /** The window and tool definitions in the view's calibrated units, and the usage (turn/budget.ts). */
+  budget: Pick<TokenBudget, 'engineWindow' | 'toolTokens' | 'usage'>,
 ): CompactInput {
   const now = req.deps.now();
   return {
@@ -152,13 +152,21 @@ export function compactInput(
     model: req.profile.model,
     strategy: req.settings.compaction.strategy,
     trigger: req.trigger,
-    window,
+    window: budget.engineWindow,
+    toolTokens: budget.toolTokens,
+    // The meter's usage (provider units, tool definitions included): the engine's threshold check
+    // and progressive's level read the figure the trigger read.
+    ...(view.view ? { usage: budget.usage(view.view.tokens) } : {}),
     // priority_chain's auto target is (min(0.85, threshold) − 0.1) of the window.
     threshold: req.settings.compaction.autoThreshold,
     instructions: req.instructions,
     target: req.targetTokens ?? undefined,
     // Preview: no model call, a stand-in summary of realistic length.
-    summarizer: req.dryRun ? dryRunSummarizer : summarizeFor(req, view.view, window),
+    // The summary request carries the tool definitions too: the room for its messages is the
+    // window less them.
+    summarizer: req.dryRun
+      ? dryRunSummarizer
+      : summarizeFor(req, view.view, Math.max(1, budget.engineWindow - budget.toolTokens)),
     onStep: req.dryRun ? undefined : (step) => progress(req, step),
     now: () => now,
     newId: req.deps.newId,
@@ -173,9 +181,12 @@ function progress(req: CompactionRequest, step: string): void {
   req.deps.emit({ type: 'compaction.progress', sessionId: req.sessionId, step });
 }
 
-/** The engine counts in the view's estimate; records, notices and previews speak like the meter. */
+/**
+ * The engine counts in the view's estimate, tool definitions included; records, notices and
+ * previews speak like the meter (provider units).
+ */
 function inProviderTokens(plan: CompactionPlan, budget: TokenBudget): CompactionPlan {
-  const p = budget.providerTokens;
+  const p = (tokens: number): number => Math.round(tokens * budget.ratio);
   return {
     ...plan,
     tokensBefore: p(plan.tokensBefore),
@@ -220,6 +231,11 @@ export async function runCompaction(req: CompactionRequest): Promise<CompactionO
   return outcome;
 }
 
+/** A compaction that failed because something broke (a summary call, a step), not because it could not help. */
+export function isStepFailure(reason: string): boolean {
+  return /^(?:step_failed|summary_failed)/.test(reason);
+}
+
 async function compactAndStore(req: CompactionRequest): Promise<CompactionOutcome> {
   const { deps, sessionId, settings, trigger } = req;
   const strategy = settings.compaction.strategy;
@@ -240,6 +256,25 @@ async function compactAndStore(req: CompactionRequest): Promise<CompactionOutcom
     plan.ok && plan.tokensAfter < plan.tokensBefore && (plan.hiddenIds.length > 0 || plan.inserted.length > 0);
   if (!reduces) {
     const reason = plan.reason ?? 'did_not_reduce';
+    // An automatic run that cannot help (nothing to hide, too few messages, no reduction) is no
+    // failure the user can act on: no element in the chat. A step that failed still says so.
+    if (trigger === 'auto' && !isStepFailure(reason)) return { ok: false, record: null, reason, plan };
+    const big = plan.oversized;
+    if (big) {
+      // Which message, by how much: the notice offers to cut it or leave it out (chat.fitMessage).
+      const budget = tokenBudget(deps, sessionId, req.profile);
+      persistCompactionNotice(deps, sessionId, {
+        type: 'message_too_large',
+        trigger,
+        strategy,
+        reason,
+        messageId: big.id,
+        messageRole: big.role,
+        messageTokens: Math.round(big.tokens * budget.ratio),
+        window: effectiveWindow(req.profile),
+      });
+      return { ok: false, record: null, reason, plan };
+    }
     const type = trigger === 'manual' ? 'nothing_to_compact' : 'compaction_failed';
     persistCompactionNotice(deps, sessionId, {
       type,

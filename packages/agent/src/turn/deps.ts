@@ -2,13 +2,17 @@ import type { AppEvent, ProviderProfile, Settings } from '@threadline/protocol';
 import type { Store } from '@threadline/store';
 import type { ProviderClient } from '../provider/client';
 import type { McpManager } from '../mcp/manager';
+import type { SandboxService } from '../sandbox/service';
+import type { CheckpointService } from '../checkpoints/service';
+import type { TurnCheckpoint } from '../checkpoints/turn';
 import type { ToolRegistry } from '../tools/registry';
+import type { ProjectInstructionsCache } from './instructions';
 import type { SessionRuntime } from './sessionRuntime';
 import type { SessionSnapshots } from './snapshot';
 
 /** Where the agent works and what it may never touch (resolved once, at start). */
 export interface Workspace {
-  /** The process's working directory (the system prompt names it). */
+  /** The process's working directory (a fallback only: the system prompt names the session's folder). */
   cwd: string;
   /** The user's home folder, resolved (for `~`, the default folder and credential places). */
   homeDir: string;
@@ -42,6 +46,8 @@ export interface TurnDeps {
   toolsFor: (sessionId: string) => ToolRegistry;
   /** MCP servers (null: none configured in this runtime, e.g. some tests). */
   mcp: McpManager | null;
+  /** Checkpoints of the working folder (null: none in this runtime, e.g. some tests). */
+  checkpoints?: CheckpointService | null;
   emit: (e: AppEvent) => void;
   now: () => number;
   newId: () => string;
@@ -49,6 +55,10 @@ export interface TurnDeps {
   process: ProcessOptions;
   limits: TurnLimits;
   runtime: (sessionId: string) => SessionRuntime;
+  /** The OS sandbox commands run in under the `sandboxed` policy (absent: none, such calls ask). */
+  sandbox?: SandboxService;
+  /** The project instruction files found so far, by path (read again when they change). */
+  instructions: ProjectInstructionsCache;
 }
 
 export interface TurnScope {
@@ -58,4 +68,6 @@ export interface TurnScope {
   profile: ProviderProfile;
   client: ProviderClient;
   signal: AbortSignal;
+  /** A chat turn's checkpoint (absent outside a turn: a manual compaction runs no tools). */
+  checkpoint?: TurnCheckpoint;
 }

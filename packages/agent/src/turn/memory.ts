@@ -2,6 +2,7 @@ import { MAX_CANDIDATES, formatRuntimeNotice, refreshMemory } from '@threadline/
 import { USER_ONLY, type StoredMessage } from '@threadline/protocol';
 import type { TurnScope } from './deps';
 import type { SessionSnapshot } from './snapshot';
+import { usesMemoryBlock } from './view';
 
 /**
  * What a refresh parses. Every normal message is parsed once, because evidence must mean "seen
@@ -48,7 +49,10 @@ export function refreshSessionMemory(
   window: RefreshWindow,
 ): void {
   const { deps, sessionId, settings } = scope;
-  if (settings.compaction.strategy !== 'cfpm_memory_v1') return;
+  // CFPM's lifecycle, and priority_chain's digest (SPEC §3.4: "always injected"): both read the
+  // facts through the same memory block (turn/view.ts).
+  if (!usesMemoryBlock(settings)) return;
+  const cfpm = settings.compaction.strategy === 'cfpm_memory_v1';
   const messages =
     window.at === 'committed'
       ? window.messages.filter((m) => m.kind === 'normal')
@@ -62,8 +66,9 @@ export function refreshSessionMemory(
     now: deps.now(),
     newId: deps.newId,
   });
-  // Stored whole: visibility is a view the renderer applies at render time, to every notice.
-  const notice = formatRuntimeNotice(outcome, 'debug');
+  // Stored whole: visibility is a view the renderer applies at render time, to every notice. The
+  // refresh notice is CFPM's; priority_chain only keeps the digest up to date.
+  const notice = cfpm ? formatRuntimeNotice(outcome, 'debug') : null;
   deps.sessions.refreshMemory(sessionId, {
     facts: outcome.facts,
     candidates: outcome.candidates.map((c) => ({

@@ -11,7 +11,7 @@ import { emitUsage } from './usage';
 import { buildSessionView, type SessionView } from './view';
 
 export type ModelReply =
-  | { kind: 'reply'; id: string; content: string; toolCalls: ToolCall[]; sv: SessionView }
+  | { kind: 'reply'; id: string; content: string; reasoning: string; toolCalls: ToolCall[]; sv: SessionView }
   | { kind: 'aborted'; id: string; content: string }
   | { kind: 'stopped' }
   | { kind: 'error'; id: string; content: string; error: unknown };
@@ -34,6 +34,7 @@ async function streamReply(
       rt.streamed(id, sink.content);
       deps.emit({ type: 'message.delta', sessionId, messageId: id, delta });
     },
+    onReasoningDelta: (delta) => deps.emit({ type: 'message.delta', sessionId, messageId: id, delta, reasoning: true }),
     // The provider's wait can be long (a rate limit): the user sees why nothing streams yet.
     onRetry: (info) =>
       deps.emit({
@@ -56,9 +57,13 @@ function retryReason(kind: ProviderErrorKind): 'rate_limit' | 'server' | 'networ
  * context-length error (compact lower, rebuild, retry).
  */
 export async function callModel(scope: TurnScope): Promise<ModelReply> {
-  const { deps, sessionId, settings, profile } = scope;
+  const { deps, sessionId, settings } = scope;
   const id = deps.newId();
+  // Recovery compactions of this call: taken back if the call never gets through (they did not help).
+  const recovered: string[] = [];
   for (let attempt = 1; ; attempt++) {
+    // The profile may have learned a smaller window from the provider's error (triggers/recovery.ts).
+    const profile = scope.profile;
     let sv = buildSessionView(deps, sessionId, settings, profile);
     // One budget for the trigger and the meter: neither changes the tools or the ratio.
     const budget = tokenBudget(deps, sessionId, profile);
@@ -75,14 +80,39 @@ export async function callModel(scope: TurnScope): Promise<ModelReply> {
         recordCall(deps, { sessionId, profile, model: profile.model, kind: 'chat', usage: res.usage });
       }
       if (scope.signal.aborted) return { kind: 'aborted', id, content: sink.content };
-      return { kind: 'reply', id, content: res.content || sink.content, toolCalls: res.toolCalls, sv };
+      return {
+        kind: 'reply',
+        id,
+        content: res.content || sink.content,
+        reasoning: res.reasoning,
+        toolCalls: res.toolCalls,
+        sv,
+      };
     } catch (err) {
       if (scope.signal.aborted) return { kind: 'aborted', id, content: sink.content };
       if (!isContextLimitError(err)) return { kind: 'error', id, content: sink.content, error: err };
-      const retry = await recoverFromContextError(scope, attempt);
-      if (!retry) return { kind: 'stopped' };
+      const step = await recoverFromContextError(scope, attempt, err);
+      if (step.compactionId) recovered.push(step.compactionId);
+      if (!step.retry) {
+        undoRecovered(scope, recovered);
+        return { kind: 'stopped' };
+      }
       if (scope.signal.aborted) return { kind: 'aborted', id, content: '' };
     }
+  }
+}
+
+/**
+ * The recovery compactions of a call that never got through did not help: they are taken back,
+ * newest first, so the conversation is as it was before the failed call (SPEC §3.5 guards).
+ */
+function undoRecovered(scope: TurnScope, ids: readonly string[]): void {
+  const { deps, sessionId } = scope;
+  for (const cid of [...ids].reverse()) {
+    const newest = deps.store.compactions.active(sessionId).at(-1);
+    if (newest?.id !== cid) break;
+    const undone = deps.sessions.undoCompaction(sessionId);
+    if (undone) deps.emit({ type: 'compaction.undone', sessionId, compaction: undone });
   }
 }
 

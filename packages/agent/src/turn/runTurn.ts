@@ -9,6 +9,7 @@ import {
 } from '@threadline/protocol';
 import type { NewMessage } from '@threadline/store';
 import { ProviderError } from '../provider/errors';
+import { TurnCheckpoint } from '../checkpoints/turn';
 import { compactOnRequest, type UserRequest } from '../triggers/manual';
 import type { TurnDeps, TurnScope } from './deps';
 import { tokenBudget } from './budget';
@@ -62,7 +63,14 @@ export function appendUserMessage(
   const user = userContent(deps, sessionId, deps.newId(), text, profile);
   const [message] = deps.sessions.append(
     sessionId,
-    [{ ...user, visibility: command ? USER_ONLY : VISIBLE_TO_ALL }],
+    // An edit starts a branch of work: its message is a task the ledger always carries (userWords.ts).
+    [
+      {
+        ...user,
+        visibility: command ? USER_ONLY : VISIBLE_TO_ALL,
+        ...(parentId !== undefined && !command ? { meta: { ...user.meta, branchStart: true } } : {}),
+      },
+    ],
     parentId === undefined ? { model: profile.model } : { parentId, model: profile.model },
   );
   // An untitled session is named after its first request, so the list and its search mean
@@ -102,8 +110,12 @@ export function titleFrom(text: string): string {
 }
 
 /** The whole turn after the user message: never throws; failures become notices and events. */
-export async function runTurn(scope: TurnScope, request: UserRequest): Promise<void> {
+export async function runTurn(outer: TurnScope, request: UserRequest): Promise<void> {
+  const scope: TurnScope = { ...outer, checkpoint: new TurnCheckpoint(outer.deps, outer.sessionId) };
   try {
+    // The system prompt says whether commands are sandboxed: the detection (started with the
+    // runtime, a few ms) is in before the first request.
+    await scope.deps.sandbox?.info();
     await turnBody(scope, request);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
@@ -119,6 +131,8 @@ export async function runTurn(scope: TurnScope, request: UserRequest): Promise<v
       // The store itself failed; the error event above is all we can do.
     }
   }
+  // What the turn changed in the folder, whatever its outcome (never throws).
+  await scope.checkpoint?.finish();
   try {
     refreshUsage(scope);
   } catch {
@@ -148,7 +162,7 @@ async function turnBody(scope: TurnScope, request: UserRequest): Promise<void> {
       failTurn(scope, reply.id, reply.content, reply.error);
       return;
     }
-    const assistant = assistantMessage(reply.id, reply.content, reply.toolCalls);
+    const assistant = assistantMessage(reply.id, reply.content, reply.toolCalls, reply.reasoning);
     if (reply.toolCalls.length === 0) {
       // The final answer's facts (and their runtime notice) belong to this turn, not the next.
       const stored = commitStep(scope, assistant, [], false);
@@ -180,9 +194,14 @@ function untilAborted(work: Promise<void> | undefined, signal: AbortSignal): Pro
   });
 }
 
-function assistantMessage(id: string, content: string, toolCalls: ToolCall[]): NewMessage {
+/** Thinking kept with its answer for the user, at most this much (it is never sent back to the model). */
+const REASONING_MAX_CHARS = 200_000;
+
+function assistantMessage(id: string, content: string, toolCalls: ToolCall[], reasoning = ''): NewMessage {
   const m: NewMessage = { id, role: 'assistant', content };
   if (toolCalls.length > 0) m.tool_calls = toolCalls;
+  // In meta, which no request carries: the model's thinking is shown, never resent.
+  if (reasoning !== '') m.meta = { reasoning: reasoning.slice(0, REASONING_MAX_CHARS) };
   return m;
 }
 

@@ -5,7 +5,9 @@ import type {
   PendingToolCall,
   RunningCompaction,
   ToolAccess,
+  ToolSandbox,
   ToolCall,
+  ToolDiff,
 } from '@threadline/protocol';
 import type { ApprovalDecision } from './approvals';
 
@@ -18,6 +20,8 @@ export class SessionRuntime {
   abort: AbortController | null = null;
   /** Resolves the turn's wait for chat.approve, keyed by tool call id. */
   readonly pendingApprovals = new Map<string, (d: ApprovalDecision) => void>();
+  /** The user's reason for a denial (chat.approve), taken by the tool step as the call's result. */
+  readonly denyReasons = new Map<string, string>();
   consecutiveAutoFailures = 0;
   autoPaused = false;
   providerPromptTokens: number | null = null;
@@ -25,6 +29,8 @@ export class SessionRuntime {
   calibration: CalibrationState = INITIAL_CALIBRATION;
   /** ...of this profile and model: another one tokenizes differently and starts over. */
   calibrationFor: string | null = null;
+  /** Work after a turn that does not keep the session busy (its title): awaited by idle and dispose. */
+  background: { promise: Promise<void>; abort: AbortController } | null = null;
   /** Promise of the running turn (or manual compaction), so cancel, delete and dispose can wait for it. */
   running: Promise<void> | null = null;
   /**
@@ -46,9 +52,9 @@ export class SessionRuntime {
     messageId: string,
     toolCall: ToolCall,
     needsApproval: boolean,
-    extra: { access?: ToolAccess; gate?: GateRewrite } = {},
+    extra: { access?: ToolAccess; gate?: GateRewrite; sandbox?: ToolSandbox; diff?: ToolDiff } = {},
   ): void {
-    const { access, gate } = extra;
+    const { access, gate, sandbox, diff } = extra;
     this.pending.set(toolCall.id, {
       toolCall,
       messageId,
@@ -56,6 +62,8 @@ export class SessionRuntime {
       status: needsApproval ? 'waiting' : 'running',
       ...(access ? { access } : {}),
       ...(gate ? { gate } : {}),
+      ...(sandbox ? { sandbox } : {}),
+      ...(diff ? { diff } : {}),
     });
   }
 

@@ -275,8 +275,8 @@ export class SessionSnapshots {
       snap.compactions = [...snap.compactions, applied.record];
       if (applied.facts) snap.facts = applied.facts;
       snap.inView = messagesInView(snap.history, snap.compactions);
-      // A compaction that inserted nothing (priority_chain's drops) pushed no message: without
-      // this the view cached before it would be sent once more, uncompacted.
+      // What the model reads changed even when nothing was inserted (a compaction that only
+      // hides): the cached view, the meter and context.usage must not answer the old one.
       snap.version += 1;
     }
     return { record: applied.record, inserted: applied.inserted };

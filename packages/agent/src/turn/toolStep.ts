@@ -7,16 +7,19 @@ import {
   type StoredMessage,
   type ToolAccess,
   type ToolCall,
+  type ToolSandbox,
+  type ToolDiff,
 } from '@threadline/protocol';
 import { capFullOutput, truncateToolOutput } from '@threadline/context';
 import type { NewMessage } from '@threadline/store';
 import { parseToolCall, runParsedTool } from '../tools/registry';
 import { TODO_TOOL_NAME } from '../tools/todo';
 import type { TodoItem, ToolContext, ToolDefinition, ToolResult } from '../tools/types';
-import { effectivePolicy, pathPolicy, waitForApproval, type ApprovalDecision } from './approvals';
+import { effectivePolicy, pathPolicy, sandboxedPolicy, waitForApproval, type ApprovalDecision } from './approvals';
+import type { SandboxRun } from '../sandbox/service';
 import type { TurnScope } from './deps';
 import { gateToolCall } from './gate';
-import { classifyPath, type Zone } from '../workspace/reach';
+import { classifyPath, zoneOfResolved, type PathClass, type Reach, type Zone } from '../workspace/reach';
 import { ensureFolder, reachBase, sessionFolder } from '../workspace/sessionFolder';
 
 export type ToolStatus = 'ok' | 'error' | 'denied' | 'aborted';
@@ -52,9 +55,10 @@ function canonicalArgs(raw: string): string {
   }
 }
 
-function toolContext(scope: TurnScope, folder: string, callId: string): ToolContext {
+function toolContext(scope: TurnScope, folder: string, callId: string, sandbox: SandboxRun | null): ToolContext {
   const { deps, sessionId } = scope;
   return {
+    ...(sandbox ? { sandbox } : {}),
     sessionId,
     cwd: folder,
     onSpawn: (p) => recordProcess(scope, callId, p),
@@ -65,7 +69,19 @@ function toolContext(scope: TurnScope, folder: string, callId: string): ToolCont
     envPassthrough: scope.settings.agent.envPassthrough,
     lookupToolOutput: (id) => lookupToolOutput(scope, id),
     latestTodos: () => latestTodos(deps.sessions.get(sessionId).history),
+    mayRead: (p, symlink) => mayRead({ ...reachBase(deps.workspace), folder }, p, symlink),
   };
+}
+
+/** grep and glob skip what no tool may read and what holds credentials, instead of asking per file. */
+function mayRead(reach: Reach, p: string, symlink: boolean): boolean {
+  let zone: Zone;
+  try {
+    zone = symlink ? classifyPath(p, reach).zone : zoneOfResolved(p, reach);
+  } catch {
+    return false; // a link loop: nothing to read there
+  }
+  return zone !== 'data' && zone !== 'credential';
 }
 
 /** A running tool process in the store until it ends; never lets the store break the tool. */
@@ -201,7 +217,7 @@ export async function runToolCall(
     return done('error', { ok: false, content: refusedText(access.path) }, gateNotices(gated.notice, false));
   }
   const asked = deps.now();
-  const { decision, waited } = await approve(scope, messageId, call, parsed.tool, gated.rewritten, access);
+  const { decision, waited, sandbox } = await approve(scope, messageId, call, parsed.tool, gated, access, place.folder);
   if (waited) {
     // The tool's run time leaves out the time it waited for the user.
     approvalWaitMs = deps.now() - asked;
@@ -219,8 +235,7 @@ export async function runToolCall(
     if (originalAccess && parsed.tool.path) args = parsed.tool.path.set(args, originalAccess.path);
   }
   const notices = gateNotices(gated.notice, gate?.declined === true);
-  if (decision === 'deny')
-    return done('denied', { ok: false, content: 'denied: the user did not allow this tool call' }, notices);
+  if (decision === 'deny') return done('denied', { ok: false, content: deniedText(scope, call.id) }, notices);
   if (decision === 'aborted')
     return done('aborted', { ok: false, content: 'aborted: the user cancelled the turn' }, notices);
   try {
@@ -233,9 +248,26 @@ export async function runToolCall(
       notices,
     );
   }
-  const result = await runParsedTool(parsed.tool, args, toolContext(scope, place.folder, call.id));
+  // A tool that may write (not marked read-only: file tools, the shell, every MCP tool): the
+  // folder's state before the turn's first such tool is the turn's checkpoint.
+  // The tool's run time leaves the snapshot out.
+  if (!parsed.tool.readOnly && scope.checkpoint) {
+    await scope.checkpoint.beforeWrite(place.folder);
+    started = deps.now();
+  }
+  const result = await runParsedTool(parsed.tool, args, toolContext(scope, place.folder, call.id, sandbox));
   const status: ToolStatus = scope.signal.aborted ? 'aborted' : result.ok ? 'ok' : 'error';
   return done(status, result, notices);
+}
+
+/** What the model reads for a denied call: the user's own reason when they gave one. */
+function deniedText(scope: TurnScope, toolCallId: string): string {
+  const reasons = scope.deps.runtime(scope.sessionId).denyReasons;
+  const reason = reasons.get(toolCallId);
+  reasons.delete(toolCallId);
+  return reason
+    ? `denied: the user did not allow this tool call and said: ${reason}`
+    : 'denied: the user did not allow this tool call';
 }
 
 /** The session's working folder, or why there is none usable (an error the model can read). */
@@ -249,14 +281,20 @@ function placeOf(scope: TurnScope): { folder: string } | { error: string } {
   }
 }
 
-interface PathAccess {
-  path: string;
-  zone: Zone;
-}
+type PathAccess = PathClass;
 
+/**
+ * Where a file tool's path leads. A tool that is not read-only writes its path (write_file, the
+ * edit tools): protected paths count for it, by that intent rather than by the tool's name.
+ */
 function pathAccess(scope: TurnScope, tool: ToolDefinition, args: unknown, folder: string): PathAccess | null {
   if (!tool.path) return null;
-  return classifyPath(tool.path.get(args), { ...reachBase(scope.deps.workspace), folder });
+  const launch = scope.deps.mcp?.launchTargets() ?? [];
+  return classifyPath(
+    tool.path.get(args),
+    { ...reachBase(scope.deps.workspace), folder, launch },
+    { write: !tool.readOnly },
+  );
 }
 
 function refusedText(p: string): string {
@@ -280,13 +318,19 @@ function announce(
   needsApproval: boolean,
   gate: GateRewrite | null = null,
   access: PathAccess | null = null,
+  sandbox: ToolSandbox | null = null,
+  diff: ToolDiff | null = null,
 ): void {
   // The card shows the resolved path only where it is the reason to ask.
   const shown: ToolAccess | undefined =
-    access && access.zone !== 'inside' && access.zone !== 'data' ? { path: access.path, zone: access.zone } : undefined;
+    access && access.zone !== 'inside' && access.zone !== 'data'
+      ? { path: access.path, zone: access.zone, ...(access.reason ? { reason: access.reason } : {}) }
+      : undefined;
   scope.deps.runtime(scope.sessionId).requested(messageId, call, needsApproval, {
     ...(shown ? { access: shown } : {}),
     ...(gate ? { gate } : {}),
+    ...(sandbox ? { sandbox } : {}),
+    ...(diff ? { diff } : {}),
   });
   scope.deps.emit({
     type: 'tool.requested',
@@ -296,7 +340,28 @@ function announce(
     needsApproval,
     ...(shown ? { access: shown } : {}),
     ...(gate ? { gate } : {}),
+    ...(sandbox ? { sandbox } : {}),
+    ...(diff ? { diff } : {}),
   });
+}
+
+/**
+ * The change a file tool would make, for the approval card; never for a credential file (its
+ * old text is not read to be shown) and never an error (a call the tool will refuse shows none).
+ */
+async function previewDiff(
+  tool: ToolDefinition,
+  args: unknown,
+  access: PathAccess | null,
+  folder: string,
+): Promise<ToolDiff | null> {
+  if (!tool.preview || access?.zone === 'credential' || access?.zone === 'data') return null;
+  try {
+    const resolved = access && tool.path ? tool.path.set(args, access.path) : args;
+    return await tool.preview(resolved, { cwd: folder });
+  } catch {
+    return null;
+  }
 }
 
 /** The call as the model made it, with the gate's rewrite beside it (the card shows both). */
@@ -305,12 +370,19 @@ async function approve(
   messageId: string,
   call: ToolCall,
   tool: ToolDefinition,
-  gate: GateRewrite | null,
+  gated: { args: unknown; rewritten: GateRewrite | null },
   access: PathAccess | null,
-): Promise<{ decision: ApprovalDecision; waited: boolean }> {
-  const policy = access ? pathPolicy(scope, tool, access.zone) : effectivePolicy(scope, tool);
-  announce(scope, messageId, call, policy === 'ask', gate, access);
-  if (policy === 'auto') return { decision: 'approve', waited: false };
-  if (policy === 'deny') return { decision: 'deny', waited: false };
-  return { decision: await waitForApproval(scope, call.id), waited: true };
+  folder: string,
+): Promise<{ decision: ApprovalDecision; waited: boolean; sandbox: SandboxRun | null }> {
+  let policy = access ? pathPolicy(scope, tool, access.zone) : effectivePolicy(scope, tool);
+  let run: SandboxRun | null = null;
+  let why: ToolSandbox | null = null;
+  if (policy === 'sandboxed') ({ policy, run, why } = await sandboxedPolicy(scope, tool, gated.args));
+  // Worked out only when the user is asked: a call that runs on its own shows its diff once done.
+  const diff = policy === 'ask' ? await previewDiff(tool, gated.args, access, folder) : null;
+  announce(scope, messageId, call, policy === 'ask', gated.rewritten, access, why, diff);
+  if (policy === 'auto') return { decision: 'approve', waited: false, sandbox: run };
+  if (policy === 'deny') return { decision: 'deny', waited: false, sandbox: null };
+  // Approved on the card: it runs as the card said, outside the sandbox.
+  return { decision: await waitForApproval(scope, call.id), waited: true, sandbox: null };
 }

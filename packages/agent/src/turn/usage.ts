@@ -1,5 +1,5 @@
 import type { ContextUsage, ProviderProfile, Settings } from '@threadline/protocol';
-import { tokenBudget, type TokenBudget } from './budget';
+import { effectiveWindow, tokenBudget, type TokenBudget } from './budget';
 import type { TurnDeps } from './deps';
 import type { SessionView } from './view';
 
@@ -18,7 +18,8 @@ export function computeUsage(
   budget: TokenBudget = tokenBudget(deps, sessionId, profile),
 ): ContextUsage {
   const rt = deps.runtime(sessionId);
-  const window = profile.contextWindow;
+  // The window in effect: the profile's, or the smaller one the provider stated (turn/budget.ts).
+  const window = effectiveWindow(profile);
   const total = budget.providerTokens(sv.view.tokens);
   const toolServers = deps.mcp?.serverCount(sessionId) ?? 0;
   return {
@@ -26,7 +27,17 @@ export function computeUsage(
     window,
     percent: window > 0 ? Math.round((total / window) * 1000) / 10 : 0,
     threshold: settings.compaction.autoThreshold,
-    breakdown: { ...sv.view.breakdown, tools: budget.toolTokens },
+    breakdown: {
+      ...sv.view.breakdown,
+      tools: budget.toolTokens,
+      // The instructions are part of the system prompt; the meter shows them as their own share.
+      ...(sv.instructionsTokens > 0
+        ? {
+            system: Math.max(0, sv.view.breakdown.system - sv.instructionsTokens),
+            instructions: Math.min(sv.instructionsTokens, sv.view.breakdown.system),
+          }
+        : {}),
+    },
     // Another profile's figure would mislead: only what this one reported.
     providerPromptTokens: budget.learned ? rt.providerPromptTokens : null,
     calibration: Math.round(budget.ratio * 1000) / 1000,

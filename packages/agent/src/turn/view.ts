@@ -1,8 +1,11 @@
-import { buildMemoryBlock, buildView, countMessageTokens, type View } from '@threadline/context';
+import { TOKENS_PER_MESSAGE, buildMemoryBlock, buildView, countMessageTokens, type View } from '@threadline/context';
 import type { CompactionRecord, MemoryFact, ProviderProfile, Settings, StoredMessage } from '@threadline/protocol';
 import type { TurnDeps } from './deps';
 import type { SessionSnapshot } from './snapshot';
+import { commandsSentence } from '../sandbox/service';
+import { instructionsSection, sessionInstructions } from './instructions';
 import { systemPrompt } from './systemPrompt';
+import { sessionFolder } from '../workspace/sessionFolder';
 
 export interface SessionView {
   view: View;
@@ -16,6 +19,8 @@ export interface SessionView {
   facts: MemoryFact[];
   memoryBlock: string | null;
   systemPrompt: string;
+  /** Estimated tokens of the instructions part of the system prompt (0: none). */
+  instructionsTokens: number;
 }
 
 /** Strategies that inject the CFPM memory block into every request (SPEC §3.4, §4). */
@@ -57,12 +62,27 @@ function countNew(deps: Pick<TurnDeps, 'store'>, snap: SessionSnapshot, model: s
 }
 
 /**
+ * The folder the system prompt names: the session's working folder (where its tools run), not
+ * this process's. A folder that no longer passes the checks is named as stored; the next tool
+ * call says why it cannot be used.
+ */
+function promptFolder(deps: Pick<TurnDeps, 'store' | 'workspace'>, sessionId: string, settings: Settings): string {
+  const session = deps.store.sessions.get(sessionId);
+  if (!session) return deps.workspace.cwd;
+  try {
+    return sessionFolder(deps.workspace, settings, session);
+  } catch {
+    return session.workingFolder !== '' ? session.workingFolder : deps.workspace.cwd;
+  }
+}
+
+/**
  * build view: the session's snapshot (history in view + active compactions + memory block) →
  * normalize → count. Built once per change of the snapshot: a second call with nothing new (the
  * auto trigger, the usage event, context.usage) gets the same view.
  */
 export function buildSessionView(
-  deps: Pick<TurnDeps, 'store' | 'sessions' | 'workspace' | 'now'>,
+  deps: Pick<TurnDeps, 'store' | 'sessions' | 'workspace' | 'now' | 'sandbox' | 'instructions'>,
   sessionId: string,
   settings: Settings,
   profile: ProviderProfile,
@@ -71,19 +91,33 @@ export function buildSessionView(
   snap.model = profile.model;
   countNew(deps, snap, profile.model);
   const memoryBlock = usesMemoryBlock(settings) ? memoryBlockFor(snap) : null;
-  const { cwd, platform } = deps.workspace;
-  const prompt = systemPrompt({ cwd, platform, startedAt: snap.history[0]?.createdAt ?? deps.now() });
-  const key = `${profile.model}\u0000${prompt}\u0000${memoryBlock ?? '\u0001'}`;
+  const shellPolicy = deps.store.approvals.get(sessionId, 'shell') ?? settings.approvalPolicy;
+  const commands = commandsSentence(
+    shellPolicy,
+    deps.sandbox?.current() ?? null,
+    deps.store.sessionSandbox.network(sessionId),
+  );
+  const prompt = systemPrompt({
+    folder: promptFolder(deps, sessionId, settings),
+    platform: deps.workspace.platform,
+    startedAt: snap.history[0]?.createdAt ?? deps.now(),
+    commands,
+  });
+  // The user's and the project's instructions: read at every call, so a change applies to the next
+  // (they change only when the user changes them: the cached prefix holds between their edits).
+  const instructions = instructionsSection(sessionInstructions(deps, sessionId, settings));
+  const system = instructions === null ? prompt : `${prompt}\n\n${instructions}`;
+  const key = `${profile.model}\u0000${system}\u0000${memoryBlock ?? '\u0001'}`;
   let cached = snap.cachedView;
   if (!cached || cached.version !== snap.version || cached.key !== key) {
     const view = buildView({
       history: snap.inView,
       compactions: snap.compactions,
       memoryBlock,
-      systemPrompt: prompt,
+      systemPrompt: system,
       model: profile.model,
     });
-    cached = { version: snap.version, key, view, systemPrompt: prompt, memoryBlock };
+    cached = { version: snap.version, key, view, systemPrompt: system, memoryBlock };
     snap.cachedView = cached;
   }
   return {
@@ -94,6 +128,10 @@ export function buildSessionView(
     compactions: snap.compactions,
     facts: snap.facts,
     memoryBlock,
-    systemPrompt: prompt,
+    systemPrompt: system,
+    instructionsTokens:
+      instructions === null
+        ? 0
+        : countMessageTokens({ role: 'system', content: instructions }, profile.model) - TOKENS_PER_MESSAGE,
   };
 }

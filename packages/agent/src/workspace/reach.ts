@@ -1,10 +1,18 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { AppError } from '@threadline/protocol';
+import { protectedReason, type ProtectedReason } from './protected';
 import { expandHome, resolveReal } from './resolve';
 
-/** Where a file tool call leads, relative to what the session may touch. */
-export type Zone = 'inside' | 'outside' | 'credential' | 'data';
+/**
+ * Where a file tool call leads, relative to what the session may touch. `protected`: a write to a
+ * path that makes code run later (workspace/protected.ts).
+ */
+export type Zone = 'inside' | 'outside' | 'credential' | 'protected' | 'data';
+
+/** Why a credential place asks (the approval card says it). */
+export type CredentialReason = 'credential_store' | 'env_file' | 'key_file' | 'process_env';
+export type AccessReason = CredentialReason | ProtectedReason;
 
 export interface Reach {
   /** The session's working folder, resolved. */
@@ -15,25 +23,63 @@ export interface Reach {
   /** The database file itself, wherever it lives (its -wal, -shm and .corrupt-* copies share the prefix). */
   dbFile: string;
   platform: NodeJS.Platform;
+  /** Files and folders configured MCP servers execute (workspace/protected.ts launchTargets). */
+  launch?: readonly string[];
 }
 
 /**
  * Places that hold credentials, relative to the home folder: a call that touches them asks even
- * inside the working folder (and even under an `auto` policy).
+ * inside the working folder (and even under an `auto` policy). Compared by where they really
+ * lead, so a symlinked `~/.ssh` (→ ~/dotfiles/ssh) is still `~/.ssh`.
  */
-const CREDENTIAL_PLACES = [
+export const CREDENTIAL_PLACES: readonly string[] = Object.freeze([
   '.ssh',
   '.aws',
   '.gnupg',
   '.netrc',
+  '_netrc',
   '.kube',
   '.docker/config.json',
   '.git-credentials',
+  '.config/git/credentials',
+  '.config/gh',
+  '.config/hub',
+  '.config/glab-cli',
+  '.pgpass',
+  '.my.cnf',
+  '.mylogin.cnf',
   '.config/gcloud',
   '.azure',
+  '.oci',
+  '.config/doctl',
+  '.terraform.d/credentials.tfrc.json',
+  '.vault-token',
+  '.s3cfg',
+  '.boto',
+  '.config/rclone',
+  '.cargo/credentials',
+  '.cargo/credentials.toml',
+  '.gem/credentials',
+  '.composer/auth.json',
+  '.config/composer/auth.json',
+  '.password-store',
+  '.local/share/keyrings',
   '.npmrc',
+  '.yarnrc.yml',
   '.pypirc',
-];
+  '.config/pip/pip.conf',
+]);
+
+/** Files that hold a credential wherever they are: `.env*`, an `.envs/` folder, keys and certificates. */
+function credentialByName(p: string): CredentialReason | null {
+  const base = path.basename(p);
+  if (/^\.env/i.test(base)) return 'env_file';
+  if (p.split(/[\\/]+/).some((s) => s.toLowerCase() === '.envs')) return 'env_file';
+  if (/\.(pem|key|p12|pfx)$/i.test(base)) return 'key_file';
+  // ssh keys by their usual names: id_rsa, id_ed25519, id_ecdsa_sk…; not `id_utils.py`
+  if (/^id_[A-Za-z0-9_-]+$/.test(base)) return 'key_file';
+  return null;
+}
 
 /** Case-insensitive file systems (macOS, Windows by default) compare folded. */
 function fold(p: string, platform: NodeJS.Platform): string {
@@ -46,11 +92,31 @@ export function within(p: string, dir: string, platform: NodeJS.Platform): boole
   return a === d || a.startsWith(d.endsWith(path.sep) ? d : d + path.sep);
 }
 
-function isCredential(p: string, reach: Reach): boolean {
-  if (/^\.env/i.test(path.basename(p))) return true;
+/** The credential places, each where it really leads and as written (the home folder resolved too). */
+function credentialPlaces(reach: Pick<Reach, 'home'>): string[] {
+  const out = new Set<string>();
+  for (const rel of CREDENTIAL_PLACES) {
+    const typed = path.join(reach.home, rel);
+    out.add(typed);
+    try {
+      out.add(resolveReal(typed, '/', reach.home));
+    } catch {
+      // a link loop: the place as written still counts
+    }
+  }
+  return [...out];
+}
+
+function credentialReason(p: string, reach: Reach, places: readonly string[]): CredentialReason | null {
+  const byName = credentialByName(p);
+  if (byName) return byName;
   // /proc/<pid>/environ, cmdline, mem…: the app's own environment (API keys) is one read away.
-  if (reach.platform === 'linux' && within(p, '/proc', reach.platform)) return true;
-  return CREDENTIAL_PLACES.some((rel) => within(p, path.join(reach.home, rel), reach.platform));
+  if (reach.platform === 'linux' && within(p, '/proc', reach.platform)) return 'process_env';
+  return places.some((place) => within(p, place, reach.platform)) ? 'credential_store' : null;
+}
+
+function isCredential(p: string, reach: Reach): boolean {
+  return credentialReason(p, reach, credentialPlaces(reach)) !== null;
 }
 
 function isData(p: string, reach: Reach): boolean {
@@ -58,16 +124,32 @@ function isData(p: string, reach: Reach): boolean {
   return fold(p, reach.platform).startsWith(fold(reach.dbFile, reach.platform));
 }
 
+export interface PathClass {
+  path: string;
+  zone: Zone;
+  /** For `credential` and `protected`: why (a code the approval card words). */
+  reason?: AccessReason;
+}
+
 /**
  * The resolved path of a tool's path argument and its zone. Both the path as typed (lexically
  * resolved) and where it really leads are checked, so neither a symlink into the data folder nor
- * a `.env` link to an innocent-looking file slips through.
+ * a `.env` link to an innocent-looking file slips through; the credential places are compared by
+ * where they really lead too. `write`: the call changes the path, so protected paths count.
  */
-export function classifyPath(input: string, reach: Reach): { path: string; zone: Zone } {
+export function classifyPath(input: string, reach: Reach, opts: { write?: boolean } = {}): PathClass {
   const real = resolveReal(input, reach.folder, reach.home);
   const typed = path.resolve(reach.folder, expandHome(input, reach.home));
   if (isData(real, reach) || isData(typed, reach)) return { path: real, zone: 'data' };
-  if (isCredential(real, reach) || isCredential(typed, reach)) return { path: real, zone: 'credential' };
+  // Both ask under every policy; for a write the card says that it would run code (`.envrc`).
+  if (opts.write) {
+    const launch = reach.launch ?? [];
+    const prot = protectedReason(real, reach.platform, launch) ?? protectedReason(typed, reach.platform, launch);
+    if (prot) return { path: real, zone: 'protected', reason: prot };
+  }
+  const places = credentialPlaces(reach);
+  const cred = credentialReason(real, reach, places) ?? credentialReason(typed, reach, places);
+  if (cred) return { path: real, zone: 'credential', reason: cred };
   return { path: real, zone: within(real, reach.folder, reach.platform) ? 'inside' : 'outside' };
 }
 
@@ -106,3 +188,13 @@ export function checkWorkingFolder(raw: string, reach: Omit<Reach, 'folder'>): s
 
 /** ~/Threadline unless Settings name another one. */
 export const DEFAULT_FOLDER = '~/Threadline';
+
+/**
+ * The zone of a path with no symbolic link in it (an entry found walking a resolved folder without
+ * following links): the same rules as classifyPath without resolving anything again.
+ */
+export function zoneOfResolved(p: string, reach: Reach): Zone {
+  if (isData(p, reach)) return 'data';
+  if (isCredential(p, reach)) return 'credential';
+  return within(p, reach.folder, reach.platform) ? 'inside' : 'outside';
+}

@@ -14,7 +14,7 @@ import { orderAgentMessages } from '../view/order';
 import { WorkState } from './state';
 import { DEFAULT_PROTECTED_TOOLS } from './units';
 import { AUTO_MIN_MESSAGES, manualFallback, planFor, type Plan } from './strategies';
-import { defaultTarget, priorityChainTarget } from './triggers';
+import { defaultTarget, priorityChainTarget, shouldAutoCompact } from './triggers';
 import type { Summarizer } from './prompts';
 import type { StepContext, StepDetail, StepName, StepSpec } from './types';
 import { summarize, memoryCheckpoint, rebuild } from './steps/folding';
@@ -23,6 +23,7 @@ import { dropMonologues } from './steps/monologues';
 import { cutToolOutputs } from './steps/cut';
 import { applyLedger, oversizedKeptMessage, type LedgerSlot, type ViewNamesMemo } from './finish';
 import { SUMMARY_PREFIX } from './prompts';
+import { taskMessageIds } from './userWords';
 
 export interface CompactInput {
   history: readonly StoredMessage[];
@@ -40,6 +41,16 @@ export interface CompactInput {
   trigger: Trigger;
   /** The caller's auto-compaction threshold (0..1), used by priority_chain's auto target. */
   threshold?: number | null;
+  /**
+   * Tokens every request carries besides the view (the tool definitions), in the view's units:
+   * part of the fixed tokens, so targets and figures include them as the provider counts them.
+   */
+  toolTokens?: number;
+  /**
+   * The caller's usage figure (0..1, what its trigger read). When given, the threshold check of
+   * an automatic run and progressive's level use it instead of recomputing: one figure decides.
+   */
+  usage?: number;
   /** From `/compact <instructions>`; passed to the summarizer. */
   instructions?: string | null;
   /** Writes summaries; null/absent: summarizing steps are skipped (and their strategies fail). */
@@ -85,6 +96,8 @@ export interface CompactResult {
   targetReached: boolean;
   /** seq of the last history message this compaction saw. */
   afterSeq: number;
+  /** A failure by a message that may not be hidden and is over the window: which one, how big. */
+  oversized?: { id: string; seq: number; role: StoredMessage['role']; tokens: number } | null;
 }
 
 /** The target when the caller gives none; manual and recovery runs keep the 60% default. */
@@ -148,10 +161,16 @@ async function runStep(state: WorkState, ctx: StepContext, spec: StepSpec): Prom
  */
 const BEST_EFFORT: StepSpec[] = [{ name: 'prune_tool_outputs', keepLast: 2 }, { name: 'cut_tool_outputs' }];
 
+/** The usage the run is judged by: the caller's figure when it gave one, else tokens / window. */
+function usageOf(input: CompactInput, before: number): number {
+  return typeof input.usage === 'number' && Number.isFinite(input.usage) ? input.usage : before / input.window;
+}
+
 /** Usage under the caller's auto threshold: an automatic run changes nothing (and inserts nothing). */
 function belowThreshold(input: CompactInput, before: number): boolean {
   const t = input.threshold;
-  return input.trigger === 'auto' && typeof t === 'number' && t > 0 && t < 1 && before / input.window < t;
+  if (input.trigger !== 'auto' || typeof t !== 'number' || !(t > 0 && t < 1)) return false;
+  return !shouldAutoCompact(usageOf(input, before), t);
 }
 
 /** The result's summary: the text of the summary or checkpoint this compaction inserted, ledger included. */
@@ -174,7 +193,7 @@ export async function compact(input: CompactInput): Promise<CompactResult> {
   const cache = input.tokenCache;
   const afterSeq = input.history.reduce((mx, m) => Math.max(mx, m.seq), -1);
   const target = input.target ?? defaultTargetFor(input);
-  let fixed = 0;
+  let fixed = Math.max(0, input.toolTokens ?? 0);
   if (input.systemPrompt) fixed += countMessageTokens({ role: 'system', content: input.systemPrompt }, model, cache);
   if (input.memoryBlock) fixed += countMessageTokens({ role: 'user', content: input.memoryBlock }, model, cache);
   const sessionId = input.sessionId ?? input.history[0]?.sessionId ?? 'session';
@@ -192,7 +211,8 @@ export async function compact(input: CompactInput): Promise<CompactResult> {
   const originalCount = state.count();
   const steps: StepReport[] = [];
 
-  const fail = (reason: string): CompactResult => ({
+  const fail = (reason: string, oversized: CompactResult['oversized'] = null): CompactResult => ({
+    oversized,
     ok: false,
     reason,
     compactionId,
@@ -225,21 +245,23 @@ export async function compact(input: CompactInput): Promise<CompactResult> {
     facts: input.memoryFacts ?? [],
     protectedTools: input.protectedTools ?? DEFAULT_PROTECTED_TOOLS,
     checkpoint: input.checkpoint ?? buildCheckpointSnapshot,
+    taskIds: taskMessageIds(input.history),
   };
-  const plan = [...(input.plan ?? planFor(input.strategy, before / input.window, input.trigger))];
+  const plan = [...(input.plan ?? planFor(input.strategy, usageOf(input, before), input.trigger))];
   // An explicit request compacts whenever there is anything to hide: a last group that runs only
   // when the strategy's own plan hid nothing.
   const fallbackAt = input.trigger === 'manual' && !input.plan ? plan.push(manualFallback(input.strategy)) - 1 : -1;
   if (plan.length === 0 || belowThreshold(input, before)) return fail('below_threshold');
   if (fixed > input.window)
     return fail(
-      `${MESSAGE_OVER_WINDOW}: the system prompt and memory block are ${fixed} tokens, over the window of ${input.window}, and may not be hidden`,
+      `${MESSAGE_OVER_WINDOW}: the system prompt, tool definitions and memory block are ${fixed} tokens, over the window of ${input.window}, and may not be hidden`,
     );
   const oversized = oversizedKeptMessage(state, ctx);
   if (oversized) {
     const m = oversized.msg;
     return fail(
       `${MESSAGE_OVER_WINDOW}: the ${m.role} message ${m.id} (seq ${m.seq}) is ${oversized.tokens} tokens, over the window of ${input.window}, and may not be hidden`,
+      { id: m.id, seq: m.seq, role: m.role, tokens: oversized.tokens },
     );
   }
   const original = [...state.entries];

@@ -5,7 +5,15 @@
 import type { StoredMessage } from '@threadline/protocol';
 import { messagesText } from '../memory/recall';
 import { toChatMessage } from '@threadline/protocol';
-import { buildLedger, LEDGER_HEADER, LEDGER_USER_TOKENS, missingLedgerLines } from './ledger';
+import {
+  buildLedger,
+  carriedSet,
+  LEDGER_HEADER,
+  LEDGER_USER_TOKENS,
+  renderLedger,
+  type Ledger,
+  type LedgerBudget,
+} from './ledger';
 import { seqOfPos, type WorkEntry, type WorkState } from './state';
 import { buildUnits, isExempt } from './units';
 import type { StepContext, StepDetail } from './types';
@@ -15,15 +23,42 @@ export interface LedgerSlot {
   id: string;
   /** Its content before the ledger was appended (null: the message is the ledger alone). */
   base: string | null;
+  baseMeta?: Record<string, unknown> | undefined;
   /** A ledger alone: the earlier summaries folded into it, and where it sits. */
   carried?: string;
   anchor?: number;
 }
 
-/** User lines may take 5% of the target (at most LEDGER_USER_TOKENS): the ledger must not cost the fit. */
-function ledgerBudget(ctx: StepContext): { model: string; userTokens: number } {
-  return { model: ctx.model, userTokens: Math.min(LEDGER_USER_TOKENS, Math.max(200, Math.floor(ctx.target * 0.05))) };
+/**
+ * The user's messages may take 40 % of the target (at most LEDGER_USER_TOKENS, as Codex); the task
+ * messages are carried whole up to half the window (a view that still holds them cannot be made
+ * to fit by hiding them: best effort keeps them).
+ */
+function ledgerBudget(ctx: StepContext): LedgerBudget {
+  const userTokens = Math.min(LEDGER_USER_TOKENS, Math.max(200, Math.floor(ctx.target * 0.4)));
+  return { model: ctx.model, userTokens, taskTokens: Math.max(userTokens, Math.floor(ctx.window * 0.5)) };
 }
+
+/** Whether the view still holds this text as the user's own message (or in `extra`, folded summaries). */
+function userShownIn(entries: readonly WorkEntry[], extra = ''): (text: string) => boolean {
+  return (text) =>
+    extra.includes(text) ||
+    entries.some(
+      (e) => e.msg.role === 'user' && e.msg.kind === 'normal' && !e.fresh && (e.msg.content ?? '').includes(text),
+    );
+}
+
+/** The summary (or nothing) followed by the user's words, then the data ledger. */
+function withLedger(base: string, r: { userBlock: string | null; dataLines: string[] }): string {
+  return [base, r.userBlock ?? '', r.dataLines.length > 0 ? `${LEDGER_HEADER}\n${r.dataLines.join('\n')}` : '']
+    .filter((x) => x !== '')
+    .join('\n\n');
+}
+
+const isEmptySet = (l: Ledger): boolean => l.files.length === 0 && l.users.length === 0 && l.todos.length === 0;
+
+/** Said by a ledger message whose every item the view names elsewhere (it still carries them). */
+export const LEDGER_ALL_NAMED = `${LEDGER_HEADER}\nEverything it records is named elsewhere in this conversation.`;
 
 /**
  * Whether the view (its messages' texts joined by newlines, as `messagesText`) contains a needle.
@@ -73,10 +108,11 @@ function safeAnchor(state: WorkState, hidden: readonly WorkEntry[]): number {
 }
 
 /**
- * Appends what the view does not already name of the hidden range's ledger to this compaction's
- * summary or checkpoint; a compaction that wrote none (priority_chain's P1/P2/P5, a custom plan)
- * gets one agent-only `summary` message with the ledger, into which the earlier visible summary
- * is folded verbatim so summaries never stack. Idempotent: pass the slot it returned last time.
+ * Appends the hidden range's carried set (ledger.ts), less what the view already says, to this
+ * compaction's summary or checkpoint, and stores the whole set with it (`meta.carried`) for the
+ * next compaction. A compaction that wrote none (priority_chain's P1/P2/P5, a custom plan) gets
+ * one agent-only `summary` message with the ledger, into which the earlier visible summaries are
+ * folded verbatim so summaries never stack. Idempotent: pass the slot it returned last time.
  */
 export function applyLedger(
   state: WorkState,
@@ -88,52 +124,58 @@ export function applyLedger(
   // A later fold may have hidden the message the ledger went into (it then folded its text).
   if (slot && state.entries.some((e) => e.msg.id === slot!.id)) {
     if (slot.base === null) state.hide([slot.id]);
-    else state.setContent(slot.id, slot.base);
+    else state.setContent(slot.id, slot.base, slot.baseMeta);
   }
   if (slot && slot.base !== null) slot = null;
-  const hiddenEntries = (): WorkEntry[] => original.filter((e) => state.hidden.has(e.msg.id));
   if (state.hidden.size === 0) return { slot: null, detail: { skipped: 'nothing_hidden' } };
+  const carried = (): Ledger =>
+    carriedSet(
+      buildLedger(
+        original.filter((e) => state.hidden.has(e.msg.id)).map((e) => e.msg),
+        ctx.taskIds,
+      ),
+      ledgerBudget(ctx),
+    );
+  const items = (r: { userBlock: string | null; dataLines: string[] }, set: Ledger): StepDetail => ({
+    items: r.dataLines.filter((l) => l.startsWith('- ')).length + (r.userBlock ? set.users.length : 0),
+    carried: set.files.length + set.users.length + set.todos.length,
+  });
   const own = state.entries.filter((e) => e.fresh && (e.msg.kind === 'summary' || e.msg.kind === 'memory_snapshot'));
   const target = own.at(-1);
   if (target) {
-    const lines = missingLedgerLines(
-      buildLedger(hiddenEntries().map((e) => e.msg)),
-      viewNames(state.entries, memo),
-      ledgerBudget(ctx),
-    );
-    if (lines.length === 0) return { slot: null, detail: { items: 0 } };
+    const set = carried();
+    const r = renderLedger(set, viewNames(state.entries, memo), userShownIn(state.entries));
     const base = target.msg.content ?? '';
-    state.setContent(target.msg.id, `${base}\n\n${LEDGER_HEADER}\n${lines.join('\n')}`);
-    return { slot: { id: target.msg.id, base }, detail: { items: lines.filter((l) => l.startsWith('- ')).length } };
+    const baseMeta = target.msg.meta;
+    state.setContent(target.msg.id, withLedger(base, r), { ...baseMeta, carried: set });
+    return { slot: { id: target.msg.id, base, baseMeta }, detail: items(r, set) };
   }
   // No summary of our own: earlier visible summaries are folded in verbatim (never stacked).
-  let carried = slot?.carried ?? '';
+  let folded = slot?.carried ?? '';
   let anchor = slot?.anchor ?? null;
   const earlier = buildUnits(state.entries, ctx.protectedTools)
     .filter((u) => u.isCompactionInsert && (u.first.kind === 'summary' || u.first.kind === 'memory_snapshot'))
     .map((u) => u.first);
-  const missing = (): string[] =>
-    missingLedgerLines(
-      buildLedger(hiddenEntries().map((e) => e.msg)),
-      viewNames(state.entries, memo, carried),
-      ledgerBudget(ctx),
-    );
-  let lines = missing();
-  if (lines.length === 0 && carried === '') return { slot: null, detail: { items: 0 } };
+  if (isEmptySet(carried()) && folded === '') return { slot: null, detail: { items: 0 } };
   if (earlier.length > 0) {
-    carried = [carried, ...earlier.map((m) => m.content ?? '')].filter((s) => s !== '').join('\n\n');
+    folded = [folded, ...earlier.map((m) => m.content ?? '')].filter((x) => x !== '').join('\n\n');
     anchor = Math.max(anchor ?? -1, ...earlier.map((m) => Number(m.meta?.['anchorSeq'] ?? m.seq)));
     state.hide(earlier.map((m) => m.id));
-    lines = missing();
   }
-  anchor ??= safeAnchor(state, hiddenEntries());
-  const content = [carried, lines.length > 0 ? `${LEDGER_HEADER}\n${lines.join('\n')}` : '']
-    .filter((s) => s !== '')
-    .join('\n\n');
-  const [made] = state.insert(anchor, [{ role: 'user', kind: 'summary', content, meta: { ledger: true } }]);
+  const set = carried();
+  const r = renderLedger(set, viewNames(state.entries, memo, folded), userShownIn(state.entries, folded));
+  anchor ??= safeAnchor(
+    state,
+    original.filter((e) => state.hidden.has(e.msg.id)),
+  );
+  let content = withLedger(folded, r);
+  if (content === '') content = LEDGER_ALL_NAMED;
+  const [made] = state.insert(anchor, [
+    { role: 'user', kind: 'summary', content, meta: { ledger: true, carried: set } },
+  ]);
   return {
-    slot: { id: made!.id, base: null, carried, anchor },
-    detail: { inserted: 1, folded: earlier.length, items: lines.filter((l) => l.startsWith('- ')).length },
+    slot: { id: made!.id, base: null, carried: folded, anchor },
+    detail: { inserted: 1, folded: earlier.length, ...items(r, set) },
   };
 }
 

@@ -9,5 +9,25 @@ export { isChitchat, prunedPlaceholder } from './steps/pruning';
 export { segmentsOf } from './steps/monologues';
 export { elideToolOutputsMiddleOut, TOOL_REMOVAL_STEPS, SummaryOverflowError } from './steps/fold';
 export { extractiveSummary, extractiveSummarizer } from './extractive';
-export { buildLedger, missingLedgerLines, LEDGER_HEADER, type Ledger, type LedgerFile } from './ledger';
+export {
+  buildLedger,
+  carriedOf,
+  carriedSet,
+  renderLedger,
+  LEDGER_HEADER,
+  USER_WORDS_HEADER,
+  type Ledger,
+  type LedgerFile,
+  type LedgerUser,
+} from './ledger';
 export { CUT_KEEP_TOKENS } from './steps/cut';
+export {
+  instructionSentences,
+  intentRetention,
+  isInstructionSentence,
+  isUserWords,
+  sentencesOf,
+  shortenUserMessage,
+  taskMessageIds,
+  type IntentRetention,
+} from './userWords';

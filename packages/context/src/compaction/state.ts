@@ -128,10 +128,11 @@ export class WorkState {
   }
 
   /** Rewrites a message this compaction inserted (the ledger is appended to its summary). */
-  setContent(id: string, content: string): void {
+  setContent(id: string, content: string, meta?: Record<string, unknown>): void {
     const e = this.entries.find((x) => x.fresh && x.msg.id === id);
     if (!e) throw new Error(`setContent: ${id} is not a message of this compaction`);
     const msg: StoredMessage = { ...e.msg, content, tokens: null };
+    if (meta !== undefined) msg.meta = meta;
     msg.tokens = countMessageTokens(toChatMessage(msg), this.model, this.cache);
     e.msg = msg;
     e.tokens = msg.tokens;

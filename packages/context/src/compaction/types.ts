@@ -45,6 +45,8 @@ export interface StepContext {
   summarizer: Summarizer | null;
   facts: readonly MemoryFact[];
   protectedTools: readonly string[];
+  /** The task messages of the whole history (userWords.taskMessageIds): always carried. */
+  taskIds: ReadonlySet<string>;
   /** CFPM checkpoint text of the hidden messages (the memory module's buildCheckpointSnapshot). */
   checkpoint: (hidden: ChatMessage[], facts: MemoryFact[]) => string;
 }

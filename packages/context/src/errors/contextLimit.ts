@@ -98,6 +98,92 @@ export function isContextLimitError(err: unknown): boolean {
   return texts.some((t) => CONTEXT_PATTERNS.some((p) => p.test(t)));
 }
 
+/** What a context-limit error states: the window the provider enforces, and what was asked when it says. */
+export interface StatedContextLimit {
+  /** The provider's window in its tokens. */
+  limit: number;
+  /** The prompt (or prompt + completion) size the provider measured, when stated. */
+  requested: number | null;
+}
+
+const N = '(\\d[\\d,_]*)';
+/**
+ * Wordings that state the limit (group `limit`) and sometimes the request (group `req`, or
+ * `req` + `add` for "prompt + max_tokens"). Numbers may carry thousands separators.
+ */
+const LIMIT_PATTERNS: RegExp[] = [
+  // OpenAI / Azure / DeepSeek / vLLM / OpenRouter: "maximum context length is 16000 tokens. However, you requested 17000 tokens" / "your messages resulted in 17000 tokens"
+  new RegExp(
+    `maximum context length is ${N} tokens(?:[^\\d]{0,80}?(?:requested|resulted in|you have) ${N} tokens)?`,
+    'i',
+  ),
+  // Anthropic: "prompt is too long: 215000 tokens > 200000 maximum"; generic "N tokens > M maximum"
+  new RegExp(`${N} tokens > ${N} maximum`, 'i'),
+  // Anthropic: "input length and `max_tokens` exceed context limit: 198000 + 8192 > 200000"
+  new RegExp(`context limit: ${N} \\+ ${N} > ${N}`, 'i'),
+  // Gemini: "The input token count (1200000) exceeds the maximum number of tokens allowed (1048576)."
+  new RegExp(`input token count \\(?${N}\\)? exceeds the maximum number of tokens allowed \\(?${N}\\)?`, 'i'),
+  // vLLM: "The decoder prompt (length 9000) is longer than the maximum model length of 8192."
+  new RegExp(`\\(length ${N}\\) is longer than the maximum model length of ${N}`, 'i'),
+  new RegExp(`longer than the maximum model length of ${N}`, 'i'),
+  // vLLM: "Input prompt (9000 tokens) is too long and exceeds limit of 8192"
+  new RegExp(`prompt \\(${N} tokens\\) is too long and exceeds (?:the )?limit of ${N}`, 'i'),
+  // llama.cpp / Ollama runner: "the request (9000 tokens) exceeds the available context size (8192 tokens)"
+  new RegExp(`request \\(${N} tokens\\) exceeds the available context size \\(${N} tokens\\)`, 'i'),
+  // Ollama: "requested 9000 tokens, but the context length is 8192" / "context length of 8192"
+  new RegExp(
+    `(?:input|prompt|requested) (?:length )?(?:of )?${N} tokens?,? (?:but |exceeds )?(?:the )?(?:maximum )?context length (?:is |of )${N}`,
+    'i',
+  ),
+  // LM Studio: "the model is loaded with context length of only 4096 tokens"
+  new RegExp(`loaded with context length of only ${N} tokens`, 'i'),
+  // Mistral: "too large for model with 32768 maximum context length"
+  new RegExp(`too large for model with ${N} maximum context length`, 'i'),
+];
+
+const num = (s: string | undefined): number | null => {
+  if (s === undefined) return null;
+  const n = Number(s.replace(/[,_]/g, ''));
+  return Number.isFinite(n) && n > 0 ? n : null;
+};
+
+/**
+ * The window a context-limit error states ("maximum context length is 16000 tokens", "… tokens >
+ * 200000 maximum", Gemini's, vLLM's, llama.cpp's, Ollama's, LM Studio's and Mistral's wordings),
+ * or null when it states none. Only called for errors `isContextLimitError` accepted.
+ */
+export function statedContextLimit(err: unknown): StatedContextLimit | null {
+  const texts: string[] = [];
+  collectText(err, texts);
+  for (const t of texts) {
+    for (const [i, p] of LIMIT_PATTERNS.entries()) {
+      const m = p.exec(t);
+      if (!m) continue;
+      const g = m.slice(1).map(num);
+      let limit: number | null;
+      let requested: number | null = null;
+      switch (i) {
+        case 0:
+          [limit, requested] = [g[0]!, g[1] ?? null];
+          break;
+        case 2:
+          limit = g[2]!;
+          requested = g[0] !== null && g[1] !== null ? g[0]! + g[1]! : null;
+          break;
+        case 5:
+        case 9:
+        case 10:
+          limit = g[0]!;
+          break;
+        default:
+          [requested, limit] = [g[0] ?? null, g[1]!];
+      }
+      if (limit !== null && limit > 0) return { limit, requested };
+    }
+  }
+  return null;
+}
+
 /** A typed error a summarizer (or provider wrapper) can throw so classification is trivial. */
 export class ContextLimitError extends Error {
   readonly code = 'context_length_exceeded';

@@ -34,6 +34,62 @@ interface CallInfo {
   index: number;
   /** Lowercased text of the call, to tell a missing path it named from noise of other programs. */
   text: string;
+  /** The folder the call ran in when it says (`cd dir && …`, a `cwd` argument): its relative paths are there. */
+  cwd: string | null;
+}
+
+/** `cd dir && …` / `cd dir; …` at the start of a command, or a cwd-like argument. */
+const CD_PREFIX = /^\s*(?:cd|pushd)\s+(?:"([^"]+)"|'([^']+)'|([^\s;&|]+))\s*(?:&&|;)/;
+const CWD_KEYS = ['cwd', 'workdir', 'working_dir', 'workingDirectory', 'working_directory', 'dir', 'directory'];
+
+export function callFolder(command: string | null, args: Record<string, unknown>): string | null {
+  const m = command !== null ? CD_PREFIX.exec(command) : null;
+  const raw = m ? (m[1] ?? m[2] ?? m[3]) : CWD_KEYS.map((k) => args[k]).find((v) => typeof v === 'string');
+  if (typeof raw !== 'string') return null;
+  const dir = raw.trim().replace(/[\\/]+$/, '');
+  return dir === '' || dir === '.' || dir === '-' ? null : dir;
+}
+
+const ANCHORED = /^(?:[/~\\]|[A-Za-z]:[\\/]|\$)/;
+
+/**
+ * A path as it is from the session's folder: a relative path a call used inside another folder
+ * (`cd process && cat tasks.md`) is that folder's (`process/tasks.md`). A path is missing (or
+ * there) only in the folder it was used in.
+ */
+export function inFolder(path: string, cwd: string | null): string {
+  if (cwd === null || ANCHORED.test(path)) return path;
+  const sep = /\\/.test(cwd) && !cwd.includes('/') ? '\\' : '/';
+  const rel = path.replace(/^\.[\\/]/, '');
+  if (rel.startsWith(`${cwd}${sep}`)) return rel;
+  return `${cwd}${sep}${rel}`;
+}
+
+/**
+ * Template and status lines are no goals: a label whose value is a question ("Objective: What
+ * is the goal of the task?"), a placeholder ("<describe the task>", "{goal}", "TBD"), or a state
+ * ("Status: in progress", "Task 3/5: done").
+ */
+export function isTemplateOrStatus(sentence: string): boolean {
+  const s = sentence.trim();
+  if (/^(?:status|state|progress|phase|step|stage)\s*(?:\d+\s*)?[:：]/i.test(s)) return true;
+  if (/^(?:状态|进度|阶段)\s*[:：]/.test(s)) return true;
+  const value = s.replace(/^[^:：]{0,40}[:：]\s*/, '').trim();
+  if (value === '' || /[?？]$/.test(value)) return true;
+  if (/^(?:<[^>]*>|\{[^}]*\}|\[[^\]]*\]|\$\{?\w+\}?)\.?$/.test(value)) return true;
+  return /^(?:tbd|todo|n\/a|none|null|-+|\.{3}|…|done|completed?|finished|in progress|pending|ok|yes|no|passed|failed|✅|❌|✔|\d+\s*\/\s*\d+|\d+\s*%|待定|无|完成|进行中)\.?$/i.test(
+    value,
+  );
+}
+
+/**
+ * The assistant narrating what it does next ("Let me analyze the code…", "I'll look at…",
+ * "Now I need to check…", "让我看看…"): its plan, not an open item of the work.
+ */
+export function isNarration(sentence: string): boolean {
+  return /^(?:(?:ok(?:ay)?|alright|great|good|now|first|next|then|so|finally)[,:]?\s+)*(?:let me|let's|let us|i'll|i will|i'm going to|i am going to|i need to|i still need to|i should|i want to|i'd like to|i can|we'll|we will|we need to|we still need to|next steps?\s*(?:is|are|will be|:)\s*(?:to\s+)?(?:i|we|let)|让我|我来|我先|我将|我会|我需要|我还需要|接下来我|现在我|首先我)/i.test(
+    sentence.trim(),
+  );
 }
 
 /** Tool outputs are scanned at their head and tail only: a 1 MB log holds no more facts than its ends. */
@@ -48,6 +104,10 @@ const MEANINGFUL_COMMAND =
 const LISTING_COMMAND =
   /^(?:cd\s+\S+\s*&&\s*)?(?:ls|dir|find|fd|tree|locate|du|Get-ChildItem|gci|git\s+(?:status|ls-files|diff\s+--name-only|diff\s+--stat)|rg\s+(?:-l|--files)|grep\s+-\w*l)\b/i;
 const DIFF_HEADER_LINE = /^(?:diff --git |--- |\+\+\+ )/;
+/** Structured search tools (the agent's grep and glob): their output lines name files found. */
+const SEARCH_TOOL = /^(?:grep|glob)$/;
+/** grep's `file:line:text`: the file is what was found, the text is content. */
+const GREP_LINE = /^(.+?):\d+:/;
 
 /** One simple command that only checks a path exists (no pipes or chains that could mask a failure). */
 const PROBE_COMMAND = /^\s*(?:ls|dir|stat|test\s+-[edfr]|\[\s+-[edfr]|Test-Path|Get-Item|Get-ChildItem|gci)\b/i;
@@ -125,11 +185,13 @@ function fromAssistant(m: ChatMessage, calls: Map<string, CallInfo>, out: Memory
     const intro = /[:：]$/.test(s);
     if (intro) {
       // paths only
-    } else if (matchesAny(EXPLICIT_GOAL_PATTERNS, s)) push({ category: 'goal', content: s, origin: 'assistant' });
-    // A question is musing, not a commitment to do something.
-    else if (matchesAny(OPEN_ITEM_PATTERNS, s) && !/[?？]$/.test(s))
-      push({ category: 'open_item', content: s, origin: 'assistant' });
-    else if (matchesAny(CLAIM_PATTERNS, s))
+    } else if (matchesAny(EXPLICIT_GOAL_PATTERNS, s)) {
+      if (!isTemplateOrStatus(s)) push({ category: 'goal', content: s, origin: 'assistant' });
+    }
+    // A question is musing, not a commitment to do something; narration is the assistant's plan.
+    else if (matchesAny(OPEN_ITEM_PATTERNS, s) && !/[?？]$/.test(s)) {
+      if (!isNarration(s)) push({ category: 'open_item', content: s, origin: 'assistant' });
+    } else if (matchesAny(CLAIM_PATTERNS, s))
       push({ category: 'verified_action', content: s, origin: 'assistant', confirmed: false });
     for (const p of findPaths(s)) push({ category: 'artifact', content: p, origin: 'assistant' });
   }
@@ -139,14 +201,20 @@ function fromAssistant(m: ChatMessage, calls: Map<string, CallInfo>, out: Memory
     const shellLike = isShellTool(tc.function.name) || (isMcpTool(tc.function.name) && commandOf(args) !== null);
     const command = commandOf(args) ?? (shellLike ? tc.function.arguments : null);
     const shellCommand = shellLike ? command : null;
-    const written = shellCommand !== null ? writtenPaths(shellCommand) : editorWrittenPaths(tc.function.name, args);
+    const cwd = callFolder(shellCommand, args);
+    const written = (
+      shellCommand !== null ? writtenPaths(shellCommand) : editorWrittenPaths(tc.function.name, args)
+    ).map((p) => inFolder(p, cwd));
     for (const p of written) push({ category: 'artifact', content: p, origin: 'command', written: true });
     const pathArg = ['path', 'file_path', 'filePath', 'target_file', 'file']
       .map((k) => args[k])
       .find((v) => typeof v === 'string');
     const mentioned = (
       shellCommand !== null ? findPaths(shellCommand) : typeof pathArg === 'string' ? findPaths(pathArg) : []
-    ).filter((p) => !written.includes(p));
+    )
+      .filter((p) => p !== cwd)
+      .map((p) => inFolder(p, cwd))
+      .filter((p) => !written.includes(p));
     calls.set(tc.id, {
       name: tc.function.name,
       command: shellCommand,
@@ -161,6 +229,7 @@ function fromAssistant(m: ChatMessage, calls: Map<string, CallInfo>, out: Memory
       )
         .replace(/\\/g, '/')
         .toLowerCase(),
+      cwd,
     });
   }
 }
@@ -171,7 +240,9 @@ function fromTool(m: ChatMessage, calls: Map<string, CallInfo>, out: MemoryDraft
   const failed = matchesAny(FAILURE_MARKERS, text);
   const succeeded = !failed && matchesAny(SUCCESS_MARKERS, text);
   if (call !== undefined) {
-    const written = call.command !== null ? writtenPaths(call.command) : editorWrittenPaths(call.name, call.args);
+    const written = (call.command !== null ? writtenPaths(call.command) : editorWrittenPaths(call.name, call.args)).map(
+      (p) => inFolder(p, call.cwd),
+    );
     // Editor tools report no exit code: no error line in their reply counts as success.
     const editorOk =
       call.command === null &&
@@ -242,9 +313,16 @@ function fromTool(m: ChatMessage, calls: Map<string, CallInfo>, out: MemoryDraft
   // error); a failed command's output is its own error, not a map of the disk.
   const outputIsEvidence = call === undefined ? succeeded : succeeded || (call.command === null && !failed);
   const listing = call?.command != null && LISTING_COMMAND.test(call.command.trim());
+  const search = call !== undefined && call.command === null && SEARCH_TOOL.test(call.name);
   for (const raw of scannedLines(text)) {
     if (local.length >= MAX_DRAFTS_PER_TOOL_OUTPUT) break;
-    const line = raw.trim();
+    let line = raw.trim();
+    if (search) {
+      // A found file is evidence it exists; the tool's own notes (`[…]`, "no matches…") and the
+      // matched text are not.
+      if (line.startsWith('[') || /^no (?:matches|files match)\b/.test(line)) continue;
+      line = GREP_LINE.exec(line)?.[1] ?? line;
+    }
     if (line === '' || line.length > 600) continue;
     const base = { source: 'cfpm_auto', origin: 'tool_output' } as const;
     // A login shell's start-up chatter (a version manager's shims, a profile's warnings) says
@@ -259,12 +337,14 @@ function fromTool(m: ChatMessage, calls: Map<string, CallInfo>, out: MemoryDraft
       const paths = findPaths(line).filter(
         (p) => !isUnhelpfulPath(p) && (call === undefined || call.text.includes(p.replace(/\\/g, '/').toLowerCase())),
       );
-      for (const p of paths.slice(0, 2)) local.push({ ...base, category: 'invalid_path', content: p });
+      // Missing where the call looked: in the folder it ran in, not the session's.
+      for (const p of paths.slice(0, 2))
+        local.push({ ...base, category: 'invalid_path', content: inFolder(p, call?.cwd ?? null) });
       continue;
     }
     // Text in a tool output that addresses the model is data, never a goal (prompt injection).
     if (matchesAny(INSTRUCTION_PATTERNS, line) || matchesAny(GOAL_PATTERNS, line)) {
-      local.push({ ...base, category: 'goal', content: line });
+      if (!isTemplateOrStatus(line)) local.push({ ...base, category: 'goal', content: line });
       continue;
     }
     if (matchesAny(OPEN_ITEM_PATTERNS, line)) {
@@ -278,7 +358,7 @@ function fromTool(m: ChatMessage, calls: Map<string, CallInfo>, out: MemoryDraft
     // where only a line that is one path by itself (`pwd`, `which`) says where something is.
     const paths = DIFF_HEADER_LINE.test(line) ? findPaths(line.replace(/(^|\s)[ab]\//g, '$1')) : findPaths(line);
     const candidates =
-      listing || errorLine || logLine
+      listing || search || errorLine || logLine
         ? paths
         : paths.filter((p) => p === normalizePath(line.replace(/^['"`]|['"`]$/g, '')));
     for (const p of candidates) {
@@ -295,7 +375,7 @@ function fromUser(m: ChatMessage, out: MemoryDraft[]): void {
   if (/^\s*\[(?:CFPM_|THREADLINE_)/.test(text)) return; // our own notices and blocks
   // Goals and constraints the user states ("My goal: …", "Don't …", "目标：…", "不要…").
   for (const s of sentences(text.slice(0, 4000)).slice(0, 40)) {
-    if (matchesAny(USER_GOAL_PATTERNS, s))
+    if (matchesAny(USER_GOAL_PATTERNS, s) && !isTemplateOrStatus(s))
       out.push({ category: 'goal', content: s, source: 'cfpm_auto', origin: 'user' });
   }
   let n = 0;
@@ -316,5 +396,28 @@ export function extractDrafts(messages: ChatMessage[]): MemoryDraft[] {
     else if (m.role === 'user') fromUser(m, out);
     for (let i = from; i < out.length; i++) out[i]!.messageIndex ??= index;
   });
-  return out;
+  return withSeenPaths(out);
+}
+
+/**
+ * A bare file name (`tasks.md`) is stored with the path it was seen at (`process/tasks.md`):
+ * the one path in the same drafts whose last segment it is. Ambiguous or unseen names stay bare.
+ */
+function withSeenPaths(drafts: MemoryDraft[]): MemoryDraft[] {
+  const byName = new Map<string, Set<string>>();
+  for (const d of drafts) {
+    if (d.category !== 'artifact' && d.category !== 'invalid_path') continue;
+    const m = /[\\/]([^\\/]+)$/.exec(d.content);
+    if (!m || d.startupNoise) continue;
+    const name = m[1]!.toLowerCase();
+    let set = byName.get(name);
+    if (!set) byName.set(name, (set = new Set()));
+    if (d.category === 'artifact') set.add(d.content);
+  }
+  for (const d of drafts) {
+    if (d.category !== 'artifact' || /[\\/]/.test(d.content)) continue;
+    const seen = byName.get(d.content.toLowerCase());
+    if (seen?.size === 1) d.content = [...seen][0]!;
+  }
+  return drafts;
 }

@@ -28,7 +28,9 @@ const ENCODING_PREFIXES: Array<[string, EncodingName]> = [
  * models get DEFAULT_CONTEXT_WINDOW; a provider profile overrides any of these.
  */
 export const MODEL_CONTEXT_WINDOWS: Readonly<Record<string, number>> = Object.freeze({
+  // OpenAI
   'gpt-5': 400_000,
+  'gpt-5-chat': 128_000,
   'gpt-4.1': 1_047_576,
   'gpt-4.5': 128_000,
   'gpt-4o': 128_000,
@@ -45,25 +47,37 @@ export const MODEL_CONTEXT_WINDOWS: Readonly<Record<string, number>> = Object.fr
   o3: 200_000,
   'o3-mini': 200_000,
   o4: 200_000,
+  // DeepSeek (V3.x chat and reasoner)
   'deepseek-chat': 128_000,
   'deepseek-reasoner': 128_000,
   'deepseek-coder': 128_000,
+  // Anthropic (its OpenAI-compatible endpoint; the 1M window is a beta behind a header)
   claude: 200_000,
+  // Google Gemini (its OpenAI-compatible endpoint)
   'gemini-1.5-pro': 2_097_152,
   'gemini-1.5-flash': 1_048_576,
   'gemini-2': 1_048_576,
+  'gemini-3': 1_048_576,
   gemini: 1_048_576,
+  // Open models (local servers may run them with a smaller window: set it in the profile)
   'llama3.1': 131_072,
   'llama3.2': 131_072,
   'llama3.3': 131_072,
   llama3: 8_192,
+  llama4: 131_072,
   'qwen2.5': 32_768,
   qwen3: 40_960,
+  'qwen3-coder': 262_144,
   mistral: 32_768,
   'mistral-large': 131_072,
+  'mistral-medium': 131_072,
+  devstral: 131_072,
   mixtral: 32_768,
   phi4: 16_384,
   gemma3: 131_072,
+  'kimi-k2': 262_144,
+  'glm-4.5': 131_072,
+  'glm-4.6': 200_000,
 });
 
 /** Conservative on purpose: an unknown local model is more often small than large. */

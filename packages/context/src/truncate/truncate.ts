@@ -167,7 +167,9 @@ export interface CapResult {
 
 /**
  * The stored full output is itself capped (1 MiB of UTF-8 by default) and marked, so one runaway
- * command cannot bloat the database. The cut lands on a character boundary.
+ * command cannot bloat the database. Like the model's copy it keeps the head and the tail (the
+ * end of a command's output says how it ended: the exit code, the last error), and drops the
+ * middle. The cuts land on character boundaries.
  */
 export function capFullOutput(text: string, maxBytes = FULL_OUTPUT_MAX_BYTES): CapResult {
   // Cheap exit: UTF-8 needs at most 3 bytes per UTF-16 unit.
@@ -175,11 +177,13 @@ export function capFullOutput(text: string, maxBytes = FULL_OUTPUT_MAX_BYTES): C
   const bytes = utf8.encode(text);
   if (bytes.length <= maxBytes) return { text, capped: false, droppedBytes: 0 };
   // No character is split.
-  const end = charStartBefore(bytes, maxBytes);
-  const kept = fromUtf8.decode(bytes.subarray(0, end));
-  const dropped = bytes.length - end;
+  const headEnd = charStartBefore(bytes, Math.floor(maxBytes / 2));
+  const tailStart = Math.max(headEnd, charStartAfter(bytes, bytes.length - (maxBytes - Math.floor(maxBytes / 2))));
+  const dropped = tailStart - headEnd;
+  const head = fromUtf8.decode(bytes.subarray(0, headEnd));
+  const tail = fromUtf8.decode(bytes.subarray(tailStart));
   return {
-    text: `${kept}\n…[full output capped at ${maxBytes} bytes; ${dropped} bytes dropped]…`,
+    text: `${head}\n…[full output capped at ${maxBytes} bytes; ${dropped} bytes dropped from the middle]…\n${tail}`,
     capped: true,
     droppedBytes: dropped,
   };

@@ -82,9 +82,10 @@ describe('route declarations', () => {
       message: string;
       latencyMs: number | null;
       problem?: 'missing_key' | 'auth' | 'unreachable' | 'unknown_model' | 'other';
+      offered?: string[];
     }>();
     expectTypeOf<RouteInput<'sessions.create'>>().toEqualTypeOf<
-      { title?: string; workingFolder?: string } | undefined
+      { title?: string; workingFolder?: string; createFolder?: boolean } | undefined
     >();
     expectTypeOf<Parameters<AppApi['sessions.rename']>[0]>().toEqualTypeOf<{ id: string; title: string }>();
   });

@@ -4,13 +4,63 @@ import { ToolCallSchema } from '../messages';
 import { GateRewriteSchema } from '../notices';
 import { ApprovalPolicySchema, StrategySchema } from '../settings';
 import { id, sessionRef, type RouteMap } from './define';
+import { ToolSandboxSchema } from './sandbox';
+
+/**
+ * Why a credential place or a protected path asks: a code the approval card words (en, zh-CN).
+ * Credential places: a store of the home folder (~/.ssh, gh's hosts.yml…), a `.env*` file or
+ * `.envs/` folder, a key or certificate file, the app's own process environment (/proc).
+ * Protected paths (a write would make code run later): git's folder (hooks, config), a hook
+ * manager's folder, editor tasks, a dev container, CI workflows, `.envrc`, package.json, a
+ * Makefile, package manager config, `node_modules/.bin`, a file an MCP server launches.
+ */
+export const AccessReasonSchema = z.enum([
+  'credential_store',
+  'env_file',
+  'key_file',
+  'process_env',
+  'git',
+  'git_hooks',
+  'editor_tasks',
+  'devcontainer',
+  'ci_workflow',
+  'envrc',
+  'package_json',
+  'makefile',
+  'package_manager_config',
+  'node_bin',
+  'mcp_launch',
+]);
+export type AccessReason = z.infer<typeof AccessReasonSchema>;
 
 /**
  * Why a file tool call asks although its tool would run on its own: the path (resolved: `~`,
- * `..` and symlinks followed) is outside the session's folder, or a place credentials live.
+ * `..` and symlinks followed) is outside the session's folder, a place credentials live, or a
+ * protected path the call would write (one that makes code run later).
  */
-export const ToolAccessSchema = z.object({ path: z.string(), zone: z.enum(['outside', 'credential']) });
+export const ToolAccessSchema = z.object({
+  path: z.string(),
+  zone: z.enum(['outside', 'credential', 'protected']),
+  reason: AccessReasonSchema.optional(),
+});
 export type ToolAccess = z.infer<typeof ToolAccessSchema>;
+
+/**
+ * A file change as the user sees it on a card (edit_file, write_file): unified-diff hunks
+ * (`@@` headers, then `+`/`-`/` ` lines), capped; `moreLines` says how many lines were left out.
+ * On a pending call it is the change the call would make (computed when it asks); in a tool
+ * result's meta (`meta.diff`) the change it made.
+ */
+export const ToolDiffSchema = z.object({
+  path: z.string(),
+  /** The file did not exist before. */
+  created: z.boolean(),
+  added: z.number().int().nonnegative(),
+  removed: z.number().int().nonnegative(),
+  patch: z.string(),
+  moreLines: z.number().int().nonnegative(),
+});
+export type ToolDiff = z.infer<typeof ToolDiffSchema>;
 
 /** A tool call of the running step, requested but not committed to history yet. */
 export const PendingToolCallSchema = z.object({
@@ -23,6 +73,10 @@ export const PendingToolCallSchema = z.object({
   access: ToolAccessSchema.optional(),
   /** The gate's rewrite of this call, when it made one (see the `tool.requested` event). */
   gate: GateRewriteSchema.optional(),
+  /** Set when a `sandboxed` shell call asks: it would run outside the sandbox (see `tool.requested`). */
+  sandbox: ToolSandboxSchema.optional(),
+  /** The change a file tool would make, shown before the user approves it. */
+  diff: ToolDiffSchema.optional(),
 });
 export type PendingToolCall = z.infer<typeof PendingToolCallSchema>;
 
@@ -67,6 +121,8 @@ export const chatRoutes = {
       remember: z.boolean().optional(),
       /** Approve the model's own arguments instead of the gate's rewrite of them. */
       useOriginal: z.boolean().optional(),
+      /** With `deny`: the user's reason, which the model reads as the call's result. */
+      reason: z.string().trim().max(2000).optional(),
     }),
     output: z.object({ ok: z.literal(true) }),
   },

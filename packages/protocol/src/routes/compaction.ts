@@ -12,4 +12,13 @@ export const compactionRoutes = {
   'compaction.undo': { input: sessionRef, output: z.object({ undone: CompactionRecordSchema.nullable() }) },
   'compaction.list': { input: sessionRef, output: z.array(CompactionRecordSchema) },
   'context.usage': { input: sessionRef, output: ContextUsageSchema },
+  /**
+   * A message over the model's window on its own (the message_too_large notice): `cut` gives the
+   * model its head and tail (the whole text stays readable with read_tool_output), `remove` leaves
+   * it out of what the model reads. Either is a compaction the user can undo.
+   */
+  'compaction.fitMessage': {
+    input: z.object({ sessionId: id, messageId: id, action: z.enum(['cut', 'remove']) }),
+    output: z.object({ compaction: CompactionRecordSchema }),
+  },
 } satisfies RouteMap;

@@ -22,6 +22,11 @@ export const mcpRoutes = {
       skipped: z.array(z.object({ name: z.string(), reason: z.string() })),
     }),
   },
+  /**
+   * The user approves the tools a server lists now (new ones, changed descriptions or schemas):
+   * they are pinned as they are and given to the model from the next step on.
+   */
+  'mcp.tools.approve': { input: z.object({ id }), output: serverOut },
   /** Servers left out of one session's turns (their tool definitions cost too much of its window). */
   'mcp.servers.sessionDisable': {
     input: z.object({ sessionId: id, ids: z.array(id).max(200), disabled: z.boolean() }),

@@ -8,6 +8,8 @@ export const ProviderTestResultSchema = z.object({
   latencyMs: z.number().nullable(),
   /** What to fix, beside which field (`missing_key`, `auth`: the key; `unreachable`: the address; `unknown_model`: the model). */
   problem: z.enum(['missing_key', 'auth', 'unreachable', 'unknown_model', 'other']).optional(),
+  /** With `unknown_model`: some of the models the server does offer (at most 20). */
+  offered: z.array(z.string()).max(20).optional(),
 });
 export type ProviderTestResult = z.infer<typeof ProviderTestResultSchema>;
 

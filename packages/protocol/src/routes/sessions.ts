@@ -20,7 +20,12 @@ export const sessionRoutes = {
   /** `workingFolder`: absolute or `~/…`; default: Settings → agent.defaultWorkingFolder, else ~/Threadline. */
   'sessions.create': {
     input: z
-      .object({ title: z.string().trim().max(200).optional(), workingFolder: WorkingFolderSchema.optional() })
+      .object({
+        title: z.string().trim().max(200).optional(),
+        workingFolder: WorkingFolderSchema.optional(),
+        /** A `workingFolder` that does not exist is refused (`not_found`) unless this says to create it. */
+        createFolder: z.boolean().optional(),
+      })
       .default({}),
     output: SessionSummarySchema,
   },
@@ -35,7 +40,10 @@ export const sessionRoutes = {
     output: z.object({ filename: z.string(), mime: z.string(), content: z.string() }),
   },
   /** Moves a session to another working folder (checked like sessions.create's). */
-  'sessions.update': { input: z.object({ id, workingFolder: WorkingFolderSchema }), output: SessionSummarySchema },
+  'sessions.update': {
+    input: z.object({ id, workingFolder: WorkingFolderSchema, createFolder: z.boolean().optional() }),
+    output: SessionSummarySchema,
+  },
   'messages.list': { input: sessionRef, output: z.array(StoredMessageSchema) },
   /** The full text of a truncated tool output (messages.list leaves full outputs out). */
   'messages.fullOutput': { input: z.object({ id }), output: z.object({ text: z.string().nullable() }) },

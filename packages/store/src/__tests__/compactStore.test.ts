@@ -118,6 +118,18 @@ describe('full outputs compressed on disk (migration 9)', () => {
     db.close();
   });
 
+  it('recounts each session as the conversation (requests and answers with text) when it upgrades a file', () => {
+    const file = version8Database();
+    // Stored under the old rule: every user-visible message of the branch (4, here 3 by hand).
+    const store = openStore({ file, env: {} });
+    try {
+      // m1 (the request) and m3 (the answer): the two tool results are not counted.
+      expect(store.sessions.get('s1')!.messageCount).toBe(2);
+    } finally {
+      store.close();
+    }
+  });
+
   it('gives the space back once when it upgrades a file, with search intact', () => {
     const file = version8Database();
     const db = new Database(file);

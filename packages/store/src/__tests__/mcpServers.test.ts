@@ -77,4 +77,32 @@ describe('MCP servers', () => {
     expect(store.mcpServers.list()).toEqual([]);
     expect(() => store.mcpServers.remove(s.id)).toThrow(/does not exist/);
   });
+
+  it("keeps a stdio server's folder and environment allow-list, and pins its tools until it goes", () => {
+    const store = tmp.open({ allowPlaintextKeys: true });
+    const s = store.mcpServers.upsert({
+      name: 'time',
+      transport: 'stdio',
+      command: 'python3',
+      args: ['-m', 'mcp_time_srv'],
+      cwd: '~/servers/time',
+      envAllow: ['TZ_DB', 'TZ_DB'],
+    });
+    expect(s).toMatchObject({ cwd: '~/servers/time', envAllow: ['TZ_DB'] });
+    // An edit that leaves them out keeps them; null gives the neutral folder back.
+    expect(store.mcpServers.upsert({ id: s.id, name: 'time', transport: 'stdio', command: 'python3' })).toMatchObject({
+      cwd: '~/servers/time',
+      envAllow: ['TZ_DB'],
+    });
+    expect(
+      store.mcpServers.upsert({ id: s.id, name: 'time', transport: 'stdio', command: 'python3', cwd: null }).cwd,
+    ).toBe(null);
+    expect(store.mcpServers.pins(s.id)).toEqual([]);
+    store.mcpServers.pin(s.id, [{ tool: 'now', hash: 'a1', description: 'The time' }]);
+    store.mcpServers.pin(s.id, [{ tool: 'now', hash: 'b2', description: 'The time, changed' }]);
+    expect(store.mcpServers.pins(s.id)).toMatchObject([{ tool: 'now', hash: 'b2', description: 'The time, changed' }]);
+    expect(() => store.mcpServers.pin('nope', [])).toThrow(/does not exist/);
+    store.mcpServers.remove(s.id);
+    expect(store.mcpServers.pins(s.id)).toEqual([]);
+  });
 });

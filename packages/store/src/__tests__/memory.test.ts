@@ -122,6 +122,27 @@ describe('memory', () => {
     );
   });
 
+  it("an automatic fact the user rewrites becomes the user's; pinning it alone does not", () => {
+    const { store, sid } = setup();
+    store.memory.refresh(sid, { facts: [autoFact(sid, 'a1', '/srv/app/config.yml')], candidates: [] });
+    const auto = store.memory.facts(sid)[0]!;
+    expect(auto).toMatchObject({ source: 'cfpm_auto', confidence: 0.7 });
+    const pinned = store.memory.upsertFact(sid, {
+      id: auto.id,
+      category: auto.category,
+      content: auto.content,
+      pinned: true,
+    });
+    expect(pinned).toMatchObject({ source: 'cfpm_auto', confidence: 0.7, pinned: true });
+    const rewritten = store.memory.upsertFact(sid, {
+      id: auto.id,
+      category: auto.category,
+      content: '/srv/app/config.yaml',
+    });
+    expect(rewritten).toMatchObject({ source: 'user', confidence: 1, content: '/srv/app/config.yaml', pinned: true });
+    expect(store.memory.facts(sid)).toEqual([rewritten]);
+  });
+
   it('logs every user edit with before and after', () => {
     const { store, sid } = setup();
     const created = store.memory.upsertFact(sid, { category: 'note', content: 'use pnpm' }, 'user');

@@ -50,10 +50,11 @@ describe('messages', () => {
     expect(listed[2]!.fullOutput).toHaveLength('a.txt\nb.txt\n'.length * 1000);
     expect(again.messages.count(s.id)).toBe(5);
     expect(again.messages.lastSeq(s.id)).toBe(5);
-    expect(again.sessions.get(s.id)!.messageCount).toBe(5);
+    // The list counts the conversation: 'list the files', the answer, 'thanks' (not the call or its result).
+    expect(again.sessions.get(s.id)!.messageCount).toBe(3);
   });
 
-  it('keeps caller ids, kinds and visibility; counts only user-visible messages in the session', () => {
+  it('keeps caller ids, kinds and visibility; counts only the conversation in the session', () => {
     const store = tmp.open();
     const s = store.sessions.create();
     const [notice, memory] = store.messages.append(s.id, [
@@ -76,7 +77,8 @@ describe('messages', () => {
       kind: 'memory_snapshot',
       visibility: { user: false, agent: true },
     });
-    expect(store.sessions.get(s.id)!.messageCount).toBe(1);
+    // A notice is shown to the user, but it is not part of the conversation the list counts.
+    expect(store.sessions.get(s.id)!.messageCount).toBe(0);
   });
 
   it('writes all messages of an append or none', () => {

@@ -59,6 +59,7 @@ describe('migrations', () => {
     const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all();
     expect(tables).toEqual(
       [
+        'checkpoints',
         'compactions',
         'message_outputs',
         'memory_candidates',
@@ -75,8 +76,10 @@ describe('migrations', () => {
         'sessions',
         'settings',
         'tool_approvals',
+        'session_sandbox',
         'tool_processes',
         'mcp_servers',
+        'mcp_tool_pins',
         'model_calls',
         'model_prices',
       ].sort(),

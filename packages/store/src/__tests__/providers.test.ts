@@ -153,3 +153,26 @@ describe('tool approvals', () => {
     expect(store.approvals.get(s.id, 'shell')).toBeNull();
   });
 });
+
+describe('the window learned from the provider (issue 22)', () => {
+  it('is stored smaller than the profile window, survives a reopen, is kept by an edit and undone by null', () => {
+    const store = tmp.open({ allowPlaintextKeys: true });
+    const p = store.providers.upsert(openai({ contextWindow: 100_000 }));
+    expect(p.learnedContextWindow).toBeNull();
+    expect(store.providers.setLearnedWindow(p.id, 16_000).learnedContextWindow).toBe(16_000);
+    // Never larger than (or equal to) what the user set.
+    expect(store.providers.setLearnedWindow(p.id, 100_000).learnedContextWindow).toBeNull();
+    store.providers.setLearnedWindow(p.id, 16_000);
+    store.close();
+    const again = tmp.open({ allowPlaintextKeys: true });
+    expect(again.providers.get(p.id)!.learnedContextWindow).toBe(16_000);
+    // An edit that does not mention it keeps it; the form's undo (null) forgets it.
+    expect(
+      again.providers.upsert(openai({ id: p.id, contextWindow: 100_000, name: 'Renamed' })).learnedContextWindow,
+    ).toBe(16_000);
+    expect(
+      again.providers.upsert(openai({ id: p.id, contextWindow: 100_000, learnedContextWindow: null }))
+        .learnedContextWindow,
+    ).toBeNull();
+  });
+});

@@ -22,6 +22,22 @@ describe('sessions', () => {
     expect(store.sessions.get('nope')).toBeNull();
   });
 
+  it("keeps a session's own system prompt across a reopen; blank clears it", () => {
+    const store = tmp.open();
+    const a = store.sessions.create('a');
+    const b = store.sessions.create('b');
+    expect(store.sessions.systemPrompt(a.id)).toBeNull();
+    store.sessions.setSystemPrompt(a.id, 'Review SQL only.');
+    store.close();
+    const again = tmp.open();
+    expect(again.sessions.systemPrompt(a.id)).toBe('Review SQL only.');
+    expect(again.sessions.systemPrompt(b.id)).toBeNull();
+    again.sessions.setSystemPrompt(a.id, '   ');
+    expect(again.sessions.systemPrompt(a.id)).toBeNull();
+    expect(() => again.sessions.setSystemPrompt('nope', 'x')).toThrow(/does not exist/);
+    expect(() => again.sessions.setSystemPrompt(a.id, 'x'.repeat(20_001))).toThrow(StoreError);
+  });
+
   it('deleting a session deletes every row that belongs to it, and nothing else', () => {
     const store = tmp.open({ encryptor: fakeEncryptor() });
     const keep = store.sessions.create('keep');

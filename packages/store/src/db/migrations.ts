@@ -2,6 +2,7 @@
 // the version bump, so a crash mid-migration leaves the previous version intact. Never edit a
 // migration that has shipped: add a new one.
 import type Database from 'better-sqlite3';
+import { RECOUNT_SQL } from '../repos/messages';
 import { packOutput } from './outputCodec';
 
 export interface Migration {
@@ -309,6 +310,22 @@ function packExistingOutputs(db: Database.Database): void {
   `);
 }
 
+// MCP servers run in their own folder (null: a neutral one under the data folder) with an
+// allow-list of the app's environment; the tools a server offers are pinned by a hash of their
+// description and schema, so a changed one waits for the user before the model sees it.
+const V10_MCP_PINS = `
+ALTER TABLE mcp_servers ADD COLUMN cwd TEXT;
+ALTER TABLE mcp_servers ADD COLUMN env_allow TEXT NOT NULL DEFAULT '[]'; -- JSON string[]
+CREATE TABLE mcp_tool_pins (
+  server_id TEXT NOT NULL REFERENCES mcp_servers(id) ON DELETE CASCADE,
+  tool TEXT NOT NULL,
+  hash TEXT NOT NULL,          -- sha256 of the tool's name, description and input schema
+  description TEXT NOT NULL,   -- as approved, for the "changed" view
+  pinned_at INTEGER NOT NULL,
+  PRIMARY KEY (server_id, tool)
+);
+`;
+
 /** The migration that makes the file smaller: an upgraded file then gives the space back once. */
 export const COMPACT_STORE_VERSION = 9;
 
@@ -329,11 +346,71 @@ export function reclaimSpace(db: Database.Database): void {
 }
 
 /**
- * Version 10 (issue 24): the tokens of every model call (summaries marked, linked to their
+ * The OS sandbox (issue 21): the `sandboxed` approval policy (SQLite cannot change a CHECK, so
+ * tool_approvals is rebuilt with its rows), and each session's "allow network for commands".
+ */
+const V11_SANDBOX = `
+CREATE TABLE tool_approvals_v10 (
+  session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+  tool_name TEXT NOT NULL,
+  policy TEXT NOT NULL CHECK (policy IN ('ask', 'sandboxed', 'auto', 'deny')),
+  updated_at INTEGER NOT NULL,
+  PRIMARY KEY (session_id, tool_name)
+);
+INSERT INTO tool_approvals_v10 (session_id, tool_name, policy, updated_at)
+  SELECT session_id, tool_name, policy, updated_at FROM tool_approvals;
+DROP TABLE tool_approvals;
+ALTER TABLE tool_approvals_v10 RENAME TO tool_approvals;
+CREATE TABLE session_sandbox (
+  session_id TEXT PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,
+  network INTEGER NOT NULL CHECK (network IN (0, 1)),
+  updated_at INTEGER NOT NULL
+);
+`;
+/** The session list counts the conversation only (requests and answers with text): every session recounted. */
+function recountConversations(db: Database.Database): void {
+  const recount = db.prepare<[{ sessionId: string }]>(RECOUNT_SQL);
+  for (const { id } of db.prepare<[], { id: string }>('SELECT id FROM sessions').all()) recount.run({ sessionId: id });
+}
+// A session's own system prompt (issue 23): the user's instructions for that session alone, added
+// to the system prompt after the base prompt; NULL when it has none.
+const V13_SESSION_PROMPT = `
+ALTER TABLE sessions ADD COLUMN system_prompt TEXT;
+`;
+/**
+ * Checkpoints of a session's working folder (issue 23): the commits of the shadow repository
+ * (in the data folder) before and after a turn that changed files, what the turn changed
+ * (`files`, JSON CheckpointFile[]) and what the snapshots left out (`skipped`, JSON).
+ */
+const V14_CHECKPOINTS = `
+CREATE TABLE checkpoints (
+  id TEXT PRIMARY KEY,
+  session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+  anchor_id TEXT,              -- the turn's last message (no FK: history is append-only anyway)
+  user_message_id TEXT,
+  folder TEXT NOT NULL,
+  before_commit TEXT NOT NULL,
+  after_commit TEXT NOT NULL,
+  files_changed INTEGER NOT NULL,
+  files TEXT NOT NULL,
+  skipped TEXT NOT NULL,
+  state TEXT NOT NULL CHECK (state IN ('applied', 'undone')),
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL
+);
+CREATE INDEX idx_checkpoints_session ON checkpoints(session_id, created_at);
+`;
+/**
+ * The window a provider stated in a context-limit error, smaller than the profile's (issue 22):
+ * the runtime works with it until the user undoes it in the profile form.
+ */
+const V15_LEARNED_WINDOW = `ALTER TABLE provider_profiles ADD COLUMN learned_context_window INTEGER;`;
+/**
+ * Version 16 (issue 24): the tokens of every model call (summaries marked, linked to their
  * compaction) and each profile's own prices. A call keeps its row when its session is deleted:
  * the daily totals are the user's spending, not the session's.
  */
-const V10_MODEL_CALLS = `
+const V16_MODEL_CALLS = `
 CREATE TABLE model_calls (
   id INTEGER PRIMARY KEY,
   session_id TEXT,
@@ -378,7 +455,13 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
     sql: V9_COMPACT_STORE,
     run: packExistingOutputs,
   },
-  { version: 10, description: 'tokens of every model call, prices per profile', sql: V10_MODEL_CALLS },
+  { version: 10, description: 'MCP server folder, environment allow-list, pinned tools', sql: V10_MCP_PINS },
+  { version: 11, description: 'sandboxed approval policy, per-session network for commands', sql: V11_SANDBOX },
+  { version: 12, description: 'session message counts: the conversation only', sql: '', run: recountConversations },
+  { version: 13, description: "a session's own system prompt", sql: V13_SESSION_PROMPT },
+  { version: 14, description: 'checkpoints of the working folder', sql: V14_CHECKPOINTS },
+  { version: 15, description: 'window learned from the provider', sql: V15_LEARNED_WINDOW },
+  { version: 16, description: 'tokens of every model call, prices per profile', sql: V16_MODEL_CALLS },
 ]);
 
 /** The schema version this code writes. */

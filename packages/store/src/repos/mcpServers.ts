@@ -1,7 +1,7 @@
 // MCP server configurations. Env values and headers are sealed like API keys (providers.ts): the
 // values leave this module only through secrets(), for the runtime that starts the server.
 import { McpServerUpsertSchema, type McpServerUpsert } from '@threadline/protocol';
-import { StoreError, type KeyStorage, type McpServerRecord, type McpServersRepo } from '../types';
+import { StoreError, type KeyStorage, type McpServerRecord, type McpServersRepo, type McpToolPin } from '../types';
 import { parseInput, type RepoContext } from './context';
 import type { KeyPolicy } from './providers';
 
@@ -19,6 +19,8 @@ interface Row {
   enabled: number;
   startup: 'lazy' | 'launch';
   auto_approve: string;
+  cwd: string | null;
+  env_allow: string;
   created_at: number;
   updated_at: number;
 }
@@ -37,6 +39,8 @@ const toRecord = (r: Row): McpServerRecord => ({
   url: r.url,
   envNames: JSON.parse(r.env_names) as string[],
   headerNames: JSON.parse(r.header_names) as string[],
+  cwd: r.cwd,
+  envAllow: JSON.parse(r.env_allow) as string[],
   enabled: r.enabled === 1,
   startup: r.startup,
   autoApprove: JSON.parse(r.auto_approve) as boolean | string[],
@@ -64,15 +68,27 @@ export function createMcpServersRepo(ctx: RepoContext, keys: KeyPolicy): McpServ
   const byName = db.prepare<[string], Row>('SELECT * FROM mcp_servers WHERE name = ?');
   const listRows = db.prepare<[], Row>('SELECT * FROM mcp_servers ORDER BY created_at, rowid');
   const insert = db.prepare(
-    `INSERT INTO mcp_servers (id, name, transport, command, args, url, env_names, header_names, secrets_cipher, secret_storage, enabled, startup, auto_approve, created_at, updated_at)
-     VALUES (@id, @name, @transport, @command, @args, @url, @env_names, @header_names, @secrets_cipher, @secret_storage, @enabled, @startup, @auto_approve, @created_at, @updated_at)`,
+    `INSERT INTO mcp_servers (id, name, transport, command, args, url, env_names, header_names, secrets_cipher, secret_storage, enabled, startup, auto_approve, cwd, env_allow, created_at, updated_at)
+     VALUES (@id, @name, @transport, @command, @args, @url, @env_names, @header_names, @secrets_cipher, @secret_storage, @enabled, @startup, @auto_approve, @cwd, @env_allow, @created_at, @updated_at)`,
   );
   const update = db.prepare(
     `UPDATE mcp_servers SET name = @name, transport = @transport, command = @command, args = @args, url = @url, env_names = @env_names,
        header_names = @header_names, secrets_cipher = @secrets_cipher, secret_storage = @secret_storage, enabled = @enabled,
-       startup = @startup, auto_approve = @auto_approve, updated_at = @updated_at WHERE id = @id`,
+       startup = @startup, auto_approve = @auto_approve, cwd = @cwd, env_allow = @env_allow, updated_at = @updated_at WHERE id = @id`,
   );
   const deleteRow = db.prepare<[string]>('DELETE FROM mcp_servers WHERE id = ?');
+  const pinRows = db.prepare<[string], { tool: string; hash: string; description: string; pinned_at: number }>(
+    'SELECT tool, hash, description, pinned_at FROM mcp_tool_pins WHERE server_id = ? ORDER BY tool',
+  );
+  const putPin = db.prepare(
+    `INSERT INTO mcp_tool_pins (server_id, tool, hash, description, pinned_at) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT (server_id, tool) DO UPDATE SET hash = excluded.hash, description = excluded.description, pinned_at = excluded.pinned_at`,
+  );
+  const pinTx = db.transaction((id: string, tools: readonly Omit<McpToolPin, 'pinnedAt'>[]) => {
+    mustRow(id);
+    const now = ctx.now();
+    for (const t of tools) putPin.run(id, t.tool, t.hash, t.description, now);
+  });
 
   const mustRow = (id: string): Row => {
     const r = getRow.get(id);
@@ -131,6 +147,13 @@ export function createMcpServersRepo(ctx: RepoContext, keys: KeyPolicy): McpServ
       enabled: (p.enabled ?? (existing ? existing.enabled === 1 : true)) ? 1 : 0,
       startup: p.startup ?? existing?.startup ?? 'lazy',
       auto_approve: p.autoApprove !== undefined ? JSON.stringify(p.autoApprove) : (existing?.auto_approve ?? 'false'),
+      cwd: p.transport === 'stdio' ? (p.cwd !== undefined ? p.cwd : (existing?.cwd ?? null)) : null,
+      env_allow:
+        p.transport === 'stdio'
+          ? p.envAllow !== undefined
+            ? JSON.stringify([...new Set(p.envAllow)])
+            : (existing?.env_allow ?? '[]')
+          : '[]',
       created_at: existing?.created_at ?? now,
       updated_at: now,
     };
@@ -151,5 +174,8 @@ export function createMcpServersRepo(ctx: RepoContext, keys: KeyPolicy): McpServ
       deleteRow.run(id);
     },
     secrets: (id) => open(mustRow(id)),
+    pins: (id) =>
+      pinRows.all(id).map((r) => ({ tool: r.tool, hash: r.hash, description: r.description, pinnedAt: r.pinned_at })),
+    pin: (id, tools) => pinTx.immediate(id, tools),
   };
 }

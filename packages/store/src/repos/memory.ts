@@ -79,7 +79,7 @@ export function createMemoryRepo(ctx: RepoContext): MemoryRepo {
     `INSERT INTO memory_facts (${FACT_COLS.join(', ')}) VALUES (${FACT_COLS.map((c) => '@' + c).join(', ')})`,
   );
   const updateFactFull = db.prepare(
-    `UPDATE memory_facts SET category = @category, content = @content, status = @status, pinned = @pinned, confidence = @confidence,
+    `UPDATE memory_facts SET category = @category, content = @content, status = @status, pinned = @pinned, source = @source, confidence = @confidence,
        evidence_count = @evidence_count, last_validated_at = @last_validated_at, validation_command = @validation_command, updated_at = @updated_at WHERE id = @id`,
   );
   const updateFactEngine = db.prepare(
@@ -301,11 +301,14 @@ export function createMemoryRepo(ctx: RepoContext): MemoryRepo {
       throw new StoreError('not_found', `Memory fact ${e.id} does not exist in session ${sessionId}.`);
     if (existingRow) {
       const before = toFact(existingRow);
+      // What the user rewrote is theirs from now on: no longer "Automatic · 70 %" (nor pruned as such).
+      const rewritten = e.content !== before.content || e.category !== before.category;
       const after: MemoryFact = {
         ...before,
         category: e.category,
         content: e.content,
         pinned: e.pinned ?? before.pinned,
+        ...(rewritten ? { source: 'user' as const, confidence: 1 } : {}),
         updatedAt: now,
       };
       updateFactFull.run(toRow(after, existingRow.anchor_id));

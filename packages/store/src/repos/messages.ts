@@ -95,6 +95,26 @@ export const PATH_CTE = `WITH RECURSIVE path(id) AS (
   SELECT m.parent_id FROM messages m JOIN path ON m.id = path.id WHERE m.parent_id IS NOT NULL
 )`;
 
+/**
+ * What the session list counts: the conversation as the user reads it, their requests and the
+ * answers with text; not tool results, tool-call-only steps, notices or summaries ("2 messages"
+ * for one exchange). RECOUNT_SQL and isConversationMessage say the same thing.
+ */
+export const RECOUNT_SQL = `${PATH_CTE} UPDATE sessions SET message_count =
+  (SELECT count(*) FROM messages WHERE id IN (SELECT id FROM path) AND visible_user = 1 AND kind = 'normal'
+     AND (role = 'user' OR (role = 'assistant' AND coalesce(content, '') <> '')))
+  WHERE id = @sessionId`;
+
+export function isConversationMessage(r: {
+  role: string;
+  kind: string;
+  visible_user: number;
+  content: string | null;
+}): boolean {
+  if (r.visible_user !== 1 || r.kind !== 'normal') return false;
+  return r.role === 'user' || (r.role === 'assistant' && (r.content ?? '') !== '');
+}
+
 /** Which versions a message competes with: a user's request, or whatever answered it. */
 const slotOf = (r: { role: string; kind: string }): 'request' | 'reply' =>
   r.role === 'user' && r.kind === 'normal' ? 'request' : 'reply';
@@ -117,11 +137,7 @@ export function createMessagesRepo(ctx: RepoContext): MessagesRepoImpl {
   const leafStmt = db.prepare<[string], { l: string | null }>('SELECT active_leaf_id AS l FROM sessions WHERE id = ?');
   const setLeafStmt = db.prepare<[string | null, string]>('UPDATE sessions SET active_leaf_id = ? WHERE id = ?');
   // The session list counts the messages of the branch shown; after a fork or a switch it is recounted.
-  const recount = db.prepare<[{ sessionId: string }]>(
-    `${PATH_CTE} UPDATE sessions SET message_count =
-       (SELECT count(*) FROM messages WHERE id IN (SELECT id FROM path) AND visible_user = 1)
-     WHERE id = @sessionId`,
-  );
+  const recount = db.prepare<[{ sessionId: string }]>(RECOUNT_SQL);
   // The newest message at each level below `id`: the branch the user most recently worked on.
   const newestDescendant = db.prepare<[string], { id: string }>(
     `WITH RECURSIVE down(id, depth) AS (
@@ -191,7 +207,7 @@ export function createMessagesRepo(ctx: RepoContext): MessagesRepoImpl {
     }
     const now = ctx.now();
     let seq = lastSeq(sessionId);
-    let userVisible = 0;
+    let counted = 0;
     const out: StoredMessage[] = [];
     for (const m of msgs) {
       seq += 1;
@@ -218,10 +234,10 @@ export function createMessagesRepo(ctx: RepoContext): MessagesRepoImpl {
       const { full_output: fullOutput, ...messageRow } = row;
       insert.run(messageRow);
       if (typeof fullOutput === 'string') insertOutput.run(row.id, packOutput(fullOutput));
-      if (visibility.user) userVisible += 1;
+      if (isConversationMessage(row)) counted += 1;
       out.push(rowToMessage(row));
     }
-    touchSession.run(now, userVisible, sessionId);
+    touchSession.run(now, counted, sessionId);
     if (out.length > 0) setLeafStmt.run(parent, sessionId);
     if (defaults.parentId !== undefined && out.length > 0) recount.run({ sessionId });
     return out;

@@ -11,6 +11,7 @@ interface ProviderRow {
   base_url: string;
   model: string;
   context_window: number;
+  learned_context_window: number | null;
   compaction_model: string | null;
   api_key_cipher: string | null;
   key_storage: KeyStorage;
@@ -26,6 +27,7 @@ const toProfile = (r: ProviderRow): ProviderProfile => ({
   baseUrl: r.base_url,
   model: r.model,
   contextWindow: r.context_window,
+  learnedContextWindow: r.learned_context_window,
   compactionModel: r.compaction_model,
   hasKey: r.api_key_cipher !== null,
   active: r.active === 1,
@@ -40,6 +42,11 @@ export function originOf(url: string): string | null {
   }
 }
 
+/** A learned window is kept only when it is a positive integer under the profile's. */
+function learnedFor(window: number | null, contextWindow: number): number | null {
+  return window !== null && Number.isInteger(window) && window > 0 && window < contextWindow ? window : null;
+}
+
 export interface KeyPolicy {
   encryptor?: Encryptor;
   allowPlaintextKeys: boolean;
@@ -51,12 +58,15 @@ export function createProvidersRepo(ctx: RepoContext, keys: KeyPolicy): Provider
   const listRows = db.prepare<[], ProviderRow>('SELECT * FROM provider_profiles ORDER BY created_at, rowid');
   const activeRow = db.prepare<[], ProviderRow>('SELECT * FROM provider_profiles WHERE active = 1 LIMIT 1');
   const insert = db.prepare(
-    `INSERT INTO provider_profiles (id, preset, name, base_url, model, context_window, compaction_model, api_key_cipher, key_storage, active, created_at, updated_at)
-     VALUES (@id, @preset, @name, @base_url, @model, @context_window, @compaction_model, @api_key_cipher, @key_storage, @active, @created_at, @updated_at)`,
+    `INSERT INTO provider_profiles (id, preset, name, base_url, model, context_window, learned_context_window, compaction_model, api_key_cipher, key_storage, active, created_at, updated_at)
+     VALUES (@id, @preset, @name, @base_url, @model, @context_window, @learned_context_window, @compaction_model, @api_key_cipher, @key_storage, @active, @created_at, @updated_at)`,
   );
   const update = db.prepare(
     `UPDATE provider_profiles SET preset = @preset, name = @name, base_url = @base_url, model = @model, context_window = @context_window,
-       compaction_model = @compaction_model, api_key_cipher = @api_key_cipher, key_storage = @key_storage, updated_at = @updated_at WHERE id = @id`,
+       learned_context_window = @learned_context_window, compaction_model = @compaction_model, api_key_cipher = @api_key_cipher, key_storage = @key_storage, updated_at = @updated_at WHERE id = @id`,
+  );
+  const setLearned = db.prepare<[number | null, number, string]>(
+    'UPDATE provider_profiles SET learned_context_window = ?, updated_at = ? WHERE id = ?',
   );
   const clearActive = db.prepare('UPDATE provider_profiles SET active = 0 WHERE active = 1');
   const markActive = db.prepare<[string]>('UPDATE provider_profiles SET active = 1 WHERE id = ?');
@@ -99,6 +109,12 @@ export function createProvidersRepo(ctx: RepoContext, keys: KeyPolicy): Provider
       base_url: p.baseUrl,
       model: p.model,
       context_window: p.contextWindow,
+      // undefined keeps what the provider taught; null (the form's undo) forgets it. A learned
+      // window is only ever smaller than the profile's.
+      learned_context_window: learnedFor(
+        p.learnedContextWindow === undefined ? (existing?.learned_context_window ?? null) : p.learnedContextWindow,
+        p.contextWindow,
+      ),
       compaction_model:
         p.compactionModel === undefined ? (existing?.compaction_model ?? null) : p.compactionModel || null,
       ...key,
@@ -135,6 +151,11 @@ export function createProvidersRepo(ctx: RepoContext, keys: KeyPolicy): Provider
       return r ? toProfile(r) : null;
     },
     upsert: (p) => upsertTx.immediate(p),
+    setLearnedWindow(id, window) {
+      const r = mustRow(id);
+      setLearned.run(learnedFor(window, r.context_window), ctx.now(), id);
+      return toProfile(mustRow(id));
+    },
     setActive: (id) => setActiveTx.immediate(id),
     active() {
       const r = activeRow.get();

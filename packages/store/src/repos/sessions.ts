@@ -25,6 +25,8 @@ const toSummary = (r: SessionRow): SessionSummary => ({
 const TitleSchema = z.string().trim().max(200);
 /** The runtime has resolved and checked it; the store only keeps it. */
 const FolderSchema = z.string().min(1).max(4096);
+/** The same bound as the route's (protocol SESSION_PROMPT_MAX). */
+const SystemPromptSchema = z.string().max(20_000);
 
 export function createSessionsRepo(ctx: RepoContext): SessionsRepo {
   const { db } = ctx;
@@ -44,6 +46,10 @@ export function createSessionsRepo(ctx: RepoContext): SessionsRepo {
   const renameStmt = db.prepare<[string, number, string]>('UPDATE sessions SET title = ?, updated_at = ? WHERE id = ?');
   const touchStmt = db.prepare<[number, string]>('UPDATE sessions SET updated_at = ? WHERE id = ?');
   const deleteStmt = db.prepare<[string]>('DELETE FROM sessions WHERE id = ?');
+  const promptGet = db.prepare<[string], { system_prompt: string | null }>(
+    'SELECT system_prompt FROM sessions WHERE id = ?',
+  );
+  const promptSet = db.prepare<[string | null, string]>('UPDATE sessions SET system_prompt = ? WHERE id = ?');
 
   const mustGet = (id: string): SessionSummary => {
     const r = getOne.get(id);
@@ -80,6 +86,17 @@ export function createSessionsRepo(ctx: RepoContext): SessionsRepo {
     delete(id: string): void {
       // ON DELETE CASCADE removes messages, compactions, memory rows and approvals in the same statement.
       if (deleteStmt.run(id).changes === 0) throw new StoreError('not_found', `Session ${id} does not exist.`);
+    },
+    systemPrompt(id: string): string | null {
+      const r = promptGet.get(id);
+      if (!r) throw new StoreError('not_found', `Session ${id} does not exist.`);
+      return r.system_prompt;
+    },
+    setSystemPrompt(id: string, text: string | null): void {
+      const t = text === null ? null : parseInput(SystemPromptSchema, text, 'system prompt');
+      // Blank is none: nothing is added to the system prompt.
+      if (promptSet.run(t === null || t.trim() === '' ? null : t, id).changes === 0)
+        throw new StoreError('not_found', `Session ${id} does not exist.`);
     },
     touch(id: string): void {
       if (touchStmt.run(ctx.now(), id).changes === 0)

@@ -26,7 +26,7 @@ const toGroup = (r: GroupRow): ModelCallGroup => ({
 
 const count = (n: number): number => (Number.isFinite(n) && n > 0 ? Math.round(n) : 0);
 
-/** The tokens of every model call and each profile's own prices (migration 10). */
+/** The tokens of every model call and each profile's own prices (migration 16). */
 export function createUsageRepo(ctx: RepoContext): UsageRepo {
   const { db } = ctx;
   const insert = db.prepare(

@@ -18,6 +18,8 @@ export function App() {
   const panel = useAppStore((s) => s.panel);
   const activeId = useAppStore((s) => s.activeSessionId);
   const setPanel = useAppStore((s) => s.setPanel);
+  const sidebar = useAppStore((s) => s.sidebar);
+  const toggleSidebar = useAppStore((s) => s.toggleSidebar);
   const language = useAppStore((s) => s.settings?.language);
   const toast = useAppStore((s) => s.toast);
   const boot = useAppStore((s) => s.boot);
@@ -33,6 +35,12 @@ export function App() {
   useEffect(() => {
     if (language) applyLanguage(language);
   }, [language]);
+
+  // A session picked (or made) in the sidebar laid over a narrow window, or Settings opened from
+  // it: what was asked for comes forward, the sidebar goes back.
+  useEffect(() => {
+    if (useAppStore.getState().sidebar === 'shown') toggleSidebar(true);
+  }, [activeId, panel, toggleSidebar]);
 
   if (phase === 'loading') return <div className="splash" aria-busy="true" />;
   if (phase === 'error')
@@ -54,10 +62,14 @@ export function App() {
   if (phase === 'setup') return <SetupScreen />;
 
   return (
-    <div className={`app ${panel === 'memory' ? 'with-panel' : ''}`}>
+    <div className={`app ${panel === 'memory' ? 'with-panel' : ''} sidebar-${sidebar}`}>
       {/* Settings covers the window like a dialog: what is behind it leaves the Tab order. */}
       <div className="app-main" inert={panel === 'settings'}>
         <Sidebar />
+        {/* A narrow window shows the sidebar over the chat: a press beside it closes it. */}
+        {sidebar === 'shown' && (
+          <div className="sidebar-scrim" onClick={() => toggleSidebar(true)} data-testid="sidebar-scrim" />
+        )}
         <ChatView />
         {panel === 'memory' && activeId && (
           <>

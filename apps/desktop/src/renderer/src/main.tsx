@@ -6,6 +6,7 @@ import './styles/chat.css';
 import './styles/panels.css';
 import './styles/conversation.css';
 import './styles/layout.css';
+import './styles/tools.css';
 import { App } from './App';
 
 const root = document.getElementById('root');

@@ -58,7 +58,9 @@ describe('testConnection', () => {
   it('reports a model the server does not have', async () => {
     const r = await createProviderClient({ baseUrl: llm.url, model: 'other' }, null).testConnection();
     expect(r).toMatchObject({ ok: false, latencyMs: expect.any(Number), problem: 'unknown_model' });
-    expect(r.message).toContain('"other" is not among its 1 models');
+    // The sentence and the result name what the server does offer (here the fake's one model).
+    expect(r.message).toContain('does not offer model "other"; it offers main-model.');
+    expect(r.offered).toEqual(['main-model']);
   });
 
   it('reports a rejected key and an unreachable server', async () => {

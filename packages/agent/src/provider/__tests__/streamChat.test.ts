@@ -46,6 +46,32 @@ describe('streamChat', () => {
     expect(sent.headers.authorization).toBe('Bearer not-needed');
   });
 
+  it("reads a reasoning model's thinking apart from its answer, in either field", async () => {
+    for (const field of ['reasoning_content', 'reasoning'] as const) {
+      llm.setRules([
+        {
+          reply: {
+            reasoning: 'The user greets me; answer briefly.',
+            reasoningField: field,
+            content: 'Hi!',
+            chunkSize: 5,
+          },
+        },
+      ]);
+      const thoughts: string[] = [];
+      const deltas: string[] = [];
+      const r = await client.streamChat({
+        messages: user('hi'),
+        onDelta: (t) => deltas.push(t),
+        onReasoningDelta: (t) => thoughts.push(t),
+      });
+      expect(thoughts.length).toBeGreaterThan(1);
+      expect(thoughts.join('')).toBe('The user greets me; answer briefly.');
+      expect(deltas.join('')).toBe('Hi!');
+      expect(r).toMatchObject({ content: 'Hi!', reasoning: 'The user greets me; answer briefly.' });
+    }
+  });
+
   it('assembles tool calls from fragmented arguments and reports each fragment', async () => {
     llm.setRules([
       {

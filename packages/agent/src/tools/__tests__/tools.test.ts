@@ -57,8 +57,29 @@ async function call(name: string, args: string, c = ctx()) {
 describe('tools', () => {
   it('exposes a JSON schema per tool', () => {
     const names = registry.specs().map((s) => s.function.name);
-    expect(names).toEqual(['shell', 'read_file', 'write_file', 'list_dir', 'read_tool_output', 'manage_todo_list']);
+    expect(names).toEqual([
+      'shell',
+      'read_file',
+      'write_file',
+      'edit_file',
+      'list_dir',
+      'grep',
+      'glob',
+      'read_tool_output',
+      'manage_todo_list',
+    ]);
     for (const s of registry.specs()) expect(s.function.parameters.type).toBe('object');
+    // Derived from the zod arguments: required as parsed, no `$schema`, no safe-integer noise.
+    const edit = registry.specs().find((s) => s.function.name === 'edit_file')!.function.parameters;
+    expect(edit.required).toEqual(['path', 'old_string', 'new_string']);
+    expect(Object.keys(edit.properties)).toEqual(['path', 'old_string', 'new_string', 'replace_all']);
+    expect(JSON.stringify(edit)).not.toContain('$schema');
+    const read = registry.specs().find((s) => s.function.name === 'read_file')!.function.parameters;
+    expect(read.properties.offset).toEqual({
+      type: 'integer',
+      minimum: 0,
+      description: 'First line to read (0-based).',
+    });
   });
 
   it('shell runs no login profile when loginShell is false', async () => {
@@ -178,7 +199,7 @@ describe('tools', () => {
     // The character cut by the cap is dropped, not turned into U+FFFD.
     expect(r.content).not.toContain('\uFFFD');
     const small = await call('read_file', JSON.stringify({ path: 'big.txt', limit: 1 }));
-    expect(small.content.startsWith('你'.repeat(100))).toBe(true);
+    expect(small.content.startsWith(`1\t${'你'.repeat(100)}`)).toBe(true);
   });
 
   it('write_file, read_file and list_dir work on real files', async () => {
@@ -186,7 +207,7 @@ describe('tools', () => {
     expect(w.ok).toBe(true);
     expect(readFileSync(path.join(dir, 'sub/a.txt'), 'utf8')).toBe('one\ntwo\nthree');
     const r = await call('read_file', JSON.stringify({ path: 'sub/a.txt', offset: 1, limit: 1 }));
-    expect(r.content.startsWith('two')).toBe(true);
+    expect(r.content.startsWith('2\ttwo')).toBe(true);
     const l = await call('list_dir', JSON.stringify({}));
     expect(l.content).toContain('sub/');
   });

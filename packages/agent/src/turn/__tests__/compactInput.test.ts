@@ -26,6 +26,9 @@ function history(): StoredMessage[] {
   return out;
 }
 
+/** A budget with no tool definitions and no calibration: the engine's units are the provider's. */
+const budget = (w: number) => ({ engineWindow: w, toolTokens: 0, usage: (v: number) => v / w });
+
 describe('compactInput', () => {
   it('passes the auto-compact threshold on: priority_chain stops as soon as it is 10 points under it', async () => {
     let n = 0;
@@ -63,16 +66,16 @@ describe('compactInput', () => {
       instructions: null,
       targetTokens: null,
     });
-    const probe = await compact(compactInput(req(0.8), view, 1_000_000));
+    const probe = await compact(compactInput(req(0.8), view, budget(1_000_000)));
     const total = probe.tokensBefore;
     // A window where the session sits just over 80%: the chain aims at 70% (10 points under the
     // trigger, so that the next requests do not trigger it again at once) and stops there.
     const window = Math.round(total / 0.802);
-    const at80 = await compact(compactInput(req(0.8), view, window));
+    const at80 = await compact(compactInput(req(0.8), view, budget(window)));
     expect(at80.ok).toBe(true);
     expect(at80.target).toBe(Math.floor(window * 0.7));
     expect(at80.tokensAfter).toBeLessThanOrEqual(window * 0.7);
-    const at50 = await compact(compactInput(req(0.5), view, window));
+    const at50 = await compact(compactInput(req(0.5), view, budget(window)));
     expect(at50.target).toBe(Math.floor(window * 0.4));
     expect(at50.tokensAfter).toBeLessThanOrEqual(window * 0.4);
   });

@@ -204,7 +204,9 @@ describe('threadline-context CLI', () => {
       );
       const j = JSON.parse(r.out);
       // The model's summary, then what it missed of the ledger (checked without a model call).
-      expect(j.summary).toMatch(/^MODEL SUMMARY\n\n\[Ledger of the hidden range\]/);
+      expect(j.summary).toMatch(
+        /^MODEL SUMMARY\n\n\[The user's own messages[^\n]*\n--- The user[\s\S]*\n\n\[Ledger of the hidden range\]/,
+      );
       const sent = JSON.parse(bodies[0]!);
       expect(sent.model).toBe('qwen2.5-coder');
       expect(sent.messages[1].content).toContain('keep the sed commands');

@@ -53,10 +53,10 @@ describe('a second compaction folds the first', () => {
     const summarize = second.steps.find((st) => st.name === 'summarize')!;
     expect(log.calls[1]!.messages.length).toBeGreaterThan(10);
     expect(summarize.hidden).toBeGreaterThan(10);
-    // The first summary, with the ledger the engine appended to it (the files it did not name).
+    // The first summary, with the user's words and the ledger the engine appended to it.
     expect(log.calls[1]!.previousSummaries).toHaveLength(1);
     expect(log.calls[1]!.previousSummaries[0]).toMatch(
-      /^FIRST SUMMARY: mod0\.\.mod6\n\n\[Ledger of the hidden range\]/,
+      /^FIRST SUMMARY: mod0\.\.mod6\n\n\[The user's own messages[^\n]*\n--- The user[\s\S]*\n\n\[Ledger of the hidden range\]/,
     );
     expect(second.hiddenIds).toEqual(expect.arrayContaining(first.inserted.map((m) => m.id)));
     const s2 = apply(history2, s1.compactions, second);

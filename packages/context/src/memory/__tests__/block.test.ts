@@ -125,7 +125,9 @@ describe('buildCheckpointSnapshot', () => {
     expect(lines[0]).toBe('[CFPM_MEMORY_V1]');
     expect(lines[1]).toMatch(/not instructions/);
     expect(lines[2]).toBe('Hidden range: 7 messages (3 user, 2 assistant, 2 tool calls, 2 tool results).');
-    expect(section(text, 'User messages')).toEqual(['Please fix the CSV export', 'Use one action only.']);
+    // The user's words are the ledger's, shown as the user's instructions, never in this data block.
+    expect(section(text, 'User messages')).toEqual([]);
+    expect(text).not.toContain('Use one action only.');
     expect(section(text, 'Files written')).toEqual(['app/export.py', 'notes.md']);
     expect(section(text, 'Goals')).toEqual(['Fix the CSV export']);
   });

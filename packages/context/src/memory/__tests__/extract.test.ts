@@ -135,3 +135,51 @@ describe('extractDrafts', () => {
     expect(of(shell('find src', failed), 'artifact').filter((d) => d.origin === 'tool_output')).toEqual([]);
   });
 });
+
+describe('the agent tools of issue 23', () => {
+  const call = (id: string, name: string, args: Record<string, unknown>, output: string): ChatMessage[] => [
+    {
+      role: 'assistant',
+      content: '',
+      tool_calls: [{ id, type: 'function', function: { name, arguments: JSON.stringify(args) } }],
+    },
+    { role: 'tool', content: output, tool_call_id: id },
+  ];
+
+  it('an edit_file that succeeded is a changed file; a refused one is not', () => {
+    const ok = call(
+      'e1',
+      'edit_file',
+      { path: 'src/app.ts', old_string: 'a', new_string: 'b' },
+      'edited /w/src/app.ts: replaced 1 occurrence (at line 3).',
+    );
+    const refused = call(
+      'e2',
+      'edit_file',
+      { path: 'src/other.ts', old_string: 'a', new_string: 'b' },
+      'Error: old_string occurs 2 times in /w/src/other.ts (at lines 1, 4); the file is unchanged.',
+    );
+    const actions = of([...ok, ...refused], 'verified_action').map((d) => d.content);
+    expect(actions).toEqual(['edited src/app.ts']);
+  });
+
+  it('files a grep or glob found are artifacts; the matched text and the notes are not', () => {
+    const grep = call(
+      'g1',
+      'grep',
+      { pattern: 'needle' },
+      'src/main.ts:2:const needle = read("config/never.json");\nlib/util/strings.ts:10:// needle\n[… 3 more matches not shown; narrow the pattern, path or glob]',
+    );
+    const glob = call('g2', 'glob', { pattern: '*.md' }, 'docs/guide.md\nREADME.md');
+    const none = call(
+      'g3',
+      'grep',
+      { pattern: '/etc/nothing' },
+      'no matches for //etc/nothing/ in /w (3 files searched)',
+    );
+    const artifacts = of([...grep, ...glob, ...none], 'artifact').map((d) => d.content);
+    expect(artifacts).toEqual(expect.arrayContaining(['src/main.ts', 'lib/util/strings.ts', 'docs/guide.md']));
+    expect(artifacts).not.toContain('config/never.json');
+    expect(artifacts.some((a) => a.includes('nothing'))).toBe(false);
+  });
+});

@@ -132,9 +132,18 @@ describe('capFullOutput', () => {
     const big = 'é'.repeat(FULL_OUTPUT_MAX_BYTES); // 2 bytes each: 2 MiB
     const r = capFullOutput(big);
     expect(r.capped).toBe(true);
-    expect(r.text).toMatch(/full output capped at 1048576 bytes; \d+ bytes dropped/);
-    expect(new TextEncoder().encode(r.text.split('\n…[')[0]).length).toBeLessThanOrEqual(FULL_OUTPUT_MAX_BYTES);
+    expect(r.text).toMatch(/full output capped at 1048576 bytes; \d+ bytes dropped from the middle/);
+    const [head, tail] = r.text.split(/\n…\[[^\]]*\]…\n/);
+    const bytes = (s: string) => new TextEncoder().encode(s).length;
+    expect(bytes(head!) + bytes(tail!)).toBeLessThanOrEqual(FULL_OUTPUT_MAX_BYTES);
     noBrokenChars(r.text);
-    expect(r.droppedBytes).toBe(2 * FULL_OUTPUT_MAX_BYTES - FULL_OUTPUT_MAX_BYTES);
+    expect(r.droppedBytes).toBe(2 * FULL_OUTPUT_MAX_BYTES - bytes(head!) - bytes(tail!));
+  });
+
+  it('keeps the end of a huge output (how the command ended), not only its start', () => {
+    const log = `start\n${'x'.repeat(3 * FULL_OUTPUT_MAX_BYTES)}\nFAILED: 3 tests\nexit code: 1`;
+    const r = capFullOutput(log);
+    expect(r.text.startsWith('start\n')).toBe(true);
+    expect(r.text.endsWith('FAILED: 3 tests\nexit code: 1')).toBe(true);
   });
 });

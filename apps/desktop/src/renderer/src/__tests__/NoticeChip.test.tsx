@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import i18n from '../i18n';
 import { NoticeChip } from '../components/NoticeChip';
 import { useAppStore } from '../store';
@@ -81,5 +81,47 @@ describe('NoticeChip', () => {
     );
     expect(screen.getByText('记忆已更新：新增 1 条 · 共 12 条')).toBeTruthy();
     expect(screen.getByText('已达到最大压缩尝试次数。请新建会话继续。')).toBeTruthy();
+  });
+});
+
+describe('NoticeChip: a message over the window (issue 22)', () => {
+  afterEach(async () => {
+    cleanup();
+    await i18n.changeLanguage('en');
+  });
+
+  const tooLarge = `[THREADLINE_COMPACTION_V1] ${JSON.stringify({
+    version: 'v1',
+    type: 'message_too_large',
+    trigger: 'recovery',
+    messageId: 'm7',
+    messageRole: 'user',
+    messageTokens: 32_500,
+    window: 16_000,
+  })}`;
+
+  it('says which message and by how much, in English and Chinese, and cuts it then retries', async () => {
+    const { createFakeBridge } = await import('./fakeBridge');
+    const { setBridge } = await import('../transport');
+    const fake = createFakeBridge({
+      'compaction.fitMessage': (i) => ({ compaction: { id: 'c1', hiddenIds: [i.messageId] } }),
+      'chat.retry': () => ({ sessionId: 's1', messageId: 'm8' }),
+    });
+    setBridge(fake.bridge);
+    render(<NoticeChip msg={notice(tooLarge)} />);
+    const text = screen.getByTestId('notice-chip').textContent ?? '';
+    expect(text).toContain('user message is 32,500 tokens, 16,500 more than');
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('fit-message-cut'));
+    });
+    expect(fake.calls.map((c) => [c.route, c.input])).toEqual([
+      ['compaction.fitMessage', { sessionId: 's1', messageId: 'm7', action: 'cut' }],
+      ['chat.retry', { sessionId: 's1' }],
+    ]);
+    cleanup();
+    await i18n.changeLanguage('zh-CN');
+    render(<NoticeChip msg={notice(tooLarge)} />);
+    expect(screen.getByTestId('notice-chip').textContent).toContain('用户消息为 32,500 个 token');
+    expect(screen.getByTestId('fit-message-remove').textContent).toBe('不发给模型并重试');
   });
 });

@@ -74,4 +74,94 @@ describe('ProviderForm', () => {
     expect(screen.queryByTestId('key-set')).toBeNull();
     expect(screen.queryByTestId('provider-key-moved')).toBeNull();
   });
+
+  it('saves a profile whose address, model and key are unchanged without checking it again', async () => {
+    const fake = createFakeBridge({
+      'providers.test': () => ({ ok: false, message: 'down', latencyMs: null, problem: 'unreachable' }),
+      'providers.upsert': (i) => ({ ...profile, name: i.name }),
+      'providers.setActive': () => profile,
+      'providers.list': () => [],
+    });
+    setBridge(fake.bridge);
+    render(<ProviderForm profile={profile} submitLabel="Save" />);
+    fireEvent.change(screen.getByTestId('provider-name'), { target: { value: 'Work' } });
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('provider-save'));
+    });
+    expect(fake.calls.map((c) => c.route)).toEqual(['providers.upsert', 'providers.setActive', 'providers.list']);
+    // Another model is a new question for the provider: it is checked (and here fails, beside the field).
+    fireEvent.change(screen.getByTestId('provider-model'), { target: { value: 'gpt-5.1' } });
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('provider-save'));
+    });
+    expect(fake.calls.at(-1)!.route).toBe('providers.test');
+    expect(screen.getByTestId('field-error-baseUrl').textContent).toBe(
+      'Nothing answers at this address; check the URL and that the server is running.',
+    );
+  });
+
+  it('says in a sentence that an address is not a URL, and names the models a server offers', async () => {
+    const fake = createFakeBridge({
+      'providers.test': () => ({
+        ok: false,
+        message: 'Connected, but it does not offer model "x"',
+        latencyMs: 3,
+        problem: 'unknown_model',
+        offered: ['llama3.1', 'qwen3'],
+      }),
+      'providers.list': () => [],
+    });
+    setBridge(fake.bridge);
+    render(<ProviderForm submitLabel="Save" />);
+    fireEvent.change(screen.getByTestId('provider-url'), { target: { value: 'api.example.com' } });
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('provider-test'));
+    });
+    expect(fake.calls).toHaveLength(0);
+    expect(screen.getByRole('alert').textContent).toBe(
+      'The base URL must be a full http:// or https:// address, e.g. https://api.openai.com/v1.',
+    );
+    fireEvent.change(screen.getByTestId('provider-url'), { target: { value: 'http://127.0.0.1:11434/v1' } });
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('provider-test'));
+    });
+    expect(screen.getByTestId('provider-test-result').textContent).toBe(
+      'The provider does not offer this model. It offers: llama3.1, qwen3.',
+    );
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('provider-save'));
+    });
+    expect(screen.getByTestId('field-error-model').textContent).toBe(
+      'The provider does not offer this model. It offers: llama3.1, qwen3.',
+    );
+  });
+});
+
+describe('ProviderForm: the window learned from the provider', () => {
+  afterEach(cleanup);
+
+  it('shows the learned window and forgets it on save when undone', async () => {
+    const learned = { ...profile, contextWindow: 100_000, learnedContextWindow: 16_000 };
+    const fake = createFakeBridge({
+      'providers.upsert': (i) => ({
+        ...learned,
+        learnedContextWindow: i.learnedContextWindow === null ? null : 16_000,
+      }),
+      'providers.list': () => [],
+      'providers.test': () => ({ ok: true, message: 'ok', latencyMs: 5 }),
+    });
+    setBridge(fake.bridge);
+    render(<ProviderForm profile={learned} submitLabel="Save" />);
+    expect(screen.getByTestId('provider-learned-window').textContent).toContain('16,000');
+    fireEvent.click(screen.getByTestId('provider-learned-undo'));
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('provider-save'));
+    });
+    expect(fake.calls.find((c) => c.route === 'providers.upsert')?.input).toMatchObject({
+      id: 'p1',
+      contextWindow: 100_000,
+      learnedContextWindow: null,
+    });
+    expect(screen.queryByTestId('provider-learned-window')).toBeNull();
+  });
 });

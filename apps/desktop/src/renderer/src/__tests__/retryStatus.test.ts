@@ -63,7 +63,7 @@ describe('a provider retry while the user waits', () => {
     );
     await i18n.changeLanguage('zh-CN');
     expect(retryText(i18n.t, { ...status, delayMs: 1_500 })).toBe(
-      '提供方正在限制请求，2 秒后重试（第 1 次，共 3 次）。',
+      '服务商正在限制请求，2 秒后重试（第 1 次，共 3 次）。',
     );
     await i18n.changeLanguage('en');
   });

@@ -58,8 +58,10 @@ describe('pendingSteps', () => {
       { sessionId: 's1', status: 'waiting' as const, needsApproval: true, durationMs: null, call, messageId: 'a1' },
     ];
     const streams = [{ sessionId: 's1', messageId: 'a1', text: 'Let me look.' }];
-    expect(pendingSteps(history, streams, tools)).toEqual([{ messageId: 'a1', text: 'Let me look.', calls: [call] }]);
-    expect(pendingSteps(history, [], tools)).toEqual([{ messageId: 'a1', text: '', calls: [call] }]);
+    expect(pendingSteps(history, streams, tools)).toEqual([
+      { messageId: 'a1', text: 'Let me look.', reasoning: '', calls: [call] },
+    ]);
+    expect(pendingSteps(history, [], tools)).toEqual([{ messageId: 'a1', text: '', reasoning: '', calls: [call] }]);
   });
 
   it('drops a step once its message is in history (the row draws it then)', () => {

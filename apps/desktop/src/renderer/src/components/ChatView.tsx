@@ -3,10 +3,14 @@ import { useAppStore } from '../store';
 import { Composer } from './Composer';
 import { ExportMenu } from './ExportMenu';
 import { FolderButton } from './FolderButton';
+import { NetworkSwitch } from './NetworkSwitch';
+import { InstructionsChip } from './InstructionsChip';
 import { SessionApprovals } from './SessionApprovals';
-import { IconMemory, IconPlus } from './Icons';
+import { IconMemory, IconPlus, IconSidebar } from './Icons';
 import { MessageList } from './MessageList';
 import { ToolShareNotice } from './ToolShareNotice';
+import { McpReviewNotice } from './McpToolReview';
+import { isNarrow } from '../lib/layout';
 import { shortcutLabel } from '../lib/shortcuts';
 import { getBridge } from '../transport';
 
@@ -26,6 +30,26 @@ function EmptyChat() {
   );
 }
 
+/** Hides or shows the sessions sidebar (below ~760 px it lays over the chat). */
+function SidebarToggle() {
+  const { t } = useTranslation();
+  const sidebar = useAppStore((s) => s.sidebar);
+  const toggle = useAppStore((s) => s.toggleSidebar);
+  const shown = sidebar === 'shown' || (sidebar === 'auto' && !isNarrow());
+  return (
+    <button
+      type="button"
+      className="icon-btn sidebar-toggle"
+      aria-label={shown ? t('sidebar.hide') : t('sidebar.show')}
+      title={shown ? t('sidebar.hide') : t('sidebar.show')}
+      aria-expanded={shown}
+      onClick={() => toggle(isNarrow())}
+      data-testid="sidebar-toggle"
+    >
+      <IconSidebar />
+    </button>
+  );
+}
 export function ChatView() {
   const { t } = useTranslation();
   const sessionId = useAppStore((s) => s.activeSessionId);
@@ -46,13 +70,20 @@ export function ChatView() {
   return (
     <main className="chat" aria-label={t('chat.label')}>
       <header className="chat-header">
+        <SidebarToggle />
         <div className="chat-title" data-testid="chat-title">
           {session?.title || t('sidebar.untitled')}
         </div>
         {session?.workingFolder ? (
           <FolderButton key={sessionId} sessionId={sessionId} folder={session.workingFolder} />
         ) : null}
+        <InstructionsChip
+          key={`instructions-${sessionId}`}
+          sessionId={sessionId}
+          folder={session?.workingFolder ?? ''}
+        />
         <span className="spacer" />
+        <NetworkSwitch key={sessionId} sessionId={sessionId} />
         <SessionApprovals sessionId={sessionId} />
         <ExportMenu sessionId={sessionId} />
         <button
@@ -78,6 +109,7 @@ export function ChatView() {
         <MessageList sessionId={sessionId} />
       )}
       <ToolShareNotice sessionId={sessionId} />
+      <McpReviewNotice sessionId={sessionId} />
       <Composer sessionId={sessionId} />
     </main>
   );

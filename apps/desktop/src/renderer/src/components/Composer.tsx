@@ -5,7 +5,7 @@ import { ContextMeter } from './ContextMeter';
 import { ResendWarning } from './CostViews';
 import { useDismiss } from '../hooks/useDismiss';
 import { Dialog } from './Dialog';
-import { IconChevronDown, IconLayers, IconSend, IconStop } from './Icons';
+import { IconChevronDown, IconLayers, IconSend, IconStop, IconX } from './Icons';
 
 import { COMPOSER_ID } from './composerId';
 import { useSlashMenu } from './SlashMenu';
@@ -116,6 +116,51 @@ function CompactControl({ sessionId }: { sessionId: string }) {
   );
 }
 
+/** Messages typed during the running turn: each can be taken back, or sent now once the turn has ended. */
+function QueuedMessages({ sessionId }: { sessionId: string }) {
+  const { t } = useTranslation();
+  const queued = useAppStore((s) => s.queued[sessionId]);
+  const busy = useAppStore((s) => Boolean(s.busy[sessionId]));
+  const unqueue = useAppStore((s) => s.unqueue);
+  const send = useAppStore((s) => s.send);
+  if (!queued || queued.length === 0) return null;
+  return (
+    <ul className="queued-list" aria-label={t('chat.queue.label')} data-testid="queued-list">
+      {queued.map((q) => (
+        <li key={q.id} className="queued-item" data-testid="queued-item">
+          <span className="queued-badge">{busy ? t('chat.queue.waiting') : t('chat.queue.held')}</span>
+          <span className="queued-text" title={q.text}>
+            {q.text}
+          </span>
+          {!busy && (
+            <button
+              type="button"
+              className="btn btn-small"
+              onClick={() => {
+                const item = unqueue(sessionId, q.id);
+                if (item) void send(sessionId, item.text);
+              }}
+              data-testid="queued-send"
+            >
+              {t('chat.queue.sendNow')}
+            </button>
+          )}
+          <button
+            type="button"
+            className="icon-btn"
+            aria-label={t('chat.queue.remove')}
+            title={t('chat.queue.remove')}
+            onClick={() => unqueue(sessionId, q.id)}
+            data-testid="queued-remove"
+          >
+            <IconX />
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /** Unsent text per session, so switching sessions neither loses a draft nor carries it over. */
 const drafts = new Map<string, string>();
 
@@ -155,8 +200,15 @@ export function Composer({ sessionId }: { sessionId: string }) {
 
   const slash = useSlashMenu(sessionId, text, setText);
 
+  const enqueue = useAppStore((s) => s.enqueue);
   const submit = () => {
-    if (busy || !text.trim()) return;
+    if (!text.trim()) return;
+    if (busy) {
+      // Typed during a turn: queued, sent when the turn ends (shown above the input, cancellable).
+      enqueue(sessionId, text);
+      setText('');
+      return;
+    }
     const value = text;
     setText('');
     void send(sessionId, value).then((ok) => {
@@ -166,6 +218,7 @@ export function Composer({ sessionId }: { sessionId: string }) {
 
   return (
     <div className="composer-wrap">
+      <QueuedMessages sessionId={sessionId} />
       <ResendWarning sessionId={sessionId} typing={text.trim().length > 0} />
       <div className="composer">
         {slash.menu}
@@ -221,7 +274,7 @@ export function Composer({ sessionId }: { sessionId: string }) {
           )}
         </div>
       </div>
-      <div className="composer-hint">{t('chat.input.hint')}</div>
+      <div className="composer-hint">{busy ? t('chat.input.hintBusy') : t('chat.input.hint')}</div>
     </div>
   );
 }

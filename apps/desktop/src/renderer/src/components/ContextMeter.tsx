@@ -23,11 +23,16 @@ export function pct(u: ContextUsage): number {
   return u.percent;
 }
 
-const PARTS = ['system', 'memory', 'summaries', 'messages', 'toolOutputs', 'tools'] as const;
+const PARTS = ['system', 'instructions', 'memory', 'summaries', 'messages', 'toolOutputs', 'tools'] as const;
 
 /** A part in the provider's tokens: the breakdown is estimated, `total` is calibrated. */
 function part(u: ContextUsage, k: (typeof PARTS)[number]): number {
-  return Math.round(u.breakdown[k] * u.calibration);
+  return Math.round((u.breakdown[k] ?? 0) * u.calibration);
+}
+
+/** The instructions row only when there are some (the project file, custom or session prompt). */
+function shownParts(u: ContextUsage): (typeof PARTS)[number][] {
+  return PARTS.filter((k) => k !== 'instructions' || (u.breakdown.instructions ?? 0) > 0);
 }
 
 function Popover({
@@ -73,7 +78,7 @@ function Popover({
         })}
       </div>
       <div className="breakdown-bar">
-        {PARTS.map((k) => (
+        {shownParts(usage).map((k) => (
           <span
             key={k}
             className={`seg seg-${k}`}
@@ -83,8 +88,8 @@ function Popover({
       </div>
       <table className="breakdown">
         <tbody>
-          {PARTS.map((k) => (
-            <tr key={k}>
+          {shownParts(usage).map((k) => (
+            <tr key={k} data-testid={`meter-part-${k}`}>
               <td>
                 <span className={`swatch seg-${k}`} />
                 {t(`context.breakdown.${k}`)}

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { call } from '../transport';
+import { call, RpcError } from '../transport';
 import { useAppStore } from '../store';
 import { Dialog } from './Dialog';
 import { IconFolder } from './Icons';
@@ -23,17 +23,27 @@ export function FolderButton({ sessionId, folder }: { sessionId: string; folder:
   const [open, setOpen] = useState(false);
   const [value, setValue] = useState(folder);
   const [error, setError] = useState<string | null>(null);
+  /** The folder typed does not exist: said, with a button to create it (never created silently). */
+  const [missing, setMissing] = useState(false);
   const [saving, setSaving] = useState(false);
 
-  const save = async () => {
+  const save = async (createFolder = false) => {
     const local = folderInputError(value);
     if (local) return setError(t(`folder.errors.${local}`));
     setSaving(true);
     try {
-      upsert(await call('sessions.update', { id: sessionId, workingFolder: value.trim() }));
+      upsert(
+        await call('sessions.update', {
+          id: sessionId,
+          workingFolder: value.trim(),
+          ...(createFolder ? { createFolder } : {}),
+        }),
+      );
       setOpen(false);
     } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
+      const notFound = err instanceof RpcError && err.code === 'not_found';
+      setMissing(notFound);
+      setError(notFound ? t('folder.errors.missing') : err instanceof Error ? err.message : String(err));
     } finally {
       setSaving(false);
     }
@@ -49,6 +59,7 @@ export function FolderButton({ sessionId, folder }: { sessionId: string; folder:
         onClick={() => {
           setValue(folder);
           setError(null);
+          setMissing(false);
           setOpen(true);
         }}
         data-testid="folder-button"
@@ -100,6 +111,7 @@ export function FolderButton({ sessionId, folder }: { sessionId: string; folder:
               onChange={(e) => {
                 setValue(e.target.value);
                 setError(null);
+                setMissing(false);
               }}
               data-autofocus
               data-testid="folder-input"
@@ -107,6 +119,17 @@ export function FolderButton({ sessionId, folder }: { sessionId: string; folder:
             {error && (
               <div className="field-error" id="folder-error" role="alert" data-testid="folder-error">
                 {error}
+                {missing && (
+                  <button
+                    type="button"
+                    className="btn btn-small"
+                    disabled={saving}
+                    onClick={() => void save(true)}
+                    data-testid="folder-create"
+                  >
+                    {t('folder.create')}
+                  </button>
+                )}
               </div>
             )}
           </form>

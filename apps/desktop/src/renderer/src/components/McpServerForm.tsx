@@ -13,6 +13,8 @@ const EXAMPLES = {
   args: '-y\n@modelcontextprotocol/server-filesystem\n/path/to/folder', // i18n-ignore
   url: 'https://example.com/mcp', // i18n-ignore
   env: 'API_TOKEN=…', // i18n-ignore
+  cwd: '~/mcp/filesystem', // i18n-ignore
+  envAllow: 'GOPATH\nJAVA_HOME', // i18n-ignore
   header: 'Authorization: Bearer …', // i18n-ignore
 };
 
@@ -42,6 +44,8 @@ export function McpServerForm({ server, onDone }: { server?: McpServerInfo; onDo
     (server?.transport === 'http' ? server.headers : server?.env)?.map((s) => s.name) ?? [],
   );
   const [secrets, setSecrets] = useState('');
+  const [cwd, setCwd] = useState(server?.cwd ?? '');
+  const [envAllow, setEnvAllow] = useState((server?.envAllow ?? []).join('\n'));
   const [startup, setStartup] = useState<'lazy' | 'launch'>(server?.startup ?? 'lazy');
   const auto = server?.autoApprove ?? false;
   const [approve, setApprove] = useState<Approve>(auto === true ? 'all' : Array.isArray(auto) ? 'some' : 'ask');
@@ -73,6 +77,11 @@ export function McpServerForm({ server, onDone }: { server?: McpServerInfo; onDo
           command: command.trim(),
           args: args.split('\n').filter((a) => a.trim() !== ''),
           env: map,
+          cwd: cwd.trim() === '' ? null : cwd.trim(),
+          envAllow: envAllow
+            .split(/[\s,]+/)
+            .map((n) => n.trim())
+            .filter((n) => n !== ''),
         }
       : { ...common, transport, url: url.trim(), headers: map };
   };
@@ -151,6 +160,29 @@ export function McpServerForm({ server, onDone }: { server?: McpServerInfo; onDo
                 placeholder={EXAMPLES.args}
                 data-testid="mcp-args"
               />
+            </label>
+            <label className="field field-wide">
+              <span className="field-label">{t('mcp.form.cwd')}</span>
+              <input
+                className="input mono"
+                value={cwd}
+                onChange={(e) => setCwd(e.target.value)}
+                placeholder={EXAMPLES.cwd}
+                data-testid="mcp-cwd"
+              />
+              <span className="setting-help">{t('mcp.form.cwdHelp')}</span>
+            </label>
+            <label className="field field-wide">
+              <span className="field-label">{t('mcp.form.envAllow')}</span>
+              <textarea
+                className="input mono"
+                rows={2}
+                value={envAllow}
+                onChange={(e) => setEnvAllow(e.target.value)}
+                placeholder={EXAMPLES.envAllow}
+                data-testid="mcp-env-allow"
+              />
+              <span className="setting-help">{t('mcp.form.envAllowHelp')}</span>
             </label>
           </>
         ) : (

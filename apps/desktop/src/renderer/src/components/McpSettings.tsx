@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { McpServerInfo } from '@threadline/protocol';
 import { call } from '../transport';
 import { McpServerForm } from './McpServerForm';
+import { McpToolReview } from './McpToolReview';
 import { Toggle } from './SettingsControls';
 
 /** Rows follow the servers' live state: often while one starts, calmly otherwise (a crash, a restart). */
@@ -83,6 +84,11 @@ function ServerRow({
           <div className="muted mono mcp-where" title={where ?? ''}>
             {where}
           </div>
+          {server.runFolder && (
+            <div className="muted mcp-where" data-testid="mcp-run-folder">
+              {t(server.cwd ? 'mcp.runFolder' : 'mcp.runFolderNeutral', { folder: server.runFolder })}
+            </div>
+          )}
         </div>
         <div className="mcp-controls">
           <Toggle
@@ -126,6 +132,7 @@ function ServerRow({
           )}
         </div>
       </div>
+      <McpToolReview server={server} onChanged={onChanged} />
       {server.status === 'error' && server.error && (
         <pre className="mcp-error" role="status" data-testid="mcp-error">
           {server.error}

@@ -2,11 +2,12 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } fr
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useTranslation } from 'react-i18next';
 import { useShallow } from 'zustand/react/shallow';
-import { buildRows, pendingSteps, type PendingStep, type Row } from '../lib/transcript';
+import { buildRows, pendingSteps, withCheckpoints, type PendingStep, type Row } from '../lib/transcript';
 import { useAppStore } from '../store';
 import { ToolCallCard } from './ToolCallCard';
 import { IconAlert, IconChevronDown, IconRefresh, IconX } from './Icons';
 import { Markdown } from './Markdown';
+import { Reasoning } from './Reasoning';
 import { MessageRow } from './MessageRow';
 import { visibleRows } from '../lib/noticeView';
 import { LiveCompactionDivider } from './CompactionDivider';
@@ -46,6 +47,8 @@ export function estimateHeight(item: ListItem | undefined): number {
       return 40;
     case 'divider':
       return 64;
+    case 'checkpoint':
+      return 52;
     case 'error':
       return 56;
     case 'tool':
@@ -80,9 +83,11 @@ export function MessageList({ sessionId }: { sessionId: string }) {
   const dismissError = useAppStore((s) => s.dismissError);
 
   // The settings are a view of the record: a change re-renders every notice, past and future.
+  const checkpoints = useAppStore((s) => s.checkpoints[sessionId] ?? EMPTY);
   const rows = useMemo(
-    () => visibleRows(buildRows(messages, compactions), runtimeLevel, gateLevel),
-    [messages, compactions, runtimeLevel, gateLevel],
+    () =>
+      visibleRows(withCheckpoints(buildRows(messages, compactions), messages, checkpoints), runtimeLevel, gateLevel),
+    [messages, compactions, checkpoints, runtimeLevel, gateLevel],
   );
   const live = useAppStore((s) => s.liveCompaction[sessionId] ?? null);
 
@@ -191,6 +196,7 @@ export function MessageList({ sessionId }: { sessionId: string }) {
                   {item.type === 'row' && <MessageRow row={item.row} sessionId={sessionId} />}
                   {item.type === 'stream' && (
                     <div className="msg msg-assistant is-streaming" data-testid="msg-streaming">
+                      {item.step.reasoning && <Reasoning text={item.step.reasoning} live={item.step.text === ''} />}
                       {item.step.text !== '' && <Markdown text={item.step.text} streaming />}
                       {item.step.calls.length === 0 && <span className="caret" aria-hidden />}
                       {item.step.calls.map((call) => (

@@ -7,10 +7,12 @@ import { errorNoticeText, providerLink } from '../lib/reasons';
 import { ProfileLink } from './ProfileLink';
 import { useAppStore } from '../store';
 import { CompactionDivider } from './CompactionDivider';
+import { CheckpointRow } from './CheckpointRow';
 import { CopyButton } from './CopyButton';
 import { IconAlert, IconEyeOff, IconPencil, IconRefresh, IconStop } from './Icons';
 import { MessageEditor, VersionSwitcher } from './BranchControls';
 import { Markdown } from './Markdown';
+import { Reasoning } from './Reasoning';
 import { NoticeChip } from './NoticeChip';
 import { ToolCallCard } from './ToolCallCard';
 
@@ -21,6 +23,35 @@ function HiddenTag() {
       <IconEyeOff />
       {t('chat.hidden.label')}
     </span>
+  );
+}
+
+/**
+ * An answer cut off (stopped, or the provider failed mid-way): always said, not only on hover;
+ * the latest one offers Continue, which asks the model to go on from where it stopped.
+ */
+function PartialNote({ sessionId, last }: { sessionId: string; last: boolean | undefined }) {
+  const { t } = useTranslation();
+  const busy = useAppStore((s) => Boolean(s.busy[sessionId]));
+  const send = useAppStore((s) => s.send);
+  return (
+    <div className="partial-note">
+      <span className="partial-tag" data-testid="partial-tag">
+        <IconAlert />
+        {t('chat.partial')}
+      </span>
+      {last && (
+        <button
+          type="button"
+          className="btn btn-small"
+          disabled={busy}
+          onClick={() => void send(sessionId, t('chat.continueText'))}
+          data-testid="continue-button"
+        >
+          {t('chat.continue')}
+        </button>
+      )}
+    </div>
   );
 }
 
@@ -129,17 +160,13 @@ export const MessageRow = memo(function MessageRow({ row, sessionId }: { row: Ro
           data-testid="msg-assistant"
           data-seq={row.msg.seq}
         >
+          {typeof row.msg.meta?.reasoning === 'string' && <Reasoning text={row.msg.meta.reasoning} live={false} />}
           {row.msg.content && <Markdown text={row.msg.content} />}
           {row.tools.map((tc) => (
             <ToolCallCard key={tc.call.id} sessionId={sessionId} call={tc.call} result={tc.result} />
           ))}
+          {row.msg.meta?.partial === true && <PartialNote sessionId={sessionId} last={row.last} />}
           <div className="msg-actions">
-            {row.msg.meta?.partial === true && (
-              <span className="partial-tag" data-testid="partial-tag">
-                <IconAlert />
-                {t('chat.partial')}
-              </span>
-            )}
             {row.hidden && <HiddenTag />}
             {row.versions && <VersionSwitcher sessionId={sessionId} versions={row.versions} />}
             {row.msg.content && <CopyButton getText={() => row.msg.content ?? ''} />}
@@ -206,6 +233,8 @@ export const MessageRow = memo(function MessageRow({ row, sessionId }: { row: Ro
           )}
         </div>
       );
+    case 'checkpoint':
+      return <CheckpointRow checkpoint={row.checkpoint} sessionId={sessionId} />;
     case 'divider':
       return (
         <CompactionDivider

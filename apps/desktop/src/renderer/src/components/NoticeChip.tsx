@@ -2,6 +2,7 @@ import { useState, type ReactNode } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import {
+  CheckpointNoticeMetaSchema,
   parseNotice,
   type CompactionNoticePayload,
   type GateNoticePayload,
@@ -13,7 +14,8 @@ import { useAppStore } from '../store';
 import type { MemoryTally } from '../lib/noticeView';
 import { formatTokens } from '../i18n';
 import { errorNoticeText, reasonText } from '../lib/reasons';
-import { IconChevron, IconLayers, IconMemory, IconShield, IconAlert } from './Icons';
+import { IconChevron, IconLayers, IconMemory, IconShield, IconAlert, IconUndo } from './Icons';
+import { call } from '../transport';
 
 type TFn = TFunction;
 
@@ -160,20 +162,79 @@ export function compactionText(p: CompactionNoticePayload, t: TFn): string {
     strategy: p.strategy ? t(`settings.context.strategy.${p.strategy}.name`) : '',
     trigger: p.trigger ? t(`compaction.trigger.${p.trigger}`) : '',
     reason: reasonText(p.reason, t),
+    // Exact figures: "by how much" is the point of these notices.
+    window: p.window !== undefined ? p.window.toLocaleString() : '?',
+    previous: p.previousWindow !== undefined ? p.previousWindow.toLocaleString() : '?',
+    tokens: p.messageTokens !== undefined ? p.messageTokens.toLocaleString() : '?',
+    over:
+      p.messageTokens !== undefined && p.window !== undefined
+        ? Math.max(0, p.messageTokens - p.window).toLocaleString()
+        : '?',
+    role: p.messageRole ? t(`notice.compaction.roles.${p.messageRole}`) : '',
   };
   return t(`notice.compaction.${p.type}`, vars);
 }
 
-function CompactionChip({ p }: { p: CompactionNoticePayload }) {
+function CompactionChip({ p, sessionId }: { p: CompactionNoticePayload; sessionId: string }) {
   const { t } = useTranslation();
-  const warn = p.type === 'max_attempts' || p.type === 'compaction_failed' || p.type === 'auto_paused';
+  const warn =
+    p.type === 'max_attempts' ||
+    p.type === 'compaction_failed' ||
+    p.type === 'auto_paused' ||
+    p.type === 'message_too_large';
   return (
     <div className="chip-wrap" data-testid="notice-chip" data-notice={`compaction-${p.type}`}>
       <div className={`chip ${warn ? 'chip-warn' : 'chip-compaction'}`}>
         {warn ? <IconAlert /> : <IconLayers />}
         <span className="chip-text">{compactionText(p, t)}</span>
+        {p.type === 'message_too_large' && p.messageId && (
+          <FitMessageActions sessionId={sessionId} messageId={p.messageId} />
+        )}
       </div>
     </div>
+  );
+}
+
+/**
+ * A message over the window on its own: cut it (head and tail) or leave it out of what the model
+ * reads, then send the same request again. Either is a compaction the user can undo.
+ */
+function FitMessageActions({ sessionId, messageId }: { sessionId: string; messageId: string }) {
+  const { t } = useTranslation();
+  const [state, setState] = useState<'idle' | 'working' | 'done' | 'failed'>('idle');
+  const run = async (action: 'cut' | 'remove') => {
+    setState('working');
+    try {
+      await call('compaction.fitMessage', { sessionId, messageId, action });
+      await call('chat.retry', { sessionId });
+      setState('done');
+    } catch {
+      setState('failed');
+    }
+  };
+  if (state === 'done') return null;
+  return (
+    <span className="chip-actions" data-testid="fit-message-actions">
+      <button
+        type="button"
+        className="link-btn"
+        disabled={state === 'working'}
+        onClick={() => void run('cut')}
+        data-testid="fit-message-cut"
+      >
+        {t('notice.compaction.fit.cut')}
+      </button>
+      <button
+        type="button"
+        className="link-btn"
+        disabled={state === 'working'}
+        onClick={() => void run('remove')}
+        data-testid="fit-message-remove"
+      >
+        {t('notice.compaction.fit.remove')}
+      </button>
+      {state === 'failed' && <span className="chip-error">{t('notice.compaction.fit.failed')}</span>}
+    </span>
   );
 }
 
@@ -186,6 +247,7 @@ export function NoticeChip({ msg, tally }: { msg: StoredMessage; tally?: MemoryT
   const { t } = useTranslation();
   const runtimeLevel = useAppStore((s) => s.settings?.cfpm.runtimeVisibility ?? 'brief');
   const gateLevel = useAppStore((s) => s.settings?.cfpm.toolGateVisibility ?? null) ?? runtimeLevel;
+  if (msg.kind === 'checkpoint_notice') return <CheckpointNoticeChip msg={msg} />;
   const parsed = parseNotice(msg.content);
   if (!parsed) {
     return (
@@ -197,7 +259,31 @@ export function NoticeChip({ msg, tally }: { msg: StoredMessage; tally?: MemoryT
   if (parsed.type === 'runtime') return <RuntimeChip msg={msg} p={parsed.payload} tally={tally} />;
   if (parsed.type === 'gate') return <GateChip msg={msg} p={parsed.payload} level={gateLevel} />;
   if (parsed.type === 'error') return <ErrorChip text={errorNoticeText(msg.content, t)} />;
-  return <CompactionChip p={parsed.payload} />;
+  return <CompactionChip p={parsed.payload} sessionId={msg.sessionId} />;
+}
+
+/** The user undid or redid a turn's file changes (the model reads the stored sentence), or git is missing. */
+function CheckpointNoticeChip({ msg }: { msg: StoredMessage }) {
+  const { t } = useTranslation();
+  const meta = CheckpointNoticeMetaSchema.safeParse(msg.meta ?? {});
+  if (!meta.success) return <div className="chip-wrap notice-plain">{msg.content ?? ''}</div>;
+  const { action, files } = meta.data;
+  const text =
+    action === 'unavailable'
+      ? t('checkpoints.notice.unavailable')
+      : t(`checkpoints.notice.${action}`, { count: files.length, files: files.slice(0, 5).join(', ') });
+  return (
+    <div className="chip-wrap" data-testid="notice-chip" data-notice={`checkpoint-${action}`}>
+      <div className={`chip ${action === 'unavailable' ? 'chip-warn' : 'chip-muted'}`}>
+        {action === 'unavailable' ? (
+          <IconAlert />
+        ) : (
+          <IconUndo className={action === 'redo' ? 'icon-flip' : undefined} />
+        )}
+        <span className="chip-text">{text}</span>
+      </div>
+    </div>
+  );
 }
 
 /** An error notice that reached the chip path (the transcript normally shows it inline). */

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import {
   PROVIDER_PRESETS,
@@ -42,14 +43,22 @@ const FIELD_OF: Record<Problem, 'apiKey' | 'baseUrl' | 'model' | null> = {
   other: null,
 };
 
+/** A failed check in the user's language (the provider's own words only for `other`). */
+function problemSentence(t: TFunction, r: TestResult): string {
+  if (r.problem === 'unknown_model' && r.offered && r.offered.length > 0)
+    return t('provider.problem.unknown_model_offered', { models: r.offered.join(', ') });
+  if (!r.problem || r.problem === 'other') return t('provider.problem.other', { message: r.message });
+  return t(`provider.problem.${r.problem}`);
+}
+
 /** The failed check of a save, one sentence beside the field to fix. */
 function FieldProblem({ field, failed }: { field: 'apiKey' | 'baseUrl' | 'model'; failed: TestResult | null }) {
   const { t } = useTranslation();
   const problem = failed?.problem;
-  if (!problem || FIELD_OF[problem] !== field) return null;
+  if (!failed || !problem || FIELD_OF[problem] !== field) return null;
   return (
     <span className="field-error" role="alert" data-testid={`field-error-${field}`}>
-      {t(`provider.problem.${problem}`)}
+      {problemSentence(t, failed)}
     </span>
   );
 }
@@ -69,6 +78,9 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
     String(profile?.contextWindow ?? PROVIDER_PRESETS.openai.contextWindow),
   );
   const [compactionModel, setCompactionModel] = useState(profile?.compactionModel ?? '');
+  /** The smaller window the provider stated in an error; "undo" forgets it on the next save. */
+  const [learned, setLearned] = useState<number | null>(profile?.learnedContextWindow ?? null);
+  const [forgetLearned, setForgetLearned] = useState(false);
   const [apiKey, setApiKey] = useState('');
   const [savedId, setSavedId] = useState<string | undefined>(profile?.id);
   const [hasKey, setHasKey] = useState(profile?.hasKey ?? false);
@@ -99,6 +111,11 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
       setError(t('provider.errors.window'));
       return null;
     }
+    const origin = originOf(baseUrl);
+    if (origin === null || !/^https?:/.test(origin)) {
+      setError(t('provider.errors.url'));
+      return null;
+    }
     return {
       id: savedId,
       preset,
@@ -107,6 +124,7 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
       model: model.trim(),
       contextWindow: windowNum,
       compactionModel: compactionModel.trim() || null,
+      ...(forgetLearned ? { learnedContextWindow: null } : {}),
       ...(removeKey ? { apiKey: null } : apiKey ? { apiKey } : {}),
     };
   };
@@ -121,6 +139,8 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
       setKeyUrl(saved.baseUrl);
       setRemoveKey(false);
       setApiKey('');
+      setLearned(saved.learnedContextWindow ?? null);
+      setForgetLearned(false);
       return saved;
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err));
@@ -144,8 +164,20 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
   /** Saving tests first: a profile that cannot answer is said so before the first message waits on it. */
   const submit = async (anyway = false) => {
     setFailed(null);
+    setError(null);
+    setTest({ state: 'idle' });
     setSaving(true);
-    if (!anyway) {
+    // A saved profile whose address, model and key are as stored was checked (or saved anyway)
+    // already: renaming it or changing its window asks nothing again.
+    const unchanged =
+      profile !== undefined &&
+      savedId === profile.id &&
+      baseUrl.trim() === profile.baseUrl &&
+      model.trim() === profile.model &&
+      preset === profile.preset &&
+      apiKey === '' &&
+      !removeKey;
+    if (!anyway && !unchanged) {
       const d = draft();
       if (!d) return setSaving(false);
       const r = await call('providers.test', { draft: d }).catch((err: unknown): TestResult => ({
@@ -246,6 +278,21 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
             required
             data-testid="provider-window"
           />
+          {learned !== null && (
+            <span className="field-hint" data-testid="provider-learned-window">
+              {forgetLearned
+                ? t('provider.learnedWindow.forgotten')
+                : t('provider.learnedWindow.inEffect', { window: learned.toLocaleString() })}{' '}
+              <button
+                type="button"
+                className="link-btn"
+                onClick={() => setForgetLearned(!forgetLearned)}
+                data-testid="provider-learned-undo"
+              >
+                {forgetLearned ? t('provider.learnedWindow.keep') : t('provider.learnedWindow.undo')}
+              </button>
+            </span>
+          )}
         </label>
         <label className="field field-wide">
           <span className="field-label">
@@ -340,7 +387,9 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
           <span className={`test-result ${test.ok ? 'ok' : 'bad'}`} data-testid="provider-test-result" role="status">
             {test.ok
               ? t('provider.testOk', { ms: test.latencyMs ?? '?' })
-              : t('provider.testFailed', { message: test.message })}
+              : test.problem && test.problem !== 'other'
+                ? problemSentence(t, test)
+                : t('provider.testFailed', { message: test.message })}
           </span>
         )}
         <span className="spacer" />

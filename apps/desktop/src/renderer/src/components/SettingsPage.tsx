@@ -9,6 +9,8 @@ import { McpSettings } from './McpSettings';
 import { ProviderForm } from './ProviderForm';
 import { ReachSettings } from './ReachSettings';
 import { UsageSettings } from './UsageSettings';
+import { SandboxState } from './SandboxState';
+import { CustomInstructionsSetting } from './CustomInstructionsSetting';
 import { NumberField, Segmented, SettingRow, Toggle } from './SettingsControls';
 
 type Tab = SettingsTab;
@@ -54,7 +56,7 @@ function General() {
         <Segmented
           label={t('settings.general.approval')}
           value={settings.approvalPolicy}
-          options={(['ask', 'auto', 'deny'] as const).map((v) => ({
+          options={(['sandboxed', 'ask', 'auto', 'deny'] as const).map((v) => ({
             value: v,
             label: t(`settings.general.approvals.${v}`),
           }))}
@@ -62,7 +64,9 @@ function General() {
           testId="approval-select"
         />
       </SettingRow>
+      <SandboxState policy={settings.approvalPolicy} />
       <ReachSettings settings={settings} apply={apply} />
+      <CustomInstructionsSetting settings={settings} apply={apply} />
       {error && (
         <div className="form-error" role="alert">
           {error}

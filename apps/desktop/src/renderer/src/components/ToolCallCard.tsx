@@ -7,6 +7,9 @@ import { call as rpc } from '../transport';
 import type { ToolStatus } from '../store/types';
 import { IconAlert, IconChevron, IconTool } from './Icons';
 import { CopyButton } from './CopyButton';
+import { headlineOf, reveal } from '../lib/reveal';
+import { DenyControl } from './DenyControl';
+import { DiffView, diffOf } from './DiffView';
 
 const PREVIEW_LINES = 12;
 const PREVIEW_CHARS = 1500;
@@ -21,17 +24,20 @@ function prettyArgs(raw: string): string {
   }
 }
 
-/** A one-line summary of the call for the header: the command, the path… */
-function headline(raw: string): string {
+/**
+ * A one-line summary of the call for the header: the command, the path…, invisible characters
+ * escaped; `shortened` when it is not the whole value (the body shows it whole).
+ */
+function headline(raw: string): { text: string; shortened: boolean } {
   try {
     const v = JSON.parse(raw) as Record<string, unknown>;
-    for (const k of ['command', 'cmd', 'script', 'path', 'file', 'query']) {
-      if (typeof v[k] === 'string') return (v[k] as string).split('\n')[0]!.slice(0, 160);
+    for (const k of ['command', 'cmd', 'script', 'pattern', 'path', 'file', 'query']) {
+      if (typeof v[k] === 'string') return headlineOf(reveal(v[k] as string).text);
     }
   } catch {
     /* not JSON: no headline */
   }
-  return '';
+  return { text: '', shortened: false };
 }
 
 /** Images an MCP tool returned, of the kinds an <img> shows safely. */
@@ -91,6 +97,12 @@ function gateOf(
   return null;
 }
 
+const ACCESS_LABEL = {
+  outside: 'tool.accessOutside',
+  credential: 'tool.accessCredential',
+  protected: 'tool.accessProtected',
+} as const;
+
 interface Props {
   sessionId: string;
   call: ToolCall;
@@ -119,8 +131,13 @@ export function ToolCallCard({ sessionId, call, result }: Props) {
       : !result && state?.gate
         ? state.gate.rewrittenArguments
         : null;
-  const args = useMemo(() => prettyArgs(call.function.arguments), [call.function.arguments]);
-  const ranArgs = useMemo(() => (ran ? prettyArgs(ran) : null), [ran]);
+  // What will run, with bidi controls, zero-width and other invisible characters shown escaped.
+  const argsShown = useMemo(() => reveal(prettyArgs(call.function.arguments)), [call.function.arguments]);
+  const ranShown = useMemo(() => (ran ? reveal(prettyArgs(ran)) : null), [ran]);
+  const args = argsShown.text;
+  const ranArgs = ranShown?.text ?? null;
+  const accessPath = state?.access ? reveal(state.access.path) : null;
+  const hidden = argsShown.flagged || ranShown?.flagged === true || accessPath?.flagged === true;
   const head = useMemo(() => headline(ran ?? call.function.arguments), [ran, call.function.arguments]);
   const output = result?.content ?? '';
   const mcp = useMemo(() => mcpMeta(result), [result]);
@@ -151,6 +168,9 @@ export function ToolCallCard({ sessionId, call, result }: Props) {
   const waitedMs = typeof result?.meta?.approvalWaitMs === 'number' ? result.meta.approvalWaitMs : null;
   const waited = formatDuration(waitedMs, t);
   const expanded = open || status === 'waiting';
+  // The change a file tool made (its result), or would make (the approval card, before it runs).
+  const resultDiff = useMemo(() => diffOf(result?.meta), [result]);
+  const diff = resultDiff ?? (!result ? (state?.diff ?? null) : null);
 
   return (
     <div className={`tool-card status-${status}`} data-testid="tool-card" data-status={status}>
@@ -159,7 +179,21 @@ export function ToolCallCard({ sessionId, call, result }: Props) {
         <IconTool />
         <span className="tool-name">{call.function.name}</span>
         {mcp && <span className="badge tool-source">{t('tool.mcpSource', { server: mcp.server })}</span>}
-        {head && <code className="tool-headline">{head}</code>}
+        {head.text && (
+          <code className="tool-headline" data-testid="tool-headline">
+            {head.text}
+          </code>
+        )}
+        {head.shortened && (
+          <span className="badge tool-shortened" title={t('tool.shortenedHint')} data-testid="tool-shortened">
+            {t('tool.shortened')}
+          </span>
+        )}
+        {hidden && (
+          <span className="badge badge-error tool-hidden-badge" data-testid="tool-hidden-badge">
+            {t('tool.hiddenBadge')}
+          </span>
+        )}
         <span className="spacer" />
         {waited && (
           <span className="tool-waited" title={t('tool.waitedHint')} data-testid="tool-waited">
@@ -183,6 +217,12 @@ export function ToolCallCard({ sessionId, call, result }: Props) {
               })}
             </div>
           )}
+          {hidden && (
+            <div className="tool-hidden" role="alert" data-testid="tool-hidden">
+              <IconAlert />
+              <span>{t('tool.hiddenChars')}</span>
+            </div>
+          )}
           <div className="tool-section-label">{gate ? t('tool.gate.asked') : t('tool.arguments')}</div>
           <pre className="tool-pre" data-testid="tool-args">
             {args}
@@ -197,12 +237,36 @@ export function ToolCallCard({ sessionId, call, result }: Props) {
               </pre>
             </>
           )}
+          {diff && (
+            <>
+              <div className="tool-section-label">{t(result ? 'tool.diff.applied' : 'tool.diff.pending')}</div>
+              <DiffView diff={diff} />
+            </>
+          )}
           {status === 'waiting' && state?.access && (
-            <div className={`tool-access zone-${state.access.zone}`} data-testid="tool-access">
+            <div
+              className={`tool-access zone-${state.access.zone}`}
+              data-testid="tool-access"
+              data-reason={state.access.reason}
+            >
               <IconAlert />
               <span>
-                {t(state.access.zone === 'credential' ? 'tool.accessCredential' : 'tool.accessOutside')}{' '}
-                <code className="tool-access-path">{state.access.path}</code>
+                {t(ACCESS_LABEL[state.access.zone])} <code className="tool-access-path">{accessPath?.text}</code>
+                {state.access.reason && (
+                  <span className="tool-access-reason" data-testid="tool-access-reason">
+                    {t(`tool.accessReason.${state.access.reason}`)}
+                  </span>
+                )}
+              </span>
+            </div>
+          )}
+          {status === 'waiting' && state?.sandbox && (
+            <div className={`tool-access tool-sandbox sandbox-${state.sandbox.state}`} data-testid="tool-sandbox">
+              <IconAlert />
+              <span>
+                {state.sandbox.state === 'outside_requested'
+                  ? t('sandbox.card.outside')
+                  : t('sandbox.card.unavailable', { why: t(`sandbox.none.${state.sandbox.reason ?? 'disabled'}`) })}
               </span>
             </div>
           )}
@@ -227,18 +291,19 @@ export function ToolCallCard({ sessionId, call, result }: Props) {
                   {t('tool.gate.runOriginal')}
                 </button>
               )}
-              <button
-                type="button"
-                className="btn"
-                title={t('tool.alwaysHint', { name: call.function.name })}
-                onClick={() => void approve(sessionId, call.id, 'approve', true)}
-                data-testid="approve-always"
-              >
-                {t('tool.approveAlways')}
-              </button>
-              <button type="button" className="btn" onClick={() => void approve(sessionId, call.id, 'deny')}>
-                {t('tool.deny')}
-              </button>
+              {/* Leaving the sandbox is approved one command at a time (the runtime ignores "always" too). */}
+              {state?.sandbox?.state !== 'outside_requested' && (
+                <button
+                  type="button"
+                  className="btn"
+                  title={t('tool.alwaysHint', { name: call.function.name })}
+                  onClick={() => void approve(sessionId, call.id, 'approve', true)}
+                  data-testid="approve-always"
+                >
+                  {t('tool.approveAlways')}
+                </button>
+              )}
+              <DenyControl sessionId={sessionId} toolCallId={call.id} />
             </div>
           )}
           {result && (

@@ -1,4 +1,4 @@
-import type { CompactionRecord, StoredMessage, ToolCall } from '@threadline/protocol';
+import type { Checkpoint, CompactionRecord, StoredMessage, ToolCall } from '@threadline/protocol';
 import type { StreamingMessage, ToolState } from '../store/types';
 import type { MemoryTally } from './noticeView';
 
@@ -25,7 +25,9 @@ export type Row =
   | { kind: 'notice'; key: string; msg: StoredMessage; tally?: MemoryTally }
   | { kind: 'aborted'; key: string; msg: StoredMessage }
   | { kind: 'error'; key: string; msg: StoredMessage; retryable: boolean; versions?: Versions }
-  | { kind: 'divider'; key: string; compaction: CompactionRecord; latest: boolean; inserted: StoredMessage[] };
+  | { kind: 'divider'; key: string; compaction: CompactionRecord; latest: boolean; inserted: StoredMessage[] }
+  /** What a turn changed in the working folder ("N files changed"), after the turn's last reply. */
+  | { kind: 'checkpoint'; key: string; checkpoint: Checkpoint };
 
 const NOTICE_PREFIXES = ['[THREADLINE_COMPACTION_V1]', '[CFPM_RUNTIME_V1]', '[CFPM_TOOL_GATE_V1]'];
 
@@ -86,6 +88,7 @@ export function buildRows(messages: StoredMessage[], compactions: CompactionReco
     switch (m.kind) {
       case 'runtime_notice':
       case 'gate_notice':
+      case 'checkpoint_notice':
         rows.push({ kind: 'notice', key: m.id, msg: m });
         continue;
       case 'turn_aborted':
@@ -138,10 +141,35 @@ export function buildRows(messages: StoredMessage[], compactions: CompactionReco
   return rows;
 }
 
+/**
+ * Each checkpoint's row goes after the last row at or before its anchor (the turn's last reply);
+ * a checkpoint anchored on another branch is not shown.
+ */
+export function withCheckpoints(rows: Row[], messages: StoredMessage[], checkpoints: readonly Checkpoint[]): Row[] {
+  if (checkpoints.length === 0) return rows;
+  const seqOf = new Map(messages.map((m) => [m.id, m.seq]));
+  const out = [...rows];
+  for (const c of checkpoints) {
+    const anchor = c.anchorId === null ? undefined : seqOf.get(c.anchorId);
+    if (anchor === undefined) continue;
+    let at = -1;
+    for (let i = 0; i < out.length; i++) {
+      const r = out[i]!;
+      const seq = 'msg' in r ? r.msg.seq : r.kind === 'checkpoint' ? null : r.compaction.afterSeq;
+      if (seq === null || seq <= anchor) at = i;
+      else break;
+    }
+    out.splice(at + 1, 0, { kind: 'checkpoint', key: `cp:${c.id}`, checkpoint: c });
+  }
+  return out;
+}
+
 /** The step the model is on: its streamed text and the calls it made, before the step commits. */
 export interface PendingStep {
   messageId: string;
   text: string;
+  /** The model's thinking streamed so far ('' when it sends none). */
+  reasoning: string;
   calls: ToolCall[];
 }
 
@@ -155,10 +183,11 @@ export function pendingSteps(
   const steps = new Map<string, PendingStep>();
   const step = (messageId: string): PendingStep => {
     let s = steps.get(messageId);
-    if (!s) steps.set(messageId, (s = { messageId, text: '', calls: [] }));
+    if (!s) steps.set(messageId, (s = { messageId, text: '', reasoning: '', calls: [] }));
     return s;
   };
-  for (const s of streams) if (!stored.has(s.messageId)) step(s.messageId).text = s.text;
+  for (const s of streams)
+    if (!stored.has(s.messageId)) Object.assign(step(s.messageId), { text: s.text, reasoning: s.reasoning ?? '' });
   for (const t of tools) if (t.call && t.messageId && !stored.has(t.messageId)) step(t.messageId).calls.push(t.call);
   return [...steps.values()];
 }

@@ -9,6 +9,22 @@ const errMessage = (err: unknown) => (err instanceof Error ? err.message : Strin
 const errCode = (err: unknown) => (err && typeof err === 'object' && 'code' in err ? String(err.code) : 'internal');
 
 type Get = () => AppState;
+
+/** Ids of queued messages (local to this page). */
+let queueSeq = 0;
+
+/**
+ * A turn ended: the oldest queued message is sent, unless the turn ended badly (an error, or the
+ * user stopped it): then the queue waits, visible, for the user to send or drop what is in it.
+ */
+function sendNextQueued(get: Get, sessionId: string): void {
+  const next = get().queued[sessionId]?.[0];
+  if (!next || get().busy[sessionId]) return;
+  const last = (get().messages[sessionId] ?? []).at(-1);
+  if (get().errors[sessionId] || last?.kind === 'error_notice' || last?.kind === 'turn_aborted') return;
+  get().unqueue(sessionId, next.id);
+  void get().send(sessionId, next.text);
+}
 type SetState = (patch: Partial<AppState>) => void;
 
 /**
@@ -46,11 +62,27 @@ async function branchOp(
 
 export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, get) => ({
   messages: {},
+  queued: {},
   streaming: {},
   tools: {},
   errors: {},
   retrying: {},
   liveEpoch: {},
+
+  enqueue(sessionId, text) {
+    const trimmed = text.trim();
+    if (!trimmed) return;
+    queueSeq += 1;
+    const item = { id: `q${queueSeq}`, text: trimmed };
+    set({ queued: { ...get().queued, [sessionId]: [...(get().queued[sessionId] ?? []), item] } });
+  },
+
+  unqueue(sessionId, id) {
+    const list = get().queued[sessionId] ?? [];
+    const item = list.find((q) => q.id === id) ?? null;
+    if (item) set({ queued: { ...get().queued, [sessionId]: list.filter((q) => q !== item) } });
+    return item;
+  },
 
   bumpLiveEpoch(sessionId) {
     set({ liveEpoch: { ...get().liveEpoch, [sessionId]: (get().liveEpoch[sessionId] ?? 0) + 1 } });
@@ -117,7 +149,9 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
         call: p.toolCall,
         messageId: p.messageId,
         ...(p.access ? { access: p.access } : {}),
+        ...(p.diff ? { diff: p.diff } : {}),
         ...(p.gate ? { gate: p.gate } : {}),
+        ...(p.sandbox ? { sandbox: p.sandbox } : {}),
       };
     }
     set({
@@ -179,7 +213,7 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
     }
   },
 
-  async approve(sessionId, toolCallId, decision, remember = false, useOriginal = false) {
+  async approve(sessionId, toolCallId, decision, remember = false, useOriginal = false, reason) {
     const prev = get().tools[toolCallId];
     set({
       tools: {
@@ -200,6 +234,7 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
         decision,
         ...(remember ? { remember } : {}),
         ...(useOriginal ? { useOriginal } : {}),
+        ...(decision === 'deny' && reason?.trim() ? { reason: reason.trim() } : {}),
       });
       if (remember) await get().loadApprovals(sessionId);
     } catch (err) {
@@ -293,7 +328,7 @@ export const chatEvents: SliceEvents = (get, set) => {
       }
       case 'message.delta':
         retried(e.sessionId);
-        deltas.push(e.sessionId, e.messageId, e.delta);
+        deltas.push(e.sessionId, e.messageId, e.delta, e.reasoning === true);
         return;
       case 'message.complete': {
         retried(e.message.sessionId);
@@ -320,6 +355,8 @@ export const chatEvents: SliceEvents = (get, set) => {
               messageId: e.messageId,
               ...(e.access ? { access: e.access } : {}),
               ...(e.gate ? { gate: e.gate } : {}),
+              ...(e.sandbox ? { sandbox: e.sandbox } : {}),
+              ...(e.diff ? { diff: e.diff } : {}),
             },
           },
         });
@@ -370,6 +407,8 @@ export const chatEvents: SliceEvents = (get, set) => {
             .loadMessages(e.sessionId)
             .catch(() => undefined);
         }
+        // After this event's other handlers (the sessions slice clears busy): the next queued message.
+        queueMicrotask(() => sendNextQueued(get, e.sessionId));
         return;
       }
       case 'error': {

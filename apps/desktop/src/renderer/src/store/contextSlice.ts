@@ -19,6 +19,8 @@ export const createContextSlice: StateCreator<AppState, [], [], ContextSlice> = 
       call('context.usage', { sessionId }).catch(() => null),
       call('compaction.list', { sessionId }).catch(() => null),
       call('usage.session', { sessionId }).catch(() => null),
+      // The transcript's "N files changed" rows come with what the session shows.
+      get().loadCheckpoints(sessionId),
     ]);
     const patch: Partial<AppState> = {};
     if (usage) patch.usage = { ...get().usage, [sessionId]: usage };

@@ -8,7 +8,7 @@ type Set = (patch: Partial<AppState>) => void;
  * stream does not re-parse Markdown hundreds of times a second.
  */
 export function createDeltaBuffer(get: Get, set: Set) {
-  const pending = new Map<string, { sessionId: string; text: string }>();
+  const pending = new Map<string, { sessionId: string; text: string; reasoning: string }>();
   let scheduled = false;
   const schedule =
     typeof requestAnimationFrame === 'function' && typeof document !== 'undefined' && !document.hidden
@@ -21,17 +21,25 @@ export function createDeltaBuffer(get: Get, set: Set) {
     const streaming = { ...get().streaming };
     for (const [messageId, p] of pending) {
       const prev: StreamingMessage | undefined = streaming[messageId];
-      streaming[messageId] = { sessionId: p.sessionId, messageId, text: (prev?.text ?? '') + p.text };
+      const reasoning = (prev?.reasoning ?? '') + p.reasoning;
+      streaming[messageId] = {
+        sessionId: p.sessionId,
+        messageId,
+        text: (prev?.text ?? '') + p.text,
+        ...(reasoning !== '' ? { reasoning } : {}),
+      };
     }
     pending.clear();
     set({ streaming });
   };
 
   return {
-    push(sessionId: string, messageId: string, delta: string) {
-      const p = pending.get(messageId);
-      if (p) p.text += delta;
-      else pending.set(messageId, { sessionId, text: delta });
+    /** `reasoning`: the delta is of the model's thinking, not of its answer. */
+    push(sessionId: string, messageId: string, delta: string, reasoning = false) {
+      let p = pending.get(messageId);
+      if (!p) pending.set(messageId, (p = { sessionId, text: '', reasoning: '' }));
+      if (reasoning) p.reasoning += delta;
+      else p.text += delta;
       if (!scheduled) {
         scheduled = true;
         schedule(flush);

@@ -1,5 +1,6 @@
 import type { AppEvent } from '@threadline/protocol';
 import { chatEvents } from './chatSlice';
+import { checkpointEvents } from './checkpointSlice';
 import { contextEvents } from './contextSlice';
 import { sessionsEvents } from './sessionsSlice';
 import type { AppState } from './types';
@@ -13,7 +14,9 @@ export function createEventHandler(
   get: () => AppState,
   set: (patch: Partial<AppState>) => void,
 ): (e: AppEvent) => void {
-  const slices = [sessionsEvents, chatEvents, contextEvents, uiEvents].map((events) => events(get, set));
+  const slices = [sessionsEvents, chatEvents, contextEvents, uiEvents, checkpointEvents].map((events) =>
+    events(get, set),
+  );
   return (e) => {
     // Anything but a delta changes the live state a chat.state answer in flight describes.
     if (e.type !== 'message.delta' && e.sessionId) get().bumpLiveEpoch(e.sessionId);

@@ -1,6 +1,7 @@
 import { create } from 'zustand';
 import { getBridge, onBridgeReconnect } from '../transport';
 import { createChatSlice } from './chatSlice';
+import { createCheckpointSlice } from './checkpointSlice';
 import { createContextSlice } from './contextSlice';
 import { createEventHandler } from './events';
 import { createSessionsSlice } from './sessionsSlice';
@@ -18,6 +19,7 @@ export const createAppStore = () =>
     ...createContextSlice(...a),
     ...createSettingsSlice(...a),
     ...createUiSlice(...a),
+    ...createCheckpointSlice(...a),
   }));
 
 export const useAppStore = createAppStore();

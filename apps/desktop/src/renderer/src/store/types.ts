@@ -1,6 +1,7 @@
 import type {
   AppEvent,
   ApprovalPolicy,
+  ToolSandbox,
   CompactionRecord,
   ContextUsage,
   GateRewrite,
@@ -14,8 +15,10 @@ import type {
   SettingsPatch,
   StoredMessage,
   ToolAccess,
+  ToolDiff,
   ToolCall,
 } from '@threadline/protocol';
+import type { CheckpointSlice } from './checkpointSlice';
 
 export type ToolStatus = 'waiting' | 'running' | 'ok' | 'error' | 'denied' | 'aborted';
 
@@ -35,6 +38,10 @@ export interface ToolState {
   access?: ToolAccess;
   /** The pre-tool gate will run other arguments than the model asked for: what and why. */
   gate?: GateRewrite;
+  /** A `sandboxed` shell call that asks: it would run outside the OS sandbox, and why. */
+  sandbox?: ToolSandbox;
+  /** The change a file tool would make, shown on the approval card before it is applied. */
+  diff?: ToolDiff;
 }
 
 /** A compaction running now, shown in place where its divider will be. */
@@ -44,6 +51,8 @@ export interface StreamingMessage {
   sessionId: string;
   messageId: string;
   text: string;
+  /** The model's thinking streamed so far, when it sends one apart from the answer. */
+  reasoning?: string;
 }
 
 export interface InlineError {
@@ -69,8 +78,19 @@ export interface SessionsSlice {
 
 export type RetryStatus = Omit<Extract<AppEvent, { type: 'provider.retrying' }>, 'type' | 'sessionId'>;
 
+/** A message typed while a turn runs: sent when the turn ends (visible, cancellable). */
+export interface QueuedMessage {
+  id: string;
+  text: string;
+}
+
 export interface ChatSlice {
   messages: Record<string, StoredMessage[]>;
+  /** Per session, the messages waiting for the running turn to end, oldest first. */
+  queued: Record<string, QueuedMessage[]>;
+  enqueue(sessionId: string, text: string): void;
+  /** Takes a queued message back (×), or out of the queue to send now. */
+  unqueue(sessionId: string, id: string): QueuedMessage | null;
   streaming: Record<string, StreamingMessage>;
   tools: Record<string, ToolState>;
   errors: Record<string, InlineError | null>;
@@ -99,6 +119,8 @@ export interface ChatSlice {
     decision: 'approve' | 'deny',
     remember?: boolean,
     useOriginal?: boolean,
+    /** With deny: why, which is what the model reads as the tool's result. */
+    reason?: string,
   ): Promise<void>;
   /** Per-session approval policies by tool name. */
   approvals: Record<string, Record<string, ApprovalPolicy>>;
@@ -150,6 +172,13 @@ export type Panel = 'none' | 'settings' | 'memory';
 export type SettingsTab = 'general' | 'providers' | 'context' | 'tools' | 'usage';
 
 export interface UiSlice {
+  /**
+   * The sessions sidebar: `auto` follows the window (shown when wide, hidden below ~760 px);
+   * `shown` lays it over a narrow window; `hidden` gives a wide window to the chat.
+   */
+  sidebar: 'auto' | 'shown' | 'hidden';
+  /** The header's sidebar button: hides or shows it for the width the window has now. */
+  toggleSidebar(narrow: boolean): void;
   phase: 'loading' | 'setup' | 'ready' | 'error';
   bootError: string | null;
   panel: Panel;
@@ -163,7 +192,7 @@ export interface UiSlice {
   boot(): Promise<void>;
 }
 
-export type AppState = SessionsSlice & ChatSlice & ContextSlice & SettingsSlice & UiSlice;
+export type AppState = SessionsSlice & ChatSlice & ContextSlice & SettingsSlice & UiSlice & CheckpointSlice;
 
 /**
  * A slice's part of the event stream: made once per store connection (it may keep a buffer), it

@@ -7,6 +7,11 @@ let toastTimer: ReturnType<typeof setTimeout> | null = null;
 let beneathSettings: AppState['panel'] = 'none';
 
 export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set, get) => ({
+  sidebar: 'auto',
+  toggleSidebar(narrow) {
+    const s = get().sidebar;
+    set({ sidebar: narrow ? (s === 'shown' ? 'auto' : 'shown') : s === 'hidden' ? 'auto' : 'hidden' });
+  },
   phase: 'loading',
   bootError: null,
   panel: 'none',
@@ -60,4 +65,9 @@ export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set, get)
 /** The UI slice's part of the event stream: an error that belongs to no session is a toast. */
 export const uiEvents: SliceEvents = (get) => (e) => {
   if (e.type === 'error' && !e.sessionId) get().showToast(e.message);
+  // A profile changed outside the form (the window learned from a provider): the form shows it.
+  if (e.type === 'providers.changed')
+    void get()
+      .loadProviders()
+      .catch(() => undefined);
 };

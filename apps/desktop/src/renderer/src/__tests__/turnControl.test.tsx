@@ -1,0 +1,161 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import i18n from '../i18n';
+import { Composer } from '../components/Composer';
+import { MessageRow } from '../components/MessageRow';
+import { ToolCallCard } from '../components/ToolCallCard';
+import { buildRows } from '../lib/transcript';
+import { connectEvents, useAppStore } from '../store';
+import { setBridge } from '../transport';
+import { createFakeBridge } from './fakeBridge';
+import { msg } from './fixtures';
+
+const accepted = () => ({ accepted: true, userMessageId: 'u-new' });
+
+afterEach(() => {
+  cleanup();
+  useAppStore.setState({ busy: {}, queued: {}, messages: {}, errors: {}, tools: {} });
+});
+
+describe('Continue after a stopped reply', () => {
+  it('the latest cut-off answer offers Continue, which asks the model to go on', async () => {
+    const fake = createFakeBridge({ 'chat.send': accepted, 'messages.list': () => [] });
+    setBridge(fake.bridge);
+    const rows = buildRows(
+      [
+        msg({ role: 'user', content: 'explain' }),
+        msg({ role: 'assistant', content: 'Here is the first', meta: { partial: true } }),
+      ],
+      [],
+    );
+    await i18n.changeLanguage('en');
+    render(<MessageRow row={rows[1]!} sessionId="s1" />);
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('continue-button'));
+    });
+    expect(fake.calls.find((c) => c.route === 'chat.send')?.input).toEqual({
+      sessionId: 's1',
+      text: 'Continue from where you stopped.',
+    });
+  });
+});
+
+describe('a message typed during a turn', () => {
+  it('is queued (visible, removable) and sent when the turn ends, not before', async () => {
+    const fake = createFakeBridge({ 'chat.send': accepted, 'messages.list': () => [] });
+    setBridge(fake.bridge);
+    const disconnect = connectEvents(useAppStore);
+    await i18n.changeLanguage('en');
+    useAppStore.setState({ busy: { s1: true }, messages: { s1: [msg({ role: 'user', content: 'go' })] } });
+    render(<Composer sessionId="s1" />);
+    const input = screen.getByTestId('composer-input');
+    for (const text of ['then run the tests', 'and drop this one']) {
+      fireEvent.change(input, { target: { value: text } });
+      fireEvent.keyDown(input, { key: 'Enter' });
+    }
+    expect(screen.getAllByTestId('queued-item').map((li) => li.textContent)).toEqual([
+      'Queuedthen run the tests',
+      'Queuedand drop this one',
+    ]);
+    fireEvent.click(screen.getAllByTestId('queued-remove')[1]!);
+    expect(screen.getAllByTestId('queued-item')).toHaveLength(1);
+    expect(fake.calls.some((c) => c.route === 'chat.send')).toBe(false);
+    // The turn ends: the queued message goes out, the queue empties.
+    await act(async () => {
+      fake.emit({
+        type: 'session.updated',
+        sessionId: 's1',
+        busy: false,
+        session: { id: 's1', title: 't', createdAt: 1, updatedAt: 2, messageCount: 2, workingFolder: '/w' },
+      });
+      await new Promise((r) => setTimeout(r, 0));
+    });
+    expect(fake.calls.filter((c) => c.route === 'chat.send').map((c) => c.input.text)).toEqual(['then run the tests']);
+    expect(screen.queryByTestId('queued-list')).toBeNull();
+    disconnect();
+  });
+
+  it('waits, with Send now, when the turn was stopped', async () => {
+    const fake = createFakeBridge({ 'chat.send': accepted, 'messages.list': () => [] });
+    setBridge(fake.bridge);
+    await i18n.changeLanguage('zh-CN');
+    useAppStore.setState({
+      busy: { s1: false },
+      messages: { s1: [msg({ role: 'user', content: 'x', kind: 'turn_aborted' })] },
+    });
+    useAppStore.getState().enqueue('s1', 'later');
+    render(<Composer sessionId="s1" />);
+    expect(screen.getByTestId('queued-item').textContent).toContain('未发送');
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('queued-send'));
+    });
+    expect(fake.calls.find((c) => c.route === 'chat.send')?.input.text).toBe('later');
+    await i18n.changeLanguage('en');
+  });
+});
+
+describe('deny with a reason', () => {
+  it('sends the reason with the denial', async () => {
+    const fake = createFakeBridge({ 'chat.approve': () => ({ ok: true }) });
+    setBridge(fake.bridge);
+    await i18n.changeLanguage('en');
+    const call = {
+      id: 'c1',
+      type: 'function' as const,
+      function: { name: 'shell', arguments: '{"command":"rm -rf build"}' },
+    };
+    useAppStore.setState({
+      busy: { s1: true },
+      tools: {
+        c1: { sessionId: 's1', needsApproval: true, durationMs: null, status: 'waiting', call, messageId: 'a1' },
+      },
+    });
+    render(<ToolCallCard sessionId="s1" call={call} result={null} />);
+    fireEvent.click(screen.getByTestId('deny-with-reason'));
+    fireEvent.change(screen.getByTestId('deny-reason'), { target: { value: 'only dist/' } });
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('deny-reason-send'));
+    });
+    expect(fake.calls.find((c) => c.route === 'chat.approve')?.input).toEqual({
+      sessionId: 's1',
+      toolCallId: 'c1',
+      decision: 'deny',
+      reason: 'only dist/',
+    });
+  });
+});
+
+describe("a reasoning model's thinking", () => {
+  it('streams apart from the answer and shows collapsed above the stored answer, in both languages', async () => {
+    const fake = createFakeBridge({});
+    setBridge(fake.bridge);
+    const disconnect = connectEvents(useAppStore);
+    for (const [delta, reasoning] of [
+      ['Compare ', true],
+      ['the two.', true],
+      ['Answer.', false],
+    ] as const)
+      fake.emit({
+        type: 'message.delta',
+        sessionId: 's1',
+        messageId: 'a1',
+        delta,
+        ...(reasoning ? { reasoning } : {}),
+      });
+    await vi.waitFor(() =>
+      expect(useAppStore.getState().streaming.a1).toMatchObject({ text: 'Answer.', reasoning: 'Compare the two.' }),
+    );
+    disconnect();
+    const rows = buildRows(
+      [msg({ role: 'assistant', content: 'Answer.', meta: { reasoning: 'Compare the two.' } })],
+      [],
+    );
+    await i18n.changeLanguage('zh-CN');
+    render(<MessageRow row={rows[0]!} sessionId="s1" />);
+    const details = screen.getByTestId('reasoning') as HTMLDetailsElement;
+    expect(details.open).toBe(false);
+    expect(details.querySelector('summary')!.textContent).toBe('思考过程');
+    expect(details.textContent).toContain('Compare the two.');
+    await i18n.changeLanguage('en');
+  });
+});

@@ -1,0 +1,179 @@
+// The `sandboxed` policy through the whole runtime: createAppApi, fake-llm over HTTP, real bwrap.
+import { existsSync, mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ChatRequestView, FakeReply } from '@threadline/fake-llm';
+import type { AppEvent } from '@threadline/protocol';
+import { detectSandbox } from '../sandbox';
+import { lastIsTool, startHarness, type Harness } from './harness';
+
+const sandbox = await detectSandbox('linux');
+const NO_BWRAP = sandbox.kind === 'bwrap' ? null : `bwrap is not usable here (${sandbox.reason ?? '?'})`;
+if (NO_BWRAP) console.warn(`skipping the runtime sandbox tests: ${NO_BWRAP}; install bubblewrap`);
+
+let h: Harness;
+afterEach(async () => h?.close());
+
+type Requested = Extract<AppEvent, { type: 'tool.requested' }>;
+
+/** A model that runs `calls` one after the other (one per step), keeping every system prompt it got. */
+function scripted(calls: Record<string, unknown>[], prompts: string[]): (req: ChatRequestView) => FakeReply {
+  return (req) => {
+    prompts.push(String(req.messages[0]?.content ?? ''));
+    const done = req.messages.filter((m) => m.role === 'tool').length;
+    if (done >= calls.length) return { content: 'finished' };
+    return { toolCalls: [{ name: 'shell', arguments: calls[done] }] };
+  };
+}
+
+function toolResults(): string[] {
+  return h
+    .history()
+    .filter((m) => m.role === 'tool')
+    .map((m) => m.content ?? '');
+}
+
+describe.skipIf(NO_BWRAP !== null)('shell under the default policy (sandboxed), with bwrap', () => {
+  it('runs without an approval card, inside the sandbox; leaving it asks, and only then it runs outside', async () => {
+    const prompts: string[] = [];
+    const plant = "printf '#!/bin/sh\\necho pwned\\n' > .git/hooks/pre-commit";
+    h = await startHarness({
+      llm: {
+        defaultReply: scripted(
+          [{ command: `echo made > made.txt; ${plant}` }, { command: plant, sandbox: false }],
+          prompts,
+        ),
+      },
+    });
+    mkdirSync(path.join(h.dir, '.git', 'hooks'), { recursive: true });
+    const hook = path.join(h.dir, '.git', 'hooks', 'pre-commit');
+    await h.api['chat.send']({ sessionId: h.sessionId, text: 'go' });
+    // The second call (outside the sandbox) waits for the user; the first ran on its own.
+    const asked = await h.waitFor('tool.requested', (e) => e.needsApproval);
+    const requested = h.events.filter((e): e is Requested => e.type === 'tool.requested');
+    expect(requested).toHaveLength(2);
+    expect(requested[0]!.needsApproval).toBe(false);
+    expect(requested[0]!.sandbox).toBeUndefined();
+    expect(asked.sandbox).toEqual({ state: 'outside_requested' });
+    // Ran in the sandbox: the folder is writable, the hook was refused, the model is told why.
+    expect(existsSync(path.join(h.dir, 'made.txt'))).toBe(true);
+    expect(existsSync(hook)).toBe(false);
+    const first = h.history().find((m) => m.role === 'tool')!;
+    expect(first.meta?.sandboxed).toBe('bwrap');
+    expect(first.content).toMatch(/Read-only file system/);
+    expect(first.content).toMatch(/\[sandbox\].*"sandbox": false/);
+    // "Always" is not taken for a run outside the sandbox: the next command is sandboxed again.
+    await h.api['chat.approve']({
+      sessionId: h.sessionId,
+      toolCallId: asked.toolCall.id,
+      decision: 'approve',
+      remember: true,
+    });
+    await h.api.idle(h.sessionId);
+    expect(existsSync(hook)).toBe(true);
+    await expect(h.api['approvals.list']({ sessionId: h.sessionId })).resolves.toEqual({});
+    const second = h.history().filter((m) => m.role === 'tool')[1]!;
+    expect(second.meta?.sandboxed).toBeUndefined();
+    expect(prompts[0]).toMatch(/inside an OS sandbox \(bubblewrap\)/);
+    expect(prompts[0]).toMatch(/the network is OFF for this session/);
+  });
+
+  it('a denied run outside the sandbox does not run', async () => {
+    const prompts: string[] = [];
+    h = await startHarness({
+      llm: { defaultReply: scripted([{ command: 'touch outside-run', sandbox: false }], prompts) },
+    });
+    await h.api['chat.send']({ sessionId: h.sessionId, text: 'go' });
+    const asked = await h.waitFor('tool.requested', (e) => e.needsApproval);
+    await h.api['chat.approve']({ sessionId: h.sessionId, toolCallId: asked.toolCall.id, decision: 'deny' });
+    await h.api.idle(h.sessionId);
+    expect(existsSync(path.join(h.dir, 'outside-run'))).toBe(false);
+    expect(toolResults()[0]).toMatch(/denied/);
+  });
+
+  describe('the network switch', () => {
+    let server: Server;
+    let port = 0;
+    afterEach(() => new Promise<void>((r) => server.close(() => r())));
+
+    it('is off by default; switched on for the session, a sandboxed command reaches a local port and the prompt says so', async () => {
+      server = createServer((s) => s.end('hello from outside\n'));
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      port = (server.address() as { port: number }).port;
+      const connect = `'${process.execPath}' -e "const s=require('net').connect(${port},'127.0.0.1');s.on('data',d=>{process.stdout.write(d);process.exit(0)});s.on('error',e=>{console.log('error',e.code);process.exit(3)})"`;
+      const prompts: string[] = [];
+      let turn = 0;
+      h = await startHarness({
+        llm: {
+          defaultReply: (req) => {
+            prompts.push(String(req.messages[0]?.content ?? ''));
+            return lastIsTool(req)
+              ? { content: `done ${turn}` }
+              : { toolCalls: [{ name: 'shell', arguments: { command: connect } }] };
+          },
+        },
+      });
+      await expect(h.api['sandbox.status']({ sessionId: h.sessionId })).resolves.toMatchObject({
+        kind: 'bwrap',
+        network: false,
+      });
+      turn = 1;
+      await h.turn('try the port');
+      expect(toolResults()[0]).toMatch(/ECONNREFUSED/);
+      expect(toolResults()[0]).toMatch(/without network access/);
+      const on = await h.api['sandbox.setNetwork']({ sessionId: h.sessionId, allowed: true });
+      expect(on).toMatchObject({ kind: 'bwrap', reason: null, network: true });
+      turn = 2;
+      await h.turn('again');
+      expect(toolResults()[1]).toMatch(/hello from outside/);
+      expect(h.events.filter((e) => e.type === 'tool.requested' && e.needsApproval)).toEqual([]);
+      expect(prompts.at(-1)).toMatch(/the network is ON for this session/);
+    });
+  });
+});
+
+describe('without a sandbox', () => {
+  it('the sandboxed policy asks, the card and sandbox.status say why, and nothing runs unasked', async () => {
+    const prompts: string[] = [];
+    h = await startHarness({
+      api: { sandbox: { force: 'none' } },
+      llm: { defaultReply: scripted([{ command: 'touch ran' }], prompts) },
+    });
+    await h.api['chat.send']({ sessionId: h.sessionId, text: 'go' });
+    const asked = await h.waitFor('tool.requested', (e) => e.needsApproval);
+    expect(asked.sandbox).toEqual({ state: 'unavailable', reason: 'disabled' });
+    expect(existsSync(path.join(h.dir, 'ran'))).toBe(false);
+    const state = await h.api['chat.state']({ sessionId: h.sessionId });
+    expect(state.pending[0]?.sandbox).toEqual({ state: 'unavailable', reason: 'disabled' });
+    await h.api['chat.approve']({ sessionId: h.sessionId, toolCallId: asked.toolCall.id, decision: 'approve' });
+    await h.api.idle(h.sessionId);
+    expect(existsSync(path.join(h.dir, 'ran'))).toBe(true);
+    expect(prompts[0]).toMatch(/no OS sandbox on this machine, so each command asks/);
+    await expect(h.api['sandbox.status']({})).resolves.toEqual({
+      kind: 'none',
+      reason: 'disabled',
+      detail: null,
+      network: null,
+    });
+  });
+
+  it('a PATH without bwrap is reported as bwrap_missing', async () => {
+    h = await startHarness({
+      api: { sandbox: { path: path.join(path.sep, 'nonexistent-tl-bin') }, platform: 'linux' },
+    });
+    await expect(h.api['sandbox.status']({})).resolves.toMatchObject({ kind: 'none', reason: 'bwrap_missing' });
+  });
+
+  it('the auto policy keeps its meaning: commands run without asking, outside the sandbox', async () => {
+    const prompts: string[] = [];
+    h = await startHarness({
+      settings: { approvalPolicy: 'auto' },
+      llm: { defaultReply: scripted([{ command: 'echo hi' }], prompts) },
+    });
+    await h.turn('go');
+    const result = h.history().find((m) => m.role === 'tool')!;
+    expect(result.meta?.sandboxed).toBeUndefined();
+    expect(prompts[0]).toMatch(/run without a sandbox and without asking/);
+  });
+});

