@@ -52,7 +52,8 @@ export function callCost(
   return (fresh * price.input + usage.cachedTokens * price.cachedInput + usage.completionTokens * price.output) / 1e6;
 }
 
-export const CallKindSchema = z.enum(['chat', 'summary']);
+/** What a model call was for: a turn's request, a compaction's summary, the session's title. */
+export const CallKindSchema = z.enum(['chat', 'summary', 'title']);
 export type CallKind = z.infer<typeof CallKindSchema>;
 
 /** Tokens and cost of some model calls. `cost` is null when any of them has no known price. */

@@ -380,7 +380,7 @@ export interface UsageRepo {
   linkCompaction(callIds: readonly number[], compactionId: string): void;
   /** A session's calls, grouped by profile, model, kind and compaction. */
   sessionGroups(sessionId: string): ModelCallGroup[];
-  /** When the session's last call was stored (ms), null before any. */
+  /** When the session's last conversation or summary call was stored (ms; titles not), null before any. */
   lastCallAt(sessionId: string): number | null;
   /** Calls since `sinceMs`, grouped by local day (UTC + tzOffsetMinutes), profile and model. */
   dailyGroups(

@@ -113,6 +113,27 @@ describe('usage and cost of model calls', () => {
     expect(out.compaction!.summary).toContain('Summary of the conversation');
   });
 
+  it('stores the title request as a call of its own kind, counted in the session total', async () => {
+    h = await startHarness({ llm: { defaultReply: { content: 'Done.' } } });
+    // A session with no title of the user's: the model names it after the first reply.
+    const s = await h.api['sessions.create']({});
+    await h.api['chat.send']({ sessionId: s.id, text: 'Please look at the build' });
+    await h.api.idle(s.id);
+    const reqs = h.llm.chatRequests();
+    const titleReq = reqs.find((r) => JSON.stringify(r.body).includes('Title this conversation'));
+    expect(titleReq?.usage).toBeTruthy();
+    const groups = h.store.usage.sessionGroups(s.id);
+    expect(groups.find((g) => g.kind === 'title')).toMatchObject({
+      calls: 1,
+      promptTokens: titleReq!.usage!.prompt_tokens,
+      completionTokens: titleReq!.usage!.completion_tokens,
+    });
+    const cost = await h.api['usage.session']({ sessionId: s.id });
+    const all = reported(reqs);
+    expect(cost.total).toMatchObject({ calls: all.calls, promptTokens: all.promptTokens });
+    expect(cost.summaries.calls).toBe(0);
+  });
+
   it('reads DeepSeek’s cache fields too', async () => {
     h = await startHarness({
       settings: { approvalPolicy: 'auto' },

@@ -10,7 +10,7 @@ describe('model calls and prices', () => {
     const clock = { t: Date.UTC(2026, 0, 10, 23, 30) };
     const store = tmp.open({ now: () => clock.t });
     const s = store.sessions.create('a');
-    const call = (kind: 'chat' | 'summary', prompt: number, cached: number) =>
+    const call = (kind: 'chat' | 'summary' | 'title', prompt: number, cached: number) =>
       store.usage.record({
         sessionId: s.id,
         profileId: null,
@@ -50,12 +50,18 @@ describe('model calls and prices', () => {
       },
     ]);
     expect(store.usage.lastCallAt(s.id)).toBe(clock.t);
+    // A title request keeps no cache of the conversation warm: it does not move lastCallAt.
+    const at = clock.t;
+    clock.t += 60_000;
+    call('title', 50, 0);
+    expect(store.usage.lastCallAt(s.id)).toBe(at);
+    clock.t = at;
     // 23:30 UTC is the 10th in UTC and the 11th at UTC+8.
     expect(store.usage.dailyGroups(clock.t - DAY, 0).map((r) => r.day)).toEqual(['2026-01-10']);
-    expect(store.usage.dailyGroups(clock.t - DAY, 480).map((r) => [r.day, r.calls])).toEqual([['2026-01-11', 4]]);
+    expect(store.usage.dailyGroups(clock.t - DAY, 480).map((r) => [r.day, r.calls])).toEqual([['2026-01-11', 5]]);
     // Deleting the session keeps the spending.
     store.sessions.delete(s.id);
-    expect(store.usage.dailyGroups(0, 0)[0]!.calls).toBe(4);
+    expect(store.usage.dailyGroups(0, 0)[0]!.calls).toBe(5);
   });
 
   it('keeps a profile’s own prices, removes them with null, refuses a bad one, and goes with the profile', () => {

@@ -416,7 +416,7 @@ CREATE TABLE model_calls (
   session_id TEXT,
   profile_id TEXT,
   model TEXT NOT NULL,
-  kind TEXT NOT NULL CHECK (kind IN ('chat', 'summary')),
+  kind TEXT NOT NULL CHECK (kind IN ('chat', 'summary', 'title')),
   compaction_id TEXT,
   prompt_tokens INTEGER NOT NULL,
   cached_tokens INTEGER NOT NULL,

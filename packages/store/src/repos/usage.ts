@@ -42,7 +42,8 @@ export function createUsageRepo(ctx: RepoContext): UsageRepo {
      GROUP BY profile_id, model, kind, compaction_id ORDER BY MIN(id)`,
   );
   const last = db.prepare<[string], { at: number | null }>(
-    'SELECT MAX(created_at) AS at FROM model_calls WHERE session_id = ?',
+    // A title request shares no prefix with the conversation: it keeps no cache warm.
+    "SELECT MAX(created_at) AS at FROM model_calls WHERE session_id = ? AND kind != 'title'",
   );
   const daily = db.prepare<[number, number], Omit<GroupRow, 'kind' | 'compaction_id'> & { day: string }>(
     `SELECT date((created_at + ?) / 1000, 'unixepoch') AS day, profile_id, model, ${sums}
