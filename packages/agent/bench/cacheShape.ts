@@ -149,6 +149,9 @@ export async function measureCacheShape(opts: CacheShapeOptions): Promise<CacheS
   // The index of the first request sent after each applied compaction.
   const boundaries = new Set<number>();
   let compactions = 0;
+  // Writing package.json asks even under `auto` (code that runs later): the user approves it.
+  const asks: { sessionId: string; toolCallId: string }[] = [];
+  let wake: (() => void) | null = null;
   const api = createAppApi({
     store,
     dataDir: path.join(dir, 'data'),
@@ -159,6 +162,10 @@ export async function measureCacheShape(opts: CacheShapeOptions): Promise<CacheS
       if (e.type === 'compaction.finished') {
         compactions++;
         boundaries.add(llm.chatRequests().length);
+      }
+      if (e.type === 'tool.requested' && e.needsApproval) {
+        asks.push({ sessionId: e.sessionId, toolCallId: e.toolCall.id });
+        wake?.();
       }
     },
   });
@@ -180,7 +187,17 @@ export async function measureCacheShape(opts: CacheShapeOptions): Promise<CacheS
     const session = await api['sessions.create']({ title: 'cache', workingFolder: work });
     for (let t = 1; t <= turns; t++) {
       await api['chat.send']({ sessionId: session.id, text: userText(t) });
-      await api.idle(session.id);
+      // The turn ends, or stops at a call that asks: approved, and the turn goes on.
+      for (;;) {
+        const asked = new Promise<false>((resolve) => {
+          wake = () => resolve(false);
+          if (asks.length > 0) resolve(false);
+        });
+        const ended = await Promise.race([api.idle(session.id).then(() => true), asked]);
+        wake = null;
+        if (ended) break;
+        for (const a of asks.splice(0)) await api['chat.approve']({ ...a, decision: 'approve' });
+      }
     }
     const reqs = llm.chatRequests().filter((r) => r.status === 200);
     return figures(opts.strategy, window, reqs, llm.chatRequests(), boundaries, compactions);
