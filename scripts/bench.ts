@@ -1,7 +1,8 @@
 // `pnpm bench`: the figures of SPEC §8. Engine (view assembly, deterministic compaction, cold
 // token counting, per-strategy quality table over the transcripts) then store (append, reopen,
-// size, RSS), ui, runtime (issue 14's figures). `pnpm bench -- --quick` runs smaller sizes;
-// `--only context|cold|store|ui|runtime|stall` one part; `--json` prints the runtime figures as one JSON object
+// size, RSS), ui, runtime (issue 14's figures), cache (issue 24: how much of each request repeats
+// the one before, per strategy). `pnpm bench -- --quick` runs smaller sizes;
+// `--only context|cold|store|ui|runtime|stall|cache` one part; `--json` prints the runtime figures as one JSON object
 // on stdout (every table and progress line goes to stderr then).
 import { resolve } from 'node:path';
 import { existsSync } from 'node:fs';
@@ -60,5 +61,11 @@ if (!only || only === 'stall') {
   console.log('\n=== request loop under load ===');
   const { measureStall, printStall } = await import('../apps/server/bench/stall');
   printStall(await measureStall());
+}
+
+if (!only || only === 'cache') {
+  console.log('\n=== prompt cache: request shape per strategy ===');
+  const { runCacheBench } = await import('../packages/agent/bench/cacheShape');
+  await runCacheBench({ quick });
 }
 console.log(`\nbench finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -11,8 +11,12 @@ export interface Usage {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
-  prompt_tokens_details: { cached_tokens: number; audio_tokens: number };
-  completion_tokens_details: {
+  /** OpenAI's and OpenRouter's field for cached prompt tokens. */
+  prompt_tokens_details?: { cached_tokens: number; audio_tokens: number };
+  /** DeepSeek's. */
+  prompt_cache_hit_tokens?: number;
+  prompt_cache_miss_tokens?: number;
+  completion_tokens_details?: {
     reasoning_tokens: number;
     audio_tokens: number;
     accepted_prediction_tokens: number;
@@ -35,7 +39,15 @@ export interface BuiltAnswer {
 
 const FINGERPRINT = 'fp_fakellm';
 
-export function buildAnswer(req: ChatRequestView, answer: FakeAnswer): BuiltAnswer {
+/** How usage names cached prompt tokens: OpenAI (and OpenRouter) or DeepSeek's own fields. */
+export type UsageStyle = 'openai' | 'deepseek';
+
+export function buildAnswer(
+  req: ChatRequestView,
+  answer: FakeAnswer,
+  cachedTokens = 0,
+  style: UsageStyle = 'openai',
+): BuiltAnswer {
   const toolCalls = (answer.toolCalls ?? []).map((tc, i) => ({
     id: `call_${req.index}_${i}`,
     name: tc.name,
@@ -58,13 +70,17 @@ export function buildAnswer(req: ChatRequestView, answer: FakeAnswer): BuiltAnsw
       prompt_tokens: req.promptTokens,
       completion_tokens: completionTokens,
       total_tokens: req.promptTokens + completionTokens,
-      prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
-      completion_tokens_details: {
-        reasoning_tokens: 0,
-        audio_tokens: 0,
-        accepted_prediction_tokens: 0,
-        rejected_prediction_tokens: 0,
-      },
+      ...(style === 'deepseek'
+        ? { prompt_cache_hit_tokens: cachedTokens, prompt_cache_miss_tokens: req.promptTokens - cachedTokens }
+        : {
+            prompt_tokens_details: { cached_tokens: cachedTokens, audio_tokens: 0 },
+            completion_tokens_details: {
+              reasoning_tokens: 0,
+              audio_tokens: 0,
+              accepted_prediction_tokens: 0,
+              rejected_prediction_tokens: 0,
+            },
+          }),
     },
   };
 }

@@ -63,6 +63,7 @@ export function handleControl(
         state.book.clear();
         state.requests.length = 0;
         state.chatCount = 0;
+        state.cache.clear();
         return sendJson(res, 200, { ok: true });
       default:
         return sendJson(res, 404, { error: { message: `unknown control route ${path}` } });

@@ -4,5 +4,7 @@ export { contextLengthError, injectedError, type ErrorAnswer } from './errors';
 export { SUMMARY_MARKER, isSummaryRequest, isSummaryText, deterministicSummary } from './summary';
 export { defaultReply } from './rules';
 export { countPromptTokens, countText } from './tokens';
+export { PromptCache } from './promptCache';
+export type { UsageStyle } from './completion';
 export * from './types';
 export { imagePartsOf, type RecordedImage } from './images';

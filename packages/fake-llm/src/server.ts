@@ -1,11 +1,12 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { buildAnswer, completionBody, streamChunks } from './completion';
+import { buildAnswer, completionBody, streamChunks, type UsageStyle } from './completion';
 import { contextLengthError, injectedError, type ErrorAnswer } from './errors';
 import { handleControl } from './control';
 import { sendJson } from './http';
 import { ReplyBook, buildRequestView } from './rules';
 import { imagePartsOf } from './images';
+import { PromptCache } from './promptCache';
 import { countPromptTokens } from './tokens';
 import type { ChatRequestView, ErrorStyle, FakeAnswer, FakeReply, FakeRule, RecordedRequest } from './types';
 
@@ -32,6 +33,8 @@ export interface FakeLlmOptions {
   /** Default characters per streamed chunk (8) and pause per chunk in ms (0). */
   chunkSize?: number;
   delayMsPerChunk?: number;
+  /** How usage names cached prompt tokens (default 'openai': prompt_tokens_details.cached_tokens). */
+  usageStyle?: UsageStyle;
 }
 
 export interface FakeLlm {
@@ -61,6 +64,8 @@ export interface ServerState {
   chatCount: number;
   models: string[];
   noVisionModels: string[];
+  /** Prefixes of every request answered, for the cached tokens of the next (promptCache.ts). */
+  cache: PromptCache;
 }
 
 const hrMs = (): number => {
@@ -94,6 +99,7 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
     chatCount: 0,
     models: opts.models ?? [opts.model ?? 'fake-model'],
     noVisionModels: opts.noVisionModels ?? [],
+    cache: new PromptCache(),
   };
   state.book.setRules(opts.rules ?? []);
 
@@ -144,16 +150,25 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
       );
     const reply = queued ?? state.book.pick(view);
     if (isError(reply)) return sendError(res, injectedError(reply.error));
-    await sendAnswer(req, res, view, reply);
+    // Only a request the model answers is cached (an error answer reads nothing).
+    const cached = state.cache.lookup(view.model, view.tools, view.messages);
+    await sendAnswer(req, res, rec, view, reply, cached);
   }
 
   async function sendAnswer(
     req: IncomingMessage,
     res: ServerResponse,
+    rec: RecordedRequest,
     view: ChatRequestView,
     answer: FakeAnswer,
+    cached: number,
   ): Promise<void> {
-    const built = buildAnswer(view, answer);
+    const built = buildAnswer(view, answer, cached, opts.usageStyle);
+    rec.usage = {
+      prompt_tokens: built.usage.prompt_tokens,
+      completion_tokens: built.usage.completion_tokens,
+      cached_tokens: cached,
+    };
     const drop = answer.dropAfterChunks;
     if (!view.stream) {
       if (drop !== undefined) return void req.socket.destroy();
@@ -248,6 +263,7 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
       state.book.clear();
       state.requests.length = 0;
       state.chatCount = 0;
+      state.cache.clear();
     },
     close: () =>
       new Promise<void>((resolve) => {

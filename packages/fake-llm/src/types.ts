@@ -124,6 +124,11 @@ export interface RecordedRequest {
   /** Counted prompt tokens (chat completions only). */
   promptTokens?: number;
   isSummaryRequest?: boolean;
+  /**
+   * The usage answered (also when the stream did not ask for it): cached_tokens are the tokens of
+   * the longest prefix this request shares with an earlier one (promptCache.ts).
+   */
+  usage?: { prompt_tokens: number; completion_tokens: number; cached_tokens: number };
   /** HTTP status answered (undefined while in flight or when the socket was dropped). */
   status?: number;
   /** The client went away before the answer was complete (abort or drop). */

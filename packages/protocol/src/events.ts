@@ -5,6 +5,7 @@ import type { Checkpoint } from './checkpoints';
 import type { Strategy } from './settings';
 import type { ProviderProfile } from './providers';
 import type { SessionSummary, ToolAccess, ToolDiff, ToolSandbox } from './routes';
+import type { SessionCost } from './usage';
 
 /** Events pushed from the runtime to every renderer (SPEC §7.1). */
 export type AppEvent =
@@ -36,6 +37,8 @@ export type AppEvent =
     }
   | { type: 'notice'; sessionId: string; message: StoredMessage }
   | { type: 'usage'; sessionId: string; usage: ContextUsage }
+  /** A model call's tokens were recorded (summaries too): the session's totals now. */
+  | { type: 'usage.recorded'; sessionId: string; cost: SessionCost }
   | { type: 'session.updated'; sessionId: string; session: SessionSummary | null; busy: boolean }
   | { type: 'error'; sessionId: string | null; code: string; message: string }
   /** A compaction began: the renderer shows it in place, where its divider will be. */
@@ -82,6 +85,7 @@ export const APP_EVENT_TYPES: readonly AppEventType[] = [
   'tool.finished',
   'notice',
   'usage',
+  'usage.recorded',
   'session.updated',
   'error',
   'compaction.started',

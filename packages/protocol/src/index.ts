@@ -11,4 +11,5 @@ export * from './router';
 export * from './bridge';
 export * from './search';
 export * from './attachments';
+export * from './usage';
 export * from './checkpoints';

@@ -15,6 +15,7 @@ import { searchRoutes } from './routes/search';
 import { sandboxRoutes } from './routes/sandbox';
 import { sessionRoutes } from './routes/sessions';
 import { settingsRoutes } from './routes/settings';
+import { usageRoutes } from './routes/usage';
 
 export * from './errors';
 export type { RouteDef, RouteMap } from './routes/define';
@@ -68,6 +69,7 @@ export const ROUTE_DOMAINS = {
   sandbox: sandboxRoutes,
   instructions: instructionsRoutes,
   checkpoints: checkpointRoutes,
+  usage: usageRoutes,
 } as const;
 
 /** Every route: `{ input, output }` zod schemas by name. The same names are used over IPC and HTTP. */
@@ -85,6 +87,7 @@ export const ROUTES = {
   ...sandboxRoutes,
   ...instructionsRoutes,
   ...checkpointRoutes,
+  ...usageRoutes,
 };
 export type Routes = typeof ROUTES;
 

@@ -81,6 +81,15 @@ export const SettingsSchema = z.object({
       toolShareWarning: z.number().min(0.01).max(1).default(0.25),
     })
     .prefault({}),
+  /** The provider's prompt cache (issue 24): when a resend is likely to miss it, and worth a warning. */
+  cache: z
+    .object({
+      /** Minutes a provider keeps a prompt cached after its last use (OpenAI and others: about 5). */
+      ttlMinutes: z.number().min(1).max(1440).default(5),
+      /** A request this large (prompt tokens) sent after the TTL makes the composer warn. */
+      warnAboveTokens: z.number().int().min(1000).max(10_000_000).default(20_000),
+    })
+    .prefault({}),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
@@ -118,6 +127,12 @@ export const SettingsPatchSchema = z.strictObject({
     })
     .optional(),
   mcp: z.strictObject({ toolShareWarning: z.number().min(0.01).max(1).optional() }).optional(),
+  cache: z
+    .strictObject({
+      ttlMinutes: z.number().min(1).max(1440).optional(),
+      warnAboveTokens: z.number().int().min(1000).max(10_000_000).optional(),
+    })
+    .optional(),
 });
 export type SettingsPatch = z.infer<typeof SettingsPatchSchema>;
 
@@ -130,6 +145,7 @@ export function mergeSettings(base: Settings, patch: SettingsPatch): Settings {
     toolOutput: { ...base.toolOutput, ...stripUndefined(patch.toolOutput ?? {}) },
     agent: { ...base.agent, ...stripUndefined(patch.agent ?? {}) },
     mcp: { ...base.mcp, ...stripUndefined(patch.mcp ?? {}) },
+    cache: { ...base.cache, ...stripUndefined(patch.cache ?? {}) },
   });
 }
 

@@ -16,6 +16,7 @@ import { createProcessesRepo } from './repos/processes';
 import { createMcpServersRepo } from './repos/mcpServers';
 import { createAttachmentsRepo } from './repos/attachments';
 import { createCheckpointsRepo } from './repos/checkpoints';
+import { createUsageRepo } from './repos/usage';
 
 /**
  * Opens (creating and migrating when needed) the database at `opts.file`.
@@ -69,6 +70,7 @@ export function openStore(opts: OpenStoreOptions): Store {
     mcpServers: guard(createMcpServersRepo(ctx, keys)),
     attachments: guard(createAttachmentsRepo(ctx)),
     checkpoints: guard(createCheckpointsRepo(ctx)),
+    usage: guard(createUsageRepo(ctx)),
     transaction: <T>(fn: () => T): T => {
       if (closed) throw new StoreError('closed', `The store ${opts.file} is closed.`);
       // Repository calls inside become savepoints of this one transaction.

@@ -3,10 +3,12 @@
 import type {
   ApprovalPolicy,
   AttachmentRef,
+  CallKind,
   ChatMessage,
   CompactionRecord,
   McpServerUpsert,
   MessageKind,
+  ModelPrice,
   ProviderProfile,
   ProviderUpsert,
   SearchHit,
@@ -375,6 +377,53 @@ export interface McpToolPin {
   pinnedAt: number;
 }
 
+// ─── model calls and prices (issue 24) ────────────────────────────────────────────────────
+
+export interface NewModelCall {
+  sessionId: string | null;
+  profileId: string | null;
+  model: string;
+  kind: CallKind;
+  compactionId?: string | null;
+  promptTokens: number;
+  cachedTokens: number;
+  completionTokens: number;
+  /** When it was answered (ms); default the store's clock. */
+  createdAt?: number;
+}
+
+/** Calls summed by what their price and place depend on. */
+export interface ModelCallGroup {
+  profileId: string | null;
+  model: string;
+  kind: CallKind;
+  compactionId: string | null;
+  calls: number;
+  promptTokens: number;
+  cachedTokens: number;
+  completionTokens: number;
+}
+
+export interface UsageRepo {
+  /** Stores one call (created_at from the store's clock); its row id. */
+  record(call: NewModelCall): number;
+  /** The summary calls of a compaction, once its record exists. */
+  linkCompaction(callIds: readonly number[], compactionId: string): void;
+  /** A session's calls, grouped by profile, model, kind and compaction. */
+  sessionGroups(sessionId: string): ModelCallGroup[];
+  /** When the session's last conversation or summary call was stored (ms; titles not), null before any. */
+  lastCallAt(sessionId: string): number | null;
+  /** Calls since `sinceMs`, grouped by local day (UTC + tzOffsetMinutes), profile and model. */
+  dailyGroups(
+    sinceMs: number,
+    tzOffsetMinutes: number,
+  ): (Omit<ModelCallGroup, 'kind' | 'compactionId'> & { day: string })[];
+  /** A profile's own prices by model. */
+  prices(profileId: string): Record<string, ModelPrice>;
+  /** Sets (or with null removes) a profile's own price of a model. */
+  setPrice(profileId: string, model: string, price: ModelPrice | null): void;
+}
+
 // ─── the store ──────────────────────────────────────────────────────────────────────────────
 
 export interface Store {
@@ -394,6 +443,7 @@ export interface Store {
   processes: ProcessesRepo;
   mcpServers: McpServersRepo;
   attachments: AttachmentsRepo;
+  usage: UsageRepo;
   checkpoints: CheckpointsRepo;
   /** Runs several repository changes as one transaction: all of them or none (SPEC §9). */
   transaction<T>(fn: () => T): T;

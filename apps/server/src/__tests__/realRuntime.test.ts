@@ -161,6 +161,18 @@ describe('browser mode with the real runtime', () => {
     expect(fitted.compaction.hiddenIds).toEqual([lastUser.id]);
     await ok('compaction.undo', { sessionId });
 
+    // Usage and cost: the calls above were stored with the provider's usage.
+    const spent = await ok<{ total: { calls: number } }>('usage.session', { sessionId });
+    expect(spent.total.calls).toBeGreaterThan(0);
+    await ok('usage.daily', { tzOffsetMinutes: 0 });
+    await ok('usage.prices.list', { profileId: profile!.id });
+    await ok('usage.prices.set', {
+      profileId: profile!.id,
+      model: 'm',
+      price: { input: 1, cachedInput: 0.1, output: 2 },
+    });
+    await ok('usage.resendEstimate', { sessionId });
+
     // Memory.
     const fact = await ok<{ id: string }>('memory.facts.upsert', {
       sessionId,

@@ -18,17 +18,19 @@ const messagesOf = (r: { body: unknown }): { role: string; content: unknown }[] 
 
 /**
  * A priority_chain session stored as it would have been: requests with chit-chat ('ok') between
- * them and long answers. Stripping the chit-chat (P1) is all a compaction just over 80 % needs.
+ * them and long answers. `chatty`: mostly chit-chat and short answers, so that stripping the
+ * chit-chat (P1) is all a compaction just over 80 % needs to reach its target, 10 points under.
  */
-async function chitchatSession(): Promise<{ okIds: string[] }> {
+async function chitchatSession(chatty = false): Promise<{ okIds: string[] }> {
   h = await startHarness({
     settings: { compaction: { strategy: 'priority_chain', autoThreshold: 0.8 } },
     llm: { defaultReply: { content: 'On it.' } },
   });
   const msgs = [];
-  for (let i = 0; i < 30; i++) {
-    msgs.push({ role: 'user' as const, content: i % 2 === 0 ? 'ok' : `Please do step ${i} of the plan, carefully.` });
-    msgs.push({ role: 'assistant' as const, content: `Step ${i} done. `.padEnd(400, '.') });
+  for (let i = 0; i < (chatty ? 120 : 30); i++) {
+    const ok = chatty ? i % 6 !== 5 : i % 2 === 0;
+    msgs.push({ role: 'user' as const, content: ok ? 'ok' : `Please do step ${i} of the plan, carefully.` });
+    msgs.push({ role: 'assistant' as const, content: chatty ? 'Done.' : `Step ${i} done. `.padEnd(400, '.') });
   }
   const stored = h.store.messages.append(h.sessionId, msgs);
   return { okIds: stored.filter((m) => m.content === 'ok').map((m) => m.id) };
@@ -47,7 +49,7 @@ const NEXT = 'What is the status of the plan now?';
 
 describe('priority_chain and the trigger in the runtime', () => {
   it('a compaction that hides but inserts nothing: the next request, context.usage and a reload all read the new view', async () => {
-    const { okIds } = await chitchatSession();
+    const { okIds } = await chitchatSession(true);
     // One turn under a large window first: what a turn adds to the view (memory, instructions) is
     // then in context.usage, so the window below puts the next request just over 80 %.
     await h.turn('Where are we?');

@@ -1,8 +1,9 @@
-import { AppError, type AppApi } from '@threadline/protocol';
+import { AppError, type AppApi, type ProviderProfile } from '@threadline/protocol';
 import { prepareAttachments } from '../attachments';
 import { userRequest } from '../triggers/manual';
 import { appendUserMessage, runTurn } from '../turn/runTurn';
 import type { ProviderClient } from '../provider/client';
+import { emitCost, recordCall } from '../turn/cost';
 import { askTitle, firstExchange, isAutoTitle } from '../turn/title';
 import {
   activeProvider,
@@ -42,7 +43,7 @@ export function chatRoutes(ctx: ApiContext): ChatRoutes {
       // In the background: chat.send returns once the user message is stored.
       void runSessionWork(ctx, sessionId, (signal) =>
         runTurn({ deps: ctx.deps, sessionId, settings, profile, client, signal }, request),
-      ).then(() => titleSession(ctx, sessionId, client));
+      ).then(() => titleSession(ctx, sessionId, profile, client));
       return { accepted: true, userMessageId: user.id };
     },
 
@@ -95,7 +96,7 @@ export function chatRoutes(ctx: ApiContext): ChatRoutes {
  * unless the user renamed the session meanwhile. Off the turn: the session is not busy while it
  * runs; a failure keeps the first-message title, silently (it is a nicety, not the user's work).
  */
-function titleSession(ctx: ApiContext, sessionId: string, client: ProviderClient): void {
+function titleSession(ctx: ApiContext, sessionId: string, profile: ProviderProfile, client: ProviderClient): void {
   const rt = ctx.runtimes.get(sessionId);
   const row = ctx.deps.store.sessions.get(sessionId);
   const exchange = row ? firstExchange(ctx.deps.sessions.get(sessionId).history) : null;
@@ -103,7 +104,12 @@ function titleSession(ctx: ApiContext, sessionId: string, client: ProviderClient
   const abort = new AbortController();
   const promise = (async () => {
     try {
-      const title = await askTitle(client, exchange, abort.signal);
+      const title = await askTitle(client, exchange, abort.signal, (usage) => {
+        // The title request's tokens are the user's spending too (turn/cost.ts).
+        const model = profile.compactionModel ?? profile.model;
+        recordCall(ctx.deps, { sessionId, profile, model, kind: 'title', usage });
+        emitCost(ctx.deps, sessionId);
+      });
       const now = ctx.deps.store.sessions.get(sessionId);
       if (title === '' || !now || !isAutoTitle(now.title, exchange.user)) return;
       ctx.deps.store.sessions.rename(sessionId, title);

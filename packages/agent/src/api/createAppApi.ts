@@ -27,6 +27,7 @@ import { sandboxRoutes } from './sandboxRoutes';
 import { checkpointRoutes } from './checkpointRoutes';
 import { CheckpointService, appFiles, type CheckpointOptions } from '../checkpoints/service';
 import { sessionRoutes } from './sessionRoutes';
+import { usageRoutes } from './usageRoutes';
 
 export interface CreateAppApiOptions {
   store: Store;
@@ -143,6 +144,7 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     ...sandboxRoutes(ctx),
     ...instructionsRoutes(ctx),
     ...checkpointRoutes(ctx, checkpoints),
+    ...usageRoutes(ctx),
   });
   mcp.startAtLaunch();
   return {

@@ -307,7 +307,9 @@ export class McpManager {
           .filter((t) => t.state === 'pinned')
           .map((t) => t.name),
       );
-      for (const t of inst.tools) if (pinned.has(t.name)) defs.push(mcpToolDefinition(source, t) as ToolDefinition);
+      // By name: the tool list is part of every request's cached prefix, whatever order a server lists.
+      const tools = [...inst.tools].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      for (const t of tools) if (pinned.has(t.name)) defs.push(mcpToolDefinition(source, t) as ToolDefinition);
     }
     const reg = new ToolRegistry(defs);
     this.registries.set(key, reg);

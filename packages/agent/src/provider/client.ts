@@ -2,6 +2,7 @@ import OpenAI from 'openai';
 import { ToolCallAssembler } from './assemble';
 import { ProviderError, asVisionRefusal, classifyError } from './errors';
 import { toSdkMessages } from './messages';
+import { readUsage } from './usage';
 import { DEFAULT_MAX_RETRIES, canRetryStream, observeAttempts, type RetryInfo } from './retry';
 import type {
   CompleteRequest,
@@ -69,8 +70,7 @@ export function createProviderClient(
     let usage: StreamChatResult['usage'] = null;
     let reasoning = '';
     for await (const chunk of stream) {
-      if (chunk.usage)
-        usage = { promptTokens: chunk.usage.prompt_tokens, completionTokens: chunk.usage.completion_tokens };
+      if (chunk.usage) usage = readUsage(chunk.usage) ?? usage;
       const choice = chunk.choices?.[0];
       if (!choice) continue;
       if (choice.finish_reason) finishReason = choice.finish_reason;
@@ -157,9 +157,18 @@ export function createProviderClient(
       const model = req.model ?? target.compactionModel ?? target.model;
       try {
         const res = await call.chat.completions.create(
-          { model, messages: toSdkMessages(req.messages), ...(req.maxTokens ? { max_tokens: req.maxTokens } : {}) },
+          {
+            model,
+            messages: toSdkMessages(req.messages),
+            ...(req.tools && req.tools.length > 0
+              ? { tools: req.tools as OpenAI.Chat.Completions.ChatCompletionTool[] }
+              : {}),
+            ...(req.maxTokens ? { max_tokens: req.maxTokens } : {}),
+          },
           { signal: req.signal },
         );
+        const usage = readUsage(res.usage);
+        if (usage) req.onUsage?.(usage);
         return res.choices[0]?.message?.content ?? '';
       } catch (err) {
         throw Object.assign(classifyError(err, req.signal), { attempts: Math.max(1, seen.attempts) });

@@ -44,14 +44,29 @@ export interface StreamChatResult {
   toolCalls: ToolCall[];
   finishReason: string | null;
   /** From the final usage chunk (`stream_options.include_usage`); null when the provider sent none. */
-  usage: { promptTokens: number; completionTokens: number } | null;
+  usage: CallUsage | null;
   /** The signal fired: `content` is what streamed before it. */
   aborted: boolean;
   attempts: number;
 }
 
+/** What the provider reported for one call (provider/usage.ts reads the dialects). */
+export interface CallUsage {
+  promptTokens: number;
+  completionTokens: number;
+  /** Prompt tokens read from the provider's cache (0 when it reported none). */
+  cachedTokens: number;
+}
+
 export interface CompleteRequest {
   messages: ChatMessage[];
+  /**
+   * Sent as they are (summaries that reuse the conversation's prefix carry its tools, or the
+   * provider's cache would miss from the first message on).
+   */
+  tools?: FunctionToolSpec[];
+  /** The usage of the answer, when the provider reported one. */
+  onUsage?: (usage: CallUsage) => void;
   /** Overrides the profile's compaction model (and model). */
   model?: string;
   signal?: AbortSignal;

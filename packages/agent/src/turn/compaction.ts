@@ -1,14 +1,22 @@
 import {
+  buildPrefixSummaryRequestMessages,
   buildSummaryRequestMessages,
   compact,
+  countMessageTokens,
   dryRunSummarizer,
+  isContextLimitError,
+  locateHiddenRange,
   type CompactInput,
   type CompactResult,
+  type SummarizeRequest,
+  type View,
 } from '@threadline/context';
 import type { ChatMessage, CompactionRecord, ProviderProfile, Settings, Trigger } from '@threadline/protocol';
 import type { ProviderClient } from '../provider/client';
+import type { FunctionToolSpec } from '../provider/types';
 import type { TurnDeps } from './deps';
 import { effectiveWindow, tokenBudget, type TokenBudget } from './budget';
+import { emitCost, recordCall } from './cost';
 import { persistCompactionNotice } from './notices';
 import { buildSessionView, type SessionView } from './view';
 import { settleCounts } from './counting';
@@ -28,6 +36,8 @@ export interface CompactionRequest {
   signal?: AbortSignal;
   /** Percent of the window in use that set it off (auto), shown while it runs. */
   percent?: number | null;
+  /** The ids of the summary calls made so far (turn/cost.ts), linked to the record when applied. */
+  summaryCalls?: number[];
 }
 
 /** The reason of a compaction the user stopped (chat.cancel): not a failure, nothing applied. */
@@ -40,10 +50,77 @@ export interface CompactionOutcome {
   plan: CompactionPlan | null;
 }
 
-/** The summarizer the engine calls: one non-streaming request, on the cheaper model when set. */
-export function summarizerFor(req: Pick<CompactionRequest, 'profile' | 'client' | 'signal'>) {
-  return async (messages: ChatMessage[]): Promise<string> =>
-    req.client.complete({ messages, model: req.profile.compactionModel ?? undefined, signal: req.signal });
+/**
+ * The summarizer the engine calls: one non-streaming request, on the cheaper model when set. Its
+ * tokens are stored as a summary call; the compaction links them to its record once it exists.
+ */
+export function summarizerFor(
+  req: Pick<CompactionRequest, 'deps' | 'sessionId' | 'profile' | 'client' | 'signal' | 'summaryCalls'>,
+) {
+  const model = req.profile.compactionModel ?? req.profile.model;
+  return async (messages: ChatMessage[], tools?: FunctionToolSpec[]): Promise<string> =>
+    req.client.complete({
+      messages,
+      tools,
+      model: req.profile.compactionModel ?? undefined,
+      signal: req.signal,
+      onUsage: (usage) => {
+        const id = recordCall(req.deps, {
+          sessionId: req.sessionId,
+          profile: req.profile,
+          model,
+          kind: 'summary',
+          usage,
+        });
+        req.summaryCalls?.push(id);
+      },
+    });
+}
+
+/**
+ * The engine's summarizer. When the summary runs on the conversation's own model, the request is
+ * the conversation as the model last saw it (same tools, same messages) — as far as the window
+ * leaves room for the instruction and the note, and at least through the last hidden message —
+ * plus the instruction, so the provider reads it from its prompt cache. Otherwise (another
+ * compaction model, a recovery from an over-long request, elided tool outputs, no room even for
+ * the hidden range) a fresh request with the transcript quoted.
+ */
+function summarizeFor(
+  req: CompactionRequest,
+  view: View | undefined,
+  window: number,
+): (r: SummarizeRequest) => Promise<string> {
+  const summarize = summarizerFor(req);
+  const sameModel = !req.profile.compactionModel || req.profile.compactionModel === req.profile.model;
+  // The provider found the prefix too long after all (our estimate was off): fresh requests only.
+  let overflowed = false;
+  return async (r) => {
+    const at =
+      view && sameModel && !overflowed && req.trigger !== 'recovery' ? locateHiddenRange(r, view.messages) : null;
+    if (view && at) {
+      // The instruction is about as long whichever messages follow it: counted on the full prefix.
+      const full = buildPrefixSummaryRequestMessages(r, view.messages);
+      const room = window - r.maxSummaryTokens - (full ? countMessageTokens(full.at(-1)!, req.profile.model) : window);
+      let used = 0;
+      let end = 0;
+      for (; end < view.entries.length && used + view.entries[end]!.tokens <= room; end++)
+        used += view.entries[end]!.tokens;
+      const prefixed = end > at.last ? buildPrefixSummaryRequestMessages(r, view.messages.slice(0, end)) : null;
+      if (prefixed) {
+        let text: string;
+        try {
+          text = await summarize(prefixed, req.deps.toolsFor(req.sessionId).specs());
+        } catch (err) {
+          if (isContextLimitError(err)) overflowed = true;
+          throw err;
+        }
+        // The tools are offered (the cached prefix holds them): a model that answered with a
+        // tool call instead of the note is asked again with the transcript prompt, which has none.
+        if (text.trim() !== '') return text;
+      }
+    }
+    return summarize(buildSummaryRequestMessages(r));
+  };
 }
 
 /** Computes a compaction on the current view without writing anything (also the preview). */
@@ -61,9 +138,8 @@ export async function planCompaction(
 /** What the engine is asked: the view's parts, the strategy's settings, the summarizer. */
 export function compactInput(
   req: CompactionRequest & { dryRun?: boolean },
-  view: Pick<SessionView, 'history' | 'compactions' | 'memoryBlock' | 'systemPrompt' | 'facts'> & {
-    view?: { tokens: number };
-  },
+  view: Pick<SessionView, 'history' | 'compactions' | 'memoryBlock' | 'systemPrompt' | 'facts'> &
+    Partial<Pick<SessionView, 'view'>>,
   /** The window and tool definitions in the view's calibrated units, and the usage (turn/budget.ts). */
   budget: Pick<TokenBudget, 'engineWindow' | 'toolTokens' | 'usage'>,
 ): CompactInput {
@@ -83,12 +159,16 @@ export function compactInput(
     // The meter's usage (provider units, tool definitions included): the engine's threshold check
     // and progressive's level read the figure the trigger read.
     ...(view.view ? { usage: budget.usage(view.view.tokens) } : {}),
-    // priority_chain's auto target is min(0.85, threshold) of the window (seed 003).
+    // priority_chain's auto target is (min(0.85, threshold) − 0.1) of the window.
     threshold: req.settings.compaction.autoThreshold,
     instructions: req.instructions,
     target: req.targetTokens ?? undefined,
     // Preview: no model call, a stand-in summary of realistic length.
-    summarizer: req.dryRun ? dryRunSummarizer : (r) => summarizerFor(req)(buildSummaryRequestMessages(r)),
+    // The summary request carries the tool definitions too: the room for its messages is the
+    // window less them.
+    summarizer: req.dryRun
+      ? dryRunSummarizer
+      : summarizeFor(req, view.view, Math.max(1, budget.engineWindow - budget.toolTokens)),
     onStep: req.dryRun ? undefined : (step) => progress(req, step),
     now: () => now,
     newId: req.deps.newId,
@@ -134,10 +214,16 @@ export async function runCompaction(req: CompactionRequest): Promise<CompactionO
   rt.compaction = { ...running, step: null };
   deps.emit({ type: 'compaction.started', sessionId, ...running });
   let outcome: CompactionOutcome;
+  const summaryCalls: number[] = [];
   try {
-    outcome = await compactAndStore(req);
+    outcome = await compactAndStore({ ...req, summaryCalls });
   } finally {
     rt.compaction = null;
+  }
+  // What the summaries cost goes with the divider; a failed compaction's calls stay unlinked.
+  if (outcome.ok && outcome.record && summaryCalls.length > 0) {
+    deps.store.usage.linkCompaction(summaryCalls, outcome.record.id);
+    emitCost(deps, sessionId);
   }
   if (outcome.ok && outcome.record) deps.emit({ type: 'compaction.finished', sessionId, compaction: outcome.record });
   else {

@@ -7,6 +7,7 @@ import { autoCompactIfNeeded } from '../triggers/auto';
 import { recoverFromContextError } from '../triggers/recovery';
 import type { TurnScope } from './deps';
 import { observeProviderUsage, tokenBudget } from './budget';
+import { recordCall } from './cost';
 import { emitUsage } from './usage';
 import { buildSessionView, type SessionView } from './view';
 
@@ -92,7 +93,10 @@ export async function callModel(scope: TurnScope): Promise<ModelReply> {
     deps.runtime(sessionId).partial = null;
     try {
       const res = await streamReply(scope, sv, id, sink);
-      if (res.usage) observeProviderUsage(deps, sessionId, profile, sv.view.tokens, res.usage.promptTokens);
+      if (res.usage) {
+        observeProviderUsage(deps, sessionId, profile, sv.view.tokens, res.usage.promptTokens);
+        recordCall(deps, { sessionId, profile, model: profile.model, kind: 'chat', usage: res.usage });
+      }
       if (scope.signal.aborted) return { kind: 'aborted', id, content: sink.content };
       return {
         kind: 'reply',

@@ -43,6 +43,10 @@ export interface SessionSnapshot {
   model: string | null;
   /** A memory refresh stored candidates on this branch (or it has facts): see turn/memory.ts. */
   memorySeen: boolean | null;
+  /** Bumped by the user's memory edits: the memory block is rebuilt (turn/view.ts memoryBlockFor). */
+  memoryEpoch: number;
+  /** The memory block the requests carry, and the compactions + epoch it was built for. */
+  frozenMemory: { key: string; block: string | null } | null;
   /** Bumped by every change: a cached view is good while its version matches. */
   version: number;
   /** The view last built from this version (turn/view.ts), with what else it was built from. */
@@ -163,6 +167,8 @@ export class SessionSnapshots {
       counted: 0,
       model: null,
       memorySeen: null,
+      memoryEpoch: 0,
+      frozenMemory: null,
       version: 0,
       cachedView: null,
       lastUsed: this.now(),
@@ -308,6 +314,7 @@ export class SessionSnapshots {
     if (snap) {
       const at = snap.facts.findIndex((f) => f.id === fact.id);
       snap.facts = at >= 0 ? snap.facts.map((f, i) => (i === at ? fact : f)) : [...snap.facts, fact];
+      snap.memoryEpoch += 1;
       snap.version += 1;
     }
     return fact;
@@ -322,6 +329,7 @@ export class SessionSnapshots {
       if (at >= 0 && snap.facts[at]!.pinned === fact.pinned)
         snap.facts = snap.facts.map((f, i) => (i === at ? fact : f));
       else snap.facts = this.store.memory.facts(fact.sessionId);
+      snap.memoryEpoch += 1;
       snap.version += 1;
     }
     return fact;

@@ -1,5 +1,6 @@
 import type { ChatMessage, StoredMessage } from '@threadline/protocol';
 import type { ProviderClient } from '../provider/client';
+import type { CallUsage } from '../provider/types';
 import { titleFrom } from './runTurn';
 
 /** What the title request says: short on purpose, it runs once per session. */
@@ -43,11 +44,15 @@ export function cleanTitle(raw: string): string {
   return titleFrom(bare);
 }
 
-/** One short model call (the profile's compaction model when it has one) for the session's title. */
+/**
+ * One short model call (the profile's compaction model when it has one) for the session's title;
+ * `onUsage` gets its tokens (stored like every call's: turn/cost.ts).
+ */
 export async function askTitle(
   client: ProviderClient,
   exchange: { user: string; answer: string },
   signal: AbortSignal,
+  onUsage?: (usage: CallUsage) => void,
 ): Promise<string> {
   const messages: ChatMessage[] = [
     {
@@ -55,5 +60,5 @@ export async function askTitle(
       content: `${TITLE_INSTRUCTION}\n\nUser:\n${exchange.user.slice(0, USER_CHARS)}\n\nAssistant:\n${exchange.answer.slice(0, ANSWER_CHARS)}`,
     },
   ];
-  return cleanTitle(await client.complete({ messages, maxTokens: 32, signal }));
+  return cleanTitle(await client.complete({ messages, maxTokens: 32, signal, ...(onUsage ? { onUsage } : {}) }));
 }

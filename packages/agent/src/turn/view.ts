@@ -30,6 +30,20 @@ export function usesMemoryBlock(settings: Settings): boolean {
 }
 
 /**
+ * The memory block of the requests (CFPM's `[CFPM_RUNTIME_MEMORY_V1]`, also the priority chain's),
+ * built from the facts when the set of active compactions changes or the user edits memory, and
+ * the same text in between. It sits before the conversation, so a block that followed every
+ * refresh would break the provider's cached prefix on most calls; the facts a refresh learns
+ * between two compactions come from messages the model still sees, and what the block is for —
+ * what a compaction hid — changes only at a compaction.
+ */
+export function memoryBlockFor(snap: SessionSnapshot): string | null {
+  const key = `${snap.compactions.map((c) => c.id).join(',')}\u0000${snap.memoryEpoch}`;
+  if (snap.frozenMemory?.key !== key) snap.frozenMemory = { key, block: buildMemoryBlock(snap.facts) };
+  return snap.frozenMemory.block;
+}
+
+/**
  * Counts the messages the store has no token count for yet, once, and persists the counts, so a
  * reopened session recounts nothing (SPEC §3.1). Only what was appended since the last call is
  * looked at; a large message shows an estimate until its exact count lands (turn/counting.ts).
@@ -67,7 +81,7 @@ export function buildSessionView(
   const snap = deps.sessions.get(sessionId);
   snap.model = profile.model;
   countNew(deps, snap, profile.model);
-  const memoryBlock = usesMemoryBlock(settings) ? buildMemoryBlock(snap.facts) : null;
+  const memoryBlock = usesMemoryBlock(settings) ? memoryBlockFor(snap) : null;
   const shellPolicy = deps.store.approvals.get(sessionId, 'shell') ?? settings.approvalPolicy;
   const commands = commandsSentence(
     shellPolicy,
@@ -77,10 +91,11 @@ export function buildSessionView(
   const prompt = systemPrompt({
     folder: promptFolder(deps, sessionId, settings),
     platform: deps.workspace.platform,
-    now: deps.now(),
+    startedAt: snap.history[0]?.createdAt ?? deps.now(),
     commands,
   });
-  // The user's and the project's instructions: read at every call, so a change applies to the next.
+  // The user's and the project's instructions: read at every call, so a change applies to the next
+  // (they change only when the user changes them: the cached prefix holds between their edits).
   const instructions = instructionsSection(sessionInstructions(deps, sessionId, settings));
   const system = instructions === null ? prompt : `${prompt}\n\n${instructions}`;
   const key = `${profile.model}\u0000${system}\u0000${memoryBlock ?? '\u0001'}`;

@@ -37,7 +37,7 @@ export interface CompactInput {
   window: number;
   /**
    * Tokens the view must fit in after compaction. Default: 60% of the window; for an automatic
-   * priority_chain run, min(0.85, threshold) × window (seed 003).
+   * priority_chain run, (min(0.85, threshold) − 0.1) × window (seed 003, issue 24).
    */
   target?: number;
   trigger: Trigger;

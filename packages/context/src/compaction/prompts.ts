@@ -94,3 +94,88 @@ export function buildSummaryRequestMessages(req: SummarizeRequest): ChatMessage[
     { role: 'user', content: `<conversation>\n${lines.join('\n')}\n</conversation>\n\n${ask}` },
   ];
 }
+
+/** What stands for a tool output the summary request leaves out (steps/fold.ts). */
+export const ELIDED_TOOL_OUTPUT = '[tool output elided to fit the summary request]';
+
+/** The sections and rules of the summary prompt, shared by both request shapes. */
+const SUMMARY_SECTIONS = SUMMARY_SYSTEM_PROMPT.slice(SUMMARY_SYSTEM_PROMPT.indexOf('Write these sections'));
+
+/** `hidden` is `shown` as the summary request has it (a tool output it left out matches by its call). */
+const sameMessage = (shown: ChatMessage, hidden: ChatMessage): boolean =>
+  shown.role === hidden.role &&
+  (shown.tool_call_id ?? null) === (hidden.tool_call_id ?? null) &&
+  ((shown.content ?? '') === (hidden.content ?? '') ||
+    (hidden.role === 'tool' && hidden.tool_call_id !== undefined && hidden.content === ELIDED_TOOL_OUTPUT));
+
+function excerptOf(m: ChatMessage, max = 160): string {
+  const flat = (m.content ?? (m.tool_calls ?? []).map((c) => `${c.function.name} ${c.function.arguments}`).join('; '))
+    .replace(/\s+/g, ' ')
+    .trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1)}…`;
+}
+
+/**
+ * Where the hidden range sits in `prefix` (the conversation as the model last saw it): each hidden
+ * message, in order, as the prefix has it (a kept one may sit between them). Null when one is not
+ * there as it is (the overflow fallback elided tool outputs, or the engine cut a message).
+ */
+export function locateHiddenRange(
+  req: SummarizeRequest,
+  prefix: readonly ChatMessage[],
+): { first: number; last: number } | null {
+  // Some outputs left out to fit (the overflow fallback's middle steps): the range is no longer
+  // what the model saw. All of them left out (a level that drops tool outputs) still is, less detail.
+  const pct = req.toolOutputsRemovedPercent;
+  if (req.messages.length === 0 || (pct > 0 && pct < 100)) return null;
+  let first = -1;
+  let last = -1;
+  for (const m of req.messages) {
+    let i = last + 1;
+    while (i < prefix.length && !sameMessage(prefix[i]!, m)) i++;
+    if (i >= prefix.length) return null;
+    if (first < 0) first = i;
+    last = i;
+  }
+  return { first, last };
+}
+
+/**
+ * The cache-friendly summary request: the beginning of the conversation exactly as the model last
+ * saw it (`prefix`: system prompt, memory block, history, at least through the last hidden
+ * message), then the instruction as one more user message, so the provider reads everything but
+ * the instruction from its prompt cache. Null when the hidden range is not in `prefix` as it is
+ * (see locateHiddenRange): then `buildSummaryRequestMessages` is the request.
+ */
+export function buildPrefixSummaryRequestMessages(
+  req: SummarizeRequest,
+  prefix: readonly ChatMessage[],
+): ChatMessage[] | null {
+  const at = locateHiddenRange(req, prefix);
+  if (!at) return null;
+  const { first, last } = at;
+  let lead = 0;
+  while (lead < prefix.length && prefix[lead]!.role === 'system') lead++;
+  const from = first - lead + 1;
+  const to = last - lead + 1;
+  const range =
+    from <= 1
+      ? `from its first message through message ${to}`
+      : `messages ${from} to ${to} (counting the messages after the system prompt from 1)`;
+  const ask = [
+    `[Context checkpoint] Stop the task for a moment: write a handoff note. The conversation above is being compacted: ${range} will be hidden from the assistant that continues this session, and your note is all it will have of them. The last of those messages begins: «${excerptOf(prefix[last]!)}».`,
+    last < prefix.length - 1
+      ? 'The messages after it stay in view as they are: do not summarize them, but keep the goals they state.'
+      : '',
+    req.toolOutputsRemovedPercent >= 100
+      ? 'The tool outputs in that range need no summary of their own: keep only what they established.'
+      : '',
+    `Write for that assistant, not for the user. ${SUMMARY_SECTIONS}`,
+    'Answer with the note only; do not call any tool.',
+    summaryLengthHint(req.detail),
+    req.instructions ? `The user asked the note to focus on: ${req.instructions}` : '',
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+  return [...prefix, { role: 'user', content: ask }];
+}

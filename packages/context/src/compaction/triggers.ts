@@ -2,17 +2,24 @@ import type { Strategy } from '@threadline/protocol';
 
 /** After a compaction the view should sit well under the auto threshold: 60% of the window. */
 export const DEFAULT_TARGET_RATIO = 0.6;
-/** Seed 003: the priority chain runs at 85% and stops as soon as the view is under it. */
+/** Seed 003: the priority chain runs at 85% and stops as soon as the view is under its target. */
 export const PRIORITY_CHAIN_RATIO = 0.85;
+/**
+ * How far under the trigger an automatic priority_chain run aims. Stopping just under the trigger
+ * made the next step or turn trigger it again: a compaction every few requests, each one a new
+ * prompt the provider's cache has not seen (issue 24).
+ */
+export const PRIORITY_CHAIN_MARGIN = 0.1;
 
 /**
- * Target of an automatic priority_chain run: min(0.85, threshold) × window. Under a lower auto
- * threshold (the default 0.8) the chain must end under that threshold, or the next turn would
- * trigger it again at once. A threshold that is absent or not in (0, 1) counts as 0.85.
+ * Target of an automatic priority_chain run: (min(0.85, threshold) − 0.1) × window. Under a lower
+ * auto threshold (the default 0.8) the chain must end under that threshold, and with room to grow
+ * before it triggers again. A threshold that is absent or not in (0, 1) counts as 0.85.
  */
 export function priorityChainTarget(window: number, threshold?: number | null): number {
   const t = typeof threshold === 'number' && threshold > 0 && threshold < 1 ? threshold : PRIORITY_CHAIN_RATIO;
-  return Math.floor(window * Math.min(PRIORITY_CHAIN_RATIO, t));
+  const ratio = Math.max(0.1, Math.round((Math.min(PRIORITY_CHAIN_RATIO, t) - PRIORITY_CHAIN_MARGIN) * 1000) / 1000);
+  return Math.floor(window * ratio);
 }
 
 /** Recovery retries (SPEC §3.5): 3, or 6 for CFPM. */

@@ -81,6 +81,8 @@ describe('migrations', () => {
         'tool_processes',
         'mcp_servers',
         'mcp_tool_pins',
+        'model_calls',
+        'model_prices',
       ].sort(),
     );
     db.close();

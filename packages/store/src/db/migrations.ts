@@ -426,6 +426,36 @@ CREATE TABLE attachments (
 ALTER TABLE sessions ADD COLUMN profile_id TEXT;
 ALTER TABLE sessions ADD COLUMN model TEXT;
 `;
+/**
+ * Version 17 (issue 24): the tokens of every model call (summaries marked, linked to their
+ * compaction) and each profile's own prices. A call keeps its row when its session is deleted:
+ * the daily totals are the user's spending, not the session's.
+ */
+const V17_MODEL_CALLS = `
+CREATE TABLE model_calls (
+  id INTEGER PRIMARY KEY,
+  session_id TEXT,
+  profile_id TEXT,
+  model TEXT NOT NULL,
+  kind TEXT NOT NULL CHECK (kind IN ('chat', 'summary', 'title')),
+  compaction_id TEXT,
+  prompt_tokens INTEGER NOT NULL,
+  cached_tokens INTEGER NOT NULL,
+  completion_tokens INTEGER NOT NULL,
+  created_at INTEGER NOT NULL
+);
+CREATE INDEX idx_model_calls_session ON model_calls(session_id, created_at);
+CREATE INDEX idx_model_calls_created ON model_calls(created_at);
+
+CREATE TABLE model_prices (
+  profile_id TEXT NOT NULL REFERENCES provider_profiles(id) ON DELETE CASCADE,
+  model TEXT NOT NULL,
+  input REAL NOT NULL,
+  cached_input REAL NOT NULL,
+  output REAL NOT NULL,
+  PRIMARY KEY (profile_id, model)
+);
+`;
 
 export const MIGRATIONS: readonly Migration[] = Object.freeze([
   {
@@ -453,6 +483,7 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   { version: 14, description: 'checkpoints of the working folder', sql: V14_CHECKPOINTS },
   { version: 15, description: 'window learned from the provider', sql: V15_LEARNED_WINDOW },
   { version: 16, description: 'attachments, a model per session', sql: V16_ATTACHMENTS_SESSION_MODEL },
+  { version: 17, description: 'tokens of every model call, prices per profile', sql: V17_MODEL_CALLS },
 ]);
 
 /** The schema version this code writes. */

@@ -36,7 +36,11 @@ describe('streamChat', () => {
       toolCalls: [],
     });
     const sent = llm.chatRequests()[0]!;
-    expect(r.usage).toEqual({ promptTokens: sent.promptTokens, completionTokens: expect.any(Number) });
+    expect(r.usage).toEqual({
+      promptTokens: sent.promptTokens,
+      completionTokens: expect.any(Number),
+      cachedTokens: sent.usage!.cached_tokens,
+    });
     expect(r.usage!.completionTokens).toBeGreaterThan(0);
     expect(sent.body).toMatchObject({ model: 'gpt-4o', stream: true, stream_options: { include_usage: true } });
     expect(sent.headers.authorization).toBe('Bearer not-needed');

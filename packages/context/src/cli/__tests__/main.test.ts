@@ -108,7 +108,7 @@ describe('threadline-context CLI', () => {
     expect(j.view.some((m: { content: string | null }) => m.content?.includes('[CFPM_MEMORY_V1]'))).toBe(true);
   });
 
-  it('compact passes --threshold to priority_chain: an auto run aims at min(0.85, threshold) × window', async () => {
+  it('compact passes --threshold to priority_chain: an auto run aims at (min(0.85, threshold) − 0.1) × window', async () => {
     const tokens = JSON.parse((await run('count', session, '--json', '--model', 'llama3')).out).tokens as number;
     const window = Math.ceil(tokens / 0.9);
     const at = async (threshold: string) =>
@@ -131,8 +131,8 @@ describe('threadline-context CLI', () => {
       );
     const j = await at('0.7');
     expect(j.trigger).toBe('auto');
-    expect(j.target).toBe(Math.floor(window * 0.7));
-    expect((await at('0.88')).target).toBe(Math.floor(window * 0.85));
+    expect(j.target).toBe(Math.floor(window * 0.6));
+    expect((await at('0.88')).target).toBe(Math.floor(window * 0.75));
   });
 
   it('does not compact under the auto threshold unless --manual, and still prints the seed 001 stats', async () => {

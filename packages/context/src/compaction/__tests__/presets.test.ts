@@ -101,7 +101,7 @@ describe('priority_chain auto target (seed 003: at 85%, stop as soon as under)',
   const tokens = buildView({ history: h.messages, model: MODEL }).tokens;
   const window = Math.ceil(tokens / 0.9); // 90% used
 
-  it('aims at min(0.85, threshold) × window and stops as soon as it is under', async () => {
+  it('aims at (min(0.85, threshold) − 0.1) × window and stops as soon as it is under', async () => {
     const at80 = await run({
       history: h.messages,
       strategy: 'priority_chain',
@@ -109,10 +109,10 @@ describe('priority_chain auto target (seed 003: at 85%, stop as soon as under)',
       trigger: 'auto',
       threshold: 0.8,
     });
-    expect(at80.target).toBe(Math.floor(window * 0.8));
+    expect(at80.target).toBe(Math.floor(window * 0.7));
     expect(at80.ok).toBe(true);
     expect(at80.tokensAfter).toBeLessThanOrEqual(at80.target);
-    // A threshold over 0.85 (0.95): the run happens at 96% usage and still aims at 85%.
+    // A threshold over 0.85 (0.95): the run happens at 96% usage and still aims at 75%.
     const window96 = Math.ceil(tokens / 0.96);
     const at85 = await run({
       history: h.messages,
@@ -121,7 +121,7 @@ describe('priority_chain auto target (seed 003: at 85%, stop as soon as under)',
       trigger: 'auto',
       threshold: 0.95,
     });
-    expect(at85.target).toBe(Math.floor(window96 * 0.85));
+    expect(at85.target).toBe(Math.floor(window96 * 0.75));
     expect(at85.ok).toBe(true);
     // Under the old 60% target the chain went on to later priorities and hid far more.
     const deep = await run({
@@ -137,7 +137,7 @@ describe('priority_chain auto target (seed 003: at 85%, stop as soon as under)',
 
   it.each([[undefined], [null], [0], [1], [1.5], [-0.2]])('a threshold of %s counts as 0.85', async (threshold) => {
     const r = await run({ history: h.messages, strategy: 'priority_chain', window, trigger: 'auto', threshold });
-    expect(r.target).toBe(Math.floor(window * 0.85));
+    expect(r.target).toBe(Math.floor(window * 0.75));
   });
 
   it('manual and recovery runs, other strategies and explicit targets keep their targets', async () => {

@@ -1,13 +1,19 @@
 import { toChatMessage, type ChatMessage } from '@threadline/protocol';
 import { isContextLimitError } from '../../errors/contextLimit';
-import { continuationInstruction, SUMMARY_PREFIX, SUMMARY_TOKEN_BUDGET, type SummaryDetail } from '../prompts';
+import {
+  continuationInstruction,
+  ELIDED_TOOL_OUTPUT,
+  SUMMARY_PREFIX,
+  SUMMARY_TOKEN_BUDGET,
+  type SummaryDetail,
+} from '../prompts';
 import { seqOfPos, type WorkState } from '../state';
 import { isExempt, tailStart, type Unit } from '../units';
 import type { FoldRange, StepContext, StepDetail } from '../types';
 
 /** Shares of tool outputs elided when the summary call itself overflows (seed 000 §4). */
 export const TOOL_REMOVAL_STEPS = [0, 10, 20, 50, 100] as const;
-export const ELIDED_TOOL_OUTPUT = '[tool output elided to fit the summary request]';
+export { ELIDED_TOOL_OUTPUT };
 
 /** The units of a range that a folding step may hide (never system, protected or aborted markers). */
 export function rangeUnits(units: readonly Unit[], state: WorkState, range: FoldRange): Unit[] {

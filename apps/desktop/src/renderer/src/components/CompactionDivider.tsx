@@ -6,6 +6,7 @@ import { useAppStore } from '../store';
 import { formatTokens } from '../i18n';
 import { IconChevron, IconLayers, IconUndo, IconX } from './Icons';
 import { Markdown } from './Markdown';
+import { DividerCost } from './CostViews';
 
 /** The first line of every CFPM checkpoint (packages/context memory/constants.ts). */
 const CHECKPOINT_HEADER = '[CFPM_MEMORY_V1]';
@@ -71,6 +72,7 @@ export function CompactionDivider({ sessionId, compaction: c, latest, inserted }
                 {t('compaction.divider.smallSaving', { percent: SMALL_SAVING_PERCENT })}
               </span>
             )}
+            <DividerCost sessionId={sessionId} compactionId={c.id} />
           </span>
           {body && (
             <button type="button" className="link-btn" aria-expanded={open} onClick={() => setOpen(!open)}>

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAppStore } from '../store';
 import { ContextMeter } from './ContextMeter';
+import { ResendWarning } from './CostViews';
 import { useDismiss } from '../hooks/useDismiss';
 import { Dialog } from './Dialog';
 import { IconChevronDown, IconLayers, IconPaperclip, IconSend, IconStop, IconX } from './Icons';
@@ -296,6 +297,7 @@ export function Composer({ sessionId }: { sessionId: string }) {
   return (
     <div className="composer-wrap">
       <QueuedMessages sessionId={sessionId} />
+      <ResendWarning sessionId={sessionId} typing={text.trim().length > 0} />
       <div
         className={`composer ${dragging ? 'is-dropping' : ''}`}
         onDragOver={(e) => {

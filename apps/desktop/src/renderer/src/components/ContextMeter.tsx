@@ -6,6 +6,7 @@ import { call } from '../transport';
 import { formatTokens } from '../i18n';
 import { useAppStore } from '../store';
 import { reasonText } from '../lib/reasons';
+import { SessionCostBreakdown } from './CostViews';
 
 /** `percent` is 0–100 (protocol ContextUsage); `threshold` is a fraction 0–1. */
 export function band(percent: number, threshold: number): 'ok' | 'warn' | 'high' | 'full' {
@@ -118,6 +119,7 @@ function Popover({
           </div>
         )}
       </div>
+      <SessionCostBreakdown sessionId={sessionId} />
       <button
         type="button"
         className="btn btn-block"

@@ -10,12 +10,13 @@ import { LanguageSwitch } from './LanguageSwitch';
 import { McpSettings } from './McpSettings';
 import { ProviderForm } from './ProviderForm';
 import { ReachSettings } from './ReachSettings';
+import { UsageSettings } from './UsageSettings';
 import { SandboxState } from './SandboxState';
 import { CustomInstructionsSetting } from './CustomInstructionsSetting';
 import { NumberField, Segmented, SettingRow, Toggle } from './SettingsControls';
 
 type Tab = SettingsTab;
-const TABS: Tab[] = ['general', 'providers', 'context', 'tools'];
+const TABS: Tab[] = ['general', 'providers', 'context', 'tools', 'usage'];
 const LEVELS: VisibilityLevel[] = ['off', 'brief', 'debug'];
 
 function useApply() {
@@ -357,6 +358,7 @@ export function SettingsPage() {
         {tab === 'providers' && <Providers editActive={opened === 'providers'} />}
         {tab === 'context' && <Context />}
         {tab === 'tools' && <McpSettings />}
+        {tab === 'usage' && <UsageSettings />}
       </div>
     </div>
   );

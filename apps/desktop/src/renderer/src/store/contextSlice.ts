@@ -12,17 +12,20 @@ export const createContextSlice: StateCreator<AppState, [], [], ContextSlice> = 
   liveCompaction: {},
   facts: {},
   candidates: {},
+  cost: {},
 
   async loadContext(sessionId) {
-    const [usage, compactions] = await Promise.all([
+    const [usage, compactions, cost] = await Promise.all([
       call('context.usage', { sessionId }).catch(() => null),
       call('compaction.list', { sessionId }).catch(() => null),
+      call('usage.session', { sessionId }).catch(() => null),
       // The transcript's "N files changed" rows come with what the session shows.
       get().loadCheckpoints(sessionId),
     ]);
     const patch: Partial<AppState> = {};
     if (usage) patch.usage = { ...get().usage, [sessionId]: usage };
     if (compactions) patch.compactions = { ...get().compactions, [sessionId]: compactions };
+    if (cost) patch.cost = { ...get().cost, [sessionId]: cost };
     set(patch);
   },
 
@@ -117,6 +120,9 @@ export const contextEvents: SliceEvents = (get, set) => {
         return;
       case 'usage':
         set({ usage: { ...get().usage, [e.sessionId]: e.usage } });
+        return;
+      case 'usage.recorded':
+        set({ cost: { ...get().cost, [e.sessionId]: e.cost } });
         return;
       case 'notice':
         // A memory refresh has no typed event of its own: an open memory panel follows its notice.

@@ -8,6 +8,7 @@ import type {
   GateRewrite,
   RunningCompaction,
   MemoryCandidate,
+  SessionCost,
   MemoryFact,
   ProviderProfile,
   SessionSummary,
@@ -154,6 +155,8 @@ export interface ContextSlice {
   liveCompaction: Record<string, LiveCompaction | null>;
   facts: Record<string, MemoryFact[]>;
   candidates: Record<string, MemoryCandidate[]>;
+  /** Tokens and cost of each session's model calls (usage.session, usage.recorded events). */
+  cost: Record<string, SessionCost>;
   loadContext(sessionId: string): Promise<void>;
   loadMemory(sessionId: string): Promise<void>;
   compact(sessionId: string, instructions?: string): Promise<void>;
@@ -170,7 +173,7 @@ export interface SettingsSlice {
 }
 
 export type Panel = 'none' | 'settings' | 'memory';
-export type SettingsTab = 'general' | 'providers' | 'context' | 'tools';
+export type SettingsTab = 'general' | 'providers' | 'context' | 'tools' | 'usage';
 
 export interface UiSlice {
   /**

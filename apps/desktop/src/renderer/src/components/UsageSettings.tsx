@@ -1,0 +1,198 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { DailyUsageRow, ModelPrice, PriceEntry, ProviderProfile, SettingsPatch } from '@threadline/protocol';
+import { call } from '../transport';
+import { formatTokens } from '../i18n';
+import { useAppStore } from '../store';
+import { cacheRate, formatCost } from '../lib/cost';
+import { NumberField, SettingRow } from './SettingsControls';
+
+const errText = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+/** Totals per local day and model over the last 30 days. */
+function DailyTable() {
+  const { t } = useTranslation();
+  const [rows, setRows] = useState<DailyUsageRow[] | null>(null);
+  useEffect(() => {
+    // The runtime groups by the renderer's local day.
+    void call('usage.daily', { tzOffsetMinutes: -new Date().getTimezoneOffset(), days: 30 })
+      .then((r) => setRows(r.rows))
+      .catch(() => setRows([]));
+  }, []);
+  if (rows === null) return null;
+  if (rows.length === 0) return <div className="muted">{t('cost.settings.none')}</div>;
+  return (
+    <table className="usage-table" data-testid="usage-daily">
+      <thead>
+        <tr>
+          <th>{t('cost.settings.day')}</th>
+          <th>{t('cost.settings.model')}</th>
+          <th className="num">{t('cost.settings.calls')}</th>
+          <th className="num">{t('cost.settings.in')}</th>
+          <th className="num">{t('cost.settings.cached')}</th>
+          <th className="num">{t('cost.settings.out')}</th>
+          <th className="num">{t('cost.settings.cost')}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r) => (
+          <tr key={`${r.day}-${r.model}`}>
+            <td>{r.day}</td>
+            <td className="mono">{r.model}</td>
+            <td className="num">{r.calls}</td>
+            <td className="num">{formatTokens(r.promptTokens)}</td>
+            <td className="num">{t('cost.settings.cachedValue', { percent: cacheRate(r) })}</td>
+            <td className="num">{formatTokens(r.completionTokens)}</td>
+            <td className="num">{formatCost(r.cost, t)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+const FIELDS = ['input', 'cachedInput', 'output'] as const;
+
+/** The price of one model of a profile: its own, the shipped default, or none ("unknown"). */
+function PriceRow({
+  profile,
+  model,
+  entry,
+  onSaved,
+}: {
+  profile: ProviderProfile;
+  model: string;
+  entry: PriceEntry | undefined;
+  onSaved: (list: PriceEntry[]) => void;
+}) {
+  const { t } = useTranslation();
+  const [draft, setDraft] = useState<Record<(typeof FIELDS)[number], string>>(() => ({
+    input: entry ? String(entry.price.input) : '',
+    cachedInput: entry ? String(entry.price.cachedInput) : '',
+    output: entry ? String(entry.price.output) : '',
+  }));
+  const [error, setError] = useState<string | null>(null);
+  const save = (price: ModelPrice | null) => {
+    setError(null);
+    void call('usage.prices.set', { profileId: profile.id, model, price })
+      .then(onSaved)
+      .catch((err: unknown) => setError(errText(err)));
+  };
+  const parsed = FIELDS.map((k) => Number(draft[k]));
+  const valid = FIELDS.every((k) => draft[k].trim() !== '') && parsed.every((n) => Number.isFinite(n) && n >= 0);
+  return (
+    <div className="price-row" data-testid={`price-${model}`}>
+      <div className="price-model">
+        <span className="mono">{model}</span>{' '}
+        <span className="muted">
+          {entry ? t(`cost.settings.source.${entry.source}`) : t('cost.settings.source.none')}
+        </span>
+      </div>
+      <div className="price-fields">
+        {FIELDS.map((k) => (
+          <label key={k} className="price-field">
+            <span>{t(`cost.settings.${k}`)}</span>
+            <input
+              className="input"
+              inputMode="decimal"
+              value={draft[k]}
+              onChange={(e) => setDraft({ ...draft, [k]: e.target.value })}
+            />
+          </label>
+        ))}
+        <button
+          type="button"
+          className="btn btn-small"
+          disabled={!valid}
+          onClick={() => save({ input: parsed[0]!, cachedInput: parsed[1]!, output: parsed[2]! })}
+        >
+          {t('cost.settings.save')}
+        </button>
+        {entry?.source === 'profile' && (
+          <button type="button" className="link-btn" onClick={() => save(null)}>
+            {t('cost.settings.reset')}
+          </button>
+        )}
+      </div>
+      {error && <div className="form-error">{error}</div>}
+    </div>
+  );
+}
+
+/** Prices of the models the active profile uses (its model and its compaction model). */
+function Prices() {
+  const { t } = useTranslation();
+  const profile = useAppStore((s) => s.providers.find((p) => p.active) ?? null);
+  const [list, setList] = useState<PriceEntry[] | null>(null);
+  useEffect(() => {
+    if (!profile) return;
+    void call('usage.prices.list', { profileId: profile.id })
+      .then(setList)
+      .catch(() => setList([]));
+  }, [profile]);
+  if (!profile || list === null) return null;
+  const models = [...new Set([profile.model, ...(profile.compactionModel ? [profile.compactionModel] : [])])];
+  return (
+    <div className="prices" data-testid="usage-prices">
+      <div className="muted small">{t('cost.settings.pricesHelp', { profile: profile.name })}</div>
+      {models.map((m) => (
+        <PriceRow
+          key={`${m}-${list.find((e) => e.model === m)?.source ?? 'none'}`}
+          profile={profile}
+          model={m}
+          entry={list.find((e) => e.model === m)}
+          onSaved={setList}
+        />
+      ))}
+    </div>
+  );
+}
+
+/** Settings → Usage: the provider cache's lifetime, the resend warning, totals and prices. */
+export function UsageSettings() {
+  const { t } = useTranslation();
+  const settings = useAppStore((s) => s.settings);
+  const update = useAppStore((s) => s.updateSettings);
+  const [error, setError] = useState<string | null>(null);
+  const apply = (patch: SettingsPatch) => {
+    setError(null);
+    void update(patch).then(setError);
+  };
+  if (!settings) return null;
+  return (
+    <section className="settings-section" data-testid="usage-settings">
+      <h3 className="settings-h">{t('cost.settings.dailyHeading')}</h3>
+      <DailyTable />
+      <h3 className="settings-h">{t('cost.settings.pricesHeading')}</h3>
+      <Prices />
+      <h3 className="settings-h">{t('cost.settings.cacheHeading')}</h3>
+      <SettingRow label={t('cost.settings.ttl')} help={t('cost.settings.ttlHelp')}>
+        <NumberField
+          label={t('cost.settings.ttl')}
+          value={settings.cache.ttlMinutes}
+          suffix={t('cost.settings.minutes')}
+          validate={(n) => (n >= 1 && n <= 1440 ? null : t('cost.settings.ttlInvalid'))}
+          onCommit={(n) => apply({ cache: { ttlMinutes: n } })}
+          testId="cache-ttl-input"
+        />
+      </SettingRow>
+      <SettingRow label={t('cost.settings.warnAbove')} help={t('cost.settings.warnAboveHelp')}>
+        <NumberField
+          label={t('cost.settings.warnAbove')}
+          value={settings.cache.warnAboveTokens}
+          suffix={t('settings.context.tokensSuffix')}
+          validate={(n) =>
+            Number.isInteger(n) && n >= 1000 && n <= 10_000_000 ? null : t('cost.settings.warnAboveInvalid')
+          }
+          onCommit={(n) => apply({ cache: { warnAboveTokens: n } })}
+          testId="cache-warn-input"
+        />
+      </SettingRow>
+      {error && (
+        <div className="form-error" role="alert">
+          {error}
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,111 @@
+import { ModelPriceSchema, type CallKind, type ModelPrice } from '@threadline/protocol';
+import type { ModelCallGroup, UsageRepo } from '../types';
+import { parseInput, type RepoContext } from './context';
+
+interface GroupRow {
+  profile_id: string | null;
+  model: string;
+  kind: CallKind;
+  compaction_id: string | null;
+  calls: number;
+  prompt: number;
+  cached: number;
+  completion: number;
+}
+
+const toGroup = (r: GroupRow): ModelCallGroup => ({
+  profileId: r.profile_id,
+  model: r.model,
+  kind: r.kind,
+  compactionId: r.compaction_id,
+  calls: r.calls,
+  promptTokens: r.prompt,
+  cachedTokens: r.cached,
+  completionTokens: r.completion,
+});
+
+const count = (n: number): number => (Number.isFinite(n) && n > 0 ? Math.round(n) : 0);
+
+/** The tokens of every model call and each profile's own prices (migration 17). */
+export function createUsageRepo(ctx: RepoContext): UsageRepo {
+  const { db } = ctx;
+  const insert = db.prepare(
+    `INSERT INTO model_calls (session_id, profile_id, model, kind, compaction_id, prompt_tokens, cached_tokens,
+       completion_tokens, created_at)
+     VALUES (@session_id, @profile_id, @model, @kind, @compaction_id, @prompt, @cached, @completion, @created_at)`,
+  );
+  const link = db.prepare<[string, number]>('UPDATE model_calls SET compaction_id = ? WHERE id = ?');
+  const sums = `COUNT(*) AS calls, SUM(prompt_tokens) AS prompt, SUM(cached_tokens) AS cached,
+    SUM(completion_tokens) AS completion`;
+  const bySession = db.prepare<[string], GroupRow>(
+    `SELECT profile_id, model, kind, compaction_id, ${sums} FROM model_calls WHERE session_id = ?
+     GROUP BY profile_id, model, kind, compaction_id ORDER BY MIN(id)`,
+  );
+  const last = db.prepare<[string], { at: number | null }>(
+    // A title request shares no prefix with the conversation: it keeps no cache warm.
+    "SELECT MAX(created_at) AS at FROM model_calls WHERE session_id = ? AND kind != 'title'",
+  );
+  const daily = db.prepare<[number, number], Omit<GroupRow, 'kind' | 'compaction_id'> & { day: string }>(
+    `SELECT date((created_at + ?) / 1000, 'unixepoch') AS day, profile_id, model, ${sums}
+     FROM model_calls WHERE created_at >= ?
+     GROUP BY day, profile_id, model ORDER BY day DESC, model`,
+  );
+  const pricesOf = db.prepare<[string], { model: string; input: number; cached_input: number; output: number }>(
+    'SELECT model, input, cached_input, output FROM model_prices WHERE profile_id = ? ORDER BY model',
+  );
+  const upsertPrice = db.prepare(
+    `INSERT INTO model_prices (profile_id, model, input, cached_input, output)
+     VALUES (@profile_id, @model, @input, @cached_input, @output)
+     ON CONFLICT (profile_id, model) DO UPDATE SET input = excluded.input, cached_input = excluded.cached_input,
+       output = excluded.output`,
+  );
+  const removePrice = db.prepare<[string, string]>('DELETE FROM model_prices WHERE profile_id = ? AND model = ?');
+  return {
+    record(call) {
+      const prompt = count(call.promptTokens);
+      const info = insert.run({
+        session_id: call.sessionId,
+        profile_id: call.profileId,
+        model: call.model,
+        kind: call.kind,
+        compaction_id: call.compactionId ?? null,
+        prompt,
+        // A provider never reads more from its cache than it was sent.
+        cached: Math.min(prompt, count(call.cachedTokens)),
+        completion: count(call.completionTokens),
+        created_at: call.createdAt ?? ctx.now(),
+      });
+      return Number(info.lastInsertRowid);
+    },
+    linkCompaction(callIds, compactionId) {
+      db.transaction(() => {
+        for (const id of callIds) link.run(compactionId, id);
+      })();
+    },
+    sessionGroups: (sessionId) => bySession.all(sessionId).map(toGroup),
+    lastCallAt: (sessionId) => last.get(sessionId)?.at ?? null,
+    dailyGroups(sinceMs, tzOffsetMinutes) {
+      const offset = Math.round(tzOffsetMinutes) * 60_000;
+      return daily.all(offset, sinceMs).map((r) => ({
+        day: r.day,
+        profileId: r.profile_id,
+        model: r.model,
+        calls: r.calls,
+        promptTokens: r.prompt,
+        cachedTokens: r.cached,
+        completionTokens: r.completion,
+      }));
+    },
+    prices(profileId) {
+      const out: Record<string, ModelPrice> = {};
+      for (const r of pricesOf.all(profileId))
+        out[r.model] = { input: r.input, cachedInput: r.cached_input, output: r.output };
+      return out;
+    },
+    setPrice(profileId, model, price) {
+      if (price === null) return void removePrice.run(profileId, model);
+      const p = parseInput(ModelPriceSchema, price, 'price');
+      upsertPrice.run({ profile_id: profileId, model, input: p.input, cached_input: p.cachedInput, output: p.output });
+    },
+  };
+}
