@@ -76,7 +76,7 @@ test('first run → chat → approval → stop → reload → rename/delete → 
   await app.waitReady();
   // The key is never shown back, only "key set".
   await app.openSettings('providers');
-  await page.getByTestId('provider-item').first().getByRole('button', { name: 'Edit' }).click();
+  await page.getByTestId('provider-item').first().getByTestId('edit-profile').click();
   await expect(page.getByTestId('key-set').first()).toBeVisible();
   await expect(page.getByTestId('provider-key').first()).toHaveValue('');
   await app.closeSettings();

@@ -44,7 +44,7 @@ test('the window learns from the provider; a message over it is named, cut and a
     await app.shot(`learned-window-cut-${width}`, lang, theme);
 
     await app.openSettings('providers');
-    await page.getByTestId('provider-item').first().getByRole('button', { name: 'Edit' }).click();
+    await page.getByTestId('provider-item').first().getByTestId('edit-profile').click();
     const learned = page.getByTestId('provider-learned-window');
     await expect(learned).toContainText('4,000');
     await app.shot(`learned-window-profile-${width}`, lang, theme);
@@ -52,7 +52,7 @@ test('the window learns from the provider; a message over it is named, cut and a
     await page.getByTestId('provider-learned-undo').click();
     await page.getByTestId('provider-save').click();
     await expect(page.getByTestId('provider-form')).toHaveCount(0);
-    await page.getByTestId('provider-item').first().getByRole('button', { name: 'Edit' }).click();
+    await page.getByTestId('provider-item').first().getByTestId('edit-profile').click();
     await expect(page.getByTestId('provider-learned-window')).toHaveCount(0);
     await app.closeSettings();
   }

@@ -78,7 +78,7 @@ test('working folder, an outside path on the approval card, the key-host warning
   for (const [lang, theme] of LOOKS) {
     await app.setLook(lang, theme);
     await app.openSettings('providers');
-    await page.getByTestId('provider-item').first().getByRole('button', { name: 'Edit' }).click();
+    await page.getByTestId('provider-item').first().getByTestId('edit-profile').click();
     await page.getByTestId('provider-url').fill('https://elsewhere.example/v1');
     await expect(page.getByTestId('provider-key-moved')).toBeVisible();
     await page.getByTestId('provider-key-moved').scrollIntoViewIfNeeded();

@@ -163,7 +163,12 @@ function Providers({ editActive }: { editActive: boolean }) {
               </div>
               <div className="muted mono">{t('provider.summary', { model: p.model, url: p.baseUrl })}</div>
             </div>
-            <button type="button" className="btn btn-small" onClick={() => setEditing(editing === p.id ? null : p.id)}>
+            <button
+              type="button"
+              className="btn btn-small"
+              onClick={() => setEditing(editing === p.id ? null : p.id)}
+              data-testid="edit-profile"
+            >
               {t('provider.edit')}
             </button>
             <button
