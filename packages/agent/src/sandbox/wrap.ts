@@ -10,7 +10,7 @@ export interface WrapInput {
   cwd: string;
   /** The one folder it may write (with `tmpDir`). */
   folder: string;
-  /** A private temp folder, seen as /tmp inside (bwrap); null: an empty /tmp that goes with the command. */
+  /** A private temp folder, writable, the command's TMPDIR; null: none (every temp folder read-only). */
   tmpDir: string | null;
   /** Paths inside `folder` mounted read-only (sandboxReadOnlyPaths). */
   readOnlyInside: readonly string[];
@@ -25,7 +25,7 @@ export interface WrapInput {
 export interface Wrapped {
   command: string;
   args: string[];
-  /** Variables to set for the wrapped process (bwrap: TMPDIR points at the private /tmp). */
+  /** Variables to set for the wrapped process (TMPDIR points at the private temp folder). */
   env: Record<string, string>;
 }
 
@@ -44,20 +44,20 @@ function kindOf(p: string): 'dir' | 'file' | 'link' | null {
 
 /**
  * bubblewrap's arguments: the whole file system read-only, a fresh /dev and /proc (its own PID
- * namespace: the app's processes and their environment are not in it), a private /tmp, the
+ * namespace: the app's processes and their environment are not in it), a private temp folder
+ * (TMPDIR; the machine's /tmp stays readable like the rest, so a project kept there works), the
  * working folder writable, its protected paths read-only again, the hidden places covered by an
  * empty tmpfs (folders) or /dev/null (files), no network unless allowed. Later mounts cover
  * earlier ones, so the order is the policy: a data folder inside the working folder is still hidden.
  */
 export function bwrapArgs(input: WrapInput): string[] {
   const a = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'];
-  if (input.tmpDir !== null) a.push('--bind', input.tmpDir, '/tmp');
-  else a.push('--tmpfs', '/tmp');
   const { around, inside } = splitHidden(input);
   // A hidden folder that holds the working folder (an MCP server's folder under the app's data):
   // emptied first, the working folder mounted into it, then made read-only.
   for (const p of around) a.push('--tmpfs', p);
   a.push('--bind', input.folder, input.folder);
+  if (input.tmpDir !== null) a.push('--bind', input.tmpDir, input.tmpDir);
   for (const p of input.writable ?? []) a.push('--bind', p, p);
   for (const p of around) a.push('--remount-ro', p);
   for (const p of input.readOnlyInside) if (kindOf(p) !== null) a.push('--ro-bind', p, p);
@@ -72,7 +72,7 @@ export function bwrapArgs(input: WrapInput): string[] {
 
 /**
  * The hidden places that exist, parents first (what lies in a hidden folder is gone with it),
- * apart: the folders that hold the working folder, and the rest. /tmp is a fresh one already.
+ * apart: the folders that hold the working folder, and the rest.
  */
 function splitHidden(
   input: WrapInput,
@@ -83,7 +83,6 @@ function splitHidden(
   const inside: { p: string; kind: 'dir' | 'file' }[] = [];
   const covered: string[] = [];
   for (const p of [...input.hidden].sort((x, y) => x.length - y.length)) {
-    if (within(p, '/tmp') && !within(p, input.folder)) continue;
     if (covered.some((c) => within(p, c)) && !within(input.folder, p)) continue;
     // A link is hidden where it leads (sandboxHiddenPaths lists that path too).
     const found = kindOf(p);
@@ -139,7 +138,7 @@ export function seatbeltProfile(input: WrapInput): string {
  */
 export function wrapCommand(sandbox: SandboxInfo, input: WrapInput): Wrapped {
   if (sandbox.kind === 'bwrap')
-    return { command: sandbox.program ?? 'bwrap', args: bwrapArgs(input), env: { TMPDIR: '/tmp' } };
+    return { command: sandbox.program ?? 'bwrap', args: bwrapArgs(input), env: { TMPDIR: input.tmpDir ?? '/tmp' } };
   if (sandbox.kind === 'seatbelt')
     return {
       command: sandbox.program ?? SEATBELT_PROGRAM,

@@ -121,8 +121,14 @@ describe.skipIf(NO_BWRAP !== null)('a command in the bwrap sandbox', () => {
   });
   afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
-  it('writes the working folder and its private /tmp', async () => {
-    const { inside } = await both('echo made > made.txt && echo t > /tmp/t && cat /tmp/t');
+  it('writes the working folder and its private temp folder (TMPDIR)', async () => {
+    const tmp = path.join(root, 'private-tmp');
+    mkdirSync(tmp, { recursive: true });
+    const w = wrapCommand(
+      sandbox,
+      input('echo made > made.txt && echo t > "$TMPDIR/t" && cat "$TMPDIR/t"', { tmpDir: tmp }),
+    );
+    const inside = await run(w.command, w.args, folder, w.env);
     expect(inside.code).toBe(0);
     expect(readFileSync(path.join(folder, 'made.txt'), 'utf8')).toBe('made\n');
   });
@@ -211,7 +217,11 @@ describe.skipIf(NO_BWRAP !== null)('a command in the bwrap sandbox', () => {
   it('keeps its private temp folder between commands when one is given', async () => {
     const tmp = path.join(root, 'session-tmp');
     mkdirSync(tmp);
-    const w1 = wrapCommand(sandbox, input('echo kept > /tmp/note', { tmpDir: tmp }));
+    // Its TMPDIR; the machine's /tmp stays read-only like the rest.
+    const w1 = wrapCommand(
+      sandbox,
+      input('echo kept > "$TMPDIR/note" && ! touch /tmp/threadline-planted', { tmpDir: tmp }),
+    );
     expect((await run(w1.command, w1.args, folder, w1.env)).code).toBe(0);
     expect(readFileSync(path.join(tmp, 'note'), 'utf8')).toBe('kept\n');
   });
