@@ -244,54 +244,6 @@ export function writtenPaths(command: string): string[] {
     .filter((p, i, a) => a.indexOf(p) === i);
 }
 
-/**
- * What makes a structured tool call an edit is the shape of its arguments, not its name: a path
- * argument together with content (whole text, a diff, old/new strings), or patch headers in any
- * string. The names below are argument keys, compared without case, `_` or `-`.
- */
-const PATH_KEYS = new Set([
-  'path',
-  'filepath',
-  'targetfile',
-  'file',
-  'filename',
-  'relativepath',
-  'absolutepath',
-  'notebookpath',
-  'uri',
-]);
-const DEST_KEYS = new Set(['newpath', 'destination', 'dest', 'to', 'target', 'destinationpath', 'targetpath']);
-const CONTENT_KEYS = new Set([
-  'content',
-  'contents',
-  'text',
-  'body',
-  'data',
-  'filetext',
-  'newcontent',
-  'code',
-  'source',
-  'diff',
-  'patch',
-  'unifieddiff',
-  'oldstring',
-  'newstring',
-  'oldstr',
-  'newstr',
-  'old',
-  'new',
-  'oldtext',
-  'newtext',
-  'search',
-  'replace',
-  'replacement',
-  'insert',
-  'inserttext',
-  'edits',
-  'changes',
-  'lines',
-  'newsource',
-]);
 /** Content keys that only an edit carries (a `{text}` alone is a message, not an edit). */
 const DIFF_KEYS = new Set([
   'diff',
@@ -310,6 +262,39 @@ const DIFF_KEYS = new Set([
   'replacement',
   'edits',
   'changes',
+]);
+/**
+ * What makes a structured tool call an edit is the shape of its arguments, not its name: a path
+ * argument together with content (whole text, a diff, old/new strings), or patch headers in any
+ * string. The names below are argument keys, compared without case, `_` or `-`.
+ */
+const PATH_KEYS = new Set([
+  'path',
+  'filepath',
+  'targetfile',
+  'file',
+  'filename',
+  'relativepath',
+  'absolutepath',
+  'notebookpath',
+  'uri',
+]);
+const DEST_KEYS = new Set(['newpath', 'destination', 'dest', 'to', 'target', 'destinationpath', 'targetpath']);
+const CONTENT_KEYS = new Set([
+  ...DIFF_KEYS,
+  'content',
+  'contents',
+  'text',
+  'body',
+  'data',
+  'filetext',
+  'newcontent',
+  'code',
+  'source',
+  'insert',
+  'inserttext',
+  'lines',
+  'newsource',
 ]);
 /** Sub-commands of multi-purpose tools (OpenHands `str_replace_editor`) that change the file. */
 const EDIT_SUBCOMMANDS = new Set(['create', 'str_replace', 'insert', 'write', 'edit', 'undo_edit', 'append', 'delete']);
