@@ -1,4 +1,12 @@
-import type { ChatMessage } from '@threadline/protocol';
+import type { ChatMessage, Strategy } from '@threadline/protocol';
+import {
+  buildView,
+  compact,
+  extractiveSummarizer,
+  historyFromChatMessages,
+  MemoryTokenCache,
+  type CompactResult,
+} from '../src/index';
 
 // What every part of the context bench shares: the model it counts for and how it prints.
 export const MODEL = 'gpt-4o';
@@ -9,4 +17,25 @@ export function textOf(messages: readonly ChatMessage[]): string {
   return messages
     .map((m) => [m.content ?? '', ...(m.tool_calls ?? []).map((c) => c.function.arguments)].join('\n'))
     .join('\n');
+}
+
+/**
+ * The cold-compaction case of the bench (largest.ts, and coldChild.ts in a fresh process): the
+ * messages counted from scratch, then an automatic compaction at 90 % of a window, extractive summary.
+ */
+export async function compactFromScratch(messages: ChatMessage[], strategy: Strategy): Promise<CompactResult> {
+  const tokenCache = new MemoryTokenCache();
+  const history = historyFromChatMessages(messages, { model: MODEL, sessionId: 't', tokenCache });
+  const before = buildView({ history, model: MODEL, tokenCache });
+  return compact({
+    history,
+    strategy,
+    model: MODEL,
+    window: Math.ceil(before.tokens / 0.9),
+    trigger: 'auto',
+    threshold: 0.85,
+    summarizer: extractiveSummarizer,
+    tokenCache,
+    now: () => 0,
+  });
 }

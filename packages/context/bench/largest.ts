@@ -1,15 +1,8 @@
 import { existsSync } from 'node:fs';
 import { STRATEGIES } from '@threadline/protocol';
-import {
-  buildView,
-  compact,
-  extractiveSummarizer,
-  historyFromChatMessages,
-  MemoryTokenCache,
-  resetPieceCache,
-} from '../src/index';
+import { resetPieceCache } from '../src/index';
 import { loadTranscripts } from '../src/cli/transcripts';
-import { fmt, MODEL, out, textOf } from './common';
+import { compactFromScratch, fmt, out, textOf } from './common';
 import { p50, table, time } from './stats';
 
 /**
@@ -31,20 +24,7 @@ export async function largestTranscriptBench(dir: string, quick: boolean): Promi
     const cpu: number[] = [];
     const once = async (): Promise<string> => {
       resetPieceCache();
-      const tokenCache = new MemoryTokenCache();
-      const history = historyFromChatMessages(largest.messages, { model: MODEL, sessionId: 't', tokenCache });
-      const before = buildView({ history, model: MODEL, tokenCache });
-      const r = await compact({
-        history,
-        strategy,
-        model: MODEL,
-        window: Math.ceil(before.tokens / 0.9),
-        trigger: 'auto',
-        threshold: 0.85,
-        summarizer: extractiveSummarizer,
-        tokenCache,
-        now: () => 0,
-      });
+      const r = await compactFromScratch(largest.messages, strategy);
       return r.ok
         ? `${r.tokensBefore} → ${r.tokensAfter}${r.targetReached ? '' : ' (best effort)'}`
         : `failed: ${r.reason}`;
