@@ -3,16 +3,12 @@
 import { mkdirSync, readFileSync, realpathSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ChatRequestView, FakeReply } from '@threadline/fake-llm';
-import type { AppEvent, StoredMessage, ToolDiff } from '@threadline/protocol';
-import { lastIsTool, startHarness, type Harness } from './harness';
+import type { AppEvent, ToolDiff } from '@threadline/protocol';
+import { callFromText, startHarness, toolCallsOf, type Harness } from './harness';
 
 let h: Harness;
+const { send, runs } = toolCallsOf(() => h);
 afterEach(async () => h?.close());
-
-/** The user's text is the call the model makes: `{"name":…,"arguments":{…}}`. */
-const callFromText = (req: ChatRequestView): FakeReply =>
-  lastIsTool(req) ? { content: 'done' } : { toolCalls: [JSON.parse(req.lastUserText) as { name: string }] };
 
 let folder: string;
 let root: string;
@@ -24,21 +20,6 @@ async function setup(settings: Parameters<typeof startHarness>[0] = {}): Promise
   for (const d of ['work', 'home', 'data', 'outside']) mkdirSync(path.join(root, d), { recursive: true });
   writeFileSync(path.join(root, 'data', 'secret.key'), 'SEALING-KEY-BYTES needle');
   await h.api['sessions.update']({ id: h.sessionId, workingFolder: folder });
-}
-
-const send = (name: string, args: Record<string, unknown>) =>
-  h.api['chat.send']({ sessionId: h.sessionId, text: JSON.stringify({ name, arguments: args }) });
-
-async function runs(name: string, args: Record<string, unknown>): Promise<StoredMessage> {
-  const before = h.history().length;
-  await send(name, args);
-  await h.api.idle(h.sessionId);
-  const result = h
-    .history()
-    .slice(before)
-    .find((m) => m.role === 'tool');
-  expect(result).toBeDefined();
-  return result!;
 }
 
 function put(rel: string, content: string | Buffer): string {

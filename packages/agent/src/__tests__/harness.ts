@@ -1,5 +1,6 @@
 // Shared set-up of the integration tests: a real SQLite file in a temp dir, fake-llm over real
 // HTTP, and the AppApi wired as a shell would wire it.
+import { expect } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -136,4 +137,45 @@ export function seqToolModel(word: string): (req: ChatRequestView) => FakeReply 
     lastIsTool(req)
       ? { content: `${word} ${n}` }
       : { toolCalls: [{ name: 'shell', arguments: { command: `seq 1 ${1500 + ++n}` } }] };
+}
+
+/** fake-llm's reply when the user's text is a tool call as JSON (`{"name", "arguments"}`): it makes that call. */
+export const callFromText = (req: ChatRequestView): FakeReply =>
+  lastIsTool(req) ? { content: 'done' } : { toolCalls: [JSON.parse(req.lastUserText) as { name: string }] };
+
+/**
+ * One tool call at a time through `callFromText`, on the harness `h()` returns (a test file's
+ * current one): `send` it, `runs` (a call that needs no approval: its result), `asks` (a call that
+ * must ask: the request event, then the user's answer, then the result).
+ */
+export function toolCallsOf(h: () => Harness) {
+  const send = (name: string, args: Record<string, unknown>) =>
+    h().api['chat.send']({ sessionId: h().sessionId, text: JSON.stringify({ name, arguments: args }) });
+  const resultSince = (before: number): StoredMessage | undefined =>
+    h()
+      .history()
+      .slice(before)
+      .find((m) => m.role === 'tool');
+  async function runs(name: string, args: Record<string, unknown>): Promise<StoredMessage> {
+    const before = h().history().length;
+    await send(name, args);
+    await h().api.idle(h().sessionId);
+    const result = resultSince(before);
+    expect(result).toBeDefined();
+    return result!;
+  }
+  async function asks(
+    name: string,
+    args: Record<string, unknown>,
+    decision: 'approve' | 'deny',
+  ): Promise<{ req: Extract<AppEvent, { type: 'tool.requested' }>; result: StoredMessage }> {
+    const before = h().events.length;
+    const historyBefore = h().history().length;
+    await send(name, args);
+    const req = await h().waitFor('tool.requested', (e) => h().events.indexOf(e) >= before && e.needsApproval);
+    await h().api['chat.approve']({ sessionId: h().sessionId, toolCallId: req.toolCall.id, decision });
+    await h().api.idle(h().sessionId);
+    return { req, result: resultSince(historyBefore)! };
+  }
+  return { send, runs, asks };
 }

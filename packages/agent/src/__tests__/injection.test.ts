@@ -5,19 +5,17 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ChatRequestView, FakeReply } from '@threadline/fake-llm';
-import type { AppEvent, StoredMessage } from '@threadline/protocol';
+import type { StoredMessage } from '@threadline/protocol';
 import { BUILTIN_TOOLS, ToolRegistry } from '../tools/registry';
 import { writeFileTool } from '../tools/files';
 import type { ToolDefinition } from '../tools/types';
-import { lastIsTool, startHarness, type Harness, type HarnessOptions } from './harness';
+import { callFromText, startHarness, toolCallsOf, type Harness, type HarnessOptions } from './harness';
 
 let h: Harness;
+const { send, asks } = toolCallsOf(() => h);
 afterEach(async () => h?.close());
 
 /** The user's text is the call the model makes: `{"name":…,"arguments":{…}}`. */
-const callFromText = (req: ChatRequestView): FakeReply =>
-  lastIsTool(req) ? { content: 'done' } : { toolCalls: [JSON.parse(req.lastUserText) as { name: string }] };
 
 /**
  * A write tool that is not write_file (as the edit tools are): the rule follows the tool's write
@@ -67,9 +65,6 @@ function git(cwd: string, ...args: string[]): string {
   });
 }
 
-const send = (name: string, args: Record<string, unknown>) =>
-  h.api['chat.send']({ sessionId: h.sessionId, text: JSON.stringify({ name, arguments: args }) });
-
 /** Runs one call that must not ask; its result. */
 async function runs(name: string, args: Record<string, unknown>): Promise<StoredMessage> {
   const before = h.history().length;
@@ -82,25 +77,6 @@ async function runs(name: string, args: Record<string, unknown>): Promise<Stored
     .history()
     .slice(before)
     .find((m) => m.role === 'tool')!;
-}
-
-/** A call that must ask: the request (with the path and why), then the user's answer. */
-async function asks(
-  name: string,
-  args: Record<string, unknown>,
-  decision: 'approve' | 'deny',
-): Promise<{ req: Extract<AppEvent, { type: 'tool.requested' }>; result: StoredMessage }> {
-  const before = h.events.length;
-  const historyBefore = h.history().length;
-  await send(name, args);
-  const req = await h.waitFor('tool.requested', (e) => h.events.indexOf(e) >= before && e.needsApproval);
-  await h.api['chat.approve']({ sessionId: h.sessionId, toolCallId: req.toolCall.id, decision });
-  await h.api.idle(h.sessionId);
-  const result = h
-    .history()
-    .slice(historyBefore)
-    .find((m) => m.role === 'tool')!;
-  return { req, result };
 }
 
 const launchOf = (s: { id: string; name: string }) => ({

@@ -3,16 +3,13 @@
 import { existsSync, mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ChatRequestView, FakeReply } from '@threadline/fake-llm';
-import type { AppEvent, StoredMessage } from '@threadline/protocol';
-import { lastIsTool, startHarness, type Harness } from './harness';
+import { callFromText, startHarness, toolCallsOf, type Harness } from './harness';
 
 let h: Harness;
+const { runs, asks } = toolCallsOf(() => h);
 afterEach(async () => h?.close());
 
 /** The user's text is the call the model makes: `{"name":…,"arguments":{…}}`. */
-const callFromText = (req: ChatRequestView): FakeReply =>
-  lastIsTool(req) ? { content: 'done' } : { toolCalls: [JSON.parse(req.lastUserText) as { name: string }] };
 
 interface Layout {
   folder: string;
@@ -37,41 +34,6 @@ async function setup(settings: Parameters<typeof startHarness>[0] = {}): Promise
   writeFileSync(path.join(l.data, 'secret.key'), 'SEALING-KEY-BYTES');
   await h.api['sessions.update']({ id: h.sessionId, workingFolder: l.folder });
   return l;
-}
-
-const send = (name: string, args: Record<string, unknown>) =>
-  h.api['chat.send']({ sessionId: h.sessionId, text: JSON.stringify({ name, arguments: args }) });
-
-/** Runs one call that needs no approval; its result message. */
-async function runs(name: string, args: Record<string, unknown>): Promise<StoredMessage> {
-  const before = h.history().length;
-  await send(name, args);
-  await h.api.idle(h.sessionId);
-  const result = h
-    .history()
-    .slice(before)
-    .find((m) => m.role === 'tool');
-  expect(result).toBeDefined();
-  return result!;
-}
-
-/** A call that must ask: the request event (with the path shown), then the user's answer. */
-async function asks(
-  name: string,
-  args: Record<string, unknown>,
-  decision: 'approve' | 'deny',
-): Promise<{ req: Extract<AppEvent, { type: 'tool.requested' }>; result: StoredMessage }> {
-  const before = h.events.length;
-  const historyBefore = h.history().length;
-  await send(name, args);
-  const req = await h.waitFor('tool.requested', (e) => h.events.indexOf(e) >= before && e.needsApproval);
-  await h.api['chat.approve']({ sessionId: h.sessionId, toolCallId: req.toolCall.id, decision });
-  await h.api.idle(h.sessionId);
-  const result = h
-    .history()
-    .slice(historyBefore)
-    .find((m) => m.role === 'tool')!;
-  return { req, result };
 }
 
 /** Nothing of `text` reached the provider in any request. */
