@@ -11,7 +11,7 @@ export { defaultProviderFactory, type ProviderFactory } from './api/apiContext';
 export type { CompactionPlan } from './turn/compaction';
 export { TURN_ABORTED_TEXT } from './turn/runTurn';
 export { MAX_ATTEMPTS_MESSAGE } from './turn/notices';
-export { maxRecoveryAttempts } from './triggers/recovery';
+export { maxRecoveryAttempts } from './turn/recovery';
 // The shells (apps/*) may depend on agent and protocol only; they open the store through here.
 export {
   openStore,

@@ -40,6 +40,8 @@ export interface HarnessOptions {
   model?: string;
   settings?: SettingsPatch;
   api?: Partial<CreateAppApiOptions>;
+  /** What the runtime is given instead of the store itself (a spy around it); the harness keeps the real one. */
+  wrapStore?: (store: Store) => Store;
 }
 
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
@@ -59,7 +61,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   const events: AppEvent[] = [];
   const listeners = new Set<(e: AppEvent) => void>();
   const api = createAppApi({
-    store,
+    store: opts.wrapStore ? opts.wrapStore(store) : store,
     // The app's data folder and the user's home are their own folders under the temp dir; the
     // session works in the temp dir itself, so tools find the files the tests put there.
     dataDir: path.join(dir, 'data'),

@@ -1,9 +1,15 @@
 import { contextWindowFor, DEFAULT_CONTEXT_WINDOW } from '@threadline/context';
-import { AppError, DEFAULT_SETTINGS, type ProviderProfile, type Settings } from '@threadline/protocol';
+import {
+  AppError,
+  DEFAULT_SETTINGS,
+  type ProviderProfile,
+  type SessionSummary,
+  type Settings,
+} from '@threadline/protocol';
 import { createProviderClient, type ProviderClient } from '../provider/client';
-import type { TurnDeps, TurnScope } from '../turn/deps';
+import type { TurnDeps } from '../turn/deps';
+import { Turn, emitSession as emitSessionOf, sessionRow } from '../turn/turn';
 import type { SessionRuntimes } from '../turn/sessionRuntime';
-import { presentSession } from '../workspace/sessionFolder';
 
 /** Builds the client of a profile (tests pass their own options, e.g. no retry sleeps). */
 export type ProviderFactory = (profile: ProviderProfile, apiKey: string | null) => ProviderClient;
@@ -31,7 +37,7 @@ export const FALLBACK_PROFILE: ProviderProfile = {
 };
 
 export function requireSession(ctx: ApiContext, sessionId: string): void {
-  if (!ctx.deps.store.sessions.get(sessionId)) throw new AppError('not_found', `No session with id ${sessionId}.`);
+  sessionRow(ctx.deps, sessionId);
 }
 
 /**
@@ -40,9 +46,14 @@ export function requireSession(ctx: ApiContext, sessionId: string): void {
  * the profile's for its own model, the model table's for another (the profile's when the table
  * does not know it). null when no profile is configured.
  */
-export function sessionProfile(ctx: ApiContext, sessionId: string | null): ProviderProfile | null {
+export function sessionProfile(
+  ctx: ApiContext,
+  sessionId: string | null,
+  /** The session's row when the caller has read it already. */
+  row?: SessionSummary,
+): ProviderProfile | null {
   const { store } = ctx.deps;
-  const session = sessionId ? store.sessions.get(sessionId) : null;
+  const session = row ?? (sessionId ? store.sessions.get(sessionId) : null);
   const own = session?.profileId ? store.providers.get(session.profileId) : null;
   const profile = own ?? store.providers.active();
   if (!profile) return null;
@@ -59,8 +70,9 @@ export function sessionProfile(ctx: ApiContext, sessionId: string | null): Provi
 export function activeProvider(
   ctx: ApiContext,
   sessionId: string | null = null,
+  row?: SessionSummary,
 ): { profile: ProviderProfile; client: ProviderClient } {
-  const profile = sessionProfile(ctx, sessionId);
+  const profile = sessionProfile(ctx, sessionId, row);
   if (!profile) throw new AppError('conflict', 'No provider is configured. Add one in Settings → Providers.');
   return { profile, client: ctx.providerFactory(profile, ctx.deps.store.providers.secret(profile.id)) };
 }
@@ -74,19 +86,29 @@ export function currentSettings(ctx: ApiContext): Settings {
 }
 
 /**
- * A scope for work outside a chat turn (manual compaction, preview, usage): its own abort signal.
+ * The turn of a chat message (chat.send, an edit): the session row, the settings and the
+ * session's profile and client, read once; the caller has checked the session is not busy.
+ */
+export function startTurn(ctx: ApiContext, session: SessionSummary, signal: AbortSignal): Turn {
+  const { profile, client } = activeProvider(ctx, session.id, session);
+  return new Turn({ deps: ctx.deps, session, settings: currentSettings(ctx), profile, client, signal });
+}
+
+/**
+ * A turn for work outside a chat message (manual compaction, preview, usage): its own abort signal.
  * Without `needClient` the client is built on its first call only, so the meter and the preview
  * never decrypt the API key (a locked keychain must not break them) and work with no provider.
  */
-export function scopeFor(ctx: ApiContext, sessionId: string, signal: AbortSignal, needClient: boolean): TurnScope {
+export function scopeFor(ctx: ApiContext, sessionId: string, signal: AbortSignal, needClient: boolean): Turn {
+  const session = sessionRow(ctx.deps, sessionId);
   const settings = currentSettings(ctx);
   if (needClient) {
-    const { profile, client } = activeProvider(ctx, sessionId);
-    return { deps: ctx.deps, sessionId, settings, profile, client, signal };
+    const { profile, client } = activeProvider(ctx, sessionId, session);
+    return new Turn({ deps: ctx.deps, session, settings, profile, client, signal });
   }
-  const profile = sessionProfile(ctx, sessionId) ?? FALLBACK_PROFILE;
+  const profile = sessionProfile(ctx, sessionId, session) ?? FALLBACK_PROFILE;
   const client = profile === FALLBACK_PROFILE ? unavailableClient() : lazyClient(ctx, profile);
-  return { deps: ctx.deps, sessionId, settings, profile, client, signal };
+  return new Turn({ deps: ctx.deps, session, settings, profile, client, signal });
 }
 
 function lazyClient(ctx: ApiContext, profile: ProviderProfile): ProviderClient {
@@ -123,12 +145,16 @@ export function runSessionWork<T>(
   ctx: ApiContext,
   sessionId: string,
   work: (signal: AbortSignal) => Promise<T>,
+  /** The work's controller, when the caller built what it runs with its signal already (a chat turn). */
+  abort: AbortController = new AbortController(),
+  /** The settings the work runs with (a chat turn's), else read now. */
+  settings?: Settings,
 ): Promise<T> {
   const rt = ctx.runtimes.get(sessionId);
-  const abort = new AbortController();
+  const shown = settings ?? currentSettings(ctx);
   rt.busy = true;
   rt.abort = abort;
-  emitSession(ctx, sessionId);
+  emitSessionOf(ctx.deps, sessionId, shown);
   const done = (async () => {
     try {
       return await work(abort.signal);
@@ -138,7 +164,7 @@ export function runSessionWork<T>(
       rt.abort = null;
       rt.running = null;
       try {
-        emitSession(ctx, sessionId);
+        emitSessionOf(ctx.deps, sessionId, shown);
       } catch {
         // The session may have been deleted meanwhile.
       }
@@ -151,12 +177,7 @@ export function runSessionWork<T>(
   return done;
 }
 
+/** session.updated for a route's change of the session (turn/turn.ts emitSession is the one sender). */
 export function emitSession(ctx: ApiContext, sessionId: string): void {
-  const session = ctx.deps.store.sessions.get(sessionId);
-  ctx.deps.emit({
-    type: 'session.updated',
-    sessionId,
-    session: session && presentSession(ctx.deps.workspace, currentSettings(ctx), session),
-    busy: ctx.runtimes.get(sessionId).busy,
-  });
+  emitSessionOf(ctx.deps, sessionId, currentSettings(ctx));
 }

@@ -1,17 +1,12 @@
 import { attachmentsOf } from '@threadline/context';
 import { prepareAttachments } from '../attachments';
 import { AppError, type AppApi, type StoredMessage } from '@threadline/protocol';
-import { userRequest, type UserRequest } from '../triggers/manual';
-import { appendUserMessage, runTurn } from '../turn/runTurn';
+import { userRequest, type UserRequest } from '../turn/manualCompaction';
+import { acceptUserMessage } from '../turn/acceptUserMessage';
+import { runTurn } from '../turn/runTurn';
 import type { TurnDeps } from '../turn/deps';
-import {
-  activeProvider,
-  currentSettings,
-  emitSession,
-  requireSession,
-  runSessionWork,
-  type ApiContext,
-} from './apiContext';
+import { sessionRow, type Turn } from '../turn/turn';
+import { emitSession, requireSession, runSessionWork, startTurn, type ApiContext } from './apiContext';
 
 type BranchRoutes = Pick<AppApi, 'chat.edit' | 'chat.regenerate' | 'chat.retry' | 'branches.switch'>;
 
@@ -31,12 +26,8 @@ function requireIdle(ctx: ApiContext, sessionId: string): void {
 }
 
 /** The turn after a user message that is already on the active branch, in the background. */
-function startTurn(ctx: ApiContext, sessionId: string, request: UserRequest): void {
-  const { profile, client } = activeProvider(ctx, sessionId);
-  const settings = currentSettings(ctx);
-  void runSessionWork(ctx, sessionId, (signal) =>
-    runTurn({ deps: ctx.deps, sessionId, settings, profile, client, signal }, request),
-  );
+function answer(ctx: ApiContext, turn: Turn, abort: AbortController, request: UserRequest): void {
+  void runSessionWork(ctx, turn.sessionId, () => runTurn(turn, request), abort, turn.settings);
 }
 
 /**
@@ -53,9 +44,10 @@ export function branchRoutes(ctx: ApiContext): BranchRoutes {
       .get(sessionId)
       .history.findLast((m) => m.role === 'user' && m.kind === 'normal' && m.visibility.agent);
     if (!request) throw new AppError('not_found', 'There is no request in this conversation to answer again.');
-    activeProvider(ctx, sessionId); // no provider: nothing moves
+    const abort = new AbortController();
+    const turn = startTurn(ctx, sessionRow(ctx.deps, sessionId), abort.signal); // no provider: nothing moves
     ctx.deps.sessions.switchBranch(sessionId, request.id, { exact: true });
-    startTurn(ctx, sessionId, userRequest(store.messages.get(request.id)?.fullOutput ?? request.content ?? ''));
+    answer(ctx, turn, abort, userRequest(store.messages.get(request.id)?.fullOutput ?? request.content ?? ''));
     return { accepted: true as const, userMessageId: request.id };
   };
 
@@ -65,7 +57,8 @@ export function branchRoutes(ctx: ApiContext): BranchRoutes {
       const target = store.messages.get(messageId);
       if (!target || target.sessionId !== sessionId || target.role !== 'user' || target.kind !== 'normal')
         throw new AppError('not_found', `No message of yours with id ${messageId} in this session.`);
-      const { profile } = activeProvider(ctx, sessionId);
+      const abort = new AbortController();
+      const turn = startTurn(ctx, sessionRow(ctx.deps, sessionId), abort.signal);
       const request = userRequest(text);
       // The new version keeps the attachments of the one it replaces (the edit is of the text).
       const refs = attachmentsOf(target);
@@ -76,8 +69,8 @@ export function branchRoutes(ctx: ApiContext): BranchRoutes {
             new Map(refs.map((r) => [r.id, r.name])),
           )
         : undefined;
-      const user = await appendUserMessage(ctx.deps, sessionId, request, profile, target.parentId ?? null, files);
-      startTurn(ctx, sessionId, request);
+      const user = await acceptUserMessage(turn, request, target.parentId ?? null, files);
+      answer(ctx, turn, abort, request);
       return { accepted: true, userMessageId: user.id };
     },
     'chat.regenerate': answerAgain,

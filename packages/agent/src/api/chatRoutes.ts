@@ -1,18 +1,12 @@
-import { AppError, type AppApi, type ProviderProfile } from '@threadline/protocol';
+import { AppError, type AppApi } from '@threadline/protocol';
 import { prepareAttachments } from '../attachments';
-import { userRequest } from '../triggers/manual';
-import { appendUserMessage, runTurn } from '../turn/runTurn';
-import type { ProviderClient } from '../provider/client';
+import { userRequest } from '../turn/manualCompaction';
+import { acceptUserMessage } from '../turn/acceptUserMessage';
+import { runTurn } from '../turn/runTurn';
+import { sessionRow, type Turn } from '../turn/turn';
 import { emitCost, recordCall } from '../turn/cost';
 import { askTitle, firstExchange, isAutoTitle } from '../turn/title';
-import {
-  activeProvider,
-  currentSettings,
-  emitSession,
-  requireSession,
-  runSessionWork,
-  type ApiContext,
-} from './apiContext';
+import { emitSession, requireSession, runSessionWork, startTurn, type ApiContext } from './apiContext';
 
 type ChatRoutes = Pick<
   AppApi,
@@ -25,25 +19,28 @@ export function chatRoutes(ctx: ApiContext): ChatRoutes {
   const appending = new Set<string>();
   return {
     'chat.send': async ({ sessionId, text, attachments }) => {
-      requireSession(ctx, sessionId);
+      const session = sessionRow(ctx.deps, sessionId);
       const rt = ctx.runtimes.get(sessionId);
       if (rt.busy || appending.has(sessionId))
         throw new AppError('busy', 'A turn is already running in this session; wait for it or cancel it.');
-      const { profile, client } = activeProvider(ctx, sessionId);
-      const settings = currentSettings(ctx);
+      // The turn, once: what all its steps read (turn/turn.ts).
+      const abort = new AbortController();
+      const turn = startTurn(ctx, session, abort.signal);
       const files = attachments?.length ? prepareAttachments(ctx.deps.store, attachments) : undefined;
       const request = userRequest(text);
       appending.add(sessionId);
       let user;
       try {
-        user = await appendUserMessage(ctx.deps, sessionId, request, profile, undefined, files);
+        user = await acceptUserMessage(turn, request, undefined, files);
       } finally {
         appending.delete(sessionId);
       }
       // In the background: chat.send returns once the user message is stored.
-      void runSessionWork(ctx, sessionId, (signal) =>
-        runTurn({ deps: ctx.deps, sessionId, settings, profile, client, signal }, request),
-      ).then(() => titleSession(ctx, sessionId, profile, client));
+      // Held until the title is decided: the turn's writes all go through the snapshot.
+      ctx.deps.sessions.hold(sessionId);
+      void runSessionWork(ctx, sessionId, () => runTurn(turn, request), abort, turn.settings)
+        .then(() => titleSession(ctx, turn))
+        .finally(() => ctx.deps.sessions.release(sessionId));
       return { accepted: true, userMessageId: user.id };
     },
 
@@ -72,8 +69,10 @@ export function chatRoutes(ctx: ApiContext): ChatRoutes {
       const toolName = rt.pending.get(toolCallId)?.toolCall.function.name;
       // Leaving the sandbox is approved one command at a time: "always" would turn it off for the session.
       const leaving = rt.pending.get(toolCallId)?.sandbox?.state === 'outside_requested' && decision === 'approve';
-      if (remember && toolName && !leaving)
+      if (remember && toolName && !leaving) {
         ctx.deps.store.approvals.set(sessionId, toolName, decision === 'approve' ? 'auto' : 'deny');
+        rt.rowsChanged();
+      }
       if (decision === 'deny' && reason) rt.denyReasons.set(toolCallId, reason);
       waiter(decision === 'approve' && useOriginal ? 'approve_original' : decision);
       return { ok: true };
@@ -86,6 +85,7 @@ export function chatRoutes(ctx: ApiContext): ChatRoutes {
       requireSession(ctx, sessionId);
       if (policy === null) ctx.deps.store.approvals.remove(sessionId, toolName);
       else ctx.deps.store.approvals.set(sessionId, toolName, policy);
+      ctx.runtimes.get(sessionId).rowsChanged();
       return ctx.deps.store.approvals.list(sessionId);
     },
   };
@@ -96,11 +96,13 @@ export function chatRoutes(ctx: ApiContext): ChatRoutes {
  * unless the user renamed the session meanwhile. Off the turn: the session is not busy while it
  * runs; a failure keeps the first-message title, silently (it is a nicety, not the user's work).
  */
-function titleSession(ctx: ApiContext, sessionId: string, profile: ProviderProfile, client: ProviderClient): void {
-  const rt = ctx.runtimes.get(sessionId);
-  const row = ctx.deps.store.sessions.get(sessionId);
-  const exchange = row ? firstExchange(ctx.deps.sessions.get(sessionId).history) : null;
-  if (!row || !exchange || !isAutoTitle(row.title, exchange.user) || rt.background) return;
+function titleSession(ctx: ApiContext, turn: Turn): void {
+  const { sessionId, profile, client } = turn;
+  const rt = turn.runtime;
+  if (rt.background) return;
+  const exchange = firstExchange(ctx.deps.sessions.get(sessionId).history);
+  const row = exchange ? ctx.deps.store.sessions.get(sessionId) : null;
+  if (!row || !exchange || !isAutoTitle(row.title, exchange.user)) return;
   const abort = new AbortController();
   const promise = (async () => {
     try {

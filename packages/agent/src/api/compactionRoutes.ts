@@ -1,5 +1,5 @@
 import { AppError, type AppApi } from '@threadline/protocol';
-import { compactOnRequest } from '../triggers/manual';
+import { compactOnRequest } from '../turn/manualCompaction';
 import { planCompaction } from '../turn/compaction';
 import { fitMessage } from '../turn/fitMessage';
 import { persistCompactionNotice } from '../turn/notices';
@@ -48,8 +48,7 @@ export function compactionRoutes(ctx: ApiContext): CompactionRoutes {
       requireSession(ctx, sessionId);
       // A dry run: no model call (the engine stands in for the summary) and no history writes.
       const scope = scopeFor(ctx, sessionId, new AbortController().signal, false);
-      const { plan } = await planCompaction({
-        ...scope,
+      const plan = await planCompaction(scope, {
         trigger: 'manual',
         instructions: null,
         targetTokens: null,
@@ -106,8 +105,7 @@ export function compactionRoutes(ctx: ApiContext): CompactionRoutes {
       // The system prompt says how commands run: the same sentence a turn will send.
       await ctx.deps.sandbox?.info();
       const scope = scopeFor(ctx, sessionId, new AbortController().signal, false);
-      const sv = buildSessionView(ctx.deps, sessionId, scope.settings, scope.profile);
-      return computeUsage(ctx.deps, sessionId, sv, scope.profile, scope.settings);
+      return computeUsage(scope, buildSessionView(scope));
     },
   };
 }

@@ -1,6 +1,6 @@
 import { AppError, type AppApi } from '@threadline/protocol';
 import { addAttachment } from '../attachments';
-import { computeUsage } from '../turn/usage';
+import { emitUsage } from '../turn/usage';
 import { buildSessionView } from '../turn/view';
 import { emitSession, requireSession, scopeFor, type ApiContext } from './apiContext';
 import { notFound } from './errors';
@@ -13,12 +13,7 @@ type ModelRoutes = Pick<
 /** The meter follows a session's new model (and window) at once, not at its next turn. */
 function emitUsageNow(ctx: ApiContext, sessionId: string): void {
   const scope = scopeFor(ctx, sessionId, new AbortController().signal, false);
-  const sv = buildSessionView(ctx.deps, sessionId, scope.settings, scope.profile);
-  ctx.deps.emit({
-    type: 'usage',
-    sessionId,
-    usage: computeUsage(ctx.deps, sessionId, sv, scope.profile, scope.settings),
-  });
+  emitUsage(scope, buildSessionView(scope));
 }
 
 /** How long a provider's model list is kept before it is asked again (refresh: at once). */

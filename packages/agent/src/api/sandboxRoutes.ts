@@ -23,6 +23,7 @@ export function sandboxRoutes(ctx: ApiContext): SandboxRoutes {
     'sandbox.setNetwork': async ({ sessionId, allowed }) => {
       requireSession(ctx, sessionId);
       store.sessionSandbox.setNetwork(sessionId, allowed);
+      ctx.runtimes.get(sessionId).rowsChanged();
       return status(sessionId);
     },
   };

@@ -36,8 +36,8 @@ export function usageRoutes(ctx: ApiContext): UsageRoutes {
     'usage.resendEstimate': async ({ sessionId }) => {
       requireSession(ctx, sessionId);
       const scope = scopeFor(ctx, sessionId, new AbortController().signal, false);
-      const sv = buildSessionView(ctx.deps, sessionId, scope.settings, scope.profile);
-      const { total } = computeUsage(ctx.deps, sessionId, sv, scope.profile, scope.settings);
+      const sv = buildSessionView(scope);
+      const { total } = computeUsage(scope, sv);
       return resendEstimate(ctx.deps, sessionId, scope.profile, scope.settings, total);
     },
   };

@@ -250,18 +250,21 @@ export class McpManager {
   }
 
   /**
-   * Before a turn: start the enabled servers this session uses that never ran.
-   * Each start is bounded by the start timeout; a failure leaves that server out of the turn.
+   * Before a turn: start the enabled servers this session uses that never ran; resolves with how
+   * many servers then contribute tools to the session. Each start is bounded by the start
+   * timeout; a failure leaves that server out of the turn.
    */
-  async prepareTurn(sessionId: string): Promise<void> {
+  async prepareTurn(sessionId: string): Promise<number> {
     const off = this.sessionOff.get(sessionId);
-    const pending = this.opts.store.mcpServers
-      .list()
+    const records = this.opts.store.mcpServers.list();
+    const pending = records
       .filter((r) => r.enabled && !off?.has(r.id))
       .map((r) => this.instance(r.id, this.folderFor(r)))
       .filter((i) => i.status === 'stopped' || i.status === 'starting')
       .map((i) => i.start());
     await Promise.all(pending);
+    // The turn's "M servers", from the same listing (serverCount reads it again).
+    return this.liveFor(sessionId, records).filter((x) => x.inst.tools.length > 0).length;
   }
 
   setSessionDisabled(sessionId: string, ids: string[], disabled: boolean): string[] {
@@ -276,10 +279,13 @@ export class McpManager {
   }
 
   /** Live instances whose tools this session sees. */
-  private liveFor(sessionId: string): { record: McpServerRecord; inst: ServerInstance }[] {
+  private liveFor(
+    sessionId: string,
+    records: readonly McpServerRecord[] = this.opts.store.mcpServers.list(),
+  ): { record: McpServerRecord; inst: ServerInstance }[] {
     const off = this.sessionOff.get(sessionId);
     const out: { record: McpServerRecord; inst: ServerInstance }[] = [];
-    for (const record of this.opts.store.mcpServers.list()) {
+    for (const record of records) {
       if (!record.enabled || off?.has(record.id)) continue;
       const inst = this.instances.get(`${record.id}\u0000${this.folderFor(record) ?? ''}`);
       if (inst?.live) out.push({ record, inst });

@@ -91,7 +91,12 @@ export class SandboxService {
  * The system prompt's sentence about commands: whether they run sandboxed (and where they may
  * write), whether the network is on, and how to leave the sandbox.
  */
-export function commandsSentence(policy: ApprovalPolicy, info: SandboxInfo | null, network: boolean): string {
+export function commandsSentence(
+  policy: ApprovalPolicy,
+  info: SandboxInfo | null,
+  /** The session's network switch, asked only when the sentence names it. */
+  network: () => boolean,
+): string {
   if (policy === 'deny') return 'Commands (shell): not allowed in this session.';
   if (policy === 'auto') return 'Commands (shell) run without a sandbox and without asking the user.';
   if (policy === 'ask') return 'Commands (shell) run without a sandbox, each after the user approves it.';
@@ -101,7 +106,7 @@ export function commandsSentence(policy: ApprovalPolicy, info: SandboxInfo | nul
     `Commands (shell) run without asking inside an OS sandbox (${info.kind === 'bwrap' ? 'bubblewrap' : 'Seatbelt'}):`,
     'they can write only the working folder and /tmp; .git/config, .git/hooks and other protected paths are read-only;',
     "the user's credentials and Threadline's data are not visible;",
-    network ? 'the network is ON for this session.' : 'the network is OFF for this session.',
+    network() ? 'the network is ON for this session.' : 'the network is OFF for this session.',
     'If a command fails because of the sandbox, call shell again with "sandbox": false; the user is asked to approve running it outside.',
   ].join(' ');
 }

@@ -2,20 +2,18 @@ import type { ApprovalPolicy, ToolSandbox } from '@threadline/protocol';
 import type { SandboxRun } from '../sandbox/service';
 import type { ToolDefinition } from '../tools/types';
 import type { Zone } from '../workspace/reach';
-import type { TurnScope } from './deps';
-
-/** `approve_original`: run the model's own arguments, not the gate's rewrite of them. */
-export type ApprovalDecision = 'approve' | 'approve_original' | 'deny' | 'aborted';
+import type { Turn } from './turn';
+import type { ApprovalDecision } from './sessionRuntime';
 
 /**
  * Policy of one tool in one session: a per-session override wins; otherwise read-only tools (and tools the user auto-approved) run
  * on their own and the others follow the settings (default `ask`).
  */
 export function effectivePolicy(
-  scope: TurnScope,
+  scope: Turn,
   tool: Pick<ToolDefinition, 'name' | 'readOnly' | 'autoApprove'>,
 ): ApprovalPolicy {
-  const override = scope.deps.store.approvals.get(scope.sessionId, tool.name);
+  const override = scope.policyOverride(tool.name);
   if (override) return override;
   if (tool.readOnly || tool.autoApprove === true) return 'auto';
   return scope.settings.approvalPolicy;
@@ -28,12 +26,8 @@ export function effectivePolicy(
  * protected paths (workspace/protected.ts), always ask, whatever the policy or auto-approval.
  * `deny` for the tool always wins. The data folder never gets here (refused before).
  */
-export function pathPolicy(
-  scope: TurnScope,
-  tool: Pick<ToolDefinition, 'name' | 'readOnly'>,
-  zone: Zone,
-): ApprovalPolicy {
-  const override = scope.deps.store.approvals.get(scope.sessionId, tool.name);
+export function pathPolicy(scope: Turn, tool: Pick<ToolDefinition, 'name' | 'readOnly'>, zone: Zone): ApprovalPolicy {
+  const override = scope.policyOverride(tool.name);
   const appWide = scope.settings.approvalPolicy;
   if (override === 'deny') return 'deny';
   if (zone === 'credential' || zone === 'protected') return 'ask';
@@ -47,7 +41,7 @@ export function pathPolicy(
  * otherwise it asks, and `why` says so on the card. Other tools ask, as under `ask`.
  */
 export async function sandboxedPolicy(
-  scope: TurnScope,
+  scope: Turn,
   tool: Pick<ToolDefinition, 'sandbox'>,
   args: unknown,
 ): Promise<{ policy: 'auto' | 'ask'; run: SandboxRun | null; why: ToolSandbox | null }> {
@@ -57,13 +51,13 @@ export async function sandboxedPolicy(
   const info = service ? await service.info() : null;
   if (!service || !info || info.kind === 'none')
     return { policy: 'ask', run: null, why: { state: 'unavailable', reason: info?.reason ?? 'disabled' } };
-  const network = scope.deps.store.sessionSandbox.network(scope.sessionId);
+  const network = scope.sandboxNetwork();
   return { policy: 'auto', run: await service.run(network, scope.sessionId), why: null };
 }
 
 /** Waits for chat.approve (or the turn's cancel) on one tool call. */
-export function waitForApproval(scope: TurnScope, toolCallId: string): Promise<ApprovalDecision> {
-  const rt = scope.deps.runtime(scope.sessionId);
+export function waitForApproval(scope: Turn, toolCallId: string): Promise<ApprovalDecision> {
+  const rt = scope.runtime;
   return new Promise<ApprovalDecision>((resolve) => {
     if (scope.signal.aborted) {
       resolve('aborted');

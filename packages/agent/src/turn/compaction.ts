@@ -20,6 +20,7 @@ import { emitCost, recordCall } from './cost';
 import { persistCompactionNotice } from './notices';
 import { buildSessionView, type SessionView } from './view';
 import { settleCounts } from './counting';
+import { emitSession, type Turn } from './turn';
 
 /** A compaction computed but not stored: the store applies it, the preview only shows it. */
 export type CompactionPlan = CompactResult;
@@ -123,16 +124,43 @@ function summarizeFor(
   };
 }
 
-/** Computes a compaction on the current view without writing anything (also the preview). */
+/** What a compaction is asked for, beside the turn it runs in. */
+export interface CompactionOptions {
+  trigger: Trigger;
+  instructions: string | null;
+  targetTokens: number | null;
+  /** Percent of the window in use that set it off (auto), shown while it runs. */
+  percent?: number | null;
+  /** Preview: no model call, a stand-in summary of realistic length. */
+  dryRun?: boolean;
+}
+
+/**
+ * The one agent function around the engine call: computes a compaction on the current view
+ * without writing anything (runCompaction stores it; the preview only shows it).
+ */
 export async function planCompaction(
-  req: CompactionRequest & { dryRun?: boolean },
-  sv?: SessionView,
-): Promise<{ plan: CompactionPlan; sv: SessionView }> {
-  if (!sv) await settleCounts(req.deps.store, req.deps.sessions.get(req.sessionId), req.profile.model);
-  const view = sv ?? buildSessionView(req.deps, req.sessionId, req.settings, req.profile);
-  const budget = tokenBudget(req.deps, req.sessionId, req.profile);
+  turn: Turn,
+  opts: CompactionOptions,
+  /** Where the summary calls' ids go (turn/cost.ts), to be linked to the record once applied. */
+  summaryCalls?: number[],
+): Promise<CompactionPlan> {
+  const { deps, sessionId, profile } = turn;
+  await settleCounts(deps.store, turn.snapshot(), profile.model);
+  const view = buildSessionView(turn);
+  const budget = tokenBudget(deps, sessionId, profile);
+  const req: CompactionRequest & { dryRun?: boolean } = {
+    deps,
+    sessionId,
+    settings: turn.settings,
+    profile,
+    client: turn.client,
+    signal: turn.signal,
+    ...opts,
+    ...(summaryCalls ? { summaryCalls } : {}),
+  };
   const plan = await compact(compactInput(req, view, budget));
-  return { plan: inProviderTokens(plan, budget), sv: view };
+  return inProviderTokens(plan, budget);
 }
 
 /** What the engine is asked: the view's parts, the strategy's settings, the summarizer. */
@@ -202,25 +230,91 @@ function inProviderTokens(plan: CompactionPlan, budget: TokenBudget): Compaction
  * is not applied (SPEC §3.5 guards). Typed events tell the renderers while it runs and how it
  * ended (the divider is the compaction); a failure or "nothing to compact" is also a notice.
  */
-export async function runCompaction(req: CompactionRequest): Promise<CompactionOutcome> {
-  const { deps, sessionId } = req;
-  const rt = deps.runtime(sessionId);
-  const running = {
-    trigger: req.trigger,
-    strategy: req.settings.compaction.strategy,
-    instructions: req.instructions,
-    percent: req.percent ?? null,
-  };
+export async function runCompaction(turn: Turn, opts: CompactionOptions): Promise<CompactionOutcome> {
+  const { deps, sessionId, settings, signal } = turn;
+  const { trigger } = opts;
+  const strategy = settings.compaction.strategy;
+  const rt = turn.runtime;
+  const running = { trigger, strategy, instructions: opts.instructions, percent: opts.percent ?? null };
   rt.compaction = { ...running, step: null };
   deps.emit({ type: 'compaction.started', sessionId, ...running });
-  let outcome: CompactionOutcome;
   const summaryCalls: number[] = [];
+  const cancelled: CompactionOutcome = { ok: false, record: null, reason: CANCELLED_REASON, plan: null };
   try {
-    outcome = await compactAndStore({ ...req, summaryCalls });
+    let plan: CompactionPlan;
+    try {
+      plan = await planCompaction(turn, opts, summaryCalls);
+    } catch (err) {
+      if (signal.aborted) return ended(turn, cancelled, summaryCalls);
+      const reason = `summary_failed: ${(err as Error).message}`.slice(0, 300);
+      persistCompactionNotice(deps, sessionId, { type: 'compaction_failed', trigger, strategy, reason });
+      return ended(turn, { ok: false, record: null, reason, plan: null }, summaryCalls);
+    }
+    // The engine turns an aborted summary into a failed step; the user's cancel is no failure, so
+    // no failure notice, and a plan finished after the cancel is not applied either.
+    if (signal.aborted) return ended(turn, cancelled, summaryCalls);
+    const reduces =
+      plan.ok && plan.tokensAfter < plan.tokensBefore && (plan.hiddenIds.length > 0 || plan.inserted.length > 0);
+    if (!reduces) {
+      const reason = plan.reason ?? 'did_not_reduce';
+      const failed: CompactionOutcome = { ok: false, record: null, reason, plan };
+      // An automatic run that cannot help (nothing to hide, too few messages, no reduction) is no
+      // failure the user can act on: no element in the chat. A step that failed still says so.
+      if (trigger === 'auto' && !isStepFailure(reason)) return ended(turn, failed, summaryCalls);
+      const big = plan.oversized;
+      if (big) {
+        // Which message, by how much: the notice offers to cut it or leave it out (chat.fitMessage).
+        const budget = tokenBudget(deps, sessionId, turn.profile);
+        persistCompactionNotice(deps, sessionId, {
+          type: 'message_too_large',
+          trigger,
+          strategy,
+          reason,
+          messageId: big.id,
+          messageRole: big.role,
+          messageTokens: Math.round(big.tokens * budget.ratio),
+          window: effectiveWindow(turn.profile),
+        });
+        return ended(turn, failed, summaryCalls);
+      }
+      persistCompactionNotice(deps, sessionId, {
+        type: trigger === 'manual' ? 'nothing_to_compact' : 'compaction_failed',
+        trigger,
+        strategy,
+        reason,
+        tokensBefore: plan.tokensBefore,
+        tokensAfter: plan.tokensAfter,
+      });
+      return ended(turn, failed, summaryCalls);
+    }
+    // The record, its inserted messages and the memory snapshot row: one transaction (SPEC §9).
+    const { record } = deps.sessions.applyCompaction(
+      sessionId,
+      {
+        strategy,
+        trigger,
+        steps: plan.steps,
+        hiddenIds: plan.hiddenIds,
+        tokensBefore: plan.tokensBefore,
+        tokensAfter: plan.tokensAfter,
+        summary: plan.summary,
+        instructions: opts.instructions,
+        ...(plan.compactionId ? { id: plan.compactionId } : {}),
+        ...(plan.afterSeq !== undefined ? { afterSeq: plan.afterSeq } : {}),
+      },
+      plan.inserted.map((m) => ({ id: m.id, role: m.role, content: m.content ?? '', kind: m.kind, meta: m.meta })),
+    );
+    emitSession(deps, sessionId, settings);
+    return ended(turn, { ok: true, record, reason: null, plan }, summaryCalls);
   } finally {
     rt.compaction = null;
   }
-  // What the summaries cost goes with the divider; a failed compaction's calls stay unlinked.
+}
+
+/** How it ended, told: the summaries' cost goes with the divider (a failed compaction's calls stay unlinked). */
+function ended(turn: Turn, outcome: CompactionOutcome, summaryCalls: number[]): CompactionOutcome {
+  const { deps, sessionId } = turn;
+  turn.runtime.compaction = null;
   if (outcome.ok && outcome.record && summaryCalls.length > 0) {
     deps.store.usage.linkCompaction(summaryCalls, outcome.record.id);
     emitCost(deps, sessionId);
@@ -236,80 +330,4 @@ export async function runCompaction(req: CompactionRequest): Promise<CompactionO
 /** A compaction that failed because something broke (a summary call, a step), not because it could not help. */
 export function isStepFailure(reason: string): boolean {
   return /^(?:step_failed|summary_failed)/.test(reason);
-}
-
-async function compactAndStore(req: CompactionRequest): Promise<CompactionOutcome> {
-  const { deps, sessionId, settings, trigger } = req;
-  const strategy = settings.compaction.strategy;
-  let plan: CompactionPlan;
-  const cancelled = (): CompactionOutcome => ({ ok: false, record: null, reason: CANCELLED_REASON, plan: null });
-  try {
-    plan = (await planCompaction(req)).plan;
-  } catch (err) {
-    if (req.signal?.aborted) return cancelled();
-    const reason = `summary_failed: ${(err as Error).message}`.slice(0, 300);
-    persistCompactionNotice(deps, sessionId, { type: 'compaction_failed', trigger, strategy, reason });
-    return { ok: false, record: null, reason, plan: null };
-  }
-  // The engine turns an aborted summary into a failed step; the user's cancel is no failure, so
-  // no failure notice, and a plan finished after the cancel is not applied either.
-  if (req.signal?.aborted) return cancelled();
-  const reduces =
-    plan.ok && plan.tokensAfter < plan.tokensBefore && (plan.hiddenIds.length > 0 || plan.inserted.length > 0);
-  if (!reduces) {
-    const reason = plan.reason ?? 'did_not_reduce';
-    // An automatic run that cannot help (nothing to hide, too few messages, no reduction) is no
-    // failure the user can act on: no element in the chat. A step that failed still says so.
-    if (trigger === 'auto' && !isStepFailure(reason)) return { ok: false, record: null, reason, plan };
-    const big = plan.oversized;
-    if (big) {
-      // Which message, by how much: the notice offers to cut it or leave it out (chat.fitMessage).
-      const budget = tokenBudget(deps, sessionId, req.profile);
-      persistCompactionNotice(deps, sessionId, {
-        type: 'message_too_large',
-        trigger,
-        strategy,
-        reason,
-        messageId: big.id,
-        messageRole: big.role,
-        messageTokens: Math.round(big.tokens * budget.ratio),
-        window: effectiveWindow(req.profile),
-      });
-      return { ok: false, record: null, reason, plan };
-    }
-    const type = trigger === 'manual' ? 'nothing_to_compact' : 'compaction_failed';
-    persistCompactionNotice(deps, sessionId, {
-      type,
-      trigger,
-      strategy,
-      reason,
-      tokensBefore: plan.tokensBefore,
-      tokensAfter: plan.tokensAfter,
-    });
-    return { ok: false, record: null, reason, plan };
-  }
-  // The record, its inserted messages and the memory snapshot row: one transaction (SPEC §9).
-  const { record } = deps.sessions.applyCompaction(
-    sessionId,
-    {
-      strategy,
-      trigger,
-      steps: plan.steps,
-      hiddenIds: plan.hiddenIds,
-      tokensBefore: plan.tokensBefore,
-      tokensAfter: plan.tokensAfter,
-      summary: plan.summary,
-      instructions: req.instructions,
-      ...(plan.compactionId ? { id: plan.compactionId } : {}),
-      ...(plan.afterSeq !== undefined ? { afterSeq: plan.afterSeq } : {}),
-    },
-    plan.inserted.map((m) => ({ id: m.id, role: m.role, content: m.content ?? '', kind: m.kind, meta: m.meta })),
-  );
-  deps.emit({
-    type: 'session.updated',
-    sessionId,
-    session: deps.store.sessions.get(sessionId),
-    busy: deps.runtime(sessionId).busy,
-  });
-  return { ok: true, record, reason: null, plan };
 }

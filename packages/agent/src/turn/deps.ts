@@ -1,10 +1,8 @@
-import type { AppEvent, ProviderProfile, Settings } from '@threadline/protocol';
+import type { AppEvent } from '@threadline/protocol';
 import type { Store } from '@threadline/store';
-import type { ProviderClient } from '../provider/client';
 import type { McpManager } from '../mcp/manager';
 import type { SandboxService } from '../sandbox/service';
 import type { CheckpointService } from '../checkpoints/service';
-import type { TurnCheckpoint } from '../checkpoints/turn';
 import type { ToolRegistry } from '../tools/registry';
 import type { ProjectInstructionsCache } from './instructions';
 import type { SessionRuntime } from './sessionRuntime';
@@ -59,15 +57,4 @@ export interface TurnDeps {
   sandbox?: SandboxService;
   /** The project instruction files found so far, by path (read again when they change). */
   instructions: ProjectInstructionsCache;
-}
-
-export interface TurnScope {
-  deps: TurnDeps;
-  sessionId: string;
-  settings: Settings;
-  profile: ProviderProfile;
-  client: ProviderClient;
-  signal: AbortSignal;
-  /** A chat turn's checkpoint (absent outside a turn: a manual compaction runs no tools). */
-  checkpoint?: TurnCheckpoint;
 }

@@ -1,7 +1,7 @@
 import { applyToolGate } from '@threadline/context';
 import { parseNotice, type GateRewrite } from '@threadline/protocol';
 import type { ToolDefinition } from '../tools/types';
-import type { TurnScope } from './deps';
+import type { Turn } from './turn';
 
 /** Only shell-like tools are gated (SPEC §5): the name holds `shell` or `terminal`. */
 export function isShellLike(name: string): boolean {
@@ -21,12 +21,12 @@ export interface GateResult {
  * known path from trusted facts. Rewrite-and-run, never block; any failure leaves args as they were.
  */
 export function gateToolCall(
-  scope: TurnScope,
+  scope: Turn,
   tool: Pick<ToolDefinition, 'name'>,
   args: unknown,
   latestUserText: string,
 ): GateResult {
-  const { deps, settings, sessionId } = scope;
+  const { deps, settings } = scope;
   const unchanged: GateResult = { args, notice: null, rewritten: null };
   if (settings.compaction.strategy !== 'cfpm_memory_v1' || !settings.cfpm.preToolGate) return unchanged;
   if (!isShellLike(tool.name) || typeof args !== 'object' || args === null) return unchanged;
@@ -35,7 +35,7 @@ export function gateToolCall(
     const out = applyToolGate({
       toolName: tool.name,
       args: args as Record<string, unknown>,
-      facts: deps.sessions.get(sessionId).facts,
+      facts: scope.snapshot().facts,
       lastUserMessage: latestUserText,
       strategy: 'cfpm_memory_v1',
       enabled: true,

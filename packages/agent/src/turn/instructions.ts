@@ -1,11 +1,10 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
-import type { ProjectInstructions, SessionInstructions, Settings } from '@threadline/protocol';
+import type { ProjectInstructions, SessionInstructions } from '@threadline/protocol';
 import type { Workspace } from './deps';
 import { classifyPath } from '../workspace/reach';
 import { foldersUp, repoRoot } from '../workspace/repo';
-import { reachBase, sessionFolder } from '../workspace/sessionFolder';
-import type { Store } from '@threadline/store';
+import { reachBase } from '../workspace/sessionFolder';
 
 /** The project instruction files, in the order one folder's are preferred. */
 export const INSTRUCTION_FILES = ['AGENTS.md', 'CLAUDE.md', 'GEMINI.md', '.github/copilot-instructions.md'] as const;
@@ -77,26 +76,6 @@ export class ProjectInstructionsCache {
     }
     return null;
   }
-}
-
-/** Everything in force for a session; never throws (an unusable folder has no project file). */
-export function sessionInstructions(
-  deps: { store: Store; workspace: Workspace; instructions: ProjectInstructionsCache },
-  sessionId: string,
-  settings: Settings,
-): SessionInstructions {
-  const session = deps.store.sessions.get(sessionId);
-  let project: ProjectInstructions | null = null;
-  let own: string | null = null;
-  if (session) {
-    try {
-      project = deps.instructions.find(sessionFolder(deps.workspace, settings, session), deps.workspace);
-    } catch {
-      project = null;
-    }
-    own = deps.store.sessions.systemPrompt(sessionId);
-  }
-  return { project, custom: settings.agent.customInstructions, session: own };
 }
 
 /**

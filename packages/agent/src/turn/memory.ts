@@ -1,6 +1,6 @@
 import { MAX_CANDIDATES, formatRuntimeNotice, refreshMemory } from '@threadline/context';
 import { USER_ONLY, type StoredMessage } from '@threadline/protocol';
-import type { TurnScope } from './deps';
+import type { Turn } from './turn';
 import type { SessionSnapshot } from './snapshot';
 import { usesMemoryBlock } from './view';
 
@@ -18,7 +18,7 @@ export type RefreshWindow = { at: 'turn_start' } | { at: 'committed'; messages: 
  * whole once per opening (its snapshot remembers it); re-parsing a history that gave no draft
  * cannot count anything twice.
  */
-function turnStartWindow(scope: Pick<TurnScope, 'deps' | 'sessionId'>, snap: SessionSnapshot): StoredMessage[] {
+function turnStartWindow(scope: Pick<Turn, 'deps' | 'sessionId'>, snap: SessionSnapshot): StoredMessage[] {
   const { deps, sessionId } = scope;
   const normal = (m: StoredMessage): boolean => m.kind === 'normal';
   // Asked of the store once per snapshot; a refresh that stores something sets it (turn/snapshot.ts).
@@ -45,7 +45,7 @@ function turnStartWindow(scope: Pick<TurnScope, 'deps' | 'sessionId'>, snap: Ses
  * persist + push the runtime notice (always: the renderer decides what the user sees of it).
  */
 export function refreshSessionMemory(
-  scope: Pick<TurnScope, 'deps' | 'sessionId' | 'settings'>,
+  scope: Pick<Turn, 'deps' | 'sessionId' | 'settings'>,
   window: RefreshWindow,
 ): void {
   const { deps, sessionId, settings } = scope;

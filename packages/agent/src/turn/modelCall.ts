@@ -3,9 +3,9 @@ import type { ToolCall } from '@threadline/protocol';
 import { ProviderError, type ProviderErrorKind } from '../provider/errors';
 import type { ImageResolver } from '../provider/messages';
 import type { StreamChatResult } from '../provider/types';
-import { autoCompactIfNeeded } from '../triggers/auto';
-import { recoverFromContextError } from '../triggers/recovery';
-import type { TurnScope } from './deps';
+import { compactIfDue } from './compactIfDue';
+import { recoverFromContextError } from './recovery';
+import type { Turn } from './turn';
 import { observeProviderUsage, tokenBudget } from './budget';
 import { recordCall } from './cost';
 import { emitUsage } from './usage';
@@ -17,18 +17,18 @@ export type ModelReply =
   | { kind: 'stopped' }
   | { kind: 'error'; id: string; content: string; error: unknown };
 
-/** provider stream → deltas as events. The partial text survives an abort or an error. */
+/** Stream the reply: provider stream → deltas as events. The partial text survives an abort or an error. */
 async function streamReply(
-  scope: TurnScope,
+  scope: Turn,
   sv: SessionView,
   id: string,
   sink: { content: string },
 ): Promise<StreamChatResult> {
   const { deps, sessionId } = scope;
-  const rt = deps.runtime(sessionId);
+  const rt = scope.runtime;
   return scope.client.streamChat({
     messages: sv.view.messages,
-    tools: deps.toolsFor(sessionId).specs(),
+    tools: scope.tools().specs(),
     signal: scope.signal,
     onDelta: (delta) => {
       sink.content += delta;
@@ -51,7 +51,7 @@ async function streamReply(
 }
 
 /** Image parts as data URLs, from the attachments table (each read once per request). */
-function imageResolver(scope: TurnScope): ImageResolver {
+function imageResolver(scope: Turn): ImageResolver {
   return (part) => {
     const bytes = scope.deps.store.attachments.bytes(part.attachmentId);
     return bytes ? `data:${part.mime};base64,${bytes.toString('base64')}` : null;
@@ -66,19 +66,19 @@ function retryReason(kind: ProviderErrorKind): 'rate_limit' | 'server' | 'networ
  * One model call: build view → auto trigger → provider stream, with the recovery loop around a
  * context-length error (compact lower, rebuild, retry).
  */
-export async function callModel(scope: TurnScope): Promise<ModelReply> {
+export async function callModel(scope: Turn): Promise<ModelReply> {
   const { deps, sessionId, settings } = scope;
   const id = deps.newId();
   // Recovery compactions of this call: taken back if the call never gets through (they did not help).
   const recovered: string[] = [];
   for (let attempt = 1; ; attempt++) {
-    // The profile may have learned a smaller window from the provider's error (triggers/recovery.ts).
+    // The profile may have learned a smaller window from the provider's error (turn/recovery.ts).
     const profile = scope.profile;
-    let sv = buildSessionView(deps, sessionId, settings, profile);
+    let sv = buildSessionView(scope);
     // One budget for the trigger and the meter: neither changes the tools or the ratio.
     const budget = tokenBudget(deps, sessionId, profile);
-    sv = await autoCompactIfNeeded(scope, sv, budget);
-    emitUsage(deps, sessionId, sv, profile, settings, budget);
+    sv = await compactIfDue(scope, sv, budget);
+    emitUsage(scope, sv, budget);
     if (scope.signal.aborted) return { kind: 'aborted', id, content: '' };
     // A model known to read no images is not asked: the user gets the sentence, not its error.
     if (visionSupport(profile.model) === false && sv.view.messages.some((m) => (m.images?.length ?? 0) > 0))
@@ -90,7 +90,7 @@ export async function callModel(scope: TurnScope): Promise<ModelReply> {
       };
     const sink = { content: '' };
     // A retried call streams its text from the start again.
-    deps.runtime(sessionId).partial = null;
+    scope.runtime.partial = null;
     try {
       const res = await streamReply(scope, sv, id, sink);
       if (res.usage) {
@@ -124,7 +124,7 @@ export async function callModel(scope: TurnScope): Promise<ModelReply> {
  * The recovery compactions of a call that never got through did not help: they are taken back,
  * newest first, so the conversation is as it was before the failed call (SPEC §3.5 guards).
  */
-function undoRecovered(scope: TurnScope, ids: readonly string[]): void {
+function undoRecovered(scope: Turn, ids: readonly string[]): void {
   const { deps, sessionId } = scope;
   for (const cid of [...ids].reverse()) {
     const newest = deps.store.compactions.active(sessionId).at(-1);
@@ -135,7 +135,6 @@ function undoRecovered(scope: TurnScope, ids: readonly string[]): void {
 }
 
 /** A fresh view after the store changed, for the usage event at the end of a step. */
-export function refreshUsage(scope: TurnScope): void {
-  const sv = buildSessionView(scope.deps, scope.sessionId, scope.settings, scope.profile);
-  emitUsage(scope.deps, scope.sessionId, sv, scope.profile, scope.settings);
+export function refreshUsage(scope: Turn): void {
+  emitUsage(scope, buildSessionView(scope));
 }

@@ -9,7 +9,9 @@ import type {
   ToolCall,
   ToolDiff,
 } from '@threadline/protocol';
-import type { ApprovalDecision } from './approvals';
+
+/** `approve_original`: run the model's own arguments, not the gate's rewrite of them. */
+export type ApprovalDecision = 'approve' | 'approve_original' | 'deny' | 'aborted';
 
 /**
  * In-memory state of one session while the app runs: the running turn, pending approvals and the
@@ -42,6 +44,15 @@ export class SessionRuntime {
   readonly pending = new Map<string, PendingToolCall>();
   /** The compaction running now (shown in place by a renderer that reloads meanwhile). */
   compaction: RunningCompaction | null = null;
+  /**
+   * Bumped by the routes that write the session's small rows a turn reads (approval overrides,
+   * the sandbox's network switch, the session's instructions): a running turn reads them again.
+   */
+  rowsVersion = 0;
+
+  rowsChanged(): void {
+    this.rowsVersion += 1;
+  }
 
   /** The model's text of step `messageId` so far (a retry of the call starts it over). */
   streamed(messageId: string, text: string): void {

@@ -96,6 +96,8 @@ export class SessionSnapshots {
   private readonly max: number;
   private readonly idleMs: number;
   private timer: NodeJS.Timeout | null = null;
+  /** Sessions a turn holds (by how many): trusted without the leaf check, never evicted. */
+  private readonly held = new Map<string, number>();
 
   constructor(
     private readonly store: Store,
@@ -110,14 +112,31 @@ export class SessionSnapshots {
   get(sessionId: string): SessionSnapshot {
     let snap = this.map.get(sessionId);
     // One indexed row: a write that bypassed this module (a test, a tool on the database) moved
-    // the leaf, and the snapshot is read again rather than trusted.
-    if (snap && snap.leafId !== this.store.messages.leaf(sessionId)) snap = undefined;
+    // the leaf, and the snapshot is read again rather than trusted. A held session's writes all go
+    // through here (its turn checked the leaf when it took the hold).
+    if (snap && !this.held.has(sessionId) && snap.leafId !== this.store.messages.leaf(sessionId)) snap = undefined;
     if (!snap) snap = this.load(sessionId);
     // Most recently used last: the map's order is the LRU order.
     this.map.delete(sessionId);
     this.map.set(sessionId, snap);
     snap.lastUsed = this.now();
     return snap;
+  }
+
+  /**
+   * A turn's hold on its session: the snapshot is checked against the store once, then trusted
+   * (every write of the turn goes through this module) and kept loaded until `release`.
+   */
+  hold(sessionId: string): SessionSnapshot {
+    const snap = this.get(sessionId);
+    this.held.set(sessionId, (this.held.get(sessionId) ?? 0) + 1);
+    return snap;
+  }
+
+  release(sessionId: string): void {
+    const n = (this.held.get(sessionId) ?? 0) - 1;
+    if (n > 0) this.held.set(sessionId, n);
+    else this.held.delete(sessionId);
   }
 
   /** Loaded or not: for tests and the idle sweep. */
@@ -142,7 +161,7 @@ export class SessionSnapshots {
   /** Drops the snapshots unused for `idleMs`; the timer calls it, tests may too. */
   sweep(): void {
     const cutoff = this.now() - this.idleMs;
-    for (const [id, snap] of this.map) if (snap.lastUsed <= cutoff) this.map.delete(id);
+    for (const [id, snap] of this.map) if (snap.lastUsed <= cutoff && !this.held.has(id)) this.map.delete(id);
   }
 
   dispose(): void {
@@ -174,7 +193,11 @@ export class SessionSnapshots {
       lastUsed: this.now(),
     };
     this.map.set(sessionId, snap);
-    while (this.map.size > this.max) this.map.delete(this.map.keys().next().value!);
+    // Least recently used first; a held one stays (its turn keeps writing to it).
+    for (const id of [...this.map.keys()]) {
+      if (this.map.size <= this.max) break;
+      if (!this.held.has(id)) this.map.delete(id);
+    }
     this.startTimer();
     return snap;
   }

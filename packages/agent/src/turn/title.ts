@@ -1,7 +1,6 @@
 import type { ChatMessage, StoredMessage } from '@threadline/protocol';
 import type { ProviderClient } from '../provider/client';
 import type { CallUsage } from '../provider/types';
-import { titleFrom } from './runTurn';
 
 /** What the title request says: short on purpose, it runs once per session. */
 export const TITLE_INSTRUCTION =
@@ -61,4 +60,32 @@ export async function askTitle(
     },
   ];
   return cleanTitle(await client.complete({ messages, maxTokens: 32, signal, ...(onUsage ? { onUsage } : {}) }));
+}
+
+const TITLE_MAX = 60;
+
+/** Inline Markdown as the text it shows: links and images by their text, no emphasis or code marks. */
+function plainInline(line: string): string {
+  return line
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/`+([^`]*)`+/g, '$1')
+    .replace(/(\*\*|__|~~)(.+?)\1/g, '$2')
+    .replace(/(^|[\s(])[*_]([^*_\s][^*_]*?)[*_](?=[\s).,;:!?]|$)/g, '$1$2');
+}
+
+/** The first line that says something, as plain text (no Markdown), cut at a word near 60 chars. */
+export function titleFrom(text: string): string {
+  const line = text
+    .split('\n')
+    .map((l) =>
+      plainInline(l.replace(/^\s*(#+|>|[-*+]|\d+[.)])\s+/, ''))
+        .replace(/\s+/g, ' ')
+        .trim(),
+    )
+    .find((l) => l !== '' && !l.startsWith('```'));
+  if (!line) return '';
+  if (line.length <= TITLE_MAX) return line;
+  const cut = line.slice(0, TITLE_MAX);
+  const space = cut.lastIndexOf(' ');
+  return `${(space > TITLE_MAX / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }

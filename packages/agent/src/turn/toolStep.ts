@@ -15,12 +15,13 @@ import type { NewMessage } from '@threadline/store';
 import { parseToolCall, runParsedTool } from '../tools/registry';
 import { TODO_TOOL_NAME } from '../tools/todo';
 import type { TodoItem, ToolContext, ToolDefinition, ToolResult } from '../tools/types';
-import { effectivePolicy, pathPolicy, sandboxedPolicy, waitForApproval, type ApprovalDecision } from './approvals';
+import { effectivePolicy, pathPolicy, sandboxedPolicy, waitForApproval } from './approvals';
+import type { ApprovalDecision } from './sessionRuntime';
 import type { SandboxRun } from '../sandbox/service';
-import type { TurnScope } from './deps';
+import type { Turn } from './turn';
 import { gateToolCall } from './gate';
 import { classifyPath, zoneOfResolved, type PathClass, type Reach, type Zone } from '../workspace/reach';
-import { ensureFolder, reachBase, sessionFolder } from '../workspace/sessionFolder';
+import { ensureFolder, reachBase } from '../workspace/sessionFolder';
 
 export type ToolStatus = 'ok' | 'error' | 'denied' | 'aborted';
 
@@ -55,7 +56,7 @@ function canonicalArgs(raw: string): string {
   }
 }
 
-function toolContext(scope: TurnScope, folder: string, callId: string, sandbox: SandboxRun | null): ToolContext {
+function toolContext(scope: Turn, folder: string, callId: string, sandbox: SandboxRun | null): ToolContext {
   const { deps, sessionId } = scope;
   return {
     ...(sandbox ? { sandbox } : {}),
@@ -68,7 +69,7 @@ function toolContext(scope: TurnScope, folder: string, callId: string, sandbox: 
     loginShell: deps.process.loginShell,
     envPassthrough: scope.settings.agent.envPassthrough,
     lookupToolOutput: (id) => lookupToolOutput(scope, id),
-    latestTodos: () => latestTodos(deps.sessions.get(sessionId).history),
+    latestTodos: () => latestTodos(scope.snapshot().history),
     mayRead: (p, symlink) => mayRead({ ...reachBase(deps.workspace), folder }, p, symlink),
   };
 }
@@ -86,7 +87,7 @@ function mayRead(reach: Reach, p: string, symlink: boolean): boolean {
 
 /** A running tool process in the store until it ends; never lets the store break the tool. */
 function recordProcess(
-  scope: TurnScope,
+  scope: Turn,
   toolCallId: string,
   p: { pid: number; pgid: number | null; command: string },
 ): () => void {
@@ -113,8 +114,8 @@ function recordProcess(
  * The snapshot's light history finds the id without loading any full output (up to 1 MiB each);
  * only the one message asked for is read whole, from disk.
  */
-function lookupToolOutput(scope: TurnScope, id: string): string | null {
-  const { history } = scope.deps.sessions.get(scope.sessionId);
+function lookupToolOutput(scope: Turn, id: string): string | null {
+  const { history } = scope.snapshot();
   // A text attachment of this branch (a file, a PDF's text): paged like a long output.
   if (history.some((x) => x.role === 'user' && attachmentsOf(x).some((a) => a.id === id && a.kind === 'text')))
     return scope.deps.store.attachments.text(id);
@@ -135,7 +136,7 @@ export function latestTodos(history: readonly StoredMessage[]): TodoItem[] | nul
 }
 
 async function resultMessage(
-  scope: TurnScope,
+  scope: Turn,
   call: ToolCall,
   status: ToolStatus,
   result: ToolResult,
@@ -173,7 +174,7 @@ async function resultMessage(
 
 /** tool calls → gate → approval → tool, for one call. Never throws. */
 export async function runToolCall(
-  scope: TurnScope,
+  scope: Turn,
   messageId: string,
   call: ToolCall,
   latestUserText: string,
@@ -198,7 +199,7 @@ export async function runToolCall(
   };
   if (scope.signal.aborted)
     return done('aborted', { ok: false, content: 'aborted: the user cancelled the turn before this tool ran' });
-  const parsed = parseToolCall(deps.toolsFor(scope.sessionId), call);
+  const parsed = parseToolCall(scope.tools(), call);
   if (!parsed.ok) {
     announce(scope, messageId, call, false);
     return done('error', { ok: false, content: parsed.error });
@@ -265,8 +266,8 @@ export async function runToolCall(
 }
 
 /** What the model reads for a denied call: the user's own reason when they gave one. */
-function deniedText(scope: TurnScope, toolCallId: string): string {
-  const reasons = scope.deps.runtime(scope.sessionId).denyReasons;
+function deniedText(scope: Turn, toolCallId: string): string {
+  const reasons = scope.runtime.denyReasons;
   const reason = reasons.get(toolCallId);
   reasons.delete(toolCallId);
   return reason
@@ -275,14 +276,9 @@ function deniedText(scope: TurnScope, toolCallId: string): string {
 }
 
 /** The session's working folder, or why there is none usable (an error the model can read). */
-function placeOf(scope: TurnScope): { folder: string } | { error: string } {
-  const session = scope.deps.store.sessions.get(scope.sessionId);
-  if (!session) return { error: `Error: session ${scope.sessionId} no longer exists.` };
-  try {
-    return { folder: sessionFolder(scope.deps.workspace, scope.settings, session) };
-  } catch (err) {
-    return { error: `Error: no usable working folder: ${err instanceof Error ? err.message : String(err)}` };
-  }
+function placeOf(scope: Turn): { folder: string } | { error: string } {
+  const place = scope.folder();
+  return 'error' in place ? { error: `Error: no usable working folder: ${place.error}` } : place;
 }
 
 type PathAccess = PathClass;
@@ -291,7 +287,7 @@ type PathAccess = PathClass;
  * Where a file tool's path leads. A tool that is not read-only writes its path (write_file, the
  * edit tools): protected paths count for it, by that intent rather than by the tool's name.
  */
-function pathAccess(scope: TurnScope, tool: ToolDefinition, args: unknown, folder: string): PathAccess | null {
+function pathAccess(scope: Turn, tool: ToolDefinition, args: unknown, folder: string): PathAccess | null {
   if (!tool.path) return null;
   const launch = scope.deps.mcp?.launchTargets() ?? [];
   return classifyPath(
@@ -316,7 +312,7 @@ function gateNotices(notice: string | null, declined: boolean): NewMessage[] {
 
 /** A call of the step in flight: kept for chat.state and pushed to the renderers. */
 function announce(
-  scope: TurnScope,
+  scope: Turn,
   messageId: string,
   call: ToolCall,
   needsApproval: boolean,
@@ -330,7 +326,7 @@ function announce(
     access && access.zone !== 'inside' && access.zone !== 'data'
       ? { path: access.path, zone: access.zone, ...(access.reason ? { reason: access.reason } : {}) }
       : undefined;
-  scope.deps.runtime(scope.sessionId).requested(messageId, call, needsApproval, {
+  scope.runtime.requested(messageId, call, needsApproval, {
     ...(shown ? { access: shown } : {}),
     ...(gate ? { gate } : {}),
     ...(sandbox ? { sandbox } : {}),
@@ -370,7 +366,7 @@ async function previewDiff(
 
 /** The call as the model made it, with the gate's rewrite beside it (the card shows both). */
 async function approve(
-  scope: TurnScope,
+  scope: Turn,
   messageId: string,
   call: ToolCall,
   tool: ToolDefinition,

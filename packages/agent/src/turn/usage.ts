@@ -1,6 +1,6 @@
-import type { ContextUsage, ProviderProfile, Settings } from '@threadline/protocol';
+import type { ContextUsage, Settings } from '@threadline/protocol';
 import { effectiveWindow, tokenBudget, type TokenBudget } from './budget';
-import type { TurnDeps } from './deps';
+import type { Turn } from './turn';
 import type { SessionView } from './view';
 
 /** A threshold ≤ 0 or ≥ 1 disables auto compaction (SPEC §3.5). */
@@ -10,18 +10,16 @@ export function autoEnabled(settings: Settings): boolean {
 }
 
 export function computeUsage(
-  deps: Pick<TurnDeps, 'toolsFor' | 'runtime' | 'mcp'>,
-  sessionId: string,
+  turn: Turn,
   sv: SessionView,
-  profile: ProviderProfile,
-  settings: Settings,
-  budget: TokenBudget = tokenBudget(deps, sessionId, profile),
+  budget: TokenBudget = tokenBudget(turn.deps, turn.sessionId, turn.profile),
 ): ContextUsage {
-  const rt = deps.runtime(sessionId);
+  const { settings, profile } = turn;
+  const rt = turn.runtime;
   // The window in effect: the profile's, or the smaller one the provider stated (turn/budget.ts).
   const window = effectiveWindow(profile);
   const total = budget.providerTokens(sv.view.tokens);
-  const toolServers = deps.mcp?.serverCount(sessionId) ?? 0;
+  const toolServers = turn.toolServers();
   return {
     total,
     window,
@@ -53,13 +51,6 @@ export function computeUsage(
   };
 }
 
-export function emitUsage(
-  deps: Pick<TurnDeps, 'toolsFor' | 'runtime' | 'mcp' | 'emit'>,
-  sessionId: string,
-  sv: SessionView,
-  profile: ProviderProfile,
-  settings: Settings,
-  budget?: TokenBudget,
-): void {
-  deps.emit({ type: 'usage', sessionId, usage: computeUsage(deps, sessionId, sv, profile, settings, budget) });
+export function emitUsage(turn: Turn, sv: SessionView, budget?: TokenBudget): void {
+  turn.deps.emit({ type: 'usage', sessionId: turn.sessionId, usage: computeUsage(turn, sv, budget) });
 }

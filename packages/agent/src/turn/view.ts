@@ -1,12 +1,18 @@
 import { TOKENS_PER_MESSAGE, buildMemoryBlock, buildView, countMessageTokens, type View } from '@threadline/context';
-import type { CompactionRecord, MemoryFact, ProviderProfile, Settings, StoredMessage } from '@threadline/protocol';
-import type { TurnDeps } from './deps';
+import type {
+  CompactionRecord,
+  MemoryFact,
+  ProjectInstructions,
+  SessionInstructions,
+  Settings,
+  StoredMessage,
+} from '@threadline/protocol';
 import type { SessionSnapshot } from './snapshot';
 import { countNewMessages } from './counting';
 import { commandsSentence } from '../sandbox/service';
-import { instructionsSection, sessionInstructions } from './instructions';
+import { instructionsSection } from './instructions';
 import { systemPrompt } from './systemPrompt';
-import { sessionFolder } from '../workspace/sessionFolder';
+import type { Turn } from './turn';
 
 export interface SessionView {
   view: View;
@@ -44,27 +50,28 @@ export function memoryBlockFor(snap: SessionSnapshot): string | null {
 }
 
 /**
- * Counts the messages the store has no token count for yet, once, and persists the counts, so a
- * reopened session recounts nothing (SPEC §3.1). Only what was appended since the last call is
- * looked at; a large message shows an estimate until its exact count lands (turn/counting.ts).
- */
-function countNew(deps: Pick<TurnDeps, 'store'>, snap: SessionSnapshot, model: string): void {
-  countNewMessages(deps.store, snap, model);
-}
-
-/**
  * The folder the system prompt names: the session's working folder (where its tools run), not
  * this process's. A folder that no longer passes the checks is named as stored; the next tool
  * call says why it cannot be used.
  */
-function promptFolder(deps: Pick<TurnDeps, 'store' | 'workspace'>, sessionId: string, settings: Settings): string {
-  const session = deps.store.sessions.get(sessionId);
-  if (!session) return deps.workspace.cwd;
-  try {
-    return sessionFolder(deps.workspace, settings, session);
-  } catch {
-    return session.workingFolder !== '' ? session.workingFolder : deps.workspace.cwd;
+function promptFolder(turn: Turn): string {
+  const place = turn.folder();
+  if ('folder' in place) return place.folder;
+  return turn.session.workingFolder !== '' ? turn.session.workingFolder : turn.deps.workspace.cwd;
+}
+
+/** Everything in force for the session; never throws (an unusable folder has no project file). */
+export function instructionsOf(turn: Turn): SessionInstructions {
+  const place = turn.folder();
+  let project: ProjectInstructions | null = null;
+  if ('folder' in place) {
+    try {
+      project = turn.deps.instructions.find(place.folder, turn.deps.workspace);
+    } catch {
+      project = null;
+    }
   }
+  return { project, custom: turn.settings.agent.customInstructions, session: turn.sessionPrompt() };
 }
 
 /**
@@ -72,31 +79,25 @@ function promptFolder(deps: Pick<TurnDeps, 'store' | 'workspace'>, sessionId: st
  * normalize → count. Built once per change of the snapshot: a second call with nothing new (the
  * auto trigger, the usage event, context.usage) gets the same view.
  */
-export function buildSessionView(
-  deps: Pick<TurnDeps, 'store' | 'sessions' | 'workspace' | 'now' | 'sandbox' | 'instructions'>,
-  sessionId: string,
-  settings: Settings,
-  profile: ProviderProfile,
-): SessionView {
-  const snap = deps.sessions.get(sessionId);
+export function buildSessionView(turn: Turn): SessionView {
+  const { deps, settings, profile } = turn;
+  const snap = turn.snapshot();
   snap.model = profile.model;
-  countNew(deps, snap, profile.model);
+  // Counts the messages the store has no count for yet, once, and stores them (SPEC §3.1): a
+  // reopened session recounts nothing; a large message shows an estimate until counted (turn/counting.ts).
+  countNewMessages(deps.store, snap, profile.model);
   const memoryBlock = usesMemoryBlock(settings) ? memoryBlockFor(snap) : null;
-  const shellPolicy = deps.store.approvals.get(sessionId, 'shell') ?? settings.approvalPolicy;
-  const commands = commandsSentence(
-    shellPolicy,
-    deps.sandbox?.current() ?? null,
-    deps.store.sessionSandbox.network(sessionId),
-  );
+  const shellPolicy = turn.policyOverride('shell') ?? settings.approvalPolicy;
+  const commands = commandsSentence(shellPolicy, deps.sandbox?.current() ?? null, () => turn.sandboxNetwork());
   const prompt = systemPrompt({
-    folder: promptFolder(deps, sessionId, settings),
+    folder: promptFolder(turn),
     platform: deps.workspace.platform,
     startedAt: snap.history[0]?.createdAt ?? deps.now(),
     commands,
   });
   // The user's and the project's instructions: read at every call, so a change applies to the next
   // (they change only when the user changes them: the cached prefix holds between their edits).
-  const instructions = instructionsSection(sessionInstructions(deps, sessionId, settings));
+  const instructions = instructionsSection(instructionsOf(turn));
   const system = instructions === null ? prompt : `${prompt}\n\n${instructions}`;
   const key = `${profile.model}\u0000${system}\u0000${memoryBlock ?? '\u0001'}`;
   let cached = snap.cachedView;

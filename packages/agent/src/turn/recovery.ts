@@ -1,9 +1,9 @@
 import { MAX_RECOVERY_ATTEMPTS, MESSAGE_OVER_WINDOW, recoveryTarget, statedContextLimit } from '@threadline/context';
 import type { Strategy } from '@threadline/protocol';
-import type { TurnScope } from '../turn/deps';
-import { effectiveWindow, tokenBudget } from '../turn/budget';
-import { runCompaction } from '../turn/compaction';
-import { MAX_ATTEMPTS_MESSAGE, persistCompactionNotice } from '../turn/notices';
+import type { Turn } from './turn';
+import { effectiveWindow, tokenBudget } from './budget';
+import { runCompaction } from './compaction';
+import { MAX_ATTEMPTS_MESSAGE, persistCompactionNotice } from './notices';
 
 /** SPEC §3.5: at most 3 recovery compactions per model call, 6 with CFPM. */
 export function maxRecoveryAttempts(strategy: Strategy): number {
@@ -21,7 +21,7 @@ export interface RecoveryStep {
  * the one the runtime works with: the profile learns it (shown, undoable in the profile form)
  * before anything is compacted against the wrong figure. Returns whether it changed.
  */
-export function learnWindowFrom(scope: TurnScope, err: unknown): boolean {
+export function learnWindowFrom(scope: Turn, err: unknown): boolean {
   const stated = statedContextLimit(err);
   const { deps, sessionId, profile } = scope;
   const before = effectiveWindow(profile);
@@ -50,7 +50,7 @@ export function learnWindowFrom(scope: TurnScope, err: unknown): boolean {
  * (false after the last attempt: the max-attempts notice is then persisted and the turn stops)
  * and the compaction it applied, so the caller can take back the ones that did not help.
  */
-export async function recoverFromContextError(scope: TurnScope, attempt: number, err?: unknown): Promise<RecoveryStep> {
+export async function recoverFromContextError(scope: Turn, attempt: number, err?: unknown): Promise<RecoveryStep> {
   const { deps, sessionId, settings } = scope;
   const strategy = settings.compaction.strategy;
   const maxAttempts = maxRecoveryAttempts(strategy);
@@ -67,13 +67,11 @@ export async function recoverFromContextError(scope: TurnScope, attempt: number,
     return { retry: false, compactionId: null };
   }
   persistCompactionNotice(deps, sessionId, { type: 'recovering', trigger: 'recovery', strategy, attempt, maxAttempts });
-  const outcome = await runCompaction({
-    ...scope,
+  const outcome = await runCompaction(scope, {
     trigger: 'recovery',
     instructions: null,
     // In the view's units, like everything the engine is given (turn/budget.ts).
     targetTokens: recoveryTarget(tokenBudget(deps, sessionId, scope.profile).engineWindow, attempt),
-    signal: scope.signal,
   });
   // The engine's rule (SPEC §3.4): a best-effort result is applied and retried; only a message
   // that may not be hidden and is itself over the window makes a retry pointless, and the

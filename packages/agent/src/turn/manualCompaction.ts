@@ -1,6 +1,6 @@
 import { parseManualTrigger, type ManualTrigger } from '@threadline/context';
-import type { TurnScope } from '../turn/deps';
-import { runCompaction, type CompactionOutcome } from '../turn/compaction';
+import type { Turn } from './turn';
+import { runCompaction, type CompactionOutcome } from './compaction';
 
 /** The user's text as it arrived, with its manual compaction phrase parsed once, right there. */
 export interface UserRequest {
@@ -17,17 +17,11 @@ export function userRequest(text: string): UserRequest {
 }
 
 /** A manual compaction ignores the minimum message count and produces no model reply. */
-export async function compactOnRequest(scope: TurnScope, instructions: string | null): Promise<CompactionOutcome> {
-  const outcome = await runCompaction({
-    ...scope,
-    trigger: 'manual',
-    instructions,
-    targetTokens: null,
-    signal: scope.signal,
-  });
+export async function compactOnRequest(scope: Turn, instructions: string | null): Promise<CompactionOutcome> {
+  const outcome = await runCompaction(scope, { trigger: 'manual', instructions, targetTokens: null });
   if (outcome.ok) {
     // Compaction works again: a paused auto compaction resumes (the user's way to unpause it).
-    const rt = scope.deps.runtime(scope.sessionId);
+    const rt = scope.runtime;
     rt.consecutiveAutoFailures = 0;
     rt.autoPaused = false;
   }
