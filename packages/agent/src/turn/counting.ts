@@ -7,7 +7,13 @@ import {
 } from '@threadline/context';
 import type { ChatMessage, StoredMessage } from '@threadline/protocol';
 import type { Store } from '@threadline/store';
-import type { SessionSnapshot } from './snapshot';
+
+/** What counting reads and updates of a session's snapshot (turn/snapshot.ts). */
+interface SessionSnapshot {
+  readonly history: StoredMessage[];
+  counted: number;
+  version: number;
+}
 
 /**
  * Token counting without holding the thread that answers requests (issue 25). A message over

@@ -1,10 +1,8 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { ProjectInstructions, SessionInstructions } from '@threadline/protocol';
-import type { Workspace } from './deps';
-import { classifyPath } from '../workspace/reach';
+import { classifyPath, type Reach } from '../workspace/reach';
 import { foldersUp, repoRoot } from '../workspace/repo';
-import { reachBase } from '../workspace/sessionFolder';
 
 /** The project instruction files, in the order one folder's are preferred. */
 export const INSTRUCTION_FILES = ['AGENTS.md', 'CLAUDE.md', 'GEMINI.md', '.github/copilot-instructions.md'] as const;
@@ -50,11 +48,11 @@ export class ProjectInstructionsCache {
    * INSTRUCTION_FILES wins. A file in the data folder or a credential place (a link to one) is
    * never read.
    */
-  find(folder: string, ws: Workspace): ProjectInstructions | null {
-    const repo = repoRoot(folder, ws.homeDir);
-    const up = foldersUp(folder, ws.homeDir);
+  find(folder: string, base: Omit<Reach, 'folder'>): ProjectInstructions | null {
+    const repo = repoRoot(folder, base.home);
+    const up = foldersUp(folder, base.home);
     const dirs = repo === null ? up.slice(0, 1) : up.slice(0, up.indexOf(repo) + 1);
-    const reach = { ...reachBase(ws), folder };
+    const reach = { ...base, folder };
     for (const dir of dirs) {
       for (const name of INSTRUCTION_FILES) {
         const file = path.join(dir, name);

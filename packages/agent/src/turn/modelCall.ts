@@ -67,7 +67,7 @@ function retryReason(kind: ProviderErrorKind): 'rate_limit' | 'server' | 'networ
  * context-length error (compact lower, rebuild, retry).
  */
 export async function callModel(scope: Turn): Promise<ModelReply> {
-  const { deps, sessionId, settings } = scope;
+  const { deps, sessionId } = scope;
   const id = deps.newId();
   // Recovery compactions of this call: taken back if the call never gets through (they did not help).
   const recovered: string[] = [];

@@ -20,7 +20,8 @@ export const TURN_ABORTED_TEXT =
  * the meter). Never throws: failures become notices and events.
  */
 export async function runTurn(turn: Turn, request: UserRequest): Promise<void> {
-  const { deps, sessionId } = turn;
+  const { deps, sessionId, signal } = turn;
+  const { limits } = deps;
   // Every write of the turn goes through the session's snapshot: checked against the store once.
   deps.sessions.hold(sessionId);
   turn.checkpoint = new TurnCheckpoint(deps, sessionId);
@@ -28,8 +29,53 @@ export async function runTurn(turn: Turn, request: UserRequest): Promise<void> {
     // The system prompt says whether commands are sandboxed: the detection (started with the
     // runtime, a few ms) is in before the first request.
     await deps.sandbox?.info();
-    if (request.manual) await compactOnRequest(turn, request.manual.instructions);
-    else await modelCalls(turn, request);
+    if (request.manual) {
+      await compactOnRequest(turn, request.manual.instructions);
+      return;
+    }
+    // Exact counts of large messages first (counted in slices, turn/counting.ts): what the turn
+    // decides (auto-compaction, the budget) is decided on them.
+    await settleCounts(deps.store, turn.snapshot(), turn.profile.model);
+    refreshSessionMemory(turn, { at: 'turn_start' });
+    // Lazy MCP servers start now; each start is bounded, a failure only leaves its tools out, and
+    // a cancel does not wait for a slow one (it keeps starting for the next turn).
+    turn.toolsChanged(await untilAborted(deps.mcp?.prepareTurn(sessionId), signal));
+    const doom = new DoomLoopGuard(limits.doomLoopLimit);
+    for (let call = 0; call < limits.maxModelCalls; call++) {
+      if (call > 0) await settleCounts(deps.store, turn.snapshot(), turn.profile.model);
+      // Build the view, compact if due, stream the reply (with the recovery loop around it).
+      const reply = await callModel(turn);
+      if (reply.kind === 'stopped') return;
+      if (reply.kind === 'aborted') {
+        commitStep(turn, assistantMessage(reply.id, reply.content, []), [], true);
+        return;
+      }
+      if (reply.kind === 'error') {
+        failTurn(turn, reply.id, reply.content, reply.error);
+        return;
+      }
+      const assistant = assistantMessage(reply.id, reply.content, reply.toolCalls, reply.reasoning);
+      if (reply.toolCalls.length === 0) {
+        // The final answer's facts (and their runtime notice) belong to this turn, not the next.
+        const stored = commitStep(turn, assistant, [], false);
+        refreshSessionMemory(turn, { at: 'committed', messages: stored });
+        return;
+      }
+      const { outcomes, repeated } = await runToolCalls(turn, reply.id, reply.toolCalls, doom, request.text);
+      const stored = commitStep(turn, assistant, outcomes, signal.aborted);
+      // What the step's tools did counts even when the turn stops here (a file already written).
+      refreshSessionMemory(turn, { at: 'committed', messages: stored });
+      if (repeated) {
+        persistErrorNotice(deps, sessionId, {
+          type: 'doom_loop',
+          tool: repeated.function.name,
+          limit: limits.doomLoopLimit,
+        });
+        return;
+      }
+      if (signal.aborted) return;
+    }
+    persistErrorNotice(deps, sessionId, { type: 'max_model_calls', limit: limits.maxModelCalls });
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     deps.emit({ type: 'error', sessionId, code: err instanceof AppError ? err.code : 'internal', message });
@@ -38,65 +84,17 @@ export async function runTurn(turn: Turn, request: UserRequest): Promise<void> {
     } catch {
       // The store itself failed; the error event above is all we can do.
     }
-  }
-  try {
-    // What the turn changed in the folder, whatever its outcome (never throws).
-    await turn.checkpoint.finish();
+  } finally {
+    // Finish, whatever the outcome: what the turn changed in the folder (never throws), the meter.
     try {
+      await turn.checkpoint.finish();
       refreshUsage(turn);
     } catch {
       // Usage is advisory; never let it mask the turn's outcome.
+    } finally {
+      deps.sessions.release(sessionId);
     }
-  } finally {
-    deps.sessions.release(sessionId);
   }
-}
-
-/** The loop: memory at the start, then model call → tool calls → commit, until the model answers. */
-async function modelCalls(turn: Turn, request: UserRequest): Promise<void> {
-  const { deps, sessionId } = turn;
-  // Exact counts of large messages first (counted in slices, turn/counting.ts): what the turn
-  // decides (auto-compaction, the budget) is decided on them.
-  await settleCounts(deps.store, turn.snapshot(), turn.profile.model);
-  refreshSessionMemory(turn, { at: 'turn_start' });
-  // Lazy MCP servers start now; each start is bounded, a failure only leaves its tools out, and
-  // a cancel does not wait for a slow one (it keeps starting for the next turn).
-  turn.toolsChanged(await untilAborted(deps.mcp?.prepareTurn(sessionId), turn.signal));
-  const doom = new DoomLoopGuard(deps.limits.doomLoopLimit);
-  for (let call = 0; call < deps.limits.maxModelCalls; call++) {
-    if (call > 0) await settleCounts(deps.store, turn.snapshot(), turn.profile.model);
-    const reply = await callModel(turn);
-    if (reply.kind === 'stopped') return;
-    if (reply.kind === 'aborted') {
-      commitStep(turn, assistantMessage(reply.id, reply.content, []), [], true);
-      return;
-    }
-    if (reply.kind === 'error') {
-      failTurn(turn, reply.id, reply.content, reply.error);
-      return;
-    }
-    const assistant = assistantMessage(reply.id, reply.content, reply.toolCalls, reply.reasoning);
-    if (reply.toolCalls.length === 0) {
-      // The final answer's facts (and their runtime notice) belong to this turn, not the next.
-      const stored = commitStep(turn, assistant, [], false);
-      refreshSessionMemory(turn, { at: 'committed', messages: stored });
-      return;
-    }
-    const { outcomes, repeated } = await runToolCalls(turn, reply.id, reply.toolCalls, doom, request.text);
-    const stored = commitStep(turn, assistant, outcomes, turn.signal.aborted);
-    // What the step's tools did counts even when the turn stops here (a file already written).
-    refreshSessionMemory(turn, { at: 'committed', messages: stored });
-    if (repeated) {
-      persistErrorNotice(deps, sessionId, {
-        type: 'doom_loop',
-        tool: repeated.function.name,
-        limit: deps.limits.doomLoopLimit,
-      });
-      return;
-    }
-    if (turn.signal.aborted) return;
-  }
-  persistErrorNotice(deps, sessionId, { type: 'max_model_calls', limit: deps.limits.maxModelCalls });
 }
 
 /** The work's result, or undefined when the turn is cancelled first (the work goes on). */

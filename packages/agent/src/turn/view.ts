@@ -13,6 +13,7 @@ import { commandsSentence } from '../sandbox/service';
 import { instructionsSection } from './instructions';
 import { systemPrompt } from './systemPrompt';
 import type { Turn } from './turn';
+import { reachBase } from '../workspace/sessionFolder';
 
 export interface SessionView {
   view: View;
@@ -66,7 +67,7 @@ export function instructionsOf(turn: Turn): SessionInstructions {
   let project: ProjectInstructions | null = null;
   if ('folder' in place) {
     try {
-      project = turn.deps.instructions.find(place.folder, turn.deps.workspace);
+      project = turn.deps.instructions.find(place.folder, reachBase(turn.deps.workspace));
     } catch {
       project = null;
     }
