@@ -8,7 +8,7 @@ import {
 } from '@threadline/protocol';
 import { createProviderClient, type ProviderClient } from '../provider/client';
 import type { TurnDeps } from '../turn/deps';
-import { Turn, emitSession as emitSessionOf, sessionRow } from '../turn/turn';
+import { Turn, emitSession as emitSessionOf } from '../turn/turn';
 import type { SessionRuntimes } from '../turn/sessionRuntime';
 
 /** Builds the client of a profile (tests pass their own options, e.g. no retry sleeps). */
@@ -36,8 +36,11 @@ export const FALLBACK_PROFILE: ProviderProfile = {
   active: false,
 };
 
-export function requireSession(ctx: ApiContext, sessionId: string): void {
-  sessionRow(ctx.deps, sessionId);
+/** The session's row, or not_found. */
+export function requireSession(ctx: ApiContext, sessionId: string): SessionSummary {
+  const session = ctx.deps.store.sessions.get(sessionId);
+  if (!session) throw new AppError('not_found', `No session with id ${sessionId}.`);
+  return session;
 }
 
 /**
@@ -100,7 +103,7 @@ export function startTurn(ctx: ApiContext, session: SessionSummary, signal: Abor
  * never decrypt the API key (a locked keychain must not break them) and work with no provider.
  */
 export function scopeFor(ctx: ApiContext, sessionId: string, signal: AbortSignal, needClient: boolean): Turn {
-  const session = sessionRow(ctx.deps, sessionId);
+  const session = requireSession(ctx, sessionId);
   const settings = currentSettings(ctx);
   if (needClient) {
     const { profile, client } = activeProvider(ctx, sessionId, session);

@@ -5,7 +5,7 @@ import { userRequest, type UserRequest } from '../turn/manualCompaction';
 import { acceptUserMessage } from '../turn/acceptUserMessage';
 import { runTurn } from '../turn/runTurn';
 import type { TurnDeps } from '../turn/deps';
-import { sessionRow, type Turn } from '../turn/turn';
+import type { Turn } from '../turn/turn';
 import { emitSession, requireSession, runSessionWork, startTurn, type ApiContext } from './apiContext';
 
 type BranchRoutes = Pick<AppApi, 'chat.edit' | 'chat.regenerate' | 'chat.retry' | 'branches.switch'>;
@@ -45,7 +45,7 @@ export function branchRoutes(ctx: ApiContext): BranchRoutes {
       .history.findLast((m) => m.role === 'user' && m.kind === 'normal' && m.visibility.agent);
     if (!request) throw new AppError('not_found', 'There is no request in this conversation to answer again.');
     const abort = new AbortController();
-    const turn = startTurn(ctx, sessionRow(ctx.deps, sessionId), abort.signal); // no provider: nothing moves
+    const turn = startTurn(ctx, requireSession(ctx, sessionId), abort.signal); // no provider: nothing moves
     ctx.deps.sessions.switchBranch(sessionId, request.id, { exact: true });
     answer(ctx, turn, abort, userRequest(store.messages.get(request.id)?.fullOutput ?? request.content ?? ''));
     return { accepted: true as const, userMessageId: request.id };
@@ -58,7 +58,7 @@ export function branchRoutes(ctx: ApiContext): BranchRoutes {
       if (!target || target.sessionId !== sessionId || target.role !== 'user' || target.kind !== 'normal')
         throw new AppError('not_found', `No message of yours with id ${messageId} in this session.`);
       const abort = new AbortController();
-      const turn = startTurn(ctx, sessionRow(ctx.deps, sessionId), abort.signal);
+      const turn = startTurn(ctx, requireSession(ctx, sessionId), abort.signal);
       const request = userRequest(text);
       // The new version keeps the attachments of the one it replaces (the edit is of the text).
       const refs = attachmentsOf(target);

@@ -3,7 +3,7 @@ import { prepareAttachments } from '../attachments';
 import { userRequest } from '../turn/manualCompaction';
 import { acceptUserMessage } from '../turn/acceptUserMessage';
 import { runTurn } from '../turn/runTurn';
-import { sessionRow, type Turn } from '../turn/turn';
+import type { Turn } from '../turn/turn';
 import { emitCost, recordCall } from '../turn/cost';
 import { askTitle, firstExchange, isAutoTitle } from '../turn/title';
 import { emitSession, requireSession, runSessionWork, startTurn, type ApiContext } from './apiContext';
@@ -19,7 +19,7 @@ export function chatRoutes(ctx: ApiContext): ChatRoutes {
   const appending = new Set<string>();
   return {
     'chat.send': async ({ sessionId, text, attachments }) => {
-      const session = sessionRow(ctx.deps, sessionId);
+      const session = requireSession(ctx, sessionId);
       const rt = ctx.runtimes.get(sessionId);
       if (rt.busy || appending.has(sessionId))
         throw new AppError('busy', 'A turn is already running in this session; wait for it or cancel it.');

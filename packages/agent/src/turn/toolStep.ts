@@ -210,10 +210,12 @@ export async function runToolCall(
     ranArguments = gated.rewritten.rewrittenArguments;
     gate = { ...gated.rewritten, declined: false };
   }
-  const place = placeOf(scope);
+  // The session's working folder, or why there is none usable (an error the model can read).
+  const place = scope.folder();
   if ('error' in place) {
     announce(scope, messageId, call, false);
-    return done('error', { ok: false, content: place.error }, gateNotices(gated.notice, false));
+    const content = `Error: no usable working folder: ${place.error}`;
+    return done('error', { ok: false, content }, gateNotices(gated.notice, false));
   }
   const access = pathAccess(scope, parsed.tool, gated.args, place.folder);
   if (access?.zone === 'data') {
@@ -273,12 +275,6 @@ function deniedText(scope: Turn, toolCallId: string): string {
   return reason
     ? `denied: the user did not allow this tool call and said: ${reason}`
     : 'denied: the user did not allow this tool call';
-}
-
-/** The session's working folder, or why there is none usable (an error the model can read). */
-function placeOf(scope: Turn): { folder: string } | { error: string } {
-  const place = scope.folder();
-  return 'error' in place ? { error: `Error: no usable working folder: ${place.error}` } : place;
 }
 
 type PathAccess = PathClass;

@@ -1,10 +1,4 @@
-import {
-  AppError,
-  type ApprovalPolicy,
-  type ProviderProfile,
-  type SessionSummary,
-  type Settings,
-} from '@threadline/protocol';
+import type { ApprovalPolicy, ProviderProfile, SessionSummary, Settings } from '@threadline/protocol';
 import type { ProviderClient } from '../provider/client';
 import type { TurnCheckpoint } from '../checkpoints/turn';
 import type { ToolRegistry } from '../tools/registry';
@@ -124,13 +118,6 @@ export class Turn {
     this.fresh();
     return (this.ownPrompt ??= { text: this.deps.store.sessions.systemPrompt(this.sessionId) }).text;
   }
-}
-
-/** The session's row, or not_found. */
-export function sessionRow(deps: Pick<TurnDeps, 'store'>, sessionId: string): SessionSummary {
-  const session = deps.store.sessions.get(sessionId);
-  if (!session) throw new AppError('not_found', `No session with id ${sessionId}.`);
-  return session;
 }
 
 /** The one place `session.updated` is sent: the row as the renderers see it (presentSession), and whether it is busy. */
