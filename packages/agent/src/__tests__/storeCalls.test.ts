@@ -116,3 +116,36 @@ describe('store calls of one turn (one shell call, two model calls)', () => {
     });
   }
 });
+
+describe("the turn's small rows", () => {
+  it('an "always" on the first card of a turn lets the same turn\'s next call run without asking', async () => {
+    h = await startHarness({
+      settings: { approvalPolicy: 'ask' },
+      llm: {
+        defaultReply: (req) => {
+          const results = req.messages.filter((m) => m.role === 'tool').length;
+          return results < 2
+            ? { toolCalls: [{ name: 'shell', arguments: { command: `echo call-${results}` } }] }
+            : { content: 'both ran' };
+        },
+      },
+    });
+    await h.api['chat.send']({ sessionId: h.sessionId, text: 'run two commands' });
+    const first = await h.waitFor('tool.requested');
+    expect(first.needsApproval).toBe(true);
+    await h.api['chat.approve']({
+      sessionId: h.sessionId,
+      toolCallId: first.toolCall.id,
+      decision: 'approve',
+      remember: true,
+    });
+    await h.api.idle(h.sessionId);
+    const requested = h.events.filter((e) => e.type === 'tool.requested');
+    expect(requested.map((e) => e.type === 'tool.requested' && e.needsApproval)).toEqual([true, false]);
+    const results = h.history().filter((m) => m.role === 'tool');
+    expect(results.map((m) => m.content)).toEqual([
+      expect.stringContaining('call-0'),
+      expect.stringContaining('call-1'),
+    ]);
+  });
+});
