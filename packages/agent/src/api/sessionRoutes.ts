@@ -60,8 +60,9 @@ export function sessionRoutes(ctx: ApiContext): SessionRoutes {
       if (rt.abort) rt.abort.abort();
       if (rt.running) await rt.running;
       ctx.deps.sessions.deleteSession(id);
+      // No row any more, and no work: `session: null`, not busy.
+      emitSession(ctx, id);
       ctx.runtimes.delete(id);
-      ctx.deps.emit({ type: 'session.updated', sessionId: id, session: null, busy: false });
       return { deleted: true };
     },
     'sessions.export': async ({ id, format, branches }) => {
