@@ -16,8 +16,8 @@ export const ATTACHMENT_LIMITS = Object.freeze({
   textInlineChars: 60_000,
   /** Attachments of one message. */
   perMessage: 10,
-  /** Longest side of an image's thumbnail (the transcript shows it at most 240 px wide, 2× for sharp screens). */
-  thumbMaxSide: 480,
+  /** Longest side of an image's thumbnail (the transcript shows it 160 px wide: 2× for sharp screens). */
+  thumbMaxSide: 320,
   /** Bytes of a thumbnail. */
   thumbMaxBytes: 256 * 1024,
 });
