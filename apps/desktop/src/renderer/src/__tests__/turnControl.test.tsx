@@ -261,3 +261,35 @@ describe('an attachment taken out before it was sent', () => {
     expect(discarded()).toEqual(['att-1', 'att-a']);
   });
 });
+
+describe("the composer's attachment errors", () => {
+  it('a newer failed upload replaces the older error; a good file stays beside it', async () => {
+    const fake = createFakeBridge({
+      'messages.list': () => [],
+      'attachments.add': (input) => {
+        if (String(input.name).startsWith('bad'))
+          throw Object.assign(new Error(`${String(input.name)} is neither text`), { code: 'invalid_input' });
+        return { id: 'ok-1', kind: 'text', name: String(input.name), mime: 'text/plain', size: 2, chars: 2 };
+      },
+    });
+    setBridge(fake.bridge);
+    await i18n.changeLanguage('en');
+    render(<Composer sessionId="s3" />);
+    const picker = screen.getByTestId('attach-input');
+    const pick = async (...names: string[]) =>
+      act(async () => {
+        fireEvent.change(picker, { target: { files: names.map((n) => new File(['hi'], n, { type: 'text/plain' })) } });
+      });
+    await pick('bad-one.bin', 'good.txt');
+    await vi.waitFor(() =>
+      expect(screen.getAllByTestId('composer-attachment').map((li) => li.dataset.status)).toEqual(['error', 'ready']),
+    );
+    await pick('bad-two.bin');
+    await vi.waitFor(() =>
+      expect(screen.getAllByTestId('composer-attachment').map((li) => [li.dataset.status, li.title])).toEqual([
+        ['ready', 'good.txt'],
+        ['error', 'bad-two.bin is neither text'],
+      ]),
+    );
+  });
+});

@@ -223,6 +223,8 @@ function useAttachments(sessionId: string) {
   };
   const add = (files: readonly File[]) => {
     const owner = sessionId;
+    // A new attempt's errors replace the last one's: failed chips are not kept beside new ones.
+    update(owner, (cur) => cur.filter((a) => a.status !== 'error'));
     for (const file of files) {
       const key = `${Date.now()}-${Math.random().toString(36).slice(2)}`;
       const image = isImageFile(file);
