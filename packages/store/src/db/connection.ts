@@ -76,7 +76,7 @@ export function openDatabase(opts: OpenDatabaseOptions): OpenedDatabase {
       if (opts.onCorrupt === 'report')
         throw new StoreError(
           'corrupt',
-          `The database ${file} is damaged (${(err as Error).message}).`,
+          `The database ${file} is damaged (${oneLine((err as Error).message)}).`,
           undefined,
           damagedCopyName(file, opts.now()),
         );
@@ -137,14 +137,14 @@ function inspectExisting(file: string): Damage | null {
     if (size <= QUICK_CHECK_MAX_BYTES) {
       const result = ro.pragma('quick_check(1)', { simple: true });
       if (result !== 'ok')
-        return { code: 'corrupt', message: `The database ${file} is damaged (quick_check: ${String(result)}).` };
+        return { code: 'corrupt', message: `The database ${file} is damaged (quick_check: ${oneLine(result)}).` };
     }
     keepSideFiles = true;
     return null;
   } catch (err) {
     if (err instanceof StoreError) throw err;
     if (isCorruptionError(err))
-      return { code: 'corrupt', message: `The database ${file} is damaged (${(err as Error).message}).` };
+      return { code: 'corrupt', message: `The database ${file} is damaged (${oneLine((err as Error).message)}).` };
     throw err;
   } finally {
     ro?.close();
@@ -173,6 +173,9 @@ function readHeader(file: string): Buffer {
     closeSync(fd);
   }
 }
+
+/** SQLite's detail on one line (quick_check's report spans several): the start-up sentence is one line. */
+const oneLine = (detail: unknown): string => String(detail).replace(/\s+/g, ' ').trim();
 
 export function isCorruptionError(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
