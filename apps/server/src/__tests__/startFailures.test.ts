@@ -1,5 +1,6 @@
 // Issue 25 §6: start-up failures of the data folder are one sentence, with real processes: a
-// read-only folder (a read-only bind mount made by bwrap), a lock held by a zombie, and a damaged
+// read-only folder (a read-only bind mount made by bwrap), a full disk (a small tmpfs made by bwrap),
+// a lock held by a zombie, and a damaged
 // database (reported untouched; `--fresh-database` keeps it under a dated name and opens a new one).
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -64,6 +65,40 @@ describe('start-up failures in one sentence', () => {
       expect(r.stdout).toBe('');
       expect(r.stderr).toBe(
         `threadline serve: The data folder ${dataDir} is on a read-only disk; start with a writable one (--data-dir DIR or THREADLINE_DATA_DIR).\n`,
+      );
+      expect(r.status).toBe(2);
+    },
+    150_000,
+  );
+
+  it.skipIf(!hasBwrap)(
+    'a full disk: one line, exit 2',
+    () => {
+      // The data folder on a 40 KB tmpfs (bwrap's own mount): the database cannot grow its files.
+      const full = tempDir();
+      const staticDir = path.join(tempDir(), 'web');
+      mkdirSync(staticDir);
+      writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html>');
+      const dataDir = path.join(full, 'data');
+      const env = { ...process.env };
+      delete env.THREADLINE_DATA_DIR;
+      const r = spawnSync(
+        'bwrap',
+        ['--bind', '/', '/', '--size', '40960', '--tmpfs', full, '--dev', '/dev', '--proc', '/proc', '--'].concat([
+          process.execPath,
+          '--import',
+          'tsx',
+          cli,
+          '--data-dir',
+          dataDir,
+          '--static-dir',
+          staticDir,
+        ]),
+        { cwd: repoRoot, env, encoding: 'utf8', timeout: 120_000 },
+      );
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(
+        `threadline serve: The disk of the data folder ${dataDir} is full; free some space and start Threadline again.\n`,
       );
       expect(r.status).toBe(2);
     },
