@@ -160,13 +160,13 @@ export function forEachO200kSpan(t: string, span: (start: number, end: number) =
 
 /*
  * The same pre-tokenizer for any text (the stretches around non-ASCII characters), by hand as
- * well: compiling the encoding's regex (Unicode property classes) costs ~10 ms the first time,
- * more than counting a megabyte of text once the code is warm, and every fresh process paid it
- * at its first accented letter. Characters are read as code points (the regex's `u` flag); a
- * non-ASCII one is classified once by small one-class regexes (a fraction of a millisecond to
- * compile) and remembered. The alternatives are tried in the pattern's order with its greedy
- * backtracking: a mark (\p{M}) is in both letter sets but not in \p{L}, so it may be a prefix or
- * punctuation too, and a run of letters may have to give some back (see letterAlt1).
+ * well: building and first running the encoding's regex (Unicode property classes in many
+ * alternatives) costs several milliseconds, which every fresh process paid at its first accented
+ * letter. Characters are read as code points (the regex's `u` flag); a non-ASCII one is
+ * classified once by a small regex of its classes (below) and remembered. The alternatives are
+ * tried in the pattern's order with its greedy backtracking: a mark (\p{M}) is in both letter sets
+ * but not in \p{L}, so it may be a prefix or punctuation too, and a run of letters may have to
+ * give some back (see letterAlt1).
  */
 const U_SET = 1; // [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]
 const L_SET = 2; // [\p{Ll}\p{Lm}\p{Lo}\p{M}]
@@ -186,23 +186,31 @@ for (let c = 0; c < 128; c++) {
     (k & NEWLINE ? NL : 0);
 }
 
-let classifiers: Array<[RegExp, number]> | null = null;
+/**
+ * One regex with a group per class (Unicode's general categories are disjoint, and \s is none of
+ * them): compiled once, the first time a non-ASCII character is met, in ~1.5 ms, where one regex
+ * per set costs twice that (the letter classes would be compiled twice).
+ */
+let classifier: RegExp | null = null;
+const GROUP_FLAGS = [
+  0,
+  L_SET | LET, // \p{Ll}
+  U_SET | LET, // \p{Lu}, \p{Lt}
+  U_SET | L_SET | LET, // \p{Lm}, \p{Lo}
+  U_SET | L_SET, // \p{M}: in both letter sets, not in \p{L}
+  NUM, // \p{N}
+  WS, // \s
+];
 const nonAsciiFlags = new Map<number, number>();
 
 function flagsOf(cp: number): number {
   if (cp < 128) return ASCII_FLAGS[cp]!;
   let f = nonAsciiFlags.get(cp);
   if (f === undefined) {
-    classifiers ??= [
-      [/^[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]$/u, U_SET],
-      [/^[\p{Ll}\p{Lm}\p{Lo}\p{M}]$/u, L_SET],
-      [/^\p{N}$/u, NUM],
-      [/^\s$/u, WS],
-      [/^\p{L}$/u, LET],
-    ];
-    const s = String.fromCodePoint(cp);
+    classifier ??= /^(?:(\p{Ll})|([\p{Lu}\p{Lt}])|([\p{Lm}\p{Lo}])|(\p{M})|(\p{N})|(\s))$/u;
+    const m = classifier.exec(String.fromCodePoint(cp));
     f = 0;
-    for (const [re, flag] of classifiers) if (re.test(s)) f |= flag;
+    if (m) for (let g = 1; g < GROUP_FLAGS.length; g++) if (m[g] !== undefined) f = GROUP_FLAGS[g]!;
     nonAsciiFlags.set(cp, f);
   }
   return f;
