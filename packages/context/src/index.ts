@@ -7,3 +7,4 @@ export * from './view';
 export * from './compaction';
 export * from './memory';
 export * from './gate';
+export * from './worker';
