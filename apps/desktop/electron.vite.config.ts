@@ -23,7 +23,16 @@ export default defineConfig({
     plugins: [copyVocab],
     build: {
       externalizeDeps: { exclude: workspace },
-      rolldownOptions: { input: { index: resolve(__dirname, 'src/main/index.ts') } },
+      rolldownOptions: {
+        // The work pool's worker (packages/context/src/worker/pool.ts) is an entry of its own,
+        // out/main/contextWorker.js, found at run time beside the code that starts it; shared
+        // chunks stay in out/main too, so that code and ./vocab are where it looks.
+        input: {
+          index: resolve(__dirname, 'src/main/index.ts'),
+          contextWorker: resolve(__dirname, '../../packages/context/src/worker/entry.ts'),
+        },
+        output: { chunkFileNames: '[name]-[hash].js' },
+      },
     },
   },
   preload: {

@@ -22,8 +22,10 @@
  *   first worker cannot start (one line is logged, then every task runs in-thread), or when a
  *   worker dies under a task (that task is run again in-thread). It must compute the same result.
  *
+ * `THREADLINE_POOL_LOG=1` logs a line whenever a worker is ready (the responsiveness test reads it).
+ *
  * Size: `THREADLINE_WORKERS`, else `os.availableParallelism() - 1`, at least 1. Workers start on
- * the first task and stay (unref'd: they never keep a process alive). The worker file is found
+ * the first task and stay (an idle one never keeps the process alive). The worker file is found
  * beside this module: `contextWorker.js` in a bundle (electron-vite emits it as its own entry of
  * the main build), else `entry.ts` (sources run by tsx or vitest; the worker then registers tsx's
  * loader before it imports the entry).
@@ -244,6 +246,8 @@ export class WorkPool {
       }
       const job = this.queue.shift()!;
       slot.job = job;
+      // A busy worker keeps the process alive (a CLI awaiting its count); an idle one does not.
+      slot.worker.ref();
       const msg: ToWorker = { type: 'run', id: job.id, task: job.task, payload: job.payload };
       try {
         slot.worker.postMessage(msg);
@@ -273,7 +277,7 @@ export class WorkPool {
       this.fail(`cannot start a worker: ${(err as Error).message}`);
       return false;
     }
-    worker.unref();
+    // Referenced while it starts (a task waits for it), unreferenced whenever it is idle.
     const slot: Slot = { worker, sync, ready: false, job: null };
     this.slots.push(slot);
     worker.on('message', (m: FromWorker) => this.onMessage(slot, m));
@@ -285,7 +289,10 @@ export class WorkPool {
   private onMessage(slot: Slot, m: FromWorker): void {
     if (m.type === 'ready') {
       slot.ready = true;
+      if (process.env.THREADLINE_POOL_LOG === '1')
+        this.log(`threadline: work pool: a worker is ready (size ${this.size})`);
       this.pump();
+      if (!slot.job) slot.worker.unref();
       return;
     }
     const job = slot.job;
@@ -293,12 +300,14 @@ export class WorkPool {
     switch (m.type) {
       case 'done':
         slot.job = null;
+        slot.worker.unref();
         this.ran.worker++;
         job.resolve(m.result);
         this.pump();
         return;
       case 'fail': {
         slot.job = null;
+        slot.worker.unref();
         job.reject(fromPlainError(m.error));
         this.pump();
         return;
