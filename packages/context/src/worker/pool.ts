@@ -184,8 +184,8 @@ export class WorkPool {
   private nextId = 1;
   /** Set once a worker could not start: every task runs in-thread from then on. */
   private broken: string | null = null;
-  /** Tasks finished by a worker, and tasks run on this thread instead (tests, the bench). */
-  readonly ran = { worker: 0, inThread: 0 };
+  /** Tasks finished by a worker (in all and by name), and tasks run on this thread instead (tests). */
+  readonly ran = { worker: 0, inThread: 0, tasks: {} as Record<string, number> };
   private readonly entry: ReturnType<typeof workerEntry>;
 
   constructor(
@@ -302,6 +302,7 @@ export class WorkPool {
         slot.job = null;
         slot.worker.unref();
         this.ran.worker++;
+        this.ran.tasks[job.task] = (this.ran.tasks[job.task] ?? 0) + 1;
         job.resolve(m.result);
         this.pump();
         return;

@@ -195,7 +195,7 @@ describe('the work pool', () => {
         [1, 2, 3].map((n) => broken.run<number>('countText', { text: 'a', model: MODEL }, { inThread: () => n })),
       );
       expect(results).toEqual([1, 2, 3]);
-      expect(broken.ran).toEqual({ worker: 0, inThread: 3 });
+      expect(broken.ran).toEqual({ worker: 0, inThread: 3, tasks: {} });
       expect(lines).toEqual([expect.stringMatching(/work pool is off \(worker error: cannot load\)/)]);
       // From now on in-thread at once, nothing more logged.
       expect(await broken.run<number>('countText', {}, { inThread: () => 4 })).toBe(4);
