@@ -424,7 +424,10 @@ export async function countTextTokensAsync(text: string, model: string, opts?: S
     return countTextTokens(text, model);
   const sliced = (): Promise<number> => runSteps(countTextTokensSteps(text, model), opts);
   if (text.length < OFF_THREAD_COUNT_CHARS) return sliced();
-  return runOffThread<number>('countText', { text, model }, { inThread: sliced });
+  const n = await runOffThread<number>('countText', { text, model }, { inThread: sliced });
+  // A worker does not stop mid-count: a caller that gave up gets what the slices would give it.
+  if (opts?.signal?.aborted) throw opts.signal.reason ?? new Error('aborted');
+  return n;
 }
 
 /**

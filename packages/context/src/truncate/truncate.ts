@@ -230,11 +230,14 @@ export async function truncateToolOutputAsync(
     return truncateToolOutput(text, opts);
   // The whole cut on the work pool (the same result: truncateToolOutput counts it whole, then
   // encodes only the two ends), in slices here when no worker can run.
-  return runOffThread<TruncateResult>(
+  const cut = await runOffThread<TruncateResult>(
     'truncate',
     { text, opts },
     { inThread: () => truncateSliced(text, opts, slice) },
   );
+  // A worker does not stop mid-cut: a caller that gave up gets what the slices would give it.
+  if (slice?.signal?.aborted) throw slice.signal.reason ?? new Error('aborted');
+  return cut;
 }
 
 async function truncateSliced(text: string, opts: TruncateOptions, slice?: SliceOptions): Promise<TruncateResult> {
