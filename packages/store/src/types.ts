@@ -49,11 +49,18 @@ export interface OpenStoreOptions {
   /** Environment for setting overrides (THREADLINE_* / AGIME_*). Default process.env. */
   env?: Record<string, string | undefined>;
   /**
-   * What to do with a corrupt or non-SQLite file. 'throw' (default): copy it aside to
-   * `<file>.corrupt-<timestamp>` and throw. 'recreate': move it aside and start an empty database;
-   * `store.recovered` then says where the old file went.
+   * What to do with a corrupt or non-SQLite file (damagedDatabase.ts). 'throw' (default): copy it
+   * aside to `<file>.corrupt-<timestamp>` and throw. 'report': throw without touching anything, the
+   * error naming (`keepAs`) where starting fresh would keep it: what the shells use to offer a
+   * fresh database. 'recreate': rename it (and its -wal/-shm) to that dated name beside it (never
+   * deleted) and start an empty database; `store.recovered` then says where the old file went.
    */
-  onCorrupt?: 'throw' | 'recreate';
+  onCorrupt?: 'throw' | 'report' | 'recreate';
+  /**
+   * With 'recreate': the name to keep the damaged file as (the `keepAs` a 'report' error gave, so
+   * the offer the user accepted names the file that results); a free dated name when it is taken.
+   */
+  keepDamagedAs?: string;
 }
 
 export type StoreErrorCode =
@@ -74,6 +81,8 @@ export class StoreError extends Error {
     message: string,
     /** For corrupt / not_sqlite: where the damaged file was copied. */
     readonly backupFile?: string,
+    /** For corrupt / not_sqlite with onCorrupt 'report': where starting fresh would keep the file. */
+    readonly keepAs?: string,
   ) {
     super(message);
     this.name = 'StoreError';
@@ -184,6 +193,8 @@ export interface NewAttachment {
   pages?: number;
   /** A text attachment's text (a text file's, a PDF's extracted text, a long paste). */
   text?: string;
+  /** An image's thumbnail (its bytes and type), kept beside the image. */
+  thumb?: { bytes: Uint8Array; mime: string };
 }
 
 export type StoredAttachment = AttachmentRef;
@@ -196,6 +207,18 @@ export interface AttachmentsRepo {
   bytes(id: string): Buffer | null;
   /** A text attachment's whole text (null for an image or an unknown id). */
   text(id: string): string | null;
+  /** An image's thumbnail (null when it has none: stored before thumbnails, or a text). */
+  thumb(id: string): { bytes: Buffer; mime: string } | null;
+  /**
+   * Deletes an attachment no message refers to (one removed from the composer before sending);
+   * false when a message refers to it or it does not exist.
+   */
+  discard(id: string): boolean;
+  /**
+   * Deletes the attachments no message refers to that were last uploaded before `before` (ms):
+   * files attached in a composer and never sent. Returns how many.
+   */
+  dropUnreferenced(before: number): number;
 }
 
 // ─── compactions ────────────────────────────────────────────────────────────────────────────
