@@ -1,7 +1,7 @@
 import {
   buildPrefixSummaryRequestMessages,
   buildSummaryRequestMessages,
-  compact,
+  compactOffThread,
   countMessageTokens,
   dryRunSummarizer,
   isContextLimitError,
@@ -159,7 +159,8 @@ export async function planCompaction(
     ...opts,
     ...(summaryCalls ? { summaryCalls } : {}),
   };
-  const plan = await compact(compactInput(req, view, budget));
+  // On the work pool when the history is large (worker/offThread.ts); the summarizer stays here.
+  const plan = await compactOffThread(compactInput(req, view, budget));
   return inProviderTokens(plan, budget);
 }
 

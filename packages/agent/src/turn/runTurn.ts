@@ -36,7 +36,7 @@ export async function runTurn(turn: Turn, request: UserRequest): Promise<void> {
     // Exact counts of large messages first (counted in slices, turn/counting.ts): what the turn
     // decides (auto-compaction, the budget) is decided on them.
     await settleCounts(deps.store, turn.snapshot(), turn.profile.model);
-    refreshSessionMemory(turn, { at: 'turn_start' });
+    await refreshSessionMemory(turn, { at: 'turn_start' });
     // Lazy MCP servers start now; each start is bounded, a failure only leaves its tools out, and
     // a cancel does not wait for a slow one (it keeps starting for the next turn).
     turn.toolsChanged(await untilAborted(deps.mcp?.prepareTurn(sessionId), signal));
@@ -58,13 +58,13 @@ export async function runTurn(turn: Turn, request: UserRequest): Promise<void> {
       if (reply.toolCalls.length === 0) {
         // The final answer's facts (and their runtime notice) belong to this turn, not the next.
         const stored = commitStep(turn, assistant, [], false);
-        refreshSessionMemory(turn, { at: 'committed', messages: stored });
+        await refreshSessionMemory(turn, { at: 'committed', messages: stored });
         return;
       }
       const { outcomes, repeated } = await runToolCalls(turn, reply.id, reply.toolCalls, doom, request.text);
       const stored = commitStep(turn, assistant, outcomes, signal.aborted);
       // What the step's tools did counts even when the turn stops here (a file already written).
-      refreshSessionMemory(turn, { at: 'committed', messages: stored });
+      await refreshSessionMemory(turn, { at: 'committed', messages: stored });
       if (repeated) {
         persistErrorNotice(deps, sessionId, {
           type: 'doom_loop',
