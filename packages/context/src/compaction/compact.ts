@@ -1,12 +1,13 @@
-import type {
-  ChatMessage,
-  CompactionRecord,
-  CompactionStats,
-  MemoryFact,
-  StepReport,
-  StoredMessage,
-  Strategy,
-  Trigger,
+import {
+  isAutoThreshold,
+  type ChatMessage,
+  type CompactionRecord,
+  type CompactionStats,
+  type MemoryFact,
+  type StepReport,
+  type StoredMessage,
+  type Strategy,
+  type Trigger,
 } from '@threadline/protocol';
 import { buildCheckpointSnapshot } from '../memory/checkpoint';
 import { countMessageTokens, type TokenCache } from '../tokens/count';
@@ -171,7 +172,7 @@ function usageOf(input: CompactInput, before: number): number {
 /** Usage under the caller's auto threshold: an automatic run changes nothing (and inserts nothing). */
 function belowThreshold(input: CompactInput, before: number): boolean {
   const t = input.threshold;
-  if (input.trigger !== 'auto' || typeof t !== 'number' || !(t > 0 && t < 1)) return false;
+  if (input.trigger !== 'auto' || !isAutoThreshold(t)) return false;
   return !shouldAutoCompact(usageOf(input, before), t);
 }
 

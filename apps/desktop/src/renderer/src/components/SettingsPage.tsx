@@ -1,6 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { STRATEGIES, type ProviderProfile, type SettingsPatch, type VisibilityLevel } from '@threadline/protocol';
+import {
+  STRATEGIES,
+  isAutoThreshold,
+  type ProviderProfile,
+  type SettingsPatch,
+  type VisibilityLevel,
+} from '@threadline/protocol';
 import { call } from '../transport';
 import { Dialog } from './Dialog';
 import { useAppStore } from '../store';
@@ -247,7 +253,7 @@ function Context() {
       <SettingRow label={t('settings.context.threshold')} help={t('settings.context.thresholdHelp')}>
         <NumberField
           label={t('settings.context.threshold')}
-          value={th > 0 && th < 1 ? Math.round(th * 100) : 0}
+          value={isAutoThreshold(th) ? Math.round(th * 100) : 0}
           suffix={t('settings.context.percentSuffix')}
           validate={(n) => (Number.isInteger(n) && n >= 0 && n < 100 ? null : t('settings.context.thresholdInvalid'))}
           onCommit={(n) => apply({ compaction: { autoThreshold: n / 100 } })}
