@@ -1,5 +1,5 @@
 import {
-  APP_EVENT_TYPES,
+  isAppEvent,
   type AppEvent,
   type RouteName,
   type RpcResult,
@@ -26,15 +26,6 @@ export function takeToken(loc: Location = window.location, storage: Storage = wi
     return fromUrl;
   }
   return storage.getItem(TOKEN_KEY);
-}
-
-function isAppEvent(v: unknown): v is AppEvent {
-  return (
-    typeof v === 'object' &&
-    v !== null &&
-    typeof (v as { type?: unknown }).type === 'string' &&
-    (APP_EVENT_TYPES as readonly string[]).includes((v as { type: string }).type)
-  );
 }
 
 export function parseSseData(data: string): AppEvent | null {
