@@ -5,6 +5,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
 import { startBrowserMode } from './browserMode';
+import { errorMessage } from '@threadline/protocol';
 
 function fail(message: string): never {
   process.stderr.write(`threadline serve: ${message}\n`);
@@ -18,7 +19,7 @@ try {
     strict: true,
   }));
 } catch (err) {
-  fail(err instanceof Error ? err.message : String(err));
+  fail(errorMessage(err));
 }
 
 const port = values.port === undefined ? 0 : Number(values.port);
@@ -37,7 +38,7 @@ try {
   const stop = () =>
     void running.close().then(
       () => process.exit(0),
-      (err: unknown) => fail(`could not close cleanly: ${err instanceof Error ? err.message : String(err)}`),
+      (err: unknown) => fail(`could not close cleanly: ${errorMessage(err)}`),
     );
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
@@ -52,5 +53,5 @@ function startFailure(err: unknown): string {
     return `port ${port} is already in use on 127.0.0.1; choose another with --port N, or leave --port out to use a free one.`;
   if (code === 'EACCES')
     return `port ${port} needs privileges this user does not have; choose one above 1023 with --port N, or leave --port out.`;
-  return err instanceof Error ? err.message : String(err);
+  return errorMessage(err);
 }

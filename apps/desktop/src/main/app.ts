@@ -27,6 +27,7 @@ import { safeStorageEncryptor } from './secrets';
 import { APP_SCHEME, cspHeader, resolveRendererLocation, serveAppAsset } from './security';
 import { withSettingsObserver } from './settingsObserver';
 import { createMainWindow } from './window';
+import { errorMessage } from '@threadline/protocol';
 
 export interface RunAppOptions {
   openRuntime: OpenRuntime;
@@ -149,7 +150,7 @@ export function runApp(opts: RunAppOptions): RunningApp {
     } catch (err) {
       // A newer or corrupt database is reported, never touched (SPEC §9).
       const strings = menuStrings(app.getLocale().startsWith('zh') ? 'zh-CN' : 'en');
-      dialog.showErrorBox(strings.startupErrorTitle, err instanceof Error ? err.message : String(err));
+      dialog.showErrorBox(strings.startupErrorTitle, errorMessage(err));
       app.exit(1);
       return;
     }

@@ -10,6 +10,7 @@ import {
 } from '@threadline/agent';
 import { dataFiles } from './paths';
 import type { DesktopRuntime, DesktopRuntimeOptions } from './runtimeTypes';
+import { errorMessage } from '@threadline/protocol';
 
 /** Throws (with the store's human-readable message) when the database cannot be opened. */
 export function openDesktopRuntime(opts: DesktopRuntimeOptions): DesktopRuntime {
@@ -34,7 +35,7 @@ export function openDesktopRuntime(opts: DesktopRuntimeOptions): DesktopRuntime 
   } catch (err) {
     // e.g. an invalid THREADLINE_CONTEXT_WINDOW, or OPENAI_API_KEY set but no keychain: start
     // anyway (the app works without it) and tell the user instead of only the log.
-    const message = err instanceof Error ? err.message : String(err);
+    const message = errorMessage(err);
     opts.log(`environment provider not applied: ${message}`);
     startupWarnings.push(message);
   }

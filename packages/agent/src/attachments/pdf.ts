@@ -1,4 +1,4 @@
-import { AppError } from '@threadline/protocol';
+import { errorMessage, AppError } from '@threadline/protocol';
 
 /**
  * A PDF's text, page by page, with unpdf (pdf.js for servers, pure JS). Pages are separated by
@@ -16,10 +16,7 @@ export async function extractPdfText(bytes: Uint8Array, name: string): Promise<{
     total = out.totalPages;
     await pdf.cleanup();
   } catch (err) {
-    throw new AppError(
-      'invalid_input',
-      `Could not read the PDF ${name} (${err instanceof Error ? err.message : String(err)}).`,
-    );
+    throw new AppError('invalid_input', `Could not read the PDF ${name} (${errorMessage(err)}).`);
   }
   const text = pages.map((p, i) => `[page ${i + 1}]\n${p.trim()}`).join('\n\n');
   if (pages.every((p) => p.trim() === ''))

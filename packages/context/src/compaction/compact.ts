@@ -1,4 +1,5 @@
 import {
+  errorMessage,
   isAutoThreshold,
   type ChatMessage,
   type CompactionRecord,
@@ -299,7 +300,7 @@ export async function compact(input: CompactInput): Promise<CompactResult> {
         tokensBefore,
         tokensAfter: tokensBefore,
         skipped: 'failed',
-        error: err instanceof Error ? err.message : String(err),
+        error: errorMessage(err),
       });
       return false;
     }

@@ -13,6 +13,7 @@ import type { TFunction } from 'i18next';
 import { COMPOSER_ID } from './composerId';
 import { isReachable } from './ConnectionBanner';
 import { useSlashMenu } from './SlashMenu';
+import { errorMessage } from '@threadline/protocol';
 
 export { COMPOSER_ID };
 
@@ -177,7 +178,7 @@ const drafts = new Map<string, string>();
 const pendingFiles = new Map<string, PendingAttachment[]>();
 
 function uploadError(err: unknown, t: TFunction): string {
-  const m = err instanceof Error ? err.message : String(err);
+  const m = errorMessage(err);
   if (m === 'file_too_large') return t('chat.attach.tooLarge');
   if (m === 'image_too_large') return t('chat.attach.imageTooLarge');
   return m;

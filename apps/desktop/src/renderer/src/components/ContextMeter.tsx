@@ -1,7 +1,7 @@
 import { useMemo, useRef, useState, type RefObject } from 'react';
 import { useDismiss } from '../hooks/useDismiss';
 import { useTranslation } from 'react-i18next';
-import { isAutoThreshold, type CompactionPreview, type ContextUsage } from '@threadline/protocol';
+import { errorMessage, isAutoThreshold, type CompactionPreview, type ContextUsage } from '@threadline/protocol';
 import { call } from '../transport';
 import { formatTokens } from '../i18n';
 import { useAppStore } from '../store';
@@ -61,7 +61,7 @@ function Popover({
     try {
       setPreview(await call('compaction.preview', { sessionId }));
     } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
+      setError(errorMessage(err));
     } finally {
       setLoading(false);
     }

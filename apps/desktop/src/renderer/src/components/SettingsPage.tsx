@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
+  errorMessage,
   STRATEGIES,
   isAutoThreshold,
   type ProviderProfile,
@@ -99,7 +100,7 @@ function DeleteProfile({ profile, onClose }: { profile: ProviderProfile; onClose
       await loadProviders();
       onClose();
     } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
+      setError(errorMessage(err));
       setWorking(false);
     }
   };

@@ -1,4 +1,5 @@
 import {
+  errorMessage,
   isAppEvent,
   type AppEvent,
   type RouteName,
@@ -123,7 +124,7 @@ export function createHttpBridge(token: string | null, base = ''): HttpBridge {
         void probe().then((answer) => {
           if (answer !== 'open') setState(answer);
         });
-        return { ok: false, error: { code: 'internal', message: err instanceof Error ? err.message : String(err) } };
+        return { ok: false, error: { code: 'internal', message: errorMessage(err) } };
       }
     },
     onReconnect(listener) {
