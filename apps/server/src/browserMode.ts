@@ -4,13 +4,13 @@ import { join, resolve } from 'node:path';
 import {
   acquireDataLock,
   createAppApi,
+  createFileEncryptor,
   ensureDataFolder,
   ensureEnvProvider,
   onDataFolder,
   openStore,
 } from '@threadline/agent';
 import { EventHub } from './eventHub';
-import { createFileEncryptor } from './fileEncryptor';
 import type { Server } from 'node:http';
 import { listenLoopback, startServer } from './server';
 

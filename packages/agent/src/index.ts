@@ -15,6 +15,7 @@ export { maxRecoveryAttempts } from './triggers/recovery';
 // The shells (apps/*) may depend on agent and protocol only; they open the store through here.
 export {
   openStore,
+  createFileEncryptor,
   StoreError,
   type Store,
   type Encryptor,
