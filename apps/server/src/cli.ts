@@ -35,6 +35,9 @@ if (!existsSync(resolve(staticDir, 'index.html'))) {
 try {
   const running = await startBrowserMode({ port, dataDir: values['data-dir'], staticDir, env: process.env });
   process.stdout.write(`Threadline is running at ${running.url}\n`);
+  // It started anyway (the app works without it): say what did not apply.
+  for (const w of running.startupWarnings)
+    process.stderr.write(`threadline serve: environment provider not applied: ${w}\n`);
   const stop = () =>
     void running.close().then(
       () => process.exit(0),
