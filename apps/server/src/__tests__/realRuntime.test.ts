@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,13 +66,9 @@ describe('browser mode with the real runtime', () => {
       called.add(route);
       return r.body.data as T;
     };
-    const until = async (pred: () => Promise<boolean>): Promise<void> => {
-      const t0 = Date.now();
-      while (!(await pred())) {
-        if (Date.now() - t0 > 5000) throw new Error('timed out');
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    };
+    /** Waits (vi.waitFor) until `pred` holds. */
+    const until = (pred: () => Promise<boolean>) =>
+      vi.waitFor(async () => expect(await pred()).toBe(true), { timeout: 20_000, interval: 20 });
 
     // Providers: the environment preconfigured the active profile.
     const [profile] = await ok<{ id: string; active: boolean }[]>('providers.list', {});
