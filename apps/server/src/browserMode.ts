@@ -11,6 +11,11 @@ export interface BrowserModeOptions {
   dataDir?: string;
   staticDir: string | null;
   env: NodeJS.ProcessEnv;
+  /**
+   * A damaged database is renamed aside (kept, dated) and a new one opened, instead of stopping
+   * the start with StoreError corrupt / not_sqlite (`--fresh-database`).
+   */
+  freshDatabase?: boolean;
 }
 
 /** Where browser mode keeps its database unless told otherwise. */
@@ -44,6 +49,8 @@ async function startOn(listener: Server, opts: BrowserModeOptions) {
     emit: hub.publish,
     cwd: process.cwd(),
     how: 'start with a writable one (--data-dir DIR or THREADLINE_DATA_DIR)',
+    // A damaged file is reported untouched, with the name a fresh start would keep it as.
+    onCorrupt: opts.freshDatabase ? 'recreate' : 'report',
   });
   const token = randomBytes(24).toString('base64url');
   const server = await startServer({ api: runtime.api, hub, token, staticDir: opts.staticDir, server: listener }).catch(
@@ -59,6 +66,8 @@ async function startOn(listener: Server, opts: BrowserModeOptions) {
     dataDir,
     /** What did not apply at start (e.g. an invalid THREADLINE_CONTEXT_WINDOW): the CLI prints it. */
     startupWarnings: runtime.startupWarnings,
+    /** Where --fresh-database kept the damaged database, when it found one. */
+    keptDamaged: runtime.store.recovered?.backupFile ?? null,
     async close() {
       await server.close();
       await runtime.close();

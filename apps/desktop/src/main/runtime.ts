@@ -14,6 +14,10 @@ export function openDesktopRuntime(opts: DesktopRuntimeOptions): DesktopRuntime 
     cwd: opts.cwd,
     how: 'start Threadline with a writable one (THREADLINE_DATA_DIR)',
     log: opts.log,
+    // A damaged file is reported untouched (app.ts offers a fresh start), or kept as chosen.
+    ...(opts.keepDamagedAs === undefined
+      ? { onCorrupt: 'report' as const }
+      : { onCorrupt: 'recreate' as const, keepDamagedAs: opts.keepDamagedAs }),
   });
   return { api, startupWarnings, close };
 }

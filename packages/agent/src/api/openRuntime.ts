@@ -3,7 +3,7 @@
 // provider applied, and the AppApi over it. One start-up, so both shells behave the same.
 import { join } from 'node:path';
 import { errorMessage, type AppEvent } from '@threadline/protocol';
-import { openStore, type Encryptor, type Store } from '@threadline/store';
+import { openStore, type Encryptor, type OpenStoreOptions, type Store } from '@threadline/store';
 import { onDataFolder, ensureDataFolder } from '../process/dataFolderErrors';
 import { acquireDataLock } from '../process/dataLock';
 import { createAppApi, type AppRuntime } from './createAppApi';
@@ -25,6 +25,13 @@ export interface OpenRuntimeOptions {
   how: string;
   /** A line for the shell's log. */
   log?: (line: string) => void;
+  /**
+   * A damaged database: `report` throws the store's StoreError (corrupt / not_sqlite) with the name
+   * a fresh start would keep it as, untouched; `recreate` keeps it aside (as `keepDamagedAs`, when
+   * given) and opens a new one (`store.recovered` says where it went).
+   */
+  onCorrupt?: OpenStoreOptions['onCorrupt'];
+  keepDamagedAs?: string;
 }
 
 export interface OpenedRuntime {
@@ -50,7 +57,13 @@ export function openRuntime(opts: OpenRuntimeOptions): OpenedRuntime {
   let store: Store;
   try {
     store = onDataFolder(dataDir, how, () =>
-      openStore({ file: join(dataDir, DATABASE_FILE), encryptor: opts.encryptor(), env: opts.env }),
+      openStore({
+        file: join(dataDir, DATABASE_FILE),
+        encryptor: opts.encryptor(),
+        env: opts.env,
+        onCorrupt: opts.onCorrupt,
+        keepDamagedAs: opts.keepDamagedAs,
+      }),
     );
   } catch (err) {
     lock.release();
