@@ -1,4 +1,4 @@
-import { AppError, type StoredMessage, type ToolCall } from '@threadline/protocol';
+import { errorMessage, AppError, type StoredMessage, type ToolCall } from '@threadline/protocol';
 import type { NewMessage } from '@threadline/store';
 import { ProviderError } from '../provider/errors';
 import { TurnCheckpoint } from '../checkpoints/turn';
@@ -77,7 +77,7 @@ export async function runTurn(turn: Turn, request: UserRequest): Promise<void> {
     }
     persistErrorNotice(deps, sessionId, { type: 'max_model_calls', limit: limits.maxModelCalls });
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
+    const message = errorMessage(err);
     deps.emit({ type: 'error', sessionId, code: err instanceof AppError ? err.code : 'internal', message });
     try {
       persistErrorNotice(deps, sessionId, { type: 'turn_failed', message });
@@ -200,7 +200,7 @@ function failTurn(turn: Turn, id: string, partial: string, error: unknown): void
   const { deps, sessionId } = turn;
   if (partial !== '') commitStep(turn, { ...assistantMessage(id, partial, []), meta: { partial: true } }, [], false);
   else turn.runtime.clearStep();
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   deps.emit({ type: 'error', sessionId, code: 'provider_error', message });
   const typed =
     error instanceof ProviderError && error.kind !== 'aborted'

@@ -1,4 +1,5 @@
 import {
+  errorMessage,
   GATE_NOTICE_PREFIX,
   USER_ONLY,
   formatNotice,
@@ -248,7 +249,7 @@ export async function runToolCall(
   try {
     ensureFolder(place.folder);
   } catch (err) {
-    const reason = err instanceof Error ? err.message : String(err);
+    const reason = errorMessage(err);
     return done(
       'error',
       { ok: false, content: `Error: the working folder ${place.folder} cannot be created (${reason}).` },

@@ -1,4 +1,10 @@
-import type { ApprovalPolicy, ProviderProfile, SessionSummary, Settings } from '@threadline/protocol';
+import {
+  errorMessage,
+  type ApprovalPolicy,
+  type ProviderProfile,
+  type SessionSummary,
+  type Settings,
+} from '@threadline/protocol';
 import type { ProviderClient } from '../provider/client';
 import type { TurnCheckpoint } from '../checkpoints/turn';
 import type { ToolRegistry } from '../tools/registry';
@@ -93,7 +99,7 @@ export class Turn {
       try {
         this.place = { folder: sessionFolder(this.deps.workspace, this.settings, this.session) };
       } catch (err) {
-        this.place = { error: err instanceof Error ? err.message : String(err) };
+        this.place = { error: errorMessage(err) };
       }
     }
     return this.place;
