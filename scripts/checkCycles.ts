@@ -36,7 +36,8 @@ export async function findCycles(root: string, allowed: readonly string[] = []):
   const skip = new Set(allowed);
   const kept: DependencyTree = {};
   for (const [id, deps] of Object.entries(tree)) {
-    kept[id] = deps && deps.filter((d: Dependency) => !d.id || !skip.has(`${rel(root, d.issuer)} -> ${rel(root, d.id)}`));
+    kept[id] =
+      deps && deps.filter((d: Dependency) => !d.id || !skip.has(`${rel(root, d.issuer)} -> ${rel(root, d.id)}`));
   }
   const cycles = parseCircular(kept).map((c) => c.map((f) => rel(root, f)));
   return { files: files.length, cycles };

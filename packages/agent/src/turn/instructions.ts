@@ -1,7 +1,7 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { ProjectInstructions, SessionInstructions, Settings } from '@threadline/protocol';
-import type { Workspace } from './deps';
+import type { Workspace } from '../workspace/types';
 import { classifyPath } from '../workspace/reach';
 import { foldersUp, repoRoot } from '../workspace/repo';
 import { reachBase, sessionFolder } from '../workspace/sessionFolder';

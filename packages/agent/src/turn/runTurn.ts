@@ -23,12 +23,10 @@ import { tokenBudget } from './budget';
 import { refreshSessionMemory } from './memory';
 import { callModel, refreshUsage } from './modelCall';
 import { persistErrorNotice } from './notices';
+import { TURN_ABORTED_TEXT } from '../noticeTexts';
 import { contentWithAttachments, type PreparedAttachments } from '../attachments';
 import { DoomLoopGuard, runToolCall, type ToolOutcome } from './toolStep';
 import { settleCounts } from './counting';
-
-export const TURN_ABORTED_TEXT =
-  '<turn_aborted>The user interrupted the previous turn; its work may be incomplete.</turn_aborted>';
 
 /**
  * SPEC §9: an oversized paste is truncated with a marker. Over half the window (in the engine's

@@ -29,8 +29,7 @@ export const MAX_RECOVERY_ATTEMPTS: Record<Strategy, number> = {
   progressive: 3,
   priority_chain: 3,
 };
-export const MAX_COMPACTION_ATTEMPTS_MESSAGE =
-  'Reached maximum compaction attempts. Please start a new session to continue.';
+export { MAX_COMPACTION_ATTEMPTS_MESSAGE } from '../markers';
 /** Consecutive failed compactions after which auto compaction pauses for the session. */
 export const MAX_CONSECUTIVE_FAILURES = 3;
 

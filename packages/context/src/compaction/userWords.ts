@@ -6,7 +6,7 @@
  */
 import type { StoredMessage } from '@threadline/protocol';
 import { isChitchat } from './steps/pruning';
-import { isAbortMarker } from './units';
+import { isAbortMarker } from '../markers';
 
 /**
  * A standing instruction: a sentence that binds what the agent does from now on. English modal
