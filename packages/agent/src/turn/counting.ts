@@ -7,7 +7,6 @@ import {
 } from '@threadline/context';
 import type { ChatMessage, StoredMessage } from '@threadline/protocol';
 import type { Store } from '@threadline/store';
-import type { SessionSnapshot } from './snapshot';
 
 /**
  * Token counting without holding the thread that answers requests (issue 25). A message over
@@ -27,19 +26,28 @@ export function cheapToCount(m: ChatMessage): boolean {
   return messageTextLength(m) <= BIG_MESSAGE_CHARS;
 }
 
+/** What counting uses of an open session (a SessionSnapshot of turn/snapshot.ts). */
+interface CountedSnapshot {
+  readonly history: StoredMessage[];
+  /** history[0, counted) has token counts. */
+  counted: number;
+  /** Bumped when a count lands: a cached view built with the estimate is rebuilt. */
+  version: number;
+}
+
 /** Per snapshot: messages that show an estimate, and the job counting them exactly. */
 interface Pending {
   messages: Set<StoredMessage>;
   model: string;
   job: Promise<void> | null;
 }
-const pending = new WeakMap<SessionSnapshot, Pending>();
+const pending = new WeakMap<CountedSnapshot, Pending>();
 
 /**
  * Counts the history messages that have no count yet: small ones at once (up to a bound per
  * pass), the others estimated now and counted exactly in the background. Persisted as counted.
  */
-export function countNewMessages(store: Pick<Store, 'messages'>, snap: SessionSnapshot, model: string): void {
+export function countNewMessages(store: Pick<Store, 'messages'>, snap: CountedSnapshot, model: string): void {
   const { history } = snap;
   if (snap.counted === history.length) return;
   const updates: { id: string; tokens: number }[] = [];
@@ -63,7 +71,7 @@ export function countNewMessages(store: Pick<Store, 'messages'>, snap: SessionSn
   if (p && p.messages.size > 0 && !p.job) p.job = runJob(store, snap, p);
 }
 
-function track(snap: SessionSnapshot, model: string): Pending {
+function track(snap: CountedSnapshot, model: string): Pending {
   let p = pending.get(snap);
   if (!p || p.model !== model) {
     p = { messages: p?.messages ?? new Set(), model, job: null };
@@ -73,7 +81,7 @@ function track(snap: SessionSnapshot, model: string): Pending {
 }
 
 /** Counts the pending messages of a snapshot exactly, in slices; stores each count as it lands. */
-async function runJob(store: Pick<Store, 'messages'>, snap: SessionSnapshot, p: Pending): Promise<void> {
+async function runJob(store: Pick<Store, 'messages'>, snap: CountedSnapshot, p: Pending): Promise<void> {
   try {
     while (p.messages.size > 0) {
       const m = p.messages.values().next().value!;
@@ -97,7 +105,7 @@ async function runJob(store: Pick<Store, 'messages'>, snap: SessionSnapshot, p: 
 /** Resolves once every message of the snapshot has its exact count (a turn waits for this). */
 export async function settleCounts(
   store: Pick<Store, 'messages'>,
-  snap: SessionSnapshot,
+  snap: CountedSnapshot,
   model: string,
 ): Promise<void> {
   countNewMessages(store, snap, model);
