@@ -1,4 +1,4 @@
-/** @threadline/context — the context engine: pure functions, no I/O (SPEC §3). */
+/** @threadline/context — the context engine: pure functions, no I/O. */
 export * from './tokens';
 export * from './truncate';
 export * from './normalize';

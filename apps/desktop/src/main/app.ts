@@ -147,7 +147,7 @@ export function runApp(opts: RunAppOptions): RunningApp {
         log,
       });
     } catch (err) {
-      // A newer or corrupt database is reported, never touched (SPEC §9).
+      // A newer or corrupt database is reported, never touched.
       const strings = menuStrings(app.getLocale().startsWith('zh') ? 'zh-CN' : 'en');
       dialog.showErrorBox(strings.startupErrorTitle, err instanceof Error ? err.message : String(err));
       app.exit(1);

@@ -3,7 +3,7 @@ import { parseNotice, type GateRewrite } from '@threadline/protocol';
 import type { ToolDefinition } from '../tools/types';
 import type { TurnScope } from './deps';
 
-/** Only shell-like tools are gated (SPEC §5): the name holds `shell` or `terminal`. */
+/** Only shell-like tools are gated: the name holds `shell` or `terminal`. */
 export function isShellLike(name: string): boolean {
   return /shell|terminal/i.test(name);
 }

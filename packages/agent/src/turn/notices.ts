@@ -10,7 +10,7 @@ import type { TurnDeps } from './deps';
 
 export { compactionNoticeText, errorNoticeText, MAX_ATTEMPTS_MESSAGE } from '../noticeTexts';
 
-/** Notices are user-only messages: persisted, shown, never sent to the model (SPEC §2). */
+/** Notices are user-only messages: persisted, shown, never sent to the model. */
 export function persistNotice(
   deps: Pick<TurnDeps, 'sessions' | 'emit'>,
   sessionId: string,

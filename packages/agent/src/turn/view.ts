@@ -24,7 +24,7 @@ export interface SessionView {
   instructionsTokens: number;
 }
 
-/** Strategies that inject the CFPM memory block into every request (SPEC §3.4, §4). */
+/** Strategies that inject the CFPM memory block into every request. */
 export function usesMemoryBlock(settings: Settings): boolean {
   return settings.compaction.strategy === 'cfpm_memory_v1' || settings.compaction.strategy === 'priority_chain';
 }
@@ -45,7 +45,7 @@ export function memoryBlockFor(snap: SessionSnapshot): string | null {
 
 /**
  * Counts the messages the store has no token count for yet, once, and persists the counts, so a
- * reopened session recounts nothing (SPEC §3.1). Only what was appended since the last call is
+ * reopened session recounts nothing. Only what was appended since the last call is
  * looked at; a large message shows an estimate until its exact count lands (turn/counting.ts).
  */
 function countNew(deps: Pick<TurnDeps, 'store'>, snap: SessionSnapshot, model: string): void {

@@ -75,7 +75,7 @@ function summarizerFor(args: ParsedArgs, model: string): { summarizer: Summarize
   return { summarizer: extractiveSummarizer, source: 'extractive' };
 }
 
-/** `compact <file> [options]` (SPEC §6). */
+/** `compact <file> [options]`. */
 export async function runCompact(args: ParsedArgs, io: CliIo): Promise<number> {
   const file = fileArg(args, 'compact');
   const strategy = strategyArg(args.values.strategy);

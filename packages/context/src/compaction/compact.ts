@@ -93,7 +93,7 @@ export interface CompactResult {
   target: number;
   /**
    * False when the strategy could not get under the target and returns its best result (still
-   * smaller than before): the caller applies it all the same (SPEC §3.4 best effort).
+   * smaller than before): the caller applies it all the same (best effort).
    */
   targetReached: boolean;
   /** seq of the last history message this compaction saw. */
@@ -183,7 +183,7 @@ function summaryOf(state: WorkState): string | null {
 }
 
 /**
- * Computes a compaction (SPEC §3.4). Pure: history is never edited; the result says which ids
+ * Computes a compaction. Pure: history is never edited; the result says which ids
  * to hide and which agent-only messages to append. A compaction that does not bring the view
  * under the target, or does not reduce it at all, is `ok: false` and hides/inserts nothing.
  */

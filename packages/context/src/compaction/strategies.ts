@@ -2,7 +2,7 @@ import type { Strategy, Trigger } from '@threadline/protocol';
 import type { StepSpec } from './types';
 
 /**
- * Every strategy is a list of step groups over the same primitives (SPEC §3.4). Before each
+ * Every strategy is a list of step groups over the same primitives. Before each
  * group the runner stops if the view is at or under the target and something was already
  * reduced; the steps of one group always run together (keep_head_tail only picks a range).
  */

@@ -22,7 +22,7 @@ export function priorityChainTarget(window: number, threshold?: number | null): 
   return Math.floor(window * ratio);
 }
 
-/** Recovery retries (SPEC §3.5): 3, or 6 for CFPM. */
+/** Recovery retries: 3, or 6 for CFPM. */
 export const MAX_RECOVERY_ATTEMPTS: Record<Strategy, number> = {
   legacy_segmented: 3,
   cfpm_memory_v1: 6,

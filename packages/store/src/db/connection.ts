@@ -1,4 +1,4 @@
-// Opening the file safely (SPEC §9): a newer schema is refused without touching the file, a damaged
+// Opening the file safely: a newer schema is refused without touching the file, a damaged
 // or foreign file is copied aside and reported, never overwritten.
 import Database from 'better-sqlite3';
 import {
