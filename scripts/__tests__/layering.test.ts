@@ -109,6 +109,22 @@ describe('folder layers', () => {
       expect([...listed].sort()).toEqual([...folders].sort());
     }
   });
+
+  it('no folder below the top of src/ is named like a top folder (the rules match `../<folder>`)', () => {
+    for (const pkg of Object.keys(FOLDER_LAYERS as object)) {
+      const src = resolve(root, `packages/${pkg}/src`);
+      const top = new Set(
+        readdirSync(src, { withFileTypes: true })
+          .filter((d) => d.isDirectory())
+          .map((d) => d.name),
+      );
+      const nested = readdirSync(src, { recursive: true, withFileTypes: true })
+        // Tests are free of the folder rules, so folders under __tests__ do not count.
+        .filter((d) => d.isDirectory() && d.parentPath !== src && !`${d.parentPath}/${d.name}`.includes('__tests__'))
+        .map((d) => d.name);
+      expect(nested.filter((name) => top.has(name))).toEqual([]);
+    }
+  });
 });
 
 describe('type-aware lint', () => {
