@@ -37,7 +37,7 @@ export interface CompactInput {
   window: number;
   /**
    * Tokens the view must fit in after compaction. Default: 60% of the window; for an automatic
-   * priority_chain run, (min(0.85, threshold) − 0.1) × window (seed 003, issue 24).
+   * priority_chain run, (min(0.85, threshold) − 0.1) × window.
    */
   target?: number;
   trigger: Trigger;
@@ -115,7 +115,7 @@ export const MESSAGE_OVER_WINDOW = 'message_over_window';
 /** Default ids: random UUIDs (ids must stay unique across compactions of a session). */
 const randomId = (): string => globalThis.crypto.randomUUID();
 
-/** The seed 001 stats of a compaction (also of one that changed nothing: removed 0, 0%). */
+/** The stats of a compaction (also of one that changed nothing: removed 0, 0%). */
 export function compactionStats(
   originalCount: number,
   compactedCount: number,

@@ -10,7 +10,7 @@ export type Plan = StepSpec[][];
 
 export type ProgressiveLevel = 'NONE' | 'LIGHT' | 'MEDIUM' | 'HEAVY' | 'CRITICAL';
 
-/** Seed 002: NONE < 70% ≤ LIGHT < 80% ≤ MEDIUM < 90% ≤ HEAVY < 95% ≤ CRITICAL. */
+/** NONE < 70% ≤ LIGHT < 80% ≤ MEDIUM < 90% ≤ HEAVY < 95% ≤ CRITICAL. */
 export function progressiveLevel(usage: number): ProgressiveLevel {
   if (usage >= 0.95) return 'CRITICAL';
   if (usage >= 0.9) return 'HEAVY';

@@ -2,7 +2,7 @@ import type { Strategy } from '@threadline/protocol';
 
 /** After a compaction the view should sit well under the auto threshold: 60% of the window. */
 export const DEFAULT_TARGET_RATIO = 0.6;
-/** Seed 003: the priority chain runs at 85% and stops as soon as the view is under its target. */
+/** The priority chain runs at 85% and stops as soon as the view is under its target. */
 export const PRIORITY_CHAIN_RATIO = 0.85;
 /**
  * How far under the trigger an automatic priority_chain run aims. Stopping just under the trigger

@@ -4,7 +4,7 @@ import { COMPACTION_KINDS, type WorkEntry } from './state';
 
 export { isAbortMarker };
 
-/** Tools whose results survive every compaction (seed 004 Decision 7). */
+/** Tools whose results survive every compaction. */
 export const DEFAULT_PROTECTED_TOOLS: readonly string[] = ['manage_todo_list'];
 
 /**

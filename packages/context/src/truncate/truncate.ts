@@ -7,13 +7,13 @@ import {
   type SliceOptions,
 } from '../tokens/encoder';
 
-/** Default `toolOutput.maxTokens` (seed 004 Phase 1). */
+/** Default `toolOutput.maxTokens`. */
 export const TOOL_OUTPUT_MAX_TOKENS = 5000;
 /**
  * JSON serialization eats part of the budget (escaped quotes, newlines, the tool-message frame).
  * The limit itself decides whether an output is cut ("outputs over 5000 are cut"), and
  * a cut output keeps maxTokens / 1.2 so that the kept text plus its serialization overhead still
- * fits the limit (seed 004 Decision 3). Measuring tokens × 1.2 against the limit instead would
+ * fits the limit. Measuring tokens × 1.2 against the limit instead would
  * cut outputs of ~4,200 tokens that the setting promises to keep whole.
  */
 export const SERIALIZATION_BUFFER = 1.2;
