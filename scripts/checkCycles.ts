@@ -38,8 +38,10 @@ export async function findCycles(root: string, allowed: readonly string[] = []):
     tsconfig: undefined,
   });
   const skip = new Set(allowed);
+  // Files in name order (dpdm fills the tree as its reads finish), so the walk and its report are
+  // the same on every run.
   const kept: DependencyTree = {};
-  for (const [id, deps] of Object.entries(tree)) {
+  for (const [id, deps] of Object.entries(tree).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     kept[id] =
       deps && deps.filter((d: Dependency) => !d.id || !skip.has(`${rel(root, d.issuer)} -> ${rel(root, d.id)}`));
   }
