@@ -70,14 +70,25 @@ function layer(files, forbidden, message, { allowIpcMain = false, patterns = [] 
 /**
  * The folders of `src/` inside agent and context, bottom first. A folder may import the folders
  * of the levels below its own, never one of its level or above (nor the package's `index.ts`).
- * `leaves` are files at the top of `src/` that every folder may import and that import nothing
- * of their package (the texts and markers written into a conversation). Tests (`__tests__`) are
- * free. Every folder of `src/` has a level (scripts/__tests__/layering.test.ts checks it).
+ * `leaves` are files (paths from `src/`) that every folder may import and that import nothing of
+ * their package: the texts and markers written into a conversation, the work pool. Tests
+ * (`__tests__`) are free. Every folder of `src/` has a level (scripts/__tests__/layering.test.ts
+ * checks it).
  */
 export const FOLDER_LAYERS = {
   context: {
-    leaves: ['markers.ts'],
-    levels: [['tokens'], ['truncate', 'normalize', 'errors'], ['view'], ['memory'], ['compaction'], ['gate'], ['cli']],
+    // worker/pool.ts starts the worker threads and knows no task: counting and cutting (tokens/,
+    // truncate/) hand their heavy calls to it, while worker/'s tasks run the whole engine.
+    leaves: ['markers.ts', 'worker/pool.ts'],
+    levels: [
+      ['tokens'],
+      ['truncate', 'normalize', 'errors'],
+      ['view'],
+      ['memory'],
+      ['compaction'],
+      ['gate', 'worker'],
+      ['cli'],
+    ],
   },
   agent: {
     leaves: ['noticeTexts.ts'],
@@ -95,7 +106,10 @@ export const FOLDER_LAYERS = {
 
 /** Per folder of `src/`, the pattern of the relative imports it may not make. */
 function folderPatterns(pkg) {
-  const { levels } = FOLDER_LAYERS[pkg];
+  const { levels, leaves } = FOLDER_LAYERS[pkg];
+  // A leaf inside a folder stays importable from everywhere: `../worker/pool`.
+  const leafPaths = leaves.filter((l) => l.includes('/')).map((l) => `${l.replace(/\.ts$/, '')}(\\.ts)?$`);
+  const exceptLeaves = leafPaths.length ? `(?!(${leafPaths.join('|')}))` : '';
   const groups = levels.map((l) => (Array.isArray(l) ? { folders: l, importEachOther: false } : l));
   const out = new Map();
   groups.forEach((group, i) => {
@@ -106,7 +120,7 @@ function folderPatterns(pkg) {
       out.set(folder, [
         {
           // `../x`, `../../x/y`…: a climb out of the folder into x; `..`, `../index`: the package index.
-          regex: `^(\\.\\./)+(${[...banned, 'index(\\.ts)?$'].join('|')})(/|$)|^\\.\\.(/\\.\\.)*/?$`,
+          regex: `^(\\.\\./)+${exceptLeaves}(${[...banned, 'index(\\.ts)?$'].join('|')})(/|$)|^\\.\\.(/\\.\\.)*/?$`,
           message: `${pkg}/src/${folder}/ may not import ${names ? `${names} or ` : ''}the package index (folder layers: docs/architecture.md).`,
         },
       ]);
@@ -123,11 +137,14 @@ function folderLayers(pkg, forbidden, message) {
       layer([`${src}/${folder}/**`], forbidden, message, { patterns }),
     ),
     ...FOLDER_LAYERS[pkg].leaves.map((leaf) =>
-      layer([`${src}/${leaf}`], forbidden, message, {
-        patterns: [{ regex: '^\\.', message: `${pkg}/src/${leaf} is a leaf: it imports nothing of its package.` }],
-      }),
+      layer([`${src}/${leaf}`], forbidden, message, { patterns: leafPatterns(pkg, leaf) }),
     ),
   ];
+}
+
+/** A leaf's rule: no relative import at all. */
+function leafPatterns(pkg, leaf) {
+  return [{ regex: '^\\.', message: `${pkg}/src/${leaf} is a leaf: it imports nothing of its package.` }];
 }
 
 export default tseslint.config(
@@ -190,6 +207,16 @@ export default tseslint.config(
     'context depends only on protocol.',
     {
       patterns: folderPatterns('context').get('tokens'),
+    },
+  ),
+  // The work pool (worker/pool.ts) starts worker threads: it looks for the worker file and sizes
+  // itself to the machine's parallelism.
+  layer(
+    ['packages/context/src/worker/pool.ts'],
+    ws('store', 'agent', 'fake-llm'),
+    'context depends only on protocol.',
+    {
+      patterns: leafPatterns('context', 'worker/pool.ts'),
     },
   ),
   layer(

@@ -13,6 +13,7 @@ export { TURN_ABORTED_TEXT, MAX_ATTEMPTS_MESSAGE } from './noticeTexts';
 export { maxRecoveryAttempts } from './triggers/recovery';
 // The shells (apps/*) may depend on agent and protocol only; they open the store through here.
 export {
+  isDamagedDatabase,
   openStore,
   StoreError,
   type Store,

@@ -178,7 +178,7 @@ async function turnBody(scope: TurnScope, request: UserRequest): Promise<void> {
   // Exact counts of large messages first (counted in slices, turn/counting.ts): what the turn
   // decides (auto-compaction, the budget) is decided on them.
   await settleCounts(deps.store, deps.sessions.get(sessionId), scope.profile.model);
-  refreshSessionMemory(scope, { at: 'turn_start' });
+  await refreshSessionMemory(scope, { at: 'turn_start' });
   // Lazy MCP servers start now; each start is bounded, a failure only leaves its tools out, and
   // a cancel does not wait for a slow one (it keeps starting for the next turn).
   await untilAborted(deps.mcp?.prepareTurn(sessionId), scope.signal);
@@ -199,13 +199,13 @@ async function turnBody(scope: TurnScope, request: UserRequest): Promise<void> {
     if (reply.toolCalls.length === 0) {
       // The final answer's facts (and their runtime notice) belong to this turn, not the next.
       const stored = commitStep(scope, assistant, [], false);
-      refreshSessionMemory(scope, { at: 'committed', messages: stored });
+      await refreshSessionMemory(scope, { at: 'committed', messages: stored });
       return;
     }
     const { outcomes, repeated } = await runToolCalls(scope, reply.id, reply.toolCalls, doom, request.text);
     const stored = commitStep(scope, assistant, outcomes, scope.signal.aborted);
     // What the step's tools did counts even when the turn stops here (a file already written).
-    refreshSessionMemory(scope, { at: 'committed', messages: stored });
+    await refreshSessionMemory(scope, { at: 'committed', messages: stored });
     if (repeated) {
       persistErrorNotice(deps, sessionId, {
         type: 'doom_loop',
