@@ -1,4 +1,5 @@
 import {
+  errorMessage,
   USER_ONLY,
   type AppEvent,
   type CheckpointNoticeMeta,
@@ -57,7 +58,7 @@ export class TurnCheckpoint {
         type: 'error',
         sessionId: this.sessionId,
         code: 'internal',
-        message: `Checkpoint before the turn failed: ${err instanceof Error ? err.message : String(err)}`,
+        message: `Checkpoint before the turn failed: ${errorMessage(err)}`,
       });
       return null;
     }
@@ -84,7 +85,7 @@ export class TurnCheckpoint {
         type: 'error',
         sessionId: this.sessionId,
         code: 'internal',
-        message: `Checkpoint after the turn failed: ${err instanceof Error ? err.message : String(err)}`,
+        message: `Checkpoint after the turn failed: ${errorMessage(err)}`,
       });
     }
   }

@@ -57,9 +57,9 @@ export function createProviderClient(
   });
 
   /** The SDK for one call, its attempts watched (see observeAttempts). */
-  function watched(onRetry: ((info: RetryInfo) => void) | undefined) {
-    const seen = observeAttempts(maxRetries, onRetry);
-    return { seen: seen.state, call: sdk.withOptions({ fetch: seen.fetch, logger: seen.logger, logLevel: 'info' }) };
+  function watched(onRetry: ((info: RetryInfo) => void) | undefined, signal: AbortSignal | undefined) {
+    const seen = observeAttempts(maxRetries, onRetry, signal);
+    return { seen: seen.state, call: sdk.withOptions({ fetch: seen.fetch }) };
   }
 
   /** Reads one answer stream; `sink.shown` once anything reached the caller. */
@@ -123,7 +123,7 @@ export function createProviderClient(
 
   return {
     async streamChat(req) {
-      const { seen, call } = watched(req.onRetry);
+      const { seen, call } = watched(req.onRetry, req.signal);
       const hadImages = req.messages.some((m) => (m.images?.length ?? 0) > 0);
       /** A failure is final here: what streamed so far when aborted, else the error. */
       const settle = (err: unknown, sink: { content: string }): StreamChatResult => {
@@ -165,7 +165,7 @@ export function createProviderClient(
     },
 
     async complete(req) {
-      const { seen, call } = watched(req.onRetry);
+      const { seen, call } = watched(req.onRetry, req.signal);
       const model = req.model ?? target.compactionModel ?? target.model;
       try {
         const res = await call.chat.completions.create(

@@ -6,6 +6,7 @@ import {
   truncateToolOutputAsync,
 } from '@threadline/context';
 import {
+  errorMessage,
   AppError,
   MESSAGE_TEXT_KEEP,
   USER_ONLY,
@@ -147,7 +148,7 @@ export async function runTurn(outer: TurnScope, request: UserRequest): Promise<v
     await scope.deps.sandbox?.info();
     await turnBody(scope, request);
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
+    const message = errorMessage(err);
     scope.deps.emit({
       type: 'error',
       sessionId: scope.sessionId,
@@ -326,7 +327,7 @@ function failTurn(scope: TurnScope, id: string, partial: string, error: unknown)
   const { deps, sessionId } = scope;
   if (partial !== '') commitStep(scope, { ...assistantMessage(id, partial, []), meta: { partial: true } }, [], false);
   else deps.runtime(sessionId).clearStep();
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   deps.emit({ type: 'error', sessionId, code: 'provider_error', message });
   const typed =
     error instanceof ProviderError && error.kind !== 'aborted'

@@ -35,6 +35,7 @@ import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { errorMessage } from '@threadline/protocol';
 
 /** Callbacks a task may use on the main thread, by name. */
 export type HostCalls = Record<string, (arg: unknown) => unknown>;
@@ -326,7 +327,7 @@ export class WorkPool {
           if (!fn) throw new Error(`no callback ${m.name}`);
           writeSync(slot.sync, true, fn(m.arg));
         } catch (err) {
-          writeSync(slot.sync, false, err instanceof Error ? err.message : String(err));
+          writeSync(slot.sync, false, errorMessage(err));
         }
         return;
       }

@@ -2,8 +2,9 @@ import type { StateCreator } from 'zustand';
 import type { Checkpoint } from '@threadline/protocol';
 import { call } from '../transport';
 import type { AppState, CheckpointSlice, SliceEvents } from './types';
+import { errorMessage } from '@threadline/protocol';
 
-const errMessage = (err: unknown) => (err instanceof Error ? err.message : String(err));
+const errMessage = (err: unknown) => errorMessage(err);
 
 const withCheckpoint = (list: Checkpoint[], c: Checkpoint): Checkpoint[] =>
   list.some((x) => x.id === c.id) ? list.map((x) => (x.id === c.id ? c : x)) : [...list, c];

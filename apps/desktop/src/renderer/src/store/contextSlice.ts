@@ -1,9 +1,9 @@
 import type { StateCreator } from 'zustand';
-import { parseNotice, type CompactionRecord } from '@threadline/protocol';
+import { errorMessage, parseNotice, type CompactionRecord } from '@threadline/protocol';
 import { call } from '../transport';
 import type { AppState, ContextSlice, SliceEvents } from './types';
 
-const errMessage = (err: unknown) => (err instanceof Error ? err.message : String(err));
+const errMessage = (err: unknown) => errorMessage(err);
 
 export const createContextSlice: StateCreator<AppState, [], [], ContextSlice> = (set, get) => ({
   usage: {},
