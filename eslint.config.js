@@ -1,6 +1,7 @@
 // Lint, and the layering of docs/architecture.md: an import across a forbidden boundary is an
-// error. protocol → nothing; context → protocol (no I/O outside its CLI/bench); store → protocol;
-// agent → protocol, context, store; apps → agent, protocol; renderer → protocol only.
+// error. Between packages: protocol → nothing; context → protocol (no I/O outside its CLI/bench);
+// store → protocol; agent → protocol, context, store; apps → agent, protocol; renderer → protocol
+// only. Inside agent and context: the folder layers of FOLDER_LAYERS below.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
@@ -45,7 +46,7 @@ const IPC_MAIN_ONLY = {
   message: 'ipcMain is used in apps/desktop/src/main/ipc.ts only (one checked handler for every call).',
 };
 
-function layer(files, forbidden, message, { allowIpcMain = false } = {}) {
+function layer(files, forbidden, message, { allowIpcMain = false, patterns = [] } = {}) {
   return {
     files,
     rules: {
@@ -58,11 +59,91 @@ function layer(files, forbidden, message, { allowIpcMain = false } = {}) {
               group: crossTree,
               message: 'Import packages by name, never by a path into another package.',
             },
+            ...patterns,
           ],
         },
       ],
     },
   };
+}
+
+/**
+ * The folders of `src/` inside agent and context, bottom first. A folder may import the folders
+ * of the levels below its own, never one of its level or above (nor the package's `index.ts`).
+ * `leaves` are files (paths from `src/`) that every folder may import and that import nothing of
+ * their package: the texts and markers written into a conversation, the work pool. Tests
+ * (`__tests__`) are free. Every folder of `src/` has a level (scripts/__tests__/layering.test.ts
+ * checks it).
+ */
+export const FOLDER_LAYERS = {
+  context: {
+    // worker/pool.ts starts the worker threads and knows no task: counting and cutting (tokens/,
+    // truncate/) hand their heavy calls to it, while worker/'s tasks run the whole engine.
+    leaves: ['markers.ts', 'worker/pool.ts'],
+    levels: [
+      ['tokens'],
+      ['truncate', 'normalize', 'errors'],
+      ['view'],
+      ['memory'],
+      ['compaction'],
+      ['gate', 'worker'],
+      ['cli'],
+    ],
+  },
+  agent: {
+    leaves: ['noticeTexts.ts'],
+    levels: [
+      ['workspace', 'process', 'provider', 'attachments'],
+      ['sandbox'],
+      ['checkpoints', 'tools'],
+      ['mcp'],
+      ['turn'],
+      ['api'],
+    ],
+  },
+};
+
+/** Per folder of `src/`, the pattern of the relative imports it may not make. */
+function folderPatterns(pkg) {
+  const { levels, leaves } = FOLDER_LAYERS[pkg];
+  // A leaf inside a folder stays importable from everywhere: `../worker/pool`.
+  const leafPaths = leaves.filter((l) => l.includes('/')).map((l) => `${l.replace(/\.ts$/, '')}(\\.ts)?$`);
+  const exceptLeaves = leafPaths.length ? `(?!(${leafPaths.join('|')}))` : '';
+  const groups = levels.map((l) => (Array.isArray(l) ? { folders: l, importEachOther: false } : l));
+  const out = new Map();
+  groups.forEach((group, i) => {
+    const above = groups.slice(i + 1).flatMap((g) => g.folders);
+    for (const folder of group.folders) {
+      const banned = [...(group.importEachOther ? [] : group.folders.filter((f) => f !== folder)), ...above];
+      const names = banned.map((f) => `${f}/`).join(', ');
+      out.set(folder, [
+        {
+          // `../x`, `../../x/y`…: a climb out of the folder into x; `..`, `../index`: the package index.
+          regex: `^(\\.\\./)+${exceptLeaves}(${[...banned, 'index(\\.ts)?$'].join('|')})(/|$)|^\\.\\.(/\\.\\.)*/?$`,
+          message: `${pkg}/src/${folder}/ may not import ${names ? `${names} or ` : ''}the package index (folder layers: docs/architecture.md).`,
+        },
+      ]);
+    }
+  });
+  return out;
+}
+
+/** The folder and leaf rules of one package, as `layer()` configs with its package rules. */
+function folderLayers(pkg, forbidden, message) {
+  const src = `packages/${pkg}/src`;
+  return [
+    ...[...folderPatterns(pkg)].map(([folder, patterns]) =>
+      layer([`${src}/${folder}/**`], forbidden, message, { patterns }),
+    ),
+    ...FOLDER_LAYERS[pkg].leaves.map((leaf) =>
+      layer([`${src}/${leaf}`], forbidden, message, { patterns: leafPatterns(pkg, leaf) }),
+    ),
+  ];
+}
+
+/** A leaf's rule: no relative import at all. */
+function leafPatterns(pkg, leaf) {
+  return [{ regex: '^\\.', message: `${pkg}/src/${leaf} is a leaf: it imports nothing of its package.` }];
 }
 
 export default tseslint.config(
@@ -112,16 +193,31 @@ export default tseslint.config(
     [...ws('store', 'agent', 'fake-llm'), ...NODE_IO],
     'context is pure: no I/O, only protocol.',
   ),
-  // The tokenizer reads its prebuilt vocabulary file (as it imported js-tiktoken's ranks before):
-  // the one read-only file access in context's library code.
+  ...folderLayers(
+    'context',
+    [...ws('store', 'agent', 'fake-llm'), ...NODE_IO],
+    'context is pure: no I/O, only protocol.',
+  ),
+  // The tokenizer reads its prebuilt vocabulary file: the one read-only file access in context's
+  // library code (tokens/ is the bottom level: it imports no other folder).
   layer(
     ['packages/context/src/tokens/vocab.ts'],
     ws('store', 'agent', 'fake-llm'),
     'context depends only on protocol.',
+    {
+      patterns: folderPatterns('context').get('tokens'),
+    },
   ),
   // The work pool (worker/pool.ts) starts worker threads: it looks for the worker file and sizes
   // itself to the machine's parallelism.
-  layer(['packages/context/src/worker/pool.ts'], ws('store', 'agent', 'fake-llm'), 'context depends only on protocol.'),
+  layer(
+    ['packages/context/src/worker/pool.ts'],
+    ws('store', 'agent', 'fake-llm'),
+    'context depends only on protocol.',
+    {
+      patterns: leafPatterns('context', 'worker/pool.ts'),
+    },
+  ),
   layer(
     ['packages/context/src/cli/**', 'packages/context/bench/**', 'packages/context/src/**/__tests__/**'],
     ws('store', 'agent', 'fake-llm'),
@@ -129,6 +225,7 @@ export default tseslint.config(
   ),
   layer(['packages/store/**'], ws('context', 'agent', 'fake-llm'), 'store depends only on protocol.'),
   layer(['packages/agent/src/**'], ws('fake-llm'), 'agent never depends on test servers outside its tests.'),
+  ...folderLayers('agent', ws('fake-llm'), 'agent never depends on test servers outside its tests.'),
   layer(['packages/agent/src/**/__tests__/**'], [], ''),
   layer(['packages/fake-llm/**'], ws('context', 'store', 'agent'), 'fake-llm stands alone.'),
   layer(['apps/server/src/**'], ws('context', 'store'), 'apps talk to the runtime through agent and protocol.'),

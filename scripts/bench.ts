@@ -1,4 +1,4 @@
-// `pnpm bench`: the figures of SPEC §8. Engine (view assembly, deterministic compaction, cold
+// `pnpm bench`: the benchmark figures. Engine (view assembly, deterministic compaction, cold
 // token counting, per-strategy quality table over the transcripts) then store (append, reopen,
 // size, RSS), ui, runtime (issue 14's figures), cache (issue 24: how much of each request repeats
 // the one before, per strategy). `pnpm bench -- --quick` runs smaller sizes;

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ESLint } from 'eslint';
 import tseslint from 'typescript-eslint';
+import { readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
+// @ts-expect-error plain .js config without types
+import { FOLDER_LAYERS } from '../../eslint.config.js';
 
 // The layering of docs/architecture.md is enforced by lint: each case is an import that must fail.
 const root = resolve(__dirname, '../..');
@@ -44,6 +47,87 @@ describe('layering rules', () => {
     ['apps/desktop/src/main/window.ts', `import { BrowserWindow } from 'electron';`],
   ])('%s: %s is allowed', async (file, code) => {
     expect(await errors(file, `${code}\nexport {};\n`)).toEqual([]);
+  });
+});
+
+// The folder layers inside agent and context (FOLDER_LAYERS in eslint.config.js): each import
+// climbs into a folder of its level or above (or to the package index, or out of a leaf) and fails
+// with the folder rule's own message.
+describe('folder layers', () => {
+  it.each([
+    ['packages/agent/src/workspace/bad.ts', `import { runTurn } from '../turn/runTurn';`, 'agent/src/workspace/'],
+    ['packages/agent/src/process/bad.ts', `import type { TurnDeps } from '../turn/deps';`, 'agent/src/process/'],
+    ['packages/agent/src/tools/bad.ts', `import { runToolCall } from '../turn/toolStep';`, 'agent/src/tools/'],
+    ['packages/agent/src/tools/bad.ts', `import { McpManager } from '../mcp/manager';`, 'agent/src/tools/'],
+    ['packages/agent/src/sandbox/bad.ts', `import { ToolRegistry } from '../tools/registry';`, 'agent/src/sandbox/'],
+    ['packages/agent/src/turn/bad.ts', `import { createAppApi } from '../api/createAppApi';`, 'agent/src/turn/'],
+    ['packages/agent/src/workspace/bad.ts', `import { createAppApi } from '../index';`, 'the package index'],
+    ['packages/agent/src/checkpoints/bad.ts', `import { createAppApi } from '..';`, 'the package index'],
+    ['packages/agent/src/noticeTexts.ts', `import type { TurnDeps } from './turn/deps';`, 'is a leaf'],
+    ['packages/context/src/tokens/bad.ts', `import { imagePartsOf } from '../view/images';`, 'context/src/tokens/'],
+    ['packages/context/src/tokens/vocab.ts', `import { imagePartsOf } from '../view/images';`, 'context/src/tokens/'],
+    ['packages/context/src/view/bad.ts', `import { buildUnits } from '../compaction/units';`, 'context/src/view/'],
+    ['packages/context/src/truncate/bad.ts', `import { ensureCallOutputsPresent } from '../normalize';`, 'truncate/'],
+    [
+      'packages/context/src/memory/bad.ts',
+      `import { buildLedger } from '../compaction/ledger';`,
+      'context/src/memory/',
+    ],
+    ['packages/context/src/compaction/steps/bad.ts', `import { applyGate } from '../../gate/apply';`, 'compaction/'],
+    ['packages/context/src/markers.ts', `import { countText } from './tokens/count';`, 'is a leaf'],
+    ['packages/context/src/tokens/bad.ts', `import { tasks } from '../worker/tasks';`, 'context/src/tokens/'],
+    ['packages/context/src/worker/pool.ts', `import { countTextTokens } from '../tokens/encoder';`, 'is a leaf'],
+  ])('%s: %s fails lint', async (file, code, says) => {
+    const found = await errors(file, `${code}\nexport {};\n`);
+    expect(found).toHaveLength(1);
+    expect(found[0]).toContain(says);
+  });
+
+  it.each([
+    ['packages/agent/src/turn/ok.ts', `import { classifyPath } from '../workspace/reach';`],
+    ['packages/agent/src/turn/ok.ts', `import { ToolRegistry } from '../tools/registry';`],
+    ['packages/agent/src/api/ok.ts', `import { runTurn } from '../turn/runTurn';`],
+    ['packages/agent/src/mcp/ok.ts', `import { ToolRegistry } from '../tools/registry';`],
+    ['packages/agent/src/process/ok.ts', `import { TURN_ABORTED_TEXT } from '../noticeTexts';`],
+    ['packages/agent/src/workspace/ok.ts', `import { classifyPath } from './reach';`],
+    ['packages/agent/src/turn/__tests__/ok.test.ts', `import { createAppApi } from '../../api/createAppApi';`],
+    ['packages/agent/src/ok.ts', `import { runTurn } from './turn/runTurn';`],
+    ['packages/context/src/view/ok.ts', `import { countMessageTokens } from '../tokens/count';`],
+    ['packages/context/src/view/ok.ts', `import { isAbortMarker } from '../markers';`],
+    ['packages/context/src/compaction/steps/ok.ts', `import { orderAgentMessages } from '../../view/order';`],
+    ['packages/context/src/compaction/steps/ok.ts', `import { COMPACTION_KINDS } from '../state';`],
+    ['packages/context/src/gate/ok.ts', `import { mergeFacts } from '../memory/merge';`],
+    ['packages/context/src/cli/ok.ts', `import { applyGate } from '../gate/apply';`],
+    ['packages/context/src/tokens/ok.ts', `import { runOffThread } from '../worker/pool';`],
+    ['packages/context/src/worker/ok.ts', `import { compact } from '../compaction/compact';`],
+  ])('%s: %s is allowed', async (file, code) => {
+    expect(await errors(file, `${code}\nexport {};\n`)).toEqual([]);
+  });
+
+  it('every folder of agent/src and context/src has a level', () => {
+    for (const [pkg, { levels }] of Object.entries(FOLDER_LAYERS as Record<string, { levels: unknown[] }>)) {
+      const listed = levels.flatMap((l) => (Array.isArray(l) ? l : (l as { folders: string[] }).folders));
+      const folders = readdirSync(resolve(root, `packages/${pkg}/src`), { withFileTypes: true })
+        .filter((d) => d.isDirectory() && d.name !== '__tests__')
+        .map((d) => d.name);
+      expect([...listed].sort()).toEqual([...folders].sort());
+    }
+  });
+
+  it('no folder below the top of src/ is named like a top folder (the rules match `../<folder>`)', () => {
+    for (const pkg of Object.keys(FOLDER_LAYERS as object)) {
+      const src = resolve(root, `packages/${pkg}/src`);
+      const top = new Set(
+        readdirSync(src, { withFileTypes: true })
+          .filter((d) => d.isDirectory())
+          .map((d) => d.name),
+      );
+      const nested = readdirSync(src, { recursive: true, withFileTypes: true })
+        // Tests are free of the folder rules, so folders under __tests__ do not count.
+        .filter((d) => d.isDirectory() && d.parentPath !== src && !`${d.parentPath}/${d.name}`.includes('__tests__'))
+        .map((d) => d.name);
+      expect(nested.filter((name) => top.has(name))).toEqual([]);
+    }
   });
 });
 

@@ -1,4 +1,4 @@
-// SPEC §8 "UI": time to first paint and to interactive for a 5,000-message session in browser mode,
+// The UI benchmark: time to first paint and to interactive for a 5,000-message session in browser mode,
 // and frame times while scrolling a 10,000-message one (figures only: tests never assert time).
 // A real SQLite file seeded with the session, the real browser-mode server and renderer build, a
 // real Chromium (Debian's, as the e2e tests use). Each run is a fresh browser context (cold page

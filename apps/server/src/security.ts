@@ -2,8 +2,8 @@ import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
 // Every security-relevant check of browser mode lives here. The agent can run shell commands,
-// so the HTTP surface must only answer this machine's own pages holding the start-up token
-// (SPEC §9): loopback bind, Host allow-list (DNS rebinding), Origin allow-list (CSRF), token.
+// so the HTTP surface must only answer this machine's own pages holding the start-up token:
+// loopback bind, Host allow-list (DNS rebinding), Origin allow-list (CSRF), token.
 
 export function allowedHosts(port: number): Set<string> {
   return new Set([`127.0.0.1:${port}`, `localhost:${port}`]);

@@ -24,7 +24,7 @@ export interface ServerOptions {
   port?: number;
   /** An HTTP server already listening (listenLoopback), so the port is claimed before the rest starts. */
   server?: Server;
-  /** Largest accepted JSON body (SPEC §9: oversized input gets a clear message); default: an attachment's. */
+  /** Largest accepted JSON body (oversized input gets a clear message); default: an attachment's. */
   maxBodyBytes?: number;
   heartbeatMs?: number;
   /**
@@ -218,7 +218,7 @@ export async function listenLoopback(port: number): Promise<Server> {
   const server = createServer();
   await new Promise<void>((ok, ko) => {
     server.once('error', ko);
-    // Loopback only, never 0.0.0.0: the agent runs shell commands (SPEC §9).
+    // Loopback only, never 0.0.0.0: the agent runs shell commands.
     server.listen(port, '127.0.0.1', () => {
       server.off('error', ko);
       ok();

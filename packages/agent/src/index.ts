@@ -10,8 +10,7 @@ export type { ProviderClient } from './provider/client';
 export type { StreamChatRequest, StreamChatResult } from './provider/types';
 export { defaultProviderFactory, type ProviderFactory } from './api/apiContext';
 export type { CompactionPlan } from './turn/compaction';
-export { TURN_ABORTED_TEXT } from './turn/runTurn';
-export { MAX_ATTEMPTS_MESSAGE } from './turn/notices';
+export { TURN_ABORTED_TEXT, MAX_ATTEMPTS_MESSAGE } from './noticeTexts';
 export { maxRecoveryAttempts } from './turn/recovery';
 // The shells (apps/*) may depend on agent and protocol only; they open the store through here.
 export {

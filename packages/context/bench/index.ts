@@ -1,5 +1,5 @@
 /**
- * Context engine benchmarks (SPEC §8), printed as tables. Called by the root `pnpm bench`
+ * Context engine benchmarks, printed as tables. Called by the root `pnpm bench`
  * (scripts/bench.ts) and by `threadline-context bench`.
  */
 import { existsSync } from 'node:fs';
@@ -377,7 +377,7 @@ export async function runContextBench(opts: { transcriptsDir: string; quick?: bo
 }
 
 /**
- * The user's intent across compaction (SPEC §3.4): task messages and standing instructions kept
+ * The user's intent across compaction: task messages and standing instructions kept
  * verbatim at windows of tokens/2 and tokens/4, and after a replay compacting ~10 times compared
  * with one compaction at the same window, beside edited-file recall.
  */

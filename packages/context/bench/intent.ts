@@ -1,5 +1,5 @@
 /**
- * Does the user's intent survive compaction (SPEC §3.4 "Every strategy")? On each transcript and
+ * Does the user's intent survive compaction, whatever the strategy? On each transcript and
  * strategy: one compaction at windows of tokens/2 and tokens/4 (task messages and standing
  * instructions kept verbatim, edited files named), and a replay that grows the session message by
  * message with auto compaction at 80 % and a fixed summarizer (as `--summary-text`), compacting

@@ -1,4 +1,4 @@
-/** @threadline/context — the context engine: pure functions, no I/O (SPEC §3); worker/ runs the heavy ones on a thread pool. */
+/** @threadline/context — the context engine: pure functions, no I/O; worker/ runs the heavy ones on a thread pool. */
 export * from './tokens';
 export * from './truncate';
 export * from './normalize';

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { sendJson } from './http';
-import type { ServerState } from './server';
+import type { ServerState } from './state';
 import { ErrorStyleSchema, FakeReplySchema, FakeRulesFileSchema, type FakeRule } from './types';
 import { errorMessage } from './errorMessage';
 

@@ -1,17 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { RequestMessage } from './types';
-
-/** One image part a chat request carried, as a test checks it (the bytes by their hash). */
-export interface RecordedImage {
-  /** Index of the message that held it. */
-  message: number;
-  /** `data:` URL's media type, or 'url' for a remote address. */
-  mime: string;
-  bytes: number;
-  sha256: string | null;
-  /** The URL itself when it is not a data URL. */
-  url?: string;
-}
+import type { RecordedImage, RequestMessage } from './types';
 
 /** The `image_url` parts of a request's messages, decoded. */
 export function imagePartsOf(messages: readonly RequestMessage[]): RecordedImage[] {

@@ -7,4 +7,4 @@ export { countPromptTokens, countText } from './tokens';
 export { PromptCache } from './promptCache';
 export type { UsageStyle } from './completion';
 export * from './types';
-export { imagePartsOf, type RecordedImage } from './images';
+export { imagePartsOf } from './images';

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { buildAnswer, completionBody, streamChunks, type UsageStyle } from './completion';
 import { contextLengthError, injectedError, type ErrorAnswer } from './errors';
 import { handleControl } from './control';
+import type { ServerState } from './state';
 import { sendJson } from './http';
 import { ReplyBook, buildRequestView } from './rules';
 import { imagePartsOf } from './images';
@@ -54,18 +55,6 @@ export interface FakeLlm {
   /** Forget rules, queue and recorded requests. */
   reset(): void;
   close(): Promise<void>;
-}
-
-export interface ServerState {
-  book: ReplyBook;
-  requests: RecordedRequest[];
-  contextWindow: number | null;
-  errorStyle: ErrorStyle;
-  chatCount: number;
-  models: string[];
-  noVisionModels: string[];
-  /** Prefixes of every request answered, for the cached tokens of the next (promptCache.ts). */
-  cache: PromptCache;
 }
 
 const hrMs = (): number => {

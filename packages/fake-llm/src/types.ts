@@ -1,5 +1,16 @@
-import type { RecordedImage } from './images';
 import { z } from 'zod';
+
+/** One image part a chat request carried, as a test checks it (the bytes by their hash). */
+export interface RecordedImage {
+  /** Index of the message that held it. */
+  message: number;
+  /** `data:` URL's media type, or 'url' for a remote address. */
+  mime: string;
+  bytes: number;
+  sha256: string | null;
+  /** The URL itself when it is not a data URL. */
+  url?: string;
+}
 
 /** A tool call the fake model makes. `arguments` as a string is sent verbatim (malformed JSON allowed). */
 export const FakeToolCallSchema = z.object({

@@ -4,7 +4,7 @@ import { StrategySchema } from './settings';
 export const TriggerSchema = z.enum(['auto', 'manual', 'recovery']);
 export type Trigger = z.infer<typeof TriggerSchema>;
 
-/** Seed 001's result statistics, shared by every strategy. */
+/** A compaction's result statistics, shared by every strategy. */
 export const CompactionStatsSchema = z.object({
   originalCount: z.number().int(),
   compactedCount: z.number().int(),

@@ -8,7 +8,7 @@ import type { ProviderProfile } from './providers';
 import type { SessionSummary, ToolAccess, ToolDiff, ToolSandbox } from './routes';
 import type { SessionCost } from './usage';
 
-/** Events pushed from the runtime to every renderer (SPEC §7.1). */
+/** Events pushed from the runtime to every renderer. */
 export type AppEvent =
   /** Streamed text of the answer; `reasoning: true`: of the model's thinking before it (shown collapsed). */
   | { type: 'message.delta'; sessionId: string; messageId: string; delta: string; reasoning?: true }

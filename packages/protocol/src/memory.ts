@@ -9,7 +9,7 @@ export type FactStatus = z.infer<typeof FactStatusSchema>;
 export const FactSourceSchema = z.enum(['user', 'cfpm_auto']);
 export type FactSource = z.infer<typeof FactSourceSchema>;
 
-/** Reason codes of a candidate decision (SPEC §4); each has an i18n key `memory.reason.<code>`. */
+/** Reason codes of a candidate decision; each has an i18n key `memory.reason.<code>`. */
 export const CANDIDATE_REASONS = [
   'accepted',
   'empty_content',

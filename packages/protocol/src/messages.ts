@@ -43,7 +43,7 @@ export type ChatMessage = z.infer<typeof ChatMessageSchema>;
 
 /**
  * What a stored message is for. Only `normal` messages come from the conversation itself;
- * the others are inserted by the engine or the runtime (SPEC §2).
+ * the others are inserted by the engine or the runtime.
  */
 export const MessageKindSchema = z.enum([
   'normal',

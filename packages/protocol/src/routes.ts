@@ -1,4 +1,4 @@
-// The one declaration of every AppApi route (SPEC §7.1), merged from one file per domain under
+// The one declaration of every AppApi route, merged from one file per domain under
 // routes/. Each route names its input and output zod schema there; every type below is derived
 // from them, so a route cannot be declared in one place and forgotten in another.
 import type { z } from 'zod';

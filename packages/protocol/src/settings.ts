@@ -41,7 +41,7 @@ export const CUSTOM_INSTRUCTIONS_MAX = 20_000;
 
 /**
  * Whether an auto-compaction threshold turns auto compaction on: a fraction strictly between 0
- * and 1. Anything else (≤ 0, ≥ 1, not a number) turns it off (SPEC §3.5).
+ * and 1. Anything else (≤ 0, ≥ 1, not a number) turns it off.
  */
 export function isAutoThreshold(threshold: unknown): threshold is number {
   return typeof threshold === 'number' && threshold > 0 && threshold < 1;
@@ -54,7 +54,7 @@ export const SettingsSchema = z.object({
   compaction: z
     .object({
       strategy: StrategySchema.default('legacy_segmented'),
-      /** ≤ 0 or ≥ 1 disables auto compaction (SPEC §3.5). */
+      /** ≤ 0 or ≥ 1 disables auto compaction. */
       autoThreshold: z.number().min(-1).max(2).default(0.8),
     })
     .prefault({}),
@@ -72,7 +72,7 @@ export const SettingsSchema = z.object({
       maxTokens: z.number().int().positive().max(1_000_000).default(5000),
     })
     .prefault({}),
-  /** What the agent may touch (SPEC §7): the folder new sessions start in, the environment of children. */
+  /** What the agent may touch: the folder new sessions start in, the environment of children. */
   agent: z
     .object({
       /** Absolute path (or ~/…) new sessions work in; null: ~/Threadline. Never the home folder itself. */
@@ -161,7 +161,7 @@ function stripUndefined<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-/** Visibility aliases accepted from the environment (SPEC §4). */
+/** Visibility aliases accepted from the environment. */
 export function parseVisibilityAlias(raw: string): VisibilityLevel | null {
   const v = raw.trim().toLowerCase();
   if (['off', 'none', 'disable', 'disabled', '0'].includes(v)) return 'off';

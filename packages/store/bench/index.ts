@@ -1,4 +1,4 @@
-// Store benchmarks (SPEC §8): append a turn, reopen a 10,000-message session, bytes per 1,000
+// Store benchmarks: append a turn, reopen a 10,000-message session, bytes per 1,000
 // messages, RSS with it open. Run through the root `pnpm bench` or `tsx packages/store/bench/cli.ts`.
 // Each figure is wall time and this process's CPU time: on a shared, loaded machine the wall time
 // mostly measures the neighbours, the CPU time measures us.

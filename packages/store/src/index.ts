@@ -1,4 +1,4 @@
-// @threadline/store: everything Threadline knows, in one SQLite file (SPEC §2, §4, §9).
+// @threadline/store: everything Threadline knows, in one SQLite file.
 export { openStore } from './openStore';
 export { parseEnvOverrides, ENV_VARIABLES } from './settings/envOverrides';
 export { SCHEMA_VERSION } from './db/migrations';

@@ -471,7 +471,7 @@ export interface Store {
   attachments: AttachmentsRepo;
   usage: UsageRepo;
   checkpoints: CheckpointsRepo;
-  /** Runs several repository changes as one transaction: all of them or none (SPEC §9). */
+  /** Runs several repository changes as one transaction: all of them or none. */
   transaction<T>(fn: () => T): T;
   close(): void;
 }

@@ -150,7 +150,7 @@ export function runApp(opts: RunAppOptions): RunningApp {
     // The settings (and their language) are in the database that did not open: the system's.
     const startLanguage = app.getLocale().startsWith('zh') ? 'zh-CN' : 'en';
     const reportAndExit = (err: unknown): void => {
-      // A newer database is reported, never touched (SPEC §9).
+      // A newer database is reported, never touched.
       dialog.showErrorBox(menuStrings(startLanguage).startupErrorTitle, errorMessage(err));
       app.exit(1);
     };

@@ -1,4 +1,4 @@
-// Electron glue for the security policy in ./security: every hook that enforces SPEC §9 on a
+// Electron glue for the security policy in ./security: every hook that enforces it on a
 // session or a webContents is installed here, in one place. Only `import type` from electron,
 // so the wiring is unit-tested with hand-made fakes.
 import type { Session, WebContents } from 'electron';

@@ -34,7 +34,7 @@ async function cfpmSession(
 describe('CFPM memory and the pre-tool gate in a turn', () => {
   it('rewrites a Desktop probe to the known path, with its notice', async () => {
     const desktop = await cfpmSession();
-    // A user-made fact is trusted (SPEC §5).
+    // A user-made fact is trusted.
     const fact = await h.api['memory.facts.upsert']({ sessionId: h.sessionId, category: 'artifact', content: desktop });
     expect(fact.source).toBe('user');
     await h.turn('what is on my desktop?');

@@ -12,7 +12,7 @@ let h: Harness;
 afterEach(async () => h?.close());
 
 describe('AppApi routes', () => {
-  it('implements every route of SPEC §7.1', async () => {
+  it('implements every route of the protocol', async () => {
     h = await startHarness();
     for (const r of ROUTE_NAMES) expect(typeof h.api[r]).toBe('function');
   });

@@ -72,7 +72,7 @@ export interface AppRuntime extends AppApi {
   idle(sessionId: string): Promise<void>;
 }
 
-/** The one AppApi both shells expose: every route of SPEC §7.1, events through `emit`. */
+/** The one AppApi both shells expose: every route of the protocol (docs/api.md), events through `emit`. */
 export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
   const runtimes = new SessionRuntimes();
   const emit = (e: AppEvent): void => {

@@ -35,7 +35,7 @@ function storedKey(store: Store, id: string): string | null | undefined {
 }
 
 /**
- * Headless use (SPEC §7.1): THREADLINE_PROVIDER_URL, THREADLINE_MODEL, THREADLINE_CONTEXT_WINDOW
+ * Headless use: THREADLINE_PROVIDER_URL, THREADLINE_MODEL, THREADLINE_CONTEXT_WINDOW
  * and OPENAI_API_KEY preconfigure a profile. It is created once (found again by base URL + model)
  * and made active when created; later starts leave the user's choices alone.
  */

@@ -1,11 +1,24 @@
 import {
   errorMessage,
   USER_ONLY,
+  type AppEvent,
   type CheckpointNoticeMeta,
   type CheckpointSkipped,
   type StoredMessage,
 } from '@threadline/protocol';
-import type { TurnDeps } from '../turn/deps';
+import type { NewMessage } from '@threadline/store';
+import type { CheckpointService } from './service';
+
+/** What a turn's checkpoint uses of the runtime (the turn's deps satisfy it). */
+export interface CheckpointDeps {
+  checkpoints?: CheckpointService | null;
+  /** The open sessions: the active branch's history, and appending a notice to it. */
+  sessions: {
+    get(sessionId: string): { readonly history: readonly StoredMessage[] };
+    append(sessionId: string, msgs: NewMessage[]): StoredMessage[];
+  };
+  emit: (e: AppEvent) => void;
+}
 
 /** The sentence of the once-per-session notice where git is missing (the renderer words it itself). */
 export const GIT_MISSING_TEXT =
@@ -20,7 +33,7 @@ export class TurnCheckpoint {
   private before: Promise<{ folder: string; commit: string; skipped: CheckpointSkipped } | null> | null = null;
 
   constructor(
-    private readonly deps: Pick<TurnDeps, 'checkpoints' | 'sessions' | 'emit'>,
+    private readonly deps: CheckpointDeps,
     private readonly sessionId: string,
   ) {}
 
@@ -79,7 +92,7 @@ export class TurnCheckpoint {
 }
 
 /** Once per session (its history remembers): git is missing, so no checkpoint is taken. */
-function sayGitMissing(deps: Pick<TurnDeps, 'sessions' | 'emit'>, sessionId: string): void {
+function sayGitMissing(deps: Pick<CheckpointDeps, 'sessions' | 'emit'>, sessionId: string): void {
   const said = deps.sessions
     .get(sessionId)
     .history.some(

@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
 import type { Store, ToolProcess } from '@threadline/store';
-import { TURN_ABORTED_TEXT } from '../turn/runTurn';
-import { errorNoticeText } from '../turn/notices';
+import { TURN_ABORTED_TEXT, errorNoticeText } from '../noticeTexts';
 import { childEnv } from './childEnv';
 
 /** Ends a leftover tool process and everything it started (its whole group). */

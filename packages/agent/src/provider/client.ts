@@ -33,7 +33,7 @@ export interface ProviderClient {
 /**
  * A chat client for one provider profile over the openai SDK. The SDK retries requests (429, 5xx,
  * 408/409, connection errors; `x-should-retry`, `retry-after-ms` and `Retry-After` honoured), at
- * most `maxRetries` times in all (SPEC §7: 3). Ours is only what the SDK cannot do: a stream whose
+ * most `maxRetries` times in all (3). Ours is only what the SDK cannot do: a stream whose
  * body failed after its headers but before anything reached the caller is asked again, within the
  * same budget; and every retry is reported through `onRetry` for the user's notice.
  * Errors are ProviderErrors. Abort: `streamChat` resolves with what streamed so far and

@@ -158,7 +158,7 @@ export function classifyError(err: unknown, signal?: AbortSignal): ProviderError
   }
   if (err instanceof APIError) {
     const opts = { status: err.status ?? null, retryAfterMs: requestedWaitMs(err.headers), cause: err };
-    // One classifier for the whole app (SPEC §3.5 recovery): the engine's, fed the SDK error whole.
+    // One classifier for the whole app (the recovery trigger): the engine's, fed the SDK error whole.
     const kind = isContextLimitError(err) ? 'context_length' : kindOf(err);
     return new ProviderError(kind, rawText(err), opts);
   }

@@ -1,4 +1,4 @@
-// The provider client: one chat API over any OpenAI-compatible endpoint (SPEC §7).
+// The provider client: one chat API over any OpenAI-compatible endpoint.
 export { createProviderClient, NO_KEY, type ProviderClient } from './client';
 export { ProviderError, classifyError, requestedWaitMs, type ProviderErrorKind } from './errors';
 export { DEFAULT_MAX_RETRIES, type RetryInfo } from './retry';

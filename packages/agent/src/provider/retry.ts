@@ -1,7 +1,7 @@
 import { APIError, APIConnectionError, APIConnectionTimeoutError, type ClientOptions } from 'openai';
 import { ProviderError, classifyError } from './errors';
 
-/** SPEC §7: at most 3 retries after the first attempt. */
+/** At most 3 retries after the first attempt. */
 export const DEFAULT_MAX_RETRIES = 3;
 
 export interface RetryInfo {

@@ -88,7 +88,7 @@ export interface ConnectionTest {
 export type ProviderProblem = 'missing_key' | 'auth' | 'unreachable' | 'unknown_model' | 'other';
 
 export interface ProviderClientOptions {
-  /** Retries after the first attempt, the SDK's and ours together; default 3 (SPEC §7). */
+  /** Retries after the first attempt, the SDK's and ours together; default 3. */
   maxRetries?: number;
   /** Per-request timeout (ms) of the SDK; default 5 minutes. */
   timeoutMs?: number;

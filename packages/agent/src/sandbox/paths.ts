@@ -4,7 +4,7 @@ import { PROTECTED_DIRS, PROTECTED_FILES } from '../workspace/protected';
 import { CREDENTIAL_PLACES } from '../workspace/reach';
 
 /**
- * Paths inside a working folder that make code run later (SPEC §7 "protected paths"), mounted
+ * Paths inside a working folder that make code run later (protected paths: docs/glossary.md), mounted
  * read-only over the writable folder. The list is workspace/protected.ts's (the file tools ask for
  * the same places), with two differences a command needs: of `.git` only what runs or names code
  * (config, hooks, info/) is read-only, so `git add` and `git commit` still work; and

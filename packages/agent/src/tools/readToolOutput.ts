@@ -17,7 +17,7 @@ const Args = z.object({
 });
 type Args = z.infer<typeof Args>;
 
-/** Pages through the full output kept beside a truncated tool result (SPEC §3.2). */
+/** Pages through the full output kept beside a truncated tool result. */
 export const readToolOutputTool: ToolDefinition<Args> = {
   name: 'read_tool_output',
   description:

@@ -51,7 +51,7 @@ export type ParsedCall = { ok: true; tool: AnyTool; args: unknown } | { ok: fals
 
 /**
  * Malformed JSON, an unknown tool or arguments of the wrong shape become an error the model can
- * read and correct, never an exception in the turn (SPEC §7).
+ * read and correct, never an exception in the turn.
  */
 export function parseToolCall(registry: ToolRegistry, call: ToolCall): ParsedCall {
   const tool = registry.get(call.function.name);

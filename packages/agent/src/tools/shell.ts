@@ -19,7 +19,7 @@ import type { ToolContext, ToolDefinition, ToolResult } from './types';
 
 /**
  * Capture cap in memory: beyond it the head is kept and the cut is marked. The stored full output
- * is capped again (1 MiB of UTF-8, SPEC §3.2) by the engine.
+ * is capped again (1 MiB of UTF-8) by the engine.
  */
 export const SHELL_CAPTURE_CAP = 2 * 1024 * 1024;
 

@@ -14,7 +14,7 @@ import { titleFrom } from './title';
 import type { Turn } from './turn';
 
 /**
- * SPEC §9: an oversized paste is truncated with a marker. Over half the window (in the engine's
+ * An oversized paste is truncated with a marker. Over half the window (in the engine's
  * tokens) the model gets head + tail, as for a tool output; the full text stays beside it
  * (messages.fullOutput for the user, read_tool_output by message id for the agent).
  */

@@ -8,7 +8,7 @@ import type { TurnDeps } from './deps';
  * definitions, and a model without a known tokenizer is estimated at chars/4 (numbers, code and
  * Chinese cost more). Left alone, the estimate says 60 % while the provider answers "context too
  * long". The budget adds the tool definitions and scales by the ratio the provider's reported
- * usage showed (SPEC §3.1), so the meter, the auto trigger and the compaction targets all speak
+ * usage showed, so the meter, the auto trigger and the compaction targets all speak
  * in the provider's tokens.
  */
 export interface TokenBudget {
@@ -31,7 +31,7 @@ export interface TokenBudget {
   /** Usage as a fraction of the window, in the provider's units, tool definitions included. */
   usage(viewTokens: number): number;
   /**
-   * THE decision "over the auto threshold" (SPEC §3.5): the trigger asks it, and the engine is
+   * THE decision "over the auto threshold": the trigger asks it, and the engine is
    * handed the same usage figure (CompactInput.usage) so it cannot answer otherwise.
    */
   overThreshold(viewTokens: number, threshold: number): boolean;

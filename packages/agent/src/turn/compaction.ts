@@ -228,7 +228,7 @@ function inProviderTokens(plan: CompactionPlan, budget: TokenBudget): Compaction
 
 /**
  * Runs and stores one compaction. A plan that does not reduce the estimate counts as failed and
- * is not applied (SPEC §3.5 guards). Typed events tell the renderers while it runs and how it
+ * is not applied (a guard: docs/glossary.md). Typed events tell the renderers while it runs and how it
  * ended (the divider is the compaction); a failure or "nothing to compact" is also a notice.
  */
 export async function runCompaction(turn: Turn, opts: CompactionOptions): Promise<CompactionOutcome> {
@@ -288,7 +288,7 @@ export async function runCompaction(turn: Turn, opts: CompactionOptions): Promis
       });
       return ended(turn, failed, summaryCalls);
     }
-    // The record, its inserted messages and the memory snapshot row: one transaction (SPEC §9).
+    // The record, its inserted messages and the memory snapshot row: one transaction.
     const { record } = deps.sessions.applyCompaction(
       sessionId,
       {

@@ -5,7 +5,7 @@ import { tokenBudget } from './budget';
 import { buildSessionView } from './view';
 
 /**
- * compaction.fitMessage: one message over the model's window on its own (SPEC §3.4, the one
+ * compaction.fitMessage: one message over the model's window on its own (the one
  * failure best effort cannot avoid). `cut` hides it and puts its head and tail in its place (half
  * the window, as a long paste is cut when sent); `remove` hides it. A compaction record like any
  * other: shown as a divider, undone with compaction.undo; history keeps the message whole. The

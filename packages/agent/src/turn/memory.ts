@@ -61,7 +61,7 @@ export function refreshSessionMemory(
   window: RefreshWindow,
 ): Promise<void> {
   const { deps, sessionId, settings } = scope;
-  // CFPM's lifecycle, and priority_chain's digest (SPEC §3.4: "always injected"): both read the
+  // CFPM's lifecycle, and priority_chain's digest ("always injected"): both read the
   // facts through the same memory block (turn/view.ts).
   if (!usesMemoryBlock(settings)) return Promise.resolve();
   const cfpm = settings.compaction.strategy === 'cfpm_memory_v1';

@@ -122,7 +122,7 @@ export async function callModel(scope: Turn): Promise<ModelReply> {
 
 /**
  * The recovery compactions of a call that never got through did not help: they are taken back,
- * newest first, so the conversation is as it was before the failed call (SPEC §3.5 guards).
+ * newest first, so the conversation is as it was before the failed call.
  */
 function undoRecovered(scope: Turn, ids: readonly string[]): void {
   const { deps, sessionId } = scope;

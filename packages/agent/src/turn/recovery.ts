@@ -5,7 +5,7 @@ import { effectiveWindow, tokenBudget } from './budget';
 import { runCompaction } from './compaction';
 import { MAX_ATTEMPTS_MESSAGE, persistCompactionNotice } from './notices';
 
-/** SPEC §3.5: at most 3 recovery compactions per model call, 6 with CFPM. */
+/** At most 3 recovery compactions per model call, 6 with CFPM. */
 export function maxRecoveryAttempts(strategy: Strategy): number {
   return MAX_RECOVERY_ATTEMPTS[strategy];
 }
@@ -73,7 +73,7 @@ export async function recoverFromContextError(scope: Turn, attempt: number, err?
     // In the view's units, like everything the engine is given (turn/budget.ts).
     targetTokens: recoveryTarget(tokenBudget(deps, sessionId, scope.profile).engineWindow, attempt),
   });
-  // The engine's rule (SPEC §3.4): a best-effort result is applied and retried; only a message
+  // The engine's rule: a best-effort result is applied and retried; only a message
   // that may not be hidden and is itself over the window makes a retry pointless, and the
   // message_too_large notice says which message and offers to cut it or leave it out.
   if (outcome.reason?.startsWith(MESSAGE_OVER_WINDOW)) return { retry: false, compactionId: null };

@@ -7,11 +7,9 @@ import type { Turn } from './turn';
 import { refreshSessionMemory } from './memory';
 import { callModel, refreshUsage } from './modelCall';
 import { persistErrorNotice } from './notices';
+import { TURN_ABORTED_TEXT } from '../noticeTexts';
 import { DoomLoopGuard, runToolCall, type ToolOutcome } from './toolStep';
 import { settleCounts } from './counting';
-
-export const TURN_ABORTED_TEXT =
-  '<turn_aborted>The user interrupted the previous turn; its work may be incomplete.</turn_aborted>';
 
 /**
  * The turn after the user message (acceptUserMessage.ts), as its steps: refresh memory, then per

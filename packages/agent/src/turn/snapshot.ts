@@ -263,7 +263,7 @@ export class SessionSnapshots {
 
   /**
    * A compaction: its record, its inserted messages and (with a memory checkpoint) the memory
-   * snapshot row, in one transaction (SPEC §9).
+   * snapshot row, in one transaction.
    */
   applyCompaction(
     sessionId: string,

@@ -3,7 +3,7 @@ import { effectiveWindow, tokenBudget, type TokenBudget } from './budget';
 import type { Turn } from './turn';
 import type { SessionView } from './view';
 
-/** A threshold ≤ 0 or ≥ 1 disables auto compaction (SPEC §3.5). */
+/** A threshold ≤ 0 or ≥ 1 disables auto compaction. */
 export function autoEnabled(settings: Settings): boolean {
   return isAutoThreshold(settings.compaction.autoThreshold);
 }

@@ -31,7 +31,7 @@ export interface SessionView {
   instructionsTokens: number;
 }
 
-/** Strategies that inject the CFPM memory block into every request (SPEC §3.4, §4). */
+/** Strategies that inject the CFPM memory block into every request. */
 export function usesMemoryBlock(settings: Settings): boolean {
   return settings.compaction.strategy === 'cfpm_memory_v1' || settings.compaction.strategy === 'priority_chain';
 }
@@ -84,7 +84,7 @@ export function buildSessionView(turn: Turn): SessionView {
   const { deps, settings, profile } = turn;
   const snap = turn.snapshot();
   snap.model = profile.model;
-  // Counts the messages the store has no count for yet, once, and stores them (SPEC §3.1): a
+  // Counts the messages the store has no count for yet, once, and stores them: a
   // reopened session recounts nothing; a large message shows an estimate until counted (turn/counting.ts).
   countNewMessages(deps.store, snap, profile.model);
   const memoryBlock = usesMemoryBlock(settings) ? memoryBlockFor(snap) : null;

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import type { SessionSummary, Settings } from '@threadline/protocol';
-import type { Workspace } from '../turn/deps';
+import type { Workspace } from './types';
 import { DEFAULT_FOLDER, checkWorkingFolder, type Reach } from './reach';
 
 export function reachBase(ws: Workspace): Omit<Reach, 'folder'> {

@@ -75,7 +75,7 @@ function summarizerFor(args: ParsedArgs, model: string): { summarizer: Summarize
   return { summarizer: extractiveSummarizer, source: 'extractive' };
 }
 
-/** `compact <file> [options]` (SPEC §6). */
+/** `compact <file> [options]`. */
 export async function runCompact(args: ParsedArgs, io: CliIo): Promise<number> {
   const file = fileArg(args, 'compact');
   const strategy = strategyArg(args.values.strategy);
@@ -167,7 +167,7 @@ export async function runCompact(args: ParsedArgs, io: CliIo): Promise<number> {
           ...toChatMessage(m),
           ...(m.meta ? { meta: m.meta } : {}),
         })),
-        // Seed 001 stats in every case: a run that compacted nothing reports removed 0, 0%.
+        // The stats in every case: a run that compacted nothing reports removed 0, 0%.
         stats: result?.stats ?? compactionStats(agentCount, agentCount, before.tokens, before.tokens),
         steps: result?.steps ?? [],
         summary: result?.summary ?? null,

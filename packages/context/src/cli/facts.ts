@@ -1,5 +1,5 @@
 /**
- * Facts files as a person writes them (SPEC §6): each entry needs only `category` and `content`
+ * Facts files as a person writes them: each entry needs only `category` and `content`
  * (`status` and `pinned` optional); the internal fields a stored fact carries get defaults. Plural
  * category names (`artifacts`, `goals`…) are read as the singular. A file that is still invalid
  * is reported in one line naming the entry and the field.

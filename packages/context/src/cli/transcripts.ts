@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { errorMessage, ChatMessageSchema, type ChatMessage } from '@threadline/protocol';
 
-/** A chat JSON file: an array of OpenAI chat messages or `{ "messages": [...] }` (SPEC §6). */
+/** A chat JSON file: an array of OpenAI chat messages or `{ "messages": [...] }`. */
 export const ChatFileSchema = z.union([
   z.array(ChatMessageSchema),
   z.looseObject({ messages: z.array(ChatMessageSchema) }),

@@ -39,7 +39,7 @@ export interface CompactInput {
   window: number;
   /**
    * Tokens the view must fit in after compaction. Default: 60% of the window; for an automatic
-   * priority_chain run, (min(0.85, threshold) − 0.1) × window (seed 003, issue 24).
+   * priority_chain run, (min(0.85, threshold) − 0.1) × window.
    */
   target?: number;
   trigger: Trigger;
@@ -95,7 +95,7 @@ export interface CompactResult {
   target: number;
   /**
    * False when the strategy could not get under the target and returns its best result (still
-   * smaller than before): the caller applies it all the same (SPEC §3.4 best effort).
+   * smaller than before): the caller applies it all the same (best effort).
    */
   targetReached: boolean;
   /** seq of the last history message this compaction saw. */
@@ -117,7 +117,7 @@ export const MESSAGE_OVER_WINDOW = 'message_over_window';
 /** Default ids: random UUIDs (ids must stay unique across compactions of a session). */
 const randomId = (): string => globalThis.crypto.randomUUID();
 
-/** The seed 001 stats of a compaction (also of one that changed nothing: removed 0, 0%). */
+/** The stats of a compaction (also of one that changed nothing: removed 0, 0%). */
 export function compactionStats(
   originalCount: number,
   compactedCount: number,
@@ -185,7 +185,7 @@ function summaryOf(state: WorkState): string | null {
 }
 
 /**
- * Computes a compaction (SPEC §3.4). Pure: history is never edited; the result says which ids
+ * Computes a compaction. Pure: history is never edited; the result says which ids
  * to hide and which agent-only messages to append. A compaction that does not bring the view
  * under the target, or does not reduce it at all, is `ok: false` and hides/inserts nothing.
  */

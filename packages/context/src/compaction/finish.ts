@@ -1,5 +1,5 @@
 /**
- * What runs after a strategy's own steps: the ledger (SPEC §3.4, every strategy) and the check
+ * What runs after a strategy's own steps: the ledger (every strategy) and the check
  * that says when best effort is impossible (a message that may not be hidden is over the window).
  */
 import type { StoredMessage } from '@threadline/protocol';

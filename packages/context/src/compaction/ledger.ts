@@ -1,5 +1,5 @@
 /**
- * The ledger every strategy keeps (SPEC §3.4): whatever a compaction hides, what the model reads
+ * The ledger every strategy keeps: whatever a compaction hides, what the model reads
  * afterwards still carries, deterministically, the files changed in the hidden range, the user's
  * own messages (whole, verbatim: the task messages always, the others newest first within a
  * budget that scales with the window, as Codex keeps user messages) and the open todo items.

@@ -16,7 +16,7 @@ export const dryRunSummarizer: Summarizer = async (req) => {
 
 /**
  * previewCompaction = compact() with the dry-run summarizer: what would be hidden and inserted,
- * and tokens before/after, without a model call (SPEC §7 compaction.preview). Deterministic
+ * and tokens before/after, without a model call (`compaction.preview`). Deterministic
  * strategies (cfpm_memory_v1) preview exactly what a run would do.
  */
 export async function previewCompaction(

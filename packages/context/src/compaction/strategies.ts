@@ -2,7 +2,7 @@ import type { Strategy, Trigger } from '@threadline/protocol';
 import type { StepSpec } from './types';
 
 /**
- * Every strategy is a list of step groups over the same primitives (SPEC §3.4). Before each
+ * Every strategy is a list of step groups over the same primitives. Before each
  * group the runner stops if the view is at or under the target and something was already
  * reduced; the steps of one group always run together (keep_head_tail only picks a range).
  */
@@ -10,7 +10,7 @@ export type Plan = StepSpec[][];
 
 export type ProgressiveLevel = 'NONE' | 'LIGHT' | 'MEDIUM' | 'HEAVY' | 'CRITICAL';
 
-/** Seed 002: NONE < 70% ≤ LIGHT < 80% ≤ MEDIUM < 90% ≤ HEAVY < 95% ≤ CRITICAL. */
+/** NONE < 70% ≤ LIGHT < 80% ≤ MEDIUM < 90% ≤ HEAVY < 95% ≤ CRITICAL. */
 export function progressiveLevel(usage: number): ProgressiveLevel {
   if (usage >= 0.95) return 'CRITICAL';
   if (usage >= 0.9) return 'HEAVY';

@@ -2,7 +2,7 @@ import { isAutoThreshold, type Strategy } from '@threadline/protocol';
 
 /** After a compaction the view should sit well under the auto threshold: 60% of the window. */
 export const DEFAULT_TARGET_RATIO = 0.6;
-/** Seed 003: the priority chain runs at 85% and stops as soon as the view is under its target. */
+/** The priority chain runs at 85% and stops as soon as the view is under its target. */
 export const PRIORITY_CHAIN_RATIO = 0.85;
 /**
  * How far under the trigger an automatic priority_chain run aims. Stopping just under the trigger
@@ -22,15 +22,14 @@ export function priorityChainTarget(window: number, threshold?: number | null): 
   return Math.floor(window * ratio);
 }
 
-/** Recovery retries (SPEC §3.5): 3, or 6 for CFPM. */
+/** Recovery retries: 3, or 6 for CFPM. */
 export const MAX_RECOVERY_ATTEMPTS: Record<Strategy, number> = {
   legacy_segmented: 3,
   cfpm_memory_v1: 6,
   progressive: 3,
   priority_chain: 3,
 };
-export const MAX_COMPACTION_ATTEMPTS_MESSAGE =
-  'Reached maximum compaction attempts. Please start a new session to continue.';
+export { MAX_COMPACTION_ATTEMPTS_MESSAGE } from '../markers';
 /** Consecutive failed compactions after which auto compaction pauses for the session. */
 export const MAX_CONSECUTIVE_FAILURES = 3;
 

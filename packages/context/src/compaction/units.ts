@@ -1,7 +1,10 @@
 import type { StoredMessage } from '@threadline/protocol';
+import { isAbortMarker } from '../markers';
 import { COMPACTION_KINDS, type WorkEntry } from './state';
 
-/** Tools whose results survive every compaction (seed 004 Decision 7). */
+export { isAbortMarker };
+
+/** Tools whose results survive every compaction. */
 export const DEFAULT_PROTECTED_TOOLS: readonly string[] = ['manage_todo_list'];
 
 /**
@@ -23,14 +26,6 @@ export interface Unit {
   isCompactionInsert: boolean;
   /** A placeholder prune_tool_outputs put in place of a tool output. */
   isPlaceholder: boolean;
-}
-
-const ABORT_MARKERS = ['<turn-aborted>', '<turn_aborted>'];
-
-export function isAbortMarker(m: StoredMessage): boolean {
-  if (m.kind === 'turn_aborted') return true;
-  const c = m.content ?? '';
-  return c.length < 4096 && ABORT_MARKERS.some((k) => c.includes(k));
 }
 
 export function buildUnits(

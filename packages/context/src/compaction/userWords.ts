@@ -1,12 +1,12 @@
 /**
- * The user's own words (SPEC §3.4 "Every strategy"): which user messages are the task, which of
+ * The user's own words (kept by every strategy): which user messages are the task, which of
  * their sentences are standing instructions, and how a message too long for the ledger's budget
  * is shortened (its instruction sentences first, then its bulk). The same rules measure what a
  * compaction kept (`intentRetention`), so the bench and the quality tests judge what the ledger does.
  */
 import type { StoredMessage } from '@threadline/protocol';
 import { isChitchat } from './steps/pruning';
-import { isAbortMarker } from './units';
+import { isAbortMarker } from '../markers';
 
 /**
  * A standing instruction: a sentence that binds what the agent does from now on. English modal

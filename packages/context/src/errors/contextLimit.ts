@@ -1,5 +1,5 @@
 /**
- * Is a provider error "the prompt does not fit in the context window"? (SPEC §3.5 recovery.)
+ * Is a provider error "the prompt does not fit in the context window"? (The recovery trigger.)
  * Patterns are the providers' own wording; each is specific enough that rate limits
  * ("exceeded your current quota", "tokens per min") and payload-size errors never match.
  */

@@ -1,5 +1,5 @@
 /**
- * The pre-tool command gate (SPEC §5, seed 000 §10): rewrite known-folder probes in a shell
+ * The pre-tool command gate: rewrite known-folder probes in a shell
  * command to the path memory already holds. Rewrite-and-run, never block: every guard that
  * fails returns the call unchanged with the reason.
  */
@@ -58,7 +58,7 @@ export interface ToolGateResult {
 const COMMAND_KEYS = ['command', 'cmd', 'script'] as const;
 const WINDOWS_ABS = /^(?:[A-Za-z]:[\\/]|\\\\[^\\]+\\)/;
 
-/** A fact is trusted when a person made or confirmed it, or evidence backs it (SPEC §5). */
+/** A fact is trusted when a person made or confirmed it, or evidence backs it. */
 export function isTrustedFact(f: MemoryFact): boolean {
   return f.source === 'user' || f.pinned || f.lastValidatedAt !== null || f.evidenceCount >= 2 || f.confidence >= 0.85;
 }

@@ -1,4 +1,4 @@
-/** The pre-tool command gate (SPEC §5): pure, with an injected file-existence check. */
+/** The pre-tool command gate: pure, with an injected file-existence check. */
 export {
   applyToolGate,
   isTrustedFact,

@@ -1,4 +1,4 @@
-/** The gate notice `[CFPM_TOOL_GATE_V1] {json}` (SPEC §5). */
+/** The gate notice `[CFPM_TOOL_GATE_V1] {json}`. */
 import { GATE_NOTICE_PREFIX, formatNotice, type GateNoticePayload, type VisibilityLevel } from '@threadline/protocol';
 import { cutText } from '../memory/render';
 import { normalizeVisibility } from '../memory/notice';

@@ -1,5 +1,5 @@
 /**
- * Known-folder probes (SPEC §5): the ways a shell command asks for the user's Desktop, Documents
+ * Known-folder probes: the ways a shell command asks for the user's Desktop, Documents
  * or Downloads folder instead of naming it. Each pattern captures the whole probe token.
  */
 export type KnownFolder = 'Desktop' | 'Documents' | 'Downloads';

@@ -1,4 +1,4 @@
-/** Does the user's latest message ask to look again rather than trust memory? (SPEC §5) */
+/** Does the user's latest message ask to look again rather than trust memory? */
 const REVERIFY_PATTERNS: RegExp[] = [
   /\b(?:verify|check|confirm|look|find|search|scan|test)\b[\w\s,'-]{0,20}\bagain\b/i,
   /\bre-?(?:verify|check|confirm|scan|discover|detect|locate|validate|examine|inspect)(?:s|ed|ing)?\b/i,

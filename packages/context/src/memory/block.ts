@@ -1,4 +1,4 @@
-/** The per-generation injection block `[CFPM_RUNTIME_MEMORY_V1]` (SPEC §4). */
+/** The per-generation injection block `[CFPM_RUNTIME_MEMORY_V1]`. */
 import type { MemoryFact } from '@threadline/protocol';
 import { BLOCK_MAX_ITEM_CHARS, BLOCK_MAX_ITEMS, MEMORY_BLOCK_HEADER } from './constants';
 import { renderSections } from './render';

@@ -1,5 +1,5 @@
 /**
- * The `[CFPM_MEMORY_V1]` checkpoint of the `memory_checkpoint` step (SPEC §3.4): a deterministic
+ * The `[CFPM_MEMORY_V1]` checkpoint of the `memory_checkpoint` step: a deterministic
  * digest of the hidden range, no model call. It replaces many messages once, so its caps are
  * larger than the per-turn block's.
  */

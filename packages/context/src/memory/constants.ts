@@ -1,4 +1,4 @@
-/** Caps and defaults of CFPM memory (SPEC §4). Every number is a default the runtime may override. */
+/** Caps and defaults of CFPM memory. Every number is a default the runtime may override. */
 export const MAX_AUTO_FACTS = 120;
 export const MAX_CANDIDATES = 800;
 export const MAX_SNAPSHOTS = 100;

@@ -1,5 +1,5 @@
 /**
- * Draft evaluation (SPEC §4): every draft gets `accepted` or one deterministic rejection reason.
+ * Draft evaluation: every draft gets `accepted` or one deterministic rejection reason.
  * The order of checks is the order of the reasons' precedence.
  */
 import type { CandidateReason, MemoryFact } from '@threadline/protocol';
@@ -15,7 +15,7 @@ export interface EvaluationContext {
   seen: Set<string>;
 }
 
-/** The dedupe key of SPEC §4: category + lowercased content. */
+/** The dedupe key: category + lowercased content. */
 export function factKey(category: string, content: string): string {
   return `${category}:${content.trim().toLowerCase()}`;
 }

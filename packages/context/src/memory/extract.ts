@@ -1,5 +1,5 @@
 /**
- * Draft extraction (SPEC §4): recent assistant and tool messages → drafts of goals, verified
+ * Draft extraction: recent assistant and tool messages → drafts of goals, verified
  * actions, artifacts, invalid paths and open items. Deterministic; every draft is judged later by
  * `evaluateDraft`, so this stage may over-collect but never decides.
  */

@@ -1,5 +1,5 @@
 /**
- * CFPM session memory (SPEC §4, seed 000 §8–9): deterministic drafts → decisions → facts,
+ * CFPM session memory: deterministic drafts → decisions → facts,
  * the per-turn injection block, the checkpoint snapshot and the runtime notice. Pure functions:
  * time and ids are injected.
  */

@@ -1,5 +1,5 @@
 /**
- * Merge accepted drafts into facts and prune auto facts (SPEC §4). Facts are never mutated in
+ * Merge accepted drafts into facts and prune auto facts. Facts are never mutated in
  * place: both functions return new arrays with new objects for the facts they changed.
  */
 import type { MemoryFact } from '@threadline/protocol';
@@ -128,7 +128,7 @@ function score(f: MemoryFact): number {
 }
 
 /**
- * The per-session cap of SPEC §4 (120 auto facts), counted as the store counts it: auto facts that
+ * The per-session cap (120 auto facts), counted as the store counts it: auto facts that
  * are not pinned and not forgotten. Pinned facts and the user's "forget" tombstones are the user's
  * and never dropped (a dropped tombstone would let the forgotten fact come back). Retired facts go
  * first (oldest first), then the weakest active ones.

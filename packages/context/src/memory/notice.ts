@@ -13,7 +13,7 @@ const ALIASES: Record<VisibilityLevel, readonly string[]> = {
   debug: ['debug', 'verbose', 'full', '2'],
 };
 
-/** Settings/env value → level with the aliases of SPEC §4; null when it is none of them. */
+/** Settings/env value → level with its aliases (docs/glossary.md, visibility level); null when it is none of them. */
 export function parseVisibility(value: unknown): VisibilityLevel | null {
   if (typeof value === 'number') value = String(value);
   if (typeof value === 'boolean') value = value ? 'brief' : 'off';

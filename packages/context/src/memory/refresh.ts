@@ -1,5 +1,5 @@
 /**
- * One CFPM refresh (SPEC §4, seed 000 §9): extract → evaluate → merge → prune, with the audit
+ * One CFPM refresh: extract → evaluate → merge → prune, with the audit
  * trail of candidates and the mode the runtime reports.
  */
 import type { ChatMessage, MemoryCandidate, MemorySnapshot, RefreshMode } from '@threadline/protocol';

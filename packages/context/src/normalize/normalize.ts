@@ -1,7 +1,7 @@
 import type { ChatMessage } from '@threadline/protocol';
+import { ABORTED_TOOL_OUTPUT } from '../markers';
 
-/** Content of the synthetic result for a tool call that never got one (seed 004 Decision 5). */
-export const ABORTED_TOOL_OUTPUT = 'aborted';
+export { ABORTED_TOOL_OUTPUT };
 
 /**
  * A tool call with no result anywhere after it gets a synthetic `"aborted"` result placed right

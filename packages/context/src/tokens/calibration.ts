@@ -1,7 +1,7 @@
 /**
  * Our estimate (tiktoken or chars/4) and the provider's `usage.prompt_tokens` differ: unknown
  * tokenizers, hidden tool schemas, provider-side framing. After each call the runtime feeds both
- * in; the calibrated estimate scales ours by a smoothed ratio (SPEC §3.1), and debug shows both.
+ * in; the calibrated estimate scales ours by a smoothed ratio, and debug shows both.
  */
 export interface CalibrationState {
   /** provider / estimate, smoothed; 1 until a sample arrives. */

@@ -2,7 +2,7 @@ import type { ChatMessage } from '@threadline/protocol';
 import { countTextTokensAsync, encoderFor, estimateTextTokens, type SliceOptions } from './encoder';
 import { encodingForModel } from './models';
 import { hashParts } from './hash';
-import { imageTokens } from '../view/images';
+import { imageTokens } from './images';
 
 /**
  * Per-message framing, as OpenAI documents for its chat format: every message costs

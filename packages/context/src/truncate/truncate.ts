@@ -8,17 +8,17 @@ import {
 } from '../tokens/encoder';
 import { runOffThread } from '../worker/pool';
 
-/** Default `toolOutput.maxTokens` (seed 004 Phase 1). */
+/** Default `toolOutput.maxTokens`. */
 export const TOOL_OUTPUT_MAX_TOKENS = 5000;
 /**
  * JSON serialization eats part of the budget (escaped quotes, newlines, the tool-message frame).
- * The limit itself decides whether an output is cut (SPEC §3.2: "outputs over 5000 are cut"), and
+ * The limit itself decides whether an output is cut ("outputs over 5000 are cut"), and
  * a cut output keeps maxTokens / 1.2 so that the kept text plus its serialization overhead still
- * fits the limit (seed 004 Decision 3). Measuring tokens × 1.2 against the limit instead would
+ * fits the limit. Measuring tokens × 1.2 against the limit instead would
  * cut outputs of ~4,200 tokens that the setting promises to keep whole.
  */
 export const SERIALIZATION_BUFFER = 1.2;
-/** Hard cap of the full output kept for the user and `read_tool_output` (SPEC §3.2). */
+/** Hard cap of the full output kept for the user and `read_tool_output`. */
 export const FULL_OUTPUT_MAX_BYTES = 1024 * 1024;
 export interface TruncateOptions {
   policy?: TruncationPolicy;
@@ -108,7 +108,7 @@ function charStartAfter(bytes: Uint8Array, i: number): number {
 }
 
 /**
- * Write-time truncation of a tool output for the model (SPEC §3.2). An output is cut only when it
+ * Write-time truncation of a tool output for the model. An output is cut only when it
  * is over `maxTokens` (tokens, or maxTokens × 4 UTF-8 bytes under `bytes`); a cut keeps
  * maxTokens / 1.2 (the serialization buffer), half head and half tail, marks the cut and prefixes
  * the line count. Under `none`, or when it fits, the text is returned as is.

@@ -62,7 +62,7 @@ export function breakdownSlot(kind: ViewEntryKind, role: ChatMessage['role']): k
 
 /**
  * The model's view of a session: a pure function of history + active compactions + memory +
- * system prompt (SPEC §2). Order: system prompt, the history's leading system messages, the
+ * system prompt. Order: system prompt, the history's leading system messages, the
  * memory block (as a user message: it is data from earlier in the session, not instructions),
  * then the conversation with inserted messages at their anchors; normalized; counted.
  */

@@ -1,7 +1,7 @@
 import type { ChatMessage, StoredMessage, TruncationPolicy } from '@threadline/protocol';
 import { capFullOutput, truncateToolOutput } from '../truncate/truncate';
 import { countMessageTokens, countMessageTokensWithContent, type TokenCache } from '../tokens/count';
-import { isAbortMarker } from '../compaction/units';
+import { isAbortMarker } from '../markers';
 
 export interface IngestOptions {
   sessionId?: string;

@@ -107,7 +107,7 @@ export const TurnAcceptedSchema = z.object({ accepted: z.literal(true), userMess
 const ApprovalPoliciesSchema = z.record(z.string(), ApprovalPolicySchema);
 
 /**
- * Characters chat.send takes (SPEC §9). A longer paste is cut by the renderer before it is sent
+ * Characters chat.send takes. A longer paste is cut by the renderer before it is sent
  * (head and tail, a marker, one sentence to the user); browser mode's body limit fits this.
  */
 export const CHAT_TEXT_MAX = 4_000_000;
@@ -150,7 +150,7 @@ export const chatRoutes = {
   },
   /** What is running now: for a renderer that (re)loads while a turn runs or waits for approval. */
   'chat.state': { input: sessionRef, output: ChatStateSchema },
-  /** Per-session approval policies by tool name (SPEC §7: the policy is per session). */
+  /** Per-session approval policies by tool name (the policy is per session). */
   'approvals.list': { input: sessionRef, output: ApprovalPoliciesSchema },
   /** `policy: null` goes back to the app-wide setting for that tool. */
   'approvals.set': {

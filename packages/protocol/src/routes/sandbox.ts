@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { id, type RouteMap } from './define';
 
-/** Which OS sandbox commands run in on this machine (SPEC §7). */
+/** Which OS sandbox commands run in on this machine. */
 export const SandboxKindSchema = z.enum(['bwrap', 'seatbelt', 'none']);
 /** Why there is none: Settings turns it into one sentence with how to get one. */
 export const NoSandboxReasonSchema = z.enum([

@@ -1,4 +1,4 @@
-// SPEC §9: a crash (kill -9) at any moment leaves either the before or the after state of every
+// A crash (kill -9) at any moment leaves either the before or the after state of every
 // transaction, and no committed message is ever lost. A child process writes as fast as it can and
 // acks each commit on stdout; we SIGKILL it at random moments, reopen, and check everything.
 import Database from 'better-sqlite3';

@@ -1,4 +1,4 @@
-// Opening the file safely (SPEC §9): a newer schema is refused without touching the file, a damaged
+// Opening the file safely: a newer schema is refused without touching the file, a damaged
 // or foreign file is reported (copied aside with 'throw'), or renamed aside for a fresh database with
 // 'recreate' (damagedDatabase.ts); never overwritten.
 import Database from 'better-sqlite3';

@@ -90,7 +90,7 @@ CREATE TABLE tool_approvals (
 );
 `;
 
-// CFPM session memory (SPEC §4) arrived after the core schema.
+// CFPM session memory arrived after the core schema.
 const V2_MEMORY = `
 CREATE TABLE memory_facts (
   id TEXT PRIMARY KEY,

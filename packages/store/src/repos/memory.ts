@@ -1,4 +1,4 @@
-// CFPM session memory (SPEC §4): facts, candidate decisions, snapshots, and the log of user edits.
+// CFPM session memory: facts, candidate decisions, snapshots, and the log of user edits.
 // The engine decides what to remember; this module stores its decision atomically and keeps the caps.
 import { z } from 'zod';
 import {

@@ -1,4 +1,4 @@
-// Fact rows and the SQL that decides which facts belong to the active branch (SPEC §4, issue 16).
+// Fact rows and the SQL that decides which facts belong to the active branch.
 import type { MemoryFact, FactStatus } from '@threadline/protocol';
 
 export interface FactRow {

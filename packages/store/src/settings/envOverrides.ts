@@ -1,4 +1,4 @@
-// Environment overrides of settings (SPEC §4, seed 000). THREADLINE_* wins over the AGIME_* aliases
+// Environment overrides of settings. THREADLINE_* wins over the AGIME_* aliases
 // kept from the seed. An invalid value is an error naming the variable and what it accepts: a
 // silently ignored override is worse than a refused start.
 import { parseVisibilityAlias, STRATEGIES, type SettingsPatch } from '@threadline/protocol';

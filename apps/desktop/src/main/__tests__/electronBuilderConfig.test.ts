@@ -1,5 +1,5 @@
 // electron-builder.yml checked the way electron-builder itself checks it (its JSON schema),
-// plus the settings SPEC §9 and issue 7 require: fuses, targets, asar, icons.
+// plus the settings the app's security and packaging require: fuses, targets, asar, icons.
 import { describe, expect, it } from 'vitest';
 import { readFileSync, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -54,7 +54,7 @@ describe('electron-builder.yml', () => {
     expect(config.productName).toBe('Threadline');
   });
 
-  it('flips the security fuses (SPEC §9)', () => {
+  it('flips the security fuses', () => {
     expect(config.electronFuses).toMatchObject({
       runAsNode: false,
       enableNodeOptionsEnvironmentVariable: false,

@@ -1,7 +1,7 @@
 import type { WebPreferences } from 'electron';
 
 /**
- * The one place the renderer's privileges are decided (SPEC §9). Every value here is a
+ * The one place the renderer's privileges are decided. Every value here is a
  * security decision; the tests pin each of them.
  */
 export function webPreferences(preloadPath: string): WebPreferences {

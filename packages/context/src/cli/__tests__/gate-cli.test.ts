@@ -106,7 +106,7 @@ describe('threadline-context gate', () => {
     expect(JSON.parse(r.out)).toMatchObject({ rewritten: false, reason: 'reverify_requested' });
   });
 
-  it('--visibility takes the SPEC aliases', async () => {
+  it('--visibility takes the documented aliases', async () => {
     const facts = write('facts3.json', [factRow(desktop)]);
     const verbose = await cli([
       facts,

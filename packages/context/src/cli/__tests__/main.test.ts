@@ -135,7 +135,7 @@ describe('threadline-context CLI', () => {
     expect((await at('0.88')).target).toBe(Math.floor(window * 0.75));
   });
 
-  it('does not compact under the auto threshold unless --manual, and still prints the seed 001 stats', async () => {
+  it('does not compact under the auto threshold unless --manual, and still prints the stats', async () => {
     const j = JSON.parse((await run('compact', session, '--json', '--window', '1000000', '--model', 'llama3')).out);
     expect(j.ok).toBe(false);
     expect(j.reason).toMatch(/below_threshold/);

@@ -1,5 +1,5 @@
 /**
- * A second compaction folds the first (SPEC §3.4 "previous summaries are folded into the next
+ * A second compaction folds the first ("previous summaries are folded into the next
  * one, never stacked"), on a history long enough that the second run has a real middle range.
  */
 import type { CompactionRecord, StoredMessage } from '@threadline/protocol';
@@ -105,7 +105,7 @@ describe('a second compaction folds the first', () => {
   });
 });
 
-describe('keep_head_tail presets (SPEC §3.4)', () => {
+describe('keep_head_tail presets', () => {
   it('cfpm_memory_v1 keeps the first 2 and last 8 messages; legacy_segmented the first 3 and last 10', async () => {
     expect(planFor('cfpm_memory_v1', 0.9, 'auto')[0]![0]).toEqual({ name: 'keep_head_tail', head: 2, tail: 8 });
     expect(planFor('legacy_segmented', 0.9, 'auto')[0]![0]).toEqual({ name: 'keep_head_tail', head: 3, tail: 10 });

@@ -15,7 +15,7 @@ import { intentTotals } from '../../../bench/intent';
 import { apply, fakeSummarizer, HistoryBuilder, MODEL, run } from './fixtures';
 
 /**
- * SPEC §3.4 "Every strategy" (issue 22): the user's task and standing instructions survive every
+ * Every strategy: the user's task and standing instructions survive every
  * compaction verbatim, are presented as the user's instructions, and what a compaction carried
  * is carried by every later one.
  */

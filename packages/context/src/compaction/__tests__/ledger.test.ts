@@ -4,7 +4,7 @@ import { buildLedger, buildView, messagesText, pairViolations } from '../..';
 import { apply, fakeSummarizer, HistoryBuilder, MODEL, run } from './fixtures';
 
 /**
- * SPEC §3.4 (issue 13): every strategy keeps a ledger of what it hid; a strategy that cannot reach
+ * Every strategy keeps a ledger of what it hid; a strategy that cannot reach
  * its target returns its best result; nothing grows the view or is inserted below the threshold.
  */
 

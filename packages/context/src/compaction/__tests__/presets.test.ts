@@ -96,7 +96,7 @@ describe('priority_chain after strip_chitchat', () => {
   });
 });
 
-describe('priority_chain auto target (seed 003: at 85%, stop as soon as under)', () => {
+describe('priority_chain auto target (at 85%, stop as soon as under)', () => {
   const h = longSession();
   const tokens = buildView({ history: h.messages, model: MODEL }).tokens;
   const window = Math.ceil(tokens / 0.9); // 90% used

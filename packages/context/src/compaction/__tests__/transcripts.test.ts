@@ -19,7 +19,7 @@ import { loadTranscripts, transcriptsDir } from '../../cli/transcripts';
 import { apply, fakeSummarizer } from './fixtures';
 
 /**
- * Invariants of SPEC §3.4 on every strategy over the 18 real transcripts. chars/4 counting keeps
+ * Invariants of compaction on every strategy over the 18 real transcripts. chars/4 counting keeps
  * this file fast; the invariants do not depend on the tokenizer.
  */
 const MODEL = 'transcript-model';

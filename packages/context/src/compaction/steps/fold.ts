@@ -11,7 +11,7 @@ import { seqOfPos, type WorkState } from '../state';
 import { isExempt, tailStart, type Unit } from '../units';
 import type { FoldRange, StepContext, StepDetail } from '../types';
 
-/** Shares of tool outputs elided when the summary call itself overflows (seed 000 §4). */
+/** Shares of tool outputs elided when the summary call itself overflows. */
 export const TOOL_REMOVAL_STEPS = [0, 10, 20, 50, 100] as const;
 export { ELIDED_TOOL_OUTPUT };
 

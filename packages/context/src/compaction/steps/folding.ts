@@ -46,7 +46,7 @@ export async function summarize(state: WorkState, ctx: StepContext, spec: Of<'su
   };
 }
 
-/** `memory_checkpoint`: the CFPM deterministic snapshot of the range, no model call (seed 000). */
+/** `memory_checkpoint`: the CFPM deterministic snapshot of the range, no model call. */
 export async function memoryCheckpoint(state: WorkState, ctx: StepContext): Promise<StepDetail> {
   const units = buildUnits(state.entries, ctx.protectedTools);
   const fold = rangeUnits(units, state, { kind: 'selection' });

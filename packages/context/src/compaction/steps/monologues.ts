@@ -4,7 +4,7 @@ import { buildUnits, isExempt, type Unit } from '../units';
 
 type Of<N extends StepSpec['name']> = Extract<StepSpec, { name: N }>;
 
-/** A ProbeAgent segment: a user message and everything up to the next one (seed 001). */
+/** A ProbeAgent segment: a user message and everything up to the next one. */
 export interface Segment {
   units: Unit[];
 }

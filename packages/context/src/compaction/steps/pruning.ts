@@ -4,7 +4,7 @@ import { buildUnits, headEnd, isExempt, tailStart, type Unit } from '../units';
 
 type Of<N extends StepSpec['name']> = Extract<StepSpec, { name: N }>;
 
-/** "ok", "ya", "lanjut", "好的": short, not a question, not an exclamation, not a command (seed 003 P1). */
+/** "ok", "ya", "lanjut", "好的": short, not a question, not an exclamation, not a command. */
 export function isChitchat(text: string | null): boolean {
   if (text === null) return false;
   const t = text.trim();
@@ -88,7 +88,7 @@ export function keepHeadTail(state: WorkState, ctx: StepContext, spec: Of<'keep_
 }
 
 /**
- * `brute_prune` (seed 003 P5): keep the last `keep` messages (whole units) plus the initial
+ * `brute_prune`: keep the last `keep` messages (whole units) plus the initial
  * context, protected tools, turn-aborted markers and summaries. As the last resort it halves
  * `keep` while the view is still over the target.
  */

@@ -1,5 +1,5 @@
 /**
- * Probe forms and quoting (SPEC §5): the PowerShell `$HOME\Desktop` / `~\Desktop` and the POSIX
+ * Probe forms and quoting: the PowerShell `$HOME\Desktop` / `~\Desktop` and the POSIX
  * `"$HOME"/Desktop` probes are rewritten; a probe inside single quotes is literal text in
  * PowerShell and POSIX shells and is left alone. Re-verify phrases in English and Chinese.
  */

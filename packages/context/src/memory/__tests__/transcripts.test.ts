@@ -110,7 +110,7 @@ describe('edited-file recall after a real cfpm_memory_v1 compaction of the mini-
       if (t.name === 'mini-swe-psf__requests-1142') {
         // Its last message is one 868K-character user message (the final diff) inside the kept
         // tail: no compaction can bring the view under the target, so the run returns its best
-        // result (SPEC §3.4) rather than the unchanged overflow, and that message stays whole.
+        // result rather than the unchanged overflow, and that message stays whole.
         expect(r).toMatchObject({ ok: true, targetReached: false });
         expect(r.tokensAfter).toBeLessThan(r.tokensBefore);
         expect(run.view.some((m) => (m.content ?? '').length > 800_000)).toBe(true);

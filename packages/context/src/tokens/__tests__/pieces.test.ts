@@ -5,7 +5,7 @@ import { forEachO200kPiece } from '../pretokenize';
 import { loadTranscripts } from '../../cli/transcripts';
 
 /**
- * Counting per cached pre-tokenizer piece (SPEC §3.1) must give js-tiktoken's counts exactly.
+ * Counting per cached pre-tokenizer piece must give js-tiktoken's counts exactly.
  * Plain js-tiktoken is the reference: `encode(text, [], [])` (special tokens counted as text).
  */
 const o200k = getEncoding('o200k_base');

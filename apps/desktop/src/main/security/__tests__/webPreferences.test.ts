@@ -4,7 +4,7 @@ import { webPreferences } from '../webPreferences';
 describe('webPreferences', () => {
   const prefs = webPreferences('/app/out/preload/index.cjs');
 
-  it('isolates and sandboxes the renderer (SPEC §9)', () => {
+  it('isolates and sandboxes the renderer', () => {
     expect(prefs.contextIsolation).toBe(true);
     expect(prefs.sandbox).toBe(true);
     expect(prefs.nodeIntegration).toBe(false);

@@ -11,7 +11,7 @@ import {
   type VisibilityLevel,
 } from '@threadline/protocol';
 import { useAppStore } from '../store';
-import type { MemoryTally } from '../lib/noticeView';
+import type { MemoryTally } from '../lib/transcript';
 import { formatTokens } from '../i18n';
 import { errorNoticeText, reasonText } from '../lib/reasons';
 import { IconChevron, IconLayers, IconMemory, IconShield, IconAlert, IconUndo } from './Icons';

@@ -1,14 +1,5 @@
 import { parseNotice, type VisibilityLevel } from '@threadline/protocol';
-import type { Row } from './transcript';
-
-/** Memory's net change over one turn: what a brief chip says. */
-export interface MemoryTally {
-  added: number;
-  updated: number;
-  retired: number;
-  /** Facts in memory after the turn's last refresh. */
-  facts: number;
-}
+import type { MemoryTally, Row } from './transcript';
 
 /**
  * Compaction notices the divider already says (older sessions stored them beside it): one

@@ -1,6 +1,5 @@
 import type { Checkpoint, CompactionRecord, StoredMessage, ToolCall } from '@threadline/protocol';
 import type { StreamingMessage, ToolState } from '../store/types';
-import type { MemoryTally } from './noticeView';
 
 export interface ToolCallView {
   call: ToolCall;
@@ -8,6 +7,15 @@ export interface ToolCallView {
 }
 
 export type Versions = NonNullable<StoredMessage['versions']>;
+
+/** Memory's net change over one turn: what a brief chip says. */
+export interface MemoryTally {
+  added: number;
+  updated: number;
+  retired: number;
+  /** Facts in memory after the turn's last refresh. */
+  facts: number;
+}
 
 export type Row =
   | { kind: 'user'; key: string; msg: StoredMessage; hidden: boolean; versions?: Versions }

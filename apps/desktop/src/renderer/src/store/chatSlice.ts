@@ -184,7 +184,7 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
     let trimmed = text.trim();
     const files = attachments ?? [];
     if (!trimmed && files.length === 0) return false;
-    // Over what chat.send takes: the beginning and the end are sent, with a marker (SPEC §9).
+    // Over what chat.send takes: the beginning and the end are sent, with a marker.
     if (trimmed.length > CHAT_TEXT_MAX) {
       trimmed = cutPaste(trimmed);
       get().showToast(tooLarge());

@@ -1,21 +1,8 @@
 import type { StateCreator } from 'zustand';
 import type { Checkpoint } from '@threadline/protocol';
 import { call } from '../transport';
-import type { AppState, SliceEvents } from './types';
+import type { AppState, CheckpointSlice, SliceEvents } from './types';
 import { errorMessage } from '@threadline/protocol';
-
-/** Checkpoints of each session's working folder: the "N files changed" rows, undo and redo. */
-export interface CheckpointSlice {
-  checkpoints: Record<string, Checkpoint[]>;
-  /** A checkpoint whose undo or redo is in flight. */
-  checkpointBusy: Record<string, boolean>;
-  loadCheckpoints(sessionId: string): Promise<void>;
-  /**
-   * Undo (`restore`) or redo a checkpoint; a refusal is shown as a toast. Resolves with the files
-   * that changed since the turn when nothing was written (the caller asks before `force`).
-   */
-  changeCheckpoint(checkpoint: Checkpoint, action: 'restore' | 'redo', force?: boolean): Promise<string[]>;
-}
 
 const errMessage = (err: unknown) => errorMessage(err);
 

@@ -18,8 +18,8 @@ import type {
   ToolAccess,
   ToolDiff,
   ToolCall,
+  Checkpoint,
 } from '@threadline/protocol';
-import type { CheckpointSlice } from './checkpointSlice';
 
 export type ToolStatus = 'waiting' | 'running' | 'ok' | 'error' | 'denied' | 'aborted';
 
@@ -201,6 +201,19 @@ export interface UiSlice {
   openSettings(tab: SettingsTab): void;
   showToast(text: string | null): void;
   boot(): Promise<void>;
+}
+
+/** Checkpoints of each session's working folder: the "N files changed" rows, undo and redo. */
+export interface CheckpointSlice {
+  checkpoints: Record<string, Checkpoint[]>;
+  /** A checkpoint whose undo or redo is in flight. */
+  checkpointBusy: Record<string, boolean>;
+  loadCheckpoints(sessionId: string): Promise<void>;
+  /**
+   * Undo (`restore`) or redo a checkpoint; a refusal is shown as a toast. Resolves with the files
+   * that changed since the turn when nothing was written (the caller asks before `force`).
+   */
+  changeCheckpoint(checkpoint: Checkpoint, action: 'restore' | 'redo', force?: boolean): Promise<string[]>;
 }
 
 export type AppState = SessionsSlice & ChatSlice & ContextSlice & SettingsSlice & UiSlice & CheckpointSlice;

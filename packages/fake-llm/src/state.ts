@@ -1,0 +1,16 @@
+import type { PromptCache } from './promptCache';
+import type { ReplyBook } from './rules';
+import type { ErrorStyle, RecordedRequest } from './types';
+
+/** What one fake server holds between requests: its script, what it received, its settings. */
+export interface ServerState {
+  book: ReplyBook;
+  requests: RecordedRequest[];
+  contextWindow: number | null;
+  errorStyle: ErrorStyle;
+  chatCount: number;
+  models: string[];
+  noVisionModels: string[];
+  /** Prefixes of every request answered, for the cached tokens of the next (promptCache.ts). */
+  cache: PromptCache;
+}
