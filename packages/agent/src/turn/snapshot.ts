@@ -101,6 +101,8 @@ export class SessionSnapshots {
     private readonly store: Store,
     private readonly now: () => number,
     opts: SnapshotOptions = {},
+    /** Told of every write to a session's memory (the `memory.updated` event). */
+    private readonly memoryChanged: (sessionId: string) => void = () => undefined,
   ) {
     this.max = Math.max(1, opts.max ?? 4);
     this.idleMs = opts.idleMs ?? 5 * 60_000;
@@ -280,6 +282,7 @@ export class SessionSnapshots {
       // hides): the cached view, the meter and context.usage must not answer the old one.
       snap.version += 1;
     }
+    if (applied.facts) this.memoryChanged(sessionId);
     return { record: applied.record, inserted: applied.inserted };
   }
 
@@ -304,6 +307,7 @@ export class SessionSnapshots {
       if (next.candidates.length > 0 || result.facts.length > 0) snap.memorySeen = true;
       snap.version += 1;
     }
+    this.memoryChanged(sessionId);
     return result;
   }
 
@@ -317,6 +321,7 @@ export class SessionSnapshots {
       snap.memoryEpoch += 1;
       snap.version += 1;
     }
+    this.memoryChanged(sessionId);
     return fact;
   }
 
@@ -332,6 +337,7 @@ export class SessionSnapshots {
       snap.memoryEpoch += 1;
       snap.version += 1;
     }
+    this.memoryChanged(fact.sessionId);
     return fact;
   }
 
