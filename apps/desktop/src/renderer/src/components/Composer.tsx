@@ -18,9 +18,9 @@ export { COMPOSER_ID };
 
 function CompactControl({ sessionId }: { sessionId: string }) {
   const { t } = useTranslation();
-  const busy = useAppStore((s) => Boolean(s.busy[sessionId]));
-  const compacting = useAppStore((s) => Boolean(s.compacting[sessionId]));
-  const canCompact = useAppStore((s) => s.usage[sessionId]?.canCompact ?? false);
+  const busy = useAppStore((s) => Boolean(s.bySession[sessionId]?.busy));
+  const compacting = useAppStore((s) => Boolean(s.bySession[sessionId]?.compacting));
+  const canCompact = useAppStore((s) => s.bySession[sessionId]?.usage?.canCompact ?? false);
   const compact = useAppStore((s) => s.compact);
   const [menu, setMenu] = useState(false);
   const [dialog, setDialog] = useState(false);
@@ -123,8 +123,8 @@ function CompactControl({ sessionId }: { sessionId: string }) {
 /** Messages typed during the running turn: each can be taken back, or sent now once the turn has ended. */
 function QueuedMessages({ sessionId }: { sessionId: string }) {
   const { t } = useTranslation();
-  const queued = useAppStore((s) => s.queued[sessionId]);
-  const busy = useAppStore((s) => Boolean(s.busy[sessionId]));
+  const queued = useAppStore((s) => s.bySession[sessionId]?.queued);
+  const busy = useAppStore((s) => Boolean(s.bySession[sessionId]?.busy));
   const unqueue = useAppStore((s) => s.unqueue);
   const send = useAppStore((s) => s.send);
   if (!queued || queued.length === 0) return null;
@@ -235,7 +235,7 @@ function useAttachments(sessionId: string) {
 /** The input: Enter sends, Shift+Enter breaks the line, Escape stops a running reply. */
 export function Composer({ sessionId }: { sessionId: string }) {
   const { t } = useTranslation();
-  const busy = useAppStore((s) => Boolean(s.busy[sessionId]));
+  const busy = useAppStore((s) => Boolean(s.bySession[sessionId]?.busy));
   // Nothing can be sent while the runtime is out of reach (the banner above says why).
   const offline = useAppStore((s) => !isReachable(s.connection));
   const send = useAppStore((s) => s.send);
