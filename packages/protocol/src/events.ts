@@ -10,7 +10,8 @@ import type { SessionCost } from './usage';
 
 /**
  * A session's memory changed (a refresh stored facts or candidates, the user edited, forgot, restored
- * or pinned a fact, a compaction kept a memory checkpoint): a window showing it reads it again.
+ * or pinned a fact, a compaction kept a memory checkpoint, another branch with its own facts is
+ * shown): a window showing it reads it again.
  */
 export const MemoryUpdatedEventSchema = z.object({
   type: z.literal('memory.updated'),

@@ -101,7 +101,7 @@ export class SessionSnapshots {
     private readonly store: Store,
     private readonly now: () => number,
     opts: SnapshotOptions = {},
-    /** Told of every write to a session's memory (the `memory.updated` event). */
+    /** Told of every change of a session's memory: a write, or another branch shown (`memory.updated`). */
     private readonly memoryChanged: (sessionId: string) => void = () => undefined,
   ) {
     this.max = Math.max(1, opts.max ?? 4);
@@ -345,6 +345,8 @@ export class SessionSnapshots {
   switchBranch(sessionId: string, id: string, opts: { exact?: boolean } = {}): string {
     const leaf = this.store.messages.switchTo(sessionId, id, opts);
     this.drop(sessionId);
+    // The branch shown has its own facts.
+    this.memoryChanged(sessionId);
     return leaf;
   }
 
