@@ -5,6 +5,7 @@ import { call } from '../transport';
 import { McpServerForm } from './McpServerForm';
 import { McpToolReview } from './McpToolReview';
 import { Toggle } from './SettingsControls';
+import { FormBanner } from './form/Field';
 
 /** Rows follow the servers' live state: often while one starts, calmly otherwise (a crash, a restart). */
 const POLL_MS = 1000;
@@ -198,11 +199,7 @@ function ImportPanel({ onDone }: { onDone: () => void }) {
           {t('mcp.import.submit')}
         </button>
       </div>
-      {error && (
-        <div className="form-error" role="alert" data-testid="mcp-import-error">
-          {error}
-        </div>
-      )}
+      <FormBanner banner={error ? { tone: 'error', text: error, testId: 'mcp-import-error' } : null} />
       {result && (
         <div role="status" data-testid="mcp-import-result">
           <div>{t('mcp.import.added', { count: result.added })}</div>
@@ -268,11 +265,7 @@ export function McpSettings() {
           ),
         )}
       </ul>
-      {error && (
-        <div className="form-error" role="alert" data-testid="mcp-error-banner">
-          {error}
-        </div>
-      )}
+      <FormBanner banner={error ? { tone: 'error', text: error, testId: 'mcp-error-banner' } : null} />
       {editing === 'new' && (
         <div className="provider-edit">
           <McpServerForm onDone={() => (setEditing(null), void load())} />

@@ -6,6 +6,7 @@ import { formatTokens } from '../i18n';
 import { useAppStore } from '../store';
 import { cacheRate, formatCost } from '../lib/cost';
 import { NumberField, SettingRow } from './SettingsControls';
+import { FormBanner } from './form/Field';
 
 const errText = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
@@ -114,7 +115,7 @@ function PriceRow({
           </button>
         )}
       </div>
-      {error && <div className="form-error">{error}</div>}
+      <FormBanner banner={error ? { tone: 'error', text: error } : null} />
     </div>
   );
 }
@@ -188,11 +189,7 @@ export function UsageSettings() {
           testId="cache-warn-input"
         />
       </SettingRow>
-      {error && (
-        <div className="form-error" role="alert">
-          {error}
-        </div>
-      )}
+      <FormBanner banner={error ? { tone: 'error', text: error } : null} />
     </section>
   );
 }

@@ -20,11 +20,17 @@ export function Field({
   warning,
   error,
   wide = false,
+  layout = 'stacked',
+  controlId,
   className,
   errorTestId,
   children,
 }: {
   label: ReactNode;
+  /** `stacked`: label above the control (forms); `row`: label and hint left, control right (Settings). */
+  layout?: 'stacked' | 'row';
+  /** The control's own id, when it has one already (else one is made). */
+  controlId?: string;
   labelExtra?: ReactNode;
   hint?: ReactNode;
   warning?: ReactNode;
@@ -34,7 +40,8 @@ export function Field({
   errorTestId?: string;
   children: (control: ControlProps) => ReactNode;
 }) {
-  const id = useId();
+  const made = useId();
+  const id = controlId ?? made;
   const hintId = hint ? `${id}-hint` : undefined;
   const warningId = warning ? `${id}-warning` : undefined;
   const errorId = error ? `${id}-error` : undefined;
@@ -44,6 +51,40 @@ export function Field({
     ...(describedBy ? { 'aria-describedby': describedBy } : {}),
     ...(error ? { 'aria-invalid': true as const } : {}),
   };
+  const messages = (
+    <>
+      {warning && (
+        <span className="field-warning" id={warningId} role="status">
+          {warning}
+        </span>
+      )}
+      {error && (
+        <span className="field-error" id={errorId} role="alert" data-testid={errorTestId}>
+          {error}
+        </span>
+      )}
+    </>
+  );
+  if (layout === 'row')
+    return (
+      <div className={['setting-row', className ?? ''].filter(Boolean).join(' ')}>
+        <div className="setting-text">
+          <label className="setting-label" htmlFor={id}>
+            {label}
+          </label>
+          {labelExtra}
+          {hint && (
+            <div className="setting-help" id={hintId}>
+              {hint}
+            </div>
+          )}
+        </div>
+        <div className="setting-control">
+          {children(control)}
+          {messages}
+        </div>
+      </div>
+    );
   return (
     <div className={['field', wide ? 'field-wide' : '', className ?? ''].filter(Boolean).join(' ')}>
       <span className="field-label">
@@ -56,16 +97,7 @@ export function Field({
           {hint}
         </span>
       )}
-      {warning && (
-        <span className="field-warning" id={warningId} role="status">
-          {warning}
-        </span>
-      )}
-      {error && (
-        <span className="field-error" id={errorId} role="alert" data-testid={errorTestId}>
-          {error}
-        </span>
-      )}
+      {messages}
     </div>
   );
 }
