@@ -9,8 +9,6 @@ import { callErrorText, fieldErrorText, setServerIssues, type IssueKeys } from '
 import { Field, FormBanner, type Banner } from './form/Field';
 import { Segmented } from './SettingsControls';
 
-type Approve = 'ask' | 'all' | 'some';
-
 /** Example values in the fields: code, the same in every language. */
 const EXAMPLES = {
   name: 'filesystem', // i18n-ignore
