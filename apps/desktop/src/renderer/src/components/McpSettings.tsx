@@ -5,7 +5,7 @@ import { call } from '../transport';
 import { McpServerForm } from './McpServerForm';
 import { McpToolReview } from './McpToolReview';
 import { Toggle } from './SettingsControls';
-import { FormBanner } from './form/Field';
+import { Field, FormBanner } from './form/Field';
 
 /** Rows follow the servers' live state: often while one starts, calmly otherwise (a crash, a restart). */
 const POLL_MS = 1000;
@@ -162,17 +162,19 @@ function ImportPanel({ onDone }: { onDone: () => void }) {
   };
   return (
     <div className="mcp-import" data-testid="mcp-import">
-      <label className="field">
-        <span className="field-label">{t('mcp.import.label')}</span>
-        <textarea
-          className="input mono"
-          rows={6}
-          value={json}
-          onChange={(e) => setJson(e.target.value)}
-          placeholder={IMPORT_EXAMPLE}
-          data-testid="mcp-import-json"
-        />
-      </label>
+      <Field label={t('mcp.import.label')}>
+        {(c) => (
+          <textarea
+            className="input mono"
+            rows={6}
+            {...c}
+            value={json}
+            onChange={(e) => setJson(e.target.value)}
+            placeholder={IMPORT_EXAMPLE}
+            data-testid="mcp-import-json"
+          />
+        )}
+      </Field>
       <div className="form-actions">
         <input
           ref={fileRef}

@@ -6,7 +6,7 @@ import { formatTokens } from '../i18n';
 import { useAppStore } from '../store';
 import { cacheRate, formatCost } from '../lib/cost';
 import { NumberField, SettingRow } from './SettingsControls';
-import { FormBanner } from './form/Field';
+import { Field, FormBanner } from './form/Field';
 
 const errText = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
@@ -91,15 +91,17 @@ function PriceRow({
       </div>
       <div className="price-fields">
         {FIELDS.map((k) => (
-          <label key={k} className="price-field">
-            <span>{t(`cost.settings.${k}`)}</span>
-            <input
-              className="input"
-              inputMode="decimal"
-              value={draft[k]}
-              onChange={(e) => setDraft({ ...draft, [k]: e.target.value })}
-            />
-          </label>
+          <Field key={k} className="price-field" label={t(`cost.settings.${k}`)}>
+            {(c) => (
+              <input
+                className="input"
+                inputMode="decimal"
+                {...c}
+                value={draft[k]}
+                onChange={(e) => setDraft({ ...draft, [k]: e.target.value })}
+              />
+            )}
+          </Field>
         ))}
         <button
           type="button"
