@@ -217,24 +217,7 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
       }));
       if (!r.ok) {
         setFailed(r);
-        setBanner({
-          tone: 'warning',
-          testId: 'save-check-failed',
-          text:
-            r.problem === 'other' || !r.problem
-              ? t('provider.problem.other', { message: r.message })
-              : t('provider.problem.saveAnywayHint'),
-          action: (
-            <button
-              type="button"
-              className="btn btn-small"
-              onClick={() => void form.handleSubmit((w) => submit(w, true))()}
-              data-testid="provider-save-anyway"
-            >
-              {t('provider.saveAnyway')}
-            </button>
-          ),
-        });
+        setBanner({ tone: 'warning', text: checkText(r) });
         setSaving(false);
         return;
       }
@@ -251,6 +234,12 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
     }
     setSaving(false);
   };
+
+  /** The failed check's sentence in the banner (beside "Save anyway"). */
+  const checkText = (r: TestResult): string =>
+    r.problem === 'other' || !r.problem
+      ? t('provider.problem.other', { message: r.message })
+      : t('provider.problem.saveAnywayHint');
 
   /** A field's error: what the schema refused, else the failed check's sentence for it. */
   const errorOf = (field: (typeof FIELDS)[number]): string | null => {
@@ -402,7 +391,28 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
           )}
         </Field>
       </div>
-      <FormBanner banner={banner} />
+      <FormBanner
+        banner={
+          banner && failed
+            ? {
+                ...banner,
+                text: checkText(failed),
+                testId: 'save-check-failed',
+                action: (
+                  <button
+                    type="button"
+                    className="btn btn-small"
+                    onClick={() => void form.handleSubmit((w) => submit(w, true))()}
+                    disabled={saving}
+                    data-testid="provider-save-anyway"
+                  >
+                    {t('provider.saveAnyway')}
+                  </button>
+                ),
+              }
+            : banner
+        }
+      />
       <div className="form-actions">
         <button
           type="button"
