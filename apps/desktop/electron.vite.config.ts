@@ -23,7 +23,15 @@ export default defineConfig({
     plugins: [copyVocab],
     build: {
       externalizeDeps: { exclude: workspace },
-      rolldownOptions: { input: { index: resolve(__dirname, 'src/main/index.ts') } },
+      rolldownOptions: {
+        input: {
+          index: resolve(__dirname, 'src/main/index.ts'),
+          // The worker that reads attached PDFs and large text files (packages/agent/src/attachments/
+          // extract.ts looks for it beside the bundle, under its source's name).
+          extractWorker: resolve(__dirname, '../../packages/agent/src/attachments/extractWorker.mjs'),
+        },
+        output: { entryFileNames: (chunk) => (chunk.name === 'extractWorker' ? '[name].mjs' : '[name].js') },
+      },
     },
   },
   preload: {

@@ -106,13 +106,26 @@ test('a pasted image reaches the provider as an image part and shows as a thumbn
   const bubble = app.userBubbles().last();
   await expect(bubble).toContainText('What went wrong here?');
   await expect(bubble).not.toContainText('<attachment');
-  await expect(bubble.getByTestId('message-image').locator('img')).toHaveAttribute('src', /^data:image\/png;base64,/);
+  // A real thumbnail (made when the image was fitted, stored beside it), not the full image scaled.
+  const thumb = bubble.getByTestId('message-image').locator('img');
+  await expect(thumb).toHaveAttribute('src', /^data:image\/(webp|jpeg);base64,/);
+  expect(await thumb.evaluate((img: HTMLImageElement) => Math.max(img.naturalWidth, img.naturalHeight))).toBe(320);
   await expect(bubble.getByTestId('message-file')).toContainText('notes.txt');
   await shots(app, page, 'attach-sent');
   await bubble.getByTestId('message-image').click();
-  await expect(page.getByTestId('image-viewer').locator('img')).toBeVisible();
+  const full = page.getByTestId('image-viewer').locator('img');
+  await expect(full).toBeVisible();
+  await expect(full).toHaveAttribute('src', /^data:image\/png;base64,/);
+  expect(await full.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(600);
   await page.keyboard.press('Escape');
   await expect(page.getByTestId('image-viewer')).toHaveCount(0);
+  // By keyboard: Enter on the thumbnail opens it, Escape closes it, focus is back on the thumbnail.
+  await bubble.getByTestId('message-image').focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('image-viewer')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('image-viewer')).toHaveCount(0);
+  await expect(bubble.getByTestId('message-image')).toBeFocused();
   await shots(app, page, 'attach-viewer', async () => {
     await page.getByTestId('message-image').last().click();
     await expect(page.getByTestId('image-viewer')).toBeVisible();

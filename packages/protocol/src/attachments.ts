@@ -16,6 +16,10 @@ export const ATTACHMENT_LIMITS = Object.freeze({
   textInlineChars: 60_000,
   /** Attachments of one message. */
   perMessage: 10,
+  /** Longest side of an image's thumbnail (the transcript shows it 160 px wide: 2× for sharp screens). */
+  thumbMaxSide: 320,
+  /** Bytes of a thumbnail. */
+  thumbMaxBytes: 256 * 1024,
 });
 
 export const ATTACHMENT_IMAGE_MIMES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;

@@ -184,6 +184,8 @@ export interface NewAttachment {
   pages?: number;
   /** A text attachment's text (a text file's, a PDF's extracted text, a long paste). */
   text?: string;
+  /** An image's thumbnail (its bytes and type), kept beside the image. */
+  thumb?: { bytes: Uint8Array; mime: string };
 }
 
 export type StoredAttachment = AttachmentRef;
@@ -196,6 +198,18 @@ export interface AttachmentsRepo {
   bytes(id: string): Buffer | null;
   /** A text attachment's whole text (null for an image or an unknown id). */
   text(id: string): string | null;
+  /** An image's thumbnail (null when it has none: stored before thumbnails, or a text). */
+  thumb(id: string): { bytes: Buffer; mime: string } | null;
+  /**
+   * Deletes an attachment no message refers to (one removed from the composer before sending);
+   * false when a message refers to it or it does not exist.
+   */
+  discard(id: string): boolean;
+  /**
+   * Deletes the attachments no message refers to that were last uploaded before `before` (ms):
+   * files attached in a composer and never sent. Returns how many.
+   */
+  dropUnreferenced(before: number): number;
 }
 
 // ─── compactions ────────────────────────────────────────────────────────────────────────────

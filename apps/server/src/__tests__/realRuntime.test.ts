@@ -234,6 +234,8 @@ describe('browser mode with the real runtime', () => {
     });
     expect(note.kind).toBe('text');
     expect(await ok('attachments.get', { id: note.id })).toMatchObject({ text: 'hello', dataUrl: null });
+    // Never sent: taken out of the composer, it is deleted.
+    expect(await ok('attachments.discard', { id: note.id })).toEqual({ deleted: true });
 
     // Export, then delete.
     expect(await ok<{ mime: string }>('sessions.export', { id: sessionId, format: 'markdown' })).toMatchObject({

@@ -1,7 +1,9 @@
 // Attachments end to end: attachments.add → chat.send → what fake-llm received over real HTTP.
 import { createHash } from 'node:crypto';
+import { threadId } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseNotice, type AttachmentRef } from '@threadline/protocol';
+import { pdfPagesInWorker, stopExtractWorker, textInWorker } from '../attachments/extract';
 import { lastIsTool, startHarness, type Harness } from './harness';
 
 let h: Harness | null = null;
@@ -155,5 +157,74 @@ describe('file attachments', () => {
     expect(content).toContain('[page 1]\nQuarterly figures are up');
     // A message of attachments only is titled after the first one.
     expect(h.store.sessions.get(untitled.id)!.title).toBe('report.pdf');
+  });
+});
+
+describe('reading files off the request thread', () => {
+  it('a PDF and a large text file are read by the worker thread, not this one', async () => {
+    const pdf = await pdfPagesInWorker(pdfWith('Read in a worker'));
+    expect(pdf.pages[0]).toContain('Read in a worker');
+    expect(pdf.total).toBe(1);
+    expect(pdf.thread).not.toBe(threadId);
+    const big = Buffer.from('\uFEFF' + 'row of a large log \u00e9\n'.repeat(20_000));
+    const text = await textInWorker(big);
+    expect(text.thread).toBe(pdf.thread);
+    expect(text.text).toBe('row of a large log \u00e9\n'.repeat(20_000));
+    expect((await textInWorker(Buffer.from([0x66, 0x00, 0x67]))).text).toBeNull();
+    expect((await textInWorker(Buffer.from([0xc3, 0x28]))).text).toBeNull();
+    // Ended, it starts again on the next file.
+    await stopExtractWorker();
+    expect((await textInWorker(Buffer.from('again'))).text).toBe('again');
+  });
+
+  it('a damaged PDF is refused with a sentence, and the worker goes on reading', async () => {
+    h = await startHarness();
+    await expect(add(h, 'broken.pdf', 'application/pdf', Buffer.from('%PDF-1.4\nnot really'))).rejects.toThrow(
+      /Could not read the PDF broken\.pdf/,
+    );
+    const ok = await add(h, 'fine.pdf', 'application/pdf', pdfWith('Still reading'));
+    expect(ok.pages).toBe(1);
+  });
+
+  it('a large text file added through the route is whole, with its name', async () => {
+    h = await startHarness();
+    const body = 'x'.repeat(300 * 1024);
+    const ref = await add(h, 'big.txt', 'text/plain', Buffer.from(body));
+    expect(ref).toMatchObject({ kind: 'text', chars: body.length });
+    expect(h.store.attachments.text(ref.id)).toBe(body);
+  });
+});
+
+describe('thumbnails and unsent attachments through the routes', () => {
+  it('an image keeps the thumbnail it came with; discard deletes it only while no message refers to it', async () => {
+    h = await startHarness({ model: 'gpt-4o' });
+    const thumb = { mime: 'image/png' as const, data: PNG.toString('base64') };
+    const ref = await h.api['attachments.add']({
+      name: 'screen.png',
+      mime: 'image/png',
+      data: PNG.toString('base64'),
+      width: 1,
+      height: 1,
+      thumb,
+    });
+    expect((await h.api['attachments.get']({ id: ref.id, thumb: true })).dataUrl).toBe(
+      `data:image/png;base64,${thumb.data}`,
+    );
+    await expect(
+      h.api['attachments.add']({
+        name: 'x.png',
+        mime: 'image/png',
+        data: PNG.toString('base64'),
+        width: 1,
+        height: 1,
+        thumb: { mime: 'image/png', data: Buffer.from('not an image').toString('base64') },
+      }),
+    ).rejects.toThrow(/thumbnail of x\.png/);
+    const removed = await add(h, 'removed.txt', 'text/plain', Buffer.from('never sent'));
+    expect(await h.api['attachments.discard']({ id: removed.id })).toEqual({ deleted: true });
+    expect(h.store.attachments.get(removed.id)).toBeNull();
+    await send(h, 'look', [ref.id]);
+    expect(await h.api['attachments.discard']({ id: ref.id })).toEqual({ deleted: false });
+    expect(h.store.attachments.bytes(ref.id)).not.toBeNull();
   });
 });

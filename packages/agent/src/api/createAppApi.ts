@@ -13,6 +13,10 @@ import { SessionRuntimes } from '../turn/sessionRuntime';
 import { SessionSnapshots, type SnapshotOptions } from '../turn/snapshot';
 import { resolveReal } from '../workspace/resolve';
 import { reapLeftovers } from '../process/reap';
+import { stopExtractWorker } from '../attachments/extract';
+
+/** How long an attachment no message refers to is kept (from its last upload) before start-up deletes it. */
+const UNSENT_ATTACHMENT_MS = 24 * 60 * 60_000;
 import { SandboxService } from '../sandbox/service';
 import type { DetectOptions } from '../sandbox/detect';
 import { defaultProviderFactory, type ApiContext, type ProviderFactory } from './apiContext';
@@ -134,6 +138,12 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     // A store that cannot be written now keeps the rows: the next start tries again.
     emit({ type: 'error', sessionId: null, code: 'internal', message: `Leftover tool processes: ${String(err)}` });
   }
+  // Files attached in a composer and never sent: gone a day after their last upload.
+  try {
+    deps.store.attachments.dropUnreferenced(now() - UNSENT_ATTACHMENT_MS);
+  } catch (err) {
+    emit({ type: 'error', sessionId: null, code: 'internal', message: `Unsent attachments: ${String(err)}` });
+  }
   const ctx: ApiContext = { deps, runtimes, providerFactory: opts.providerFactory ?? defaultProviderFactory };
   const routes: AppApi = guardRoutes({
     ...sessionRoutes(ctx),
@@ -167,6 +177,7 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
       await mcp.dispose();
       deps.sessions.dispose();
       sandbox.dispose();
+      await stopExtractWorker();
     },
   };
 }

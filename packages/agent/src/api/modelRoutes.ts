@@ -7,7 +7,12 @@ import { notFound } from './errors';
 
 type ModelRoutes = Pick<
   AppApi,
-  'providers.models' | 'providers.delete' | 'sessions.setModel' | 'attachments.add' | 'attachments.get'
+  | 'providers.models'
+  | 'providers.delete'
+  | 'sessions.setModel'
+  | 'attachments.add'
+  | 'attachments.get'
+  | 'attachments.discard'
 >;
 
 /** The meter follows a session's new model (and window) at once, not at its next turn. */
@@ -74,9 +79,19 @@ export function modelRoutes(ctx: ApiContext): ModelRoutes {
 
     'attachments.add': async (input) => addAttachment(store, input),
 
-    'attachments.get': async ({ id, offset, limit }) => {
+    'attachments.discard': async ({ id }) => ({ deleted: store.attachments.discard(id) }),
+
+    'attachments.get': async ({ id, thumb, offset, limit }) => {
       const ref = store.attachments.get(id);
       if (!ref) throw notFound('attachment', id);
+      if (ref.kind === 'image' && thumb) {
+        const small = store.attachments.thumb(id);
+        return {
+          ref,
+          dataUrl: small ? `data:${small.mime};base64,${small.bytes.toString('base64')}` : null,
+          text: null,
+        };
+      }
       if (ref.kind === 'image') {
         const bytes = store.attachments.bytes(id);
         return { ref, dataUrl: bytes ? `data:${ref.mime};base64,${bytes.toString('base64')}` : null, text: null };

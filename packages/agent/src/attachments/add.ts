@@ -1,6 +1,10 @@
 import { AppError, ATTACHMENT_IMAGE_MIMES, ATTACHMENT_LIMITS, type AttachmentRef } from '@threadline/protocol';
 import type { Store } from '@threadline/store';
+import { textInWorker } from './extract';
 import { extractPdfText } from './pdf';
+
+/** Text files from this size are decoded in the file-reading worker, not on the request thread. */
+const TEXT_IN_WORKER_BYTES = 256 * 1024;
 
 export interface AttachmentUpload {
   name: string;
@@ -9,6 +13,8 @@ export interface AttachmentUpload {
   data: string;
   width?: number;
   height?: number;
+  /** An image's thumbnail (base64), made by the renderer beside the resized image. */
+  thumb?: { mime: string; data: string };
 }
 
 /** The first bytes of each image format the renderer may send (its canvas output, or a GIF as is). */
@@ -23,7 +29,7 @@ function imageFormat(b: Uint8Array): (typeof ATTACHMENT_IMAGE_MIMES)[number] | n
 
 const isPdf = (b: Uint8Array): boolean => b[0] === 0x25 && b[1] === 0x50 && b[2] === 0x44 && b[3] === 0x46; // %PDF
 
-/** UTF-8 text, or null for bytes that are not (a binary file). A BOM is dropped. */
+/** UTF-8 text, or null for bytes that are not (a binary file). A BOM is dropped (extractWorker.mjs decodes large files alike). */
 function asText(b: Uint8Array): string | null {
   try {
     const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(b);
@@ -55,6 +61,10 @@ export async function addAttachment(store: Store, up: AttachmentUpload): Promise
         `The image ${up.name} is over ${ATTACHMENT_LIMITS.imageMaxBytes / 1024 / 1024} MB after resizing.`,
       );
     if (!up.width || !up.height) throw new AppError('invalid_input', `The image ${up.name} came without its size.`);
+    const thumb = up.thumb ? Buffer.from(up.thumb.data, 'base64') : null;
+    const thumbMime = thumb ? imageFormat(thumb) : null;
+    if (thumb && (!thumbMime || thumb.byteLength > ATTACHMENT_LIMITS.thumbMaxBytes))
+      throw new AppError('invalid_input', `The thumbnail of ${up.name} is not a small PNG, JPEG, WebP or GIF image.`);
     return store.attachments.add({
       kind: 'image',
       name: up.name,
@@ -62,13 +72,14 @@ export async function addAttachment(store: Store, up: AttachmentUpload): Promise
       bytes,
       width: up.width,
       height: up.height,
+      ...(thumb && thumbMime ? { thumb: { bytes: thumb, mime: thumbMime } } : {}),
     });
   }
   if (isPdf(bytes)) {
     const { text, pages } = await extractPdfText(bytes, up.name);
     return store.attachments.add({ kind: 'text', name: up.name, mime: 'application/pdf', bytes, text, pages });
   }
-  const text = asText(bytes);
+  const text = bytes.byteLength >= TEXT_IN_WORKER_BYTES ? (await textInWorker(bytes)).text : asText(bytes);
   if (text === null)
     throw new AppError(
       'invalid_input',

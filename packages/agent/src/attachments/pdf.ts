@@ -1,20 +1,16 @@
 import { AppError } from '@threadline/protocol';
+import { pdfPagesInWorker } from './extract';
 
 /**
- * A PDF's text, page by page, with unpdf (pdf.js for servers, pure JS). Pages are separated by
- * a blank line and a `[page N]` line so a quote can be found again. A PDF whose pages hold no
- * text (a scan) says so instead of giving the model nothing.
+ * A PDF's text, page by page, with unpdf (pdf.js for servers, pure JS) in the file-reading worker
+ * (extract.ts). Pages are separated by a blank line and a `[page N]` line so a quote can be found
+ * again. A PDF whose pages hold no text (a scan) says so instead of giving the model nothing.
  */
 export async function extractPdfText(bytes: Uint8Array, name: string): Promise<{ text: string; pages: number }> {
-  const { extractText, getDocumentProxy } = await import('unpdf');
   let pages: string[];
   let total: number;
   try {
-    const pdf = await getDocumentProxy(new Uint8Array(bytes));
-    const out = await extractText(pdf, { mergePages: false });
-    pages = out.text;
-    total = out.totalPages;
-    await pdf.cleanup();
+    ({ pages, total } = await pdfPagesInWorker(bytes));
   } catch (err) {
     throw new AppError(
       'invalid_input',

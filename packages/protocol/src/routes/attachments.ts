@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ATTACHMENT_LIMITS, AttachmentRefSchema } from '../attachments';
+import { ATTACHMENT_IMAGE_MIMES, ATTACHMENT_LIMITS, AttachmentRefSchema } from '../attachments';
 import { id, type RouteMap } from './define';
 
 /** base64 of at most fileMaxBytes bytes. */
@@ -20,16 +20,35 @@ export const attachmentRoutes = {
       data: z.string().min(1).max(MAX_BASE64),
       width: z.number().int().positive().max(ATTACHMENT_LIMITS.imageMaxSide).optional(),
       height: z.number().int().positive().max(ATTACHMENT_LIMITS.imageMaxSide).optional(),
+      /** An image's thumbnail, made beside the resized image (longest side ≤ thumbMaxSide), base64. */
+      thumb: z
+        .object({
+          mime: z.enum(ATTACHMENT_IMAGE_MIMES),
+          data: z
+            .string()
+            .min(1)
+            .max(Math.ceil(ATTACHMENT_LIMITS.thumbMaxBytes / 3) * 4),
+        })
+        .optional(),
     }),
     output: AttachmentRefSchema,
   },
   /**
-   * One attachment: an image as a data URL (thumbnail and full size), a text as text (from
-   * `offset`, at most `limit` characters).
+   * Removed from the composer before it was sent: deleted unless a message refers to it (the
+   * start-up sweep deletes those left a day or more).
+   */
+  'attachments.discard': {
+    input: z.object({ id }),
+    output: z.object({ deleted: z.boolean() }),
+  },
+  /**
+   * One attachment: an image as a data URL (full size, or its thumbnail with `thumb`: null when
+   * it has none), a text as text (from `offset`, at most `limit` characters).
    */
   'attachments.get': {
     input: z.object({
       id,
+      thumb: z.boolean().optional(),
       offset: z.number().int().nonnegative().optional(),
       limit: z.number().int().positive().max(1_000_000).optional(),
     }),

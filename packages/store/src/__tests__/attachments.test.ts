@@ -122,3 +122,64 @@ describe('a model per session', () => {
     expect(() => store.sessions.setModel('missing', null, null)).toThrow(/does not exist/);
   });
 });
+
+describe('attachments never sent', () => {
+  const text = (s: string) => ({
+    kind: 'text' as const,
+    name: `${s}.txt`,
+    mime: 'text/plain',
+    bytes: Buffer.from(s),
+    text: s,
+  });
+
+  it('discard deletes one no message refers to, never one a message refers to', () => {
+    const store = tmp.open();
+    const s = store.sessions.create('s');
+    const sent = store.attachments.add(text('sent'));
+    const unsent = store.attachments.add(text('unsent'));
+    store.messages.append(s.id, [{ role: 'user', content: 'x', meta: { attachments: [sent] } }]);
+    expect(store.attachments.discard(sent.id)).toBe(false);
+    expect(store.attachments.text(sent.id)).toBe('sent');
+    expect(store.attachments.discard(unsent.id)).toBe(true);
+    expect(store.attachments.get(unsent.id)).toBeNull();
+    expect(store.attachments.discard('nope')).toBe(false);
+  });
+
+  it('the start-up sweep drops unreferenced ones older than the cut-off, across a reopen of the file', () => {
+    let clock = 1_000_000;
+    const open = () => tmp.open({ now: () => clock });
+    const first = open();
+    const s = first.sessions.create('s');
+    const sent = first.attachments.add(text('sent'));
+    const abandoned = first.attachments.add(text('abandoned'));
+    const again = first.attachments.add(text('again'));
+    first.messages.append(s.id, [{ role: 'user', content: 'x', meta: { attachments: [sent] } }]);
+    clock += 2 * 86_400_000;
+    // Uploaded again today: its age restarts.
+    expect(first.attachments.add(text('again')).id).toBe(again.id);
+    const fresh = first.attachments.add(text('fresh'));
+    first.close();
+
+    const store = open();
+    expect(store.attachments.dropUnreferenced(clock - 86_400_000)).toBe(1);
+    expect(store.attachments.get(abandoned.id)).toBeNull();
+    expect(store.attachments.text(sent.id)).toBe('sent');
+    expect(store.attachments.get(again.id)).not.toBeNull();
+    expect(store.attachments.get(fresh.id)).not.toBeNull();
+    const db = new Database(store.file, { readonly: true });
+    expect(db.prepare('SELECT count(*) AS n FROM attachments').get()).toEqual({ n: 3 });
+    db.close();
+  });
+
+  it('keeps an image thumbnail beside the image, and gives an old row the thumbnail of a later upload', () => {
+    const store = tmp.open();
+    const image = { kind: 'image' as const, name: 'a.png', mime: 'image/png', bytes: png(7), width: 800, height: 600 };
+    const a = store.attachments.add(image);
+    expect(store.attachments.thumb(a.id)).toBeNull();
+    const thumb = new Uint8Array([0xff, 0xd8, 0xff, 1, 2, 3]);
+    expect(store.attachments.add({ ...image, thumb: { bytes: thumb, mime: 'image/jpeg' } }).id).toBe(a.id);
+    const got = store.attachments.thumb(a.id)!;
+    expect(got.mime).toBe('image/jpeg');
+    expect(Buffer.compare(got.bytes, Buffer.from(thumb))).toBe(0);
+  });
+});

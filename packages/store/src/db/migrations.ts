@@ -457,6 +457,17 @@ CREATE TABLE model_prices (
 );
 `;
 
+/**
+ * Version 18 (issue 26): an image attachment's thumbnail (made by the renderer beside the resized
+ * image, at most ATTACHMENT_LIMITS.thumbMaxSide px), so a transcript does not load full images;
+ * `created_at` indexed for the start-up sweep of attachments no message refers to.
+ */
+const V18_ATTACHMENT_THUMBS = `
+ALTER TABLE attachments ADD COLUMN thumb BLOB;
+ALTER TABLE attachments ADD COLUMN thumb_mime TEXT;
+CREATE INDEX idx_attachments_created ON attachments(created_at);
+`;
+
 export const MIGRATIONS: readonly Migration[] = Object.freeze([
   {
     version: 1,
@@ -484,6 +495,7 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   { version: 15, description: 'window learned from the provider', sql: V15_LEARNED_WINDOW },
   { version: 16, description: 'attachments, a model per session', sql: V16_ATTACHMENTS_SESSION_MODEL },
   { version: 17, description: 'tokens of every model call, prices per profile', sql: V17_MODEL_CALLS },
+  { version: 18, description: 'attachment thumbnails, attachments by age', sql: V18_ATTACHMENT_THUMBS },
 ]);
 
 /** The schema version this code writes. */

@@ -27,7 +27,14 @@ const NewAttachmentSchema = z.object({
   height: z.number().int().positive().optional(),
   pages: z.number().int().nonnegative().optional(),
   text: z.string().optional(),
+  thumb: z.object({ bytes: z.instanceof(Uint8Array), mime: z.string().max(100) }).optional(),
 });
+
+/** True when some message refers to the attachment (meta.attachments[].id); the LIKE skips the JSON of the others. */
+const REFERENCED = `EXISTS (
+  SELECT 1 FROM messages m, json_each(m.meta, '$.attachments') a
+   WHERE m.meta LIKE '%' || attachments.id || '%' AND json_valid(m.meta)
+     AND json_extract(a.value, '$.id') = attachments.id)`;
 
 const REF_COLUMNS = 'id, kind, name, mime, size, width, height, pages, chars';
 
@@ -46,16 +53,31 @@ export function createAttachmentsRepo(ctx: RepoContext): AttachmentsRepo {
   const byId = db.prepare<[string], AttachmentRow>(`SELECT ${REF_COLUMNS} FROM attachments WHERE id = ?`);
   const dataOf = db.prepare<[string], { data: Buffer | null }>('SELECT data FROM attachments WHERE id = ?');
   const textOf = db.prepare<[string], { text: Buffer | null }>('SELECT text FROM attachments WHERE id = ?');
-  const insert = db.prepare(
-    `INSERT INTO attachments (id, hash, kind, name, mime, size, width, height, pages, chars, data, text, created_at)
-     VALUES (@id, @hash, @kind, @name, @mime, @size, @width, @height, @pages, @chars, @data, @text, @created_at)`,
+  const thumbOf = db.prepare<[string], { thumb: Buffer | null; thumb_mime: string | null }>(
+    'SELECT thumb, thumb_mime FROM attachments WHERE id = ?',
   );
+  const insert = db.prepare(
+    `INSERT INTO attachments (id, hash, kind, name, mime, size, width, height, pages, chars, data, text, thumb, thumb_mime, created_at)
+     VALUES (@id, @hash, @kind, @name, @mime, @size, @width, @height, @pages, @chars, @data, @text, @thumb, @thumb_mime, @created_at)`,
+  );
+  // Uploaded again: its age restarts (the start-up sweep counts from the last upload), and a row
+  // stored before thumbnails gets this one.
+  const touch = db.prepare<[number, Buffer | null, string | null, string]>(
+    `UPDATE attachments SET created_at = ?, thumb = coalesce(thumb, ?), thumb_mime = coalesce(thumb_mime, ?) WHERE id = ?`,
+  );
+  const discardStmt = db.prepare<[string]>(`DELETE FROM attachments WHERE id = ? AND NOT ${REFERENCED}`);
+  const sweepStmt = db.prepare<[number]>(`DELETE FROM attachments WHERE created_at < ? AND NOT ${REFERENCED}`);
   const addTx = db.transaction((a: NewAttachment): AttachmentRef => {
     const p = parseInput(NewAttachmentSchema, a, 'attachment');
     const hash = createHash('sha256').update(p.kind).update('\0').update(p.bytes).digest('hex');
     const existing = byHash.get(hash);
+    const thumb = p.kind === 'image' && p.thumb ? Buffer.from(p.thumb.bytes) : null;
+    const thumbMime = thumb ? p.thumb!.mime : null;
     // The same bytes are one row; the caller's name is the one its message shows.
-    if (existing) return { ...toRef(existing), name: p.name };
+    if (existing) {
+      touch.run(ctx.now(), thumb, thumbMime, existing.id);
+      return { ...toRef(existing), name: p.name };
+    }
     const id = ctx.newId();
     insert.run({
       id,
@@ -70,6 +92,8 @@ export function createAttachmentsRepo(ctx: RepoContext): AttachmentsRepo {
       chars: p.text !== undefined ? p.text.length : null,
       data: p.kind === 'image' ? Buffer.from(p.bytes) : null,
       text: p.text !== undefined ? packOutput(p.text) : null,
+      thumb,
+      thumb_mime: thumbMime,
       created_at: ctx.now(),
     });
     return toRef(byId.get(id)!);
@@ -87,5 +111,11 @@ export function createAttachmentsRepo(ctx: RepoContext): AttachmentsRepo {
       const t = textOf.get(id)?.text;
       return t == null ? null : unpackOutput(t);
     },
+    thumb(id) {
+      const r = thumbOf.get(id);
+      return r?.thumb && r.thumb_mime ? { bytes: r.thumb, mime: r.thumb_mime } : null;
+    },
+    discard: (id) => discardStmt.run(id).changes > 0,
+    dropUnreferenced: (before) => sweepStmt.run(before).changes,
   };
 }

@@ -86,6 +86,39 @@ describe('ChatView', () => {
     expect(fake.calls.some((c) => c.route === 'chat.send')).toBe(false);
   });
 
+  it('a newer error takes the place of the stored error banner it follows', () => {
+    const proto = HTMLElement.prototype;
+    for (const [prop, value] of [
+      ['clientHeight', 800],
+      ['offsetHeight', 60],
+    ] as const) {
+      const saved = Object.getOwnPropertyDescriptor(proto, prop);
+      Object.defineProperty(proto, prop, { configurable: true, get: () => value });
+      onTestFinished(() => {
+        if (saved) Object.defineProperty(proto, prop, saved);
+        else delete (proto as unknown as Record<string, unknown>)[prop];
+      });
+    }
+    const stored = msg({ id: 'e1', seq: 2, role: 'user', kind: 'error_notice', content: 'The provider failed.' });
+    useAppStore.setState({
+      messages: { s1: [msg({ id: 'u1', seq: 1, role: 'user', content: 'hello' }), stored] },
+      errors: {},
+    });
+    render(<ChatView />);
+    expect(screen.getAllByTestId('inline-error').map((e) => e.textContent)).toEqual([
+      expect.stringContaining('The provider failed.'),
+    ]);
+    act(() =>
+      useAppStore.setState({
+        errors: { s1: { code: 'invalid_input', message: 'That message was refused.', retryText: 'x', stored: false } },
+      }),
+    );
+    expect(screen.getAllByTestId('inline-error').map((e) => e.textContent)).toEqual([
+      expect.stringContaining('That message was refused.'),
+    ]);
+    act(() => useAppStore.setState({ errors: {} }));
+  });
+
   it('a 10,000-message session renders only a window of rows', () => {
     // jsdom has no layout: give elements a real viewport height (the virtualizer reads clientHeight).
     const proto = HTMLElement.prototype;

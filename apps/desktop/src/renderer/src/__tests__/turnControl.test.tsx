@@ -210,3 +210,90 @@ describe("a reasoning model's thinking", () => {
     await i18n.changeLanguage('en');
   });
 });
+
+describe('an attachment taken out before it was sent', () => {
+  it('is discarded on the host, unless another composer item or queued message still holds it', async () => {
+    let n = 0;
+    const fake = createFakeBridge({
+      'chat.send': accepted,
+      'messages.list': () => [],
+      'attachments.discard': () => ({ deleted: true }),
+      // The same bytes twice are one attachment: a.txt and its copy share an id.
+      'attachments.add': (input) => ({
+        id: String(input.name).startsWith('a') ? 'att-a' : `att-${++n}`,
+        kind: 'text',
+        name: String(input.name),
+        mime: 'text/plain',
+        size: 5,
+        chars: 5,
+      }),
+    });
+    setBridge(fake.bridge);
+    await i18n.changeLanguage('en');
+    useAppStore.setState({ busy: { s2: true }, messages: { s2: [] } });
+    render(<Composer sessionId="s2" />);
+    const picker = screen.getByTestId('attach-input');
+    await act(async () => {
+      fireEvent.change(picker, {
+        target: {
+          files: [
+            new File(['hello'], 'a.txt', { type: 'text/plain' }),
+            new File(['hello'], 'a-copy.txt', { type: 'text/plain' }),
+            new File(['other'], 'b.txt', { type: 'text/plain' }),
+          ],
+        },
+      });
+    });
+    await vi.waitFor(() =>
+      expect(screen.getAllByTestId('composer-attachment').map((li) => li.dataset.status)).toEqual([
+        'ready',
+        'ready',
+        'ready',
+      ]),
+    );
+    const discarded = () => fake.calls.filter((c) => c.route === 'attachments.discard').map((c) => c.input.id);
+    // a.txt's copy still holds att-a: nothing deleted; b.txt is the only holder of its id.
+    fireEvent.click(screen.getByRole('button', { name: /a\.txt/ }));
+    fireEvent.click(screen.getByRole('button', { name: /b\.txt/ }));
+    expect(discarded()).toEqual(['att-1']);
+    // The copy goes into the queue with a message, then is taken out of it: now att-a goes.
+    const input = screen.getByTestId('composer-input');
+    fireEvent.change(input, { target: { value: 'later' } });
+    fireEvent.keyDown(input, { key: 'Enter' });
+    expect(discarded()).toEqual(['att-1']);
+    fireEvent.click(screen.getByTestId('queued-remove'));
+    expect(discarded()).toEqual(['att-1', 'att-a']);
+  });
+});
+
+describe("the composer's attachment errors", () => {
+  it('a newer failed upload replaces the older error; a good file stays beside it', async () => {
+    const fake = createFakeBridge({
+      'messages.list': () => [],
+      'attachments.add': (input) => {
+        if (String(input.name).startsWith('bad'))
+          throw Object.assign(new Error(`${String(input.name)} is neither text`), { code: 'invalid_input' });
+        return { id: 'ok-1', kind: 'text', name: String(input.name), mime: 'text/plain', size: 2, chars: 2 };
+      },
+    });
+    setBridge(fake.bridge);
+    await i18n.changeLanguage('en');
+    render(<Composer sessionId="s3" />);
+    const picker = screen.getByTestId('attach-input');
+    const pick = async (...names: string[]) =>
+      act(async () => {
+        fireEvent.change(picker, { target: { files: names.map((n) => new File(['hi'], n, { type: 'text/plain' })) } });
+      });
+    await pick('bad-one.bin', 'good.txt');
+    await vi.waitFor(() =>
+      expect(screen.getAllByTestId('composer-attachment').map((li) => li.dataset.status)).toEqual(['error', 'ready']),
+    );
+    await pick('bad-two.bin');
+    await vi.waitFor(() =>
+      expect(screen.getAllByTestId('composer-attachment').map((li) => [li.dataset.status, li.title])).toEqual([
+        ['ready', 'good.txt'],
+        ['error', 'bad-two.bin is neither text'],
+      ]),
+    );
+  });
+});

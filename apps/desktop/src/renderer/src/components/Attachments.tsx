@@ -2,20 +2,22 @@ import { useEffect, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import type { AttachmentRef } from '@threadline/protocol';
-import { imageUrl, type PendingAttachment } from '../lib/attachFile';
+import { imageUrl, thumbUrl, type PendingAttachment } from '../lib/attachFile';
 import { call } from '../transport';
 import { Dialog } from './Dialog';
 import { IconAlert, IconFile, IconX } from './Icons';
 
-function useImage(id: string): string | null {
+/** An attachment's image as a data URL once loaded: its thumbnail, or the full image. */
+function useImage(att: AttachmentRef, size: 'thumb' | 'full'): string | null {
   const [url, setUrl] = useState<string | null>(null);
   useEffect(() => {
     let live = true;
-    void imageUrl(id).then((u) => live && setUrl(u));
+    void (size === 'thumb' ? thumbUrl(att.id, att) : imageUrl(att.id)).then((u) => live && setUrl(u));
     return () => {
       live = false;
     };
-  }, [id]);
+    // The ref's other fields belong to its id.
+  }, [att.id, size]);
   return url;
 }
 
@@ -72,7 +74,7 @@ export function ComposerAttachments({
 
 function ImageThumb({ att, onOpen }: { att: AttachmentRef; onOpen: () => void }) {
   const { t } = useTranslation();
-  const url = useImage(att.id);
+  const url = useImage(att, 'thumb');
   return (
     <button
       type="button"
@@ -93,7 +95,7 @@ function ImageThumb({ att, onOpen }: { att: AttachmentRef; onOpen: () => void })
 
 function ImageViewer({ att, onClose }: { att: AttachmentRef; onClose: () => void }) {
   const { t } = useTranslation();
-  const url = useImage(att.id);
+  const url = useImage(att, 'full');
   return (
     <Dialog title={att.name} onClose={onClose} testId="image-viewer">
       <div className="image-viewer">

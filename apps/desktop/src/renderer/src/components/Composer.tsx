@@ -7,7 +7,8 @@ import { useDismiss } from '../hooks/useDismiss';
 import { Dialog } from './Dialog';
 import { IconChevronDown, IconLayers, IconPaperclip, IconSend, IconStop, IconX } from './Icons';
 import { ComposerAttachments } from './Attachments';
-import { isImageFile, uploadFile, type PendingAttachment } from '../lib/attachFile';
+import { forgetImages, isImageFile, uploadFile, type PendingAttachment } from '../lib/attachFile';
+import { call } from '../transport';
 import type { TFunction } from 'i18next';
 
 import { COMPOSER_ID } from './composerId';
@@ -160,7 +161,10 @@ function QueuedMessages({ sessionId }: { sessionId: string }) {
             className="icon-btn"
             aria-label={t('chat.queue.remove')}
             title={t('chat.queue.remove')}
-            onClick={() => unqueue(sessionId, q.id)}
+            onClick={() => {
+              const item = unqueue(sessionId, q.id);
+              for (const id of item?.attachments ?? []) discardUnsent(id);
+            }}
             data-testid="queued-remove"
           >
             <IconX />
@@ -175,6 +179,22 @@ function QueuedMessages({ sessionId }: { sessionId: string }) {
 const drafts = new Map<string, string>();
 /** Unsent attachments per session, likewise. */
 const pendingFiles = new Map<string, PendingAttachment[]>();
+
+/**
+ * An attachment taken out of a composer or the queue before it was sent: deleted from the store
+ * unless another composer or queued message still holds it (the same file attached twice is one
+ * attachment); the host keeps it anyway while a message refers to it. A failed delete is left to
+ * the start-up sweep of unsent attachments.
+ */
+function discardUnsent(id: string): void {
+  const inComposer = [...pendingFiles.values()].some((list) => list.some((a) => a.ref?.id === id));
+  const inQueue = Object.values(useAppStore.getState().queued).some((list) =>
+    (list ?? []).some((q) => q.attachments.includes(id)),
+  );
+  if (inComposer || inQueue) return;
+  forgetImages(id);
+  void call('attachments.discard', { id }).catch(() => undefined);
+}
 
 function uploadError(err: unknown, t: TFunction): string {
   const m = err instanceof Error ? err.message : String(err);
@@ -203,6 +223,8 @@ function useAttachments(sessionId: string) {
   };
   const add = (files: readonly File[]) => {
     const owner = sessionId;
+    // A new attempt's errors replace the last one's: failed chips are not kept beside new ones.
+    update(owner, (cur) => cur.filter((a) => a.status !== 'error'));
     for (const file of files) {
       const key = `${Date.now()}-${Math.random().toString(36).slice(2)}`;
       const image = isImageFile(file);
@@ -216,8 +238,11 @@ function useAttachments(sessionId: string) {
         },
       ]);
       void uploadFile(file).then(
-        ({ ref, preview }) =>
-          update(owner, (cur) => cur.map((a) => (a.key === key ? { ...a, status: 'ready', ref, preview } : a))),
+        ({ ref, preview }) => {
+          // Removed while it uploaded: not kept.
+          if (!(pendingFiles.get(owner) ?? []).some((a) => a.key === key)) return discardUnsent(ref.id);
+          update(owner, (cur) => cur.map((a) => (a.key === key ? { ...a, status: 'ready', ref, preview } : a)));
+        },
         (err: unknown) =>
           update(owner, (cur) =>
             cur.map((a) => (a.key === key ? { ...a, status: 'error', error: uploadError(err, t) } : a)),
@@ -225,7 +250,11 @@ function useAttachments(sessionId: string) {
       );
     }
   };
-  const remove = (key: string) => update(sessionId, (cur) => cur.filter((a) => a.key !== key));
+  const remove = (key: string) => {
+    const gone = (pendingFiles.get(sessionId) ?? []).find((a) => a.key === key);
+    update(sessionId, (cur) => cur.filter((a) => a.key !== key));
+    if (gone?.ref) discardUnsent(gone.ref.id);
+  };
   const clear = () => update(sessionId, () => []);
   const ready = items.filter((a) => a.status === 'ready' && a.ref).map((a) => a.ref!.id);
   const uploading = items.some((a) => a.status === 'uploading');

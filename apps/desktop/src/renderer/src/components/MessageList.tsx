@@ -100,7 +100,12 @@ export function MessageList({ sessionId }: { sessionId: string }) {
     // Waiting for an approval or a running tool is shown by its card, not by the thinking dots.
     else if (busy && steps.every((s) => s.text === '' && s.calls.length === 0))
       out.push({ type: 'thinking', key: 'thinking' });
-    if (error) out.push({ type: 'error', key: 'error' });
+    if (error) {
+      // A newer error takes the place of the stored one it follows: one error banner at the end.
+      const last = out.at(-1);
+      if (last?.type === 'row' && last.row.kind === 'error') out.pop();
+      out.push({ type: 'error', key: 'error' });
+    }
     return out;
   }, [rows, streams, pendingTools, busy, error, messages, live]);
 

@@ -151,14 +151,21 @@ export function Sidebar() {
       </button>
       <label className="search">
         <IconSearch />
-        <input
-          type="search"
-          value={query}
-          placeholder={t('sidebar.search')}
-          aria-label={t('sidebar.search')}
-          onChange={(e) => setQuery(e.target.value)}
-          data-testid="session-search"
-        />
+        {/* The placeholder is text beside the field (shown while it is empty), so it wraps to a
+            second line in a narrow sidebar instead of being cut. */}
+        <span className="field-ph-wrap">
+          <input
+            type="search"
+            value={query}
+            placeholder=" "
+            aria-label={t('sidebar.search')}
+            onChange={(e) => setQuery(e.target.value)}
+            data-testid="session-search"
+          />
+          <span className="field-ph" aria-hidden="true">
+            {t('sidebar.search')}
+          </span>
+        </span>
       </label>
       <ul className="session-list" data-testid="session-list">
         {shown.map((s) => (

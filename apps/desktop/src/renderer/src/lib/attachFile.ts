@@ -75,38 +75,112 @@ export async function fitImage(file: Blob): Promise<{ blob: Blob; width: number;
   }
 }
 
+/**
+ * A small copy of an image for the transcript and the composer: longest side ≤ thumbMaxSide,
+ * WebP (keeps transparency), JPEG where the page cannot write WebP. Null when the image is small
+ * enough to be its own thumbnail.
+ */
+async function thumbnailOf(
+  source: Blob,
+  width: number,
+  height: number,
+): Promise<{ blob: Blob; mime: 'image/webp' | 'image/jpeg' } | null> {
+  const max = ATTACHMENT_LIMITS.thumbMaxSide;
+  if (Math.max(width, height) <= max && source.size <= ATTACHMENT_LIMITS.thumbMaxBytes) return null;
+  const scale = Math.min(1, max / Math.max(width, height));
+  const w = Math.max(1, Math.round(width * scale));
+  const h = Math.max(1, Math.round(height * scale));
+  const bitmap = await createImageBitmap(source);
+  try {
+    for (const quality of [0.82, 0.6, 0.4]) {
+      const blob = await canvasBlob(bitmap, w, h, 'image/webp', quality);
+      const mime = blob.type === 'image/webp' ? 'image/webp' : 'image/jpeg';
+      const out = mime === 'image/webp' ? blob : await canvasBlob(bitmap, w, h, 'image/jpeg', quality);
+      if (out.size <= ATTACHMENT_LIMITS.thumbMaxBytes) return { blob: out, mime };
+    }
+    return null;
+  } finally {
+    bitmap.close();
+  }
+}
+
 export const isImageFile = (f: File): boolean => f.type.startsWith('image/');
 
 /**
- * Uploads one file: an image fitted first (its data URL is the composer's preview), any other
- * file as it is (the host reads text and PDFs).
+ * Uploads one file: an image fitted first, with a thumbnail made from it (the thumbnail's data URL
+ * is the composer's preview and is stored beside the image), any other file as it is (the host
+ * reads text and PDFs).
  */
 export async function uploadFile(file: File): Promise<{ ref: AttachmentRef; preview?: string }> {
   if (file.size > ATTACHMENT_LIMITS.fileMaxBytes) throw new Error('file_too_large');
   if (isImageFile(file)) {
     const { blob, width, height } = await fitImage(file);
     const data = await base64Of(blob);
-    const ref = await call('attachments.add', { name: file.name || 'image.png', mime: blob.type, data, width, height });
-    return { ref, preview: `data:${ref.mime};base64,${data}` };
+    const small = await thumbnailOf(blob, width, height);
+    const thumb = small ? { mime: small.mime, data: await base64Of(small.blob) } : undefined;
+    const ref = await call('attachments.add', {
+      name: file.name || 'image.png',
+      mime: blob.type,
+      data,
+      width,
+      height,
+      ...(thumb ? { thumb } : {}),
+    });
+    const preview = thumb ? `data:${thumb.mime};base64,${thumb.data}` : `data:${ref.mime};base64,${data}`;
+    thumbs.set(ref.id, Promise.resolve(preview));
+    return { ref, preview };
   }
   return { ref: await call('attachments.add', { name: file.name, mime: file.type, data: await base64Of(file) }) };
 }
 
-/** Images by attachment id, as data URLs: a thumbnail and its full-size view fetch once. */
+/** Data URLs by attachment id, fetched once: full-size images, and thumbnails. */
 const images = new Map<string, Promise<string | null>>();
-export function imageUrl(id: string): Promise<string | null> {
-  let p = images.get(id);
+const thumbs = new Map<string, Promise<string | null>>();
+
+function cached(
+  map: Map<string, Promise<string | null>>,
+  id: string,
+  load: () => Promise<string | null>,
+): Promise<string | null> {
+  let p = map.get(id);
   if (!p) {
-    p = call('attachments.get', { id }).then(
-      (r) => r.dataUrl,
-      () => {
-        images.delete(id);
-        return null;
-      },
-    );
-    images.set(id, p);
+    p = load().catch(() => {
+      map.delete(id);
+      return null;
+    });
+    map.set(id, p);
   }
   return p;
+}
+
+/** An image at full size (the viewer). */
+export function imageUrl(id: string): Promise<string | null> {
+  return cached(images, id, () => call('attachments.get', { id }).then((r) => r.dataUrl));
+}
+
+/**
+ * An image's thumbnail: the one stored with it, or, for an image stored without one (small
+ * enough to be its own, or attached before thumbnails), made here once from the full image.
+ */
+export function thumbUrl(id: string, ref: AttachmentRef): Promise<string | null> {
+  return cached(thumbs, id, async () => {
+    const stored = (await call('attachments.get', { id, thumb: true })).dataUrl;
+    if (stored) return stored;
+    const full = await imageUrl(id);
+    if (!full) return null;
+    // Decoded here: the page's CSP lets fetch() reach no data: URL.
+    const comma = full.indexOf(',');
+    const mime = full.slice(5, full.indexOf(';'));
+    const blob = new Blob([Uint8Array.from(atob(full.slice(comma + 1)), (c) => c.charCodeAt(0))], { type: mime });
+    const small = await thumbnailOf(blob, ref.width ?? 0, ref.height ?? 0);
+    return small ? `data:${small.mime};base64,${await base64Of(small.blob)}` : full;
+  });
+}
+
+/** Forgets a discarded attachment's cached images. */
+export function forgetImages(id: string): void {
+  images.delete(id);
+  thumbs.delete(id);
 }
 
 /**
