@@ -100,23 +100,25 @@ describe('ChatView', () => {
       });
     }
     const stored = msg({ id: 'e1', seq: 2, role: 'user', kind: 'error_notice', content: 'The provider failed.' });
-    useAppStore.setState({
-      messages: { s1: [msg({ id: 'u1', seq: 1, role: 'user', content: 'hello' }), stored] },
-      errors: {},
-    });
+    useAppStore.setState(
+      seed({
+        messages: { s1: [msg({ id: 'u1', seq: 1, role: 'user', content: 'hello' }), stored] },
+        errors: {},
+      }),
+    );
     render(<ChatView />);
     expect(screen.getAllByTestId('inline-error').map((e) => e.textContent)).toEqual([
       expect.stringContaining('The provider failed.'),
     ]);
     act(() =>
-      useAppStore.setState({
-        errors: { s1: { code: 'invalid_input', message: 'That message was refused.', retryText: 'x', stored: false } },
+      useAppStore.getState().patchSession('s1', {
+        error: { code: 'invalid_input', message: 'That message was refused.', retryText: 'x', stored: false },
       }),
     );
     expect(screen.getAllByTestId('inline-error').map((e) => e.textContent)).toEqual([
       expect.stringContaining('That message was refused.'),
     ]);
-    act(() => useAppStore.setState({ errors: {} }));
+    act(() => useAppStore.getState().patchSession('s1', { error: null }));
   });
 
   it('a 10,000-message session renders only a window of rows', () => {

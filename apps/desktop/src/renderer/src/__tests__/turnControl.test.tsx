@@ -230,7 +230,7 @@ describe('an attachment taken out before it was sent', () => {
     });
     setBridge(fake.bridge);
     await i18n.changeLanguage('en');
-    useAppStore.setState({ busy: { s2: true }, messages: { s2: [] } });
+    useAppStore.setState(seed({ busy: { s2: true }, messages: { s2: [] } }));
     render(<Composer sessionId="s2" />);
     const picker = screen.getByTestId('attach-input');
     await act(async () => {

@@ -188,8 +188,8 @@ const pendingFiles = new Map<string, PendingAttachment[]>();
  */
 function discardUnsent(id: string): void {
   const inComposer = [...pendingFiles.values()].some((list) => list.some((a) => a.ref?.id === id));
-  const inQueue = Object.values(useAppStore.getState().queued).some((list) =>
-    (list ?? []).some((q) => q.attachments.includes(id)),
+  const inQueue = Object.values(useAppStore.getState().bySession).some((s) =>
+    s.queued.some((q) => q.attachments.includes(id)),
   );
   if (inComposer || inQueue) return;
   forgetImages(id);
