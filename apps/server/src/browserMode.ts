@@ -19,6 +19,11 @@ export interface BrowserModeOptions {
   dataDir?: string;
   staticDir: string | null;
   env: NodeJS.ProcessEnv;
+  /**
+   * A damaged database is renamed aside (kept, dated) and a new one opened, instead of stopping
+   * the start with StoreError corrupt / not_sqlite (`--fresh-database`).
+   */
+  freshDatabase?: boolean;
 }
 
 /** Where browser mode keeps its database unless told otherwise. */
@@ -54,6 +59,8 @@ async function startOn(listener: Server, opts: BrowserModeOptions) {
         file: join(dataDir, 'threadline.sqlite'),
         encryptor: createFileEncryptor(dataDir),
         env: opts.env,
+        // A damaged file is reported untouched, with the name a fresh start would keep it as.
+        onCorrupt: opts.freshDatabase ? 'recreate' : 'report',
       }),
     );
   } catch (err) {
@@ -85,6 +92,8 @@ async function startOn(listener: Server, opts: BrowserModeOptions) {
     port: server.port,
     token,
     dataDir,
+    /** Where --fresh-database kept the damaged database, when it found one. */
+    keptDamaged: store.recovered?.backupFile ?? null,
     async close() {
       await server.close();
       await api.dispose?.();

@@ -1,9 +1,10 @@
-// `pnpm serve [--port N] [--data-dir DIR]`: browser mode. Starts the runtime on 127.0.0.1 with a
+// `pnpm serve [--port N] [--data-dir DIR] [--fresh-database]`: browser mode. Starts the runtime on 127.0.0.1 with a
 // fresh token and prints one line: `Threadline is running at http://127.0.0.1:<port>/?token=<token>`.
 import { parseArgs } from 'node:util';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
+import { isDamagedDatabase } from '@threadline/agent';
 import { startBrowserMode } from './browserMode';
 
 function fail(message: string): never {
@@ -11,10 +12,16 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-let values: { port?: string; 'data-dir'?: string; 'static-dir'?: string };
+let values: { port?: string; 'data-dir'?: string; 'static-dir'?: string; 'fresh-database'?: boolean };
 try {
   ({ values } = parseArgs({
-    options: { port: { type: 'string' }, 'data-dir': { type: 'string' }, 'static-dir': { type: 'string' } },
+    options: {
+      port: { type: 'string' },
+      'data-dir': { type: 'string' },
+      'static-dir': { type: 'string' },
+      // A damaged database is kept under a dated name beside it and a new one opened.
+      'fresh-database': { type: 'boolean' },
+    },
     strict: true,
   }));
 } catch (err) {
@@ -32,7 +39,17 @@ if (!existsSync(resolve(staticDir, 'index.html'))) {
 }
 
 try {
-  const running = await startBrowserMode({ port, dataDir: values['data-dir'], staticDir, env: process.env });
+  const running = await startBrowserMode({
+    port,
+    dataDir: values['data-dir'],
+    staticDir,
+    env: process.env,
+    freshDatabase: values['fresh-database'] === true,
+  });
+  if (running.keptDamaged)
+    process.stderr.write(
+      `threadline serve: the damaged database was kept as ${running.keptDamaged}; a new one was opened.\n`,
+    );
   process.stdout.write(`Threadline is running at ${running.url}\n`);
   const stop = () =>
     void running.close().then(
@@ -52,5 +69,8 @@ function startFailure(err: unknown): string {
     return `port ${port} is already in use on 127.0.0.1; choose another with --port N, or leave --port out to use a free one.`;
   if (code === 'EACCES')
     return `port ${port} needs privileges this user does not have; choose one above 1023 with --port N, or leave --port out.`;
+  // The store's sentence (what is wrong with which file), then how to go on without losing it.
+  if (isDamagedDatabase(err) && err.keepAs)
+    return `${err.message} Start again with --fresh-database to keep it as ${err.keepAs} and open a new one.`;
   return err instanceof Error ? err.message : String(err);
 }

@@ -14,6 +14,7 @@ export { MAX_ATTEMPTS_MESSAGE } from './turn/notices';
 export { maxRecoveryAttempts } from './triggers/recovery';
 // The shells (apps/*) may depend on agent and protocol only; they open the store through here.
 export {
+  isDamagedDatabase,
   openStore,
   StoreError,
   type Store,

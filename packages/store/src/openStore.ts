@@ -20,14 +20,19 @@ import { createUsageRepo } from './repos/usage';
 
 /**
  * Opens (creating and migrating when needed) the database at `opts.file`.
- * Throws StoreError: newer_schema (file untouched), corrupt / not_sqlite (file copied aside),
+ * Throws StoreError: newer_schema (file untouched), corrupt / not_sqlite (see onCorrupt),
  * invalid_env (a THREADLINE_* / AGIME_* override has a bad value).
  */
 export function openStore(opts: OpenStoreOptions): Store {
   const now = opts.now ?? Date.now;
   // Parse the environment first: a bad override must not leave a half-opened database behind.
   const env = parseEnvOverrides(opts.env ?? process.env);
-  const { db, recovered } = openDatabase({ file: opts.file, onCorrupt: opts.onCorrupt ?? 'throw', now });
+  const { db, recovered } = openDatabase({
+    file: opts.file,
+    onCorrupt: opts.onCorrupt ?? 'throw',
+    now,
+    keepDamagedAs: opts.keepDamagedAs,
+  });
   const ctx: RepoContext = { db, now, newId: opts.newId ?? randomUUID };
   const messages = createMessagesRepo(ctx);
   const { insertInTx: _internal, ...publicMessages } = messages;

@@ -49,11 +49,18 @@ export interface OpenStoreOptions {
   /** Environment for setting overrides (THREADLINE_* / AGIME_*). Default process.env. */
   env?: Record<string, string | undefined>;
   /**
-   * What to do with a corrupt or non-SQLite file. 'throw' (default): copy it aside to
-   * `<file>.corrupt-<timestamp>` and throw. 'recreate': move it aside and start an empty database;
-   * `store.recovered` then says where the old file went.
+   * What to do with a corrupt or non-SQLite file (damagedDatabase.ts). 'throw' (default): copy it
+   * aside to `<file>.corrupt-<timestamp>` and throw. 'report': throw without touching anything, the
+   * error naming (`keepAs`) where starting fresh would keep it: what the shells use to offer a
+   * fresh database. 'recreate': rename it (and its -wal/-shm) to that dated name beside it (never
+   * deleted) and start an empty database; `store.recovered` then says where the old file went.
    */
-  onCorrupt?: 'throw' | 'recreate';
+  onCorrupt?: 'throw' | 'report' | 'recreate';
+  /**
+   * With 'recreate': the name to keep the damaged file as (the `keepAs` a 'report' error gave, so
+   * the offer the user accepted names the file that results); a free dated name when it is taken.
+   */
+  keepDamagedAs?: string;
 }
 
 export type StoreErrorCode =
@@ -74,6 +81,8 @@ export class StoreError extends Error {
     message: string,
     /** For corrupt / not_sqlite: where the damaged file was copied. */
     readonly backupFile?: string,
+    /** For corrupt / not_sqlite with onCorrupt 'report': where starting fresh would keep the file. */
+    readonly keepAs?: string,
   ) {
     super(message);
     this.name = 'StoreError';

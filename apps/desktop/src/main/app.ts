@@ -27,6 +27,7 @@ import { safeStorageEncryptor } from './secrets';
 import { APP_SCHEME, cspHeader, resolveRendererLocation, serveAppAsset } from './security';
 import { withSettingsObserver } from './settingsObserver';
 import { createMainWindow } from './window';
+import { offerFreshDatabase } from './damagedDatabase';
 
 export interface RunAppOptions {
   openRuntime: OpenRuntime;
@@ -137,21 +138,48 @@ export function runApp(opts: RunAppOptions): RunningApp {
       });
     });
 
-    try {
-      runtime = opts.openRuntime({
-        dataDir: dataDir.dir,
-        encryptor: safeStorageEncryptor(safeStorage, process.platform),
-        emit: createEventForwarder(appContents, location),
-        env: opts.env,
-        cwd: homedir(),
-        log,
-      });
-    } catch (err) {
-      // A newer or corrupt database is reported, never touched (SPEC §9).
-      const strings = menuStrings(app.getLocale().startsWith('zh') ? 'zh-CN' : 'en');
-      dialog.showErrorBox(strings.startupErrorTitle, err instanceof Error ? err.message : String(err));
+    const runtimeOptions = {
+      dataDir: dataDir.dir,
+      encryptor: safeStorageEncryptor(safeStorage, process.platform),
+      emit: createEventForwarder(appContents, location),
+      env: opts.env,
+      cwd: homedir(),
+      log,
+    };
+    // The settings (and their language) are in the database that did not open: the system's.
+    const startLanguage = app.getLocale().startsWith('zh') ? 'zh-CN' : 'en';
+    const reportAndExit = (err: unknown): void => {
+      // A newer database is reported, never touched (SPEC §9).
+      dialog.showErrorBox(
+        menuStrings(startLanguage).startupErrorTitle,
+        err instanceof Error ? err.message : String(err),
+      );
       app.exit(1);
-      return;
+    };
+    try {
+      runtime = opts.openRuntime(runtimeOptions);
+    } catch (err) {
+      // A damaged database: start fresh (keeping it under a dated name) or quit, as the user says.
+      const choice = await offerFreshDatabase(err, dataFiles(dataDir.dir).database, startLanguage, (o) =>
+        dialog.showMessageBox(o),
+      );
+      if (choice === null) {
+        reportAndExit(err);
+        return;
+      }
+      const detail = err instanceof Error ? err.message : String(err);
+      if (!choice.startFresh) {
+        log(`start-up: ${detail} The user quit.`);
+        app.exit(1);
+        return;
+      }
+      try {
+        runtime = opts.openRuntime({ ...runtimeOptions, keepDamagedAs: choice.keepAs });
+        log(`start-up: ${detail} Kept as ${choice.keepAs}; a new database was opened.`);
+      } catch (again) {
+        reportAndExit(again);
+        return;
+      }
     }
 
     const api = withSettingsObserver(runtime.api, (settings) => {

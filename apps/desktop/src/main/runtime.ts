@@ -22,7 +22,15 @@ export function openDesktopRuntime(opts: DesktopRuntimeOptions): DesktopRuntime 
   try {
     // No allowPlaintextKeys: without a usable keychain the store refuses to save a key.
     store = onDataFolder(opts.dataDir, how, () =>
-      openStore({ file: dataFiles(opts.dataDir).database, encryptor: opts.encryptor, env: opts.env }),
+      openStore({
+        file: dataFiles(opts.dataDir).database,
+        encryptor: opts.encryptor,
+        env: opts.env,
+        // A damaged file is reported untouched (app.ts offers a fresh start), or kept as chosen.
+        ...(opts.keepDamagedAs === undefined
+          ? { onCorrupt: 'report' as const }
+          : { onCorrupt: 'recreate' as const, keepDamagedAs: opts.keepDamagedAs }),
+      }),
     );
   } catch (err) {
     lock.release();

@@ -15,7 +15,8 @@ export function dataFolderFailure(err: unknown, dataDir: string, how: string): s
     if (typeof code === 'string' && /^(E|SQLITE_)/.test(code)) break;
   }
   if (code === 'SQLITE_READONLY') code = 'EROFS';
-  if (code === 'SQLITE_FULL') code = 'ENOSPC';
+  // SQLite's shared-memory file could not grow: on a full disk that is where WAL mode fails first.
+  if (code === 'SQLITE_FULL' || code === 'SQLITE_IOERR_SHMSIZE') code = 'ENOSPC';
   if (code === 'EROFS') return `The data folder ${dataDir} is on a read-only disk; ${how}.`;
   if (code === 'ENOSPC' || code === 'EDQUOT')
     return `The disk of the data folder ${dataDir} is full; free some space and start Threadline again.`;

@@ -310,12 +310,17 @@ function mergeLong(table: RankTable, ids: Int32Array, out?: number[]): number {
   const hq = new Int32Array(cap);
   let size = 0;
   const less = (a: number, b: number): boolean => hr[a]! < hr[b]! || (hr[a] === hr[b] && hp[a]! < hp[b]!);
+  const swap1 = (arr: Int32Array, a: number, b: number): void => {
+    const x = arr[a]!;
+    arr[a] = arr[b]!;
+    arr[b] = x;
+  };
+  // No array of the four per swap: a fresh process runs this before it is optimized.
   const swap = (a: number, b: number): void => {
-    for (const arr of [hr, hp, hl, hq]) {
-      const x = arr[a]!;
-      arr[a] = arr[b]!;
-      arr[b] = x;
-    }
+    swap1(hr, a, b);
+    swap1(hp, a, b);
+    swap1(hl, a, b);
+    swap1(hq, a, b);
   };
   const push = (pos: number): void => {
     const right = next[pos]!;

@@ -1,7 +1,7 @@
 import { encodingForModel, type EncodingName } from './models';
 import { countAscii, countBytes, encodeAscii, encodeBytes, hashAscii, RankTable } from './bpe';
 import { PieceTable } from './pieceTable';
-import { forEachO200kSpan, o200kAsciiPieceEnd, o200kRegexEnd, o200kRegexStart } from './pretokenize';
+import { forEachO200kSpan, o200kAsciiPieceEnd, o200kPieceEnd, o200kUnicodeEnd, o200kUnicodeStart } from './pretokenize';
 import { loadVocab } from './vocab';
 
 /** Characters per token of the documented fallback for models without a known tokenizer. */
@@ -43,8 +43,11 @@ const MAX_EXACT_PIECE = 1024;
 
 interface PieceCounter {
   name: 'o200k_base' | 'cl100k_base';
-  /** The encoding's pre-tokenizer (global + unicode). */
-  re: RegExp;
+  /**
+   * The encoding's pre-tokenizer (global + unicode), compiled on first use: o200k never needs it
+   * (pretokenize.ts scans its pattern by hand), cl100k does.
+   */
+  readonly re: RegExp;
   counts: PieceTable;
   /** The vocabulary as flat arrays (the prebuilt asset, vocab.ts). */
   ranks: RankTable;
@@ -62,9 +65,12 @@ function pieceCounter(name: 'o200k_base' | 'cl100k_base'): PieceCounter {
   if (!pc) {
     const vocab = loadVocab(name);
     if (!vocab.ranks.complete) throw new Error(`${name}: a byte has no token in the vocabulary`);
+    let re: RegExp | null = null;
     pc = {
       name,
-      re: new RegExp(vocab.patStr, 'gu'),
+      get re() {
+        return (re ??= new RegExp(vocab.patStr, 'gu'));
+      },
       counts: new PieceTable(),
       ranks: vocab.ranks,
       short2: new Uint8Array(1 << 14),
@@ -164,21 +170,21 @@ function countLongPiece(pc: PieceCounter, piece: string): number {
 
 function countPieces(name: 'o200k_base' | 'cl100k_base', text: string): number {
   const pc = pieceCounter(name);
-  const { re, ranks } = pc;
+  const { ranks } = pc;
   let total = 0;
   if (name !== 'o200k_base') {
-    for (const m of text.matchAll(re)) total += spanCount(pc, ranks, text, m.index, m.index + m[0].length);
+    for (const m of text.matchAll(pc.re)) total += spanCount(pc, ranks, text, m.index, m.index + m[0].length);
     return total;
   }
-  // forEachO200kSpan, with the counting inlined: ASCII stretches by the scanner, the lines around
-  // a non-ASCII character by the regex.
+  // forEachO200kSpan, with the counting inlined: ASCII stretches by the ASCII scanner, the lines
+  // around a non-ASCII character by the Unicode one.
   const n = text.length;
   for (let from = 0; from < n;) {
-    const start = o200kRegexStart(text, from);
+    const start = o200kUnicodeStart(text, from);
     total += countAsciiStretch(pc, ranks, text, from, start);
     if (start === n) break;
-    const end = o200kRegexEnd(text, start);
-    total += countRegexStretch(pc, ranks, re, text, start, end);
+    const end = o200kUnicodeEnd(text, start);
+    total += countUnicodeStretch(pc, ranks, text, start, end);
     from = end;
   }
   return total;
@@ -194,23 +200,19 @@ function countAsciiStretch(pc: PieceCounter, ranks: RankTable, text: string, fro
   return total;
 }
 
-function countRegexStretch(
-  pc: PieceCounter,
-  ranks: RankTable,
-  re: RegExp,
-  text: string,
-  from: number,
-  to: number,
-): number {
+function countUnicodeStretch(pc: PieceCounter, ranks: RankTable, text: string, from: number, to: number): number {
   let total = 0;
-  for (const m of text.slice(from, to).matchAll(re))
-    total += spanCount(pc, ranks, text, from + m.index, from + m.index + m[0].length);
+  for (let i = from; i < to;) {
+    const e = o200kPieceEnd(text, i, to);
+    total += spanCount(pc, ranks, text, i, e);
+    i = e;
+  }
   return total;
 }
 
 /** Every piece of a text as a span of it, by the encoding's pre-tokenizer. */
 function forEachSpan(pc: PieceCounter, text: string, span: (s: number, e: number) => void): void {
-  if (pc.name === 'o200k_base') forEachO200kSpan(text, pc.re, span);
+  if (pc.name === 'o200k_base') forEachO200kSpan(text, span);
   else for (const m of text.matchAll(pc.re)) span(m.index, m.index + m[0].length);
 }
 
@@ -335,14 +337,15 @@ function* countLongPieceSteps(pc: PieceCounter, piece: string): Generator<void, 
 
 /** countPieces, yielding every SLICE_CHARS characters (and inside a long pre-token). */
 function* countPiecesSteps(pc: PieceCounter, text: string): Generator<void, number, void> {
-  const { re, ranks } = pc;
+  const { ranks } = pc;
+  const o200k = pc.name === 'o200k_base';
   let total = 0;
   let work = 0;
   const n = text.length;
-  // o200k: ASCII stretches by the scanner, the lines around a non-ASCII character by the regex;
-  // cl100k: the regex throughout.
+  // o200k: ASCII stretches by the ASCII scanner, the lines around a non-ASCII character by the
+  // Unicode one; cl100k: the regex throughout.
   for (let from = 0; from < n;) {
-    const start = pc.name === 'o200k_base' ? o200kRegexStart(text, from) : from;
+    const start = o200k ? o200kUnicodeStart(text, from) : from;
     for (let i = from; i < start;) {
       const e = o200kAsciiPieceEnd(text, i, start);
       total +=
@@ -355,12 +358,11 @@ function* countPiecesSteps(pc: PieceCounter, text: string): Generator<void, numb
       }
     }
     if (start === n) break;
-    const end = pc.name === 'o200k_base' ? o200kRegexEnd(text, start) : n;
-    const stretch = start === 0 && end === n ? text : text.slice(start, end);
-    for (const m of stretch.matchAll(re)) {
-      const s = start + m.index;
-      const e = s + m[0].length;
-      total += e - s > MAX_EXACT_PIECE ? yield* countLongPieceSteps(pc, m[0]) : spanCount(pc, ranks, text, s, e);
+    const end = o200k ? o200kUnicodeEnd(text, start) : n;
+    const spans = o200k ? scannedSpans(text, start, end) : regexSpans(pc.re, text, start, end);
+    for (const [s, e] of spans) {
+      total +=
+        e - s > MAX_EXACT_PIECE ? yield* countLongPieceSteps(pc, text.slice(s, e)) : spanCount(pc, ranks, text, s, e);
       work += e - s;
       if (work >= SLICE_CHARS) {
         work = 0;
@@ -370,6 +372,21 @@ function* countPiecesSteps(pc: PieceCounter, text: string): Generator<void, numb
     from = end;
   }
   return total;
+}
+
+/** The o200k pieces of text[start, end) (a stretch between safe boundaries) as spans. */
+function* scannedSpans(text: string, start: number, end: number): Generator<[number, number]> {
+  for (let i = start; i < end;) {
+    const e = o200kPieceEnd(text, i, end);
+    yield [i, e];
+    i = e;
+  }
+}
+
+/** The regex's pieces of text[start, end) as spans. */
+function* regexSpans(re: RegExp, text: string, start: number, end: number): Generator<[number, number]> {
+  const stretch = start === 0 && end === text.length ? text : text.slice(start, end);
+  for (const m of stretch.matchAll(re)) yield [start + m.index, start + m.index + m[0].length];
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
- * A hand-written scanner for o200k_base's pre-tokenizer on ASCII text. The encoding's regex
- * (Unicode property classes, lookahead, backtracking) splits ~8 MB/s in V8; this scanner finds
- * the same pieces an order of magnitude faster. Texts with any non-ASCII character use the regex.
+ * A hand-written scanner for o200k_base's pre-tokenizer. The encoding's regex (Unicode property
+ * classes, lookahead, backtracking) splits ~8 MB/s in V8 and takes ~10 ms to compile; the ASCII
+ * scanner below finds the same pieces an order of magnitude faster, and the lines around a
+ * non-ASCII character go through a slower scanner of the whole pattern (o200kPieceEnd, below).
  * The pattern, for reference (ASCII reading: L = [A-Za-z], N = [0-9], \s = [ \t\n\v\f\r]):
  *   [^\r\n L N]? [A-Z]* [a-z]+ contraction?  |  [^\r\n L N]? [A-Z]+ [a-z]* contraction?
  *   | N{1,3} |  ?[^\s L N]+[\r\n/]* | \s*[\r\n]+ | \s+(?!\S) | \s+
@@ -108,18 +109,18 @@ function isSafeBoundary(t: string, p: number): boolean {
 }
 
 /**
- * Every o200k piece of a text, in order: ASCII stretches through the scanner, the lines around a
- * non-ASCII character through the encoding's regex (`re`, global + unicode).
+ * Every o200k piece of a text, in order: ASCII stretches through the ASCII scanner, the lines
+ * around a non-ASCII character through o200kPieceEnd.
  */
-export function forEachO200kPiece(t: string, re: RegExp, piece: (text: string) => void): void {
-  forEachO200kSpan(t, re, (s, e) => piece(t.slice(s, e)));
+export function forEachO200kPiece(t: string, piece: (text: string) => void): void {
+  forEachO200kSpan(t, (s, e) => piece(t.slice(s, e)));
 }
 
 /**
- * Where the next stretch that needs the encoding's regex starts, from `from` on: the last safe
+ * Where the next stretch that needs the Unicode scanner starts, from `from` on: the last safe
  * boundary before the first non-ASCII character (t.length when the rest is ASCII).
  */
-export function o200kRegexStart(t: string, from: number): number {
+export function o200kUnicodeStart(t: string, from: number): number {
   const n = t.length;
   let bad = from;
   while (bad < n && t.charCodeAt(bad) <= 127) bad++;
@@ -130,7 +131,7 @@ export function o200kRegexStart(t: string, from: number): number {
 }
 
 /** Where that stretch ends: the first safe boundary after its first non-ASCII character. */
-export function o200kRegexEnd(t: string, start: number): number {
+export function o200kUnicodeEnd(t: string, start: number): number {
   const n = t.length;
   let end = start;
   while (end < n && t.charCodeAt(end) <= 127) end++;
@@ -140,15 +141,185 @@ export function o200kRegexEnd(t: string, start: number): number {
 }
 
 /** As forEachO200kPiece, with each piece as a span [start, end) of `t` (no string made). */
-export function forEachO200kSpan(t: string, re: RegExp, span: (start: number, end: number) => void): void {
+export function forEachO200kSpan(t: string, span: (start: number, end: number) => void): void {
   const n = t.length;
   let from = 0;
   while (from < n) {
-    const start = o200kRegexStart(t, from);
+    const start = o200kUnicodeStart(t, from);
     scanO200kAscii(t, span, from, start);
     if (start === n) return;
-    const end = o200kRegexEnd(t, start);
-    for (const m of t.slice(start, end).matchAll(re)) span(start + m.index, start + m.index + m[0].length);
+    const end = o200kUnicodeEnd(t, start);
+    for (let i = start; i < end;) {
+      const e = o200kPieceEnd(t, i, end);
+      span(i, e);
+      i = e;
+    }
     from = end;
   }
+}
+
+/*
+ * The same pre-tokenizer for any text (the stretches around non-ASCII characters), by hand as
+ * well: building and first running the encoding's regex (Unicode property classes in many
+ * alternatives) costs several milliseconds, which every fresh process paid at its first accented
+ * letter. Characters are read as code points (the regex's `u` flag); a non-ASCII one is
+ * classified once by a small regex of its classes (below) and remembered. The alternatives are
+ * tried in the pattern's order with its greedy backtracking: a mark (\p{M}) is in both letter sets
+ * but not in \p{L}, so it may be a prefix or punctuation too, and a run of letters may have to
+ * give some back (see letterAlt1).
+ */
+const U_SET = 1; // [\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]
+const L_SET = 2; // [\p{Ll}\p{Lm}\p{Lo}\p{M}]
+const NUM = 4; // \p{N}
+const WS = 8; // \s
+const NL = 16; // [\r\n]
+const LET = 32; // \p{L}
+
+const ASCII_FLAGS = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const k = CLASS[c]!;
+  ASCII_FLAGS[c] =
+    (k & UPPER ? U_SET | LET : 0) |
+    (k & LOWER ? L_SET | LET : 0) |
+    (k & DIGIT ? NUM : 0) |
+    (k & SPACE ? WS : 0) |
+    (k & NEWLINE ? NL : 0);
+}
+
+/**
+ * One regex with a group per class (Unicode's general categories are disjoint, and \s is none of
+ * them): compiled once, the first time a non-ASCII character is met, in ~1.5 ms, where one regex
+ * per set costs twice that (the letter classes would be compiled twice).
+ */
+let classifier: RegExp | null = null;
+const GROUP_FLAGS = [
+  0,
+  L_SET | LET, // \p{Ll}
+  U_SET | LET, // \p{Lu}, \p{Lt}
+  U_SET | L_SET | LET, // \p{Lm}, \p{Lo}
+  U_SET | L_SET, // \p{M}: in both letter sets, not in \p{L}
+  NUM, // \p{N}
+  WS, // \s
+];
+const nonAsciiFlags = new Map<number, number>();
+
+function flagsOf(cp: number): number {
+  if (cp < 128) return ASCII_FLAGS[cp]!;
+  let f = nonAsciiFlags.get(cp);
+  if (f === undefined) {
+    classifier ??= /^(?:(\p{Ll})|([\p{Lu}\p{Lt}])|([\p{Lm}\p{Lo}])|(\p{M})|(\p{N})|(\s))$/u;
+    const m = classifier.exec(String.fromCodePoint(cp));
+    f = 0;
+    if (m) for (let g = 1; g < GROUP_FLAGS.length; g++) if (m[g] !== undefined) f = GROUP_FLAGS[g]!;
+    nonAsciiFlags.set(cp, f);
+  }
+  return f;
+}
+
+/** The code point at i (a surrogate pair read whole; a lone surrogate is a code point of its own). */
+function cpAt(t: string, i: number, n: number): number {
+  const c = t.charCodeAt(i);
+  if (c >= 0xd800 && c <= 0xdbff && i + 1 < n) {
+    const d = t.charCodeAt(i + 1);
+    if (d >= 0xdc00 && d <= 0xdfff) return (c - 0xd800) * 0x400 + (d - 0xdc00) + 0x10000;
+  }
+  return c;
+}
+
+const widthOf = (cp: number): number => (cp > 0xffff ? 2 : 1);
+
+/** End of the run from i of code points that have one of `flags`. */
+function runOf(t: string, i: number, n: number, flags: number): number {
+  let j = i;
+  while (j < n) {
+    const cp = cpAt(t, j, n);
+    if (!(flagsOf(cp) & flags)) break;
+    j += widthOf(cp);
+  }
+  return j;
+}
+
+/** End of `(?:'s|'t|'re|'ve|'m|'ll|'d)?` (either case) at i. */
+const withContraction = (t: string, i: number): number => i + contraction(t, i);
+
+/** `U_SET* L_SET+ contraction?` from j, as the regex backtracks it; -1 when it does not match. */
+function letterAlt1(t: string, j: number, n: number): number {
+  const r = runOf(t, j, n, U_SET);
+  const l = runOf(t, r, n, L_SET);
+  if (l > r) return withContraction(t, l);
+  // U_SET* took every letter: it gives back from the end until L_SET+ can take one (a mark, Lm or
+  // Lo, in both sets); L_SET+ then ends there (what follows in the run is not in L_SET).
+  let last = -1;
+  for (let k = j; k < r;) {
+    const cp = cpAt(t, k, n);
+    const w = widthOf(cp);
+    if (flagsOf(cp) & L_SET) last = k + w;
+    k += w;
+  }
+  return last < 0 ? -1 : withContraction(t, last);
+}
+
+/** `U_SET+ L_SET* contraction?` from j; -1 when it does not match. */
+function letterAlt2(t: string, j: number, n: number): number {
+  const r = runOf(t, j, n, U_SET);
+  if (r === j) return -1;
+  return withContraction(t, runOf(t, r, n, L_SET));
+}
+
+/** End of the o200k pre-token that starts at i in t[…, n), for any text (ASCII or not). */
+export function o200kPieceEnd(t: string, i: number, n: number): number {
+  const c = cpAt(t, i, n);
+  const f = flagsOf(c);
+  const w = widthOf(c);
+  // `[^\r\n\p{L}\p{N}]?` before the letters: tried with it first, then without, per alternative.
+  const prefix = !(f & (NL | LET | NUM)) && i + w < n;
+  if (prefix) {
+    const e = letterAlt1(t, i + w, n);
+    if (e >= 0) return e;
+  }
+  if (f & (U_SET | L_SET)) {
+    const e = letterAlt1(t, i, n);
+    if (e >= 0) return e;
+  }
+  if (prefix) {
+    const e = letterAlt2(t, i + w, n);
+    if (e >= 0) return e;
+  }
+  if (f & U_SET) {
+    const e = letterAlt2(t, i, n);
+    if (e >= 0) return e;
+  }
+  if (f & NUM) {
+    let j = i + w;
+    for (let k = 1; k < 3 && j < n; k++) {
+      const cp = cpAt(t, j, n);
+      if (!(flagsOf(cp) & NUM)) break;
+      j += widthOf(cp);
+    }
+    return j;
+  }
+  // ` ?[^\s\p{L}\p{N}]+[\r\n/]*`
+  const p = c === 32 && i + 1 < n && !(flagsOf(cpAt(t, i + 1, n)) & (WS | LET | NUM)) ? i + 1 : i;
+  if (!(flagsOf(cpAt(t, p, n)) & (WS | LET | NUM))) {
+    let j = p;
+    while (j < n) {
+      const cp = cpAt(t, j, n);
+      if (flagsOf(cp) & (WS | LET | NUM)) break;
+      j += widthOf(cp);
+    }
+    while (j < n && (t.charCodeAt(j) === 10 || t.charCodeAt(j) === 13 || t.charCodeAt(j) === 47)) j++;
+    return j;
+  }
+  // Whitespace (every \s is one UTF-16 unit): `\s*[\r\n]+`, `\s+(?!\S)`, `\s+`.
+  let e = i;
+  let lastNl = -1;
+  while (e < n) {
+    const g = flagsOf(t.charCodeAt(e));
+    if (!(g & WS)) break;
+    if (g & NL) lastNl = e;
+    e++;
+  }
+  if (lastNl >= 0) return lastNl + 1;
+  if (e === n || e - i === 1) return e;
+  return e - 1;
 }

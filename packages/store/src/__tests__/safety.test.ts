@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openStore } from '../openStore';
 import { StoreError } from '../types';
+import { isDamagedDatabase } from '../db/damagedDatabase';
 import { useTempDir } from './helpers';
 
 const tmp = useTempDir();
@@ -133,6 +134,77 @@ describe('opening damaged or foreign files', () => {
     const store = tmp.open({ file });
     expect(existsSync(file)).toBe(true);
     expect(store.file).toBe(file);
+  });
+});
+
+describe('a damaged database at start-up: report, then start fresh keeping the damaged copy (issue 25)', () => {
+  /** A real database left with a WAL (the connection is not closed cleanly), then damaged. */
+  function damagedWithWal(): { file: string; sums: Record<string, string> } {
+    const file = filledDatabase();
+    const again = openStore({ file, env: {} });
+    again.sessions.create('only in the WAL');
+    // Not closed: the WAL and shared-memory files stay beside the database, as after a crash.
+    expect(existsSync(file + '-wal')).toBe(true);
+    const fd = openSync(file, 'r+');
+    writeSync(fd, Buffer.from('garbage '.repeat(1536)), 0, 4096 * 3, 4096 * 2);
+    closeSync(fd);
+    const sums: Record<string, string> = {};
+    for (const s of ['', '-wal', '-shm']) if (existsSync(file + s)) sums[s] = sha(file + s);
+    return { file, sums };
+  }
+
+  it("'report' names the damage and where a fresh start would keep it, and changes nothing", () => {
+    const { file, sums } = damagedWithWal();
+    const listing = readdirSync(tmp.dir()).sort();
+    const now = () => Date.UTC(2026, 4, 6, 7, 8, 9);
+    const err = expectStoreError(() => openStore({ file, env: {}, onCorrupt: 'report', now }), 'corrupt');
+    expect(isDamagedDatabase(err)).toBe(true);
+    expect(err.message).toMatch(/^The database .* is damaged/);
+    expect(err.keepAs).toBe(`${file}.corrupt-2026-05-06T07-08-09-000Z`);
+    expect(err.backupFile).toBeUndefined();
+    expect(readdirSync(tmp.dir()).sort()).toEqual(listing);
+    for (const [s, sum] of Object.entries(sums)) expect(sha(file + s)).toBe(sum);
+  });
+
+  it("'recreate' renames the database and its -wal/-shm to the offered name, bytes intact, and the new one works", () => {
+    const { file, sums } = damagedWithWal();
+    const offer = expectStoreError(() => openStore({ file, env: {}, onCorrupt: 'report' }), 'corrupt').keepAs!;
+    const store = tmp.open({ file, onCorrupt: 'recreate', keepDamagedAs: offer });
+    expect(store.recovered).toEqual({ reason: 'corrupt', backupFile: offer });
+    for (const [s, sum] of Object.entries(sums)) expect(sha(offer + s)).toBe(sum);
+    expect(store.sessions.list()).toEqual([]);
+    const s = store.sessions.create('after the fresh start');
+    store.messages.append(s.id, [{ role: 'user', content: 'hello again' }]);
+    store.close();
+    const reopened = tmp.open({ file, onCorrupt: 'report' });
+    expect(reopened.sessions.list().map((x) => x.title)).toEqual(['after the fresh start']);
+    expect(reopened.recovered).toBeNull();
+  });
+
+  it('a file that is not SQLite at all is offered alike; a taken name is never overwritten', () => {
+    const file = join(tmp.dir(), 'threadline.db');
+    writeFileSync(file, 'garbage, not a database\n'.repeat(300));
+    const before = sha(file);
+    const now = () => 5_000;
+    const err = expectStoreError(() => openStore({ file, env: {}, onCorrupt: 'report', now }), 'not_sqlite');
+    expect(isDamagedDatabase(err)).toBe(true);
+    // Something appeared under the offered name meanwhile: it stays, the file goes to a free name.
+    writeFileSync(err.keepAs!, 'someone else');
+    const store = tmp.open({ file, onCorrupt: 'recreate', keepDamagedAs: err.keepAs!, now });
+    expect(readFileSync(err.keepAs!, 'utf8')).toBe('someone else');
+    expect(store.recovered!.backupFile).toBe(`${err.keepAs!}-1`);
+    expect(sha(store.recovered!.backupFile)).toBe(before);
+    expect(store.sessions.create('fresh').title).toBe('fresh');
+  });
+
+  it('a healthy database is opened as it is, whatever onCorrupt says', () => {
+    const file = filledDatabase();
+    const before = readdirSync(tmp.dir());
+    const store = tmp.open({ file, onCorrupt: 'recreate' });
+    expect(store.recovered).toBeNull();
+    expect(store.sessions.list()).toHaveLength(1);
+    expect(readdirSync(tmp.dir()).filter((f) => f.includes('.corrupt-'))).toEqual([]);
+    expect(before).toContain('threadline.db');
   });
 });
 

@@ -1,19 +1,11 @@
 // Opening the file safely (SPEC §9): a newer schema is refused without touching the file, a damaged
-// or foreign file is copied aside and reported, never overwritten.
+// or foreign file is reported (copied aside with 'throw'), or renamed aside for a fresh database with
+// 'recreate' (damagedDatabase.ts); never overwritten.
 import Database from 'better-sqlite3';
-import {
-  chmodSync,
-  closeSync,
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  openSync,
-  readSync,
-  statSync,
-  unlinkSync,
-} from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readSync, statSync, unlinkSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { StoreError } from '../types';
+import { copyDamagedAside, damagedCopyName, moveDamagedAside, SIDE_FILES } from './damagedDatabase';
 import {
   migrate,
   ensureSearchIndex,
@@ -29,7 +21,6 @@ const SQLITE_MAGIC = 'SQLite format 3\0';
  * slow, so only the O(1) size check runs and later damage surfaces as StoreError('corrupt').
  */
 const QUICK_CHECK_MAX_BYTES = 64 * 1024 * 1024;
-const SIDE_FILES = ['-wal', '-shm'];
 
 export interface OpenedDatabase {
   db: Database.Database;
@@ -38,8 +29,10 @@ export interface OpenedDatabase {
 
 export interface OpenDatabaseOptions {
   file: string;
-  onCorrupt: 'throw' | 'recreate';
+  onCorrupt: 'throw' | 'report' | 'recreate';
   now: () => number;
+  /** With 'recreate': the name to keep the damaged file as (see OpenStoreOptions). */
+  keepDamagedAs?: string;
 }
 
 export function openDatabase(opts: OpenDatabaseOptions): OpenedDatabase {
@@ -51,15 +44,17 @@ export function openDatabase(opts: OpenDatabaseOptions): OpenedDatabase {
 
   const damage = inspectExisting(file);
   if (damage) {
-    const backupFile = copyAside(file, opts.now());
-    if (opts.onCorrupt === 'throw')
+    if (opts.onCorrupt === 'report')
+      throw new StoreError(damage.code, damage.message, undefined, damagedCopyName(file, opts.now()));
+    if (opts.onCorrupt === 'throw') {
+      const backupFile = copyDamagedAside(file, opts.now());
       throw new StoreError(
         damage.code,
         `${damage.message} It was not changed; a copy is at ${backupFile}.`,
         backupFile,
       );
-    for (const f of [file, ...SIDE_FILES.map((s) => file + s)]) if (existsSync(f)) unlinkSync(f);
-    recovered = { reason: damage.code, backupFile };
+    }
+    recovered = { reason: damage.code, backupFile: moveDamagedAside(file, opts.now(), opts.keepDamagedAs) };
   }
 
   const isNew = !existsSync(file) || statSync(file).size === 0;
@@ -78,7 +73,14 @@ export function openDatabase(opts: OpenDatabaseOptions): OpenedDatabase {
     db.close();
     if (err instanceof StoreError) throw err;
     if (isCorruptionError(err)) {
-      const backupFile = copyAside(file, opts.now());
+      if (opts.onCorrupt === 'report')
+        throw new StoreError(
+          'corrupt',
+          `The database ${file} is damaged (${oneLine((err as Error).message)}).`,
+          undefined,
+          damagedCopyName(file, opts.now()),
+        );
+      const backupFile = copyDamagedAside(file, opts.now());
       throw new StoreError(
         'corrupt',
         `The database ${file} is damaged (${(err as Error).message}). A copy is at ${backupFile}.`,
@@ -135,14 +137,14 @@ function inspectExisting(file: string): Damage | null {
     if (size <= QUICK_CHECK_MAX_BYTES) {
       const result = ro.pragma('quick_check(1)', { simple: true });
       if (result !== 'ok')
-        return { code: 'corrupt', message: `The database ${file} is damaged (quick_check: ${String(result)}).` };
+        return { code: 'corrupt', message: `The database ${file} is damaged (quick_check: ${oneLine(result)}).` };
     }
     keepSideFiles = true;
     return null;
   } catch (err) {
     if (err instanceof StoreError) throw err;
     if (isCorruptionError(err))
-      return { code: 'corrupt', message: `The database ${file} is damaged (${(err as Error).message}).` };
+      return { code: 'corrupt', message: `The database ${file} is damaged (${oneLine((err as Error).message)}).` };
     throw err;
   } finally {
     ro?.close();
@@ -172,17 +174,10 @@ function readHeader(file: string): Buffer {
   }
 }
 
+/** SQLite's detail on one line (quick_check's report spans several): the start-up sentence is one line. */
+const oneLine = (detail: unknown): string => String(detail).replace(/\s+/g, ' ').trim();
+
 export function isCorruptionError(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
   return typeof code === 'string' && (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB');
-}
-
-/** Copies the file and its WAL side files to `<file>.corrupt-<timestamp>[-wal|-shm]`. */
-function copyAside(file: string, now: number): string {
-  const stamp = new Date(now).toISOString().replace(/[:.]/g, '-');
-  let backup = `${file}.corrupt-${stamp}`;
-  for (let i = 1; existsSync(backup); i++) backup = `${file}.corrupt-${stamp}-${i}`;
-  copyFileSync(file, backup);
-  for (const s of SIDE_FILES) if (existsSync(file + s)) copyFileSync(file + s, backup + s);
-  return backup;
 }

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_SETTINGS, IPC_CHANNELS, type AppApi, type AppEvent, type Settings } from '@threadline/protocol';
 import type { DesktopRuntimeOptions } from '../runtimeTypes';
+import { StoreError } from '@threadline/agent';
 
 type Fn = (...args: unknown[]) => unknown;
 
@@ -23,6 +24,9 @@ const fake = vi.hoisted(() => {
     menus: [] as { label?: string; submenu?: { label?: string; accelerator?: string; click?: Fn }[] }[][],
     errors: [] as [string, string][],
     warnings: [] as [string, string][],
+    /** Every showMessageBox's options, and the button it answers with. */
+    boxes: [] as { message: string; buttons?: string[] }[],
+    boxResponse: 0,
     sessionHooks: new Map<string, Fn>(),
     opened: [] as string[],
   };
@@ -112,9 +116,10 @@ const fake = vi.hoisted(() => {
     shell: { openExternal: async (url: string) => void state.opened.push(url) },
     dialog: {
       showErrorBox: (t: string, m: string) => void state.errors.push([t, m]),
-      showMessageBox: async (o: { message: string; detail?: string }) => {
-        state.warnings.push([o.message, o.detail ?? '']);
-        return { response: 0 };
+      showMessageBox: async (o: { message: string; detail?: string; buttons?: string[] }) => {
+        state.boxes.push(o);
+        if (!o.buttons) state.warnings.push([o.message, o.detail ?? '']);
+        return { response: state.boxResponse };
       },
     },
     safeStorage: {
@@ -190,6 +195,8 @@ beforeEach(() => {
   s.menus = [];
   s.errors = [];
   s.warnings = [];
+  s.boxes = [];
+  s.boxResponse = 0;
   s.sessionHooks.clear();
   s.opened = [];
   settings = DEFAULT_SETTINGS;
@@ -299,6 +306,52 @@ describe('runApp', () => {
     ]);
     expect(fake.state.calls).toContain('exit 1');
     expect(fake.state.windows).toEqual([]);
+  });
+
+  describe('a damaged database', () => {
+    // The runtime throws what the store throws for a damaged file (onCorrupt 'report'), then opens
+    // when told to keep the damaged file as offered.
+    const damagedThenFresh = () => {
+      const seen: DesktopRuntimeOptions[] = [];
+      const openRuntime = (o: DesktopRuntimeOptions) => {
+        seen.push(o);
+        if (o.keepDamagedAs === undefined)
+          throw new StoreError(
+            'corrupt',
+            `The database ${o.dataDir}/threadline.sqlite is damaged (x).`,
+            undefined,
+            `${o.dataDir}/threadline.sqlite.corrupt-1`,
+          );
+        return { api: fakeApi(), close: async () => undefined };
+      };
+      return { seen, openRuntime };
+    };
+
+    it('Start fresh: opens the runtime again keeping the damaged file as offered, and a window', async () => {
+      const { seen, openRuntime } = damagedThenFresh();
+      await start({}, openRuntime as never).ready;
+      const dataDir = join(dir, 'userData');
+      expect(fake.state.boxes).toEqual([
+        expect.objectContaining({
+          message: `The database ${dataDir}/threadline.sqlite is damaged and cannot be opened.`,
+          buttons: ['Start fresh — keep the damaged copy as threadline.sqlite.corrupt-1', 'Quit'],
+        }),
+      ]);
+      expect(seen.map((o) => o.keepDamagedAs)).toEqual([undefined, `${dataDir}/threadline.sqlite.corrupt-1`]);
+      expect(fake.state.windows).toHaveLength(1);
+      expect(fake.state.errors).toEqual([]);
+    });
+
+    it('Quit: exits without a window, another runtime or an error box', async () => {
+      fake.state.boxResponse = 1;
+      const { seen, openRuntime } = damagedThenFresh();
+      await start({}, openRuntime as never).ready;
+      expect(fake.state.boxes).toHaveLength(1);
+      expect(seen).toHaveLength(1);
+      expect(fake.state.calls).toContain('exit 1');
+      expect(fake.state.windows).toEqual([]);
+      expect(fake.state.errors).toEqual([]);
+    });
   });
 
   it('shows what from the environment did not apply, and still opens the window', async () => {

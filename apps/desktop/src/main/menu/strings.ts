@@ -1,7 +1,7 @@
 import type { Settings } from '@threadline/protocol';
 
 /**
- * The main process's only user-facing strings: the app menu. Main is not React, so this is a
+ * The main process's only user-facing strings: the app menu and the start-up dialogs. Main is not React, so this is a
  * plain dictionary that follows `settings.language`; the renderer's i18next files do the rest.
  */
 export type MenuLanguage = Settings['language'];
@@ -40,6 +40,10 @@ export interface MenuStrings {
   /** Title of the dialog shown when the runtime cannot start (e.g. a database from a newer version). */
   startupErrorTitle: string;
   startupWarningTitle: string;
+  /** The damaged-database dialog (damagedDatabase.ts): its sentence ({file}) and its two buttons ({name}). */
+  damagedDatabase: string;
+  startFresh: string;
+  quitButton: string;
 }
 
 export const MENU_STRINGS: Record<MenuLanguage, MenuStrings> = {
@@ -76,6 +80,9 @@ export const MENU_STRINGS: Record<MenuLanguage, MenuStrings> = {
     help: 'Help',
     startupErrorTitle: 'Threadline could not start',
     startupWarningTitle: 'A setting from the environment was not applied',
+    damagedDatabase: 'The database {file} is damaged and cannot be opened.',
+    startFresh: 'Start fresh — keep the damaged copy as {name}',
+    quitButton: 'Quit',
   },
   'zh-CN': {
     file: '文件',
@@ -110,6 +117,9 @@ export const MENU_STRINGS: Record<MenuLanguage, MenuStrings> = {
     help: '帮助',
     startupErrorTitle: 'Threadline 无法启动',
     startupWarningTitle: '未应用来自环境变量的设置',
+    damagedDatabase: '数据库 {file} 已损坏，无法打开。',
+    startFresh: '重新开始 — 将损坏的副本保留为 {name}',
+    quitButton: '退出',
   },
 };
 

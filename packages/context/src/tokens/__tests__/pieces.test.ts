@@ -41,7 +41,7 @@ describe('token counting by cached pre-tokenizer pieces', () => {
   it('splits ASCII and mixed text into exactly the pieces of the o200k regex', () => {
     for (const text of [...TRICKY, TRICKY.join('\n'), TRICKY.join('')]) {
       const ours: string[] = [];
-      forEachO200kPiece(text, o200kRe, (p) => ours.push(p));
+      forEachO200kPiece(text, (p) => ours.push(p));
       expect(ours, JSON.stringify(text.slice(0, 60))).toEqual([...text.matchAll(o200kRe)].map((m) => m[0]));
     }
   });
@@ -70,11 +70,83 @@ describe('token counting by cached pre-tokenizer pieces', () => {
       let text = '';
       for (let i = 0; i < 300; i++) text += lines[Math.floor(rnd() * lines.length)]!;
       const ours: string[] = [];
-      forEachO200kPiece(text, o200kRe, (p) => ours.push(p));
+      forEachO200kPiece(text, (p) => ours.push(p));
       expect(ours).toEqual([...text.matchAll(o200kRe)].map((m) => m[0]));
       resetPieceCache();
       expect(countTextTokens(text, 'gpt-4o')).toBe(o200k.encode(text, [], []).length);
     }
+  });
+
+  it('splits any Unicode text exactly like the regex (marks, Lt/Lm/Lo, astral letters and digits, Unicode spaces)', () => {
+    // Characters where the pattern's classes overlap or differ from ASCII: a mark is in both letter
+    // sets and may be a prefix; Lt is upper only; Lm/Lo are both; 𝐀/𝟎 are astral (a surrogate
+    // pair each); U+00A0/U+3000/U+2028 are \s, U+0085 is not; lone surrogates are code points.
+    const pool = [
+      'a',
+      'Z',
+      'q',
+      "'",
+      's',
+      'S',
+      'l',
+      'L',
+      're',
+      ' ',
+      '  ',
+      '\t',
+      '\n',
+      '\r\n',
+      '/',
+      '1',
+      '12345',
+      '.',
+      ',',
+      '+',
+      '\u0301',
+      '\u0308',
+      'é',
+      'É',
+      'ǅ',
+      'ʰ',
+      '中',
+      'א',
+      'ß',
+      'Ω',
+      '𝐀',
+      '𝐚',
+      '𝟎',
+      '٣',
+      'Ⅻ',
+      '½',
+      '\u00a0',
+      '\u3000',
+      '\u2028',
+      '\u0085',
+      '🙂',
+      '👍🏽',
+      '\ud800',
+      '\udc00',
+      '—',
+      '“',
+      '✓',
+      'ー',
+      'ㄅ',
+      '\u200d',
+      '\ufe0f',
+    ];
+    let seed = 11;
+    const rnd = (): number => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    for (let round = 0; round < 300; round++) {
+      let text = '';
+      const len = 1 + Math.floor(rnd() * 40);
+      for (let i = 0; i < len; i++) text += pool[Math.floor(rnd() * pool.length)]!;
+      const ours: string[] = [];
+      forEachO200kPiece(text, (p) => ours.push(p));
+      expect(ours, JSON.stringify(text)).toEqual([...text.matchAll(o200kRe)].map((m) => m[0]));
+    }
+    resetPieceCache();
+    const all = pool.join('x') + pool.join(' ') + pool.join('');
+    expect(countTextTokens(all, 'gpt-4o')).toBe(o200k.encode(all, [], []).length);
   });
 
   it('counts every text of the 18 transcripts exactly like plain js-tiktoken (o200k)', () => {
