@@ -119,6 +119,9 @@ export default tseslint.config(
     ws('store', 'agent', 'fake-llm'),
     'context depends only on protocol.',
   ),
+  // The work pool (worker/pool.ts) starts worker threads: it looks for the worker file and sizes
+  // itself to the machine's parallelism.
+  layer(['packages/context/src/worker/pool.ts'], ws('store', 'agent', 'fake-llm'), 'context depends only on protocol.'),
   layer(
     ['packages/context/src/cli/**', 'packages/context/bench/**', 'packages/context/src/**/__tests__/**'],
     ws('store', 'agent', 'fake-llm'),

@@ -1,16 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import {
-  acquireDataLock,
-  createAppApi,
-  ensureDataFolder,
-  ensureEnvProvider,
-  onDataFolder,
-  openStore,
-} from '@threadline/agent';
+import { createFileEncryptor, openRuntime } from '@threadline/agent';
 import { EventHub } from './eventHub';
-import { createFileEncryptor } from './fileEncryptor';
 import type { Server } from 'node:http';
 import { listenLoopback, startServer } from './server';
 
@@ -47,43 +39,23 @@ export async function startBrowserMode(opts: BrowserModeOptions) {
 
 async function startOn(listener: Server, opts: BrowserModeOptions) {
   const dataDir = resolve(opts.dataDir ?? defaultDataDir(opts.env));
-  // A read-only, full or forbidden data folder stops the start with one sentence.
-  const how = 'start with a writable one (--data-dir DIR or THREADLINE_DATA_DIR)';
-  ensureDataFolder(dataDir, how);
-  // One runtime per data folder, taken before anything in it is opened (a second start opens nothing).
-  const lock = onDataFolder(dataDir, how, () => acquireDataLock(dataDir));
-  let store: ReturnType<typeof openStore>;
-  try {
-    store = onDataFolder(dataDir, how, () =>
-      openStore({
-        file: join(dataDir, 'threadline.sqlite'),
-        encryptor: createFileEncryptor(dataDir),
-        env: opts.env,
-        // A damaged file is reported untouched, with the name a fresh start would keep it as.
-        onCorrupt: opts.freshDatabase ? 'recreate' : 'report',
-      }),
-    );
-  } catch (err) {
-    lock.release();
-    throw err;
-  }
-  try {
-    // A refused environment (e.g. an invalid THREADLINE_CONTEXT_WINDOW) stops the start with its
-    // message; the database is closed cleanly first.
-    ensureEnvProvider(store, opts.env);
-  } catch (err) {
-    store.close();
-    lock.release();
-    throw err;
-  }
   const hub = new EventHub();
-  const api = createAppApi({ store, emit: hub.publish, dataDir, cwd: process.cwd(), platform: process.platform });
+  // The shared start-up: data folder checked and locked, store opened, the environment's provider
+  // applied (one it cannot apply is a warning, as in the desktop app), the AppApi.
+  const runtime = openRuntime({
+    dataDir,
+    encryptor: () => createFileEncryptor(dataDir),
+    env: opts.env,
+    emit: hub.publish,
+    cwd: process.cwd(),
+    how: 'start with a writable one (--data-dir DIR or THREADLINE_DATA_DIR)',
+    // A damaged file is reported untouched, with the name a fresh start would keep it as.
+    onCorrupt: opts.freshDatabase ? 'recreate' : 'report',
+  });
   const token = randomBytes(24).toString('base64url');
-  const server = await startServer({ api, hub, token, staticDir: opts.staticDir, server: listener }).catch(
+  const server = await startServer({ api: runtime.api, hub, token, staticDir: opts.staticDir, server: listener }).catch(
     async (err: unknown) => {
-      await api.dispose();
-      store.close();
-      lock.release();
+      await runtime.close();
       throw err;
     },
   );
@@ -92,13 +64,13 @@ async function startOn(listener: Server, opts: BrowserModeOptions) {
     port: server.port,
     token,
     dataDir,
+    /** What did not apply at start (e.g. an invalid THREADLINE_CONTEXT_WINDOW): the CLI prints it. */
+    startupWarnings: runtime.startupWarnings,
     /** Where --fresh-database kept the damaged database, when it found one. */
-    keptDamaged: store.recovered?.backupFile ?? null,
+    keptDamaged: runtime.store.recovered?.backupFile ?? null,
     async close() {
       await server.close();
-      await api.dispose?.();
-      store.close();
-      lock.release();
+      await runtime.close();
     },
   };
 }

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
 import { isDamagedDatabase } from '@threadline/agent';
 import { startBrowserMode } from './browserMode';
+import { errorMessage } from '@threadline/protocol';
 
 function fail(message: string): never {
   process.stderr.write(`threadline serve: ${message}\n`);
@@ -25,7 +26,7 @@ try {
     strict: true,
   }));
 } catch (err) {
-  fail(err instanceof Error ? err.message : String(err));
+  fail(errorMessage(err));
 }
 
 const port = values.port === undefined ? 0 : Number(values.port);
@@ -51,10 +52,13 @@ try {
       `threadline serve: the damaged database was kept as ${running.keptDamaged}; a new one was opened.\n`,
     );
   process.stdout.write(`Threadline is running at ${running.url}\n`);
+  // It started anyway (the app works without it): say what did not apply.
+  for (const w of running.startupWarnings)
+    process.stderr.write(`threadline serve: environment provider not applied: ${w}\n`);
   const stop = () =>
     void running.close().then(
       () => process.exit(0),
-      (err: unknown) => fail(`could not close cleanly: ${err instanceof Error ? err.message : String(err)}`),
+      (err: unknown) => fail(`could not close cleanly: ${errorMessage(err)}`),
     );
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
@@ -72,5 +76,5 @@ function startFailure(err: unknown): string {
   // The store's sentence (what is wrong with which file), then how to go on without losing it.
   if (isDamagedDatabase(err) && err.keepAs)
     return `${err.message} Start again with --fresh-database to keep it as ${err.keepAs} and open a new one.`;
-  return err instanceof Error ? err.message : String(err);
+  return errorMessage(err);
 }

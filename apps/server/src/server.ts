@@ -3,6 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import {
+  errorMessage,
   ATTACHMENT_LIMITS,
   CHAT_TEXT_MAX,
   dispatchRoute,
@@ -77,7 +78,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const server = opts.server ?? (await listenLoopback(opts.port ?? 0));
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     handle(req, res).catch((err: unknown) => {
-      if (!res.headersSent) sendJson(res, 500, fail('internal', err instanceof Error ? err.message : String(err)));
+      if (!res.headersSent) sendJson(res, 500, fail('internal', errorMessage(err)));
       else res.end();
     });
   });

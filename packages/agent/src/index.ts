@@ -4,6 +4,7 @@ export { acquireDataLock, DataFolderLockedError, isZombie, LOCK_FILE, type DataL
 export { dataFolderFailure, ensureDataFolder, onDataFolder } from './process/dataFolderErrors';
 export { createAppApi, type AppRuntime, type CreateAppApiOptions } from './api/createAppApi';
 export { ensureEnvProvider, type Env } from './api/envProvider';
+export { openRuntime, DATABASE_FILE, type OpenRuntimeOptions, type OpenedRuntime } from './api/openRuntime';
 export { exportSession } from './api/exportSession';
 export type { ProviderClient } from './provider/client';
 export type { StreamChatRequest, StreamChatResult } from './provider/types';
@@ -16,6 +17,7 @@ export { maxRecoveryAttempts } from './triggers/recovery';
 export {
   isDamagedDatabase,
   openStore,
+  createFileEncryptor,
   StoreError,
   type Store,
   type Encryptor,

@@ -1,4 +1,4 @@
-/** @threadline/context — the context engine: pure functions, no I/O (SPEC §3). */
+/** @threadline/context — the context engine: pure functions, no I/O (SPEC §3); worker/ runs the heavy ones on a thread pool. */
 export * from './tokens';
 export * from './truncate';
 export * from './normalize';
@@ -7,3 +7,4 @@ export * from './view';
 export * from './compaction';
 export * from './memory';
 export * from './gate';
+export * from './worker';

@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { parseRulesFile } from './control';
 import { startFakeLlm } from './server';
 import { ErrorStyleSchema } from './types';
+import { errorMessage } from './errorMessage';
 
 function fail(message: string): never {
   process.stderr.write(`fake-llm: ${message}\n`);
@@ -29,7 +30,7 @@ async function main(): Promise<void> {
       strict: true,
     }));
   } catch (err) {
-    fail(err instanceof Error ? err.message : String(err));
+    fail(errorMessage(err));
   }
   const int = (name: string, v: string | undefined, min: number): number | undefined => {
     if (v === undefined) return undefined;
@@ -45,7 +46,7 @@ async function main(): Promise<void> {
     try {
       rules = parseRulesFile(JSON.parse(readFileSync(values.rules, 'utf8')));
     } catch (err) {
-      fail(`cannot read rules from ${values.rules}: ${err instanceof Error ? err.message : String(err)}`);
+      fail(`cannot read rules from ${values.rules}: ${errorMessage(err)}`);
     }
   }
   const server = await startFakeLlm({

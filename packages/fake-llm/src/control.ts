@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { sendJson } from './http';
 import type { ServerState } from './server';
 import { ErrorStyleSchema, FakeReplySchema, FakeRulesFileSchema, type FakeRule } from './types';
+import { errorMessage } from './errorMessage';
 
 /** Normalizes a rules file (an array, or `{ rules, defaultReply }`) into rules + default. */
 export function parseRulesFile(json: unknown): { rules: FakeRule[]; defaultReply?: z.output<typeof FakeReplySchema> } {
@@ -69,6 +70,6 @@ export function handleControl(
         return sendJson(res, 404, { error: { message: `unknown control route ${path}` } });
     }
   } catch (err) {
-    return sendJson(res, 400, { error: { message: err instanceof Error ? err.message : String(err) } });
+    return sendJson(res, 400, { error: { message: errorMessage(err) } });
   }
 }

@@ -111,3 +111,16 @@ export const APP_EVENT_TYPES: readonly AppEventType[] = [
   'providers.changed',
   'memory.updated',
 ];
+
+const AppEventEnvelopeSchema = z.looseObject({
+  type: z.enum(APP_EVENT_TYPES as readonly [AppEventType, ...AppEventType[]]),
+});
+
+/**
+ * An event from the runtime, as both bridges (Electron's preload, the browser's event stream)
+ * accept it: an object whose `type` is one of APP_EVENT_TYPES. The runtime built it from these
+ * types; the bridges only keep anything else (a stray message, another page's post) out.
+ */
+export function isAppEvent(value: unknown): value is AppEvent {
+  return AppEventEnvelopeSchema.safeParse(value).success;
+}

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { AppError, MAX_INPUT_ISSUES, type InputIssue, type RpcResult } from './errors';
+import { errorMessage, AppError, MAX_INPUT_ISSUES, type InputIssue, type RpcResult } from './errors';
 import { ROUTE_NAMES, ROUTES, type AppApi, type RouteName } from './routes';
 
 export function isRouteName(name: unknown): name is RouteName {
@@ -50,7 +50,7 @@ export async function dispatchRoute(
     return { ok: true, data };
   } catch (err) {
     if (err instanceof AppError) return { ok: false, error: { code: err.code, message: err.message } };
-    const message = err instanceof Error ? err.message : String(err);
+    const message = errorMessage(err);
     return { ok: false, error: { code: 'internal', message } };
   }
 }

@@ -39,6 +39,14 @@ export const ThemeSchema = z.enum(['light', 'dark', 'system']);
 /** The longest custom instructions (Settings) and per-session system prompt accepted, in characters. */
 export const CUSTOM_INSTRUCTIONS_MAX = 20_000;
 
+/**
+ * Whether an auto-compaction threshold turns auto compaction on: a fraction strictly between 0
+ * and 1. Anything else (≤ 0, ≥ 1, not a number) turns it off (SPEC §3.5).
+ */
+export function isAutoThreshold(threshold: unknown): threshold is number {
+  return typeof threshold === 'number' && threshold > 0 && threshold < 1;
+}
+
 export const SettingsSchema = z.object({
   language: LanguageSchema.default('en'),
   theme: ThemeSchema.default('system'),

@@ -2,6 +2,7 @@
 export { openStore } from './openStore';
 export { parseEnvOverrides, ENV_VARIABLES } from './settings/envOverrides';
 export { SCHEMA_VERSION } from './db/migrations';
+export { createFileEncryptor } from './secrets/fileEncryptor';
 export { isDamagedDatabase } from './db/damagedDatabase';
 export {
   StoreError,

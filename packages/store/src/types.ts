@@ -24,7 +24,10 @@ import type {
 import type { MemoryRepo } from './memoryTypes';
 import type { CheckpointsRepo } from './checkpointTypes';
 
-/** Encrypts API keys at rest. Electron passes `safeStorage`; tests pass a reversible fake. */
+/**
+ * Encrypts secrets at rest (API keys, MCP env values and headers): the one interface. Electron
+ * passes safeStorage, browser mode the key file of secrets/fileEncryptor.ts, tests a reversible fake.
+ */
 export interface Encryptor {
   encrypt(plain: string): string;
   decrypt(cipher: string): string;

@@ -27,6 +27,7 @@ import { safeStorageEncryptor } from './secrets';
 import { APP_SCHEME, cspHeader, resolveRendererLocation, serveAppAsset } from './security';
 import { withSettingsObserver } from './settingsObserver';
 import { createMainWindow } from './window';
+import { errorMessage } from '@threadline/protocol';
 import { offerFreshDatabase } from './damagedDatabase';
 
 export interface RunAppOptions {
@@ -150,10 +151,7 @@ export function runApp(opts: RunAppOptions): RunningApp {
     const startLanguage = app.getLocale().startsWith('zh') ? 'zh-CN' : 'en';
     const reportAndExit = (err: unknown): void => {
       // A newer database is reported, never touched (SPEC §9).
-      dialog.showErrorBox(
-        menuStrings(startLanguage).startupErrorTitle,
-        err instanceof Error ? err.message : String(err),
-      );
+      dialog.showErrorBox(menuStrings(startLanguage).startupErrorTitle, errorMessage(err));
       app.exit(1);
     };
     try {
@@ -167,7 +165,7 @@ export function runApp(opts: RunAppOptions): RunningApp {
         reportAndExit(err);
         return;
       }
-      const detail = err instanceof Error ? err.message : String(err);
+      const detail = errorMessage(err);
       if (!choice.startFresh) {
         log(`start-up: ${detail} The user quit.`);
         app.exit(1);

@@ -1,6 +1,8 @@
 import { isAbsolute, join, resolve } from 'node:path';
 
-export const DATABASE_FILE = 'threadline.sqlite';
+import { DATABASE_FILE } from '@threadline/agent';
+
+export { DATABASE_FILE };
 export const WINDOW_STATE_FILE = 'window-state.json';
 
 /**

@@ -1,9 +1,9 @@
 import type { AppApi, AppEvent } from '@threadline/protocol';
-import type { SecretEncryptor } from './secrets';
+import type { Encryptor } from '@threadline/agent';
 
 export interface DesktopRuntimeOptions {
   dataDir: string;
-  encryptor: SecretEncryptor;
+  encryptor: Encryptor;
   emit: (event: AppEvent) => void;
   env: Record<string, string | undefined>;
   /** Working directory of the agent's tools. */

@@ -1,13 +1,9 @@
 /**
- * API keys at rest go through Electron's safeStorage (OS keychain / DPAPI / libsecret). The
- * shape matches @threadline/store's `Encryptor`. When no real keychain is available the
- * encryptor says so and the store refuses to save a key: it never falls back to plaintext.
+ * API keys at rest go through Electron's safeStorage (OS keychain / DPAPI / libsecret), as the
+ * store's `Encryptor`. When no real keychain is available the encryptor says so and the store
+ * refuses to save a key: it never falls back to plaintext.
  */
-export interface SecretEncryptor {
-  encrypt(plain: string): string;
-  decrypt(cipher: string): string;
-  available(): boolean;
-}
+import type { Encryptor } from '@threadline/agent';
 
 /** The few members of Electron's `safeStorage` this module uses (a fake in tests). */
 export interface SafeStorageLike {
@@ -22,7 +18,7 @@ export const KEYCHAIN_UNAVAILABLE_MESSAGE =
   'so Threadline will not save API keys. Unlock or install a keyring (e.g. GNOME Keyring or KWallet) and restart Threadline, ' +
   'or provide the key through the OPENAI_API_KEY environment variable.';
 
-export function safeStorageEncryptor(safeStorage: SafeStorageLike, platform: NodeJS.Platform): SecretEncryptor {
+export function safeStorageEncryptor(safeStorage: SafeStorageLike, platform: NodeJS.Platform): Encryptor {
   const available = (): boolean => {
     if (!safeStorage.isEncryptionAvailable()) return false;
     // On Linux without a Secret Service, Chromium's "basic_text" backend encrypts with a

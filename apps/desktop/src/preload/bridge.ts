@@ -1,7 +1,7 @@
 import {
-  APP_EVENT_TYPES,
   IPC_CHANNELS,
   isAppCommand,
+  isAppEvent,
   isRouteName,
   type AppEvent,
   type RpcResult,
@@ -13,14 +13,6 @@ export interface IpcRendererLike {
   invoke(channel: string, ...args: unknown[]): Promise<unknown>;
   on(channel: string, listener: (event: unknown, payload: unknown) => void): unknown;
   removeListener(channel: string, listener: (event: unknown, payload: unknown) => void): unknown;
-}
-
-function isAppEvent(value: unknown): value is AppEvent {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    (APP_EVENT_TYPES as readonly unknown[]).includes((value as { type?: unknown }).type)
-  );
 }
 
 /**

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,13 +66,9 @@ describe('browser mode with the real runtime', () => {
       called.add(route);
       return r.body.data as T;
     };
-    const until = async (pred: () => Promise<boolean>): Promise<void> => {
-      const t0 = Date.now();
-      while (!(await pred())) {
-        if (Date.now() - t0 > 5000) throw new Error('timed out');
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    };
+    /** Waits (vi.waitFor) until `pred` holds. */
+    const until = (pred: () => Promise<boolean>) =>
+      vi.waitFor(async () => expect(await pred()).toBe(true), { timeout: 20_000, interval: 20 });
 
     // Providers: the environment preconfigured the active profile.
     const [profile] = await ok<{ id: string; active: boolean }[]>('providers.list', {});
@@ -257,13 +253,24 @@ describe('browser mode with the real runtime', () => {
     });
   });
 
-  it('refuses to start with an invalid THREADLINE_CONTEXT_WINDOW, naming it', async () => {
+  it('starts with an invalid THREADLINE_CONTEXT_WINDOW, as the desktop app does, and says why', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'tl-real-'));
     try {
       const env = { THREADLINE_PROVIDER_URL: 'http://127.0.0.1:9/v1', THREADLINE_CONTEXT_WINDOW: '128k' };
-      await expect(startBrowserMode({ port: 0, dataDir, staticDir: null, env })).rejects.toThrow(
-        /THREADLINE_CONTEXT_WINDOW/,
-      );
+      const running = await startBrowserMode({ port: 0, dataDir, staticDir: null, env });
+      try {
+        expect(running.startupWarnings.join('\n')).toMatch(/THREADLINE_CONTEXT_WINDOW/);
+        // The app works without the environment's provider: the API answers, with no profile from it.
+        const res = await fetch(`http://127.0.0.1:${running.port}/api/rpc/providers.list`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${running.token}`, 'content-type': 'application/json' },
+          body: '{}',
+        });
+        expect(res.status).toBe(200);
+        expect(await res.json()).toMatchObject({ ok: true, data: [] });
+      } finally {
+        await running.close();
+      }
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }

@@ -9,7 +9,8 @@ import type { ChatState, StoredMessage } from '@threadline/protocol';
 // Issue 25: the runtime never blocks on work. The server is a real process (`tsx cli.ts`), the
 // provider fake-llm over real HTTP, the tokenizer o200k (model gpt-4o). While one session reads a
 // 1 MB file of one repeated character and another sends a 0.95 MB paste of one, a third session's
-// chat.state and chat.send answer. Nothing here measures time: it asserts that they answer.
+// chat.state and chat.send answer. Nothing here measures time: it asserts that they answer. The
+// counting and cutting of the megabytes run on the work pool (packages/context/src/worker).
 const root = resolve(import.meta.dirname, '../../../..');
 const tsx = join(root, 'node_modules/.bin/tsx');
 const temp = mkdtempSync(join(tmpdir(), 'tl-responsive-'));
@@ -45,9 +46,13 @@ describe('a runtime under heavy input', () => {
         THREADLINE_MODEL: 'gpt-4o',
         THREADLINE_CONTEXT_WINDOW: '128000',
         OPENAI_API_KEY: 'test-key',
+        // The work pool says when a worker is ready: the loads below must run on it.
+        THREADLINE_POOL_LOG: '1',
       },
     });
     children.push(child);
+    let stderr = '';
+    child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
     const url = await new Promise<string>((ok, fail) => {
       let out = '';
       child.stdout!.on('data', (c: Buffer) => {
@@ -117,5 +122,9 @@ describe('a runtime under heavy input', () => {
     expect(user!.content).toMatch(/^Total output lines: 3\n\npppp/);
     expect(user!.content!.endsWith('qqq')).toBe(true);
     expect((await rpc<{ text: string }>('messages.fullOutput', { id: user!.id })).data.text).toBe(big);
+    // The counting and cutting ran on the work pool's worker (started from the TypeScript
+    // sources under tsx), not in slices on the request thread.
+    expect(stderr).toContain('threadline: work pool: a worker is ready');
+    expect(stderr).not.toContain('work pool is off');
   }, 240_000);
 });

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { request } from 'node:http';
 import { connect } from 'node:net';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -271,7 +271,7 @@ describe('browser-mode server', () => {
       await new Promise<void>((ok) => sock.once('connect', () => ok()));
       sock.write(`GET /api/events?token=${token} HTTP/1.1\r\nHost: 127.0.0.1:${slow.port}\r\n\r\n`);
       sock.pause();
-      while (hub.size === 0) await new Promise((r) => setTimeout(r, 5));
+      await vi.waitFor(() => expect(hub.size).toBeGreaterThan(0), { timeout: 20_000, interval: 5 });
       const big: AppEvent = { type: 'error', sessionId: null, code: 'x', message: 'y'.repeat(64 * 1024) };
       // Once the kernel's socket buffers are full, the server's own buffer grows past the bound.
       let sent = 0;

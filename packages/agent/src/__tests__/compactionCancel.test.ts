@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { FakeRule } from '@threadline/fake-llm';
 import { compactionNotices, startHarness, type Harness } from './harness';
 
@@ -24,20 +24,16 @@ function fillSession(pairs = 40): void {
 
 const summaryRequests = () => h.llm.chatRequests().filter((r) => r.isSummaryRequest).length;
 
-async function until(pred: () => boolean, timeoutMs = 5000): Promise<void> {
-  const t0 = Date.now();
-  while (!pred()) {
-    if (Date.now() - t0 > timeoutMs) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+/** Waits (vi.waitFor) for the n-th summary request. */
+const summaryRequestsReach = (n: number) =>
+  vi.waitFor(() => expect(summaryRequests()).toBe(n), { timeout: 20_000, interval: 10 });
 
 describe('cancelling a compaction', () => {
   it('chat.cancel stops compaction.run during a slow summary: busy announced and cleared, nothing applied', async () => {
     h = await startHarness({ window: 6000, llm: { rules: [SLOW_SUMMARY] } });
     fillSession();
     const run = h.api['compaction.run']({ sessionId: h.sessionId });
-    await until(() => summaryRequests() === 1);
+    await summaryRequestsReach(1);
     const state = await h.api['chat.state']({ sessionId: h.sessionId });
     expect(state.busy).toBe(true);
     // A renderer that reloads now still shows the compaction in place, on its step.
@@ -61,7 +57,7 @@ describe('cancelling a compaction', () => {
     h = await startHarness({ window: 6000, llm: { rules: [SLOW_SUMMARY] } });
     fillSession();
     const run = h.api['compaction.run']({ sessionId: h.sessionId });
-    await until(() => summaryRequests() === 1);
+    await summaryRequestsReach(1);
     expect(await h.api['sessions.delete']({ id: h.sessionId })).toEqual({ deleted: true });
     expect((await run).ok).toBe(false);
     expect(h.store.sessions.get(h.sessionId)).toBeNull();
@@ -72,7 +68,7 @@ describe('cancelling a compaction', () => {
     fillSession();
     for (let i = 1; i <= 3; i++) {
       await h.api['chat.send']({ sessionId: h.sessionId, text: `go on ${i}` });
-      await until(() => summaryRequests() === i);
+      await summaryRequestsReach(i);
       expect(await h.api['chat.cancel']({ sessionId: h.sessionId })).toEqual({ cancelled: true });
     }
     const history = h.history();

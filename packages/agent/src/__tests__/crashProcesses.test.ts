@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { startFakeLlm, type FakeLlm, type FakeReply } from '@threadline/fake-llm';
 import { parseNotice, type RpcResult, type SessionSummary } from '@threadline/protocol';
 import { openStore } from '@threadline/store';
@@ -40,13 +40,9 @@ function gone(pid: number, kill = false): boolean {
   }
 }
 
-async function until(pred: () => boolean, what: string): Promise<void> {
-  const t0 = Date.now();
-  while (!pred()) {
-    if (Date.now() - t0 > 15_000) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+/** Waits (vi.waitFor) until `pred` holds; `what` names it when it never does. */
+const until = (pred: () => boolean, what: string) =>
+  vi.waitFor(() => expect(pred(), `timed out waiting for ${what}`).toBe(true), { timeout: 15_000, interval: 25 });
 
 const COMMAND = `sleep 300 & echo $! > ${childPidFile}; echo $$ > ${pidFile}; wait`;
 

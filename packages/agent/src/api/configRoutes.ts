@@ -1,4 +1,10 @@
-import { PROVIDER_PRESETS, type AppApi, type ProviderProfile, type ProviderUpsert } from '@threadline/protocol';
+import {
+  errorMessage,
+  PROVIDER_PRESETS,
+  type AppApi,
+  type ProviderProfile,
+  type ProviderUpsert,
+} from '@threadline/protocol';
 import { requireSession, type ApiContext } from './apiContext';
 import { notFound } from './errors';
 import { checkWorkingFolder } from '../workspace/reach';
@@ -94,7 +100,7 @@ export function configRoutes(ctx: ApiContext): ConfigRoutes {
       } catch (err) {
         return {
           ok: false,
-          message: err instanceof Error ? err.message : String(err),
+          message: errorMessage(err),
           latencyMs: null,
           problem: 'other',
         };

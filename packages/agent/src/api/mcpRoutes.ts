@@ -1,5 +1,5 @@
 import type { AppApi, McpServerInfo } from '@threadline/protocol';
-import { AppError } from '@threadline/protocol';
+import { errorMessage, AppError } from '@threadline/protocol';
 import { parseClaudeConfig } from '../mcp/importConfig';
 import type { McpManager } from '../mcp/manager';
 import { requireSession, type ApiContext } from './apiContext';
@@ -57,7 +57,7 @@ export function mcpRoutes(ctx: ApiContext, mcp: McpManager): McpRoutes {
           await mcp.reconfigured(r.id);
           servers.push(info(r.id));
         } catch (err) {
-          skipped.push({ name: s.name, reason: err instanceof Error ? err.message : String(err) });
+          skipped.push({ name: s.name, reason: errorMessage(err) });
         }
       }
       return { servers, skipped };

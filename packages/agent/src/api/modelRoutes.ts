@@ -1,4 +1,4 @@
-import { AppError, type AppApi } from '@threadline/protocol';
+import { errorMessage, AppError, type AppApi } from '@threadline/protocol';
 import { addAttachment } from '../attachments';
 import { computeUsage } from '../turn/usage';
 import { buildSessionView } from '../turn/view';
@@ -48,7 +48,7 @@ export function modelRoutes(ctx: ApiContext): ModelRoutes {
         models.set(id, { key, at: ctx.deps.now(), models: list });
         return { models: list, error: null };
       } catch (err) {
-        return { models: [], error: err instanceof Error ? err.message : String(err) };
+        return { models: [], error: errorMessage(err) };
       }
     },
 

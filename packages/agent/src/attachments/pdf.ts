@@ -1,4 +1,4 @@
-import { AppError } from '@threadline/protocol';
+import { errorMessage, AppError } from '@threadline/protocol';
 import { pdfPagesInWorker } from './extract';
 
 /**
@@ -12,10 +12,7 @@ export async function extractPdfText(bytes: Uint8Array, name: string): Promise<{
   try {
     ({ pages, total } = await pdfPagesInWorker(bytes));
   } catch (err) {
-    throw new AppError(
-      'invalid_input',
-      `Could not read the PDF ${name} (${err instanceof Error ? err.message : String(err)}).`,
-    );
+    throw new AppError('invalid_input', `Could not read the PDF ${name} (${errorMessage(err)}).`);
   }
   const text = pages.map((p, i) => `[page ${i + 1}]\n${p.trim()}`).join('\n\n');
   if (pages.every((p) => p.trim() === ''))

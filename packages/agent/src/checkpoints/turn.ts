@@ -1,4 +1,10 @@
-import { USER_ONLY, type CheckpointNoticeMeta, type CheckpointSkipped, type StoredMessage } from '@threadline/protocol';
+import {
+  errorMessage,
+  USER_ONLY,
+  type CheckpointNoticeMeta,
+  type CheckpointSkipped,
+  type StoredMessage,
+} from '@threadline/protocol';
 import type { TurnDeps } from '../turn/deps';
 
 /** The sentence of the once-per-session notice where git is missing (the renderer words it itself). */
@@ -39,7 +45,7 @@ export class TurnCheckpoint {
         type: 'error',
         sessionId: this.sessionId,
         code: 'internal',
-        message: `Checkpoint before the turn failed: ${err instanceof Error ? err.message : String(err)}`,
+        message: `Checkpoint before the turn failed: ${errorMessage(err)}`,
       });
       return null;
     }
@@ -66,7 +72,7 @@ export class TurnCheckpoint {
         type: 'error',
         sessionId: this.sessionId,
         code: 'internal',
-        message: `Checkpoint after the turn failed: ${err instanceof Error ? err.message : String(err)}`,
+        message: `Checkpoint after the turn failed: ${errorMessage(err)}`,
       });
     }
   }

@@ -1,4 +1,5 @@
 import OpenAI from 'openai';
+import { yieldToEventLoop } from '@threadline/context';
 import { ToolCallAssembler } from './assemble';
 import { ProviderError, asVisionRefusal, classifyError } from './errors';
 import { toSdkMessages } from './messages';
@@ -13,6 +14,9 @@ import type {
   StreamChatRequest,
   StreamChatResult,
 } from './types';
+
+/** Parsing time of a streamed answer between two turns of the event loop (readStream). */
+const STREAM_SLICE_MS = 8;
 
 /** Local servers (Ollama, LM Studio, vLLM) take any key; the SDK insists on one. */
 export const NO_KEY = 'not-needed';
@@ -53,9 +57,9 @@ export function createProviderClient(
   });
 
   /** The SDK for one call, its attempts watched (see observeAttempts). */
-  function watched(onRetry: ((info: RetryInfo) => void) | undefined) {
-    const seen = observeAttempts(maxRetries, onRetry);
-    return { seen: seen.state, call: sdk.withOptions({ fetch: seen.fetch, logger: seen.logger, logLevel: 'info' }) };
+  function watched(onRetry: ((info: RetryInfo) => void) | undefined, signal: AbortSignal | undefined) {
+    const seen = observeAttempts(maxRetries, onRetry, signal);
+    return { seen: seen.state, call: sdk.withOptions({ fetch: seen.fetch }) };
   }
 
   /** Reads one answer stream; `sink.shown` once anything reached the caller. */
@@ -69,7 +73,15 @@ export function createProviderClient(
     let finishReason: string | null = null;
     let usage: StreamChatResult['usage'] = null;
     let reasoning = '';
+    // A long answer arrives faster than it is parsed: the SDK then hands over buffered chunks
+    // one microtask after another, and nothing else would run until the buffer is drained.
+    // Every STREAM_SLICE_MS the loop gives the event loop a turn (other requests, Stop).
+    let sliceStart = performance.now();
     for await (const chunk of stream) {
+      if (performance.now() - sliceStart >= STREAM_SLICE_MS) {
+        await yieldToEventLoop();
+        sliceStart = performance.now();
+      }
       if (chunk.usage) usage = readUsage(chunk.usage) ?? usage;
       const choice = chunk.choices?.[0];
       if (!choice) continue;
@@ -111,7 +123,7 @@ export function createProviderClient(
 
   return {
     async streamChat(req) {
-      const { seen, call } = watched(req.onRetry);
+      const { seen, call } = watched(req.onRetry, req.signal);
       const hadImages = req.messages.some((m) => (m.images?.length ?? 0) > 0);
       /** A failure is final here: what streamed so far when aborted, else the error. */
       const settle = (err: unknown, sink: { content: string }): StreamChatResult => {
@@ -153,7 +165,7 @@ export function createProviderClient(
     },
 
     async complete(req) {
-      const { seen, call } = watched(req.onRetry);
+      const { seen, call } = watched(req.onRetry, req.signal);
       const model = req.model ?? target.compactionModel ?? target.model;
       try {
         const res = await call.chat.completions.create(

@@ -10,6 +10,7 @@ import {
   RateLimitError,
 } from 'openai';
 import { isContextLimitError } from '@threadline/context';
+import { errorMessage } from '@threadline/protocol';
 
 export type ProviderErrorKind =
   'context_length' | 'rate_limit' | 'server' | 'network' | 'auth' | 'bad_request' | 'no_vision' | 'aborted';
@@ -162,7 +163,7 @@ export function classifyError(err: unknown, signal?: AbortSignal): ProviderError
     return new ProviderError(kind, rawText(err), opts);
   }
   // Anything else (a malformed stream, an unexpected body) is the provider's fault, not ours to hide.
-  return new ProviderError('server', err instanceof Error ? err.message : String(err), { cause: err });
+  return new ProviderError('server', errorMessage(err), { cause: err });
 }
 
 /** How providers word a refused image: OpenAI, OpenRouter, vLLM, Ollama, LM Studio, DeepSeek… */

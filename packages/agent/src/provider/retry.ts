@@ -16,64 +16,58 @@ export interface RetryInfo {
 }
 
 type SdkFetch = NonNullable<ClientOptions['fetch']>;
-type SdkLogger = NonNullable<ClientOptions['logger']>;
 
 export interface AttemptObserver {
   fetch: SdkFetch;
-  logger: SdkLogger;
   /** Requests sent so far (1 = no retry yet). */
   state: { attempts: number };
 }
 
-/** What failed in the SDK's last attempt, as it saw it. */
-type Outcome = { status: number; headers: Headers; body: string } | { error: unknown } | null;
+/**
+ * Whether the SDK retries a failed response: its rule (openai's `shouldRetry`, which it does not
+ * export): `x-should-retry: true|false` decides when present, else 408, 409, 429 and 5xx retry.
+ */
+export function sdkRetriesStatus(status: number, headers: Headers): boolean {
+  const header = headers.get('x-should-retry');
+  if (header === 'true') return true;
+  if (header === 'false') return false;
+  return status === 408 || status === 409 || status === 429 || status >= 500;
+}
 
 /**
  * Watches the SDK's own retries of one call, for the user's notices; the SDK decides and waits.
- * - `fetch` (the SDK's fetch option) counts the attempts and keeps the last failure's status and
- *   headers, or the connection error.
- * - `logger` hears the SDK's decision: it logs "… - retrying, N attempts remaining" at level info
- *   right before its wait, and only when it will retry. That one line is the only thing read from
- *   the text; the failure itself comes typed from `fetch`.
- * The SDK offers no retry hook, and a fetch alone sees a retry only after the wait is over.
+ * The SDK's `fetch` option counts the attempts, and a failed attempt the SDK will retry (its rule
+ * above, within `maxRetries` retries in all) is told through `onRetry` before the fetch returns,
+ * so the notice shows during the SDK's wait, never after it. A connection error is retried the
+ * same way, unless the user's own `signal` stopped it.
  */
-export function observeAttempts(maxRetries: number, onRetry: ((info: RetryInfo) => void) | undefined): AttemptObserver {
-  let last: Outcome = null;
+export function observeAttempts(
+  maxRetries: number,
+  onRetry: ((info: RetryInfo) => void) | undefined,
+  signal?: AbortSignal,
+): AttemptObserver {
   const state = { attempts: 0 };
+  const willRetry = (): boolean => state.attempts <= maxRetries;
+  const tell = (error: ProviderError): void => {
+    onRetry?.({ attempt: state.attempts, maxRetries, delayMs: error.retryAfterMs, error });
+  };
   const fetch: SdkFetch = async (input, init) => {
     state.attempts++;
+    let res: Response;
     try {
-      const res = await globalThis.fetch(input, init);
-      if (res.ok) {
-        last = null;
-        return res;
-      }
-      // An error body is small: read it here so a notice can quote the provider; the SDK gets a copy.
-      const body = await res.text();
-      last = { status: res.status, headers: res.headers, body };
-      return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+      res = await globalThis.fetch(input, init);
     } catch (error) {
-      last = { error };
+      if (!signal?.aborted && willRetry()) tell(classifyError(connectionError(error)));
       throw error;
     }
+    if (res.ok) return res;
+    // An error body is small: read it here so a notice can quote the provider; the SDK gets a copy.
+    const body = await res.text();
+    if (willRetry() && sdkRetriesStatus(res.status, res.headers))
+      tell(classifyError(errorOf(res.status, res.headers, body)));
+    return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
   };
-  const failure = (): ProviderError =>
-    classifyError(
-      last && 'status' in last ? errorOf(last.status, last.headers, last.body) : connectionError(last?.error),
-    );
-  const retrying = /- retrying, \d+ attempts? remaining$/;
-  const logger: SdkLogger = {
-    info: (message) => {
-      if (!onRetry || !retrying.test(message)) return;
-      const error = failure();
-      onRetry({ attempt: state.attempts, maxRetries, delayMs: error.retryAfterMs, error });
-    },
-    debug: () => undefined,
-    // What the SDK would print by default stays on the console.
-    warn: (...args) => console.warn(...args),
-    error: (...args) => console.error(...args),
-  };
-  return { fetch, logger, state };
+  return { fetch, state };
 }
 
 /** A failed fetch as the SDK reports it: its own timeout aborts the fetch (the user's abort is never retried). */

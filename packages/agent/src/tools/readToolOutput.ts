@@ -1,12 +1,19 @@
 import { z } from 'zod';
+import { toolParameters } from './schema';
 import type { ToolDefinition } from './types';
 
 const DEFAULT_LIMIT = 20_000;
 
 const Args = z.object({
-  id: z.string().min(1),
-  offset: z.number().int().nonnegative().optional(),
-  limit: z.number().int().positive().max(200_000).optional(),
+  id: z.string().min(1).describe('Tool call id of the earlier result, or an attachment id.'),
+  offset: z.number().int().nonnegative().optional().describe('Character offset to start at (default 0).'),
+  limit: z
+    .number()
+    .int()
+    .positive()
+    .max(200_000)
+    .optional()
+    .describe('Number of characters to return (default 20000).'),
 });
 type Args = z.infer<typeof Args>;
 
@@ -15,15 +22,7 @@ export const readToolOutputTool: ToolDefinition<Args> = {
   name: 'read_tool_output',
   description:
     'Read the full output of an earlier, truncated tool result, or the whole text of an attached file. id is the tool call id (or message id, or the attachment id its marker names); offset and limit are in characters (default limit 20000).',
-  parameters: {
-    type: 'object',
-    properties: {
-      id: { type: 'string', description: 'Tool call id of the earlier result, or an attachment id.' },
-      offset: { type: 'integer', description: 'Character offset to start at (default 0).' },
-      limit: { type: 'integer', description: 'Number of characters to return (default 20000).' },
-    },
-    required: ['id'],
-  },
+  parameters: toolParameters(Args),
   readOnly: true,
   args: Args,
   run: async (args, ctx) => {

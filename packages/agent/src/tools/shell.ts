@@ -14,6 +14,7 @@ import {
 } from '../sandbox';
 import { expandHome } from '../workspace/resolve';
 import { redactCredentials } from '../workspace/redact';
+import { toolParameters } from './schema';
 import type { ToolContext, ToolDefinition, ToolResult } from './types';
 
 /**
@@ -23,11 +24,16 @@ import type { ToolContext, ToolDefinition, ToolResult } from './types';
 export const SHELL_CAPTURE_CAP = 2 * 1024 * 1024;
 
 const ShellArgs = z.object({
-  command: z.string().min(1),
-  cwd: z.string().optional(),
-  timeoutSec: z.number().positive().max(3600).optional(),
+  command: z.string().min(1).describe('The command line to run.'),
+  cwd: z.string().optional().describe('Working directory (defaults to the session working directory).'),
+  timeoutSec: z.number().positive().max(3600).optional().describe('Timeout in seconds (default 120).'),
   /** false: run outside the OS sandbox (asks the user first). */
-  sandbox: z.boolean().optional(),
+  sandbox: z
+    .boolean()
+    .optional()
+    .describe(
+      'Set to false only to re-run a command that the OS sandbox stopped (a read-only file system, no network): it then runs outside the sandbox after the user approves.',
+    ),
 });
 type ShellArgs = z.infer<typeof ShellArgs>;
 
@@ -158,20 +164,7 @@ export const shellTool: ToolDefinition<ShellArgs> = {
   name: 'shell',
   description:
     'Run a shell command (bash -lc on Linux/macOS, PowerShell on Windows) and return its combined stdout/stderr and exit code. Long outputs are truncated; use read_tool_output to page through the full text.',
-  parameters: {
-    type: 'object',
-    properties: {
-      command: { type: 'string', description: 'The command line to run.' },
-      cwd: { type: 'string', description: 'Working directory (defaults to the session working directory).' },
-      timeoutSec: { type: 'number', description: 'Timeout in seconds (default 120).' },
-      sandbox: {
-        type: 'boolean',
-        description:
-          'Set to false only to re-run a command that the OS sandbox stopped (a read-only file system, no network): it then runs outside the sandbox after the user approves.',
-      },
-    },
-    required: ['command'],
-  },
+  parameters: toolParameters(ShellArgs),
   readOnly: false,
   args: ShellArgs,
   run: runShell,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { toolParameters } from './schema';
 import type { TodoItem, ToolDefinition } from './types';
 
 export const TODO_TOOL_NAME = 'manage_todo_list';
@@ -24,22 +25,7 @@ export const todoTool: ToolDefinition<Args> = {
   name: TODO_TOOL_NAME,
   description:
     'Read or replace the task list of this session. Pass todos to replace the whole list; omit it to read the current list.',
-  parameters: {
-    type: 'object',
-    properties: {
-      todos: {
-        type: 'array',
-        items: {
-          type: 'object',
-          properties: {
-            content: { type: 'string' },
-            status: { type: 'string', enum: ['pending', 'in_progress', 'completed'] },
-          },
-          required: ['content', 'status'],
-        },
-      },
-    },
-  },
+  parameters: toolParameters(Args),
   readOnly: true,
   args: Args,
   run: async (args, ctx) => {

@@ -1,7 +1,7 @@
 import {
   buildPrefixSummaryRequestMessages,
   buildSummaryRequestMessages,
-  compact,
+  compactOffThread,
   countMessageTokens,
   dryRunSummarizer,
   isContextLimitError,
@@ -131,7 +131,8 @@ export async function planCompaction(
   if (!sv) await settleCounts(req.deps.store, req.deps.sessions.get(req.sessionId), req.profile.model);
   const view = sv ?? buildSessionView(req.deps, req.sessionId, req.settings, req.profile);
   const budget = tokenBudget(req.deps, req.sessionId, req.profile);
-  const plan = await compact(compactInput(req, view, budget));
+  // On the work pool when the history is large (worker/offThread.ts); the summarizer stays here.
+  const plan = await compactOffThread(compactInput(req, view, budget));
   return { plan: inProviderTokens(plan, budget), sv: view };
 }
 

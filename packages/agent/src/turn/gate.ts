@@ -1,12 +1,7 @@
-import { applyToolGate } from '@threadline/context';
+import { applyToolGate, isShellToolName } from '@threadline/context';
 import { parseNotice, type GateRewrite } from '@threadline/protocol';
 import type { ToolDefinition } from '../tools/types';
 import type { TurnScope } from './deps';
-
-/** Only shell-like tools are gated (SPEC §5): the name holds `shell` or `terminal`. */
-export function isShellLike(name: string): boolean {
-  return /shell|terminal/i.test(name);
-}
 
 export interface GateResult {
   /** What will run unless the user picks the original. */
@@ -29,7 +24,7 @@ export function gateToolCall(
   const { deps, settings, sessionId } = scope;
   const unchanged: GateResult = { args, notice: null, rewritten: null };
   if (settings.compaction.strategy !== 'cfpm_memory_v1' || !settings.cfpm.preToolGate) return unchanged;
-  if (!isShellLike(tool.name) || typeof args !== 'object' || args === null) return unchanged;
+  if (!isShellToolName(tool.name) || typeof args !== 'object' || args === null) return unchanged;
   try {
     const { platform, fileExists } = deps.workspace;
     const out = applyToolGate({

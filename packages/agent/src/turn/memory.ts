@@ -1,4 +1,13 @@
-import { MAX_CANDIDATES, formatRuntimeNotice, refreshMemory } from '@threadline/context';
+import {
+  MAX_CANDIDATES,
+  REFRESH_OFF_THREAD_CHARS,
+  formatRuntimeNotice,
+  messageTextLength,
+  refreshMemory,
+  refreshMemoryOffThread,
+  type RefreshInput,
+  type RefreshResult,
+} from '@threadline/context';
 import { USER_ONLY, type StoredMessage } from '@threadline/protocol';
 import type { TurnScope } from './deps';
 import type { SessionSnapshot } from './snapshot';
@@ -43,21 +52,24 @@ function turnStartWindow(scope: Pick<TurnScope, 'deps' | 'sessionId'>, snap: Ses
 /**
  * CFPM refresh: parse the window into facts/candidates, store them in one transaction, and
  * persist + push the runtime notice (always: the renderer decides what the user sees of it).
+ * A window of much text (a whole long history, parsed once) is parsed on the work pool
+ * (refreshMemoryOffThread); a small one here and at once, so the returned promise is already
+ * settled when nothing was left to wait for.
  */
 export function refreshSessionMemory(
   scope: Pick<TurnScope, 'deps' | 'sessionId' | 'settings'>,
   window: RefreshWindow,
-): void {
+): Promise<void> {
   const { deps, sessionId, settings } = scope;
   // CFPM's lifecycle, and priority_chain's digest (SPEC §3.4: "always injected"): both read the
   // facts through the same memory block (turn/view.ts).
-  if (!usesMemoryBlock(settings)) return;
+  if (!usesMemoryBlock(settings)) return Promise.resolve();
   const cfpm = settings.compaction.strategy === 'cfpm_memory_v1';
   const messages =
     window.at === 'committed'
       ? window.messages.filter((m) => m.kind === 'normal')
       : turnStartWindow(scope, deps.sessions.get(sessionId));
-  const outcome = refreshMemory({
+  const input: RefreshInput = {
     sessionId,
     messages,
     recent: messages.length,
@@ -65,25 +77,34 @@ export function refreshSessionMemory(
     candidates: deps.store.memory.candidates(sessionId, MAX_CANDIDATES, deps.sessions.branch(sessionId)),
     now: deps.now(),
     newId: deps.newId,
-  });
-  // Stored whole: visibility is a view the renderer applies at render time, to every notice. The
-  // refresh notice is CFPM's; priority_chain only keeps the digest up to date.
-  const notice = cfpm ? formatRuntimeNotice(outcome, 'debug') : null;
-  deps.sessions.refreshMemory(sessionId, {
-    facts: outcome.facts,
-    candidates: outcome.candidates.map((c) => ({
-      category: c.category,
-      content: c.content,
-      source: c.source,
-      decision: c.decision,
-      reason: c.reason,
-      createdAt: c.createdAt,
-    })),
-  });
-  if (notice) {
-    const [message] = deps.sessions.append(sessionId, [
-      { role: 'user', content: notice, kind: 'runtime_notice', visibility: USER_ONLY },
-    ]);
-    deps.emit({ type: 'notice', sessionId, message });
+  };
+  const apply = (outcome: RefreshResult): void => {
+    // Stored whole: visibility is a view the renderer applies at render time, to every notice. The
+    // refresh notice is CFPM's; priority_chain only keeps the digest up to date.
+    const notice = cfpm ? formatRuntimeNotice(outcome, 'debug') : null;
+    deps.sessions.refreshMemory(sessionId, {
+      facts: outcome.facts,
+      candidates: outcome.candidates.map((c) => ({
+        category: c.category,
+        content: c.content,
+        source: c.source,
+        decision: c.decision,
+        reason: c.reason,
+        createdAt: c.createdAt,
+      })),
+    });
+    if (notice) {
+      const [message] = deps.sessions.append(sessionId, [
+        { role: 'user', content: notice, kind: 'runtime_notice', visibility: USER_ONLY },
+      ]);
+      deps.emit({ type: 'notice', sessionId, message });
+    }
+  };
+  let size = 0;
+  for (const m of messages) size += messageTextLength(m);
+  if (size < REFRESH_OFF_THREAD_CHARS) {
+    apply(refreshMemory(input));
+    return Promise.resolve();
   }
+  return refreshMemoryOffThread(input, { force: true }).then(apply);
 }

@@ -6,6 +6,7 @@ import {
   truncateToolOutputAsync,
 } from '@threadline/context';
 import {
+  errorMessage,
   AppError,
   MESSAGE_TEXT_KEEP,
   USER_ONLY,
@@ -149,7 +150,7 @@ export async function runTurn(outer: TurnScope, request: UserRequest): Promise<v
     await scope.deps.sandbox?.info();
     await turnBody(scope, request);
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
+    const message = errorMessage(err);
     scope.deps.emit({
       type: 'error',
       sessionId: scope.sessionId,
@@ -180,7 +181,7 @@ async function turnBody(scope: TurnScope, request: UserRequest): Promise<void> {
   // Exact counts of large messages first (counted in slices, turn/counting.ts): what the turn
   // decides (auto-compaction, the budget) is decided on them.
   await settleCounts(deps.store, deps.sessions.get(sessionId), scope.profile.model);
-  refreshSessionMemory(scope, { at: 'turn_start' });
+  await refreshSessionMemory(scope, { at: 'turn_start' });
   // Lazy MCP servers start now; each start is bounded, a failure only leaves its tools out, and
   // a cancel does not wait for a slow one (it keeps starting for the next turn).
   await untilAborted(deps.mcp?.prepareTurn(sessionId), scope.signal);
@@ -201,13 +202,13 @@ async function turnBody(scope: TurnScope, request: UserRequest): Promise<void> {
     if (reply.toolCalls.length === 0) {
       // The final answer's facts (and their runtime notice) belong to this turn, not the next.
       const stored = commitStep(scope, assistant, [], false);
-      refreshSessionMemory(scope, { at: 'committed', messages: stored });
+      await refreshSessionMemory(scope, { at: 'committed', messages: stored });
       return;
     }
     const { outcomes, repeated } = await runToolCalls(scope, reply.id, reply.toolCalls, doom, request.text);
     const stored = commitStep(scope, assistant, outcomes, scope.signal.aborted);
     // What the step's tools did counts even when the turn stops here (a file already written).
-    refreshSessionMemory(scope, { at: 'committed', messages: stored });
+    await refreshSessionMemory(scope, { at: 'committed', messages: stored });
     if (repeated) {
       persistErrorNotice(deps, sessionId, {
         type: 'doom_loop',
@@ -328,7 +329,7 @@ function failTurn(scope: TurnScope, id: string, partial: string, error: unknown)
   const { deps, sessionId } = scope;
   if (partial !== '') commitStep(scope, { ...assistantMessage(id, partial, []), meta: { partial: true } }, [], false);
   else deps.runtime(sessionId).clearStep();
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   deps.emit({ type: 'error', sessionId, code: 'provider_error', message });
   const typed =
     error instanceof ProviderError && error.kind !== 'aborted'

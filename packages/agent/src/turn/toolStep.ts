@@ -1,4 +1,5 @@
 import {
+  errorMessage,
   GATE_NOTICE_PREFIX,
   USER_ONLY,
   formatNotice,
@@ -245,7 +246,7 @@ export async function runToolCall(
   try {
     ensureFolder(place.folder);
   } catch (err) {
-    const reason = err instanceof Error ? err.message : String(err);
+    const reason = errorMessage(err);
     return done(
       'error',
       { ok: false, content: `Error: the working folder ${place.folder} cannot be created (${reason}).` },
@@ -281,7 +282,7 @@ function placeOf(scope: TurnScope): { folder: string } | { error: string } {
   try {
     return { folder: sessionFolder(scope.deps.workspace, scope.settings, session) };
   } catch (err) {
-    return { error: `Error: no usable working folder: ${err instanceof Error ? err.message : String(err)}` };
+    return { error: `Error: no usable working folder: ${errorMessage(err)}` };
   }
 }
 

@@ -1,12 +1,11 @@
-import type { ContextUsage, ProviderProfile, Settings } from '@threadline/protocol';
+import { isAutoThreshold, type ContextUsage, type ProviderProfile, type Settings } from '@threadline/protocol';
 import { effectiveWindow, tokenBudget, type TokenBudget } from './budget';
 import type { TurnDeps } from './deps';
 import type { SessionView } from './view';
 
 /** A threshold ≤ 0 or ≥ 1 disables auto compaction (SPEC §3.5). */
 export function autoEnabled(settings: Settings): boolean {
-  const t = settings.compaction.autoThreshold;
-  return t > 0 && t < 1;
+  return isAutoThreshold(settings.compaction.autoThreshold);
 }
 
 export function computeUsage(

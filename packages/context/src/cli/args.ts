@@ -1,3 +1,4 @@
+import { parseArgs as nodeParseArgs } from 'node:util';
 import { STRATEGIES, type Strategy } from '@threadline/protocol';
 import { InputError } from './transcripts';
 
@@ -22,29 +23,51 @@ export interface ParsedArgs {
   flags: Set<FlagOption>;
 }
 
-/** `--name value`, `--name=value` and `--flag`; anything unknown is an InputError. */
-export function parseArgs(argv: readonly string[]): ParsedArgs {
-  const out: ParsedArgs = { positional: [], values: {}, flags: new Set() };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (!a.startsWith('--')) {
-      out.positional.push(a);
-      continue;
-    }
-    const eq = a.indexOf('=');
-    const name = a.slice(2, eq === -1 ? undefined : eq);
-    if ((FLAG_OPTIONS as readonly string[]).includes(name)) {
-      if (eq !== -1) throw new InputError(`--${name} takes no value`);
-      out.flags.add(name as FlagOption);
-    } else if ((VALUE_OPTIONS as readonly string[]).includes(name)) {
-      const v = eq === -1 ? argv[++i] : a.slice(eq + 1);
-      if (v === undefined) throw new InputError(`--${name} needs a value`);
-      out.values[name as ValueOption] = v;
+export interface CliArgs<V extends string, F extends string> {
+  positional: string[];
+  values: Partial<Record<V, string>>;
+  flags: Set<F>;
+}
+
+/**
+ * `--name value`, `--name=value` and `--flag`, read by node:util parseArgs; anything unknown is
+ * `fail(message)`. Its tokens give the messages their wording ("--x needs a value", "--x takes no
+ * value", "unknown option --x"); a word with one dash (`-5`, `-x`) is a positional argument.
+ */
+export function readArgs<V extends string, F extends string>(
+  argv: readonly string[],
+  spec: { values: readonly V[]; flags: readonly F[] },
+  fail: (message: string) => Error,
+): CliArgs<V, F> {
+  const options: Record<string, { type: 'string' | 'boolean' }> = {};
+  for (const v of spec.values) options[v] = { type: 'string' };
+  for (const f of spec.flags) options[f] = { type: 'boolean' };
+  const { tokens } = nodeParseArgs({ args: [...argv], options, strict: false, allowPositionals: true, tokens: true });
+  const out: CliArgs<V, F> = { positional: [], values: {}, flags: new Set() };
+  let lastIndex = -1;
+  for (const t of tokens) {
+    if (t.kind === 'option-terminator') throw fail('unknown option --');
+    if (t.kind === 'positional') out.positional.push(t.value);
+    else if (!t.rawName.startsWith('--')) {
+      // One short option per letter of `-abc`: the word is one positional argument.
+      if (t.index !== lastIndex) out.positional.push(argv[t.index]!);
+    } else if ((spec.flags as readonly string[]).includes(t.name)) {
+      if (t.inlineValue) throw fail(`--${t.name} takes no value`);
+      out.flags.add(t.name as F);
+    } else if ((spec.values as readonly string[]).includes(t.name)) {
+      if (t.value === undefined) throw fail(`--${t.name} needs a value`);
+      out.values[t.name as V] = t.value;
     } else {
-      throw new InputError(`unknown option --${name}`);
+      throw fail(`unknown option ${t.rawName}`);
     }
+    lastIndex = t.index;
   }
   return out;
+}
+
+/** The options of `count` and `compact`; anything unknown is an InputError. */
+export function parseArgs(argv: readonly string[]): ParsedArgs {
+  return readArgs(argv, { values: VALUE_OPTIONS, flags: FLAG_OPTIONS }, (m) => new InputError(m));
 }
 
 export function strategyArg(v: string | undefined): Strategy {

@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { STRATEGIES, type MemoryFact, type VisibilityLevel } from '@threadline/protocol';
 import { applyToolGate, type GatePlatform } from '../gate';
 import { parseVisibility } from '../memory/notice';
+import { readArgs } from './args';
 import { FactsFileError, parseFactsFile } from './facts';
 
 export interface GateCliIo {
@@ -39,49 +40,41 @@ interface GateArgs {
   json: boolean;
 }
 
-const VALUE_FLAGS = new Set(['--tool', '--command', '--last-user', '--strategy', '--visibility', '--platform']);
+const VALUE_OPTIONS = ['tool', 'command', 'last-user', 'strategy', 'visibility', 'platform'] as const;
 
 function parseArgs(argv: string[]): GateArgs {
   const args = argv[0] === 'gate' ? argv.slice(1) : argv;
-  const values = new Map<string, string>();
-  const positional: string[] = [];
-  let json = false;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === '--json') json = true;
-    else if (VALUE_FLAGS.has(a)) {
-      const v = args[++i];
-      if (v === undefined) throw new UsageError(`${a} needs a value`);
-      values.set(a, v);
-    } else if (a.startsWith('--')) throw new UsageError(`unknown option ${a}`);
-    else positional.push(a);
-  }
+  const { positional, values, flags } = readArgs(
+    args,
+    { values: VALUE_OPTIONS, flags: ['json'] },
+    (m) => new UsageError(m),
+  );
   if (positional.length !== 1) throw new UsageError('expected exactly one facts file');
-  const tool = values.get('--tool');
-  const command = values.get('--command');
+  const tool = values.tool;
+  const command = values.command;
   if (tool === undefined || tool.trim() === '') throw new UsageError('--tool is required');
   if (command === undefined) throw new UsageError('--command is required');
-  const platform = values.get('--platform');
+  const platform = values.platform;
   if (platform !== undefined && platform !== 'win32' && platform !== 'posix')
     throw new UsageError(`--platform must be win32 or posix, got ${platform}`);
-  const rawVisibility = values.get('--visibility') ?? 'brief';
+  const rawVisibility = values.visibility ?? 'brief';
   const visibility = parseVisibility(rawVisibility);
   if (visibility === null)
     throw new UsageError(
       `--visibility must be off, brief or debug (aliases: none, disabled, 0, verbose, full, 2), got '${rawVisibility}'`,
     );
-  const strategy = values.get('--strategy') ?? 'cfpm_memory_v1';
+  const strategy = values.strategy ?? 'cfpm_memory_v1';
   if (!(STRATEGIES as readonly string[]).includes(strategy))
     throw new UsageError(`--strategy must be one of ${STRATEGIES.join(', ')}, got '${strategy}'`);
   return {
     file: positional[0]!,
     tool,
     command,
-    lastUser: values.get('--last-user') ?? null,
+    lastUser: values['last-user'] ?? null,
     strategy,
     visibility,
     platform,
-    json,
+    json: flags.has('json'),
   };
 }
 

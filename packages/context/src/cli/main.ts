@@ -4,6 +4,7 @@ import { parseArgs } from './args';
 import { runCompact, runCount, type CliIo } from './commands';
 import { InputError, transcriptsDir } from './transcripts';
 import { runGateCommand, type GateCliIo } from './gate';
+import { errorMessage } from '@threadline/protocol';
 
 export const USAGE = `usage: threadline-context <command>
   count <file> [--model <id>] [--window <tokens>] [--json]
@@ -74,7 +75,7 @@ export async function main(argv: readonly string[], io: MainIo = stdio): Promise
       io.err(`threadline-context: ${err.message}`);
       return 2;
     }
-    io.err(`threadline-context: ${err instanceof Error ? err.message : String(err)}`);
+    io.err(`threadline-context: ${errorMessage(err)}`);
     return 1;
   }
 }

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { ChatMessageSchema, type ChatMessage } from '@threadline/protocol';
+import { errorMessage, ChatMessageSchema, type ChatMessage } from '@threadline/protocol';
 
 /** A chat JSON file: an array of OpenAI chat messages or `{ "messages": [...] }` (SPEC §6). */
 export const ChatFileSchema = z.union([
@@ -23,7 +23,7 @@ export function parseChatFile(text: string, name = 'input'): ChatMessage[] {
   try {
     raw = JSON.parse(text);
   } catch (err) {
-    throw new InputError(`${name}: not valid JSON (${err instanceof Error ? err.message : String(err)})`);
+    throw new InputError(`${name}: not valid JSON (${errorMessage(err)})`);
   }
   const parsed = ChatFileSchema.safeParse(raw);
   if (!parsed.success) {

@@ -1,12 +1,14 @@
-import type {
-  ChatMessage,
-  CompactionRecord,
-  CompactionStats,
-  MemoryFact,
-  StepReport,
-  StoredMessage,
-  Strategy,
-  Trigger,
+import {
+  errorMessage,
+  isAutoThreshold,
+  type ChatMessage,
+  type CompactionRecord,
+  type CompactionStats,
+  type MemoryFact,
+  type StepReport,
+  type StoredMessage,
+  type Strategy,
+  type Trigger,
 } from '@threadline/protocol';
 import { buildCheckpointSnapshot } from '../memory/checkpoint';
 import { countMessageTokens, type TokenCache } from '../tokens/count';
@@ -171,7 +173,7 @@ function usageOf(input: CompactInput, before: number): number {
 /** Usage under the caller's auto threshold: an automatic run changes nothing (and inserts nothing). */
 function belowThreshold(input: CompactInput, before: number): boolean {
   const t = input.threshold;
-  if (input.trigger !== 'auto' || typeof t !== 'number' || !(t > 0 && t < 1)) return false;
+  if (input.trigger !== 'auto' || !isAutoThreshold(t)) return false;
   return !shouldAutoCompact(usageOf(input, before), t);
 }
 
@@ -298,7 +300,7 @@ export async function compact(input: CompactInput): Promise<CompactResult> {
         tokensBefore,
         tokensAfter: tokensBefore,
         skipped: 'failed',
-        error: err instanceof Error ? err.message : String(err),
+        error: errorMessage(err),
       });
       return false;
     }

@@ -1,4 +1,4 @@
-import type { Strategy } from '@threadline/protocol';
+import { isAutoThreshold, type Strategy } from '@threadline/protocol';
 
 /** After a compaction the view should sit well under the auto threshold: 60% of the window. */
 export const DEFAULT_TARGET_RATIO = 0.6;
@@ -17,7 +17,7 @@ export const PRIORITY_CHAIN_MARGIN = 0.1;
  * before it triggers again. A threshold that is absent or not in (0, 1) counts as 0.85.
  */
 export function priorityChainTarget(window: number, threshold?: number | null): number {
-  const t = typeof threshold === 'number' && threshold > 0 && threshold < 1 ? threshold : PRIORITY_CHAIN_RATIO;
+  const t = isAutoThreshold(threshold) ? threshold : PRIORITY_CHAIN_RATIO;
   const ratio = Math.max(0.1, Math.round((Math.min(PRIORITY_CHAIN_RATIO, t) - PRIORITY_CHAIN_MARGIN) * 1000) / 1000);
   return Math.floor(window * ratio);
 }
@@ -48,7 +48,7 @@ export function recoveryTarget(window: number, attempt: number): number {
  * `usage` is a fraction, or the view's tokens and the window.
  */
 export function shouldAutoCompact(usage: number | { total: number; window: number }, threshold: number): boolean {
-  if (!(threshold > 0 && threshold < 1)) return false;
+  if (!isAutoThreshold(threshold)) return false;
   const ratio = typeof usage === 'number' ? usage : usage.window > 0 ? usage.total / usage.window : 0;
   return Number.isFinite(ratio) && ratio >= threshold;
 }

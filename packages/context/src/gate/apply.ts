@@ -5,6 +5,7 @@
  */
 import type { MemoryFact, VisibilityLevel } from '@threadline/protocol';
 import { isActiveFact } from '../memory/merge';
+import { isShellToolName } from '../memory/shellTool';
 import { formatGateNotice } from './notice';
 import { FOLDER_ALIASES, findProbes, type KnownFolder, type ProbeMatch, type ProbeShell } from './probes';
 import { asksToReverify } from './reverify';
@@ -142,7 +143,7 @@ export function applyToolGate(input: ToolGateInput): ToolGateResult {
   try {
     if (input.strategy !== 'cfpm_memory_v1') return unchanged(input.args, command, 'strategy_not_cfpm');
     if (!input.enabled) return unchanged(input.args, command, 'gate_disabled');
-    if (!/shell|terminal/i.test(input.toolName)) return unchanged(input.args, command, 'not_shell_tool');
+    if (!isShellToolName(input.toolName)) return unchanged(input.args, command, 'not_shell_tool');
     if (key === undefined || command === null || command.trim() === '')
       return unchanged(input.args, command, 'no_command');
     const probes = findProbes(command).filter((p) => !isLiteralText(command, p));

@@ -21,6 +21,7 @@ import {
   matchesAny,
 } from './keywords';
 import { findPaths, isUnhelpfulPath, normalizePath } from './paths';
+import { isShellToolName } from './shellTool';
 import type { MemoryDraft } from './types';
 import { editorWrittenPaths, writtenPaths } from './writes';
 
@@ -137,7 +138,7 @@ function isMcpTool(name: string): boolean {
 
 function isShellTool(name: string): boolean {
   // An MCP tool's name says little ("…__run_query"): only its `command` argument makes it a shell call.
-  return !isMcpTool(name) && /shell|terminal|bash|exec|command|run|powershell|cmd/i.test(name);
+  return !isMcpTool(name) && isShellToolName(name);
 }
 
 /** What an MCP call did, short: its name and its arguments as JSON, cut at 120 characters. */

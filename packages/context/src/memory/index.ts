@@ -14,6 +14,7 @@ export { buildCheckpointSnapshot } from './checkpoint';
 export { formatRuntimeNotice, normalizeVisibility, parseVisibility } from './notice';
 export { isPathLike, isDateOnly, findPaths, normalizePath } from './paths';
 export { writtenPaths } from './writes';
+export { isShellToolName } from './shellTool';
 export {
   editedFiles,
   pathRecall,

@@ -4,6 +4,7 @@
  * scripts. Used by draft extraction (written artifacts) and by the recall measure.
  */
 import { isPathLike, isUnhelpfulPath, normalizePath } from './paths';
+import { isShellToolName } from './shellTool';
 
 const HEREDOC = /<<-?\s*(['"]?)([A-Za-z_][\w-]*)\1/g;
 
@@ -435,7 +436,6 @@ export function editorWrittenPaths(toolName: string, args: Record<string, unknow
     .filter((p) => isPathLike(p));
 }
 
-const SHELL_TOOL = /shell|terminal|bash|exec|command|run|powershell|cmd/i;
 /** Shell commands that open a file for reading: the file a later header-less diff is about. */
 const READER = /^(?:cat|head|tail|nl|less|more|bat|view|grep|rg|ag|sed|awk|wc|vim?|nano|code)$/;
 
@@ -446,7 +446,7 @@ export function callArgs(tc: { function: { name: string; arguments: string } }):
     if (v !== null && typeof v === 'object' && !Array.isArray(v)) return v as Record<string, unknown>;
   } catch {
     // Not JSON: a shell tool may take the raw command line.
-    if (SHELL_TOOL.test(tc.function.name)) return { command: tc.function.arguments };
+    if (isShellToolName(tc.function.name)) return { command: tc.function.arguments };
   }
   return {};
 }

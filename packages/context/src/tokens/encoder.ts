@@ -3,6 +3,7 @@ import { countAscii, countBytes, encodeAscii, encodeBytes, hashAscii, RankTable 
 import { PieceTable } from './pieceTable';
 import { forEachO200kSpan, o200kAsciiPieceEnd, o200kPieceEnd, o200kUnicodeEnd, o200kUnicodeStart } from './pretokenize';
 import { loadVocab } from './vocab';
+import { runOffThread } from '../worker/pool';
 
 /** Characters per token of the documented fallback for models without a known tokenizer. */
 export const APPROX_CHARS_PER_TOKEN = 4;
@@ -428,10 +429,22 @@ export async function runSteps<T>(steps: Generator<void, T, void>, opts: SliceOp
   }
 }
 
-/** countTextTokens without holding the thread: a long text is counted in slices between which the event loop runs. */
+/** From this many characters a count runs on the work pool (worker/pool.ts), not in slices here. */
+export const OFF_THREAD_COUNT_CHARS = 32_000;
+
+/**
+ * countTextTokens without holding the thread: a long text is counted on the work pool, or in
+ * slices between which the event loop runs (a medium one, or when no worker can run).
+ */
 export async function countTextTokensAsync(text: string, model: string, opts?: SliceOptions): Promise<number> {
-  if (text.length < SLICED_COUNT_MIN_CHARS) return countTextTokens(text, model);
-  return runSteps(countTextTokensSteps(text, model), opts);
+  if (text.length < SLICED_COUNT_MIN_CHARS || encodingForModel(model) === 'approx_chars_4')
+    return countTextTokens(text, model);
+  const sliced = (): Promise<number> => runSteps(countTextTokensSteps(text, model), opts);
+  if (text.length < OFF_THREAD_COUNT_CHARS) return sliced();
+  const n = await runOffThread<number>('countText', { text, model }, { inThread: sliced });
+  // A worker does not stop mid-count: a caller that gave up gets what the slices would give it.
+  if (opts?.signal?.aborted) throw opts.signal.reason ?? new Error('aborted');
+  return n;
 }
 
 /**

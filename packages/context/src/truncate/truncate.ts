@@ -6,6 +6,7 @@ import {
   yieldToEventLoop,
   type SliceOptions,
 } from '../tokens/encoder';
+import { runOffThread } from '../worker/pool';
 
 /** Default `toolOutput.maxTokens` (seed 004 Phase 1). */
 export const TOOL_OUTPUT_MAX_TOKENS = 5000;
@@ -212,8 +213,8 @@ function cutEnds(
 }
 
 /**
- * truncateToolOutput for the thread that answers requests: a large text is counted in slices
- * (the event loop runs between them) and only its two ends are encoded, in windows grown until
+ * truncateToolOutput for the thread that answers requests: a large text is cut on the work pool,
+ * or counted in slices (the event loop runs between them) when no worker can run, and only its two ends are encoded, in windows grown until
  * they hold the kept tokens. Same cut as truncateToolOutput (head and tail by tokens, the marker,
  * the line count); `removed` is the exact total less what is kept.
  */
@@ -227,6 +228,20 @@ export async function truncateToolOutputAsync(
   const enc = encoderFor(opts.model ?? '');
   if (policy !== 'tokens' || maxTokens <= 0 || text.length < LARGE_OUTPUT_CHARS || enc.name === 'approx_chars_4')
     return truncateToolOutput(text, opts);
+  // The whole cut on the work pool (the same result: truncateToolOutput counts it whole, then
+  // encodes only the two ends), in slices here when no worker can run.
+  const cut = await runOffThread<TruncateResult>(
+    'truncate',
+    { text, opts },
+    { inThread: () => truncateSliced(text, opts, slice) },
+  );
+  // A worker does not stop mid-cut: a caller that gave up gets what the slices would give it.
+  if (slice?.signal?.aborted) throw slice.signal.reason ?? new Error('aborted');
+  return cut;
+}
+
+async function truncateSliced(text: string, opts: TruncateOptions, slice?: SliceOptions): Promise<TruncateResult> {
+  const maxTokens = opts.maxTokens ?? TOOL_OUTPUT_MAX_TOKENS;
   const total = await countTextTokensAsync(text, opts.model ?? '', slice);
   const totalLines = lineCount(text);
   if (total <= maxTokens) return { text, truncated: false, removed: 0, unit: null, totalLines, tokens: total };

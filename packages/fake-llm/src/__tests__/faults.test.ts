@@ -1,5 +1,5 @@
 import OpenAI, { APIConnectionError, APIError, BadRequestError, InternalServerError, RateLimitError } from 'openai';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { countPromptTokens, startFakeLlm, type ErrorStyle, type FakeLlm } from '../index';
 
 let llm: FakeLlm;
@@ -146,8 +146,7 @@ describe('fault injection', () => {
       }
     })().catch(() => undefined);
     expect(got.join('')).toBe('slow');
-    await new Promise((r) => setTimeout(r, 100));
-    expect(llm.chatRequests()[0]!.clientClosed).toBe(true);
+    await vi.waitFor(() => expect(llm.chatRequests()[0]!.clientClosed).toBe(true), { timeout: 20_000 });
   });
 
   it('requires the API key when configured', async () => {

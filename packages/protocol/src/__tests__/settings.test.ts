@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mergeSettings, SettingsPatchSchema, SettingsSchema } from '../settings';
+import { isAutoThreshold, mergeSettings, SettingsPatchSchema, SettingsSchema } from '../settings';
 
 describe('settings patches', () => {
   it('a patch parses to exactly the fields it names (no defaults filled in)', () => {
@@ -22,4 +22,11 @@ describe('settings patches', () => {
     expect(SettingsPatchSchema.safeParse({ colour: 'red' }).success).toBe(false);
     expect(SettingsPatchSchema.safeParse({ compaction: { autoThresold: 0.5 } }).success).toBe(false);
   });
+});
+
+describe('isAutoThreshold (the one rule: auto compaction is on for a fraction in (0, 1))', () => {
+  it.each([0.01, 0.5, 0.8, 0.99])('%s turns it on', (t) => expect(isAutoThreshold(t)).toBe(true));
+  it.each([0, 1, -1, 2, Number.NaN, null, undefined, '0.8'])('%s turns it off', (t) =>
+    expect(isAutoThreshold(t)).toBe(false),
+  );
 });

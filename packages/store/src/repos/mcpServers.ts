@@ -3,7 +3,7 @@
 import { McpServerUpsertSchema, type McpServerUpsert } from '@threadline/protocol';
 import { StoreError, type KeyStorage, type McpServerRecord, type McpServersRepo, type McpToolPin } from '../types';
 import { parseInput, type RepoContext } from './context';
-import type { KeyPolicy } from './providers';
+import { createSealer, type KeyPolicy } from '../secrets/sealer';
 
 interface Row {
   id: string;
@@ -96,28 +96,26 @@ export function createMcpServersRepo(ctx: RepoContext, keys: KeyPolicy): McpServ
     return r;
   };
 
+  const sealer = createSealer(keys);
   function open(r: Row): Secrets {
     if (r.secrets_cipher === null) return { env: {}, headers: {} };
-    if (r.secret_storage === 'plaintext') return JSON.parse(r.secrets_cipher) as Secrets;
-    if (!keys.encryptor?.available())
-      throw new StoreError(
-        'no_encryptor',
+    return JSON.parse(
+      sealer.open(
+        r.secrets_cipher,
+        r.secret_storage,
         `The secrets of MCP server "${r.name}" are encrypted, but no secure storage is available to decrypt them.`,
-      );
-    return JSON.parse(keys.encryptor.decrypt(r.secrets_cipher)) as Secrets;
+      ),
+    ) as Secrets;
   }
 
   function seal(s: Secrets): { secrets_cipher: string | null; secret_storage: KeyStorage } {
     if (Object.keys(s.env).length === 0 && Object.keys(s.headers).length === 0)
       return { secrets_cipher: null, secret_storage: 'none' };
-    const plain = JSON.stringify(s);
-    if (keys.encryptor?.available())
-      return { secrets_cipher: keys.encryptor.encrypt(plain), secret_storage: 'encrypted' };
-    if (keys.allowPlaintextKeys) return { secrets_cipher: plain, secret_storage: 'plaintext' };
-    throw new StoreError(
-      'no_encryptor',
+    const { cipher, storage } = sealer.seal(
+      JSON.stringify(s),
       'Cannot save the environment variables or headers of this server: no secure storage (OS keychain) is available.',
     );
+    return { secrets_cipher: cipher, secret_storage: storage };
   }
 
   const upsertTx = db.transaction((input: McpServerUpsert): McpServerRecord => {

@@ -1,7 +1,8 @@
 // Provider profiles. The API key never leaves this module except through secret(); at rest it is
 // the injected encryptor's output, or plain text only when the caller allowed it (marked per row).
 import { ProviderUpsertSchema, type ProviderProfile, type ProviderUpsert } from '@threadline/protocol';
-import { StoreError, type Encryptor, type KeyStorage, type ProvidersRepo } from '../types';
+import { createSealer, type KeyPolicy } from '../secrets/sealer';
+import { StoreError, type KeyStorage, type ProvidersRepo } from '../types';
 import { parseInput, type RepoContext } from './context';
 
 interface ProviderRow {
@@ -47,11 +48,6 @@ function learnedFor(window: number | null, contextWindow: number): number | null
   return window !== null && Number.isInteger(window) && window > 0 && window < contextWindow ? window : null;
 }
 
-export interface KeyPolicy {
-  encryptor?: Encryptor;
-  allowPlaintextKeys: boolean;
-}
-
 export function createProvidersRepo(ctx: RepoContext, keys: KeyPolicy): ProvidersRepo {
   const { db } = ctx;
   const getRow = db.prepare<[string], ProviderRow>('SELECT * FROM provider_profiles WHERE id = ?');
@@ -83,14 +79,13 @@ export function createProvidersRepo(ctx: RepoContext, keys: KeyPolicy): Provider
     return r;
   };
 
+  const sealer = createSealer(keys);
   function sealKey(apiKey: string): { api_key_cipher: string; key_storage: KeyStorage } {
-    if (keys.encryptor?.available())
-      return { api_key_cipher: keys.encryptor.encrypt(apiKey), key_storage: 'encrypted' };
-    if (keys.allowPlaintextKeys) return { api_key_cipher: apiKey, key_storage: 'plaintext' };
-    throw new StoreError(
-      'no_encryptor',
+    const { cipher, storage } = sealer.seal(
+      apiKey,
       'Cannot save the API key: no secure storage (OS keychain) is available, and storing keys in plain text was not allowed.',
     );
+    return { api_key_cipher: cipher, key_storage: storage };
   }
 
   const upsertTx = db.transaction((input: ProviderUpsert): ProviderProfile => {
@@ -170,14 +165,11 @@ export function createProvidersRepo(ctx: RepoContext, keys: KeyPolicy): Provider
     secret(id) {
       const r = mustRow(id);
       if (r.api_key_cipher === null) return null;
-      if (r.key_storage === 'plaintext') return r.api_key_cipher;
-      if (!keys.encryptor?.available()) {
-        throw new StoreError(
-          'no_encryptor',
-          `The API key of provider "${r.name}" is encrypted, but no secure storage is available to decrypt it.`,
-        );
-      }
-      return keys.encryptor.decrypt(r.api_key_cipher);
+      return sealer.open(
+        r.api_key_cipher,
+        r.key_storage,
+        `The API key of provider "${r.name}" is encrypted, but no secure storage is available to decrypt it.`,
+      );
     },
     keyStorage: (id) => mustRow(id).key_storage,
     delete: (id) => deleteTx.immediate(id),

@@ -3,6 +3,7 @@
 import { createServer, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
+import { vi } from 'vitest';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
@@ -71,13 +72,17 @@ export async function refusedUrl(): Promise<string> {
   return `http://127.0.0.1:${port}/mcp`;
 }
 
-/** Polls a condition (no fixed sleeps): for states a background process reaches. */
-export async function until<T>(fn: () => T | undefined | null | false, what: string, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+/**
+ * Waits (vi.waitFor, no fixed sleeps) until `fn` gives a truthy value, and returns it: for states a
+ * background process reaches. `what` names it when it never does.
+ */
+export function until<T>(fn: () => T | undefined | null | false, what: string, timeoutMs = 20_000): Promise<T> {
+  return vi.waitFor(
+    () => {
+      const v = fn();
+      if (!v) throw new Error(`timed out waiting for ${what}`);
+      return v;
+    },
+    { timeout: timeoutMs, interval: 20 },
+  );
 }

@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChatRequestView, FakeReply } from '@threadline/fake-llm';
 import { dispatchRoute } from '@threadline/protocol';
 import { lastIsTool, startHarness, type Harness } from '../harness';
@@ -8,13 +8,6 @@ import { everythingStdio } from './servers';
 
 let h: Harness;
 
-async function until(pred: () => Promise<boolean>): Promise<void> {
-  const end = Date.now() + 20_000;
-  while (!(await pred())) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 afterEach(async () => h?.close());
 
 const toolNames = (req: ChatRequestView): string[] =>
@@ -141,7 +134,10 @@ describe('MCP tools in a turn', () => {
         url: `http://127.0.0.1:${port}/mcp`,
       });
       await h.api['chat.send']({ sessionId: h.sessionId, text: 'hello' });
-      await until(async () => (await h.api['mcp.servers.list']({})).servers[0]?.status === 'starting');
+      await vi.waitFor(async () => expect((await h.api['mcp.servers.list']({})).servers[0]?.status).toBe('starting'), {
+        timeout: 20_000,
+        interval: 20,
+      });
       expect(await h.api['chat.cancel']({ sessionId: h.sessionId })).toEqual({ cancelled: true });
       expect(h.llm.chatRequests()).toHaveLength(0);
       expect(h.history().at(-1)?.kind).toBe('turn_aborted');

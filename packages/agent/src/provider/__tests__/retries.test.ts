@@ -52,6 +52,15 @@ describe('the SDK retries requests', () => {
     );
   });
 
+  it('a 429, then a 500, then success: the notices count the attempts the fetch saw', async () => {
+    llm.enqueue(fault(429), fault(500));
+    const r = await client.streamChat({ messages: user, onRetry });
+    expect(r.content).toBe('You said: hello');
+    expect(r.attempts).toBe(3);
+    expect(llm.chatRequests()).toHaveLength(3);
+    expect(attemptsOf(notices)).toEqual(['1/3 rate_limit', '2/3 server']);
+  });
+
   it('honours Retry-After in seconds', async () => {
     llm.enqueue(fault(503, { 'retry-after': '0' }));
     expect(await client.complete({ messages: user, onRetry })).toBe('You said: hello');
@@ -199,17 +208,52 @@ describe('a stream that fails after its headers', () => {
   });
 });
 
-describe('the observer of the SDK', () => {
-  it("speaks only on the SDK's retry line, and reports its own timeout as one", async () => {
-    const seen = observeAttempts(3, (i) => notices.push(i));
-    const ac = new AbortController();
-    ac.abort(); // what the SDK's timeout does to a fetch
-    await expect(seen.fetch(llm.url + '/models', { signal: ac.signal })).rejects.toThrow();
-    seen.logger.info('[log_1] POST http://x/chat/completions succeeded with status 200 in 3ms');
-    seen.logger.info('[log_1] connection timed out - error; no more retries left');
+describe('the observer of the SDK (its fetch option)', () => {
+  const chat = (seen: ReturnType<typeof observeAttempts>, signal?: AbortSignal) =>
+    seen.fetch(llm.url + '/chat/completions', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'm', messages: user }),
+      signal,
+    });
+
+  it('counts every attempt and tells each failure the SDK retries, within the budget', async () => {
+    llm.enqueue(fault(500), fault(429), fault(500));
+    const seen = observeAttempts(2, onRetry);
+    expect((await chat(seen)).status).toBe(500);
+    expect((await chat(seen)).status).toBe(429);
+    // The third failure is past the 2 retries: the SDK gives up, so no notice.
+    expect((await chat(seen)).status).toBe(500);
+    expect(seen.state.attempts).toBe(3);
+    expect(attemptsOf(notices)).toEqual(['1/2 server', '2/2 rate_limit']);
+    // The SDK still reads the body the observer quoted.
+    expect(notices[1]!.error.message).toMatch(/^The provider is rate limiting requests/);
+  });
+
+  it('says nothing of a success or of a failure the SDK does not retry', async () => {
+    llm.enqueue(fault(400), fault(500, { 'x-should-retry': 'false' }));
+    const seen = observeAttempts(3, onRetry);
+    expect((await chat(seen)).status).toBe(400);
+    expect((await chat(seen)).status).toBe(500);
+    expect((await chat(seen)).status).toBe(200);
+    expect(seen.state.attempts).toBe(3);
     expect(notices).toEqual([]);
-    seen.logger.info('[log_1] connection timed out - retrying, 3 attempts remaining');
+  });
+
+  it("reports the SDK's own timeout as a network retry, and the user's cancel as nothing", async () => {
+    const timedOut = new AbortController();
+    timedOut.abort(); // what the SDK's timeout does to a fetch
+    const seen = observeAttempts(3, onRetry);
+    await expect(chat(seen, timedOut.signal)).rejects.toThrow();
     expect(attemptsOf(notices)).toEqual(['1/3 network']);
     expect(notices[0]!.error.message).toBe('Could not reach the provider (Request timed out).');
+
+    notices = [];
+    const user = new AbortController();
+    user.abort();
+    const cancelled = observeAttempts(3, onRetry, user.signal);
+    await expect(chat(cancelled, user.signal)).rejects.toThrow();
+    expect(cancelled.state.attempts).toBe(1);
+    expect(notices).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { startFakeLlm, type FakeLlm } from '@threadline/fake-llm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createProviderClient, type ProviderClient, type ToolCallDelta } from '../index';
 
 let llm: FakeLlm;
@@ -142,9 +142,8 @@ describe('streamChat', () => {
     expect(r.aborted).toBe(true);
     expect(r.content).toBe('one two ');
     expect(r.toolCalls).toEqual([]);
-    await new Promise((res) => setTimeout(res, 100));
+    await vi.waitFor(() => expect(llm.chatRequests()[0]!.clientClosed).toBe(true), { timeout: 20_000 });
     expect(llm.chatRequests()).toHaveLength(1); // no retry after an abort
-    expect(llm.chatRequests()[0]!.clientClosed).toBe(true);
   });
 
   it('returns aborted at once for a signal that already fired', async () => {

@@ -10,6 +10,7 @@ import {
   summarizeWithFallback,
   unitMessages,
 } from './fold';
+import { errorMessage } from '@threadline/protocol';
 
 type Of<N extends StepSpec['name']> = Extract<StepSpec, { name: N }>;
 
@@ -34,7 +35,7 @@ export async function summarize(state: WorkState, ctx: StepContext, spec: Of<'su
     text = r.text;
     pct = r.toolOutputsRemovedPercent;
   } catch (err) {
-    if (spec.optional) return { skipped: 'summary_failed', error: err instanceof Error ? err.message : String(err) };
+    if (spec.optional) return { skipped: 'summary_failed', error: errorMessage(err) };
     throw err;
   }
   state.summaries.push(text);

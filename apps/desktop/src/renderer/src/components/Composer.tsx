@@ -14,6 +14,7 @@ import type { TFunction } from 'i18next';
 import { COMPOSER_ID } from './composerId';
 import { isReachable } from './ConnectionBanner';
 import { useSlashMenu } from './SlashMenu';
+import { errorMessage } from '@threadline/protocol';
 
 export { COMPOSER_ID };
 
@@ -197,7 +198,7 @@ function discardUnsent(id: string): void {
 }
 
 function uploadError(err: unknown, t: TFunction): string {
-  const m = err instanceof Error ? err.message : String(err);
+  const m = errorMessage(err);
   if (m === 'file_too_large') return t('chat.attach.tooLarge');
   if (m === 'image_too_large') return t('chat.attach.imageTooLarge');
   return m;

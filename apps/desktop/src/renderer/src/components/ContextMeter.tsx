@@ -1,7 +1,7 @@
 import { useMemo, useRef, useState, type RefObject } from 'react';
 import { useDismiss } from '../hooks/useDismiss';
 import { useTranslation } from 'react-i18next';
-import type { CompactionPreview, ContextUsage } from '@threadline/protocol';
+import { errorMessage, isAutoThreshold, type CompactionPreview, type ContextUsage } from '@threadline/protocol';
 import { call } from '../transport';
 import { formatTokens } from '../i18n';
 import { useAppStore } from '../store';
@@ -11,7 +11,7 @@ import { SessionCostBreakdown } from './CostViews';
 /** `percent` is 0–100 (protocol ContextUsage); `threshold` is a fraction 0–1. */
 export function band(percent: number, threshold: number): 'ok' | 'warn' | 'high' | 'full' {
   const p = percent / 100;
-  const th = threshold > 0 && threshold < 1 ? threshold : 0.8;
+  const th = isAutoThreshold(threshold) ? threshold : 0.8;
   if (p >= 0.95) return 'full';
   if (p >= th) return 'high';
   if (p >= th - 0.2) return 'warn';
@@ -50,7 +50,7 @@ function Popover({
   const [preview, setPreview] = useState<CompactionPreview | null>(null);
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const thresholdOn = usage.threshold > 0 && usage.threshold < 1;
+  const thresholdOn = isAutoThreshold(usage.threshold);
 
   // .meter-wrap holds the meter button too, whose click is its own toggle.
   useDismiss(true, wrapRef, onClose);
@@ -61,7 +61,7 @@ function Popover({
     try {
       setPreview(await call('compaction.preview', { sessionId }));
     } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
+      setError(errorMessage(err));
     } finally {
       setLoading(false);
     }
@@ -203,7 +203,7 @@ export function ContextMeter({ sessionId }: { sessionId: string }) {
   if (!usage) return null;
   const p = pct(usage);
   const b = band(p, usage.threshold);
-  const thresholdOn = usage.threshold > 0 && usage.threshold < 1;
+  const thresholdOn = isAutoThreshold(usage.threshold);
   const label = t('context.meterLabel', { percent: Math.round(p) });
   return (
     <div className="meter-wrap" ref={wrapRef}>

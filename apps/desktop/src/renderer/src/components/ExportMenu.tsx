@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useAppStore } from '../store';
 import { call } from '../transport';
 import { IconDownload } from './Icons';
+import { errorMessage } from '@threadline/protocol';
 
 /** Saves a file the user asked for (the desktop app shows its save dialog for a download). */
 export function download(filename: string, mime: string, content: string): void {
@@ -52,7 +53,7 @@ export function ExportMenu({ sessionId }: { sessionId: string }) {
       const file = await call('sessions.export', { id: sessionId, format, branches });
       download(file.filename, file.mime, file.content);
     } catch (err) {
-      showToast(t('export.failed', { message: err instanceof Error ? err.message : String(err) }));
+      showToast(t('export.failed', { message: errorMessage(err) }));
     }
   };
 

@@ -4,6 +4,7 @@ import { call, RpcError } from '../transport';
 import { useAppStore } from '../store';
 import { Dialog } from './Dialog';
 import { IconFolder } from './Icons';
+import { errorMessage } from '@threadline/protocol';
 
 /** What the renderer can check before asking the runtime (which resolves and checks the rest). */
 export function folderInputError(raw: string): 'empty' | 'absolute' | null {
@@ -43,7 +44,7 @@ export function FolderButton({ sessionId, folder }: { sessionId: string; folder:
     } catch (err) {
       const notFound = err instanceof RpcError && err.code === 'not_found';
       setMissing(notFound);
-      setError(notFound ? t('folder.errors.missing') : err instanceof Error ? err.message : String(err));
+      setError(notFound ? t('folder.errors.missing') : errorMessage(err));
     } finally {
       setSaving(false);
     }

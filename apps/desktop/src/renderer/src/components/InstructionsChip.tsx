@@ -5,6 +5,7 @@ import { call } from '../transport';
 import { useAppStore } from '../store';
 import { Dialog } from './Dialog';
 import { IconFile, IconPencil } from './Icons';
+import { errorMessage } from '@threadline/protocol';
 
 /**
  * The instructions in force for the session, in the chat header: a chip naming the project's
@@ -38,7 +39,7 @@ export function InstructionsChip({ sessionId, folder }: { sessionId: string; fol
       setInfo(await call('instructions.setSession', { sessionId, systemPrompt: text }));
       setDialog(null);
     } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
+      setError(errorMessage(err));
     } finally {
       setSaving(false);
     }

@@ -5,6 +5,7 @@ import { call } from '../transport';
 import { McpServerForm } from './McpServerForm';
 import { McpToolReview } from './McpToolReview';
 import { Toggle } from './SettingsControls';
+import { errorMessage } from '@threadline/protocol';
 import { Field, FormBanner } from './form/Field';
 
 /** Rows follow the servers' live state: often while one starts, calmly otherwise (a crash, a restart). */
@@ -14,7 +15,7 @@ const IDLE_POLL_MS = 4000;
 const IMPORT_EXAMPLE = '{\n  "mcpServers": {\n    "filesystem": { "command": "npx", "args": ["-y", "…"] }\n  }\n}'; // i18n-ignore
 
 function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+  return errorMessage(err);
 }
 
 export function McpStatus({ server }: { server: McpServerInfo }) {

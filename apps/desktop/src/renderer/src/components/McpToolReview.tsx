@@ -4,6 +4,7 @@ import type { McpServerInfo } from '@threadline/protocol';
 import { useAppStore } from '../store';
 import { call } from '../transport';
 import { reveal } from '../lib/reveal';
+import { errorMessage } from '@threadline/protocol';
 
 /**
  * The tools a server lists, as the model would read them: description and input schema, per
@@ -22,7 +23,7 @@ export function McpToolReview({ server, onChanged }: { server: McpServerInfo; on
       await call('mcp.tools.approve', { id: server.id });
       onChanged();
     } catch (err) {
-      onChanged(err instanceof Error ? err.message : String(err));
+      onChanged(errorMessage(err));
     } finally {
       setBusy(false);
     }

@@ -1,6 +1,12 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { FactCategorySchema, type FactCategory, type MemoryCandidate, type MemoryFact } from '@threadline/protocol';
+import {
+  errorMessage,
+  FactCategorySchema,
+  type FactCategory,
+  type MemoryCandidate,
+  type MemoryFact,
+} from '@threadline/protocol';
 import { call } from '../transport';
 import { useAppStore } from '../store';
 import { IconPencil, IconPin, IconUndo, IconX, IconTrash } from './Icons';
@@ -27,7 +33,7 @@ function FactItem({
       await p;
       onChanged();
     } catch (err) {
-      onError(err instanceof Error ? err.message : String(err));
+      onError(errorMessage(err));
     }
   };
 
@@ -205,7 +211,7 @@ export function MemoryPanel({ sessionId }: { sessionId: string }) {
                 setContent('');
                 refresh();
               },
-              (err: unknown) => setError(err instanceof Error ? err.message : String(err)),
+              (err: unknown) => setError(errorMessage(err)),
             );
           }}
         >

@@ -5,6 +5,7 @@ import { useDismiss } from '../hooks/useDismiss';
 import { useAppStore } from '../store';
 import { call } from '../transport';
 import { IconChevronDown, IconCpu, IconRefresh } from './Icons';
+import { errorMessage } from '@threadline/protocol';
 
 interface Listed {
   models: string[];
@@ -43,7 +44,7 @@ export function ModelSwitcher({ sessionId }: { sessionId: string }) {
       (err: unknown) =>
         setLists((cur) => ({
           ...cur,
-          [id]: { models: [], error: err instanceof Error ? err.message : String(err), loading: false },
+          [id]: { models: [], error: errorMessage(err), loading: false },
         })),
     );
   };
@@ -60,7 +61,7 @@ export function ModelSwitcher({ sessionId }: { sessionId: string }) {
     try {
       await call('sessions.setModel', { id: sessionId, profileId: p.id, model: m });
     } catch (err) {
-      showToast(err instanceof Error ? err.message : String(err));
+      showToast(errorMessage(err));
     }
   };
 

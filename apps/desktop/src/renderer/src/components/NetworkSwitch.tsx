@@ -4,6 +4,7 @@ import type { SandboxStatus } from '@threadline/protocol';
 import { call } from '../transport';
 import { Dialog } from './Dialog';
 import { IconGlobe } from './Icons';
+import { errorMessage } from '@threadline/protocol';
 
 /**
  * "Allow network for commands" of one session, in the chat header: commands in the OS sandbox
@@ -37,7 +38,7 @@ export function NetworkSwitch({ sessionId }: { sessionId: string }) {
     try {
       setStatus(await call('sandbox.setNetwork', { sessionId, allowed }));
     } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
+      setError(errorMessage(err));
     }
   };
 

@@ -1,6 +1,13 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { STRATEGIES, type ProviderProfile, type SettingsPatch, type VisibilityLevel } from '@threadline/protocol';
+import {
+  errorMessage,
+  STRATEGIES,
+  isAutoThreshold,
+  type ProviderProfile,
+  type SettingsPatch,
+  type VisibilityLevel,
+} from '@threadline/protocol';
 import { call } from '../transport';
 import { Dialog } from './Dialog';
 import { useAppStore } from '../store';
@@ -90,7 +97,7 @@ function DeleteProfile({ profile, onClose }: { profile: ProviderProfile; onClose
       await loadProviders();
       onClose();
     } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
+      setError(errorMessage(err));
       setWorking(false);
     }
   };
@@ -240,7 +247,7 @@ function Context() {
       <SettingRow label={t('settings.context.threshold')} help={t('settings.context.thresholdHelp')}>
         <NumberField
           label={t('settings.context.threshold')}
-          value={th > 0 && th < 1 ? Math.round(th * 100) : 0}
+          value={isAutoThreshold(th) ? Math.round(th * 100) : 0}
           suffix={t('settings.context.percentSuffix')}
           validate={(n) => (Number.isInteger(n) && n >= 0 && n < 100 ? null : t('settings.context.thresholdInvalid'))}
           onCommit={(n) => apply({ compaction: { autoThreshold: n / 100 } })}

@@ -4,6 +4,7 @@ import { useAppStore } from '../store';
 import { call } from '../transport';
 import { Dialog } from './Dialog';
 import { download } from './ExportMenu';
+import { errorMessage } from '@threadline/protocol';
 
 /** The commands `/` offers. `insert`: goes into the input for the user to finish and send. */
 const COMMANDS = [
@@ -80,7 +81,7 @@ export function useSlashMenu(
           const file = await call('sessions.export', { id: sessionId, format: 'markdown' });
           download(file.filename, file.mime, file.content);
         } catch (err) {
-          showToast(t('export.failed', { message: err instanceof Error ? err.message : String(err) }));
+          showToast(t('export.failed', { message: errorMessage(err) }));
         }
         return;
       case 'help':

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { McpServerInfo } from '@threadline/protocol';
 import { useAppStore } from '../store';
 import { call } from '../transport';
+import { errorMessage } from '@threadline/protocol';
 
 /**
  * Tool definitions are sent with every request: when MCP servers make them take more than the
@@ -23,7 +24,7 @@ export function ToolShareNotice({ sessionId }: { sessionId: string }) {
     try {
       setServers((await call('mcp.servers.list', { sessionId })).servers.filter((s) => s.enabled));
     } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
+      setError(errorMessage(err));
     }
   };
   const toggle = async (s: McpServerInfo, use: boolean) => {
@@ -34,7 +35,7 @@ export function ToolShareNotice({ sessionId }: { sessionId: string }) {
       // The meter and this notice follow the new tool set.
       await loadContext(sessionId);
     } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
+      setError(errorMessage(err));
     }
   };
 

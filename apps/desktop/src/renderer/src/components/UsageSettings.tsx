@@ -6,9 +6,10 @@ import { formatTokens } from '../i18n';
 import { useAppStore } from '../store';
 import { cacheRate, formatCost } from '../lib/cost';
 import { NumberField, SettingRow } from './SettingsControls';
+import { errorMessage } from '@threadline/protocol';
 import { Field, FormBanner } from './form/Field';
 
-const errText = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+const errText = (err: unknown): string => errorMessage(err);
 
 /** Totals per local day and model over the last 30 days. */
 function DailyTable() {

@@ -1,6 +1,6 @@
 import type { StateCreator } from 'zustand';
 import type { ChatState, StoredMessage } from '@threadline/protocol';
-import { CHAT_TEXT_MAX } from '@threadline/protocol';
+import { errorMessage, CHAT_TEXT_MAX } from '@threadline/protocol';
 import i18n from '../i18n';
 import { call } from '../transport';
 import { joinStream, lastUserText, mergeMessage, throughLastRequest, withoutUncommitted } from './chatLists';
@@ -8,7 +8,7 @@ import { createDeltaBuffer } from './deltaBuffer';
 import { sessionOf } from './sessionState';
 import type { AppState, ChatSessionState, ChatSlice, SliceEvents } from './types';
 
-const errMessage = (err: unknown) => (err instanceof Error ? err.message : String(err));
+const errMessage = (err: unknown) => errorMessage(err);
 const errCode = (err: unknown) => (err && typeof err === 'object' && 'code' in err ? String(err.code) : 'internal');
 
 type Get = () => AppState;

@@ -2,6 +2,7 @@ import type { StateCreator } from 'zustand';
 import type { Checkpoint } from '@threadline/protocol';
 import { call } from '../transport';
 import type { AppState, SliceEvents } from './types';
+import { errorMessage } from '@threadline/protocol';
 
 /** The checkpoint slice's part of a session's state. */
 export interface CheckpointSessionState {
@@ -21,7 +22,7 @@ export interface CheckpointSlice {
   changeCheckpoint(checkpoint: Checkpoint, action: 'restore' | 'redo', force?: boolean): Promise<string[]>;
 }
 
-const errMessage = (err: unknown) => (err instanceof Error ? err.message : String(err));
+const errMessage = (err: unknown) => errorMessage(err);
 
 const withCheckpoint = (list: Checkpoint[], c: Checkpoint): Checkpoint[] =>
   list.some((x) => x.id === c.id) ? list.map((x) => (x.id === c.id ? c : x)) : [...list, c];

@@ -1,9 +1,9 @@
 import type { StateCreator } from 'zustand';
-import type { CompactionRecord } from '@threadline/protocol';
+import { errorMessage, type CompactionRecord } from '@threadline/protocol';
 import { call } from '../transport';
 import type { AppState, ContextSessionState, ContextSlice, SliceEvents } from './types';
 
-const errMessage = (err: unknown) => (err instanceof Error ? err.message : String(err));
+const errMessage = (err: unknown) => errorMessage(err);
 
 export const createContextSlice: StateCreator<AppState, [], [], ContextSlice> = (_set, get) => {
   /** The context slice writes only its own fields of a session. */

@@ -2,6 +2,7 @@ import type { StateCreator } from 'zustand';
 import { call } from '../transport';
 import { EMPTY_SESSION } from './sessionState';
 import type { AppState, SessionsSlice, SliceEvents } from './types';
+import { errorMessage } from '@threadline/protocol';
 
 const byNewest = (a: { updatedAt: number }, b: { updatedAt: number }) => b.updatedAt - a.updatedAt;
 const LAST_SESSION_KEY = 'threadline.lastSession';
@@ -29,7 +30,7 @@ export const createSessionsSlice: StateCreator<AppState, [], [], SessionsSlice> 
       await get().selectSession(s.id);
       return s.id;
     } catch (err) {
-      get().showToast(err instanceof Error ? err.message : String(err));
+      get().showToast(errorMessage(err));
       return null;
     }
   },
@@ -38,7 +39,7 @@ export const createSessionsSlice: StateCreator<AppState, [], [], SessionsSlice> 
     try {
       get().upsertSession(await call('sessions.rename', { id, title }));
     } catch (err) {
-      get().showToast(err instanceof Error ? err.message : String(err));
+      get().showToast(errorMessage(err));
     }
   },
 
@@ -46,7 +47,7 @@ export const createSessionsSlice: StateCreator<AppState, [], [], SessionsSlice> 
     try {
       await call('sessions.delete', { id });
     } catch (err) {
-      get().showToast(err instanceof Error ? err.message : String(err));
+      get().showToast(errorMessage(err));
       return;
     }
     const rest = get().sessions.filter((s) => s.id !== id);

@@ -1,6 +1,7 @@
 import type { StateCreator } from 'zustand';
 import { call } from '../transport';
 import type { AppState, SettingsSlice } from './types';
+import { errorMessage } from '@threadline/protocol';
 
 export const createSettingsSlice: StateCreator<AppState, [], [], SettingsSlice> = (set, get) => ({
   settings: null,
@@ -23,7 +24,7 @@ export const createSettingsSlice: StateCreator<AppState, [], [], SettingsSlice> 
       await get()
         .loadSettings()
         .catch(() => undefined);
-      return err instanceof Error ? err.message : String(err);
+      return errorMessage(err);
     }
   },
 });

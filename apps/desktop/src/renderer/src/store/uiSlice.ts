@@ -1,6 +1,7 @@
 import type { StateCreator } from 'zustand';
 import type { AppState, SliceEvents, UiSlice } from './types';
 import { lastSessionId } from './sessionsSlice';
+import { errorMessage } from '@threadline/protocol';
 
 let toastTimer: ReturnType<typeof setTimeout> | null = null;
 /** The side panel open before Settings covered the window; closing Settings brings it back. */
@@ -55,7 +56,7 @@ export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set, get)
     try {
       await Promise.all([get().loadSettings(), get().loadProviders(), get().loadSessions()]);
     } catch (err) {
-      set({ phase: 'error', bootError: err instanceof Error ? err.message : String(err) });
+      set({ phase: 'error', bootError: errorMessage(err) });
       return;
     }
     if (get().providers.length === 0) {

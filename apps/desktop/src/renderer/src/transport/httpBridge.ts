@@ -1,5 +1,6 @@
 import {
-  APP_EVENT_TYPES,
+  errorMessage,
+  isAppEvent,
   type AppEvent,
   type RouteName,
   type RpcResult,
@@ -26,15 +27,6 @@ export function takeToken(loc: Location = window.location, storage: Storage = wi
     return fromUrl;
   }
   return storage.getItem(TOKEN_KEY);
-}
-
-function isAppEvent(v: unknown): v is AppEvent {
-  return (
-    typeof v === 'object' &&
-    v !== null &&
-    typeof (v as { type?: unknown }).type === 'string' &&
-    (APP_EVENT_TYPES as readonly string[]).includes((v as { type: string }).type)
-  );
 }
 
 export function parseSseData(data: string): AppEvent | null {
@@ -132,7 +124,7 @@ export function createHttpBridge(token: string | null, base = ''): HttpBridge {
         void probe().then((answer) => {
           if (answer !== 'open') setState(answer);
         });
-        return { ok: false, error: { code: 'internal', message: err instanceof Error ? err.message : String(err) } };
+        return { ok: false, error: { code: 'internal', message: errorMessage(err) } };
       }
     },
     onReconnect(listener) {

@@ -1,12 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-
-export interface Encryptor {
-  encrypt(plain: string): string;
-  decrypt(cipher: string): string;
-  available(): boolean;
-}
+import type { Encryptor } from '../types';
 
 /**
  * Browser mode has no OS keychain (Electron uses safeStorage). API keys are sealed with

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createFileEncryptor } from '../fileEncryptor';
+import { createFileEncryptor } from '../secrets/fileEncryptor';
 
 describe('file encryptor (browser mode API keys)', () => {
   it('round-trips, never stores the plain key, and survives a restart', () => {
