@@ -151,7 +151,7 @@ test('bad configurations each give one clear message and break nothing else', as
   await page.getByTestId('mcp-add').click();
   await page.getByTestId('mcp-name').fill('empty');
   await page.getByTestId('mcp-save').click();
-  await expect(page.getByTestId('mcp-form-error')).toContainText('a command is required');
+  await expect(page.getByTestId('mcp-form-error-command')).toContainText('a command is required');
   await page.getByTestId('mcp-form').getByRole('button', { name: 'Cancel' }).click();
 
   // Malformed import JSON.

@@ -8,8 +8,20 @@ import type { ProviderProfile } from './providers';
 import type { SessionSummary, ToolAccess, ToolDiff, ToolSandbox } from './routes';
 import type { SessionCost } from './usage';
 
+/**
+ * A session's memory changed (a refresh stored facts or candidates, the user edited, forgot, restored
+ * or pinned a fact, a compaction kept a memory checkpoint, another branch with its own facts is
+ * shown): a window showing it reads it again.
+ */
+export const MemoryUpdatedEventSchema = z.object({
+  type: z.literal('memory.updated'),
+  sessionId: z.string(),
+});
+export type MemoryUpdatedEvent = z.infer<typeof MemoryUpdatedEventSchema>;
+
 /** Events pushed from the runtime to every renderer. */
 export type AppEvent =
+  | MemoryUpdatedEvent
   /** Streamed text of the answer; `reasoning: true`: of the model's thinking before it (shown collapsed). */
   | { type: 'message.delta'; sessionId: string; messageId: string; delta: string; reasoning?: true }
   | { type: 'message.complete'; sessionId: string; message: StoredMessage }
@@ -97,6 +109,7 @@ export const APP_EVENT_TYPES: readonly AppEventType[] = [
   'provider.retrying',
   'checkpoint.updated',
   'providers.changed',
+  'memory.updated',
 ];
 
 const AppEventEnvelopeSchema = z.looseObject({

@@ -112,3 +112,26 @@ describe('CFPM candidates across turns', () => {
     expect(rows.map((c) => [c.decision, c.reason])).toEqual([['rejected', 'artifact_unhelpful']]);
   });
 });
+
+describe('memory.updated (issue 27)', () => {
+  it('is pushed where memory changes: a refresh, a user edit, forget/pin, another branch shown', async () => {
+    h = await startHarness({
+      settings: { compaction: { strategy: 'cfpm_memory_v1' } },
+      llm: { defaultReply: { content: 'Next step: review the q3 summary report with the team.' } },
+    });
+    const updates = () => h.events.filter((e) => e.type === 'memory.updated' && e.sessionId === h.sessionId).length;
+    await h.turn('write the report');
+    const afterTurn = updates();
+    // The turn start's and the final answer's refreshes.
+    expect(afterTurn).toBeGreaterThanOrEqual(1);
+    const fact = await h.api['memory.facts.upsert']({ sessionId: h.sessionId, category: 'note', content: 'tabs' });
+    expect(updates()).toBe(afterTurn + 1);
+    await h.api['memory.facts.setStatus']({ id: fact.id, status: 'active', pinned: true });
+    expect(updates()).toBe(afterTurn + 2);
+    const first = h.history().find((m) => m.role === 'user' && m.kind === 'normal')!;
+    await h.api['branches.switch']({ sessionId: h.sessionId, messageId: first.id });
+    expect(updates()).toBe(afterTurn + 3);
+    // Never for another session.
+    expect(h.events.some((e) => e.type === 'memory.updated' && e.sessionId !== h.sessionId)).toBe(false);
+  });
+});

@@ -107,7 +107,9 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
   const checkpoints = new CheckpointService(opts.store, emit, dataDir, appFiles(dataDir, dbFile), opts.checkpoints);
   const deps: TurnDeps = {
     store: opts.store,
-    sessions: new SessionSnapshots(opts.store, now, opts.snapshots),
+    sessions: new SessionSnapshots(opts.store, now, opts.snapshots, (sessionId) =>
+      emit({ type: 'memory.updated', sessionId }),
+    ),
     // The built-in (or a test's) tools are the base every session's registry extends.
     toolsFor: (sessionId) => mcp.registry(registry.list(), sessionId),
     mcp,

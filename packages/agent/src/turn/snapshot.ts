@@ -103,6 +103,8 @@ export class SessionSnapshots {
     private readonly store: Store,
     private readonly now: () => number,
     opts: SnapshotOptions = {},
+    /** Told of every change of a session's memory: a write, or another branch shown (`memory.updated`). */
+    private readonly memoryChanged: (sessionId: string) => void = () => undefined,
   ) {
     this.max = Math.max(1, opts.max ?? 4);
     this.idleMs = opts.idleMs ?? 5 * 60_000;
@@ -303,6 +305,7 @@ export class SessionSnapshots {
       // hides): the cached view, the meter and context.usage must not answer the old one.
       snap.version += 1;
     }
+    if (applied.facts) this.memoryChanged(sessionId);
     return { record: applied.record, inserted: applied.inserted };
   }
 
@@ -327,6 +330,7 @@ export class SessionSnapshots {
       if (next.candidates.length > 0 || result.facts.length > 0) snap.memorySeen = true;
       snap.version += 1;
     }
+    this.memoryChanged(sessionId);
     return result;
   }
 
@@ -340,6 +344,7 @@ export class SessionSnapshots {
       snap.memoryEpoch += 1;
       snap.version += 1;
     }
+    this.memoryChanged(sessionId);
     return fact;
   }
 
@@ -355,6 +360,7 @@ export class SessionSnapshots {
       snap.memoryEpoch += 1;
       snap.version += 1;
     }
+    this.memoryChanged(fact.sessionId);
     return fact;
   }
 
@@ -362,6 +368,8 @@ export class SessionSnapshots {
   switchBranch(sessionId: string, id: string, opts: { exact?: boolean } = {}): string {
     const leaf = this.store.messages.switchTo(sessionId, id, opts);
     this.drop(sessionId);
+    // The branch shown has its own facts.
+    this.memoryChanged(sessionId);
     return leaf;
   }
 

@@ -5,7 +5,7 @@ import { ChatView } from '../components/ChatView';
 import { useAppStore } from '../store';
 import { setBridge } from '../transport';
 import { createFakeBridge } from './fakeBridge';
-import { msg, session, settings, usage } from './fixtures';
+import { msg, session, settings, usage, seed } from './fixtures';
 
 describe('ChatView', () => {
   let fake: ReturnType<typeof createFakeBridge>;
@@ -16,16 +16,18 @@ describe('ChatView', () => {
       'messages.list': () => [],
     });
     setBridge(fake.bridge);
-    useAppStore.setState({
-      settings: settings(),
-      sessions: [session()],
-      activeSessionId: 's1',
-      messages: { s1: [msg({ id: 'u1', seq: 1, role: 'user', content: 'hello' })] },
-      usage: { s1: usage() },
-      compactions: { s1: [] },
-      busy: {},
-      compacting: {},
-    });
+    useAppStore.setState(
+      seed({
+        settings: settings(),
+        sessions: [session()],
+        activeSessionId: 's1',
+        messages: { s1: [msg({ id: 'u1', seq: 1, role: 'user', content: 'hello' })] },
+        usage: { s1: usage() },
+        compactions: { s1: [] },
+        busy: {},
+        compacting: {},
+      }),
+    );
   });
   afterEach(cleanup);
 
@@ -42,7 +44,7 @@ describe('ChatView', () => {
   });
 
   it('while streaming: a Stop button that cancels, and Compact disabled with the reason', async () => {
-    useAppStore.setState({ busy: { s1: true } });
+    useAppStore.setState(seed({ busy: { s1: true } }));
     render(<ChatView />);
     const compact = screen.getByTestId('compact-button') as HTMLButtonElement;
     expect(compact.disabled).toBe(true);
@@ -54,10 +56,10 @@ describe('ChatView', () => {
   });
 
   it('Compact is disabled when usage says nothing can be compacted, and calls compaction.run otherwise', async () => {
-    useAppStore.setState({ usage: { s1: usage({ canCompact: false }) } });
+    useAppStore.setState(seed({ usage: { s1: usage({ canCompact: false }) } }));
     const { rerender } = render(<ChatView />);
     expect((screen.getByTestId('compact-button') as HTMLButtonElement).title).toBe('Nothing to compact yet');
-    useAppStore.setState({ usage: { s1: usage({ canCompact: true }) } });
+    useAppStore.setState(seed({ usage: { s1: usage({ canCompact: true }) } }));
     rerender(<ChatView />);
     await act(async () => {
       fireEvent.click(screen.getByTestId('compact-button'));
@@ -98,23 +100,25 @@ describe('ChatView', () => {
       });
     }
     const stored = msg({ id: 'e1', seq: 2, role: 'user', kind: 'error_notice', content: 'The provider failed.' });
-    useAppStore.setState({
-      messages: { s1: [msg({ id: 'u1', seq: 1, role: 'user', content: 'hello' }), stored] },
-      errors: {},
-    });
+    useAppStore.setState(
+      seed({
+        messages: { s1: [msg({ id: 'u1', seq: 1, role: 'user', content: 'hello' }), stored] },
+        errors: {},
+      }),
+    );
     render(<ChatView />);
     expect(screen.getAllByTestId('inline-error').map((e) => e.textContent)).toEqual([
       expect.stringContaining('The provider failed.'),
     ]);
     act(() =>
-      useAppStore.setState({
-        errors: { s1: { code: 'invalid_input', message: 'That message was refused.', retryText: 'x', stored: false } },
+      useAppStore.getState().patchSession('s1', {
+        error: { code: 'invalid_input', message: 'That message was refused.', retryText: 'x', stored: false },
       }),
     );
     expect(screen.getAllByTestId('inline-error').map((e) => e.textContent)).toEqual([
       expect.stringContaining('That message was refused.'),
     ]);
-    act(() => useAppStore.setState({ errors: {} }));
+    act(() => useAppStore.getState().patchSession('s1', { error: null }));
   });
 
   it('a 10,000-message session renders only a window of rows', () => {
@@ -134,7 +138,7 @@ describe('ChatView', () => {
     const many = Array.from({ length: 10_000 }, (_, i) =>
       msg({ id: `x${i}`, seq: i, role: i % 2 ? 'assistant' : 'user', content: `message ${i}` }),
     );
-    useAppStore.setState({ messages: { s1: many } });
+    useAppStore.setState(seed({ messages: { s1: many } }));
     render(<ChatView />);
     const rendered = screen.queryAllByTestId(/msg-(user|assistant)/).length;
     expect(rendered).toBeGreaterThan(0);
@@ -147,15 +151,17 @@ describe('Composer drafts', () => {
   it('keeps an unsent draft per session', async () => {
     const fake = createFakeBridge({ 'messages.list': () => [] });
     setBridge(fake.bridge);
-    useAppStore.setState({
-      settings: settings(),
-      sessions: [session(), session('s2', 'Second')],
-      activeSessionId: 's1',
-      messages: { s1: [], s2: [] },
-      usage: { s1: usage(), s2: usage() },
-      compactions: { s1: [], s2: [] },
-      busy: {},
-    });
+    useAppStore.setState(
+      seed({
+        settings: settings(),
+        sessions: [session(), session('s2', 'Second')],
+        activeSessionId: 's1',
+        messages: { s1: [], s2: [] },
+        usage: { s1: usage(), s2: usage() },
+        compactions: { s1: [], s2: [] },
+        busy: {},
+      }),
+    );
     render(<ChatView />);
     fireEvent.change(screen.getByTestId('composer-input'), { target: { value: 'half a thought' } });
     act(() => useAppStore.setState({ activeSessionId: 's2' }));

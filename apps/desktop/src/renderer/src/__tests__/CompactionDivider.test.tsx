@@ -3,7 +3,7 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import '../i18n';
 import { CompactionDivider } from '../components/CompactionDivider';
 import { useAppStore } from '../store';
-import { compaction, msg } from './fixtures';
+import { compaction, msg, seed } from './fixtures';
 
 const SNAPSHOT =
   '[CFPM_MEMORY_V1] Checkpoint.\nUser messages (first line each):\n- run step 2\nKnown artifacts/paths:\n- build/report.txt';
@@ -12,7 +12,7 @@ describe('CompactionDivider', () => {
   afterEach(cleanup);
 
   it('shows a CFPM checkpoint as the plain lines it is (titles stay their own lines)', () => {
-    useAppStore.setState({ busy: {} });
+    useAppStore.setState(seed({ busy: {} }));
     const c = compaction({
       strategy: 'cfpm_memory_v1',
       summary: SNAPSHOT,
@@ -48,7 +48,7 @@ describe('CompactionDivider', () => {
   });
 
   it('says so when a compaction saved under 10 %, and shows its instructions', () => {
-    useAppStore.setState({ busy: {} });
+    useAppStore.setState(seed({ busy: {} }));
     const small = compaction({ tokensBefore: 3600, tokensAfter: 3500, instructions: 'focus on files' });
     render(<CompactionDivider sessionId="s1" compaction={small} latest inserted={[]} />);
     expect(screen.getByTestId('divider-small').textContent).toContain('saved under 10%');

@@ -1,3 +1,4 @@
+import { seed } from './fixtures';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { ResendEstimate, SessionCost, UsageTotals } from '@threadline/protocol';
@@ -33,13 +34,13 @@ describe('cost views', () => {
   });
 
   it('the meter shows tokens in and out, the cache hit rate and the cost; no price is "unknown"', () => {
-    useAppStore.setState({ cost: { s1: cost() } });
+    useAppStore.setState(seed({ cost: { s1: cost() } }));
     const { rerender } = render(<SessionCostBreakdown sessionId="s1" />);
     expect(screen.getByTestId('cost-tokens-in').textContent).toBe('12K');
     expect(screen.getByTestId('cost-cache-rate').textContent).toBe('9.0K (75%)');
     expect(screen.getByTestId('cost-tokens-out').textContent).toBe('400');
     expect(screen.getByTestId('cost-total').textContent).toBe('$0.012');
-    useAppStore.setState({ cost: { s1: cost({ cost: null, unpricedCalls: 3 }) } });
+    useAppStore.setState(seed({ cost: { s1: cost({ cost: null, unpricedCalls: 3 }) } }));
     rerender(<SessionCostBreakdown sessionId="s1" />);
     expect(screen.getByTestId('cost-total').textContent).toBe('unknown');
     void i18n.changeLanguage('zh-CN');
@@ -48,7 +49,7 @@ describe('cost views', () => {
   });
 
   it('a divider says what its summary cost', () => {
-    useAppStore.setState({ cost: { s1: cost() } });
+    useAppStore.setState(seed({ cost: { s1: cost() } }));
     render(<DividerCost sessionId="s1" compactionId="c1" />);
     expect(screen.getByTestId('divider-cost').textContent).toContain('summary 3.0K in (83% cached), 200 out, $0.0020');
   });
@@ -73,7 +74,7 @@ describe('cost views', () => {
       'messages.list': () => [],
     });
     setBridge(fake.bridge);
-    useAppStore.setState({ cost: { s1: cost() }, busy: {}, compacting: {} });
+    useAppStore.setState(seed({ cost: { s1: cost() }, busy: {}, compacting: {} }));
     const { rerender } = render(<ResendWarning sessionId="s1" typing={false} />);
     expect(screen.queryByTestId('resend-warning')).toBeNull();
     rerender(<ResendWarning sessionId="s1" typing />);
@@ -99,7 +100,7 @@ describe('cost views', () => {
       }),
     });
     setBridge(fake.bridge);
-    useAppStore.setState({ cost: { s1: cost() }, busy: {}, compacting: {} });
+    useAppStore.setState(seed({ cost: { s1: cost() }, busy: {}, compacting: {} }));
     render(<ResendWarning sessionId="s1" typing />);
     await waitFor(() => expect(fake.calls.some((c) => c.route === 'usage.resendEstimate')).toBe(true));
     expect(screen.queryByTestId('resend-warning')).toBeNull();

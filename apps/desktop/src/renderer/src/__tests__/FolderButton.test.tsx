@@ -6,7 +6,7 @@ import { ToolCallCard } from '../components/ToolCallCard';
 import { useAppStore } from '../store';
 import { setBridge } from '../transport';
 import { createFakeBridge } from './fakeBridge';
-import { session, settings, usage } from './fixtures';
+import { session, settings, usage, seed } from './fixtures';
 
 afterEach(cleanup);
 
@@ -24,16 +24,18 @@ describe('the working folder in the chat header', () => {
       },
     });
     setBridge(fake.bridge);
-    useAppStore.setState({
-      settings: settings(),
-      sessions: [session()],
-      activeSessionId: 's1',
-      messages: { s1: [] },
-      usage: { s1: usage() },
-      compactions: { s1: [] },
-      busy: {},
-      compacting: {},
-    });
+    useAppStore.setState(
+      seed({
+        settings: settings(),
+        sessions: [session()],
+        activeSessionId: 's1',
+        messages: { s1: [] },
+        usage: { s1: usage() },
+        compactions: { s1: [] },
+        busy: {},
+        compacting: {},
+      }),
+    );
     render(<ChatView />);
     expect(screen.getByTestId('folder-button').textContent).toContain('/home/u/Threadline');
     fireEvent.click(screen.getByTestId('folder-button'));
@@ -62,20 +64,22 @@ describe('the approval card', () => {
       type: 'function' as const,
       function: { name: 'read_file', arguments: '{"path":"link.txt"}' },
     };
-    useAppStore.setState({
-      busy: { s1: true },
-      tools: {
-        c1: {
-          sessionId: 's1',
-          status: 'waiting',
-          needsApproval: true,
-          durationMs: null,
-          call,
-          messageId: 'a1',
-          access: { path: '/home/u/.ssh/id_ed25519', zone: 'credential' },
+    useAppStore.setState(
+      seed({
+        busy: { s1: true },
+        tools: {
+          c1: {
+            sessionId: 's1',
+            status: 'waiting',
+            needsApproval: true,
+            durationMs: null,
+            call,
+            messageId: 'a1',
+            access: { path: '/home/u/.ssh/id_ed25519', zone: 'credential' },
+          },
         },
-      },
-    });
+      }),
+    );
     render(<ToolCallCard sessionId="s1" call={call} result={null} />);
     const access = screen.getByTestId('tool-access');
     expect(access.textContent).toContain('/home/u/.ssh/id_ed25519');

@@ -47,7 +47,7 @@ describe('checkpoint rows', () => {
     const handle = createEventHandler(store.getState, store.setState);
     handle({ type: 'checkpoint.updated', sessionId: 's1', checkpoint: checkpoint({}) });
     handle({ type: 'checkpoint.updated', sessionId: 's1', checkpoint: checkpoint({ state: 'undone' }) });
-    expect(store.getState().checkpoints.s1?.map((c) => [c.id, c.state])).toEqual([['cp1', 'undone']]);
+    expect(store.getState().bySession.s1?.checkpoints?.map((c) => [c.id, c.state])).toEqual([['cp1', 'undone']]);
   });
 });
 

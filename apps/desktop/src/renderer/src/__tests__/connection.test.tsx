@@ -1,3 +1,4 @@
+import { seed } from './fixtures';
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, render, screen } from '@testing-library/react';
 import i18n from '../i18n';
@@ -18,20 +19,22 @@ afterEach(() => {
 describe('the link to the runtime (issue 25)', () => {
   it('a runtime that stopped ends running and waiting tool cards and every busy session', () => {
     const store = createAppStore();
-    store.setState({
-      busy: { s1: true },
-      tools: {
-        c1: { sessionId: 's1', status: 'running', needsApproval: false, durationMs: null, call, messageId: 'a1' },
-        c2: { sessionId: 's1', status: 'waiting', needsApproval: true, durationMs: null, call, messageId: 'a1' },
-        c3: { sessionId: 's1', status: 'ok', needsApproval: false, durationMs: 5 },
-      },
-    });
+    store.setState(
+      seed({
+        busy: { s1: true },
+        tools: {
+          c1: { sessionId: 's1', status: 'running', needsApproval: false, durationMs: null, call, messageId: 'a1' },
+          c2: { sessionId: 's1', status: 'waiting', needsApproval: true, durationMs: null, call, messageId: 'a1' },
+          c3: { sessionId: 's1', status: 'ok', needsApproval: false, durationMs: 5 },
+        },
+      }),
+    );
     store.getState().setConnection('reconnecting');
     expect(store.getState().tools.c1!.status).toBe('running');
     store.getState().setConnection('stopped');
-    const { tools, busy } = store.getState();
+    const { tools, bySession } = store.getState();
     expect([tools.c1!.status, tools.c2!.status, tools.c3!.status]).toEqual(['aborted', 'aborted', 'ok']);
-    expect(busy).toEqual({});
+    expect(Object.values(bySession).filter((s) => s.busy)).toEqual([]);
   });
 
   it('says so in the page, in English and Chinese, and nothing while the link is up', async () => {

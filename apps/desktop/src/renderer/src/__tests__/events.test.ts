@@ -29,14 +29,14 @@ describe('store fed by events', () => {
     fake.emit({ type: 'message.delta', sessionId: 's1', messageId: 'a1', delta: 'lo' });
     await tick();
     expect(store.getState().streaming.a1?.text).toBe('Hello');
-    expect(store.getState().busy.s1).toBe(true);
+    expect(store.getState().bySession.s1?.busy).toBe(true);
     fake.emit({
       type: 'message.complete',
       sessionId: 's1',
       message: msg({ id: 'a1', seq: 2, role: 'assistant', content: 'Hello!' }),
     });
     expect(store.getState().streaming.a1).toBeUndefined();
-    expect(store.getState().messages.s1?.map((m) => m.content)).toEqual(['hi', 'Hello!']);
+    expect(store.getState().bySession.s1?.messages?.map((m) => m.content)).toEqual(['hi', 'Hello!']);
   });
 
   it('tracks a tool call from approval request to result', () => {
@@ -55,7 +55,7 @@ describe('store fed by events', () => {
     expect(store.getState().tools.c1).toMatchObject({ status: 'ok', durationMs: 12 });
     // Finished calls are no longer in flight: they keep no call/step for the pending list.
     expect(store.getState().tools.c1?.messageId).toBeUndefined();
-    expect(store.getState().messages.s1?.at(-1)?.id).toBe('t1');
+    expect(store.getState().bySession.s1?.messages?.at(-1)?.id).toBe('t1');
   });
 
   it('approving calls chat.approve and marks the call running', async () => {
@@ -83,9 +83,9 @@ describe('store fed by events', () => {
       busy: false,
     });
     expect(store.getState().streaming.a5).toBeUndefined();
-    expect(store.getState().busy.s1).toBe(false);
+    expect(store.getState().bySession.s1?.busy).toBe(false);
     fake.emit({ type: 'error', sessionId: 's1', code: 'provider_error', message: 'rate limited' });
-    expect(store.getState().errors.s1).toEqual({
+    expect(store.getState().bySession.s1?.error).toEqual({
       code: 'provider_error',
       message: 'rate limited',
       retryText: 'hi',
@@ -99,7 +99,7 @@ describe('store fed by events', () => {
 
   it('usage events update the meter data; an undone compaction comes back inactive and the context reloads', async () => {
     fake.emit({ type: 'usage', sessionId: 's1', usage: usage({ percent: 91 }) });
-    expect(store.getState().usage.s1?.percent).toBe(91);
+    expect(store.getState().bySession.s1?.usage?.percent).toBe(91);
     fake.emit({ type: 'compaction.finished', sessionId: 's1', compaction: compaction({ id: 'c9' }) });
     await tick();
     const before = fake.calls.filter((c) => c.route === 'compaction.list').length;
@@ -108,7 +108,7 @@ describe('store fed by events', () => {
       sessionId: 's1',
       compaction: compaction({ id: 'c9', active: false, undoneAt: 2 }),
     });
-    expect(store.getState().compactions.s1?.find((c) => c.id === 'c9')?.active).toBe(false);
+    expect(store.getState().bySession.s1?.compactions?.find((c) => c.id === 'c9')?.active).toBe(false);
     await tick();
     expect(fake.calls.filter((c) => c.route === 'compaction.list').length).toBe(before + 1);
   });
@@ -122,14 +122,14 @@ describe('store fed by events', () => {
       instructions: null,
       percent: 81,
     });
-    expect(store.getState().liveCompaction.s1).toMatchObject({ trigger: 'auto', percent: 81, step: null });
-    expect(store.getState().compacting.s1).toBe(true);
+    expect(store.getState().bySession.s1?.liveCompaction).toMatchObject({ trigger: 'auto', percent: 81, step: null });
+    expect(store.getState().bySession.s1?.compacting).toBe(true);
     fake.emit({ type: 'compaction.progress', sessionId: 's1', step: 'summarize' });
-    expect(store.getState().liveCompaction.s1?.step).toBe('summarize');
+    expect(store.getState().bySession.s1?.liveCompaction?.step).toBe('summarize');
     fake.emit({ type: 'compaction.finished', sessionId: 's1', compaction: compaction({ id: 'c9' }) });
-    expect(store.getState().liveCompaction.s1).toBeNull();
-    expect(store.getState().compacting.s1).toBe(false);
-    expect(store.getState().compactions.s1?.map((c) => c.id)).toContain('c9');
+    expect(store.getState().bySession.s1?.liveCompaction).toBeNull();
+    expect(store.getState().bySession.s1?.compacting).toBe(false);
+    expect(store.getState().bySession.s1?.compactions?.map((c) => c.id)).toContain('c9');
   });
 
   it('a cancelled or failed compaction leaves nothing running', () => {
@@ -142,8 +142,8 @@ describe('store fed by events', () => {
       percent: null,
     });
     fake.emit({ type: 'compaction.failed', sessionId: 's1', reason: 'cancelled', cancelled: true });
-    expect(store.getState().liveCompaction.s1).toBeNull();
-    expect(store.getState().compacting.s1).toBe(false);
+    expect(store.getState().bySession.s1?.liveCompaction).toBeNull();
+    expect(store.getState().bySession.s1?.compacting).toBe(false);
   });
 
   it('tool.requested keeps the gate rewrite beside the model call', () => {

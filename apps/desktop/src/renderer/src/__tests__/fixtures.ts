@@ -1,4 +1,6 @@
 import { DEFAULT_SETTINGS, type CompactionRecord, type ContextUsage, type StoredMessage } from '@threadline/protocol';
+import { EMPTY_SESSION } from '../store/sessionState';
+import type { AppState, SessionState } from '../store/types';
 
 let seq = 0;
 export function msg(partial: Partial<StoredMessage> & Pick<StoredMessage, 'role'>): StoredMessage {
@@ -63,3 +65,29 @@ export const session = (id = 's1', title = 'First') => ({
   messageCount: 0,
   workingFolder: '/home/u/Threadline',
 });
+
+/** A session's fields given per field, by session id (`{ busy: { s1: true } }`), as a store may be seeded. */
+export type PerField = { [K in keyof SessionState]?: Record<string, SessionState[K] | null> } & {
+  errors?: Record<string, SessionState['error']>;
+};
+
+/**
+ * A store patch with sessions' state: the per-session fields (`busy`, `messages`, `errors`…) given
+ * by field and id become `bySession` (every other session forgotten); the rest is passed through.
+ */
+export function seed(patch: PerField & Partial<AppState>): Partial<AppState> {
+  const bySession: Record<string, SessionState> = {};
+  const rest: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(patch)) {
+    const field = key === 'errors' ? 'error' : key;
+    if (!(field in EMPTY_SESSION)) {
+      rest[key] = value;
+      continue;
+    }
+    for (const [id, v] of Object.entries(value as Record<string, unknown>)) {
+      const s = (bySession[id] ??= { ...EMPTY_SESSION });
+      (s as unknown as Record<string, unknown>)[field] = v ?? (EMPTY_SESSION as Record<string, unknown>)[field];
+    }
+  }
+  return { ...(rest as Partial<AppState>), bySession };
+}

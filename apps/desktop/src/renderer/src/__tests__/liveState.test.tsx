@@ -9,7 +9,7 @@ import { connectEvents, createAppStore, useAppStore } from '../store';
 import { joinStream } from '../store/chatLists';
 import { setBridge } from '../transport';
 import { createFakeBridge } from './fakeBridge';
-import { msg } from './fixtures';
+import { msg, seed } from './fixtures';
 
 const call = {
   id: 'c1',
@@ -32,7 +32,7 @@ describe('a renderer that loads while a turn runs', () => {
     const store = createAppStore();
     await store.getState().loadMessages('s1');
     const st = store.getState();
-    expect(st.busy.s1).toBe(true);
+    expect(st.bySession.s1?.busy).toBe(true);
     expect(st.streaming.a1?.text).toBe('Let me look.');
     expect(st.tools.c1).toMatchObject({ status: 'waiting', needsApproval: true, call, messageId: 'a1' });
   });
@@ -42,7 +42,7 @@ describe('a renderer that loads while a turn runs', () => {
     setBridge(fake.bridge);
     const store = createAppStore();
     await store.getState().loadMessages('s1');
-    expect(store.getState().busy.s1).toBeUndefined();
+    expect(store.getState().bySession.s1?.busy).toBe(false);
   });
 });
 
@@ -107,7 +107,7 @@ describe('tool card', () => {
   beforeEach(() => {
     fake = createFakeBridge({ 'messages.fullOutput': () => ({ text: 'line 1\nline 2\nthe very end' }) });
     setBridge(fake.bridge);
-    useAppStore.setState({ tools: {}, busy: {} });
+    useAppStore.setState(seed({ tools: {}, busy: {} }));
   });
   afterEach(cleanup);
 
@@ -147,11 +147,13 @@ describe('per-session approvals', () => {
       },
     });
     setBridge(fake.bridge);
-    useAppStore.setState({
-      tools: { c1: { sessionId: 's1', status: 'waiting', needsApproval: true, durationMs: null } },
-      busy: { s1: true },
-      approvals: {},
-    });
+    useAppStore.setState(
+      seed({
+        tools: { c1: { sessionId: 's1', status: 'waiting', needsApproval: true, durationMs: null } },
+        busy: { s1: true },
+        approvals: {},
+      }),
+    );
     const { SessionApprovals } = await import('../components/SessionApprovals');
     render(
       <>
@@ -183,7 +185,7 @@ describe('races between chat.state and events', () => {
     setBridge(fake.bridge);
     const store = createAppStore();
     connectEvents(store);
-    store.setState({ messages: { s1: [] } });
+    store.setState(seed({ messages: { s1: [] } }));
     const loading = store.getState().loadChatState('s1');
     // The turn ends while the answer is on its way...
     fake.emit({
@@ -206,7 +208,7 @@ describe('races between chat.state and events', () => {
       pending: [{ toolCall: call, messageId: 'a1', needsApproval: true, status: 'waiting' }],
     });
     await loading;
-    expect(store.getState().busy.s1).toBe(false);
+    expect(store.getState().bySession.s1?.busy).toBe(false);
     expect(store.getState().tools.c1).toBeUndefined();
   });
 
@@ -222,7 +224,7 @@ describe('races between chat.state and events', () => {
     setBridge(fake.bridge);
     const store = createAppStore();
     connectEvents(store);
-    store.setState({ messages: { s1: [msg({ id: 'u1', seq: 1, role: 'user', content: 'go' })] } });
+    store.setState(seed({ messages: { s1: [msg({ id: 'u1', seq: 1, role: 'user', content: 'go' })] } }));
     fake.emit({ type: 'tool.requested', sessionId: 's1', toolCall: call, messageId: 'a9', needsApproval: false });
     expect(store.getState().tools.c1?.messageId).toBe('a9');
     fake.emit({

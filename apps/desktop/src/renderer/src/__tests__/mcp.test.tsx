@@ -9,7 +9,7 @@ import { parsePairs } from '../components/McpServerForm';
 import { useAppStore } from '../store';
 import { setBridge } from '../transport';
 import { createFakeBridge } from './fakeBridge';
-import { msg, session, settings, usage } from './fixtures';
+import { msg, session, settings, usage, seed } from './fixtures';
 
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
@@ -29,14 +29,16 @@ const server = (p: Partial<McpServerInfo> = {}): McpServerInfo => ({
 });
 
 beforeEach(() => {
-  useAppStore.setState({
-    settings: settings(),
-    sessions: [session()],
-    activeSessionId: 's1',
-    usage: { s1: usage() },
-    busy: {},
-    tools: {},
-  });
+  useAppStore.setState(
+    seed({
+      settings: settings(),
+      sessions: [session()],
+      activeSessionId: 's1',
+      usage: { s1: usage() },
+      busy: {},
+      tools: {},
+    }),
+  );
 });
 afterEach(cleanup);
 
@@ -79,11 +81,13 @@ describe('the tool-definition share notice', () => {
       'compaction.list': () => [],
     });
     setBridge(fake.bridge);
-    useAppStore.setState({
-      usage: {
-        s1: usage({ breakdown: { ...usage().breakdown, tools: 3000 }, toolServers: 1, toolsOverShare: true }),
-      },
-    });
+    useAppStore.setState(
+      seed({
+        usage: {
+          s1: usage({ breakdown: { ...usage().breakdown, tools: 3000 }, toolServers: 1, toolsOverShare: true }),
+        },
+      }),
+    );
     render(<ToolShareNotice sessionId="s1" />);
     expect(screen.getByTestId('tool-share-notice').textContent).toMatch(
       /Tool definitions take 30% of the context window \(more than 25%\), from 1 MCP server\./,

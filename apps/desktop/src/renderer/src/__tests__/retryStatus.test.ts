@@ -35,7 +35,12 @@ describe('a provider retry while the user waits', () => {
     ]) {
       retrying(1, 20_000);
       retrying(2, null, 'server');
-      expect(store.getState().retrying.s1).toEqual({ attempt: 2, maxRetries: 3, delayMs: null, reason: 'server' });
+      expect(store.getState().bySession.s1?.retrying).toEqual({
+        attempt: 2,
+        maxRetries: 3,
+        delayMs: null,
+        reason: 'server',
+      });
       // Another session's retry is its own.
       fake.emit({
         type: 'provider.retrying',
@@ -46,8 +51,8 @@ describe('a provider retry while the user waits', () => {
         reason: 'network',
       });
       end();
-      expect(store.getState().retrying.s1 ?? null).toBeNull();
-      expect(store.getState().retrying.s2?.reason).toBe('network');
+      expect(store.getState().bySession.s1?.retrying ?? null).toBeNull();
+      expect(store.getState().bySession.s2?.retrying?.reason).toBe('network');
     }
   });
 

@@ -1,3 +1,4 @@
+import { seed } from './fixtures';
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import type { SandboxStatus } from '@threadline/protocol';
@@ -84,20 +85,22 @@ describe('ToolCallCard leaving the sandbox', () => {
       type: 'function' as const,
       function: { name: 'shell', arguments: '{"command":"touch .git/hooks/x","sandbox":false}' },
     };
-    useAppStore.setState({
-      busy: { s1: true },
-      tools: {
-        c9: {
-          sessionId: 's1',
-          needsApproval: true,
-          durationMs: null,
-          status: 'waiting',
-          call,
-          messageId: 'm1',
-          sandbox: { state: 'outside_requested' },
+    useAppStore.setState(
+      seed({
+        busy: { s1: true },
+        tools: {
+          c9: {
+            sessionId: 's1',
+            needsApproval: true,
+            durationMs: null,
+            status: 'waiting',
+            call,
+            messageId: 'm1',
+            sandbox: { state: 'outside_requested' },
+          },
         },
-      },
-    });
+      }),
+    );
     render(<ToolCallCard sessionId="s1" call={call} result={null} />);
     expect(screen.getByTestId('tool-sandbox').textContent).toMatch(/Runs OUTSIDE the sandbox/);
     expect(screen.queryByTestId('approve-always')).toBeNull();

@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   COMPACTION_NOTICE_PREFIX,
   RUNTIME_NOTICE_PREFIX,
@@ -15,10 +15,11 @@ import { contextEvents, createContextSlice } from '../store/contextSlice';
 import { createSessionsSlice, sessionsEvents } from '../store/sessionsSlice';
 import { createSettingsSlice } from '../store/settingsSlice';
 import { createUiSlice, uiEvents } from '../store/uiSlice';
-import type { AppState, SliceEvents } from '../store/types';
+import { CHAT_SESSION, CHECKPOINT_SESSION, CONTEXT_SESSION, EMPTY_SESSION } from '../store/sessionState';
+import type { AppState, SessionState, SliceEvents } from '../store/types';
 import { setBridge } from '../transport';
 import { createFakeBridge } from './fakeBridge';
-import { compaction, msg, session, usage } from './fixtures';
+import { compaction, msg, session, usage, seed } from './fixtures';
 
 const tick = (ms = 30) => new Promise((r) => setTimeout(r, ms));
 
@@ -42,12 +43,39 @@ const HANDLERS: Record<Exclude<SliceName, 'settings'>, SliceEvents> = {
   ui: uiEvents,
 };
 
-/** Which slices' fields differ (by reference) between two states. */
-function changedSlices(before: AppState, after: AppState): Set<SliceName> {
-  const out = new Set<SliceName>();
+/** Which slice owns each field of a session's state (`bySession[id]`). */
+const SESSION_FIELDS: Record<string, SliceName | 'checkpoints'> = {
+  ...Object.fromEntries(Object.keys(CHAT_SESSION).map((k) => [k, 'chat' as const])),
+  ...Object.fromEntries(Object.keys(CONTEXT_SESSION).map((k) => [k, 'context' as const])),
+  ...Object.fromEntries(Object.keys(CHECKPOINT_SESSION).map((k) => [k, 'checkpoints' as const])),
+};
+
+/** The fields that differ (by reference) between two states; a session's as `<id>.<field>`. */
+function changedFields(before: AppState, after: AppState): string[] {
+  const out: string[] = [];
   for (const key of Object.keys(after) as (keyof AppState)[]) {
     if (before[key] === after[key]) continue;
-    const owner = (Object.keys(FIELDS) as SliceName[]).find((n) => FIELDS[n].has(key));
+    if (key !== 'bySession') {
+      out.push(key);
+      continue;
+    }
+    for (const [id, s] of Object.entries(after.bySession)) {
+      const prev = before.bySession[id] ?? EMPTY_SESSION;
+      for (const field of Object.keys(s) as (keyof SessionState)[])
+        if (prev[field] !== s[field]) out.push(`${id}.${field}`);
+    }
+  }
+  return out;
+}
+
+/** Which slices' fields differ (by reference) between two states. */
+function changedSlices(before: AppState, after: AppState): Set<SliceName | 'checkpoints'> {
+  const out = new Set<SliceName | 'checkpoints'>();
+  for (const key of changedFields(before, after)) {
+    const field = key.includes('.') ? key.slice(key.indexOf('.') + 1) : key;
+    const owner = key.includes('.')
+      ? SESSION_FIELDS[field]
+      : (Object.keys(FIELDS) as SliceName[]).find((n) => FIELDS[n].has(field));
     if (!owner) throw new Error(`no slice declares ${key}`);
     out.add(owner);
   }
@@ -112,26 +140,29 @@ const EVENTS: AppEvent[] = [
   { type: 'compaction.failed', sessionId: 's1', reason: 'did_not_reduce', cancelled: false },
   { type: 'compaction.undone', sessionId: 's1', compaction: compaction({ id: 'c9', active: false }) },
   { type: 'provider.retrying', sessionId: 's1', attempt: 1, maxRetries: 3, delayMs: 20_000, reason: 'rate_limit' },
+  { type: 'memory.updated', sessionId: 's1' },
 ];
 
 /** A store with something in every slice an event could touch: a turn half done, a compaction running. */
 function busyStore() {
   const store = createAppStore();
-  store.setState({
-    sessions: [session('s1'), session('s2', 'Second')],
-    activeSessionId: 's1',
-    busy: {},
-    messages: { s1: [msg({ id: 'u1', seq: 1, role: 'user', content: 'hi' })] },
-    streaming: { a1: { sessionId: 's1', messageId: 'a1', text: 'He' } },
-    tools: { c0: { sessionId: 's1', status: 'running', needsApproval: false, durationMs: null, messageId: 'a0' } },
-    errors: { s1: { code: 'x', message: 'x', retryText: null, stored: true } },
-    compacting: { s1: true },
-    liveCompaction: {
-      s1: { trigger: 'auto', strategy: 'cfpm_memory_v1', instructions: null, percent: 80, step: null },
-    },
-    compactions: { s1: [compaction({ id: 'c9' })] },
-    facts: { s1: [] },
-  });
+  store.setState(
+    seed({
+      sessions: [session('s1'), session('s2', 'Second')],
+      activeSessionId: 's1',
+      busy: {},
+      messages: { s1: [msg({ id: 'u1', seq: 1, role: 'user', content: 'hi' })] },
+      streaming: { a1: { sessionId: 's1', messageId: 'a1', text: 'He' } },
+      tools: { c0: { sessionId: 's1', status: 'running', needsApproval: false, durationMs: null, messageId: 'a0' } },
+      errors: { s1: { code: 'x', message: 'x', retryText: null, stored: true } },
+      compacting: { s1: true },
+      liveCompaction: {
+        s1: { trigger: 'auto', strategy: 'cfpm_memory_v1', instructions: null, percent: 80, step: null },
+      },
+      compactions: { s1: [compaction({ id: 'c9' })] },
+      facts: { s1: [] },
+    }),
+  );
   return store;
 }
 
@@ -167,7 +198,8 @@ describe('slices own their events', () => {
     expect([...(wrote.get('tool.requested') ?? [])]).toEqual(['chat']);
     expect([...(wrote.get('usage') ?? [])]).toEqual(['context']);
     expect([...(wrote.get('compaction.started') ?? [])]).toEqual(['context']);
-    expect([...(wrote.get('message.delta') ?? [])]).toEqual(['sessions']);
+    // Whether a session is busy is the chat slice's (a delta says a turn runs).
+    expect([...(wrote.get('message.delta') ?? [])]).toEqual(['chat']);
     expect([...(wrote.get('error') ?? [])].sort()).toEqual(['chat', 'context', 'ui']);
     expect([...(wrote.get('session.updated') ?? [])].sort()).toEqual(['chat', 'context', 'sessions']);
   });
@@ -178,9 +210,8 @@ describe('slices own their events', () => {
     const before = store.getState();
     fake.emit({ type: 'usage', sessionId: 's1', usage: usage({ percent: 91 }) });
     const after = store.getState();
-    expect(after.usage.s1?.percent).toBe(91);
-    const changed = Object.keys(after).filter((k) => before[k as keyof AppState] !== after[k as keyof AppState]);
-    expect(changed.sort()).toEqual(['liveEpoch', 'usage']);
+    expect(after.bySession.s1?.usage?.percent).toBe(91);
+    expect(changedFields(before, after).sort()).toEqual(['s1.liveEpoch', 's1.usage']);
   });
 });
 
@@ -196,7 +227,7 @@ describe('compaction state comes from the typed events only', () => {
     setBridge(fake.bridge);
     store = createAppStore();
     connectEvents(store);
-    store.setState({ messages: { s1: [] } });
+    store.setState(seed({ messages: { s1: [] } }));
   });
 
   it('started, progress and finished run the divider with no notice in the conversation', () => {
@@ -208,18 +239,21 @@ describe('compaction state comes from the typed events only', () => {
       instructions: null,
       percent: null,
     });
-    expect(store.getState().compacting.s1).toBe(true);
+    expect(store.getState().bySession.s1?.compacting).toBe(true);
     fake.emit({ type: 'compaction.progress', sessionId: 's1', step: 'memory_checkpoint' });
-    expect(store.getState().liveCompaction.s1).toMatchObject({ trigger: 'recovery', step: 'memory_checkpoint' });
+    expect(store.getState().bySession.s1?.liveCompaction).toMatchObject({
+      trigger: 'recovery',
+      step: 'memory_checkpoint',
+    });
     fake.emit({
       type: 'compaction.finished',
       sessionId: 's1',
       compaction: compaction({ id: 'c3', trigger: 'recovery' }),
     });
-    expect(store.getState().compacting.s1).toBe(false);
-    expect(store.getState().liveCompaction.s1).toBeNull();
-    expect(store.getState().compactions.s1?.map((c) => c.id)).toEqual(['c3']);
-    expect(store.getState().messages.s1?.some((m) => m.kind !== 'normal')).toBe(false);
+    expect(store.getState().bySession.s1?.compacting).toBe(false);
+    expect(store.getState().bySession.s1?.liveCompaction).toBeNull();
+    expect(store.getState().bySession.s1?.compactions?.map((c) => c.id)).toEqual(['c3']);
+    expect(store.getState().bySession.s1?.messages?.some((m) => m.kind !== 'normal')).toBe(false);
   });
 
   it('a notice that reads like a compaction changes no compaction state and reloads nothing', async () => {
@@ -231,26 +265,26 @@ describe('compaction state comes from the typed events only', () => {
       instructions: null,
       percent: 85,
     });
-    const running = store.getState().liveCompaction.s1;
-    const records = store.getState().compactions.s1;
+    const running = store.getState().bySession.s1?.liveCompaction;
+    const records = store.getState().bySession.s1?.compactions;
     const calls = fake.calls.length;
     for (const type of ['compacted', 'compaction_failed', 'undone', 'nothing_to_compact', 'auto_paused'] as const)
       fake.emit({ type: 'notice', sessionId: 's1', message: compactionNotice(type) });
     await tick();
-    expect(store.getState().compacting.s1).toBe(true);
-    expect(store.getState().liveCompaction.s1).toBe(running);
-    expect(store.getState().compactions.s1).toBe(records);
+    expect(store.getState().bySession.s1?.compacting).toBe(true);
+    expect(store.getState().bySession.s1?.liveCompaction).toBe(running);
+    expect(store.getState().bySession.s1?.compactions).toBe(records);
     // The notices are in the conversation (as chips), and nothing was asked of the host.
-    expect(store.getState().messages.s1).toHaveLength(5);
+    expect(store.getState().bySession.s1?.messages).toHaveLength(5);
     expect(fake.calls.slice(calls)).toEqual([]);
   });
 
-  it('a memory refresh notice still refreshes an open memory panel', async () => {
+  it('memory.updated refreshes an open memory panel; a memory notice alone asks nothing', async () => {
     const fake2 = createFakeBridge({ 'memory.facts.list': () => [], 'memory.candidates.list': () => [] });
     setBridge(fake2.bridge);
     const s = createAppStore();
     connectEvents(s);
-    s.setState({ messages: { s1: [] }, facts: { s1: [] } });
+    s.setState(seed({ messages: { s1: [] }, facts: { s1: [] } }));
     const payload: RuntimeNoticePayload = {
       version: 'v1',
       verbosity: 'brief',
@@ -269,7 +303,15 @@ describe('compaction state comes from the typed events only', () => {
       message: msg({ id: 'r1', seq: 1, role: 'user', kind: 'runtime_notice', content }),
     });
     await tick();
-    expect(fake2.calls.map((c) => c.route).sort()).toEqual(['memory.candidates.list', 'memory.facts.list']);
+    expect(fake2.calls).toEqual([]);
+    fake2.emit({ type: 'memory.updated', sessionId: 's1' });
+    await vi.waitFor(() =>
+      expect(fake2.calls.map((c) => c.route).sort()).toEqual(['memory.candidates.list', 'memory.facts.list']),
+    );
+    // A session whose memory panel was never opened loads nothing.
+    fake2.emit({ type: 'memory.updated', sessionId: 's2' });
+    await tick();
+    expect(fake2.calls).toHaveLength(2);
   });
 });
 
@@ -279,12 +321,12 @@ describe('the live epoch lives in the store', () => {
     setBridge(fake.bridge);
     const store = createAppStore();
     connectEvents(store);
-    store.setState({ messages: { s1: [] } });
+    store.setState(seed({ messages: { s1: [] } }));
     fake.emit({ type: 'message.delta', sessionId: 's1', messageId: 'a1', delta: 'x' });
-    expect(store.getState().liveEpoch.s1).toBeUndefined();
+    expect(store.getState().bySession.s1?.liveEpoch).toBe(0);
     fake.emit({ type: 'tool.requested', sessionId: 's1', toolCall: call, messageId: 'a1', needsApproval: true });
     fake.emit({ type: 'usage', sessionId: 's1', usage: usage() });
-    expect(store.getState().liveEpoch).toEqual({ s1: 2 });
+    expect(store.getState().bySession.s1?.liveEpoch).toBe(2);
   });
 
   it('a stale chat.state answer is joined for its text only: its calls and busy are ignored', async () => {
@@ -293,7 +335,7 @@ describe('the live epoch lives in the store', () => {
     setBridge(fake.bridge);
     const store = createAppStore();
     connectEvents(store);
-    store.setState({ messages: { s1: [] } });
+    store.setState(seed({ messages: { s1: [] } }));
     const loading = store.getState().loadChatState('s1');
     // While the answer is on its way the page streams on, and the call it will describe is answered.
     fake.emit({ type: 'message.delta', sessionId: 's1', messageId: 'a1', delta: 'world!' });
@@ -313,7 +355,7 @@ describe('the live epoch lives in the store', () => {
     await loading;
     const st = store.getState();
     expect(st.streaming.a1?.text).toBe('Hello world!');
-    expect(st.busy.s1).toBe(true);
+    expect(st.bySession.s1?.busy).toBe(true);
     expect(st.tools.c1).toBeUndefined();
     expect(st.tools.c2?.status).toBe('running');
   });
@@ -326,12 +368,12 @@ describe('the live epoch lives in the store', () => {
     const window1 = createAppStore();
     const window2 = createAppStore();
     connectEvents(window1);
-    window2.setState({ messages: { s1: [] } });
+    window2.setState(seed({ messages: { s1: [] } }));
     const loading = window2.getState().loadChatState('s1');
     // Only window 1 hears this event; window 2's answer is still the newest it knows.
     fake.emit({ type: 'usage', sessionId: 's1', usage: usage() });
     await loading;
-    expect(window1.getState().liveEpoch.s1).toBe(1);
-    expect(window2.getState().busy.s1).toBe(true);
+    expect(window1.getState().bySession.s1?.liveEpoch).toBe(1);
+    expect(window2.getState().bySession.s1?.busy).toBe(true);
   });
 });

@@ -8,13 +8,13 @@ import { buildRows } from '../lib/transcript';
 import { connectEvents, useAppStore } from '../store';
 import { setBridge } from '../transport';
 import { createFakeBridge } from './fakeBridge';
-import { msg } from './fixtures';
+import { msg, seed } from './fixtures';
 
 const accepted = () => ({ accepted: true, userMessageId: 'u-new' });
 
 afterEach(() => {
   cleanup();
-  useAppStore.setState({ busy: {}, queued: {}, messages: {}, errors: {}, tools: {} });
+  useAppStore.setState(seed({ busy: {}, queued: {}, messages: {}, errors: {}, tools: {} }));
 });
 
 describe('Continue after a stopped reply', () => {
@@ -46,7 +46,7 @@ describe('a message typed during a turn', () => {
     setBridge(fake.bridge);
     const disconnect = connectEvents(useAppStore);
     await i18n.changeLanguage('en');
-    useAppStore.setState({ busy: { s1: true }, messages: { s1: [msg({ role: 'user', content: 'go' })] } });
+    useAppStore.setState(seed({ busy: { s1: true }, messages: { s1: [msg({ role: 'user', content: 'go' })] } }));
     render(<Composer sessionId="s1" />);
     const input = screen.getByTestId('composer-input');
     for (const text of ['then run the tests', 'and drop this one']) {
@@ -91,7 +91,7 @@ describe('a message typed during a turn', () => {
     setBridge(fake.bridge);
     const disconnect = connectEvents(useAppStore);
     await i18n.changeLanguage('en');
-    useAppStore.setState({ busy: { s1: true }, messages: { s1: [msg({ role: 'user', content: 'go' })] } });
+    useAppStore.setState(seed({ busy: { s1: true }, messages: { s1: [msg({ role: 'user', content: 'go' })] } }));
     render(<Composer sessionId="s1" />);
     const picker = screen.getByTestId('attach-input');
     await act(async () => {
@@ -126,10 +126,12 @@ describe('a message typed during a turn', () => {
     const fake = createFakeBridge({ 'chat.send': accepted, 'messages.list': () => [] });
     setBridge(fake.bridge);
     await i18n.changeLanguage('zh-CN');
-    useAppStore.setState({
-      busy: { s1: false },
-      messages: { s1: [msg({ role: 'user', content: 'x', kind: 'turn_aborted' })] },
-    });
+    useAppStore.setState(
+      seed({
+        busy: { s1: false },
+        messages: { s1: [msg({ role: 'user', content: 'x', kind: 'turn_aborted' })] },
+      }),
+    );
     useAppStore.getState().enqueue('s1', 'later');
     render(<Composer sessionId="s1" />);
     expect(screen.getByTestId('queued-item').textContent).toContain('未发送');
@@ -151,12 +153,14 @@ describe('deny with a reason', () => {
       type: 'function' as const,
       function: { name: 'shell', arguments: '{"command":"rm -rf build"}' },
     };
-    useAppStore.setState({
-      busy: { s1: true },
-      tools: {
-        c1: { sessionId: 's1', needsApproval: true, durationMs: null, status: 'waiting', call, messageId: 'a1' },
-      },
-    });
+    useAppStore.setState(
+      seed({
+        busy: { s1: true },
+        tools: {
+          c1: { sessionId: 's1', needsApproval: true, durationMs: null, status: 'waiting', call, messageId: 'a1' },
+        },
+      }),
+    );
     render(<ToolCallCard sessionId="s1" call={call} result={null} />);
     fireEvent.click(screen.getByTestId('deny-with-reason'));
     fireEvent.change(screen.getByTestId('deny-reason'), { target: { value: 'only dist/' } });
@@ -226,7 +230,7 @@ describe('an attachment taken out before it was sent', () => {
     });
     setBridge(fake.bridge);
     await i18n.changeLanguage('en');
-    useAppStore.setState({ busy: { s2: true }, messages: { s2: [] } });
+    useAppStore.setState(seed({ busy: { s2: true }, messages: { s2: [] } }));
     render(<Composer sessionId="s2" />);
     const picker = screen.getByTestId('attach-input');
     await act(async () => {

@@ -8,7 +8,7 @@ import { IconChevron } from './Icons';
 export function VersionSwitcher({ sessionId, versions }: { sessionId: string; versions: Versions }) {
   const { t } = useTranslation();
   const switchBranch = useAppStore((s) => s.switchBranch);
-  const busy = useAppStore((s) => Boolean(s.busy[sessionId]));
+  const busy = useAppStore((s) => Boolean(s.bySession[sessionId]?.busy));
   const go = (index: number) => {
     const id = versions.ids[index - 1];
     if (id) void switchBranch(sessionId, id);

@@ -55,9 +55,9 @@ export function ChatView() {
   const { t } = useTranslation();
   const sessionId = useAppStore((s) => s.activeSessionId);
   const session = useAppStore((s) => s.sessions.find((x) => x.id === s.activeSessionId));
-  const loaded = useAppStore((s) => (sessionId ? Boolean(s.messages[sessionId]) : false));
-  const count = useAppStore((s) => (sessionId ? (s.messages[sessionId]?.length ?? 0) : 0));
-  const busy = useAppStore((s) => (sessionId ? Boolean(s.busy[sessionId]) : false));
+  const loaded = useAppStore((s) => (sessionId ? Boolean(s.bySession[sessionId]?.messages) : false));
+  const count = useAppStore((s) => (sessionId ? (s.bySession[sessionId]?.messages?.length ?? 0) : 0));
+  const busy = useAppStore((s) => (sessionId ? Boolean(s.bySession[sessionId]?.busy) : false));
   const panel = useAppStore((s) => s.panel);
   const setPanel = useAppStore((s) => s.setPanel);
 

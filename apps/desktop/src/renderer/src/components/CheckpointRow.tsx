@@ -61,7 +61,7 @@ const mib = (bytes: number) => Math.round((bytes / (1024 * 1024)) * 10) / 10;
 /** "N files changed" at the end of a turn: its diff, Undo changes, Redo. */
 export function CheckpointRow({ checkpoint: c, sessionId }: { checkpoint: Checkpoint; sessionId: string }) {
   const { t } = useTranslation();
-  const busy = useAppStore((s) => Boolean(s.busy[sessionId]));
+  const busy = useAppStore((s) => Boolean(s.bySession[sessionId]?.busy));
   const changing = useAppStore((s) => Boolean(s.checkpointBusy[c.id]));
   const change = useAppStore((s) => s.changeCheckpoint);
   const [open, setOpen] = useState(false);

@@ -26,7 +26,7 @@ export function CompactionDivider({ sessionId, compaction: c, latest, inserted }
   const [open, setOpen] = useState(false);
   const [undoing, setUndoing] = useState(false);
   const undo = useAppStore((s) => s.undoCompaction);
-  const busy = useAppStore((s) => Boolean(s.busy[sessionId]));
+  const busy = useAppStore((s) => Boolean(s.bySession[sessionId]?.busy));
   const body =
     c.summary ??
     inserted

@@ -20,9 +20,9 @@ export { COMPOSER_ID };
 
 function CompactControl({ sessionId }: { sessionId: string }) {
   const { t } = useTranslation();
-  const busy = useAppStore((s) => Boolean(s.busy[sessionId]));
-  const compacting = useAppStore((s) => Boolean(s.compacting[sessionId]));
-  const canCompact = useAppStore((s) => s.usage[sessionId]?.canCompact ?? false);
+  const busy = useAppStore((s) => Boolean(s.bySession[sessionId]?.busy));
+  const compacting = useAppStore((s) => Boolean(s.bySession[sessionId]?.compacting));
+  const canCompact = useAppStore((s) => s.bySession[sessionId]?.usage?.canCompact ?? false);
   const compact = useAppStore((s) => s.compact);
   const [menu, setMenu] = useState(false);
   const [dialog, setDialog] = useState(false);
@@ -125,8 +125,8 @@ function CompactControl({ sessionId }: { sessionId: string }) {
 /** Messages typed during the running turn: each can be taken back, or sent now once the turn has ended. */
 function QueuedMessages({ sessionId }: { sessionId: string }) {
   const { t } = useTranslation();
-  const queued = useAppStore((s) => s.queued[sessionId]);
-  const busy = useAppStore((s) => Boolean(s.busy[sessionId]));
+  const queued = useAppStore((s) => s.bySession[sessionId]?.queued);
+  const busy = useAppStore((s) => Boolean(s.bySession[sessionId]?.busy));
   const unqueue = useAppStore((s) => s.unqueue);
   const send = useAppStore((s) => s.send);
   if (!queued || queued.length === 0) return null;
@@ -189,8 +189,8 @@ const pendingFiles = new Map<string, PendingAttachment[]>();
  */
 function discardUnsent(id: string): void {
   const inComposer = [...pendingFiles.values()].some((list) => list.some((a) => a.ref?.id === id));
-  const inQueue = Object.values(useAppStore.getState().queued).some((list) =>
-    (list ?? []).some((q) => q.attachments.includes(id)),
+  const inQueue = Object.values(useAppStore.getState().bySession).some((s) =>
+    s.queued.some((q) => q.attachments.includes(id)),
   );
   if (inComposer || inQueue) return;
   forgetImages(id);
@@ -265,7 +265,7 @@ function useAttachments(sessionId: string) {
 /** The input: Enter sends, Shift+Enter breaks the line, Escape stops a running reply. */
 export function Composer({ sessionId }: { sessionId: string }) {
   const { t } = useTranslation();
-  const busy = useAppStore((s) => Boolean(s.busy[sessionId]));
+  const busy = useAppStore((s) => Boolean(s.bySession[sessionId]?.busy));
   // Nothing can be sent while the runtime is out of reach (the banner above says why).
   const offline = useAppStore((s) => !isReachable(s.connection));
   const send = useAppStore((s) => s.send);

@@ -159,7 +159,7 @@ const HIDDEN_SHOWN = 6;
 /** What a compaction would hide, first lines of the first few messages, oldest first. */
 function HiddenList({ sessionId, ids }: { sessionId: string; ids: string[] }) {
   const { t } = useTranslation();
-  const messages = useAppStore((s) => s.messages[sessionId]);
+  const messages = useAppStore((s) => s.bySession[sessionId]?.messages);
   const hidden = useMemo(() => {
     const want = new Set(ids);
     return (messages ?? []).filter((m) => want.has(m.id) && m.visibility.user);
@@ -197,7 +197,7 @@ function HiddenList({ sessionId, ids }: { sessionId: string; ids: string[] }) {
 /** Percent of the model's window in use, coloured by band, with the auto-compact threshold marked. */
 export function ContextMeter({ sessionId }: { sessionId: string }) {
   const { t } = useTranslation();
-  const usage = useAppStore((s) => s.usage[sessionId]);
+  const usage = useAppStore((s) => s.bySession[sessionId]?.usage);
   const [open, setOpen] = useState(false);
   const wrapRef = useRef<HTMLDivElement>(null);
   if (!usage) return null;

@@ -9,7 +9,7 @@ import { cacheRate, formatCost } from '../lib/cost';
 /** The meter's cost part: this session's tokens in and out, cache hits and cost. */
 export function SessionCostBreakdown({ sessionId }: { sessionId: string }) {
   const { t } = useTranslation();
-  const cost = useAppStore((s) => s.cost[sessionId]);
+  const cost = useAppStore((s) => s.bySession[sessionId]?.cost);
   if (!cost) return null;
   const { total, summaries } = cost;
   return (
@@ -60,7 +60,7 @@ export function SessionCostBreakdown({ sessionId }: { sessionId: string }) {
 /** What a compaction's summary calls cost, on its divider (nothing when it made none). */
 export function DividerCost({ sessionId, compactionId }: { sessionId: string; compactionId: string }) {
   const { t } = useTranslation();
-  const u = useAppStore((s) => s.cost[sessionId]?.compactions[compactionId]);
+  const u = useAppStore((s) => s.bySession[sessionId]?.cost?.compactions[compactionId]);
   if (!u || u.calls === 0) return null;
   return (
     <span className="divider-cost" data-testid="divider-cost" data-value={u.cost ?? 'unknown'}>
@@ -82,10 +82,10 @@ export function DividerCost({ sessionId, compactionId }: { sessionId: string; co
  */
 export function ResendWarning({ sessionId, typing }: { sessionId: string; typing: boolean }) {
   const { t } = useTranslation();
-  const busy = useAppStore((s) => Boolean(s.busy[sessionId]));
-  const compacting = useAppStore((s) => Boolean(s.compacting[sessionId]));
+  const busy = useAppStore((s) => Boolean(s.bySession[sessionId]?.busy));
+  const compacting = useAppStore((s) => Boolean(s.bySession[sessionId]?.compacting));
   const compact = useAppStore((s) => s.compact);
-  const lastCallAt = useAppStore((s) => s.cost[sessionId]?.lastCallAt ?? null);
+  const lastCallAt = useAppStore((s) => s.bySession[sessionId]?.cost?.lastCallAt ?? null);
   const [estimate, setEstimate] = useState<ResendEstimate | null>(null);
   const [dismissed, setDismissed] = useState<number | null>(null);
 

@@ -14,7 +14,7 @@ import { errorMessage } from '@threadline/protocol';
  */
 export function InstructionsChip({ sessionId, folder }: { sessionId: string; folder: string }) {
   const { t } = useTranslation();
-  const busy = useAppStore((s) => Boolean(s.busy[sessionId]));
+  const busy = useAppStore((s) => Boolean(s.bySession[sessionId]?.busy));
   const [info, setInfo] = useState<SessionInstructions | null>(null);
   const [dialog, setDialog] = useState<'file' | 'session' | null>(null);
   const [draft, setDraft] = useState('');

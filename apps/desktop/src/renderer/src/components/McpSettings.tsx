@@ -6,6 +6,7 @@ import { McpServerForm } from './McpServerForm';
 import { McpToolReview } from './McpToolReview';
 import { Toggle } from './SettingsControls';
 import { errorMessage } from '@threadline/protocol';
+import { Field, FormBanner } from './form/Field';
 
 /** Rows follow the servers' live state: often while one starts, calmly otherwise (a crash, a restart). */
 const POLL_MS = 1000;
@@ -162,17 +163,19 @@ function ImportPanel({ onDone }: { onDone: () => void }) {
   };
   return (
     <div className="mcp-import" data-testid="mcp-import">
-      <label className="field">
-        <span className="field-label">{t('mcp.import.label')}</span>
-        <textarea
-          className="input mono"
-          rows={6}
-          value={json}
-          onChange={(e) => setJson(e.target.value)}
-          placeholder={IMPORT_EXAMPLE}
-          data-testid="mcp-import-json"
-        />
-      </label>
+      <Field label={t('mcp.import.label')}>
+        {(c) => (
+          <textarea
+            className="input mono"
+            rows={6}
+            {...c}
+            value={json}
+            onChange={(e) => setJson(e.target.value)}
+            placeholder={IMPORT_EXAMPLE}
+            data-testid="mcp-import-json"
+          />
+        )}
+      </Field>
       <div className="form-actions">
         <input
           ref={fileRef}
@@ -199,11 +202,7 @@ function ImportPanel({ onDone }: { onDone: () => void }) {
           {t('mcp.import.submit')}
         </button>
       </div>
-      {error && (
-        <div className="form-error" role="alert" data-testid="mcp-import-error">
-          {error}
-        </div>
-      )}
+      <FormBanner banner={error ? { tone: 'error', text: error, testId: 'mcp-import-error' } : null} />
       {result && (
         <div role="status" data-testid="mcp-import-result">
           <div>{t('mcp.import.added', { count: result.added })}</div>
@@ -269,11 +268,7 @@ export function McpSettings() {
           ),
         )}
       </ul>
-      {error && (
-        <div className="form-error" role="alert" data-testid="mcp-error-banner">
-          {error}
-        </div>
-      )}
+      <FormBanner banner={error ? { tone: 'error', text: error, testId: 'mcp-error-banner' } : null} />
       {editing === 'new' && (
         <div className="provider-edit">
           <McpServerForm onDone={() => (setEditing(null), void load())} />

@@ -87,7 +87,7 @@ export function McpToolReview({ server, onChanged }: { server: McpServerInfo; on
  */
 export function McpReviewNotice({ sessionId }: { sessionId: string }) {
   const { t } = useTranslation();
-  const busy = useAppStore((s) => Boolean(s.busy[sessionId]));
+  const busy = useAppStore((s) => Boolean(s.bySession[sessionId]?.busy));
   const openSettings = useAppStore((s) => s.openSettings);
   const [pending, setPending] = useState<{ name: string; count: number }[]>([]);
   // Servers start with a turn: look again whenever one ends.

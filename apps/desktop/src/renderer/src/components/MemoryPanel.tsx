@@ -160,9 +160,9 @@ function FactItem({
 /** The session's memory: facts by category, editable; rejected candidates with reasons in debug. */
 export function MemoryPanel({ sessionId }: { sessionId: string }) {
   const { t, i18n } = useTranslation();
-  const facts = useAppStore((s) => s.facts[sessionId] ?? EMPTY);
-  const candidates = useAppStore((s) => s.candidates[sessionId] ?? EMPTY);
-  const messages = useAppStore((s) => s.messages[sessionId] ?? EMPTY);
+  const facts = useAppStore((s) => s.bySession[sessionId]?.facts ?? EMPTY);
+  const candidates = useAppStore((s) => s.bySession[sessionId]?.candidates ?? EMPTY);
+  const messages = useAppStore((s) => s.bySession[sessionId]?.messages ?? EMPTY);
   const snapshots = useMemo(() => messages.filter((m) => m.kind === 'memory_snapshot'), [messages]);
   const debug = useAppStore((s) => s.settings?.cfpm.runtimeVisibility === 'debug');
   const load = useAppStore((s) => s.loadMemory);

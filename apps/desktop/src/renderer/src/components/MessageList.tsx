@@ -68,28 +68,28 @@ export function estimateHeight(item: ListItem | undefined): number {
 
 export function MessageList({ sessionId }: { sessionId: string }) {
   const { t } = useTranslation();
-  const messages = useAppStore((s) => s.messages[sessionId] ?? EMPTY);
-  const compactions = useAppStore((s) => s.compactions[sessionId] ?? EMPTY);
+  const messages = useAppStore((s) => s.bySession[sessionId]?.messages ?? EMPTY);
+  const compactions = useAppStore((s) => s.bySession[sessionId]?.compactions ?? EMPTY);
   const runtimeLevel = useAppStore((s) => s.settings?.cfpm.runtimeVisibility ?? 'brief');
   const gateLevel = useAppStore((s) => s.settings?.cfpm.toolGateVisibility ?? null) ?? runtimeLevel;
   const streams = useAppStore(useShallow((s) => Object.values(s.streaming).filter((x) => x.sessionId === sessionId)));
   const pendingTools = useAppStore(
     useShallow((s) => Object.values(s.tools).filter((x) => x.sessionId === sessionId && x.messageId)),
   );
-  const busy = useAppStore((s) => Boolean(s.busy[sessionId]));
-  const error = useAppStore((s) => s.errors[sessionId] ?? null);
+  const busy = useAppStore((s) => Boolean(s.bySession[sessionId]?.busy));
+  const error = useAppStore((s) => s.bySession[sessionId]?.error ?? null);
   const retry = useAppStore((s) => s.retry);
-  const retrying = useAppStore((s) => s.retrying[sessionId] ?? null);
+  const retrying = useAppStore((s) => s.bySession[sessionId]?.retrying ?? null);
   const dismissError = useAppStore((s) => s.dismissError);
 
   // The settings are a view of the record: a change re-renders every notice, past and future.
-  const checkpoints = useAppStore((s) => s.checkpoints[sessionId] ?? EMPTY);
+  const checkpoints = useAppStore((s) => s.bySession[sessionId]?.checkpoints ?? EMPTY);
   const rows = useMemo(
     () =>
       visibleRows(withCheckpoints(buildRows(messages, compactions), messages, checkpoints), runtimeLevel, gateLevel),
     [messages, compactions, checkpoints, runtimeLevel, gateLevel],
   );
-  const live = useAppStore((s) => s.liveCompaction[sessionId] ?? null);
+  const live = useAppStore((s) => s.bySession[sessionId]?.liveCompaction ?? null);
 
   const items = useMemo<ListItem[]>(() => {
     const out: ListItem[] = rows.map((row) => ({ type: 'row', key: row.key, row }));

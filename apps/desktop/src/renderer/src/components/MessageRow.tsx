@@ -35,7 +35,7 @@ function HiddenTag() {
  */
 function PartialNote({ sessionId, last }: { sessionId: string; last: boolean | undefined }) {
   const { t } = useTranslation();
-  const busy = useAppStore((s) => Boolean(s.busy[sessionId]));
+  const busy = useAppStore((s) => Boolean(s.bySession[sessionId]?.busy));
   const send = useAppStore((s) => s.send);
   return (
     <div className="partial-note">
@@ -105,7 +105,7 @@ export const MessageRow = memo(function MessageRow({ row, sessionId }: { row: Ro
   const { t } = useTranslation();
   const retry = useAppStore((s) => s.retry);
   const regenerate = useAppStore((s) => s.regenerate);
-  const busy = useAppStore((s) => Boolean(s.busy[sessionId]));
+  const busy = useAppStore((s) => Boolean(s.bySession[sessionId]?.busy));
   const [editing, setEditing] = useState(false);
   switch (row.kind) {
     case 'user': {

@@ -1,9 +1,13 @@
 import { useState } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { z } from 'zod';
 import {
   PROVIDER_PRESETS,
   PresetIdSchema,
+  ProviderUpsertSchema,
   type PresetId,
   type ProviderProfile,
   type ProviderUpsert,
@@ -11,6 +15,8 @@ import {
 } from '@threadline/protocol';
 import { call } from '../transport';
 import { useAppStore } from '../store';
+import { callErrorText, fieldErrorText, setServerIssues, type IssueKeys } from '../lib/formErrors';
+import { Field, FormBanner, type Banner } from './form/Field';
 
 const PRESET_IDS = PresetIdSchema.options;
 
@@ -51,17 +57,27 @@ function problemSentence(t: TFunction, r: TestResult): string {
   return t(`provider.problem.${r.problem}`);
 }
 
-/** The failed check of a save, one sentence beside the field to fix. */
-function FieldProblem({ field, failed }: { field: 'apiKey' | 'baseUrl' | 'model'; failed: TestResult | null }) {
-  const { t } = useTranslation();
-  const problem = failed?.problem;
-  if (!failed || !problem || FIELD_OF[problem] !== field) return null;
-  return (
-    <span className="field-error" role="alert" data-testid={`field-error-${field}`}>
-      {problemSentence(t, failed)}
-    </span>
-  );
-}
+/** The form's fields, checked by the protocol's own schema for a profile (numbers typed as text). */
+const ProviderFormSchema = z.object({
+  preset: ProviderUpsertSchema.shape.preset,
+  name: ProviderUpsertSchema.shape.name,
+  baseUrl: z.string().trim().pipe(ProviderUpsertSchema.shape.baseUrl),
+  model: ProviderUpsertSchema.shape.model,
+  contextWindow: z.string().transform(Number).pipe(ProviderUpsertSchema.shape.contextWindow),
+  compactionModel: z.string().trim().max(200),
+  apiKey: z.string().max(4096),
+});
+type FormInput = z.input<typeof ProviderFormSchema>;
+type FormOutput = z.output<typeof ProviderFormSchema>;
+const FIELDS = ['name', 'baseUrl', 'model', 'contextWindow', 'compactionModel', 'apiKey'] as const;
+
+/** This form's sentences for what its schema refuses (the rest: `form.errors.<code>`). */
+const ISSUE_KEYS: IssueKeys = {
+  baseUrl: { '*': 'provider.errors.url' },
+  contextWindow: { '*': 'provider.errors.window' },
+  name: { too_small: 'form.errors.required' },
+  model: { too_small: 'form.errors.required' },
+};
 
 /**
  * A provider profile: preset, endpoint, model, window and key. The key is write-only: the form
@@ -70,101 +86,109 @@ function FieldProblem({ field, failed }: { field: 'apiKey' | 'baseUrl' | 'model'
 export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
   const { t } = useTranslation();
   const loadProviders = useAppStore((s) => s.loadProviders);
-  const [preset, setPreset] = useState<PresetId>(profile?.preset ?? 'openai');
-  const [name, setName] = useState(profile?.name ?? PROVIDER_PRESETS.openai.name);
-  const [baseUrl, setBaseUrl] = useState(profile?.baseUrl ?? PROVIDER_PRESETS.openai.baseUrl);
-  const [model, setModel] = useState(profile?.model ?? PROVIDER_PRESETS.openai.model);
-  const [contextWindow, setContextWindow] = useState(
-    String(profile?.contextWindow ?? PROVIDER_PRESETS.openai.contextWindow),
-  );
-  const [compactionModel, setCompactionModel] = useState(profile?.compactionModel ?? '');
+  const form = useForm<FormInput, unknown, FormOutput>({
+    resolver: zodResolver(ProviderFormSchema),
+    defaultValues: {
+      preset: profile?.preset ?? 'openai',
+      name: profile?.name ?? PROVIDER_PRESETS.openai.name,
+      baseUrl: profile?.baseUrl ?? PROVIDER_PRESETS.openai.baseUrl,
+      model: profile?.model ?? PROVIDER_PRESETS.openai.model,
+      contextWindow: String(profile?.contextWindow ?? PROVIDER_PRESETS.openai.contextWindow),
+      compactionModel: profile?.compactionModel ?? '',
+      apiKey: '',
+    },
+  });
+  const { register, setValue, formState } = form;
+  const values = form.watch();
+  const { preset, baseUrl, apiKey } = values;
   /** The smaller window the provider stated in an error; "undo" forgets it on the next save. */
   const [learned, setLearned] = useState<number | null>(profile?.learnedContextWindow ?? null);
   const [forgetLearned, setForgetLearned] = useState(false);
-  const [apiKey, setApiKey] = useState('');
   const [savedId, setSavedId] = useState<string | undefined>(profile?.id);
   const [hasKey, setHasKey] = useState(profile?.hasKey ?? false);
   /** The address the stored key was saved for: the runtime drops the key when the origin changes. */
   const [keyUrl, setKeyUrl] = useState(profile?.baseUrl ?? '');
   /** The stored key goes on the next save (the key itself is never shown, so it cannot be edited). */
   const [removeKey, setRemoveKey] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  /** The form's one banner: a newer message replaces the older one. */
+  const [banner, setBanner] = useState<Banner | null>(null);
   const [saving, setSaving] = useState(false);
   const [test, setTest] = useState<TestState>({ state: 'idle' });
   /** A save's connection check that failed: shown beside the field, with "Save anyway". */
   const [failed, setFailed] = useState<TestResult | null>(null);
 
+  /** A newer error: it replaces the banner and a failed check's sentences. */
+  const showError = (text: string) => {
+    setFailed(null);
+    setBanner({ tone: 'error', text });
+  };
+  const clearMessages = () => {
+    setFailed(null);
+    setBanner(null);
+  };
+
   const pick = (id: PresetId) => {
     const p = PROVIDER_PRESETS[id];
-    setPreset(id);
-    setName(p.name);
-    setBaseUrl(p.baseUrl);
-    setModel(p.model);
-    setContextWindow(String(p.contextWindow));
+    setValue('preset', id);
+    setValue('name', p.name);
+    setValue('baseUrl', p.baseUrl);
+    setValue('model', p.model);
+    setValue('contextWindow', String(p.contextWindow));
   };
 
-  /** The form as a profile to save or test, or null (with the error shown) when it is invalid. */
-  const draft = (): ProviderUpsert | null => {
-    setError(null);
-    const windowNum = Number(contextWindow);
-    if (!Number.isInteger(windowNum) || windowNum <= 0) {
-      setError(t('provider.errors.window'));
-      return null;
-    }
-    const origin = originOf(baseUrl);
-    if (origin === null || !/^https?:/.test(origin)) {
-      setError(t('provider.errors.url'));
-      return null;
-    }
-    return {
-      id: savedId,
-      preset,
-      name: name.trim(),
-      baseUrl: baseUrl.trim(),
-      model: model.trim(),
-      contextWindow: windowNum,
-      compactionModel: compactionModel.trim() || null,
-      ...(forgetLearned ? { learnedContextWindow: null } : {}),
-      ...(removeKey ? { apiKey: null } : apiKey ? { apiKey } : {}),
-    };
+  /** The checked form as a profile to save or test. */
+  const draft = (v: FormOutput): ProviderUpsert => ({
+    id: savedId,
+    preset: v.preset,
+    name: v.name,
+    baseUrl: v.baseUrl,
+    model: v.model,
+    contextWindow: v.contextWindow,
+    compactionModel: v.compactionModel || null,
+    ...(forgetLearned ? { learnedContextWindow: null } : {}),
+    ...(removeKey ? { apiKey: null } : v.apiKey ? { apiKey: v.apiKey } : {}),
+  });
+
+  /** A refusal the fields can show goes beside them; anything else is the banner. */
+  const refused = (err: unknown, prefix: string[] = []) => {
+    if (setServerIssues(err, FIELDS, form.setError, prefix)) clearMessages();
+    else showError(callErrorText(t, err));
   };
 
-  const save = async (): Promise<ProviderProfile | null> => {
-    const d = draft();
-    if (!d) return null;
+  const save = async (v: FormOutput): Promise<ProviderProfile | null> => {
     try {
-      const saved = await call('providers.upsert', d);
+      const saved = await call('providers.upsert', draft(v));
       setSavedId(saved.id);
       setHasKey(saved.hasKey);
       setKeyUrl(saved.baseUrl);
       setRemoveKey(false);
-      setApiKey('');
+      setValue('apiKey', '');
       setLearned(saved.learnedContextWindow ?? null);
       setForgetLearned(false);
       return saved;
     } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
+      refused(err);
       return null;
     }
   };
 
   /** Tests what the form holds without saving it (nothing is kept until "Save"). */
-  const runTest = async () => {
-    const d = draft();
-    if (!d) return;
+  const runTest = async (v: FormOutput) => {
+    // The test's result is the newest word on the form.
+    clearMessages();
     setTest({ state: 'running' });
     try {
-      const r = await call('providers.test', { draft: d });
+      const r = await call('providers.test', { draft: draft(v) });
       setTest({ state: 'done', ...r });
     } catch (err) {
-      setTest({ state: 'done', ok: false, message: err instanceof Error ? err.message : String(err), latencyMs: null });
+      if (setServerIssues(err, FIELDS, form.setError, ['draft'])) setTest({ state: 'idle' });
+      else setTest({ state: 'done', ok: false, message: callErrorText(t, err), latencyMs: null });
     }
   };
 
   /** Saving tests first: a profile that cannot answer is said so before the first message waits on it. */
-  const submit = async (anyway = false) => {
-    setFailed(null);
-    setError(null);
+  const submit = async (v: FormOutput, anyway = false) => {
+    clearMessages();
     setTest({ state: 'idle' });
     setSaving(true);
     // A saved profile whose address, model and key are as stored was checked (or saved anyway)
@@ -173,43 +197,56 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
     const sameConnection =
       profile !== undefined &&
       savedId === profile.id &&
-      baseUrl.trim() === profile.baseUrl &&
-      model.trim() === profile.model &&
-      preset === profile.preset &&
-      apiKey === '' &&
+      v.baseUrl === profile.baseUrl &&
+      v.model === profile.model &&
+      v.preset === profile.preset &&
+      v.apiKey === '' &&
       !removeKey;
     const otherEdits =
       profile !== undefined &&
-      (name.trim() !== profile.name ||
-        contextWindow !== String(profile.contextWindow) ||
-        (compactionModel.trim() || null) !== profile.compactionModel);
+      (v.name !== profile.name ||
+        v.contextWindow !== profile.contextWindow ||
+        (v.compactionModel || null) !== profile.compactionModel);
     const unchanged = sameConnection && otherEdits;
     if (!anyway && !unchanged) {
-      const d = draft();
-      if (!d) return setSaving(false);
-      const r = await call('providers.test', { draft: d }).catch((err: unknown): TestResult => ({
+      const r = await call('providers.test', { draft: draft(v) }).catch((err: unknown): TestResult => ({
         ok: false,
-        message: err instanceof Error ? err.message : String(err),
+        message: callErrorText(t, err),
         latencyMs: null,
         problem: 'other',
       }));
       if (!r.ok) {
         setFailed(r);
+        setBanner({ tone: 'warning', text: checkText(r) });
         setSaving(false);
         return;
       }
     }
-    const saved = await save();
+    const saved = await save(v);
     if (saved) {
       try {
         const active = await call('providers.setActive', { id: saved.id });
         await loadProviders();
         onSaved?.(active);
       } catch (err) {
-        setError(err instanceof Error ? err.message : String(err));
+        showError(callErrorText(t, err));
       }
     }
     setSaving(false);
+  };
+
+  /** The failed check's sentence in the banner (beside "Save anyway"). */
+  const checkText = (r: TestResult): string =>
+    r.problem === 'other' || !r.problem
+      ? t('provider.problem.other', { message: r.message })
+      : t('provider.problem.saveAnywayHint');
+
+  /** A field's error: what the schema refused, else the failed check's sentence for it. */
+  const errorOf = (field: (typeof FIELDS)[number]): string | null => {
+    const invalid = fieldErrorText(t, ISSUE_KEYS, field, formState.errors[field]);
+    if (invalid) return invalid;
+    const problem = failed?.problem;
+    return failed && problem && FIELD_OF[problem] === field ? problemSentence(t, failed) : null;
   };
 
   const needsKey = PROVIDER_PRESETS[preset].needsKey;
@@ -220,10 +257,8 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
   return (
     <form
       className="provider-form"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void submit();
-      }}
+      noValidate
+      onSubmit={(e) => void form.handleSubmit((v) => submit(v))(e)}
       data-testid="provider-form"
     >
       <div className="preset-grid" role="radiogroup" aria-label={t('provider.preset')}>
@@ -243,147 +278,146 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
         ))}
       </div>
       <div className="form-grid">
-        <label className="field">
-          <span className="field-label">{t('provider.name')}</span>
-          <input
-            className="input"
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            required
-            data-testid="provider-name"
-          />
-        </label>
-        <label className="field">
-          <span className="field-label">{t('provider.baseUrl')}</span>
-          <input
-            className="input"
-            value={baseUrl}
-            onChange={(e) => setBaseUrl(e.target.value)}
-            required
-            data-testid="provider-url"
-          />
-          <FieldProblem field="baseUrl" failed={failed} />
-        </label>
-        <label className="field">
-          <span className="field-label">{t('provider.model')}</span>
-          <input
-            className="input"
-            value={model}
-            onChange={(e) => setModel(e.target.value)}
-            required
-            data-testid="provider-model"
-          />
-          <FieldProblem field="model" failed={failed} />
-        </label>
-        <label className="field">
-          <span className="field-label">{t('provider.contextWindow')}</span>
-          <input
-            className="input"
-            inputMode="numeric"
-            value={contextWindow}
-            onChange={(e) => setContextWindow(e.target.value.replace(/[^\d]/g, ''))}
-            required
-            data-testid="provider-window"
-          />
-          {learned !== null && (
-            <span className="field-hint" data-testid="provider-learned-window">
-              {forgetLearned
-                ? t('provider.learnedWindow.forgotten')
-                : t('provider.learnedWindow.inEffect', { window: learned.toLocaleString() })}{' '}
-              <button
-                type="button"
-                className="link-btn"
-                onClick={() => setForgetLearned(!forgetLearned)}
-                data-testid="provider-learned-undo"
-              >
-                {forgetLearned ? t('provider.learnedWindow.keep') : t('provider.learnedWindow.undo')}
-              </button>
-            </span>
-          )}
-        </label>
-        <label className="field field-wide">
-          <span className="field-label">
-            {t('provider.apiKey')}
-            {hasKey && !removeKey && (
-              <span className="key-set" data-testid="key-set">
-                {t('provider.keySet')}
+        <Field label={t('provider.name')} error={errorOf('name')} errorTestId="field-error-name">
+          {(c) => <input className="input" {...c} {...register('name')} data-testid="provider-name" />}
+        </Field>
+        <Field label={t('provider.baseUrl')} error={errorOf('baseUrl')} errorTestId="field-error-baseUrl">
+          {(c) => <input className="input" {...c} {...register('baseUrl')} data-testid="provider-url" />}
+        </Field>
+        <Field label={t('provider.model')} error={errorOf('model')} errorTestId="field-error-model">
+          {(c) => <input className="input" {...c} {...register('model')} data-testid="provider-model" />}
+        </Field>
+        <Field
+          label={t('provider.contextWindow')}
+          error={errorOf('contextWindow')}
+          errorTestId="field-error-contextWindow"
+          hint={
+            learned !== null && (
+              <span data-testid="provider-learned-window">
+                {forgetLearned
+                  ? t('provider.learnedWindow.forgotten')
+                  : t('provider.learnedWindow.inEffect', { window: learned.toLocaleString() })}{' '}
+                <button
+                  type="button"
+                  className="link-btn"
+                  onClick={() => setForgetLearned(!forgetLearned)}
+                  data-testid="provider-learned-undo"
+                >
+                  {forgetLearned ? t('provider.learnedWindow.keep') : t('provider.learnedWindow.undo')}
+                </button>
               </span>
-            )}
-            {hasKey && (
-              <button
-                type="button"
-                className="link-btn"
-                onClick={() => setRemoveKey(!removeKey)}
-                data-testid="provider-remove-key"
-              >
-                {removeKey ? t('provider.keepKey') : t('provider.removeKey')}
-              </button>
-            )}
-          </span>
-          <input
-            className="input"
-            type="password"
-            autoComplete="off"
-            value={apiKey}
-            placeholder={
-              removeKey
-                ? t('provider.keyWillBeRemoved')
-                : keyDropped
-                  ? t('provider.apiKeyNewHost')
-                  : hasKey
-                    ? t('provider.apiKeyKeep')
-                    : needsKey
-                      ? t('provider.apiKeyPlaceholder')
-                      : t('provider.apiKeyOptional')
-            }
-            disabled={removeKey}
-            onChange={(e) => setApiKey(e.target.value)}
-            aria-describedby={keyDropped ? 'provider-key-moved' : undefined}
-            data-testid="provider-key"
-          />
-          {keyDropped && (
-            <span className="field-warning" id="provider-key-moved" role="status" data-testid="provider-key-moved">
-              {t('provider.keyHostChanged', { host: keyHost })}
-            </span>
+            )
+          }
+        >
+          {(c) => (
+            <input
+              className="input"
+              inputMode="numeric"
+              {...c}
+              {...register('contextWindow', {
+                onChange: (e: { target: { value: string } }) =>
+                  setValue('contextWindow', e.target.value.replace(/[^\d]/g, '')),
+              })}
+              data-testid="provider-window"
+            />
           )}
-          <FieldProblem field="apiKey" failed={failed} />
-        </label>
-        <label className="field field-wide">
-          <span className="field-label">{t('provider.compactionModel')}</span>
-          <input
-            className="input"
-            value={compactionModel}
-            placeholder={t('provider.compactionModelPlaceholder')}
-            onChange={(e) => setCompactionModel(e.target.value)}
-          />
-        </label>
+        </Field>
+        <Field
+          wide
+          label={t('provider.apiKey')}
+          labelExtra={
+            <>
+              {hasKey && !removeKey && (
+                <span className="key-set" data-testid="key-set">
+                  {t('provider.keySet')}
+                </span>
+              )}
+              {hasKey && (
+                <button
+                  type="button"
+                  className="link-btn"
+                  onClick={() => setRemoveKey(!removeKey)}
+                  data-testid="provider-remove-key"
+                >
+                  {removeKey ? t('provider.keepKey') : t('provider.removeKey')}
+                </button>
+              )}
+            </>
+          }
+          warning={
+            keyDropped && (
+              <span data-testid="provider-key-moved">{t('provider.keyHostChanged', { host: keyHost })}</span>
+            )
+          }
+          error={errorOf('apiKey')}
+          errorTestId="field-error-apiKey"
+        >
+          {(c) => (
+            <input
+              className="input"
+              type="password"
+              autoComplete="off"
+              placeholder={
+                removeKey
+                  ? t('provider.keyWillBeRemoved')
+                  : keyDropped
+                    ? t('provider.apiKeyNewHost')
+                    : hasKey
+                      ? t('provider.apiKeyKeep')
+                      : needsKey
+                        ? t('provider.apiKeyPlaceholder')
+                        : t('provider.apiKeyOptional')
+              }
+              disabled={removeKey}
+              {...c}
+              {...register('apiKey')}
+              data-testid="provider-key"
+            />
+          )}
+        </Field>
+        <Field
+          wide
+          label={t('provider.compactionModel')}
+          error={errorOf('compactionModel')}
+          errorTestId="field-error-compactionModel"
+        >
+          {(c) => (
+            <input
+              className="input"
+              placeholder={t('provider.compactionModelPlaceholder')}
+              {...c}
+              {...register('compactionModel')}
+            />
+          )}
+        </Field>
       </div>
-      {error && (
-        <div className="form-error" role="alert">
-          {error}
-        </div>
-      )}
-      {failed && (
-        <div className="form-warning" data-testid="save-check-failed">
-          {failed.problem === 'other' || !failed.problem
-            ? t('provider.problem.other', { message: failed.message })
-            : t('provider.problem.saveAnywayHint')}
-          <button
-            type="button"
-            className="btn btn-small"
-            onClick={() => void submit(true)}
-            disabled={saving}
-            data-testid="provider-save-anyway"
-          >
-            {t('provider.saveAnyway')}
-          </button>
-        </div>
-      )}
+      <FormBanner
+        banner={
+          banner && failed
+            ? {
+                ...banner,
+                text: checkText(failed),
+                testId: 'save-check-failed',
+                action: (
+                  <button
+                    type="button"
+                    className="btn btn-small"
+                    onClick={() => void form.handleSubmit((w) => submit(w, true))()}
+                    disabled={saving}
+                    data-testid="provider-save-anyway"
+                  >
+                    {t('provider.saveAnyway')}
+                  </button>
+                ),
+              }
+            : banner
+        }
+      />
       <div className="form-actions">
         <button
           type="button"
           className="btn"
-          onClick={() => void runTest()}
+          onClick={() => void form.handleSubmit(runTest)()}
           disabled={test.state === 'running'}
           data-testid="provider-test"
         >

@@ -10,7 +10,7 @@ const NONE: Record<string, never> = {};
  */
 export function SessionApprovals({ sessionId }: { sessionId: string }) {
   const { t } = useTranslation();
-  const policies = useAppStore((s) => s.approvals[sessionId] ?? NONE);
+  const policies = useAppStore((s) => s.bySession[sessionId]?.approvals ?? NONE);
   const setApproval = useAppStore((s) => s.setApproval);
   const entries = Object.entries(policies);
   if (entries.length === 0) return null;

@@ -1,6 +1,10 @@
 import { useEffect, useState, type ReactNode } from 'react';
+import { Field } from './form/Field';
 
-/** A labelled settings row: label + one-line help on the left, the control on the right. */
+/**
+ * A labelled settings row: label + one-line help on the left, the control on the right (the one
+ * Field, in its row layout). `htmlFor`: the id of a control that has its own.
+ */
 export function SettingRow({
   label,
   help,
@@ -13,15 +17,9 @@ export function SettingRow({
   htmlFor?: string;
 }) {
   return (
-    <div className="setting-row">
-      <div className="setting-text">
-        <label className="setting-label" htmlFor={htmlFor}>
-          {label}
-        </label>
-        {help && <div className="setting-help">{help}</div>}
-      </div>
-      <div className="setting-control">{children}</div>
-    </div>
+    <Field layout="row" label={label} hint={help} {...(htmlFor ? { controlId: htmlFor } : {})}>
+      {() => children}
+    </Field>
   );
 }
 

@@ -21,6 +21,7 @@ import { UsageSettings } from './UsageSettings';
 import { SandboxState } from './SandboxState';
 import { CustomInstructionsSetting } from './CustomInstructionsSetting';
 import { NumberField, Segmented, SettingRow, Toggle } from './SettingsControls';
+import { FormBanner } from './form/Field';
 
 type Tab = SettingsTab;
 const TABS: Tab[] = ['general', 'providers', 'context', 'tools', 'usage'];
@@ -76,11 +77,7 @@ function General() {
       <SandboxState policy={settings.approvalPolicy} />
       <ReachSettings settings={settings} apply={apply} />
       <CustomInstructionsSetting settings={settings} apply={apply} />
-      {error && (
-        <div className="form-error" role="alert">
-          {error}
-        </div>
-      )}
+      <FormBanner banner={error ? { tone: 'error', text: error } : null} />
     </section>
   );
 }
@@ -140,11 +137,7 @@ function DeleteProfile({ profile, onClose }: { profile: ProviderProfile; onClose
       ) : (
         <p className="muted">{t('provider.delete.noSessions')}</p>
       )}
-      {error && (
-        <div className="form-error" role="alert">
-          {error}
-        </div>
-      )}
+      <FormBanner banner={error ? { tone: 'error', text: error } : null} />
     </Dialog>
   );
 }
@@ -303,11 +296,7 @@ function Context() {
           testId="pre-tool-gate"
         />
       </SettingRow>
-      {error && (
-        <div className="form-error" role="alert" data-testid="settings-error">
-          {error}
-        </div>
-      )}
+      <FormBanner banner={error ? { tone: 'error', text: error, testId: 'settings-error' } : null} />
     </section>
   );
 }

@@ -32,7 +32,7 @@ function SessionItem({ s, active, onDelete }: { s: SessionSummary; active: boole
   const { t, i18n } = useTranslation();
   const select = useAppStore((st) => st.selectSession);
   const rename = useAppStore((st) => st.renameSession);
-  const busy = useAppStore((st) => Boolean(st.busy[s.id]));
+  const busy = useAppStore((st) => Boolean(st.bySession[s.id]?.busy));
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(s.title);
   const title = s.title || t('sidebar.untitled');

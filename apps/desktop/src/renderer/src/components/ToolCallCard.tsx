@@ -112,7 +112,7 @@ interface Props {
 export function ToolCallCard({ sessionId, call, result }: Props) {
   const { t } = useTranslation();
   const state = useAppStore((s) => s.tools[call.id]);
-  const busy = useAppStore((s) => Boolean(s.busy[sessionId]));
+  const busy = useAppStore((s) => Boolean(s.bySession[sessionId]?.busy));
   const approve = useAppStore((s) => s.approve);
   const status = statusOf(result, state?.status, busy);
   const [open, setOpen] = useState(status === 'waiting');

@@ -11,7 +11,7 @@ import { errorMessage } from '@threadline/protocol';
  */
 export function ToolShareNotice({ sessionId }: { sessionId: string }) {
   const { t } = useTranslation();
-  const usage = useAppStore((s) => s.usage[sessionId]);
+  const usage = useAppStore((s) => s.bySession[sessionId]?.usage);
   const loadContext = useAppStore((s) => s.loadContext);
   const share = useAppStore((s) => s.settings?.mcp?.toolShareWarning ?? 0.25);
   const [dismissed, setDismissed] = useState<string | null>(null);

@@ -7,6 +7,7 @@ import { useAppStore } from '../store';
 import { cacheRate, formatCost } from '../lib/cost';
 import { NumberField, SettingRow } from './SettingsControls';
 import { errorMessage } from '@threadline/protocol';
+import { Field, FormBanner } from './form/Field';
 
 const errText = (err: unknown): string => errorMessage(err);
 
@@ -91,15 +92,17 @@ function PriceRow({
       </div>
       <div className="price-fields">
         {FIELDS.map((k) => (
-          <label key={k} className="price-field">
-            <span>{t(`cost.settings.${k}`)}</span>
-            <input
-              className="input"
-              inputMode="decimal"
-              value={draft[k]}
-              onChange={(e) => setDraft({ ...draft, [k]: e.target.value })}
-            />
-          </label>
+          <Field key={k} className="price-field" label={t(`cost.settings.${k}`)}>
+            {(c) => (
+              <input
+                className="input"
+                inputMode="decimal"
+                {...c}
+                value={draft[k]}
+                onChange={(e) => setDraft({ ...draft, [k]: e.target.value })}
+              />
+            )}
+          </Field>
         ))}
         <button
           type="button"
@@ -115,7 +118,7 @@ function PriceRow({
           </button>
         )}
       </div>
-      {error && <div className="form-error">{error}</div>}
+      <FormBanner banner={error ? { tone: 'error', text: error } : null} />
     </div>
   );
 }
@@ -189,11 +192,7 @@ export function UsageSettings() {
           testId="cache-warn-input"
         />
       </SettingRow>
-      {error && (
-        <div className="form-error" role="alert">
-          {error}
-        </div>
-      )}
+      <FormBanner banner={error ? { tone: 'error', text: error } : null} />
     </section>
   );
 }

@@ -58,7 +58,7 @@ export function useShortcuts(): void {
         return;
       }
       const id = st.activeSessionId;
-      if (id && st.busy[id] && escapeStopsReply(e, COMPOSER_ID)) {
+      if (id && st.bySession[id]?.busy && escapeStopsReply(e, COMPOSER_ID)) {
         e.preventDefault();
         void st.cancel(id);
       }

@@ -5,12 +5,20 @@ import i18n from '../i18n';
 import { call } from '../transport';
 import { joinStream, lastUserText, mergeMessage, throughLastRequest, withoutUncommitted } from './chatLists';
 import { createDeltaBuffer } from './deltaBuffer';
-import type { AppState, ChatSlice, SliceEvents } from './types';
+import { sessionOf } from './sessionState';
+import type { AppState, ChatSessionState, ChatSlice, SliceEvents } from './types';
 
 const errMessage = (err: unknown) => errorMessage(err);
 const errCode = (err: unknown) => (err && typeof err === 'object' && 'code' in err ? String(err.code) : 'internal');
 
 type Get = () => AppState;
+
+/** The chat slice writes only its own fields of a session. */
+const patchChat = (
+  get: Get,
+  sessionId: string,
+  patch: Partial<ChatSessionState> | ((s: ChatSessionState) => Partial<ChatSessionState>),
+): void => get().patchSession(sessionId, patch);
 
 /** Ids of queued messages (local to this page). */
 let queueSeq = 0;
@@ -20,14 +28,14 @@ let queueSeq = 0;
  * user stopped it): then the queue waits, visible, for the user to send or drop what is in it.
  */
 function sendNextQueued(get: Get, sessionId: string): void {
-  const next = get().queued[sessionId]?.[0];
-  if (!next || get().busy[sessionId]) return;
-  const last = (get().messages[sessionId] ?? []).at(-1);
-  if (get().errors[sessionId] || last?.kind === 'error_notice' || last?.kind === 'turn_aborted') return;
+  const s = sessionOf(get(), sessionId);
+  const next = s.queued[0];
+  if (!next || s.busy) return;
+  const last = (s.messages ?? []).at(-1);
+  if (s.error || last?.kind === 'error_notice' || last?.kind === 'turn_aborted') return;
   get().unqueue(sessionId, next.id);
   void get().send(sessionId, next.text, next.attachments);
 }
-type SetState = (patch: Partial<AppState>) => void;
 
 /**
  * Edit, regenerate, retry: the transcript drops what the new version replaces at once, the host
@@ -35,26 +43,16 @@ type SetState = (patch: Partial<AppState>) => void;
  */
 async function branchOp(
   get: Get,
-  set: SetState,
   sessionId: string,
   keep: (list: StoredMessage[]) => StoredMessage[],
   op: () => Promise<unknown>,
 ): Promise<boolean> {
-  const before = get().messages[sessionId] ?? [];
-  set({
-    errors: { ...get().errors, [sessionId]: null },
-    busy: { ...get().busy, [sessionId]: true },
-    messages: { ...get().messages, [sessionId]: keep(before) },
-    reloadAfterTurn: { ...get().reloadAfterTurn, [sessionId]: true },
-  });
+  const before = sessionOf(get(), sessionId).messages ?? [];
+  patchChat(get, sessionId, { error: null, busy: true, messages: keep(before), reloadAfterTurn: true });
   try {
     await op();
   } catch (err) {
-    set({
-      busy: { ...get().busy, [sessionId]: false },
-      messages: { ...get().messages, [sessionId]: before },
-      reloadAfterTurn: { ...get().reloadAfterTurn, [sessionId]: false },
-    });
+    patchChat(get, sessionId, { busy: false, messages: before, reloadAfterTurn: false });
     get().showToast(errMessage(err));
     return false;
   }
@@ -77,31 +75,26 @@ export function cutPaste(text: string): string {
 }
 
 export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, get) => ({
-  messages: {},
-  queued: {},
   streaming: {},
   tools: {},
-  errors: {},
-  retrying: {},
-  liveEpoch: {},
 
   enqueue(sessionId, text, attachments = []) {
     const trimmed = text.trim();
     if (!trimmed && attachments.length === 0) return;
     queueSeq += 1;
     const item = { id: `q${queueSeq}`, text: trimmed, attachments: [...attachments] };
-    set({ queued: { ...get().queued, [sessionId]: [...(get().queued[sessionId] ?? []), item] } });
+    patchChat(get, sessionId, (s) => ({ queued: [...s.queued, item] }));
   },
 
   unqueue(sessionId, id) {
-    const list = get().queued[sessionId] ?? [];
+    const list = sessionOf(get(), sessionId).queued;
     const item = list.find((q) => q.id === id) ?? null;
-    if (item) set({ queued: { ...get().queued, [sessionId]: list.filter((q) => q !== item) } });
+    if (item) patchChat(get, sessionId, { queued: list.filter((q) => q !== item) });
     return item;
   },
 
   bumpLiveEpoch(sessionId) {
-    set({ liveEpoch: { ...get().liveEpoch, [sessionId]: (get().liveEpoch[sessionId] ?? 0) + 1 } });
+    patchChat(get, sessionId, (s) => ({ liveEpoch: s.liveEpoch + 1 }));
   },
 
   async loadMessages(sessionId) {
@@ -123,8 +116,9 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
     // Messages that events added while the list was on its way are newer than it: keep them.
     const lastSeq = sorted.at(-1)?.seq ?? -1;
     const fetched = new Set(sorted.map((m) => m.id));
-    const later = (get().messages[sessionId] ?? []).filter((m) => m.seq > lastSeq && !fetched.has(m.id));
-    set({ messages: { ...get().messages, [sessionId]: later.length ? [...sorted, ...later] : sorted }, tools });
+    const later = (sessionOf(get(), sessionId).messages ?? []).filter((m) => m.seq > lastSeq && !fetched.has(m.id));
+    set({ tools });
+    patchChat(get, sessionId, { messages: later.length ? [...sorted, ...later] : sorted });
     await Promise.all([get().loadChatState(sessionId), get().loadApprovals(sessionId)]);
   },
 
@@ -132,14 +126,14 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
     // What history cannot tell: a turn running (or waiting for an approval) since before this
     // page loaded or the event stream reconnected. Without it the call could never be answered.
     let state: ChatState;
-    const asked = get().liveEpoch[sessionId] ?? 0;
+    const asked = sessionOf(get(), sessionId).liveEpoch;
     try {
       state = await call('chat.state', { sessionId });
     } catch {
       return; // an older host without the route: history alone, as before
     }
     const streaming = { ...get().streaming };
-    const stored = new Set((get().messages[sessionId] ?? []).map((m) => m.id));
+    const stored = new Set((sessionOf(get(), sessionId).messages ?? []).map((m) => m.id));
     if (state.partial && !stored.has(state.partial.messageId)) {
       const live = streaming[state.partial.messageId]?.text ?? '';
       streaming[state.partial.messageId] = {
@@ -148,7 +142,7 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
         text: joinStream(state.partial.text, live),
       };
     }
-    if ((get().liveEpoch[sessionId] ?? 0) !== asked) {
+    if (sessionOf(get(), sessionId).liveEpoch !== asked) {
       // Events moved on while the answer was on its way (the turn may even have ended): they
       // are the newer truth for busy and the calls; only the streamed text is merged.
       set({ streaming });
@@ -170,14 +164,10 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
         ...(p.sandbox ? { sandbox: p.sandbox } : {}),
       };
     }
-    set({
-      busy: { ...get().busy, [sessionId]: state.busy },
-      tools: state.busy ? tools : withoutUncommitted(tools, sessionId, stored),
-      streaming,
-      // A compaction that began before this page loaded is shown in place all the same.
-      liveCompaction: { ...get().liveCompaction, [sessionId]: state.compaction ?? null },
-      compacting: { ...get().compacting, [sessionId]: Boolean(state.compaction) },
-    });
+    set({ tools: state.busy ? tools : withoutUncommitted(tools, sessionId, stored), streaming });
+    patchChat(get, sessionId, { busy: state.busy });
+    // A compaction that began before this page loaded is shown in place all the same.
+    get().showLiveCompaction(sessionId, state.compaction ?? null);
   },
 
   async send(sessionId, text, attachments) {
@@ -189,7 +179,7 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
       trimmed = cutPaste(trimmed);
       get().showToast(tooLarge());
     }
-    set({ errors: { ...get().errors, [sessionId]: null }, busy: { ...get().busy, [sessionId]: true } });
+    patchChat(get, sessionId, { error: null, busy: true });
     try {
       const res = await call('chat.send', {
         sessionId,
@@ -197,24 +187,21 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
         ...(files.length > 0 ? { attachments: files } : {}),
       });
       // The user message normally arrives as an event; fetch it if it has not.
-      const have = (get().messages[sessionId] ?? []).some((m) => m.id === res.userMessageId);
+      const have = (sessionOf(get(), sessionId).messages ?? []).some((m) => m.id === res.userMessageId);
       if (!have)
         void get()
           .loadMessages(sessionId)
           .catch(() => undefined);
       return true;
     } catch (err) {
-      set({
-        busy: { ...get().busy, [sessionId]: false },
-        errors: {
-          ...get().errors,
-          [sessionId]: {
-            code: errCode(err),
-            // The server's body limit answers with the same sentence, in the user's language here.
-            message: errCode(err) === 'too_large' ? tooLarge() : errMessage(err),
-            retryText: trimmed,
-            stored: false,
-          },
+      patchChat(get, sessionId, {
+        busy: false,
+        error: {
+          code: errCode(err),
+          // The server's body limit answers with the same sentence, in the user's language here.
+          message: errCode(err) === 'too_large' ? tooLarge() : errMessage(err),
+          retryText: trimmed,
+          stored: false,
         },
       });
       return false;
@@ -229,17 +216,15 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
     }
   },
 
-  approvals: {},
-
   async loadApprovals(sessionId) {
     const list = await call('approvals.list', { sessionId }).catch(() => null);
-    if (list) set({ approvals: { ...get().approvals, [sessionId]: list } });
+    if (list) patchChat(get, sessionId, { approvals: list });
   },
 
   async setApproval(sessionId, toolName, policy) {
     try {
       const list = await call('approvals.set', { sessionId, toolName, policy });
-      set({ approvals: { ...get().approvals, [sessionId]: list } });
+      patchChat(get, sessionId, { approvals: list });
     } catch (err) {
       get().showToast(errMessage(err));
     }
@@ -276,14 +261,14 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
   },
 
   async retry(sessionId) {
-    const e = get().errors[sessionId];
-    set({ errors: { ...get().errors, [sessionId]: null } });
+    const e = sessionOf(get(), sessionId).error;
+    patchChat(get, sessionId, { error: null });
     // Refused before it was stored: send it (once). Stored: the same message is answered again.
     if (e && !e.stored && e.retryText) {
       await get().send(sessionId, e.retryText);
       return;
     }
-    await branchOp(get, set, sessionId, throughLastRequest, () => call('chat.retry', { sessionId }));
+    await branchOp(get, sessionId, throughLastRequest, () => call('chat.retry', { sessionId }));
   },
 
   async edit(sessionId, messageId, text) {
@@ -291,7 +276,6 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
     if (!trimmed) return false;
     return branchOp(
       get,
-      set,
       sessionId,
       (list) =>
         list.slice(
@@ -306,38 +290,45 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
   },
 
   async regenerate(sessionId) {
-    await branchOp(get, set, sessionId, throughLastRequest, () => call('chat.regenerate', { sessionId }));
+    await branchOp(get, sessionId, throughLastRequest, () => call('chat.regenerate', { sessionId }));
   },
 
   async switchBranch(sessionId, messageId) {
     try {
       const list = await call('branches.switch', { sessionId, messageId });
-      set({ messages: { ...get().messages, [sessionId]: list } });
+      patchChat(get, sessionId, { messages: list });
       await get().loadContext(sessionId);
     } catch (err) {
       get().showToast(errMessage(err));
     }
   },
 
-  reloadAfterTurn: {},
   focus: null,
 
   async openMessage(sessionId, messageId) {
     if (get().activeSessionId !== sessionId) await get().selectSession(sessionId);
     // A hit on another branch: show that branch first.
-    if (!(get().messages[sessionId] ?? []).some((m) => m.id === messageId))
+    if (!(sessionOf(get(), sessionId).messages ?? []).some((m) => m.id === messageId))
       await get().switchBranch(sessionId, messageId);
     set({ focus: { sessionId, messageId, nonce: (get().focus?.nonce ?? 0) + 1 } });
   },
 
   dismissError(sessionId) {
-    set({ errors: { ...get().errors, [sessionId]: null } });
+    patchChat(get, sessionId, { error: null });
   },
 
   addMessage(m) {
-    const list = get().messages[m.sessionId];
+    const list = get().bySession[m.sessionId]?.messages;
     if (!list) return; // not loaded: it will come with messages.list
-    set({ messages: { ...get().messages, [m.sessionId]: mergeMessage(list, m) } });
+    patchChat(get, m.sessionId, { messages: mergeMessage(list, m) });
+  },
+
+  abortLive() {
+    const tools = { ...get().tools };
+    for (const [id, t] of Object.entries(tools))
+      if (t.status === 'running' || t.status === 'waiting') tools[id] = { ...t, status: 'aborted' };
+    set({ tools, streaming: {} });
+    for (const [id, s] of Object.entries(get().bySession)) if (s.busy) patchChat(get, id, { busy: false });
   },
 });
 
@@ -349,16 +340,17 @@ export const chatEvents: SliceEvents = (get, set) => {
   const deltas = createDeltaBuffer(get, set);
   /** Something came from the provider (or the turn ended): the retry is over. */
   const retried = (sessionId: string): void => {
-    if (get().retrying[sessionId]) set({ retrying: { ...get().retrying, [sessionId]: null } });
+    if (get().bySession[sessionId]?.retrying) patchChat(get, sessionId, { retrying: null });
   };
   return (e) => {
     switch (e.type) {
       case 'provider.retrying': {
         const { type: _type, sessionId, ...status } = e;
-        set({ retrying: { ...get().retrying, [sessionId]: status } });
+        patchChat(get, sessionId, { retrying: status });
         return;
       }
       case 'message.delta':
+        if (!get().bySession[e.sessionId]?.busy) patchChat(get, e.sessionId, { busy: true });
         retried(e.sessionId);
         deltas.push(e.sessionId, e.messageId, e.delta, e.reasoning === true);
         return;
@@ -413,8 +405,8 @@ export const chatEvents: SliceEvents = (get, set) => {
       case 'notice':
         get().addMessage(e.message);
         // The persisted error notice replaces the transient error row (it carries the retry).
-        if (e.message.kind === 'error_notice' && get().errors[e.sessionId])
-          set({ errors: { ...get().errors, [e.sessionId]: null } });
+        if (e.message.kind === 'error_notice' && get().bySession[e.sessionId]?.error)
+          patchChat(get, e.sessionId, { error: null });
         return;
       case 'compaction.finished':
         // The messages it inserted (summary, memory checkpoint) come with the list.
@@ -423,33 +415,33 @@ export const chatEvents: SliceEvents = (get, set) => {
           .catch(() => undefined);
         return;
       case 'session.updated': {
-        if (e.session === null || e.busy) return;
+        if (e.session === null) return;
+        patchChat(get, e.sessionId, { busy: e.busy });
+        if (e.busy) return;
         retried(e.sessionId);
         deltas.flush();
         // A finished turn leaves no streaming bubble and no pending card behind.
         const streaming = Object.fromEntries(
           Object.entries(get().streaming).filter(([, s]) => s.sessionId !== e.sessionId),
         );
-        const stored = new Set((get().messages[e.sessionId] ?? []).map((m) => m.id));
+        const stored = new Set((get().bySession[e.sessionId]?.messages ?? []).map((m) => m.id));
         set({ streaming, tools: withoutUncommitted(get().tools, e.sessionId, stored) });
         // A new version (edit, regenerate, retry) ended: its versions come with the list.
-        if (get().reloadAfterTurn[e.sessionId]) {
-          set({ reloadAfterTurn: { ...get().reloadAfterTurn, [e.sessionId]: false } });
+        if (get().bySession[e.sessionId]?.reloadAfterTurn) {
+          patchChat(get, e.sessionId, { reloadAfterTurn: false });
           void get()
             .loadMessages(e.sessionId)
             .catch(() => undefined);
         }
-        // After this event's other handlers (the sessions slice clears busy): the next queued message.
+        // After this event's other handlers: the next queued message.
         queueMicrotask(() => sendNextQueued(get, e.sessionId));
         return;
       }
       case 'error': {
         if (!e.sessionId) return;
         retried(e.sessionId);
-        const retryText = lastUserText(get().messages[e.sessionId] ?? []);
-        set({
-          errors: { ...get().errors, [e.sessionId]: { code: e.code, message: e.message, retryText, stored: true } },
-        });
+        const retryText = lastUserText(get().bySession[e.sessionId]?.messages ?? []);
+        patchChat(get, e.sessionId, { error: { code: e.code, message: e.message, retryText, stored: true } });
         return;
       }
     }

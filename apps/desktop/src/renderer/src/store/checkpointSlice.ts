@@ -10,14 +10,13 @@ const withCheckpoint = (list: Checkpoint[], c: Checkpoint): Checkpoint[] =>
   list.some((x) => x.id === c.id) ? list.map((x) => (x.id === c.id ? c : x)) : [...list, c];
 
 export const createCheckpointSlice: StateCreator<AppState, [], [], CheckpointSlice> = (set, get) => ({
-  checkpoints: {},
   checkpointBusy: {},
 
   async loadCheckpoints(sessionId) {
     const res = await call('checkpoints.list', { sessionId }).catch(() => null);
     if (!res) return;
     // Where git is missing the list is empty; the session's one notice says why.
-    set({ checkpoints: { ...get().checkpoints, [sessionId]: res.checkpoints } });
+    get().patchSession(sessionId, { checkpoints: res.checkpoints });
   },
 
   async changeCheckpoint(checkpoint, action, force = false) {
@@ -29,8 +28,7 @@ export const createCheckpointSlice: StateCreator<AppState, [], [], CheckpointSli
       });
       if (!out.applied) return out.changedSince;
       const next = out.checkpoint;
-      const list = get().checkpoints[next.sessionId] ?? [];
-      set({ checkpoints: { ...get().checkpoints, [next.sessionId]: withCheckpoint(list, next) } });
+      get().patchSession(next.sessionId, (s) => ({ checkpoints: withCheckpoint(s.checkpoints ?? [], next) }));
       return [];
     } catch (err) {
       get().showToast(errMessage(err));
@@ -42,8 +40,7 @@ export const createCheckpointSlice: StateCreator<AppState, [], [], CheckpointSli
 });
 
 /** checkpoint.updated: a turn's checkpoint was taken, undone or redone (by this window or another). */
-export const checkpointEvents: SliceEvents = (get, set) => (e) => {
+export const checkpointEvents: SliceEvents = (get) => (e) => {
   if (e.type !== 'checkpoint.updated') return;
-  const list = get().checkpoints[e.sessionId] ?? [];
-  set({ checkpoints: { ...get().checkpoints, [e.sessionId]: withCheckpoint(list, e.checkpoint) } });
+  get().patchSession(e.sessionId, (s) => ({ checkpoints: withCheckpoint(s.checkpoints ?? [], e.checkpoint) }));
 };

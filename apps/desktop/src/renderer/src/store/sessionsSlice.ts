@@ -1,5 +1,6 @@
 import type { StateCreator } from 'zustand';
 import { call } from '../transport';
+import { EMPTY_SESSION } from './sessionState';
 import type { AppState, SessionsSlice, SliceEvents } from './types';
 import { errorMessage } from '@threadline/protocol';
 
@@ -9,7 +10,13 @@ const LAST_SESSION_KEY = 'threadline.lastSession';
 export const createSessionsSlice: StateCreator<AppState, [], [], SessionsSlice> = (set, get) => ({
   sessions: [],
   activeSessionId: null,
-  busy: {},
+  bySession: {},
+
+  patchSession(id, patch) {
+    const prev = get().bySession[id] ?? EMPTY_SESSION;
+    const next = { ...prev, ...(typeof patch === 'function' ? patch(prev) : patch) };
+    set({ bySession: { ...get().bySession, [id]: next } });
+  },
 
   async loadSessions() {
     const list = await call('sessions.list', {});
@@ -74,12 +81,9 @@ export function lastSessionId(): string | null {
   }
 }
 
-/** The sessions slice's part of the event stream: the list, and which sessions are busy. */
+/** The sessions slice's part of the event stream: the list. */
 export const sessionsEvents: SliceEvents = (get, set) => (e) => {
   switch (e.type) {
-    case 'message.delta':
-      if (!get().busy[e.sessionId]) set({ busy: { ...get().busy, [e.sessionId]: true } });
-      return;
     case 'session.updated':
       if (e.session === null) {
         set({ sessions: get().sessions.filter((s) => s.id !== e.sessionId) });
@@ -87,7 +91,6 @@ export const sessionsEvents: SliceEvents = (get, set) => (e) => {
         return;
       }
       get().upsertSession(e.session);
-      set({ busy: { ...get().busy, [e.sessionId]: e.busy } });
       return;
   }
 };

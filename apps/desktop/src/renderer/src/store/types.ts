@@ -65,10 +65,22 @@ export interface InlineError {
   stored: boolean;
 }
 
+/**
+ * One session's state in the renderer, `bySession[id]`. Each slice owns some of its fields (the
+ * `…SessionState` parts below, one per slice) and writes only those, through `patchSession`.
+ */
+export type SessionState = ChatSessionState & ContextSessionState & CheckpointSessionState;
+
 export interface SessionsSlice {
   sessions: SessionSummary[];
   activeSessionId: string | null;
-  busy: Record<string, boolean>;
+  /** Every session's own state, by session id (see SessionState). */
+  bySession: Record<string, SessionState>;
+  /**
+   * The one way to change a session's state: merges `patch` (or what it returns, given the
+   * session's state now) into `bySession[id]`. A slice passes only fields it owns.
+   */
+  patchSession(id: string, patch: Partial<SessionState> | ((s: SessionState) => Partial<SessionState>)): void;
   loadSessions(): Promise<void>;
   createSession(title?: string): Promise<string | null>;
   renameSession(id: string, title: string): Promise<void>;
@@ -87,25 +99,38 @@ export interface QueuedMessage {
   attachments: string[];
 }
 
-export interface ChatSlice {
-  messages: Record<string, StoredMessage[]>;
-  /** Per session, the messages waiting for the running turn to end, oldest first. */
-  queued: Record<string, QueuedMessage[]>;
-  enqueue(sessionId: string, text: string, attachments?: string[]): void;
-  /** Takes a queued message back (×), or out of the queue to send now. */
-  unqueue(sessionId: string, id: string): QueuedMessage | null;
-  streaming: Record<string, StreamingMessage>;
-  tools: Record<string, ToolState>;
-  errors: Record<string, InlineError | null>;
+/** The chat slice's part of a session's state. */
+export interface ChatSessionState {
+  /** The transcript; undefined until loaded. */
+  messages: StoredMessage[] | undefined;
+  /** A turn (or a manual compaction) runs: from session.updated, chat.state, and while sending. */
+  busy: boolean;
+  /** The messages waiting for the running turn to end, oldest first. */
+  queued: QueuedMessage[];
+  error: InlineError | null;
   /** The provider failed and the request is being sent again: shown until something streams. */
-  retrying: Record<string, RetryStatus | null>;
+  retrying: RetryStatus | null;
   /**
-   * A count per session of the events that changed its live state (a step committed, a tool
+   * A count of the events that changed the session's live state (a step committed, a tool
    * requested or finished, busy on or off, a compaction). A chat.state answer taken while it
    * moved is older than what the events already said and must not overwrite it: a late
    * "busy: true" after the turn's end would leave the session stuck.
    */
-  liveEpoch: Record<string, number>;
+  liveEpoch: number;
+  /** Approval policies by tool name; undefined until loaded. */
+  approvals: Record<string, ApprovalPolicy> | undefined;
+  /** The branch changed while a turn runs: reloaded when it ends (versions come with the list). */
+  reloadAfterTurn: boolean;
+}
+
+export interface ChatSlice {
+  enqueue(sessionId: string, text: string, attachments?: string[]): void;
+  /** Takes a queued message back (×), or out of the queue to send now. */
+  unqueue(sessionId: string, id: string): QueuedMessage | null;
+  /** Streamed text by message id. */
+  streaming: Record<string, StreamingMessage>;
+  /** Tool calls by call id. */
+  tools: Record<string, ToolState>;
   bumpLiveEpoch(sessionId: string): void;
   loadMessages(sessionId: string): Promise<void>;
   /** The running turn's live state (busy, streamed text, pending tool calls) from the host. */
@@ -126,8 +151,6 @@ export interface ChatSlice {
     /** With deny: why, which is what the model reads as the tool's result. */
     reason?: string,
   ): Promise<void>;
-  /** Per-session approval policies by tool name. */
-  approvals: Record<string, Record<string, ApprovalPolicy>>;
   loadApprovals(sessionId: string): Promise<void>;
   setApproval(sessionId: string, toolName: string, policy: ApprovalPolicy | null): Promise<void>;
   /** Again after an error: the same stored request (chat.retry), or the refused text resent. */
@@ -138,29 +161,38 @@ export interface ChatSlice {
   regenerate(sessionId: string): Promise<void>;
   /** Shows the branch through one of a message's versions. */
   switchBranch(sessionId: string, messageId: string): Promise<void>;
-  /** Sessions whose branch changed while a turn runs: reloaded when it ends (versions come with the list). */
-  reloadAfterTurn: Record<string, boolean>;
   /** A message to scroll to once its session shows it (a search result). */
   focus: { sessionId: string; messageId: string; nonce: number } | null;
   openMessage(sessionId: string, messageId: string): Promise<void>;
   dismissError(sessionId: string): void;
   addMessage(m: StoredMessage): void;
+  /**
+   * The runtime is gone (stopped, or restarted with a new token): nothing will finish what was
+   * running, so running and waiting tool cards end as aborted and no session stays busy.
+   */
+  abortLive(): void;
+}
+
+/** The context slice's part of a session's state (each undefined until loaded). */
+export interface ContextSessionState {
+  usage: ContextUsage | undefined;
+  compactions: CompactionRecord[] | undefined;
+  compacting: boolean;
+  /** The compaction running now (from the compaction.* events or chat.state), if any. */
+  liveCompaction: LiveCompaction | null;
+  facts: MemoryFact[] | undefined;
+  candidates: MemoryCandidate[] | undefined;
+  /** Tokens and cost of the session's model calls (usage.session, usage.recorded events). */
+  cost: SessionCost | undefined;
 }
 
 export interface ContextSlice {
-  usage: Record<string, ContextUsage>;
-  compactions: Record<string, CompactionRecord[]>;
-  compacting: Record<string, boolean>;
-  /** The compaction running in each session (from the compaction.* events), if any. */
-  liveCompaction: Record<string, LiveCompaction | null>;
-  facts: Record<string, MemoryFact[]>;
-  candidates: Record<string, MemoryCandidate[]>;
-  /** Tokens and cost of each session's model calls (usage.session, usage.recorded events). */
-  cost: Record<string, SessionCost>;
   loadContext(sessionId: string): Promise<void>;
   loadMemory(sessionId: string): Promise<void>;
   compact(sessionId: string, instructions?: string): Promise<void>;
   undoCompaction(sessionId: string): Promise<void>;
+  /** The compaction running in a session as chat.state told it (one that began before this page loaded). */
+  showLiveCompaction(sessionId: string, compaction: LiveCompaction | null): void;
 }
 
 export interface SettingsSlice {
@@ -204,8 +236,14 @@ export interface UiSlice {
 }
 
 /** Checkpoints of each session's working folder: the "N files changed" rows, undo and redo. */
+/** The checkpoint slice's part of a session's state. */
+export interface CheckpointSessionState {
+  /** Checkpoints of the session's working folder (the "N files changed" rows); undefined until loaded. */
+  checkpoints: Checkpoint[] | undefined;
+}
+
+/** Checkpoints of each session's working folder: the "N files changed" rows, undo and redo. */
 export interface CheckpointSlice {
-  checkpoints: Record<string, Checkpoint[]>;
   /** A checkpoint whose undo or redo is in flight. */
   checkpointBusy: Record<string, boolean>;
   loadCheckpoints(sessionId: string): Promise<void>;

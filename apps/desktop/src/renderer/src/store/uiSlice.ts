@@ -26,10 +26,8 @@ export const createUiSlice: StateCreator<AppState, [], [], UiSlice> = (set, get)
       set({ connection });
       return;
     }
-    const tools = { ...get().tools };
-    for (const [id, t] of Object.entries(tools))
-      if (t.status === 'running' || t.status === 'waiting') tools[id] = { ...t, status: 'aborted' };
-    set({ connection, tools, busy: {}, streaming: {} });
+    set({ connection });
+    get().abortLive();
   },
 
   openSettings(tab) {
