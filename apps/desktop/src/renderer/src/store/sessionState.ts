@@ -1,5 +1,4 @@
-import type { CheckpointSessionState } from './checkpointSlice';
-import type { AppState, ChatSessionState, ContextSessionState, SessionState } from './types';
+import type { AppState, ChatSessionState, CheckpointSessionState, ContextSessionState, SessionState } from './types';
 
 /** The chat slice's fields of a session nothing is known of yet. */
 export const CHAT_SESSION: Readonly<ChatSessionState> = {
