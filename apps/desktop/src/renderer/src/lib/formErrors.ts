@@ -1,6 +1,7 @@
 import type { TFunction } from 'i18next';
 import type { FieldError, FieldValues, Path, UseFormSetError } from 'react-hook-form';
 import { RpcError } from '../transport';
+import { errorMessage } from '@threadline/protocol';
 
 /**
  * The i18n key of a field's sentence for each zod issue code (`too_small`, `invalid_format`…);
@@ -52,5 +53,5 @@ export function setServerIssues<T extends FieldValues>(
 /** The banner's text for a failed call: the runtime's sentence, or for a refused input the generic one. */
 export function callErrorText(t: TFunction, err: unknown): string {
   if (err instanceof RpcError && err.code === 'invalid_input') return t('form.errors.invalid');
-  return err instanceof Error ? err.message : String(err);
+  return errorMessage(err);
 }
