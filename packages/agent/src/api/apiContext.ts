@@ -89,15 +89,6 @@ export function currentSettings(ctx: ApiContext): Settings {
 }
 
 /**
- * The turn of a chat message (chat.send, an edit): the session row, the settings and the
- * session's profile and client, read once; the caller has checked the session is not busy.
- */
-export function startTurn(ctx: ApiContext, session: SessionSummary, signal: AbortSignal): Turn {
-  const { profile, client } = activeProvider(ctx, session.id, session);
-  return new Turn({ deps: ctx.deps, session, settings: currentSettings(ctx), profile, client, signal });
-}
-
-/**
  * A turn for work outside a chat message (manual compaction, preview, usage): its own abort signal.
  * Without `needClient` the client is built on its first call only, so the meter and the preview
  * never decrypt the API key (a locked keychain must not break them) and work with no provider.
@@ -136,48 +127,6 @@ function unavailableClient(): ProviderClient {
     testConnection: async () => fail(),
     listModels: async () => fail(),
   };
-}
-
-/**
- * Runs the session's one piece of work (a turn, or a manual compaction): busy while it runs and
- * announced to every renderer, cancellable by chat.cancel (its controller), waited for by
- * sessions.delete and dispose (its promise); all of it cleared, and announced, when it ends.
- * The caller has checked that the session is not busy.
- */
-export function runSessionWork<T>(
-  ctx: ApiContext,
-  sessionId: string,
-  work: (signal: AbortSignal) => Promise<T>,
-  /** The work's controller, when the caller built what it runs with its signal already (a chat turn). */
-  abort: AbortController = new AbortController(),
-  /** The settings the work runs with (a chat turn's), else read now. */
-  settings?: Settings,
-): Promise<T> {
-  const rt = ctx.runtimes.get(sessionId);
-  const shown = settings ?? currentSettings(ctx);
-  rt.busy = true;
-  rt.abort = abort;
-  emitSessionOf(ctx.deps, sessionId, shown);
-  const done = (async () => {
-    try {
-      return await work(abort.signal);
-    } finally {
-      rt.clearStep();
-      rt.busy = false;
-      rt.abort = null;
-      rt.running = null;
-      try {
-        emitSessionOf(ctx.deps, sessionId, shown);
-      } catch {
-        // The session may have been deleted meanwhile.
-      }
-    }
-  })();
-  rt.running = done.then(
-    () => undefined,
-    () => undefined,
-  );
-  return done;
 }
 
 /** session.updated for a route's change of the session (turn/turn.ts emitSession is the one sender). */

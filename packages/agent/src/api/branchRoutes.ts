@@ -6,7 +6,9 @@ import { acceptUserMessage } from '../turn/acceptUserMessage';
 import { runTurn } from '../turn/runTurn';
 import type { TurnDeps } from '../turn/deps';
 import type { Turn } from '../turn/turn';
-import { emitSession, requireSession, runSessionWork, startTurn, type ApiContext } from './apiContext';
+import { emitSession, requireSession, type ApiContext } from './apiContext';
+import { runSessionWork } from './runSessionWork';
+import { startTurn } from './startTurn';
 
 type BranchRoutes = Pick<AppApi, 'chat.edit' | 'chat.regenerate' | 'chat.retry' | 'branches.switch'>;
 

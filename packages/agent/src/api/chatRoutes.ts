@@ -6,7 +6,9 @@ import { runTurn } from '../turn/runTurn';
 import type { Turn } from '../turn/turn';
 import { emitCost, recordCall } from '../turn/cost';
 import { askTitle, firstExchange, isAutoTitle } from '../turn/title';
-import { emitSession, requireSession, runSessionWork, startTurn, type ApiContext } from './apiContext';
+import { emitSession, requireSession, type ApiContext } from './apiContext';
+import { runSessionWork } from './runSessionWork';
+import { startTurn } from './startTurn';
 
 type ChatRoutes = Pick<
   AppApi,

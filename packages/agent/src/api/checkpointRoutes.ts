@@ -6,7 +6,8 @@ import {
   type StoredMessage,
 } from '@threadline/protocol';
 import type { CheckpointService } from '../checkpoints/service';
-import { requireSession, runSessionWork, type ApiContext } from './apiContext';
+import { requireSession, type ApiContext } from './apiContext';
+import { runSessionWork } from './runSessionWork';
 
 type CheckpointRoutes = Pick<
   AppApi,

@@ -6,7 +6,8 @@ import { persistCompactionNotice } from '../turn/notices';
 import { computeUsage } from '../turn/usage';
 import { buildSessionView } from '../turn/view';
 import { refreshUsage } from '../turn/modelCall';
-import { requireSession, runSessionWork, scopeFor, type ApiContext } from './apiContext';
+import { requireSession, scopeFor, type ApiContext } from './apiContext';
+import { runSessionWork } from './runSessionWork';
 
 type CompactionRoutes = Pick<
   AppApi,

@@ -1,0 +1,45 @@
+import type { Settings } from '@threadline/protocol';
+import { emitSession } from '../turn/turn';
+import { currentSettings, type ApiContext } from './apiContext';
+
+/**
+ * Runs the session's one piece of work (a turn, or a manual compaction): busy while it runs and
+ * announced to every renderer, cancellable by chat.cancel (its controller), waited for by
+ * sessions.delete and dispose (its promise); all of it cleared, and announced, when it ends.
+ * The caller has checked that the session is not busy.
+ */
+export function runSessionWork<T>(
+  ctx: ApiContext,
+  sessionId: string,
+  work: (signal: AbortSignal) => Promise<T>,
+  /** The work's controller, when the caller built what it runs with its signal already (a chat turn). */
+  abort: AbortController = new AbortController(),
+  /** The settings the work runs with (a chat turn's), else read now. */
+  settings?: Settings,
+): Promise<T> {
+  const rt = ctx.runtimes.get(sessionId);
+  const shown = settings ?? currentSettings(ctx);
+  rt.busy = true;
+  rt.abort = abort;
+  emitSession(ctx.deps, sessionId, shown);
+  const done = (async () => {
+    try {
+      return await work(abort.signal);
+    } finally {
+      rt.clearStep();
+      rt.busy = false;
+      rt.abort = null;
+      rt.running = null;
+      try {
+        emitSession(ctx.deps, sessionId, shown);
+      } catch {
+        // The session may have been deleted meanwhile.
+      }
+    }
+  })();
+  rt.running = done.then(
+    () => undefined,
+    () => undefined,
+  );
+  return done;
+}
