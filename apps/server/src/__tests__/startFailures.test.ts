@@ -2,7 +2,7 @@
 // read-only folder (a read-only bind mount made by bwrap), a full disk (a small tmpfs made by bwrap),
 // a lock held by a zombie, and a damaged
 // database (reported untouched; `--fresh-database` keeps it under a dated name and opens a new one).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   closeSync,
@@ -35,6 +35,33 @@ const tempDir = (): string => {
 };
 const hasBwrap = spawnSync('bwrap', ['--version']).status === 0;
 
+/** `threadline serve` in bubblewrap with the given extra mounts (the rest of / as is), its data in `dataDir`. */
+function serveInBwrap(mounts: string[], dataDir: string): SpawnSyncReturns<string> {
+  const staticDir = path.join(tempDir(), 'web');
+  mkdirSync(staticDir);
+  writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html>');
+  const env = { ...process.env };
+  delete env.THREADLINE_DATA_DIR;
+  return spawnSync(
+    'bwrap',
+    [
+      '--bind',
+      '/',
+      '/',
+      ...mounts,
+      '--dev',
+      '/dev',
+      '--proc',
+      '/proc',
+      '--',
+      process.execPath,
+      '--import',
+      'tsx',
+    ].concat([cli, '--data-dir', dataDir, '--static-dir', staticDir]),
+    { cwd: repoRoot, env, encoding: 'utf8', timeout: 120_000 },
+  );
+}
+
 describe('start-up failures in one sentence', () => {
   it.skipIf(!hasBwrap)(
     'a read-only data folder: one line, exit 2',
@@ -42,26 +69,8 @@ describe('start-up failures in one sentence', () => {
       const root = tempDir();
       const ro = path.join(root, 'ro');
       mkdirSync(ro);
-      const staticDir = path.join(root, 'web');
-      mkdirSync(staticDir);
-      writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html>');
       const dataDir = path.join(ro, 'data');
-      const env = { ...process.env };
-      delete env.THREADLINE_DATA_DIR;
-      const r = spawnSync(
-        'bwrap',
-        ['--bind', '/', '/', '--ro-bind', ro, ro, '--dev', '/dev', '--proc', '/proc', '--'].concat([
-          process.execPath,
-          '--import',
-          'tsx',
-          cli,
-          '--data-dir',
-          dataDir,
-          '--static-dir',
-          staticDir,
-        ]),
-        { cwd: repoRoot, env, encoding: 'utf8', timeout: 120_000 },
-      );
+      const r = serveInBwrap(['--ro-bind', ro, ro], dataDir);
       expect(r.stdout).toBe('');
       expect(r.stderr).toBe(
         `threadline serve: The data folder ${dataDir} is on a read-only disk; start with a writable one (--data-dir DIR or THREADLINE_DATA_DIR).\n`,
@@ -76,26 +85,8 @@ describe('start-up failures in one sentence', () => {
     () => {
       // The data folder on a 40 KB tmpfs (bwrap's own mount): the database cannot grow its files.
       const full = tempDir();
-      const staticDir = path.join(tempDir(), 'web');
-      mkdirSync(staticDir);
-      writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html>');
       const dataDir = path.join(full, 'data');
-      const env = { ...process.env };
-      delete env.THREADLINE_DATA_DIR;
-      const r = spawnSync(
-        'bwrap',
-        ['--bind', '/', '/', '--size', '40960', '--tmpfs', full, '--dev', '/dev', '--proc', '/proc', '--'].concat([
-          process.execPath,
-          '--import',
-          'tsx',
-          cli,
-          '--data-dir',
-          dataDir,
-          '--static-dir',
-          staticDir,
-        ]),
-        { cwd: repoRoot, env, encoding: 'utf8', timeout: 120_000 },
-      );
+      const r = serveInBwrap(['--size', '40960', '--tmpfs', full], dataDir);
       expect(r.stdout).toBe('');
       expect(r.stderr).toBe(
         `threadline serve: The disk of the data folder ${dataDir} is full; free some space and start Threadline again.\n`,
