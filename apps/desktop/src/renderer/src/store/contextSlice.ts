@@ -50,13 +50,15 @@ export const createContextSlice: StateCreator<AppState, [], [], ContextSlice> = 
       }
     },
 
+    // Undo, like compact, fetches nothing itself: its compaction.undone event marks the record
+    // inactive (the hidden messages are in view again) and reloads the context once, and its
+    // notice arrives as a notice event. Nothing to undo, or refused: nothing changed.
     async undoCompaction(sessionId) {
       try {
         await call('compaction.undo', { sessionId });
       } catch (err) {
         get().showToast(errMessage(err));
       }
-      await Promise.all([get().loadContext(sessionId), get().loadMessages(sessionId)]);
     },
 
     showLiveCompaction(sessionId, compaction) {
