@@ -92,11 +92,11 @@ test('working folder, an outside path on the approval card, the key-host warning
     await app.openSettings('general');
     await page.getByTestId('default-folder').fill('projects');
     await page.getByTestId('default-folder').press('Enter');
-    await expect(page.locator('.text-setting .field-error')).toBeVisible();
+    await expect(page.getByTestId('default-folder-error')).toBeVisible();
     await app.shot('reach-settings', lang, theme);
     await page.getByTestId('default-folder').fill('~/projects');
     await page.getByTestId('default-folder').press('Enter');
-    await expect(page.locator('.text-setting .field-error')).toHaveCount(0);
+    await expect(page.getByTestId('default-folder-error')).toHaveCount(0);
     await app.closeSettings();
   }
   expect(

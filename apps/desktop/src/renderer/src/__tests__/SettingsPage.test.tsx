@@ -47,8 +47,10 @@ describe('SettingsPage', () => {
     render(<SettingsPage />);
     fireEvent.click(screen.getByTestId('settings-tab-context'));
     const input = screen.getByTestId('threshold-input');
-    fireEvent.change(input, { target: { value: '150' } });
-    fireEvent.blur(input);
+    await act(async () => {
+      fireEvent.change(input, { target: { value: '150' } });
+      fireEvent.blur(input);
+    });
     expect(screen.getByText('Enter a whole number from 0 to 99.')).toBeTruthy();
     expect(fake.calls.some((c) => c.route === 'settings.set')).toBe(false);
 

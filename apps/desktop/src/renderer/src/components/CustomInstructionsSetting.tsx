@@ -1,7 +1,6 @@
-import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CUSTOM_INSTRUCTIONS_MAX, type Settings, type SettingsPatch } from '@threadline/protocol';
-import { SettingRow } from './SettingsControls';
+import { SettingField } from './form/SettingField';
 
 /**
  * Settings → custom instructions: the user's instructions for every session, added to the system
@@ -10,27 +9,25 @@ import { SettingRow } from './SettingsControls';
 export function CustomInstructionsSetting({
   settings,
   apply,
+  onRefused,
 }: {
   settings: Settings;
   apply: (p: SettingsPatch) => void;
+  onRefused?: () => void;
 }) {
   const { t } = useTranslation();
-  const value = settings.agent.customInstructions;
-  const [draft, setDraft] = useState(value);
-  useEffect(() => setDraft(value), [value]);
   return (
-    <SettingRow label={t('instructions.customLabel')} help={t('instructions.customHelp')} htmlFor="custom-instructions">
-      <textarea
-        id="custom-instructions"
-        className="input custom-instructions-input"
-        rows={5}
-        value={draft}
-        maxLength={CUSTOM_INSTRUCTIONS_MAX}
-        placeholder={t('instructions.customPlaceholder')}
-        onChange={(e) => setDraft(e.target.value)}
-        onBlur={() => draft !== value && apply({ agent: { customInstructions: draft } })}
-        data-testid="custom-instructions"
-      />
-    </SettingRow>
+    <SettingField
+      name="customInstructions"
+      multiline
+      maxLength={CUSTOM_INSTRUCTIONS_MAX}
+      settings={settings}
+      apply={apply}
+      onRefused={onRefused}
+      label={t('instructions.customLabel')}
+      help={t('instructions.customHelp')}
+      placeholder={t('instructions.customPlaceholder')}
+      testId="custom-instructions"
+    />
   );
 }

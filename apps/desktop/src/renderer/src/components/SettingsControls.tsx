@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Field } from './form/Field';
 
 /**
@@ -78,58 +78,5 @@ export function Toggle({
     >
       <span className="toggle-knob" />
     </button>
-  );
-}
-
-/**
- * A number field that commits on blur or Enter; `validate` returns an error message or null.
- * The server may still refuse the value; its message is shown by the caller.
- */
-export function NumberField({
-  value,
-  onCommit,
-  validate,
-  label,
-  suffix,
-  testId,
-}: {
-  value: number;
-  onCommit: (n: number) => void;
-  validate: (n: number) => string | null;
-  label: string;
-  suffix?: string;
-  testId?: string;
-}) {
-  const [draft, setDraft] = useState(String(value));
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => setDraft(String(value)), [value]);
-  const commit = () => {
-    const n = Number(draft);
-    const err = draft.trim() === '' || !Number.isFinite(n) ? validate(Number.NaN) : validate(n);
-    setError(err);
-    if (!err && n !== value) onCommit(n);
-  };
-  return (
-    <div className="number-field">
-      <div className="number-row">
-        <input
-          className={`input input-num ${error ? 'invalid' : ''}`}
-          value={draft}
-          inputMode="decimal"
-          aria-label={label}
-          aria-invalid={Boolean(error)}
-          onChange={(e) => setDraft(e.target.value)}
-          onBlur={commit}
-          onKeyDown={(e) => e.key === 'Enter' && commit()}
-          data-testid={testId}
-        />
-        {suffix && <span className="suffix">{suffix}</span>}
-      </div>
-      {error && (
-        <div className="field-error" role="alert">
-          {error}
-        </div>
-      )}
-    </div>
   );
 }

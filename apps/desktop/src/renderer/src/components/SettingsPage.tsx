@@ -1,13 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import {
-  errorMessage,
-  STRATEGIES,
-  isAutoThreshold,
-  type ProviderProfile,
-  type SettingsPatch,
-  type VisibilityLevel,
-} from '@threadline/protocol';
+import { errorMessage, STRATEGIES, type ProviderProfile, type VisibilityLevel } from '@threadline/protocol';
 import { call } from '../transport';
 import { Dialog } from './Dialog';
 import { useAppStore } from '../store';
@@ -20,27 +13,19 @@ import { ReachSettings } from './ReachSettings';
 import { UsageSettings } from './UsageSettings';
 import { SandboxState } from './SandboxState';
 import { CustomInstructionsSetting } from './CustomInstructionsSetting';
-import { NumberField, Segmented, SettingRow, Toggle } from './SettingsControls';
+import { Segmented, SettingRow, Toggle } from './SettingsControls';
 import { FormBanner } from './form/Field';
+import { SettingField } from './form/SettingField';
+import { useApplySettings } from '../hooks/useApplySettings';
 
 type Tab = SettingsTab;
 const TABS: Tab[] = ['general', 'providers', 'context', 'tools', 'usage'];
 const LEVELS: VisibilityLevel[] = ['off', 'brief', 'debug'];
 
-function useApply() {
-  const update = useAppStore((s) => s.updateSettings);
-  const [error, setError] = useState<string | null>(null);
-  const apply = (patch: SettingsPatch) => {
-    setError(null);
-    void update(patch).then(setError);
-  };
-  return { apply, error };
-}
-
 function General() {
   const { t } = useTranslation();
   const settings = useAppStore((s) => s.settings);
-  const { apply, error } = useApply();
+  const { apply, error, clear } = useApplySettings();
   if (!settings) return null;
   return (
     <section className="settings-section">
@@ -75,9 +60,9 @@ function General() {
         />
       </SettingRow>
       <SandboxState policy={settings.approvalPolicy} />
-      <ReachSettings settings={settings} apply={apply} />
-      <CustomInstructionsSetting settings={settings} apply={apply} />
-      <FormBanner banner={error ? { tone: 'error', text: error } : null} />
+      <ReachSettings settings={settings} apply={apply} onRefused={clear} />
+      <CustomInstructionsSetting settings={settings} apply={apply} onRefused={clear} />
+      <FormBanner banner={error ? { tone: 'error', text: error, testId: 'settings-error' } : null} />
     </section>
   );
 }
@@ -213,10 +198,9 @@ function Providers({ editActive }: { editActive: boolean }) {
 function Context() {
   const { t } = useTranslation();
   const settings = useAppStore((s) => s.settings);
-  const { apply, error } = useApply();
+  const { apply, error, clear } = useApplySettings();
   if (!settings) return null;
   const levelOptions = LEVELS.map((v) => ({ value: v, label: t(`settings.context.levels.${v}`) }));
-  const th = settings.compaction.autoThreshold;
   return (
     <section className="settings-section">
       <h3 className="settings-h">{t('settings.context.compactionHeading')}</h3>
@@ -244,28 +228,26 @@ function Context() {
           </button>
         ))}
       </div>
-      <SettingRow label={t('settings.context.threshold')} help={t('settings.context.thresholdHelp')}>
-        <NumberField
-          label={t('settings.context.threshold')}
-          value={isAutoThreshold(th) ? Math.round(th * 100) : 0}
-          suffix={t('settings.context.percentSuffix')}
-          validate={(n) => (Number.isInteger(n) && n >= 0 && n < 100 ? null : t('settings.context.thresholdInvalid'))}
-          onCommit={(n) => apply({ compaction: { autoThreshold: n / 100 } })}
-          testId="threshold-input"
-        />
-      </SettingRow>
-      <SettingRow label={t('settings.context.toolOutput')} help={t('settings.context.toolOutputHelp')}>
-        <NumberField
-          label={t('settings.context.toolOutput')}
-          value={settings.toolOutput.maxTokens}
-          suffix={t('settings.context.tokensSuffix')}
-          validate={(n) =>
-            Number.isInteger(n) && n > 0 && n <= 1_000_000 ? null : t('settings.context.toolOutputInvalid')
-          }
-          onCommit={(n) => apply({ toolOutput: { maxTokens: n } })}
-          testId="tool-output-input"
-        />
-      </SettingRow>
+      <SettingField
+        name="autoThreshold"
+        settings={settings}
+        apply={apply}
+        onRefused={clear}
+        label={t('settings.context.threshold')}
+        help={t('settings.context.thresholdHelp')}
+        suffix={t('settings.context.percentSuffix')}
+        testId="threshold-input"
+      />
+      <SettingField
+        name="toolOutputMaxTokens"
+        settings={settings}
+        apply={apply}
+        onRefused={clear}
+        label={t('settings.context.toolOutput')}
+        help={t('settings.context.toolOutputHelp')}
+        suffix={t('settings.context.tokensSuffix')}
+        testId="tool-output-input"
+      />
       <h3 className="settings-h">{t('settings.context.memoryHeading')}</h3>
       <SettingRow
         label={t('settings.context.runtimeVisibility')}

@@ -1,15 +1,17 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { DailyUsageRow, ModelPrice, PriceEntry, ProviderProfile, SettingsPatch } from '@threadline/protocol';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { DailyUsageRow, ModelPrice, PriceEntry, ProviderProfile } from '@threadline/protocol';
 import { call } from '../transport';
 import { formatTokens } from '../i18n';
 import { useAppStore } from '../store';
 import { cacheRate, formatCost } from '../lib/cost';
-import { NumberField, SettingRow } from './SettingsControls';
-import { errorMessage } from '@threadline/protocol';
+import { callErrorText, fieldErrorText, type IssueKeys } from '../lib/formErrors';
+import { PRICE_FIELDS, PriceFormSchema } from '../lib/settingsForm';
 import { Field, FormBanner } from './form/Field';
-
-const errText = (err: unknown): string => errorMessage(err);
+import { SettingField } from './form/SettingField';
+import { useApplySettings } from '../hooks/useApplySettings';
 
 /** Totals per local day and model over the last 30 days. */
 function DailyTable() {
@@ -53,9 +55,15 @@ function DailyTable() {
   );
 }
 
-const FIELDS = ['input', 'cachedInput', 'output'] as const;
+type PriceText = Record<keyof ModelPrice, string>;
 
-/** The price of one model of a profile: its own, the shipped default, or none ("unknown"). */
+/** Any refusal of a price: the one sentence of its range. */
+const PRICE_ISSUES: IssueKeys = Object.fromEntries(PRICE_FIELDS.map((k) => [k, { '*': 'cost.settings.priceInvalid' }]));
+
+/**
+ * The price of one model of a profile: its own, the shipped default, or none ("unknown"). Its
+ * three fields are one form, checked by the protocol's `ModelPriceSchema` when saved.
+ */
 function PriceRow({
   profile,
   model,
@@ -68,22 +76,29 @@ function PriceRow({
   onSaved: (list: PriceEntry[]) => void;
 }) {
   const { t } = useTranslation();
-  const [draft, setDraft] = useState<Record<(typeof FIELDS)[number], string>>(() => ({
-    input: entry ? String(entry.price.input) : '',
-    cachedInput: entry ? String(entry.price.cachedInput) : '',
-    output: entry ? String(entry.price.output) : '',
-  }));
+  const form = useForm<PriceText, unknown, ModelPrice>({
+    resolver: zodResolver(PriceFormSchema),
+    defaultValues: {
+      input: entry ? String(entry.price.input) : '',
+      cachedInput: entry ? String(entry.price.cachedInput) : '',
+      output: entry ? String(entry.price.output) : '',
+    },
+    reValidateMode: 'onSubmit',
+  });
   const [error, setError] = useState<string | null>(null);
   const save = (price: ModelPrice | null) => {
     setError(null);
     void call('usage.prices.set', { profileId: profile.id, model, price })
       .then(onSaved)
-      .catch((err: unknown) => setError(errText(err)));
+      .catch((err: unknown) => setError(callErrorText(t, err)));
   };
-  const parsed = FIELDS.map((k) => Number(draft[k]));
-  const valid = FIELDS.every((k) => draft[k].trim() !== '') && parsed.every((n) => Number.isFinite(n) && n >= 0);
   return (
-    <div className="price-row" data-testid={`price-${model}`}>
+    <form
+      className="price-row"
+      noValidate
+      onSubmit={(e) => void form.handleSubmit(save, () => setError(null))(e)}
+      data-testid={`price-${model}`}
+    >
       <div className="price-model">
         <span className="mono">{model}</span>{' '}
         <span className="muted">
@@ -91,25 +106,18 @@ function PriceRow({
         </span>
       </div>
       <div className="price-fields">
-        {FIELDS.map((k) => (
-          <Field key={k} className="price-field" label={t(`cost.settings.${k}`)}>
-            {(c) => (
-              <input
-                className="input"
-                inputMode="decimal"
-                {...c}
-                value={draft[k]}
-                onChange={(e) => setDraft({ ...draft, [k]: e.target.value })}
-              />
-            )}
+        {PRICE_FIELDS.map((k) => (
+          <Field
+            key={k}
+            className="price-field"
+            label={t(`cost.settings.${k}`)}
+            error={fieldErrorText(t, PRICE_ISSUES, k, form.formState.errors[k])}
+            errorTestId={`price-${model}-${k}-error`}
+          >
+            {(c) => <input className="input" inputMode="decimal" {...c} {...form.register(k)} />}
           </Field>
         ))}
-        <button
-          type="button"
-          className="btn btn-small"
-          disabled={!valid}
-          onClick={() => save({ input: parsed[0]!, cachedInput: parsed[1]!, output: parsed[2]! })}
-        >
+        <button type="submit" className="btn btn-small">
           {t('cost.settings.save')}
         </button>
         {entry?.source === 'profile' && (
@@ -119,7 +127,7 @@ function PriceRow({
         )}
       </div>
       <FormBanner banner={error ? { tone: 'error', text: error } : null} />
-    </div>
+    </form>
   );
 }
 
@@ -156,12 +164,7 @@ function Prices() {
 export function UsageSettings() {
   const { t } = useTranslation();
   const settings = useAppStore((s) => s.settings);
-  const update = useAppStore((s) => s.updateSettings);
-  const [error, setError] = useState<string | null>(null);
-  const apply = (patch: SettingsPatch) => {
-    setError(null);
-    void update(patch).then(setError);
-  };
+  const { apply, error, clear } = useApplySettings();
   if (!settings) return null;
   return (
     <section className="settings-section" data-testid="usage-settings">
@@ -170,28 +173,26 @@ export function UsageSettings() {
       <h3 className="settings-h">{t('cost.settings.pricesHeading')}</h3>
       <Prices />
       <h3 className="settings-h">{t('cost.settings.cacheHeading')}</h3>
-      <SettingRow label={t('cost.settings.ttl')} help={t('cost.settings.ttlHelp')}>
-        <NumberField
-          label={t('cost.settings.ttl')}
-          value={settings.cache.ttlMinutes}
-          suffix={t('cost.settings.minutes')}
-          validate={(n) => (n >= 1 && n <= 1440 ? null : t('cost.settings.ttlInvalid'))}
-          onCommit={(n) => apply({ cache: { ttlMinutes: n } })}
-          testId="cache-ttl-input"
-        />
-      </SettingRow>
-      <SettingRow label={t('cost.settings.warnAbove')} help={t('cost.settings.warnAboveHelp')}>
-        <NumberField
-          label={t('cost.settings.warnAbove')}
-          value={settings.cache.warnAboveTokens}
-          suffix={t('settings.context.tokensSuffix')}
-          validate={(n) =>
-            Number.isInteger(n) && n >= 1000 && n <= 10_000_000 ? null : t('cost.settings.warnAboveInvalid')
-          }
-          onCommit={(n) => apply({ cache: { warnAboveTokens: n } })}
-          testId="cache-warn-input"
-        />
-      </SettingRow>
+      <SettingField
+        name="cacheTtlMinutes"
+        settings={settings}
+        apply={apply}
+        onRefused={clear}
+        label={t('cost.settings.ttl')}
+        help={t('cost.settings.ttlHelp')}
+        suffix={t('cost.settings.minutes')}
+        testId="cache-ttl-input"
+      />
+      <SettingField
+        name="cacheWarnAboveTokens"
+        settings={settings}
+        apply={apply}
+        onRefused={clear}
+        label={t('cost.settings.warnAbove')}
+        help={t('cost.settings.warnAboveHelp')}
+        suffix={t('settings.context.tokensSuffix')}
+        testId="cache-warn-input"
+      />
       <FormBanner banner={error ? { tone: 'error', text: error } : null} />
     </section>
   );
