@@ -1,7 +1,8 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createAppStore, connectEvents } from '../store';
 import { setBridge } from '../transport';
 import { createFakeBridge } from './fakeBridge';
+import type { CompactionRecord } from '@threadline/protocol';
 import { compaction, msg, usage } from './fixtures';
 
 const tick = (ms = 30) => new Promise((r) => setTimeout(r, ms));
@@ -9,14 +10,29 @@ const tick = (ms = 30) => new Promise((r) => setTimeout(r, ms));
 describe('store fed by events', () => {
   let store: ReturnType<typeof createAppStore>;
   let fake: ReturnType<typeof createFakeBridge>;
+  /** The session's compactions as the runtime keeps them. */
+  let stored: CompactionRecord[] = [];
 
   beforeEach(async () => {
+    stored = [];
     fake = createFakeBridge({
       'messages.list': () => [msg({ id: 'u1', seq: 1, role: 'user', content: 'hi' })],
       'context.usage': () => usage(),
-      'compaction.list': () => [],
+      'compaction.list': () => stored,
       'chat.send': () => ({ accepted: true, userMessageId: 'u2' }),
       'chat.retry': () => ({ accepted: true, userMessageId: 'u1' }),
+      // As the runtime does: the notice and the undone event, then the answer.
+      'compaction.undo': () => {
+        const undone = compaction({ id: 'c9', active: false, undoneAt: 2 });
+        stored = [undone];
+        fake.emit({
+          type: 'notice',
+          sessionId: 's1',
+          message: msg({ id: 'n1', seq: 5, role: 'user', kind: 'runtime_notice' }),
+        });
+        fake.emit({ type: 'compaction.undone', sessionId: 's1', compaction: undone });
+        return { undone };
+      },
     });
     setBridge(fake.bridge);
     store = createAppStore();
@@ -111,6 +127,20 @@ describe('store fed by events', () => {
     expect(store.getState().bySession.s1?.compactions?.find((c) => c.id === 'c9')?.active).toBe(false);
     await tick();
     expect(fake.calls.filter((c) => c.route === 'compaction.list').length).toBe(before + 1);
+  });
+
+  it('undoing a compaction fetches each route at most once: what its events name, nothing more (issue 27)', async () => {
+    store.getState().patchSession('s1', { compactions: [compaction({ id: 'c9' })] });
+    const before = fake.calls.length;
+    await store.getState().undoCompaction('s1');
+    await vi.waitFor(() => expect(fake.calls.slice(before).some((c) => c.route === 'compaction.list')).toBe(true));
+    const routes = fake.calls.slice(before).map((c) => c.route);
+    expect(routes.filter((r) => r === 'compaction.undo')).toHaveLength(1);
+    expect(routes).not.toContain('messages.list');
+    expect(new Set(routes).size).toBe(routes.length);
+    // What changed is shown from the events: the record inactive, the notice in the list.
+    expect(store.getState().bySession.s1?.compactions?.map((c) => c.active)).toEqual([false]);
+    expect(store.getState().bySession.s1?.messages?.map((m) => m.id)).toEqual(['u1', 'n1']);
   });
 
   it('a compaction is shown in place from started to finished: progress, then the record', async () => {
