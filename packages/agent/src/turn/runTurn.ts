@@ -189,6 +189,8 @@ async function commitStep(
     });
   const plan = opts.refresh ? planMemoryRefresh(turn, { at: 'committed', messages: batch }) : null;
   const memory: MemoryWrite | undefined = plan && 'now' in plan ? plan.now : undefined;
+  // Awaited once the step is stored; should the store fail first, its failure is not left unheard.
+  if (plan && 'later' in plan) plan.later.catch(() => undefined);
   const call = opts.usage
     ? newCall(deps, { sessionId, profile: turn.profile, model: turn.profile.model, kind: 'chat', usage: opts.usage })
     : undefined;
