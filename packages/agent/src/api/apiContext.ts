@@ -7,7 +7,7 @@ import {
   type Settings,
 } from '@threadline/protocol';
 import type { TurnRows } from '@threadline/store';
-import { CostLedger } from '../turn/cost';
+import { CostLedger } from '../turn/costLedger';
 import { createProviderClient, type ProviderClient } from '../provider/client';
 import type { TurnDeps } from '../turn/deps';
 import { Turn, emitSession as emitSessionOf } from '../turn/turn';

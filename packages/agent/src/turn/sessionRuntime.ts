@@ -1,5 +1,5 @@
 import { INITIAL_CALIBRATION, type CalibrationState } from '@threadline/context';
-import type { CostLedger } from './cost';
+import type { CostLedger } from './costLedger';
 import type {
   ChatState,
   GateRewrite,
