@@ -30,6 +30,8 @@ export interface MemoryRefresh {
 
 export interface MemoryRefreshResult {
   facts: MemoryFact[];
+  /** The branch's candidates after it, as `candidates()` lists them (newest first, up to the cap). */
+  candidates: MemoryCandidate[];
   /** Rows removed to respect the caps. */
   trimmed: { facts: number; candidates: number; snapshots: number };
 }

@@ -17,6 +17,7 @@ import { createMcpServersRepo } from './repos/mcpServers';
 import { createAttachmentsRepo } from './repos/attachments';
 import { createCheckpointsRepo } from './repos/checkpoints';
 import { createUsageRepo } from './repos/usage';
+import { createTurnsRepo } from './repos/turns';
 
 /**
  * Opens (creating and migrating when needed) the database at `opts.file`.
@@ -59,23 +60,36 @@ export function openStore(opts: OpenStoreOptions): Store {
     return out as T;
   };
   const keys = { encryptor: opts.encryptor, allowPlaintextKeys: opts.allowPlaintextKeys ?? false };
+  const repos = {
+    sessions: createSessionsRepo(ctx),
+    messages: publicMessages,
+    memory: createMemoryRepo(ctx),
+    settings: createSettingsRepo(ctx, env),
+    providers: createProvidersRepo(ctx, keys),
+    approvals: createApprovalsRepo(ctx),
+    sessionSandbox: createSessionSandboxRepo(ctx),
+    mcpServers: createMcpServersRepo(ctx, keys),
+    usage: createUsageRepo(ctx),
+  };
   return {
     file: opts.file,
     schemaVersion: readUserVersion(db),
     recovered,
-    sessions: guard(createSessionsRepo(ctx)),
-    messages: guard(publicMessages),
+    sessions: guard(repos.sessions),
+    messages: guard(repos.messages),
     compactions: guard(createCompactionsRepo(ctx, messages)),
-    memory: guard(createMemoryRepo(ctx)),
-    settings: guard(createSettingsRepo(ctx, env)),
-    providers: guard(createProvidersRepo(ctx, keys)),
-    approvals: guard(createApprovalsRepo(ctx)),
-    sessionSandbox: guard(createSessionSandboxRepo(ctx)),
+    memory: guard(repos.memory),
+    settings: guard(repos.settings),
+    providers: guard(repos.providers),
+    approvals: guard(repos.approvals),
+    sessionSandbox: guard(repos.sessionSandbox),
     processes: guard(createProcessesRepo(ctx)),
-    mcpServers: guard(createMcpServersRepo(ctx, keys)),
+    mcpServers: guard(repos.mcpServers),
     attachments: guard(createAttachmentsRepo(ctx)),
     checkpoints: guard(createCheckpointsRepo(ctx)),
-    usage: guard(createUsageRepo(ctx)),
+    usage: guard(repos.usage),
+    // One read of a turn's rows, one transaction per step: composed of the repositories above.
+    turns: guard(createTurnsRepo(ctx, repos)),
     transaction: <T>(fn: () => T): T => {
       if (closed) throw new StoreError('closed', `The store ${opts.file} is closed.`);
       // Repository calls inside become savepoints of this one transaction.

@@ -21,7 +21,7 @@ import type {
   Trigger,
   Visibility,
 } from '@threadline/protocol';
-import type { MemoryRepo } from './memoryTypes';
+import type { BranchHint, MemoryRefresh, MemoryRefreshResult, MemoryRepo } from './memoryTypes';
 import type { CheckpointsRepo } from './checkpointTypes';
 
 /**
@@ -177,8 +177,6 @@ export interface SessionsRepo {
   touch(id: string): void;
   /** The session's provider profile and model (null, null: the active profile and its model). */
   setModel(id: string, profileId: string | null, model: string | null): SessionSummary;
-  /** The session's own system prompt (null: none). Throws not_found if missing. */
-  systemPrompt(id: string): string | null;
   /** null or blank removes it; does not bump updatedAt (it is not activity). */
   setSystemPrompt(id: string, text: string | null): void;
 }
@@ -316,7 +314,6 @@ export interface ProvidersRepo {
 }
 
 export interface ApprovalsRepo {
-  get(sessionId: string, toolName: string): ApprovalPolicy | null;
   set(sessionId: string, toolName: string, policy: ApprovalPolicy): void;
   /** Back to the app-wide policy for that tool. */
   remove(sessionId: string, toolName: string): void;
@@ -430,15 +427,35 @@ export interface ModelCallGroup {
   completionTokens: number;
 }
 
+/** One stored call, as the store keeps it (token counts rounded, cached never above prompt). */
+export interface ModelCall extends Required<Omit<NewModelCall, 'compactionId'>> {
+  id: number;
+  compactionId: string | null;
+}
+
+/** A session's model calls as its cost needs them (UsageRepo.calls). */
+export interface SessionCalls {
+  /** As sessionGroups lists them (in the order each group's first call was stored). */
+  groups: ModelCallGroup[];
+  /** Each profile's own prices by model, by profile id. */
+  prices: Record<string, Record<string, ModelPrice>>;
+  lastCallAt: number | null;
+}
+
 export interface UsageRepo {
-  /** Stores one call (created_at from the store's clock); its row id. */
-  record(call: NewModelCall): number;
+  /** Stores one call (created_at default the store's clock): the row as stored. */
+  record(call: NewModelCall): ModelCall;
   /** The summary calls of a compaction, once its record exists. */
   linkCompaction(callIds: readonly number[], compactionId: string): void;
   /** A session's calls, grouped by profile, model, kind and compaction. */
   sessionGroups(sessionId: string): ModelCallGroup[];
   /** When the session's last conversation or summary call was stored (ms; titles not), null before any. */
   lastCallAt(sessionId: string): number | null;
+  /**
+   * What a session's cost is worked out from, in one read: its groups, the own prices of every
+   * profile they name (and of `pricesOf`), and lastCallAt.
+   */
+  calls(sessionId: string, pricesOf?: readonly string[]): SessionCalls;
   /** Calls since `sinceMs`, grouped by local day (UTC + tzOffsetMinutes), profile and model. */
   dailyGroups(
     sinceMs: number,
@@ -448,6 +465,67 @@ export interface UsageRepo {
   prices(profileId: string): Record<string, ModelPrice>;
   /** Sets (or with null removes) a profile's own price of a model. */
   setPrice(profileId: string, model: string, price: ModelPrice | null): void;
+}
+
+// ─── a turn's reads and writes (issue 27) ────────────────────────────────────────────────────
+
+/** The small rows a session's turn reads and the routes change while it runs (see TurnsRepo.rows). */
+export interface SessionRows {
+  /** The session's own policy per tool (approvals.set, "always" on a card). */
+  approvals: Record<string, ApprovalPolicy>;
+  /** The session's own instructions (sessions.setSystemPrompt), null: none. */
+  systemPrompt: string | null;
+  /** "Allow network for commands" of the session. */
+  sandboxNetwork: boolean;
+}
+
+/** What one turn reads of the store once, in one read transaction (TurnsRepo.load). */
+export interface TurnRows {
+  session: SessionSummary;
+  /** The effective settings (SettingsRepo.get); null: they could not be read. */
+  settings: Settings | null;
+  /** The session's own profile while it exists, else the active one; null: none configured. */
+  profile: ProviderProfile | null;
+  /** `profile` is the session's own (sessions.setModel), not the active one. */
+  ownProfile: boolean;
+  /** The profile's API key, only when asked for (`secret: true`); null: none. */
+  secret: string | null;
+  mcpServers: McpServerRecord[];
+  rows: SessionRows;
+  /** The session's calls and prices (UsageRepo.calls, with the profile's prices). */
+  calls: SessionCalls;
+}
+
+/** What one step of a turn stores together (TurnsRepo.commit). */
+export interface TurnStep {
+  /** Appended as MessagesRepo.append does (after the active leaf, or `parentId`). */
+  messages?: NewMessage[];
+  parentId?: string | null;
+  /** The model call the step's reply came from (UsageRepo.record). */
+  call?: NewModelCall;
+  /** A memory refresh (MemoryRepo.refresh) after the messages, then its notice after it. */
+  memory?: { refresh: MemoryRefresh; branch?: BranchHint; notice?: NewMessage };
+}
+
+export interface TurnStepResult {
+  messages: StoredMessage[];
+  call: ModelCall | null;
+  memory: MemoryRefreshResult | null;
+  notice: StoredMessage | null;
+  /** The session's row after the step. */
+  session: SessionSummary;
+}
+
+export interface TurnsRepo {
+  /**
+   * Everything a turn reads once, in one read transaction: the session row, the settings, the
+   * profile (and with `secret` its key), the MCP servers, the session's small rows and its calls. null: no such session. A key that cannot be decrypted throws.
+   */
+  load(sessionId: string, opts?: { secret?: boolean }): TurnRows | null;
+  /** The session's small rows again (a route changed one while a turn runs). Throws not_found. */
+  rows(sessionId: string): SessionRows;
+  /** One transaction: the step's messages, its model call, the memory refresh and its notice. */
+  commit(sessionId: string, step: TurnStep): TurnStepResult;
 }
 
 // ─── the store ──────────────────────────────────────────────────────────────────────────────
@@ -471,6 +549,7 @@ export interface Store {
   attachments: AttachmentsRepo;
   usage: UsageRepo;
   checkpoints: CheckpointsRepo;
+  turns: TurnsRepo;
   /** Runs several repository changes as one transaction: all of them or none. */
   transaction<T>(fn: () => T): T;
   close(): void;

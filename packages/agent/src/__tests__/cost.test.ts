@@ -174,4 +174,52 @@ describe('usage and cost of model calls', () => {
     await h.api['settings.set']({ patch: { cache: { warnAboveTokens: 10_000_000 } } });
     expect((await h.api['usage.resendEstimate']({ sessionId: h.sessionId })).warn).toBe(false);
   });
+
+  it('a price edited while a turn runs, and a compaction, give the same figures as the store', async () => {
+    h = await startHarness({ settings: { approvalPolicy: 'ask' }, llm: { defaultReply: seqToolModel('priced') } });
+    const profile = (await h.api['providers.list']({}))[0]!;
+    const lastShown = () => {
+      const e = h.events.filter((x) => x.type === 'usage.recorded').at(-1);
+      return e?.type === 'usage.recorded' ? e.cost : null;
+    };
+    for (let t = 1; t <= 3; t++) {
+      await h.api['chat.send']({ sessionId: h.sessionId, text: `turn ${t}` });
+      const asked = await h.waitFor(
+        'tool.requested',
+        (e) => e.needsApproval && e.toolCall.function.arguments.includes(`${1500 + t}`),
+      );
+      await h.api['chat.approve']({ sessionId: h.sessionId, toolCallId: asked.toolCall.id, decision: 'approve' });
+      await h.api.idle(h.sessionId);
+    }
+    // No price yet: the cost shown is unknown.
+    expect(lastShown()?.total.cost).toBeNull();
+    // The price is set between the turn's first call (stored and shown) and its second.
+    await h.api['chat.send']({ sessionId: h.sessionId, text: 'turn 4' });
+    const asked = await h.waitFor(
+      'tool.requested',
+      (e) => e.needsApproval && e.toolCall.function.arguments.includes('1504'),
+    );
+    expect(lastShown()?.total.cost).toBeNull();
+    await h.api['usage.prices.set']({ profileId: profile.id, model: 'fake-model', price: PRICE });
+    await h.api['chat.approve']({ sessionId: h.sessionId, toolCallId: asked.toolCall.id, decision: 'approve' });
+    await h.api.idle(h.sessionId);
+    const priced = await h.api['usage.session']({ sessionId: h.sessionId });
+    const all = reported(h.llm.chatRequests());
+    expect(priced.total).toEqual({ ...all, cost: expect.closeTo(all.cost, 12) as number, unpricedCalls: 0 });
+    // What the renderers were told after the last call is what the store says.
+    expect(lastShown()).toEqual(priced);
+    // A compaction links its summary calls: the figures shown follow.
+    await h.api['compaction.run']({ sessionId: h.sessionId });
+    const compacted = await h.api['usage.session']({ sessionId: h.sessionId });
+    expect(Object.keys(compacted.compactions)).toHaveLength(1);
+    expect(lastShown()).toEqual(compacted);
+    await h.api['chat.send']({ sessionId: h.sessionId, text: 'turn 5' });
+    const fifth = await h.waitFor(
+      'tool.requested',
+      (e) => e.needsApproval && e.toolCall.function.arguments.includes('1505'),
+    );
+    await h.api['chat.approve']({ sessionId: h.sessionId, toolCallId: fifth.toolCall.id, decision: 'approve' });
+    await h.api.idle(h.sessionId);
+    expect(lastShown()).toEqual(await h.api['usage.session']({ sessionId: h.sessionId }));
+  });
 });

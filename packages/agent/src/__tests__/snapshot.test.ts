@@ -62,7 +62,8 @@ describe('a session in memory', () => {
     await h.api['messages.list']({ sessionId: h.sessionId });
     await h.api['context.usage']({ sessionId: h.sessionId });
     const spies = spyBranchReads(h.store);
-    const refresh = vi.spyOn(h.store.memory, 'refresh');
+    // A refresh is stored with its step (turns.commit), the turn start's on its own.
+    const commit = vi.spyOn(h.store.turns, 'commit');
     const candidates = vi.spyOn(h.store.memory, 'candidates');
     const forkSeq = vi.spyOn(h.store.memory, 'forkSeq');
     const setTokens = vi.spyOn(h.store.messages, 'setTokens');
@@ -72,8 +73,10 @@ describe('a session in memory', () => {
     expect(reads(spies)).toBe(0);
     // The CFPM refreshes (turn start, each commit) hand the store the branch from memory: it walks
     // no branch, and the fork point is asked once per opened session.
-    expect(refresh.mock.calls.length).toBeGreaterThanOrEqual(4);
-    for (const call of [...refresh.mock.calls, ...candidates.mock.calls]) expect(call[2]).toBeDefined();
+    const refreshes = commit.mock.calls.map((c) => c[1].memory).filter((m) => m !== undefined);
+    expect(refreshes.length).toBeGreaterThanOrEqual(4);
+    for (const m of refreshes) expect(m.branch).toBeDefined();
+    for (const call of candidates.mock.calls) expect(call[2]).toBeDefined();
     expect(forkSeq.mock.calls.length).toBeLessThanOrEqual(1);
     // New messages are counted before they are stored: no second write for their counts.
     expect(setTokens).not.toHaveBeenCalled();

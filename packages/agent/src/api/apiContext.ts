@@ -6,6 +6,8 @@ import {
   type SessionSummary,
   type Settings,
 } from '@threadline/protocol';
+import type { TurnRows } from '@threadline/store';
+import { CostLedger } from '../turn/costLedger';
 import { createProviderClient, type ProviderClient } from '../provider/client';
 import type { TurnDeps } from '../turn/deps';
 import { Turn, emitSession as emitSessionOf } from '../turn/turn';
@@ -45,22 +47,14 @@ export function requireSession(ctx: ApiContext, sessionId: string): SessionSumma
 
 /**
  * The profile a session's requests go to: its own (sessions.setModel) while that profile exists,
- * else the active one; with the session's model when it chose one. The window follows the model:
- * the profile's for its own model, the model table's for another (the profile's when the table
- * does not know it). null when no profile is configured.
+ * else the active one (as turns.load resolved it); with the session's model when it chose one.
+ * The window follows the model: the profile's for its own model, the model table's for another
+ * (the profile's when the table does not know it). null when no profile is configured.
  */
-export function sessionProfile(
-  ctx: ApiContext,
-  sessionId: string | null,
-  /** The session's row when the caller has read it already. */
-  row?: SessionSummary,
-): ProviderProfile | null {
-  const { store } = ctx.deps;
-  const session = row ?? (sessionId ? store.sessions.get(sessionId) : null);
-  const own = session?.profileId ? store.providers.get(session.profileId) : null;
-  const profile = own ?? store.providers.active();
+export function sessionProfile(rows: Pick<TurnRows, 'session' | 'profile' | 'ownProfile'>): ProviderProfile | null {
+  const { profile } = rows;
   if (!profile) return null;
-  const model = own ? session?.model : null;
+  const model = rows.ownProfile ? rows.session.model : null;
   if (!model || model === profile.model) return profile;
   const known = contextWindowFor(model);
   // A window learned from the provider belongs to the profile's own model; another model the table
@@ -69,15 +63,15 @@ export function sessionProfile(
   return { ...profile, model, contextWindow: known, learnedContextWindow: null };
 }
 
-/** The session's profile (see sessionProfile) and its client; without a session, the active profile's. */
-export function activeProvider(
-  ctx: ApiContext,
-  sessionId: string | null = null,
-  row?: SessionSummary,
-): { profile: ProviderProfile; client: ProviderClient } {
-  const profile = sessionProfile(ctx, sessionId, row);
-  if (!profile) throw new AppError('conflict', 'No provider is configured. Add one in Settings → Providers.');
-  return { profile, client: ctx.providerFactory(profile, ctx.deps.store.providers.secret(profile.id)) };
+/**
+ * What a turn (or a piece of work on a session) reads once, in one read (store.turns.load), or
+ * not_found; with `secret` the profile's API key too. The session's cost figures are kept from it.
+ */
+export function loadTurnRows(ctx: ApiContext, sessionId: string, opts: { secret: boolean }): TurnRows {
+  const rows = ctx.deps.store.turns.load(sessionId, opts);
+  if (!rows) throw new AppError('not_found', `No session with id ${sessionId}.`);
+  ctx.runtimes.get(sessionId).cost = new CostLedger(sessionId, rows.calls, ctx.deps);
+  return rows;
 }
 
 export function currentSettings(ctx: ApiContext): Settings {
@@ -90,19 +84,14 @@ export function currentSettings(ctx: ApiContext): Settings {
 
 /**
  * A turn for work outside a chat message (manual compaction, preview, usage): its own abort signal.
- * Without `needClient` the client is built on its first call only, so the meter and the preview
- * never decrypt the API key (a locked keychain must not break them) and work with no provider.
+ * The client is built on its first call only, so the meter and the preview never decrypt the API
+ * key (a locked keychain must not break them) and work with no provider.
  */
-export function scopeFor(ctx: ApiContext, sessionId: string, signal: AbortSignal, needClient: boolean): Turn {
-  const session = requireSession(ctx, sessionId);
-  const settings = currentSettings(ctx);
-  if (needClient) {
-    const { profile, client } = activeProvider(ctx, sessionId, session);
-    return new Turn({ deps: ctx.deps, session, settings, profile, client, signal });
-  }
-  const profile = sessionProfile(ctx, sessionId, session) ?? FALLBACK_PROFILE;
+export function scopeFor(ctx: ApiContext, sessionId: string, signal: AbortSignal): Turn {
+  const rows = loadTurnRows(ctx, sessionId, { secret: false });
+  const profile = sessionProfile(rows) ?? FALLBACK_PROFILE;
   const client = profile === FALLBACK_PROFILE ? unavailableClient() : lazyClient(ctx, profile);
-  return new Turn({ deps: ctx.deps, session, settings, profile, client, signal });
+  return new Turn({ deps: ctx.deps, rows, settings: rows.settings ?? DEFAULT_SETTINGS, profile, client, signal });
 }
 
 function lazyClient(ctx: ApiContext, profile: ProviderProfile): ProviderClient {

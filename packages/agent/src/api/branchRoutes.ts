@@ -47,7 +47,7 @@ export function branchRoutes(ctx: ApiContext): BranchRoutes {
       .history.findLast((m) => m.role === 'user' && m.kind === 'normal' && m.visibility.agent);
     if (!request) throw new AppError('not_found', 'There is no request in this conversation to answer again.');
     const abort = new AbortController();
-    const turn = startTurn(ctx, requireSession(ctx, sessionId), abort.signal); // no provider: nothing moves
+    const turn = startTurn(ctx, sessionId, abort.signal); // no provider: nothing moves
     ctx.deps.sessions.switchBranch(sessionId, request.id, { exact: true });
     answer(ctx, turn, abort, userRequest(store.messages.get(request.id)?.fullOutput ?? request.content ?? ''));
     return { accepted: true as const, userMessageId: request.id };
@@ -60,7 +60,7 @@ export function branchRoutes(ctx: ApiContext): BranchRoutes {
       if (!target || target.sessionId !== sessionId || target.role !== 'user' || target.kind !== 'normal')
         throw new AppError('not_found', `No message of yours with id ${messageId} in this session.`);
       const abort = new AbortController();
-      const turn = startTurn(ctx, requireSession(ctx, sessionId), abort.signal);
+      const turn = startTurn(ctx, sessionId, abort.signal);
       const request = userRequest(text);
       // The new version keeps the attachments of the one it replaces (the edit is of the text).
       const refs = attachmentsOf(target);

@@ -21,13 +21,13 @@ export function chatRoutes(ctx: ApiContext): ChatRoutes {
   const appending = new Set<string>();
   return {
     'chat.send': async ({ sessionId, text, attachments }) => {
-      const session = requireSession(ctx, sessionId);
+      // (A session that does not exist is never busy: startTurn says it is not found.)
       const rt = ctx.runtimes.get(sessionId);
       if (rt.busy || appending.has(sessionId))
         throw new AppError('busy', 'A turn is already running in this session; wait for it or cancel it.');
-      // The turn, once: what all its steps read (turn/turn.ts).
+      // The turn, once: what all its steps read (turn/turn.ts), in one read of the store.
       const abort = new AbortController();
-      const turn = startTurn(ctx, session, abort.signal);
+      const turn = startTurn(ctx, sessionId, abort.signal);
       const files = attachments?.length ? prepareAttachments(ctx.deps.store, attachments) : undefined;
       const request = userRequest(text);
       appending.add(sessionId);
@@ -39,8 +39,9 @@ export function chatRoutes(ctx: ApiContext): ChatRoutes {
       }
       // In the background: chat.send returns once the user message is stored.
       // Held until the title is decided: the turn's writes all go through the snapshot.
-      ctx.deps.sessions.hold(sessionId);
-      void runSessionWork(ctx, sessionId, () => runTurn(turn, request), abort, turn.settings)
+      // The message just stored is the branch's leaf: the snapshot is checked against it.
+      ctx.deps.sessions.hold(sessionId, user.id);
+      void runSessionWork(ctx, sessionId, () => runTurn(turn, request), abort, turn.settings, turn.shown)
         .then(() => titleSession(ctx, turn))
         .finally(() => ctx.deps.sessions.release(sessionId));
       return { accepted: true, userMessageId: user.id };

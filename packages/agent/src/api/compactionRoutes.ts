@@ -32,7 +32,7 @@ export function compactionRoutes(ctx: ApiContext): CompactionRoutes {
       // Like a turn: chat.cancel aborts it, sessions.delete and dispose wait for it, and every
       // renderer sees the session busy while the summary runs.
       const outcome = await runSessionWork(ctx, sessionId, async (signal) => {
-        const scope = scopeFor(ctx, sessionId, signal, false);
+        const scope = scopeFor(ctx, sessionId, signal);
         try {
           return await compactOnRequest(scope, instructions?.trim() || null);
         } finally {
@@ -48,7 +48,7 @@ export function compactionRoutes(ctx: ApiContext): CompactionRoutes {
     'compaction.preview': async ({ sessionId }) => {
       requireSession(ctx, sessionId);
       // A dry run: no model call (the engine stands in for the summary) and no history writes.
-      const scope = scopeFor(ctx, sessionId, new AbortController().signal, false);
+      const scope = scopeFor(ctx, sessionId, new AbortController().signal);
       const plan = await planCompaction(scope, {
         trigger: 'manual',
         instructions: null,
@@ -70,7 +70,7 @@ export function compactionRoutes(ctx: ApiContext): CompactionRoutes {
       requireSession(ctx, sessionId);
       notBusy(sessionId);
       const undone = ctx.deps.sessions.undoCompaction(sessionId);
-      const scope = scopeFor(ctx, sessionId, new AbortController().signal, false);
+      const scope = scopeFor(ctx, sessionId, new AbortController().signal);
       if (undone) {
         persistCompactionNotice(ctx.deps, sessionId, {
           type: 'undone',
@@ -94,7 +94,7 @@ export function compactionRoutes(ctx: ApiContext): CompactionRoutes {
       notBusy(sessionId);
       // The session is busy while the message is counted and cut in slices: no turn starts meanwhile.
       const compaction = await runSessionWork(ctx, sessionId, async (signal) => {
-        const scope = scopeFor(ctx, sessionId, signal, false);
+        const scope = scopeFor(ctx, sessionId, signal);
         const record = await fitMessage(scope, messageId, action);
         refreshUsage(scope);
         return record;
@@ -105,7 +105,7 @@ export function compactionRoutes(ctx: ApiContext): CompactionRoutes {
       requireSession(ctx, sessionId);
       // The system prompt says how commands run: the same sentence a turn will send.
       await ctx.deps.sandbox?.info();
-      const scope = scopeFor(ctx, sessionId, new AbortController().signal, false);
+      const scope = scopeFor(ctx, sessionId, new AbortController().signal);
       return computeUsage(scope, buildSessionView(scope));
     },
   };

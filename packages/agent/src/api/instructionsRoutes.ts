@@ -9,14 +9,14 @@ export function instructionsRoutes(ctx: ApiContext): InstructionsRoutes {
   return {
     'instructions.get': async ({ sessionId }) => {
       requireSession(ctx, sessionId);
-      return instructionsOf(scopeFor(ctx, sessionId, new AbortController().signal, false));
+      return instructionsOf(scopeFor(ctx, sessionId, new AbortController().signal));
     },
     'instructions.setSession': async ({ sessionId, systemPrompt }) => {
       requireSession(ctx, sessionId);
       // Read by the next model call (a running turn's next step too): nothing else to update.
       ctx.deps.store.sessions.setSystemPrompt(sessionId, systemPrompt);
       ctx.runtimes.get(sessionId).rowsChanged();
-      return instructionsOf(scopeFor(ctx, sessionId, new AbortController().signal, false));
+      return instructionsOf(scopeFor(ctx, sessionId, new AbortController().signal));
     },
   };
 }

@@ -17,7 +17,7 @@ type ModelRoutes = Pick<
 
 /** The meter follows a session's new model (and window) at once, not at its next turn. */
 function emitUsageNow(ctx: ApiContext, sessionId: string): void {
-  const scope = scopeFor(ctx, sessionId, new AbortController().signal, false);
+  const scope = scopeFor(ctx, sessionId, new AbortController().signal);
   emitUsage(scope, buildSessionView(scope));
 }
 
@@ -52,6 +52,8 @@ export function modelRoutes(ctx: ApiContext): ModelRoutes {
       const using = store.sessions.list().filter((s) => s.profileId === id);
       const sessions = store.providers.delete(id);
       models.delete(id);
+      // Its own prices went with it: the sessions that used it are priced again.
+      ctx.runtimes.pricesChanged();
       for (const s of using) {
         emitSession(ctx, s.id);
         emitUsageNow(ctx, s.id);

@@ -1,4 +1,4 @@
-import type { Settings } from '@threadline/protocol';
+import type { SessionSummary, Settings } from '@threadline/protocol';
 import { emitSession } from '../turn/turn';
 import { currentSettings, type ApiContext } from './apiContext';
 
@@ -16,12 +16,14 @@ export function runSessionWork<T>(
   abort: AbortController = new AbortController(),
   /** The settings the work runs with (a chat turn's), else read now. */
   settings?: Settings,
+  /** The session's row as the caller has just written it (a chat turn's user message), else read now. */
+  row?: SessionSummary,
 ): Promise<T> {
   const rt = ctx.runtimes.get(sessionId);
   const shown = settings ?? currentSettings(ctx);
   rt.busy = true;
   rt.abort = abort;
-  emitSession(ctx.deps, sessionId, shown);
+  emitSession(ctx.deps, sessionId, shown, row);
   const done = (async () => {
     try {
       return await work(abort.signal);

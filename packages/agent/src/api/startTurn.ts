@@ -1,12 +1,16 @@
-import type { SessionSummary } from '@threadline/protocol';
+import { AppError, DEFAULT_SETTINGS } from '@threadline/protocol';
 import { Turn } from '../turn/turn';
-import { activeProvider, currentSettings, type ApiContext } from './apiContext';
+import { loadTurnRows, sessionProfile, type ApiContext } from './apiContext';
 
 /**
- * The turn of a chat message (chat.send, an edit): the session row, the settings and the
- * session's profile and client, read once; the caller has checked the session is not busy.
+ * The turn of a chat message (chat.send, an edit): the session row, the settings, the session's
+ * profile and its client, its small rows and its cost figures, read once (store.turns.load); the
+ * caller has checked the session is not busy.
  */
-export function startTurn(ctx: ApiContext, session: SessionSummary, signal: AbortSignal): Turn {
-  const { profile, client } = activeProvider(ctx, session.id, session);
-  return new Turn({ deps: ctx.deps, session, settings: currentSettings(ctx), profile, client, signal });
+export function startTurn(ctx: ApiContext, sessionId: string, signal: AbortSignal): Turn {
+  const rows = loadTurnRows(ctx, sessionId, { secret: true });
+  const profile = sessionProfile(rows);
+  if (!profile) throw new AppError('conflict', 'No provider is configured. Add one in Settings → Providers.');
+  const client = ctx.providerFactory(profile, rows.secret);
+  return new Turn({ deps: ctx.deps, rows, settings: rows.settings ?? DEFAULT_SETTINGS, profile, client, signal });
 }

@@ -31,11 +31,12 @@ export function usageRoutes(ctx: ApiContext): UsageRoutes {
     'usage.prices.set': async ({ profileId, model, price }) => {
       if (!store.providers.get(profileId)) throw notFound('provider profile', profileId);
       store.usage.setPrice(profileId, model, price);
+      ctx.runtimes.pricesChanged();
       return prices(profileId);
     },
     'usage.resendEstimate': async ({ sessionId }) => {
       requireSession(ctx, sessionId);
-      const scope = scopeFor(ctx, sessionId, new AbortController().signal, false);
+      const scope = scopeFor(ctx, sessionId, new AbortController().signal);
       const sv = buildSessionView(scope);
       const { total } = computeUsage(scope, sv);
       return resendEstimate(ctx.deps, sessionId, scope.profile, scope.settings, total);

@@ -254,9 +254,12 @@ export class McpManager {
    * many servers then contribute tools to the session. Each start is bounded by the start
    * timeout; a failure leaves that server out of the turn.
    */
-  async prepareTurn(sessionId: string): Promise<number> {
+  async prepareTurn(
+    sessionId: string,
+    /** The servers as the turn read them (store.turns.load), else read now. */
+    records: readonly McpServerRecord[] = this.opts.store.mcpServers.list(),
+  ): Promise<number> {
     const off = this.sessionOff.get(sessionId);
-    const records = this.opts.store.mcpServers.list();
     const pending = records
       .filter((r) => r.enabled && !off?.has(r.id))
       .map((r) => this.instance(r.id, this.folderFor(r)))

@@ -48,7 +48,7 @@ async function userContent(turn: Turn, id: string, text: string): Promise<NewMes
   return { ...plain, content: cut.text, fullOutput: text, meta: { truncated: true } };
 }
 
-/** Step 1: the store appends the user message (its own transaction, before chat.send returns). */
+/** Step 1: the store appends the user message (its own transaction, before chat.send returns; turns.commit). */
 export async function acceptUserMessage(
   turn: Turn,
   request: UserRequest,
@@ -65,24 +65,30 @@ export async function acceptUserMessage(
   const withFiles = attachments ? contentWithAttachments(text, attachments.blocks) : text;
   const user = await userContent(turn, deps.newId(), withFiles);
   if (attachments && attachments.refs.length > 0) user.meta = { ...user.meta, attachments: attachments.refs };
-  const [message] = deps.sessions.append(
+  const stored = deps.sessions.commit(
     sessionId,
-    // An edit starts a branch of work: its message is a task the ledger always carries (userWords.ts).
-    [
-      {
-        ...user,
-        visibility: command ? USER_ONLY : VISIBLE_TO_ALL,
-        ...(parentId !== undefined && !command ? { meta: { ...user.meta, branchStart: true } } : {}),
-      },
-    ],
-    parentId === undefined ? { model: profile.model } : { parentId, model: profile.model },
+    {
+      // An edit starts a branch of work: its message is a task the ledger always carries (userWords.ts).
+      messages: [
+        {
+          ...user,
+          visibility: command ? USER_ONLY : VISIBLE_TO_ALL,
+          ...(parentId !== undefined && !command ? { meta: { ...user.meta, branchStart: true } } : {}),
+        },
+      ],
+      ...(parentId === undefined ? {} : { parentId }),
+    },
+    { model: profile.model },
   );
+  const message = stored.messages[0]!;
+  // The row after the message, for the session.updated that says the session is busy.
+  turn.shown = stored.session;
   // An untitled session is named after its first request, so the list and its search mean
-  // something without the user renaming every session (a rename later wins).
-  // (Read again when untitled: a long paste was counted in slices meanwhile, and a rename then wins too.)
-  const untitled = !command && session.title === '' && (deps.store.sessions.get(sessionId)?.title ?? '') === '';
+  // something without the user renaming every session (a rename later wins). (The row is the
+  // store's after the message: a rename while a long paste was counted in slices wins too.)
+  const untitled = !command && session.title === '' && stored.session.title === '';
   const title = untitled ? titleFrom(text) || (attachments?.refs[0]?.name ?? '') : '';
-  if (title !== '') deps.store.sessions.rename(sessionId, title);
+  if (title !== '') turn.shown = deps.store.sessions.rename(sessionId, title);
   deps.emit({ type: 'message.complete', sessionId, message });
   return message;
 }

@@ -318,6 +318,8 @@ function ended(turn: Turn, outcome: CompactionOutcome, summaryCalls: number[]): 
   turn.runtime.compaction = null;
   if (outcome.ok && outcome.record && summaryCalls.length > 0) {
     deps.store.usage.linkCompaction(summaryCalls, outcome.record.id);
+    // The summaries moved to the compaction's figures: read again.
+    turn.runtime.cost = null;
     emitCost(deps, sessionId);
   }
   if (outcome.ok && outcome.record) deps.emit({ type: 'compaction.finished', sessionId, compaction: outcome.record });

@@ -4,57 +4,22 @@ import {
   priceFor,
   type CallKind,
   type DailyUsageRow,
-  type ModelPrice,
   type ProviderProfile,
   type ResendEstimate,
   type SessionCost,
   type Settings,
-  type UsageTotals,
 } from '@threadline/protocol';
-import type { ModelCallGroup } from '@threadline/store';
+import type { ModelCall } from '@threadline/store';
 import type { CallUsage } from '../provider/types';
+import { add, CostLedger, costOf, pricing } from './costLedger';
 import type { TurnDeps } from './deps';
 
-type CostDeps = Pick<TurnDeps, 'store' | 'emit' | 'now'>;
+type CostDeps = Pick<TurnDeps, 'store' | 'emit' | 'now' | 'runtime'>;
 
-/** Adds a group of calls to totals; an unknown price makes the cost unknown (null), never a guess. */
-function add(t: UsageTotals, g: Omit<ModelCallGroup, 'kind' | 'compactionId'>, price: ModelPrice | null): UsageTotals {
-  const cost = callCost(g, price);
-  return {
-    calls: t.calls + g.calls,
-    promptTokens: t.promptTokens + g.promptTokens,
-    cachedTokens: t.cachedTokens + g.cachedTokens,
-    completionTokens: t.completionTokens + g.completionTokens,
-    cost: t.cost === null || cost === null ? null : t.cost + cost,
-    unpricedCalls: t.unpricedCalls + (price ? 0 : g.calls),
-  };
-}
-
-/** Each profile's own prices, read once per answer. */
-function pricing(deps: Pick<TurnDeps, 'store'>): (profileId: string | null, model: string) => ModelPrice | null {
-  const byProfile = new Map<string, Record<string, ModelPrice>>();
-  return (profileId, model) => {
-    if (profileId === null) return priceFor(model);
-    let own = byProfile.get(profileId);
-    if (!own) byProfile.set(profileId, (own = deps.store.usage.prices(profileId)));
-    return priceFor(model, own);
-  };
-}
-
-/** A session's calls: all, the summaries, each compaction's summaries; with their cost. */
+/** A session's cost as the store has it now (the usage.session route). */
 export function sessionCost(deps: Pick<TurnDeps, 'store'>, sessionId: string): SessionCost {
-  const price = pricing(deps);
-  let total = EMPTY_USAGE_TOTALS;
-  let summaries = EMPTY_USAGE_TOTALS;
-  const compactions: Record<string, UsageTotals> = {};
-  for (const g of deps.store.usage.sessionGroups(sessionId)) {
-    const p = price(g.profileId, g.model);
-    total = add(total, g, p);
-    if (g.kind !== 'summary') continue;
-    summaries = add(summaries, g, p);
-    if (g.compactionId) compactions[g.compactionId] = add(compactions[g.compactionId] ?? EMPTY_USAGE_TOTALS, g, p);
-  }
-  return { sessionId, total, summaries, compactions, lastCallAt: deps.store.usage.lastCallAt(sessionId) };
+  const calls = deps.store.usage.calls(sessionId);
+  return costOf(sessionId, calls, pricing(deps, calls.prices));
 }
 
 /**
@@ -65,7 +30,17 @@ export function recordCall(
   deps: CostDeps,
   call: { sessionId: string; profile: ProviderProfile; model: string; kind: CallKind; usage: CallUsage },
 ): number {
-  const id = deps.store.usage.record({
+  const row = deps.store.usage.record(newCall(deps, call));
+  callRecorded(deps, row);
+  return row.id;
+}
+
+/** The store's row of a call (usage.record, or turns.commit with a step). */
+export function newCall(
+  deps: Pick<TurnDeps, 'now'>,
+  call: { sessionId: string; profile: ProviderProfile; model: string; kind: CallKind; usage: CallUsage },
+) {
+  return {
     sessionId: call.sessionId,
     profileId: call.profile.id,
     model: call.model,
@@ -74,13 +49,20 @@ export function recordCall(
     cachedTokens: call.usage.cachedTokens,
     completionTokens: call.usage.completionTokens,
     createdAt: deps.now(),
-  });
-  emitCost(deps, call.sessionId);
-  return id;
+  };
 }
 
-export function emitCost(deps: Pick<TurnDeps, 'store' | 'emit'>, sessionId: string): void {
-  deps.emit({ type: 'usage.recorded', sessionId, cost: sessionCost(deps, sessionId) });
+/** A call the store has just stored: added to the session's figures, and the cost event sent. */
+export function callRecorded(deps: Pick<TurnDeps, 'store' | 'emit' | 'runtime'>, row: ModelCall): void {
+  if (row.sessionId === null) return;
+  deps.runtime(row.sessionId).cost?.add(row);
+  emitCost(deps, row.sessionId);
+}
+
+export function emitCost(deps: Pick<TurnDeps, 'store' | 'emit' | 'runtime'>, sessionId: string): void {
+  const rt = deps.runtime(sessionId);
+  rt.cost ??= new CostLedger(sessionId, deps.store.usage.calls(sessionId), deps);
+  deps.emit({ type: 'usage.recorded', sessionId, cost: rt.cost.cost() });
 }
 
 const DAY_MS = 86_400_000;

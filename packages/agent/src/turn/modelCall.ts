@@ -2,18 +2,29 @@ import { isContextLimitError, visionSupport } from '@threadline/context';
 import type { ToolCall } from '@threadline/protocol';
 import { ProviderError, type ProviderErrorKind } from '../provider/errors';
 import type { ImageResolver } from '../provider/messages';
-import type { StreamChatResult } from '../provider/types';
+import type { CallUsage, StreamChatResult } from '../provider/types';
 import { compactIfDue } from './compactIfDue';
 import { recoverFromContextError } from './recovery';
 import type { Turn } from './turn';
 import { observeProviderUsage, tokenBudget } from './budget';
-import { recordCall } from './cost';
 import { emitUsage } from './usage';
 import { buildSessionView, type SessionView } from './view';
 
+/**
+ * What one model call gave. `usage`: what the provider reported, not stored yet: the caller stores
+ * it with the step when it commits at once (the answer, a cancelled call), else right away.
+ */
 export type ModelReply =
-  | { kind: 'reply'; id: string; content: string; reasoning: string; toolCalls: ToolCall[]; sv: SessionView }
-  | { kind: 'aborted'; id: string; content: string }
+  | {
+      kind: 'reply';
+      id: string;
+      content: string;
+      reasoning: string;
+      toolCalls: ToolCall[];
+      sv: SessionView;
+      usage: CallUsage | null;
+    }
+  | { kind: 'aborted'; id: string; content: string; usage?: CallUsage | null }
   | { kind: 'stopped' }
   | { kind: 'error'; id: string; content: string; error: unknown };
 
@@ -93,11 +104,9 @@ export async function callModel(scope: Turn): Promise<ModelReply> {
     scope.runtime.partial = null;
     try {
       const res = await streamReply(scope, sv, id, sink);
-      if (res.usage) {
-        observeProviderUsage(deps, sessionId, profile, sv.view.tokens, res.usage.promptTokens);
-        recordCall(deps, { sessionId, profile, model: profile.model, kind: 'chat', usage: res.usage });
-      }
-      if (scope.signal.aborted) return { kind: 'aborted', id, content: sink.content };
+      const usage = res.usage ?? null;
+      if (usage) observeProviderUsage(deps, sessionId, profile, sv.view.tokens, usage.promptTokens);
+      if (scope.signal.aborted) return { kind: 'aborted', id, content: sink.content, usage };
       return {
         kind: 'reply',
         id,
@@ -105,6 +114,7 @@ export async function callModel(scope: Turn): Promise<ModelReply> {
         reasoning: res.reasoning,
         toolCalls: res.toolCalls,
         sv,
+        usage,
       };
     } catch (err) {
       if (scope.signal.aborted) return { kind: 'aborted', id, content: sink.content };

@@ -4,8 +4,10 @@ import { ProviderError } from '../provider/errors';
 import { TurnCheckpoint } from '../checkpoints/turn';
 import { compactOnRequest, type UserRequest } from './manualCompaction';
 import type { Turn } from './turn';
-import { refreshSessionMemory } from './memory';
+import { planMemoryRefresh, refreshSessionMemory, storeMemory, type MemoryWrite } from './memory';
 import { callModel, refreshUsage } from './modelCall';
+import { callRecorded, newCall, recordCall } from './cost';
+import type { CallUsage } from '../provider/types';
 import { persistErrorNotice } from './notices';
 import { TURN_ABORTED_TEXT } from '../noticeTexts';
 import { DoomLoopGuard, runToolCall, type ToolOutcome } from './toolStep';
@@ -37,7 +39,7 @@ export async function runTurn(turn: Turn, request: UserRequest): Promise<void> {
     await refreshSessionMemory(turn, { at: 'turn_start' });
     // Lazy MCP servers start now; each start is bounded, a failure only leaves its tools out, and
     // a cancel does not wait for a slow one (it keeps starting for the next turn).
-    turn.toolsChanged(await untilAborted(deps.mcp?.prepareTurn(sessionId), signal));
+    turn.toolsChanged(await untilAborted(deps.mcp?.prepareTurn(sessionId, turn.mcpServers), signal));
     const doom = new DoomLoopGuard(limits.doomLoopLimit);
     for (let call = 0; call < limits.maxModelCalls; call++) {
       if (call > 0) await settleCounts(deps.store, turn.snapshot(), turn.profile.model);
@@ -45,24 +47,35 @@ export async function runTurn(turn: Turn, request: UserRequest): Promise<void> {
       const reply = await callModel(turn);
       if (reply.kind === 'stopped') return;
       if (reply.kind === 'aborted') {
-        commitStep(turn, assistantMessage(reply.id, reply.content, []), [], true);
+        await commitStep(turn, assistantMessage(reply.id, reply.content, []), [], {
+          aborted: true,
+          usage: reply.usage ?? null,
+        });
         return;
       }
       if (reply.kind === 'error') {
-        failTurn(turn, reply.id, reply.content, reply.error);
+        await failTurn(turn, reply.id, reply.content, reply.error);
         return;
       }
       const assistant = assistantMessage(reply.id, reply.content, reply.toolCalls, reply.reasoning);
       if (reply.toolCalls.length === 0) {
-        // The final answer's facts (and their runtime notice) belong to this turn, not the next.
-        const stored = commitStep(turn, assistant, [], false);
-        await refreshSessionMemory(turn, { at: 'committed', messages: stored });
+        // The final answer, its call's tokens and its facts (and their runtime notice) are stored
+        // together: they belong to this turn, not the next.
+        await commitStep(turn, assistant, [], { usage: reply.usage, refresh: true });
         return;
       }
+      // The call's tokens are stored now: the tools may take long (and the app may be killed).
+      if (reply.usage)
+        recordCall(deps, {
+          sessionId,
+          profile: turn.profile,
+          model: turn.profile.model,
+          kind: 'chat',
+          usage: reply.usage,
+        });
       const { outcomes, repeated } = await runToolCalls(turn, reply.id, reply.toolCalls, doom, request.text);
-      const stored = commitStep(turn, assistant, outcomes, signal.aborted);
       // What the step's tools did counts even when the turn stops here (a file already written).
-      await refreshSessionMemory(turn, { at: 'committed', messages: stored });
+      await commitStep(turn, assistant, outcomes, { aborted: signal.aborted, refresh: true });
       if (repeated) {
         persistErrorNotice(deps, sessionId, {
           type: 'doom_loop',
@@ -148,10 +161,19 @@ async function runToolCalls(
 
 /**
  * store commits the step: the assistant message and its tool results (and gate notices) in one
- * transaction, then the events. An aborted step also gets the turn_aborted marker.
+ * transaction (turns.commit), with the call's tokens when they were not stored yet and — `refresh`
+ * — the memory refresh of what the step says and its notice; then the events. An aborted step
+ * also gets the turn_aborted marker. A step of much text has its memory refreshed on the work
+ * pool, stored after the step (resolved once it is).
  */
-function commitStep(turn: Turn, assistant: NewMessage, outcomes: ToolOutcome[], aborted: boolean): StoredMessage[] {
+async function commitStep(
+  turn: Turn,
+  assistant: NewMessage,
+  outcomes: ToolOutcome[],
+  opts: { aborted?: boolean; usage?: CallUsage | null; refresh?: boolean } = {},
+): Promise<void> {
   const { deps, sessionId } = turn;
+  const aborted = opts.aborted ?? false;
   // From here on history holds the step: chat.state no longer reports it as in flight.
   turn.runtime.clearStep();
   const batch: NewMessage[] = [];
@@ -165,10 +187,24 @@ function commitStep(turn: Turn, assistant: NewMessage, outcomes: ToolOutcome[], 
       kind: 'turn_aborted',
       visibility: { user: true, agent: true },
     });
-  if (batch.length === 0) return [];
-  const stored = deps.sessions.append(sessionId, batch, { model: turn.profile.model });
-  emitCommitted(turn, stored, outcomes);
-  return stored;
+  const plan = opts.refresh ? planMemoryRefresh(turn, { at: 'committed', messages: batch }) : null;
+  const memory: MemoryWrite | undefined = plan && 'now' in plan ? plan.now : undefined;
+  // Awaited once the step is stored; should the store fail first, its failure is not left unheard.
+  if (plan && 'later' in plan) plan.later.catch(() => undefined);
+  const call = opts.usage
+    ? newCall(deps, { sessionId, profile: turn.profile, model: turn.profile.model, kind: 'chat', usage: opts.usage })
+    : undefined;
+  if (batch.length > 0 || call || memory) {
+    const stored = deps.sessions.commit(
+      sessionId,
+      { messages: batch, ...(call ? { call } : {}), ...(memory ? { memory } : {}) },
+      { model: turn.profile.model },
+    );
+    if (stored.call) callRecorded(deps, stored.call);
+    emitCommitted(turn, stored.messages, outcomes);
+    if (stored.notice) deps.emit({ type: 'notice', sessionId, message: stored.notice });
+  }
+  if (plan && 'later' in plan) storeMemory(turn, await plan.later);
 }
 
 function emitCommitted(turn: Turn, stored: StoredMessage[], outcomes: ToolOutcome[]): void {
@@ -194,9 +230,9 @@ function emitCommitted(turn: Turn, stored: StoredMessage[], outcomes: ToolOutcom
 }
 
 /** A provider failure that is not a context error: keep the partial text, say what happened. */
-function failTurn(turn: Turn, id: string, partial: string, error: unknown): void {
+async function failTurn(turn: Turn, id: string, partial: string, error: unknown): Promise<void> {
   const { deps, sessionId } = turn;
-  if (partial !== '') commitStep(turn, { ...assistantMessage(id, partial, []), meta: { partial: true } }, [], false);
+  if (partial !== '') await commitStep(turn, { ...assistantMessage(id, partial, []), meta: { partial: true } }, []);
   else turn.runtime.clearStep();
   const message = errorMessage(error);
   deps.emit({ type: 'error', sessionId, code: 'provider_error', message });

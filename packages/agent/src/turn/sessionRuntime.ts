@@ -1,4 +1,5 @@
 import { INITIAL_CALIBRATION, type CalibrationState } from '@threadline/context';
+import type { CostLedger } from './costLedger';
 import type {
   ChatState,
   GateRewrite,
@@ -49,6 +50,8 @@ export class SessionRuntime {
    * the sandbox's network switch, the session's instructions): a running turn reads them again.
    */
   rowsVersion = 0;
+  /** The session's calls and prices in memory, for the cost event (turn/cost.ts); null: read them again. */
+  cost: CostLedger | null = null;
 
   rowsChanged(): void {
     this.rowsVersion += 1;
@@ -115,6 +118,11 @@ export class SessionRuntimes {
 
   all(): SessionRuntime[] {
     return [...this.map.values()];
+  }
+
+  /** A price or a profile changed: every session's cost is read again at its next cost event. */
+  pricesChanged(): void {
+    for (const rt of this.map.values()) rt.cost = null;
   }
 
   delete(sessionId: string): void {

@@ -1,13 +1,13 @@
 import { anchorOf, type View } from '@threadline/context';
-import type { CompactionRecord, FactStatus, MemoryFact, StoredMessage } from '@threadline/protocol';
+import type { CompactionRecord, FactStatus, MemoryCandidate, MemoryFact, StoredMessage } from '@threadline/protocol';
 import type {
   BranchHint,
   FactEdit,
-  MemoryRefresh,
-  MemoryRefreshResult,
   NewCompaction,
   NewMessage,
   Store,
+  TurnStep,
+  TurnStepResult,
 } from '@threadline/store';
 import { tokensAtAppend } from './counting';
 
@@ -24,6 +24,8 @@ export interface SessionSnapshot {
   compactions: CompactionRecord[];
   /** The branch's memory facts (any status), oldest first, as store.memory.facts lists them. */
   facts: MemoryFact[];
+  /** The branch's memory candidates (store.memory.candidates), read on first use, then kept from each refresh's answer. */
+  candidates: MemoryCandidate[] | null;
   /** The ids of `history`: the branch, for the store's memory statements (BranchHint). */
   readonly pathIds: Set<string>;
   /** The branch's last fork (store.memory.forkSeq), asked once: only a branch change moves it. */
@@ -110,13 +112,21 @@ export class SessionSnapshots {
     this.idleMs = opts.idleMs ?? 5 * 60_000;
   }
 
-  /** The session's snapshot, loaded on first use. */
-  get(sessionId: string): SessionSnapshot {
+  /**
+   * The session's snapshot, loaded on first use. `leafId`: the store's leaf as the caller has
+   * just read it (turns.load) or written it (the message it just stored), so it is not read again.
+   */
+  get(sessionId: string, leafId?: string | null): SessionSnapshot {
     let snap = this.map.get(sessionId);
     // One indexed row: a write that bypassed this module (a test, a tool on the database) moved
     // the leaf, and the snapshot is read again rather than trusted. A held session's writes all go
     // through here (its turn checked the leaf when it took the hold).
-    if (snap && !this.held.has(sessionId) && snap.leafId !== this.store.messages.leaf(sessionId)) snap = undefined;
+    if (
+      snap &&
+      !this.held.has(sessionId) &&
+      snap.leafId !== (leafId === undefined ? this.store.messages.leaf(sessionId) : leafId)
+    )
+      snap = undefined;
     if (!snap) snap = this.load(sessionId);
     // Most recently used last: the map's order is the LRU order.
     this.map.delete(sessionId);
@@ -129,8 +139,8 @@ export class SessionSnapshots {
    * A turn's hold on its session: the snapshot is checked against the store once, then trusted
    * (every write of the turn goes through this module) and kept loaded until `release`.
    */
-  hold(sessionId: string): SessionSnapshot {
-    const snap = this.get(sessionId);
+  hold(sessionId: string, leafId?: string | null): SessionSnapshot {
+    const snap = this.get(sessionId, leafId);
     this.held.set(sessionId, (this.held.get(sessionId) ?? 0) + 1);
     return snap;
   }
@@ -153,6 +163,12 @@ export class SessionSnapshots {
   /** What the store's memory statements need of the branch, from memory (see BranchHint). */
   branch(sessionId: string): BranchHint {
     return this.hintOf(this.get(sessionId));
+  }
+
+  /** The branch's memory candidates, read once per snapshot (every refresh hands back the new list). */
+  candidates(sessionId: string): MemoryCandidate[] {
+    const snap = this.get(sessionId);
+    return (snap.candidates ??= this.store.memory.candidates(sessionId, undefined, this.hintOf(snap)));
   }
 
   private hintOf(snap: SessionSnapshot): BranchHint {
@@ -182,6 +198,7 @@ export class SessionSnapshots {
       forkSeq: null,
       compactions,
       facts: this.store.memory.facts(sessionId),
+      candidates: null,
       leafId: this.store.messages.leaf(sessionId),
       inView: messagesInView(history, compactions),
       agentMessages: history.reduce((n, m) => n + (m.visibility.agent ? 1 : 0), 0),
@@ -223,13 +240,7 @@ export class SessionSnapshots {
     opts: { parentId?: string | null; model?: string } = {},
   ): StoredMessage[] {
     const snap = this.map.get(sessionId);
-    const model = opts.model ?? snap?.model ?? null;
-    const counted =
-      model === null
-        ? msgs
-        : msgs.map((m) =>
-            m.tokens === null || m.tokens === undefined ? { ...m, tokens: tokensAtAppend(m, model) } : m,
-          );
+    const counted = this.counted(snap, msgs, opts.model);
     const stored = this.store.messages.append(
       sessionId,
       counted,
@@ -239,6 +250,52 @@ export class SessionSnapshots {
     if (opts.parentId !== undefined) this.drop(sessionId);
     else this.pushMessages(snap, stored);
     return stored;
+  }
+
+  /** Messages with their token counts, counted before they are stored (with `model`, else the last view's). */
+  private counted(
+    snap: SessionSnapshot | undefined,
+    msgs: NewMessage[],
+    model = snap?.model ?? undefined,
+  ): NewMessage[] {
+    if (model === undefined || model === null) return msgs;
+    return msgs.map((m) =>
+      m.tokens === null || m.tokens === undefined ? { ...m, tokens: tokensAtAppend(m, model) } : m,
+    );
+  }
+
+  /**
+   * One step of a turn in one store transaction (store.turns.commit): its messages (appended as
+   * `append` does), its model call, the memory refresh of what they say and its notice. The
+   * snapshot follows, and the store's answer says the session's row after it.
+   */
+  commit(sessionId: string, step: TurnStep, opts: { model?: string } = {}): TurnStepResult {
+    const snap = this.map.get(sessionId);
+    const memory = step.memory && {
+      ...step.memory,
+      // The branch before the step's messages; the store adds the new leaf itself.
+      ...(snap && !step.memory.branch ? { branch: this.hintOf(snap) } : {}),
+      ...(step.memory.notice ? { notice: this.counted(snap, [step.memory.notice], opts.model)[0] } : {}),
+    };
+    const result = this.store.turns.commit(sessionId, {
+      ...step,
+      ...(step.messages ? { messages: this.counted(snap, step.messages, opts.model) } : {}),
+      ...(memory ? { memory } : {}),
+    });
+    if (snap) {
+      if (step.parentId !== undefined) this.drop(sessionId);
+      else if (this.pushMessages(snap, result.messages)) {
+        if (result.memory) {
+          snap.facts = result.memory.facts;
+          snap.candidates = result.memory.candidates;
+          if (result.memory.candidates.length > 0 || result.memory.facts.length > 0) snap.memorySeen = true;
+          snap.version += 1;
+        }
+        if (result.notice) this.pushMessages(snap, [result.notice]);
+      }
+    }
+    if (result.memory) this.memoryChanged(sessionId);
+    return result;
   }
 
   /** false (and dropped) when the store's branch had moved on without us: read again on next use. */
@@ -278,7 +335,7 @@ export class SessionSnapshots {
     const applied = this.store.transaction(() => {
       const out = this.store.compactions.apply(sessionId, record, inserted);
       const checkpoint = out.inserted.find((m) => m.kind === 'memory_snapshot');
-      if (!checkpoint) return { ...out, facts: null };
+      if (!checkpoint) return { ...out, facts: null, candidates: null };
       // Keep the checkpoint in memory_snapshots too, so the memory panel can show it.
       const facts = loaded?.facts ?? this.store.memory.facts(sessionId);
       const refreshed = this.store.memory.refresh(
@@ -294,12 +351,13 @@ export class SessionSnapshots {
         },
         hint,
       );
-      return { ...out, facts: refreshed.facts };
+      return { ...out, facts: refreshed.facts, candidates: refreshed.candidates };
     });
     const snap = this.map.get(sessionId);
     if (snap && this.pushMessages(snap, applied.inserted)) {
       snap.compactions = [...snap.compactions, applied.record];
       if (applied.facts) snap.facts = applied.facts;
+      if (applied.candidates) snap.candidates = applied.candidates;
       snap.inView = messagesInView(snap.history, snap.compactions);
       // What the model reads changed even when nothing was inserted (a compaction that only
       // hides): the cached view, the meter and context.usage must not answer the old one.
@@ -319,19 +377,6 @@ export class SessionSnapshots {
       snap.version += 1;
     }
     return undone;
-  }
-
-  /** A CFPM refresh (turn/memory.ts): the store's answer is the branch's facts now. */
-  refreshMemory(sessionId: string, next: MemoryRefresh): MemoryRefreshResult {
-    const snap = this.map.get(sessionId);
-    const result = this.store.memory.refresh(sessionId, next, snap ? this.hintOf(snap) : undefined);
-    if (snap) {
-      snap.facts = result.facts;
-      if (next.candidates.length > 0 || result.facts.length > 0) snap.memorySeen = true;
-      snap.version += 1;
-    }
-    this.memoryChanged(sessionId);
-    return result;
   }
 
   /** The user's new or edited fact: user facts belong to every branch. */

@@ -5,6 +5,7 @@ import {
   type SessionSummary,
   type Settings,
 } from '@threadline/protocol';
+import type { McpServerRecord, SessionRows, TurnRows } from '@threadline/store';
 import type { ProviderClient } from '../provider/client';
 import type { TurnCheckpoint } from '../checkpoints/turn';
 import type { ToolRegistry } from '../tools/registry';
@@ -15,8 +16,8 @@ import type { SessionSnapshot } from './snapshot';
 
 export interface TurnInit {
   deps: TurnDeps;
-  /** The session's row, read once by whoever builds the turn. */
-  session: SessionSummary;
+  /** What the turn reads of the store, read once by whoever builds it (store.turns.load). */
+  rows: Pick<TurnRows, 'session' | 'rows' | 'mcpServers'>;
   settings: Settings;
   profile: ProviderProfile;
   client: ProviderClient;
@@ -25,10 +26,11 @@ export interface TurnInit {
 
 /**
  * What one turn (or one piece of work on a session: a manual compaction, the meter) needs, read
- * once when it starts and the same for all its steps: the session row, the settings, the profile
- * and its client, the runtime state, and — on first use — the snapshot, the tool registry, the
- * working folder and the session's small rows (approval overrides, the sandbox's network switch,
- * the session's own instructions). A setting changed while it runs applies to the next turn.
+ * once when it starts (one store read: turns.load) and the same for all its steps: the session
+ * row, the settings, the profile and its client, the session's small rows (approval overrides,
+ * the sandbox's network switch, the session's own instructions), the MCP servers, the runtime
+ * state, and — on first use — the snapshot, the tool registry and the working folder. A setting
+ * changed while it runs applies to the next turn; a small row changed by a route, at its next step.
  */
 export class Turn {
   readonly deps: TurnDeps;
@@ -42,19 +44,24 @@ export class Turn {
   readonly runtime: SessionRuntime;
   /** A chat turn's checkpoint (absent outside a turn: a manual compaction runs no tools). */
   checkpoint?: TurnCheckpoint;
+  /** The MCP servers as the turn read them (McpManager.prepareTurn starts the ones it uses). */
+  readonly mcpServers: readonly McpServerRecord[];
+  /** The session's row after the turn's last write of it (the user message), for session.updated. */
+  shown: SessionSummary;
   private registry: ToolRegistry | null = null;
   private servers: number | null = null;
   private place: { folder: string } | { error: string } | null = null;
-  private readonly overrides = new Map<string, ApprovalPolicy | null>();
-  private network: boolean | null = null;
-  private ownPrompt: { text: string | null } | null = null;
+  private small: SessionRows;
   /** The runtime's rowsVersion the small rows above were read at. */
   private rowsRead = 0;
 
   constructor(init: TurnInit) {
     this.deps = init.deps;
-    this.session = init.session;
-    this.sessionId = init.session.id;
+    this.session = init.rows.session;
+    this.shown = init.rows.session;
+    this.sessionId = init.rows.session.id;
+    this.small = init.rows.rows;
+    this.mcpServers = init.rows.mcpServers;
     this.settings = init.settings;
     this.profile = init.profile;
     this.client = init.client;
@@ -67,9 +74,7 @@ export class Turn {
   private fresh(): void {
     if (this.rowsRead === this.runtime.rowsVersion) return;
     this.rowsRead = this.runtime.rowsVersion;
-    this.overrides.clear();
-    this.network = null;
-    this.ownPrompt = null;
+    this.small = this.deps.store.turns.rows(this.sessionId);
   }
 
   /** The session's open snapshot (turn/snapshot.ts): checked against the store when the turn takes its hold. */
@@ -108,31 +113,33 @@ export class Turn {
   /** The session's own policy for a tool (approvals.set, "always" on a card), null when it has none. */
   policyOverride(toolName: string): ApprovalPolicy | null {
     this.fresh();
-    if (!this.overrides.has(toolName))
-      this.overrides.set(toolName, this.deps.store.approvals.get(this.sessionId, toolName) ?? null);
-    return this.overrides.get(toolName) ?? null;
+    return this.small.approvals[toolName] ?? null;
   }
 
   /** "Allow network for commands" of this session. */
   sandboxNetwork(): boolean {
     this.fresh();
-    return (this.network ??= this.deps.store.sessionSandbox.network(this.sessionId));
+    return this.small.sandboxNetwork;
   }
 
   /** The session's own instructions (sessions.setSystemPrompt), null: none. */
   sessionPrompt(): string | null {
     this.fresh();
-    return (this.ownPrompt ??= { text: this.deps.store.sessions.systemPrompt(this.sessionId) }).text;
+    return this.small.systemPrompt;
   }
 }
 
-/** The one place `session.updated` is sent: the row as the renderers see it (presentSession), and whether it is busy. */
+/**
+ * The one place `session.updated` is sent: the row as the renderers see it (presentSession), and
+ * whether it is busy. `row`: the session's row as the caller has just written it (else read now).
+ */
 export function emitSession(
   deps: Pick<TurnDeps, 'store' | 'emit' | 'workspace' | 'runtime'>,
   sessionId: string,
   settings: Settings,
+  row?: SessionSummary,
 ): void {
-  const session = deps.store.sessions.get(sessionId);
+  const session = row ?? deps.store.sessions.get(sessionId);
   deps.emit({
     type: 'session.updated',
     sessionId,

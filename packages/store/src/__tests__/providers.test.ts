@@ -141,7 +141,7 @@ describe('tool approvals', () => {
   it('stores a policy per session and tool', () => {
     const store = tmp.open();
     const s = store.sessions.create();
-    expect(store.approvals.get(s.id, 'shell')).toBeNull();
+    expect(store.approvals.list(s.id).shell).toBeUndefined();
     store.approvals.set(s.id, 'shell', 'auto');
     store.approvals.set(s.id, 'write_file', 'deny');
     store.approvals.set(s.id, 'shell', 'ask');
@@ -150,7 +150,7 @@ describe('tool approvals', () => {
     expect(() => store.approvals.set('nope', 'shell', 'ask')).toThrow(/does not exist/);
     store.approvals.remove(s.id, 'shell');
     expect(store.approvals.list(s.id)).toEqual({ write_file: 'deny' });
-    expect(store.approvals.get(s.id, 'shell')).toBeNull();
+    expect(store.approvals.list(s.id).shell).toBeUndefined();
   });
 });
 

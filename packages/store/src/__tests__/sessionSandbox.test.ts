@@ -48,7 +48,7 @@ describe('session sandbox settings and the sandboxed policy', () => {
     const store = tmp.open({ file });
     expect(store.approvals.list('s1')).toEqual({ shell: 'auto', write_file: 'deny' });
     store.approvals.set('s1', 'shell', 'sandboxed');
-    expect(store.approvals.get('s1', 'shell')).toBe('sandboxed');
+    expect(store.turns.rows('s1').approvals.shell).toBe('sandboxed');
     store.sessions.delete('s1');
     expect(store.approvals.list('s1')).toEqual({});
   });

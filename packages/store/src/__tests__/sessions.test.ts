@@ -26,14 +26,14 @@ describe('sessions', () => {
     const store = tmp.open();
     const a = store.sessions.create('a');
     const b = store.sessions.create('b');
-    expect(store.sessions.systemPrompt(a.id)).toBeNull();
+    expect(store.turns.rows(a.id).systemPrompt).toBeNull();
     store.sessions.setSystemPrompt(a.id, 'Review SQL only.');
     store.close();
     const again = tmp.open();
-    expect(again.sessions.systemPrompt(a.id)).toBe('Review SQL only.');
-    expect(again.sessions.systemPrompt(b.id)).toBeNull();
+    expect(again.turns.rows(a.id).systemPrompt).toBe('Review SQL only.');
+    expect(again.turns.rows(b.id).systemPrompt).toBeNull();
     again.sessions.setSystemPrompt(a.id, '   ');
-    expect(again.sessions.systemPrompt(a.id)).toBeNull();
+    expect(again.turns.rows(a.id).systemPrompt).toBeNull();
     expect(() => again.sessions.setSystemPrompt('nope', 'x')).toThrow(/does not exist/);
     expect(() => again.sessions.setSystemPrompt(a.id, 'x'.repeat(20_001))).toThrow(StoreError);
   });

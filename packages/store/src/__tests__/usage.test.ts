@@ -23,9 +23,9 @@ describe('model calls and prices', () => {
     call('chat', 1000, 0);
     call('chat', 1200, 1000);
     const sum = call('summary', 1300, 1200);
-    store.usage.linkCompaction([sum], 'c1');
-    // A provider never reads more from its cache than it was sent.
-    call('chat', 100, 5000);
+    store.usage.linkCompaction([sum.id], 'c1');
+    // A provider never reads more from its cache than it was sent: the row says what was stored.
+    expect(call('chat', 100, 5000)).toMatchObject({ promptTokens: 100, cachedTokens: 100, compactionId: null });
     const groups = store.usage.sessionGroups(s.id);
     expect(groups).toEqual([
       {

@@ -5,9 +5,6 @@ import { parseInput, type RepoContext } from './context';
 
 export function createApprovalsRepo(ctx: RepoContext): ApprovalsRepo {
   const { db } = ctx;
-  const getOne = db.prepare<[string, string], { policy: ApprovalPolicy }>(
-    'SELECT policy FROM tool_approvals WHERE session_id = ? AND tool_name = ?',
-  );
   const listAll = db.prepare<[string], { tool_name: string; policy: ApprovalPolicy }>(
     'SELECT tool_name, policy FROM tool_approvals WHERE session_id = ? ORDER BY tool_name',
   );
@@ -18,7 +15,6 @@ export function createApprovalsRepo(ctx: RepoContext): ApprovalsRepo {
   const sessionExists = db.prepare<[string], { id: string }>('SELECT id FROM sessions WHERE id = ?');
 
   return {
-    get: (sessionId, toolName) => getOne.get(sessionId, toolName)?.policy ?? null,
     set(sessionId, toolName, policy) {
       const p = parseInput(ApprovalPolicySchema, policy, 'approval policy');
       const tool = parseInput(z.string().min(1).max(200), toolName, 'tool name');

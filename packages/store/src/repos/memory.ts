@@ -56,6 +56,17 @@ const FactEditSchema = z.object({
   pinned: z.boolean().optional(),
 });
 
+const toCandidate = (r: Record<string, unknown>): MemoryCandidate => ({
+  id: r.id as string,
+  sessionId: r.session_id as string,
+  category: r.category as MemoryCandidate['category'],
+  content: r.content as string,
+  source: r.source as MemoryCandidate['source'],
+  decision: r.decision as MemoryCandidate['decision'],
+  reason: r.reason as MemoryCandidate['reason'],
+  createdAt: r.created_at as number,
+});
+
 export function createMemoryRepo(ctx: RepoContext): MemoryRepo {
   const { db } = ctx;
   // Named columns everywhere: a later migration may add columns.
@@ -270,6 +281,7 @@ export function createMemoryRepo(ctx: RepoContext): MemoryRepo {
     }
     return {
       facts: listFactsIn.all({ sessionId, path }).map(toFact),
+      candidates: listCandidatesIn.all({ sessionId, path, limit: MEMORY_CAPS.candidates }).map(toCandidate),
       trimmed: { facts: trimmedFacts, candidates: trimmedCandidates, snapshots: trimmedSnapshots },
     };
   });
@@ -353,16 +365,7 @@ export function createMemoryRepo(ctx: RepoContext): MemoryRepo {
       (hint
         ? listCandidatesIn.all({ sessionId, limit, path: branchPath(sessionId, hint) })
         : listCandidates.all({ sessionId, limit })
-      ).map((r): MemoryCandidate => ({
-        id: r.id as string,
-        sessionId: r.session_id as string,
-        category: r.category as MemoryCandidate['category'],
-        content: r.content as string,
-        source: r.source as MemoryCandidate['source'],
-        decision: r.decision as MemoryCandidate['decision'],
-        reason: r.reason as MemoryCandidate['reason'],
-        createdAt: r.created_at as number,
-      })),
+      ).map(toCandidate),
     snapshots: (sessionId) =>
       listSnapshots.all(sessionId).map((r): MemorySnapshot => ({
         id: r.id as string,

@@ -72,9 +72,6 @@ export function createSessionsRepo(ctx: RepoContext): SessionsRepo {
     for (const a of ids) dropUnreferenced.run(a, id);
     return true;
   });
-  const promptGet = db.prepare<[string], { system_prompt: string | null }>(
-    'SELECT system_prompt FROM sessions WHERE id = ?',
-  );
   const promptSet = db.prepare<[string | null, string]>('UPDATE sessions SET system_prompt = ? WHERE id = ?');
 
   const mustGet = (id: string): SessionSummary => {
@@ -119,11 +116,6 @@ export function createSessionsRepo(ctx: RepoContext): SessionsRepo {
       if (modelStmt.run(profileId, m, id).changes === 0)
         throw new StoreError('not_found', `Session ${id} does not exist.`);
       return mustGet(id);
-    },
-    systemPrompt(id: string): string | null {
-      const r = promptGet.get(id);
-      if (!r) throw new StoreError('not_found', `Session ${id} does not exist.`);
-      return r.system_prompt;
     },
     setSystemPrompt(id: string, text: string | null): void {
       const t = text === null ? null : parseInput(SystemPromptSchema, text, 'system prompt');

@@ -1,5 +1,6 @@
-import { ModelPriceSchema, type CallKind, type ModelPrice } from '@threadline/protocol';
-import type { ModelCallGroup, UsageRepo } from '../types';
+import { z } from 'zod';
+import { CallKindSchema, ModelPriceSchema, type CallKind, type ModelPrice } from '@threadline/protocol';
+import type { ModelCall, ModelCallGroup, UsageRepo } from '../types';
 import { parseInput, type RepoContext } from './context';
 
 interface GroupRow {
@@ -25,6 +26,18 @@ const toGroup = (r: GroupRow): ModelCallGroup => ({
 });
 
 const count = (n: number): number => (Number.isFinite(n) && n > 0 ? Math.round(n) : 0);
+
+const NewModelCallSchema = z.object({
+  sessionId: z.string().min(1).nullable(),
+  profileId: z.string().min(1).nullable(),
+  model: z.string(),
+  kind: CallKindSchema,
+  compactionId: z.string().min(1).nullable().optional(),
+  promptTokens: z.number(),
+  cachedTokens: z.number(),
+  completionTokens: z.number(),
+  createdAt: z.number().int().optional(),
+});
 
 /** The tokens of every model call and each profile's own prices (migration 17). */
 export function createUsageRepo(ctx: RepoContext): UsageRepo {
@@ -60,30 +73,57 @@ export function createUsageRepo(ctx: RepoContext): UsageRepo {
        output = excluded.output`,
   );
   const removePrice = db.prepare<[string, string]>('DELETE FROM model_prices WHERE profile_id = ? AND model = ?');
+  const sessionGroups = (sessionId: string): ModelCallGroup[] => bySession.all(sessionId).map(toGroup);
+  const lastCallAt = (sessionId: string): number | null => last.get(sessionId)?.at ?? null;
+  const profilePrices = (profileId: string): Record<string, ModelPrice> => {
+    const out: Record<string, ModelPrice> = {};
+    for (const r of pricesOf.all(profileId))
+      out[r.model] = { input: r.input, cachedInput: r.cached_input, output: r.output };
+    return out;
+  };
   return {
-    record(call) {
-      const prompt = count(call.promptTokens);
-      const info = insert.run({
-        session_id: call.sessionId,
-        profile_id: call.profileId,
+    record(input) {
+      const call = parseInput(NewModelCallSchema, input, 'model call');
+      const promptTokens = count(call.promptTokens);
+      const row = {
+        sessionId: call.sessionId,
+        profileId: call.profileId,
         model: call.model,
         kind: call.kind,
-        compaction_id: call.compactionId ?? null,
-        prompt,
+        compactionId: call.compactionId ?? null,
+        promptTokens,
         // A provider never reads more from its cache than it was sent.
-        cached: Math.min(prompt, count(call.cachedTokens)),
-        completion: count(call.completionTokens),
-        created_at: call.createdAt ?? ctx.now(),
+        cachedTokens: Math.min(promptTokens, count(call.cachedTokens)),
+        completionTokens: count(call.completionTokens),
+        createdAt: call.createdAt ?? ctx.now(),
+      };
+      const info = insert.run({
+        session_id: row.sessionId,
+        profile_id: row.profileId,
+        model: row.model,
+        kind: row.kind,
+        compaction_id: row.compactionId,
+        prompt: row.promptTokens,
+        cached: row.cachedTokens,
+        completion: row.completionTokens,
+        created_at: row.createdAt,
       });
-      return Number(info.lastInsertRowid);
+      return { id: Number(info.lastInsertRowid), ...row } satisfies ModelCall;
     },
     linkCompaction(callIds, compactionId) {
       db.transaction(() => {
         for (const id of callIds) link.run(compactionId, id);
       })();
     },
-    sessionGroups: (sessionId) => bySession.all(sessionId).map(toGroup),
-    lastCallAt: (sessionId) => last.get(sessionId)?.at ?? null,
+    sessionGroups,
+    calls(sessionId, pricesOf = []) {
+      const groups = sessionGroups(sessionId);
+      const prices: Record<string, Record<string, ModelPrice>> = {};
+      for (const id of [...groups.map((g) => g.profileId), ...pricesOf])
+        if (id !== null && !prices[id]) prices[id] = profilePrices(id);
+      return { groups, prices, lastCallAt: lastCallAt(sessionId) };
+    },
+    lastCallAt,
     dailyGroups(sinceMs, tzOffsetMinutes) {
       const offset = Math.round(tzOffsetMinutes) * 60_000;
       return daily.all(offset, sinceMs).map((r) => ({
@@ -96,12 +136,7 @@ export function createUsageRepo(ctx: RepoContext): UsageRepo {
         completionTokens: r.completion,
       }));
     },
-    prices(profileId) {
-      const out: Record<string, ModelPrice> = {};
-      for (const r of pricesOf.all(profileId))
-        out[r.model] = { input: r.input, cachedInput: r.cached_input, output: r.output };
-      return out;
-    },
+    prices: profilePrices,
     setPrice(profileId, model, price) {
       if (price === null) return void removePrice.run(profileId, model);
       const p = parseInput(ModelPriceSchema, price, 'price');
