@@ -22,8 +22,7 @@ export function chatRoutes(ctx: ApiContext): ChatRoutes {
   return {
     'chat.send': async ({ sessionId, text, attachments }) => {
       // (A session that does not exist is never busy: startTurn says it is not found.)
-      const rt = ctx.runtimes.get(sessionId);
-      if (rt.busy || appending.has(sessionId))
+      if (ctx.runtimes.busy(sessionId) || appending.has(sessionId))
         throw new AppError('busy', 'A turn is already running in this session; wait for it or cancel it.');
       // The turn, once: what all its steps read (turn/turn.ts), in one read of the store.
       const abort = new AbortController();

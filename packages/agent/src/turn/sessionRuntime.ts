@@ -116,6 +116,11 @@ export class SessionRuntimes {
     return rt;
   }
 
+  /** Whether a turn runs in the session, without making a runtime for an id never seen. */
+  busy(sessionId: string): boolean {
+    return this.map.get(sessionId)?.busy ?? false;
+  }
+
   all(): SessionRuntime[] {
     return [...this.map.values()];
   }
