@@ -5,6 +5,14 @@ import { repoRoot } from '../support/processes';
 export type Lang = 'en' | 'zh-CN';
 export type Theme = 'light' | 'dark';
 
+/** The four looks a screenshot pass walks through; the first two (one per language) for a short pass. */
+export const LOOKS: readonly (readonly [Lang, Theme])[] = [
+  ['en', 'light'],
+  ['zh-CN', 'dark'],
+  ['en', 'dark'],
+  ['zh-CN', 'light'],
+];
+
 /** The Threadline window: sidebar, chat, composer, settings and memory panel. */
 export class AppPage {
   constructor(readonly page: Page) {}

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { test, expect, type Stack } from '../fixtures';
-import { AppPage, type Lang, type Theme } from '../pages/AppPage';
+import { AppPage, LOOKS } from '../pages/AppPage';
 
 // Issue 26 §1–2: attachments (paste, pick) reach the provider; a model per session from the
 // header's menu; a provider profile deleted with a confirmation naming its sessions.
@@ -42,13 +42,6 @@ async function pasteImage(page: Page): Promise<void> {
 
 // Eight looks per screen (two widths, two languages, two themes) take a while on a shared machine.
 test.describe.configure({ timeout: 300_000 });
-
-const LOOKS: [Lang, Theme][] = [
-  ['en', 'light'],
-  ['zh-CN', 'dark'],
-  ['en', 'dark'],
-  ['zh-CN', 'light'],
-];
 
 async function shots(app: AppPage, page: Page, name: string, before?: () => Promise<void>): Promise<void> {
   for (const width of [640, 1280]) {

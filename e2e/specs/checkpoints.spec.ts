@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SessionSummary } from '@threadline/protocol';
 import { test, expect } from '../fixtures';
-import { AppPage } from '../pages/AppPage';
+import { AppPage, LOOKS } from '../pages/AppPage';
 
 // Issue 23 point 3: a turn edits a file, creates one and removes a third with the shell; the chat
 // shows "3 files changed" with the diff, Undo changes puts the folder back, Redo the turn's changes.
@@ -24,13 +24,6 @@ test.use({
     ],
   },
 });
-
-const LOOKS = [
-  ['en', 'light'],
-  ['zh-CN', 'dark'],
-  ['en', 'dark'],
-  ['zh-CN', 'light'],
-] as const;
 
 const NOTES = '# Notes\n\nline two\nline 3\n';
 

@@ -1,16 +1,9 @@
 import { test, expect } from '../fixtures';
-import { AppPage, type Lang, type Theme } from '../pages/AppPage';
+import { AppPage, LOOKS } from '../pages/AppPage';
 
 // Issue 24: the meter's breakdown shows this session's tokens, cache hits and cost ("unknown"
 // without a price), a compaction divider shows what its summary cost, Settings → Usage & cost the
 // totals per day and model. Screenshots in both languages, light and dark, 640 and 1280 px.
-
-const LOOKS: [Lang, Theme][] = [
-  ['en', 'light'],
-  ['zh-CN', 'dark'],
-  ['en', 'dark'],
-  ['zh-CN', 'light'],
-];
 
 test('session cost in the meter, a divider’s summary cost, totals in Settings', async ({ page, stack }) => {
   const app = new AppPage(page);

@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test, expect } from '../fixtures';
-import { AppPage } from '../pages/AppPage';
+import { AppPage, LOOKS } from '../pages/AppPage';
 
 // Issue 23: an edit_file call asks with its diff before it is applied and shows the diff it made;
 // the project's AGENTS.md named by a chip in the header that opens its text; the session's own
@@ -27,12 +27,6 @@ test.use({
   },
 });
 
-const LOOKS = [
-  ['en', 'light'],
-  ['zh-CN', 'dark'],
-  ['en', 'dark'],
-  ['zh-CN', 'light'],
-] as const;
 const WIDTHS = [1280, 640] as const;
 
 test('a diff on the approval card and the tool card; the instructions chip and session prompt', async ({

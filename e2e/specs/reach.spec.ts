@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ProviderProfile, SessionSummary } from '@threadline/protocol';
 import { test, expect } from '../fixtures';
-import { AppPage } from '../pages/AppPage';
+import { AppPage, LOOKS } from '../pages/AppPage';
 
 // Issue 12: the session's working folder in the header, the approval card naming the resolved
 // path outside it, and the provider form saying a key stays with its host; both languages, both themes.
@@ -18,13 +18,6 @@ test.use({
     ],
   },
 });
-
-const LOOKS = [
-  ['en', 'light'],
-  ['zh-CN', 'dark'],
-  ['en', 'dark'],
-  ['zh-CN', 'light'],
-] as const;
 
 test('working folder, an outside path on the approval card, the key-host warning', async ({ page, stack }) => {
   const root = join(stack.dataDir, '..');

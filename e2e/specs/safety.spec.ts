@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { join, resolve, sep } from 'node:path';
 import type { SessionSummary } from '@threadline/protocol';
 import { test, expect } from '../fixtures';
-import { AppPage, type Lang, type Theme } from '../pages/AppPage';
+import { AppPage, LOOKS } from '../pages/AppPage';
 import { repoRoot } from '../support/processes';
 
 // Issue 21 (part P): the approval card says why a protected path asks and shows an RTL override
@@ -30,12 +30,6 @@ test.use({
   },
 });
 
-const LOOKS: [Lang, Theme][] = [
-  ['en', 'light'],
-  ['en', 'dark'],
-  ['zh-CN', 'light'],
-  ['zh-CN', 'dark'],
-];
 const WIDTHS = [1280, 640];
 
 async function shots(

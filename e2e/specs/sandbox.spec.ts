@@ -3,7 +3,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SessionSummary } from '@threadline/protocol';
 import { test, expect } from '../fixtures';
-import { AppPage } from '../pages/AppPage';
+import { AppPage, LOOKS } from '../pages/AppPage';
 
 // Issue 21 (sandbox): Settings → Tool approval shows the mode in force (or why there is no
 // sandbox), commands run in the sandbox without a card, a run outside it asks and says so, and
@@ -13,13 +13,6 @@ import { AppPage } from '../pages/AppPage';
 const bwrapWorks =
   spawnSync('bwrap', ['--ro-bind', '/', '/', '--dev', '/dev', '--unshare-net', '--', 'true'], { stdio: 'ignore' })
     .status === 0;
-
-const LOOKS = [
-  ['en', 'light'],
-  ['zh-CN', 'dark'],
-  ['en', 'dark'],
-  ['zh-CN', 'light'],
-] as const;
 
 const RULES = {
   rules: [

@@ -1,17 +1,10 @@
 import { test, expect } from '../fixtures';
-import { AppPage } from '../pages/AppPage';
+import { AppPage, LOOKS } from '../pages/AppPage';
 
 // Issue 27: every typed setting is a form field checked by the protocol's settings schema. A bad
 // value is refused beside the field with a sentence in the user's language and nothing is saved;
 // a good one, applied with Enter or by leaving the field, is saved. Both languages, both themes,
 // a narrow and a wide window.
-
-const LOOKS = [
-  ['en', 'light'],
-  ['zh-CN', 'dark'],
-  ['en', 'dark'],
-  ['zh-CN', 'light'],
-] as const;
 
 const WORDS = {
   en: {
