@@ -46,6 +46,14 @@ describe('the working folder in the chat header', () => {
     await act(async () => fireEvent.click(screen.getByTestId('folder-save')));
     expect(screen.getByTestId('folder-error').textContent).toMatch(/absolute path/);
     expect(fake.calls.some((c) => c.route === 'sessions.update')).toBe(false);
+    // The protocol's own rule: nothing typed, and a path past its length, are refused here too.
+    fireEvent.change(input, { target: { value: '   ' } });
+    await act(async () => fireEvent.click(screen.getByTestId('folder-save')));
+    expect(screen.getByTestId('folder-error').textContent).toMatch(/Type the path of a folder/);
+    fireEvent.change(input, { target: { value: '/' + 'a'.repeat(5000) } });
+    await act(async () => fireEvent.click(screen.getByTestId('folder-save')));
+    expect(screen.getByTestId('folder-error').textContent).toMatch(/too long/);
+    expect(fake.calls.some((c) => c.route === 'sessions.update')).toBe(false);
     // The runtime's refusal is shown as its one sentence.
     fireEvent.change(input, { target: { value: '~' } });
     await act(async () => fireEvent.click(screen.getByTestId('folder-save')));

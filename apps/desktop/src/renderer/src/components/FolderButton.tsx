@@ -5,14 +5,7 @@ import { useAppStore } from '../store';
 import { Dialog } from './Dialog';
 import { IconFolder } from './Icons';
 import { errorMessage } from '@threadline/protocol';
-
-/** What the renderer can check before asking the runtime (which resolves and checks the rest). */
-export function folderInputError(raw: string): 'empty' | 'absolute' | null {
-  const v = raw.trim();
-  if (v === '') return 'empty';
-  const absolute = v.startsWith('~') || v.startsWith('/') || /^[A-Za-z]:[\\/]/.test(v) || v.startsWith('\\\\');
-  return absolute ? null : 'absolute';
-}
+import { folderSentence } from '../lib/settingsForm';
 
 /**
  * The session's working folder in the chat header: file tools run there without asking, and
@@ -29,8 +22,8 @@ export function FolderButton({ sessionId, folder }: { sessionId: string; folder:
   const [saving, setSaving] = useState(false);
 
   const save = async (createFolder = false) => {
-    const local = folderInputError(value);
-    if (local) return setError(t(`folder.errors.${local}`));
+    const refused = folderSentence(t, value);
+    if (refused) return setError(refused);
     setSaving(true);
     try {
       upsert(

@@ -4,6 +4,7 @@ import {
   isAutoThreshold,
   ModelPriceSchema,
   SettingsPatchSchema,
+  WorkingFolderSchema,
   type ModelPrice,
   type Settings,
   type SettingsPatch,
@@ -123,3 +124,21 @@ export const PriceFormSchema = z.object({
   output: numberText.pipe(ModelPriceSchema.shape.output),
 }) satisfies z.ZodType<ModelPrice, Record<keyof ModelPrice, string>>;
 export const PRICE_FIELDS = ['input', 'cachedInput', 'output'] as const;
+
+/**
+ * A session's working folder as typed (the header's folder field), checked by the protocol's
+ * `WorkingFolderSchema` before it is sent: the sentence of its refusal, or null. The runtime
+ * resolves and checks the rest (a folder that does not exist, the whole home folder).
+ */
+export function folderSentence(t: TFunction, typed: string): string | null {
+  const r = WorkingFolderSchema.safeParse(typed);
+  if (r.success) return null;
+  const code = r.error.issues[0]?.code;
+  return t(
+    code === 'too_small'
+      ? 'folder.errors.empty'
+      : code === 'too_big'
+        ? 'form.errors.too_big'
+        : 'folder.errors.absolute',
+  );
+}
