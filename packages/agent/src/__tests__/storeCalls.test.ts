@@ -83,6 +83,18 @@ async function countedTurn(
   };
 }
 
+/** The session.updated that ended the turn says the session's row as the store has it now. */
+function expectLastUpdateIsStored(): void {
+  const last = h.events.filter((e) => e.type === 'session.updated' && e.sessionId === h.sessionId).at(-1);
+  expect(last?.type === 'session.updated' && last.busy).toBe(false);
+  const stored = h.store.sessions.get(h.sessionId)!;
+  expect(last?.type === 'session.updated' && last.session).toMatchObject({
+    title: stored.title,
+    updatedAt: stored.updatedAt,
+    messageCount: stored.messageCount,
+  });
+}
+
 /** The session's model calls as stored. */
 function modelCalls(): number {
   return h.store.usage.calls(h.sessionId).groups.reduce((n, g) => n + g.calls, 0);
@@ -101,9 +113,12 @@ describe('store calls of one turn (one shell call, two model calls)', () => {
       // Every read and write of the turn: its rows read once (turns.load), the user message, the
       // first call's tokens (stored before the tool runs), the running process recorded and
       // removed, the step (assistant + tool result), the answer with its call's tokens, (CFPM)
-      // the turn start's memory refresh, and the row for session.updated at the end.
+      // the turn start's memory refresh.
       expect(total(counts)).toBeLessThanOrEqual(10);
       expect(counts.get('turns.load')).toBe(1);
+      // No small row read twice: the session's row comes back with each step (turns.commit).
+      expect(counts.get('sessions.get') ?? 0).toBe(0);
+      expectLastUpdateIsStored();
       // What the turn must write, written: the user message, the step, the answer; both calls.
       expect(stored).toEqual(['user', 'assistant', 'tool', 'assistant']);
       expect(calls).toBe(2);
@@ -113,6 +128,40 @@ describe('store calls of one turn (one shell call, two model calls)', () => {
 });
 
 describe("the turn's small rows", () => {
+  it('a rename while a turn waits on a card is what the update that ends the turn says', async () => {
+    h = await startHarness({
+      settings: { approvalPolicy: 'ask' },
+      llm: {
+        defaultReply: (req) =>
+          lastIsTool(req)
+            ? { content: 'done' }
+            : { toolCalls: [{ name: 'shell', arguments: { command: 'echo renamed-meanwhile' } }] },
+      },
+    });
+    await h.api['chat.send']({ sessionId: h.sessionId, text: 'run it' });
+    const card = await h.waitFor('tool.requested');
+    await h.api['sessions.rename']({ id: h.sessionId, title: 'Renamed mid-turn' });
+    await h.api['chat.approve']({ sessionId: h.sessionId, toolCallId: card.toolCall.id, decision: 'approve' });
+    await h.api.idle(h.sessionId);
+    expect(h.store.sessions.get(h.sessionId)?.title).toBe('Renamed mid-turn');
+    expectLastUpdateIsStored();
+  });
+
+  it('a notice stored after the last step (a provider error) is counted in the update that ends the turn', async () => {
+    h = await startHarness({
+      settings: { approvalPolicy: 'auto' },
+      llm: {
+        defaultReply: (req) =>
+          lastIsTool(req)
+            ? { error: { status: 400, message: 'this request is refused' } }
+            : { toolCalls: [{ name: 'shell', arguments: { command: 'echo before-the-error' } }] },
+      },
+    });
+    await h.turn('run it');
+    expect(h.history().at(-1)?.kind).toBe('error_notice');
+    expectLastUpdateIsStored();
+  });
+
   it('an "always" on the first card of a turn lets the same turn\'s next call run without asking', async () => {
     h = await startHarness({
       settings: { approvalPolicy: 'ask' },

@@ -107,8 +107,12 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
   const checkpoints = new CheckpointService(opts.store, emit, dataDir, appFiles(dataDir, dbFile), opts.checkpoints);
   const deps: TurnDeps = {
     store: opts.store,
-    sessions: new SessionSnapshots(opts.store, now, opts.snapshots, (sessionId) =>
-      emit({ type: 'memory.updated', sessionId }),
+    sessions: new SessionSnapshots(
+      opts.store,
+      now,
+      opts.snapshots,
+      (sessionId) => emit({ type: 'memory.updated', sessionId }),
+      (sessionId, row) => runtimes.rowChanged(sessionId, row),
     ),
     // The built-in (or a test's) tools are the base every session's registry extends.
     toolsFor: (sessionId) => mcp.registry(registry.list(), sessionId),

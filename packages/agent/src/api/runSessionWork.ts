@@ -28,12 +28,15 @@ export function runSessionWork<T>(
     try {
       return await work(abort.signal);
     } finally {
+      // The row as the work last stored it (or a route changed it meanwhile); null: read it now.
+      const last = rt.row;
+      rt.row = null;
       rt.clearStep();
       rt.busy = false;
       rt.abort = null;
       rt.running = null;
       try {
-        emitSession(ctx.deps, sessionId, shown);
+        emitSession(ctx.deps, sessionId, shown, last ?? undefined);
       } catch {
         // The session may have been deleted meanwhile.
       }

@@ -5,6 +5,7 @@ import type {
   GateRewrite,
   PendingToolCall,
   RunningCompaction,
+  SessionSummary,
   ToolAccess,
   ToolSandbox,
   ToolCall,
@@ -34,6 +35,11 @@ export class SessionRuntime {
   calibrationFor: string | null = null;
   /** Work after a turn that does not keep the session busy (its title): awaited by idle and dispose. */
   background: { promise: Promise<void>; abort: AbortController } | null = null;
+  /**
+   * While work runs (runSessionWork): the session's row as last stored or read, so the
+   * session.updated that ends the work need not read it again; null: not known, read it.
+   */
+  row: SessionSummary | null = null;
   /** Promise of the running turn (or manual compaction), so cancel, delete and dispose can wait for it. */
   running: Promise<void> | null = null;
   /**
@@ -114,6 +120,12 @@ export class SessionRuntimes {
       this.map.set(sessionId, rt);
     }
     return rt;
+  }
+
+  /** A write changed the session's row (SessionSnapshots): kept while its work runs, as `row`. */
+  rowChanged(sessionId: string, row: SessionSummary | null): void {
+    const rt = this.map.get(sessionId);
+    if (rt?.busy) rt.row = row;
   }
 
   /** Whether a turn runs in the session, without making a runtime for an id never seen. */

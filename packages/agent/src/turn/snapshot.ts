@@ -1,5 +1,12 @@
 import { anchorOf, type View } from '@threadline/context';
-import type { CompactionRecord, FactStatus, MemoryCandidate, MemoryFact, StoredMessage } from '@threadline/protocol';
+import type {
+  CompactionRecord,
+  FactStatus,
+  MemoryCandidate,
+  MemoryFact,
+  SessionSummary,
+  StoredMessage,
+} from '@threadline/protocol';
 import type {
   BranchHint,
   FactEdit,
@@ -107,6 +114,11 @@ export class SessionSnapshots {
     opts: SnapshotOptions = {},
     /** Told of every change of a session's memory: a write, or another branch shown (`memory.updated`). */
     private readonly memoryChanged: (sessionId: string) => void = () => undefined,
+    /**
+     * Told of every write here that changes the session's row: with the row when the store
+     * answered it (a step, turns.commit), else null (it must be read to be known).
+     */
+    private readonly rowChanged: (sessionId: string, row: SessionSummary | null) => void = () => undefined,
   ) {
     this.max = Math.max(1, opts.max ?? 4);
     this.idleMs = opts.idleMs ?? 5 * 60_000;
@@ -246,6 +258,7 @@ export class SessionSnapshots {
       counted,
       opts.parentId === undefined ? {} : { parentId: opts.parentId },
     );
+    this.rowChanged(sessionId, null);
     if (!snap) return stored;
     if (opts.parentId !== undefined) this.drop(sessionId);
     else this.pushMessages(snap, stored);
@@ -295,6 +308,7 @@ export class SessionSnapshots {
       }
     }
     if (result.memory) this.memoryChanged(sessionId);
+    this.rowChanged(sessionId, result.session);
     return result;
   }
 
@@ -364,12 +378,14 @@ export class SessionSnapshots {
       snap.version += 1;
     }
     if (applied.facts) this.memoryChanged(sessionId);
+    this.rowChanged(sessionId, null);
     return { record: applied.record, inserted: applied.inserted };
   }
 
   /** Undoes the branch's newest active compaction: its hidden messages are in view again. */
   undoCompaction(sessionId: string): CompactionRecord | null {
     const undone = this.store.compactions.undoLast(sessionId);
+    if (undone) this.rowChanged(sessionId, null);
     const snap = this.map.get(sessionId);
     if (undone && snap) {
       snap.compactions = snap.compactions.filter((c) => c.id !== undone.id);
@@ -412,6 +428,7 @@ export class SessionSnapshots {
   /** Another branch shown: reloaded on next use. */
   switchBranch(sessionId: string, id: string, opts: { exact?: boolean } = {}): string {
     const leaf = this.store.messages.switchTo(sessionId, id, opts);
+    this.rowChanged(sessionId, null);
     this.drop(sessionId);
     // The branch shown has its own facts.
     this.memoryChanged(sessionId);

@@ -132,6 +132,7 @@ export class Turn {
 /**
  * The one place `session.updated` is sent: the row as the renderers see it (presentSession), and
  * whether it is busy. `row`: the session's row as the caller has just written it (else read now).
+ * While the session's work runs, the row sent is kept for the update that ends it.
  */
 export function emitSession(
   deps: Pick<TurnDeps, 'store' | 'emit' | 'workspace' | 'runtime'>,
@@ -140,10 +141,12 @@ export function emitSession(
   row?: SessionSummary,
 ): void {
   const session = row ?? deps.store.sessions.get(sessionId);
+  const rt = deps.runtime(sessionId);
+  if (rt.busy) rt.row = session ?? null;
   deps.emit({
     type: 'session.updated',
     sessionId,
     session: session && presentSession(deps.workspace, settings, session),
-    busy: deps.runtime(sessionId).busy,
+    busy: rt.busy,
   });
 }
