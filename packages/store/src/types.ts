@@ -400,7 +400,7 @@ export interface McpToolPin {
   pinnedAt: number;
 }
 
-// ─── model calls and prices (issue 24) ────────────────────────────────────────────────────
+// ─── model calls and prices ────────────────────────────────────────────────────────────
 
 export interface NewModelCall {
   sessionId: string | null;
@@ -451,11 +451,8 @@ export interface UsageRepo {
   sessionGroups(sessionId: string): ModelCallGroup[];
   /** When the session's last conversation or summary call was stored (ms; titles not), null before any. */
   lastCallAt(sessionId: string): number | null;
-  /**
-   * What a session's cost is worked out from, in one read: its groups, the own prices of every
-   * profile they name (and of `pricesOf`), and lastCallAt.
-   */
-  calls(sessionId: string, pricesOf?: readonly string[]): SessionCalls;
+  /** What a session's cost is worked out from, in one read: its groups, the own prices of every profile they name, and lastCallAt. */
+  calls(sessionId: string): SessionCalls;
   /** Calls since `sinceMs`, grouped by local day (UTC + tzOffsetMinutes), profile and model. */
   dailyGroups(
     sinceMs: number,
@@ -467,7 +464,7 @@ export interface UsageRepo {
   setPrice(profileId: string, model: string, price: ModelPrice | null): void;
 }
 
-// ─── a turn's reads and writes (issue 27) ────────────────────────────────────────────────────
+// ─── a turn's reads and writes ─────────────────────────────────────────────────────────────
 
 /** The small rows a session's turn reads and the routes change while it runs (see TurnsRepo.rows). */
 export interface SessionRows {
@@ -492,8 +489,6 @@ export interface TurnRows {
   secret: string | null;
   mcpServers: McpServerRecord[];
   rows: SessionRows;
-  /** The session's calls and prices (UsageRepo.calls, with the profile's prices). */
-  calls: SessionCalls;
 }
 
 /** What one step of a turn stores together (TurnsRepo.commit). */
@@ -519,7 +514,8 @@ export interface TurnStepResult {
 export interface TurnsRepo {
   /**
    * Everything a turn reads once, in one read transaction: the session row, the settings, the
-   * profile (and with `secret` its key), the MCP servers, the session's small rows and its calls. null: no such session. A key that cannot be decrypted throws.
+   * profile (and with `secret` its key), the MCP servers and the session's small rows. null: no
+   * such session. A key that cannot be decrypted throws.
    */
   load(sessionId: string, opts?: { secret?: boolean }): TurnRows | null;
   /** The session's small rows again (a route changed one while a turn runs). Throws not_found. */

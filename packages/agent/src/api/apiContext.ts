@@ -7,7 +7,6 @@ import {
   type Settings,
 } from '@threadline/protocol';
 import type { TurnRows } from '@threadline/store';
-import { CostLedger } from '../turn/costLedger';
 import { createProviderClient, type ProviderClient } from '../provider/client';
 import type { TurnDeps } from '../turn/deps';
 import { Turn, emitSession as emitSessionOf } from '../turn/turn';
@@ -65,12 +64,11 @@ export function sessionProfile(rows: Pick<TurnRows, 'session' | 'profile' | 'own
 
 /**
  * What a turn (or a piece of work on a session) reads once, in one read (store.turns.load), or
- * not_found; with `secret` the profile's API key too. The session's cost figures are kept from it.
+ * not_found; with `secret` the profile's API key too.
  */
 export function loadTurnRows(ctx: ApiContext, sessionId: string, opts: { secret: boolean }): TurnRows {
   const rows = ctx.deps.store.turns.load(sessionId, opts);
   if (!rows) throw new AppError('not_found', `No session with id ${sessionId}.`);
-  ctx.runtimes.get(sessionId).cost = new CostLedger(sessionId, rows.calls, ctx.deps);
   return rows;
 }
 

@@ -4,7 +4,7 @@ import { loadTurnRows, sessionProfile, type ApiContext } from './apiContext';
 
 /**
  * The turn of a chat message (chat.send, an edit): the session row, the settings, the session's
- * profile and its client, its small rows and its cost figures, read once (store.turns.load); the
+ * profile and its client and its small rows, read once (store.turns.load); the
  * caller has checked the session is not busy.
  */
 export function startTurn(ctx: ApiContext, sessionId: string, signal: AbortSignal): Turn {

@@ -61,8 +61,8 @@ export function costOf(
 
 /**
  * A session's calls kept in memory (SessionRuntime.cost), so the cost event after each call needs
- * no read: filled by turns.load (or the first cost event), each stored call added as the store
- * groups it. Whatever else changes the figures drops it (linking summaries to a compaction,
+ * no read: filled by the session's first cost event (usage.calls), then kept across turns, each
+ * stored call added as the store groups it. Whatever else changes the figures drops it (linking summaries to a compaction,
  * a price edit, a deleted profile): the next event reads the store again.
  */
 export class CostLedger {

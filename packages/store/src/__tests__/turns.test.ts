@@ -5,7 +5,7 @@ import { fakeEncryptor, useTempDir } from './helpers';
 describe("a turn's reads and writes (turns)", () => {
   const tmp = useTempDir();
 
-  it("load: the session's row, settings, profile and key, MCP servers, small rows and calls in one read", () => {
+  it("load: the session's row, settings, profile and key, MCP servers, small rows and in one read", () => {
     const store = tmp.open({ encryptor: fakeEncryptor() });
     const s = store.sessions.create('a');
     expect(store.turns.load('nope')).toBeNull();
@@ -55,19 +55,19 @@ describe("a turn's reads and writes (turns)", () => {
       secret: null,
       mcpServers: [],
       rows: { approvals: { shell: 'auto' }, systemPrompt: 'Only SQL.', sandboxNetwork: true },
-      calls: {
-        groups: store.usage.sessionGroups(s.id),
-        prices: { [active.id]: { 'm-a': { input: 1, cachedInput: 0.5, output: 2 } } },
-        lastCallAt: 5,
-      },
+    });
+    // What the session's cost is worked out from, in one read (kept by the runtime, not per turn).
+    expect(store.usage.calls(s.id)).toEqual({
+      groups: store.usage.sessionGroups(s.id),
+      prices: { [active.id]: { 'm-a': { input: 1, cachedInput: 0.5, output: 2 } } },
+      lastCallAt: 5,
     });
     expect(store.turns.load(s.id, { secret: true })?.secret).toBe('key-a');
 
-    // The session's own profile wins while it exists; its prices come along even without calls.
+    // The session's own profile wins while it exists.
     store.sessions.setModel(s.id, own.id, null);
     const mine = store.turns.load(s.id, { secret: true });
     expect(mine).toMatchObject({ profile: { id: own.id }, ownProfile: true, secret: 'key-b' });
-    expect(Object.keys(mine!.calls.prices).sort()).toEqual([active.id, own.id].sort());
     expect(store.turns.rows(s.id)).toEqual(rows!.rows);
     expect(() => store.turns.rows('nope')).toThrow(StoreError);
   });

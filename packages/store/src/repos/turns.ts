@@ -65,7 +65,6 @@ export function createTurnsRepo(ctx: RepoContext, parts: TurnsRepoParts): TurnsR
       secret: secret && profile ? parts.providers.secret(profile.id) : null,
       mcpServers: parts.mcpServers.list(),
       rows: rows(sessionId),
-      calls: parts.usage.calls(sessionId, profile ? [profile.id] : []),
     };
   });
 

@@ -116,11 +116,10 @@ export function createUsageRepo(ctx: RepoContext): UsageRepo {
       })();
     },
     sessionGroups,
-    calls(sessionId, pricesOf = []) {
+    calls(sessionId) {
       const groups = sessionGroups(sessionId);
       const prices: Record<string, Record<string, ModelPrice>> = {};
-      for (const id of [...groups.map((g) => g.profileId), ...pricesOf])
-        if (id !== null && !prices[id]) prices[id] = profilePrices(id);
+      for (const id of groups.map((g) => g.profileId)) if (id !== null && !prices[id]) prices[id] = profilePrices(id);
       return { groups, prices, lastCallAt: lastCallAt(sessionId) };
     },
     lastCallAt,
