@@ -1,4 +1,10 @@
-import { DEFAULT_SETTINGS, type CompactionRecord, type ContextUsage, type StoredMessage } from '@threadline/protocol';
+import {
+  DEFAULT_SETTINGS,
+  type CompactionRecord,
+  type ContextUsage,
+  type ProviderProfile,
+  type StoredMessage,
+} from '@threadline/protocol';
 import { EMPTY_SESSION } from '../store/sessionState';
 import type { AppState, SessionState } from '../store/types';
 
@@ -91,3 +97,16 @@ export function seed(patch: PerField & Partial<AppState>): Partial<AppState> {
   }
   return { ...(rest as Partial<AppState>), bySession };
 }
+
+/** A local provider profile (the forms' and Settings' tests). */
+export const profile: ProviderProfile = {
+  id: 'p1',
+  preset: 'custom',
+  name: 'Local',
+  baseUrl: 'http://127.0.0.1:8000/v1',
+  model: 'local-model',
+  contextWindow: 8192,
+  compactionModel: null,
+  hasKey: false,
+  active: true,
+};

@@ -1,23 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import i18n from '../i18n';
-import type { ProviderProfile } from '@threadline/protocol';
 import { McpServerForm } from '../components/McpServerForm';
 import { ProviderForm } from '../components/ProviderForm';
 import { setBridge } from '../transport';
 import { createFakeBridge } from './fakeBridge';
-
-const profile: ProviderProfile = {
-  id: 'p1',
-  preset: 'custom',
-  name: 'Local',
-  baseUrl: 'http://127.0.0.1:8000/v1',
-  model: 'local-model',
-  contextWindow: 8192,
-  compactionModel: null,
-  hasKey: false,
-  active: true,
-};
+import { profile } from './fixtures';
 
 const click = async (testId: string) => {
   await act(async () => {

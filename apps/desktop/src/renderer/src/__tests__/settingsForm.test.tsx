@@ -1,24 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
-import type { ProviderProfile, Settings, SettingsPatch } from '@threadline/protocol';
+import type { Settings, SettingsPatch } from '@threadline/protocol';
 import i18n from '../i18n';
 import { SettingsPage } from '../components/SettingsPage';
 import { useAppStore } from '../store';
 import { setBridge } from '../transport';
 import { createFakeBridge } from './fakeBridge';
-import { settings } from './fixtures';
-
-const profile: ProviderProfile = {
-  id: 'p1',
-  preset: 'custom',
-  name: 'Local',
-  baseUrl: 'http://127.0.0.1:8000/v1',
-  model: 'local-model',
-  contextWindow: 8192,
-  compactionModel: null,
-  hasKey: false,
-  active: true,
-};
+import { profile, settings } from './fixtures';
 
 /** Each typed setting: a value its protocol schema refuses (and the sentence), one it takes (and the patch). */
 const CASES: {

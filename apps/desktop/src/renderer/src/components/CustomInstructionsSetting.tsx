@@ -1,20 +1,12 @@
 import { useTranslation } from 'react-i18next';
-import { CUSTOM_INSTRUCTIONS_MAX, type Settings, type SettingsPatch } from '@threadline/protocol';
-import { SettingField } from './form/SettingField';
+import { CUSTOM_INSTRUCTIONS_MAX } from '@threadline/protocol';
+import { SettingField, type SettingsPartProps } from './form/SettingField';
 
 /**
  * Settings → custom instructions: the user's instructions for every session, added to the system
  * prompt from the next model call. Saved when the field loses focus.
  */
-export function CustomInstructionsSetting({
-  settings,
-  apply,
-  onRefused,
-}: {
-  settings: Settings;
-  apply: (p: SettingsPatch) => void;
-  onRefused?: () => void;
-}) {
+export function CustomInstructionsSetting({ settings, apply, onRefused }: SettingsPartProps) {
   const { t } = useTranslation();
   return (
     <SettingField

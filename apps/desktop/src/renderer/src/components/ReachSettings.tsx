@@ -1,17 +1,8 @@
 import { useTranslation } from 'react-i18next';
-import type { Settings, SettingsPatch } from '@threadline/protocol';
-import { SettingField } from './form/SettingField';
+import { SettingField, type SettingsPartProps } from './form/SettingField';
 
 /** What the agent may touch: the default working folder and the environment pass-through list. */
-export function ReachSettings({
-  settings,
-  apply,
-  onRefused,
-}: {
-  settings: Settings;
-  apply: (p: SettingsPatch) => void;
-  onRefused?: () => void;
-}) {
+export function ReachSettings({ settings, apply, onRefused }: SettingsPartProps) {
   const { t } = useTranslation();
   return (
     <>

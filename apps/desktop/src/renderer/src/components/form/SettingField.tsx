@@ -23,6 +23,14 @@ function refusal(error: unknown): { code: string; index: number | undefined } | 
   return null;
 }
 
+/** What a part of a settings section hands its fields: the settings, how to apply, a refusal heard. */
+export interface SettingsPartProps {
+  settings: Settings;
+  apply: (patch: SettingsPatch) => void;
+  /** A refusal here is the newest word: the section's older message goes. */
+  onRefused?: () => void;
+}
+
 /**
  * One typed setting (Settings → General, Context, Usage): a react-hook-form field checked by the
  * protocol's schema for it (lib/settingsForm.ts), laid out by the one Field. It applies on blur
@@ -41,12 +49,8 @@ export function SettingField({
   multiline = false,
   maxLength,
   testId,
-}: {
+}: SettingsPartProps & {
   name: SettingName;
-  settings: Settings;
-  apply: (patch: SettingsPatch) => void;
-  /** A refusal here is the newest word: the section's older message goes. */
-  onRefused?: () => void;
   label: string;
   help?: string;
   suffix?: string;
