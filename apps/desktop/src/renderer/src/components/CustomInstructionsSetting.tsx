@@ -6,16 +6,14 @@ import { SettingField, type SettingsPartProps } from './form/SettingField';
  * Settings → custom instructions: the user's instructions for every session, added to the system
  * prompt from the next model call. Saved when the field loses focus.
  */
-export function CustomInstructionsSetting({ settings, apply, onRefused }: SettingsPartProps) {
+export function CustomInstructionsSetting(part: SettingsPartProps) {
   const { t } = useTranslation();
   return (
     <SettingField
       name="customInstructions"
       multiline
       maxLength={CUSTOM_INSTRUCTIONS_MAX}
-      settings={settings}
-      apply={apply}
-      onRefused={onRefused}
+      {...part}
       label={t('instructions.customLabel')}
       help={t('instructions.customHelp')}
       placeholder={t('instructions.customPlaceholder')}

@@ -2,15 +2,13 @@ import { useTranslation } from 'react-i18next';
 import { SettingField, type SettingsPartProps } from './form/SettingField';
 
 /** What the agent may touch: the default working folder and the environment pass-through list. */
-export function ReachSettings({ settings, apply, onRefused }: SettingsPartProps) {
+export function ReachSettings(part: SettingsPartProps) {
   const { t } = useTranslation();
   return (
     <>
       <SettingField
         name="defaultWorkingFolder"
-        settings={settings}
-        apply={apply}
-        onRefused={onRefused}
+        {...part}
         label={t('settings.general.defaultFolder')}
         help={t('settings.general.defaultFolderHelp')}
         placeholder={t('settings.general.defaultFolderPlaceholder')}
@@ -18,9 +16,7 @@ export function ReachSettings({ settings, apply, onRefused }: SettingsPartProps)
       />
       <SettingField
         name="envPassthrough"
-        settings={settings}
-        apply={apply}
-        onRefused={onRefused}
+        {...part}
         label={t('settings.general.envPassthrough')}
         help={t('settings.general.envPassthroughHelp')}
         placeholder={t('settings.general.envPassthroughPlaceholder')}

@@ -15,7 +15,7 @@ import { SandboxState } from './SandboxState';
 import { CustomInstructionsSetting } from './CustomInstructionsSetting';
 import { Segmented, SettingRow, Toggle } from './SettingsControls';
 import { FormBanner } from './form/Field';
-import { SettingField } from './form/SettingField';
+import { SettingField, type SettingsPartProps } from './form/SettingField';
 import { useApplySettings } from '../hooks/useApplySettings';
 
 type Tab = SettingsTab;
@@ -27,6 +27,7 @@ function General() {
   const settings = useAppStore((s) => s.settings);
   const { apply, error, clear } = useApplySettings();
   if (!settings) return null;
+  const part: SettingsPartProps = { settings, apply, onRefused: clear };
   return (
     <section className="settings-section">
       <SettingRow label={t('settings.general.language')} htmlFor="lang">
@@ -60,8 +61,8 @@ function General() {
         />
       </SettingRow>
       <SandboxState policy={settings.approvalPolicy} />
-      <ReachSettings settings={settings} apply={apply} onRefused={clear} />
-      <CustomInstructionsSetting settings={settings} apply={apply} onRefused={clear} />
+      <ReachSettings {...part} />
+      <CustomInstructionsSetting {...part} />
       <FormBanner banner={error ? { tone: 'error', text: error, testId: 'settings-error' } : null} />
     </section>
   );
@@ -200,6 +201,7 @@ function Context() {
   const settings = useAppStore((s) => s.settings);
   const { apply, error, clear } = useApplySettings();
   if (!settings) return null;
+  const part: SettingsPartProps = { settings, apply, onRefused: clear };
   const levelOptions = LEVELS.map((v) => ({ value: v, label: t(`settings.context.levels.${v}`) }));
   return (
     <section className="settings-section">
@@ -230,9 +232,7 @@ function Context() {
       </div>
       <SettingField
         name="autoThreshold"
-        settings={settings}
-        apply={apply}
-        onRefused={clear}
+        {...part}
         label={t('settings.context.threshold')}
         help={t('settings.context.thresholdHelp')}
         suffix={t('settings.context.percentSuffix')}
@@ -240,9 +240,7 @@ function Context() {
       />
       <SettingField
         name="toolOutputMaxTokens"
-        settings={settings}
-        apply={apply}
-        onRefused={clear}
+        {...part}
         label={t('settings.context.toolOutput')}
         help={t('settings.context.toolOutputHelp')}
         suffix={t('settings.context.tokensSuffix')}

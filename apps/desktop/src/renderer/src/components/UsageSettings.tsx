@@ -10,7 +10,7 @@ import { cacheRate, formatCost } from '../lib/cost';
 import { callErrorText, fieldErrorText, type IssueKeys } from '../lib/formErrors';
 import { PRICE_FIELDS, PriceFormSchema } from '../lib/settingsForm';
 import { Field, FormBanner } from './form/Field';
-import { SettingField } from './form/SettingField';
+import { SettingField, type SettingsPartProps } from './form/SettingField';
 import { useApplySettings } from '../hooks/useApplySettings';
 
 /** Totals per local day and model over the last 30 days. */
@@ -166,6 +166,7 @@ export function UsageSettings() {
   const settings = useAppStore((s) => s.settings);
   const { apply, error, clear } = useApplySettings();
   if (!settings) return null;
+  const part: SettingsPartProps = { settings, apply, onRefused: clear };
   return (
     <section className="settings-section" data-testid="usage-settings">
       <h3 className="settings-h">{t('cost.settings.dailyHeading')}</h3>
@@ -175,9 +176,7 @@ export function UsageSettings() {
       <h3 className="settings-h">{t('cost.settings.cacheHeading')}</h3>
       <SettingField
         name="cacheTtlMinutes"
-        settings={settings}
-        apply={apply}
-        onRefused={clear}
+        {...part}
         label={t('cost.settings.ttl')}
         help={t('cost.settings.ttlHelp')}
         suffix={t('cost.settings.minutes')}
@@ -185,9 +184,7 @@ export function UsageSettings() {
       />
       <SettingField
         name="cacheWarnAboveTokens"
-        settings={settings}
-        apply={apply}
-        onRefused={clear}
+        {...part}
         label={t('cost.settings.warnAbove')}
         help={t('cost.settings.warnAboveHelp')}
         suffix={t('settings.context.tokensSuffix')}
