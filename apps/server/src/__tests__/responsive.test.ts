@@ -17,7 +17,23 @@ const temp = mkdtempSync(join(tmpdir(), 'tl-responsive-'));
 const children: ChildProcess[] = [];
 let llm: FakeLlm | null = null;
 afterAll(async () => {
-  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+  // SIGTERM, which tsx passes on to the server it started (a SIGKILL would stop tsx alone and
+  // leave the server running); SIGKILL only if it has not closed after a while.
+  await Promise.all(
+    children
+      .filter((c) => c.exitCode === null && c.signalCode === null)
+      .map(
+        (c) =>
+          new Promise<void>((done) => {
+            const force = setTimeout(() => c.kill('SIGKILL'), 10_000);
+            c.once('close', () => {
+              clearTimeout(force);
+              done();
+            });
+            c.kill('SIGTERM');
+          }),
+      ),
+  );
   await llm?.close();
   rmSync(temp, { recursive: true, force: true });
 });
