@@ -5,7 +5,7 @@
 // and its RSS after a full GC with the session open. Its stdout is the parent's stderr.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { openStore } from '@threadline/store';
 import { createAppApi } from '../src/index';
 

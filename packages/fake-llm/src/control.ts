@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { z } from 'zod';
+import * as z from 'zod';
 import { sendJson } from './http';
 import type { ServerState } from './state';
 import { ErrorStyleSchema, FakeReplySchema, FakeRulesFileSchema, type FakeRule } from './types';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** One image part a chat request carried, as a test checks it (the bytes by their hash). */
 export interface RecordedImage {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Limits of attachments. Images are resized by the renderer (a canvas) before they are sent, so

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Checkpoints (issue 23): the working folder's state before and after a turn that changed it,

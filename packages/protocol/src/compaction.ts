@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { StrategySchema } from './settings';
 
 export const TriggerSchema = z.enum(['auto', 'manual', 'recovery']);

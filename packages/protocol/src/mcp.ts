@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { EnvNameSchema, WorkingFolderSchema } from './settings';
 
 /** Between the server's and the tool's name in what the model sees: `<server>__<tool>`. */

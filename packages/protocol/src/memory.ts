@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const FactCategorySchema = z.enum(['goal', 'verified_action', 'artifact', 'invalid_path', 'open_item', 'note']);
 export type FactCategory = z.infer<typeof FactCategorySchema>;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** OpenAI chat roles. */
 export const RoleSchema = z.enum(['system', 'user', 'assistant', 'tool']);

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { RefreshModeSchema } from './memory';
 import { StrategySchema, VisibilityLevelSchema } from './settings';
 import { TriggerSchema } from './compaction';

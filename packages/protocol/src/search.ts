@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Markers around the matched text in SearchHit.snippet (control characters no message contains). */
 export const SEARCH_MARK = Object.freeze({ start: '\u0002', end: '\u0003' });

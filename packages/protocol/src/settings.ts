@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const STRATEGIES = ['legacy_segmented', 'cfpm_memory_v1', 'progressive', 'priority_chain'] as const;
 export const StrategySchema = z.enum(STRATEGIES);

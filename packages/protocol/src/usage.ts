@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** US dollars per 1,000,000 tokens: prompt tokens read fresh, prompt tokens read from the cache, answer. */
 export const ModelPriceSchema = z.object({

@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Size, position and maximized flag of the main window, kept in `window-state.json` in userData. */
 export interface WindowState {

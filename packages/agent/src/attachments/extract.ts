@@ -1,7 +1,7 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Reading attached files in a worker thread, so a large PDF or text file does not hold the

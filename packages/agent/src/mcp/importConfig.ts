@@ -1,5 +1,5 @@
 import { AppError, McpServerUpsertSchema, type McpServerUpsert } from '@threadline/protocol';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** One entry of Claude desktop's `mcpServers` (also what Cursor, goose and Cherry Studio paste). */
 const EntrySchema = z.object({

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { MCP_TOOL_SEPARATOR } from '@threadline/protocol';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { JsonSchemaObject, ToolDefinition, ToolResult } from '../tools/types';
 
 /** OpenAI (and most OpenAI-compatible providers) accept `^[a-zA-Z0-9_-]{1,64}$` as a function name. */

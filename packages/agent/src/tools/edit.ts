@@ -1,6 +1,6 @@
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { fileDiff } from './diff';
 import { toolParameters } from './schema';
 import type { ToolContext, ToolDefinition, ToolResult } from './types';

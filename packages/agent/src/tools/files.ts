@@ -1,7 +1,7 @@
 import { mkdir, open, readFile, readdir, stat, writeFile } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import path from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { isGitFile, redactCredentials } from '../workspace/redact';
 import { fileDiff } from './diff';
 import { toolParameters } from './schema';

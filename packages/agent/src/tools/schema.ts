@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { JsonSchemaObject } from './types';
 
 /** Drops what the tools API has no use for: `$schema` and the safe-integer bounds zod adds to every int. */

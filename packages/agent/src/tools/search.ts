@@ -1,7 +1,7 @@
 import { open, stat } from 'node:fs/promises';
 import path from 'node:path';
 import picomatch from 'picomatch';
-import { z } from 'zod';
+import * as z from 'zod';
 import { toolParameters } from './schema';
 import type { ToolContext, ToolDefinition, ToolResult } from './types';
 import { walkFiles, type WalkStats } from './walk';

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { homedir } from 'node:os';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
-import { z } from 'zod';
+import * as z from 'zod';
 import { childEnv } from '../process/childEnv';
 import {
   protectedBefore,

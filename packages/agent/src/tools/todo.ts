@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { toolParameters } from './schema';
 import type { TodoItem, ToolDefinition } from './types';
 

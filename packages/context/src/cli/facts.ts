@@ -4,7 +4,7 @@
  * category names (`artifacts`, `goals`…) are read as the singular. A file that is still invalid
  * is reported in one line naming the entry and the field.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   FactCategorySchema,
   FactSourceSchema,

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { z } from 'zod';
+import * as z from 'zod';
 import { errorMessage, ChatMessageSchema, type ChatMessage } from '@threadline/protocol';
 
 /** A chat JSON file: an array of OpenAI chat messages or `{ "messages": [...] }`. */

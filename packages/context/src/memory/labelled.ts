@@ -3,7 +3,7 @@
  * that must and must not be active after one refresh over a session. Shared by the test and the
  * bench, which print precision and recall.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ChatMessageSchema, FactCategorySchema, type ChatMessage, type MemoryFact } from '@threadline/protocol';
 import { isActiveFact } from './merge';
 import { refreshMemory } from './refresh';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ATTACHMENT_IMAGE_MIMES, ATTACHMENT_LIMITS, AttachmentRefSchema } from '../attachments';
 import { id, type RouteMap } from './define';
 

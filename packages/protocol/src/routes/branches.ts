@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { StoredMessageSchema } from '../messages';
 import { TurnAcceptedSchema } from './chat';
 import { id, sessionRef, type RouteMap } from './define';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ATTACHMENT_LIMITS } from '../attachments';
 import { TriggerSchema } from '../compaction';
 import { ToolCallSchema } from '../messages';

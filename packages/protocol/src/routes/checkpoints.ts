@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CheckpointFileDiffSchema, CheckpointSchema } from '../checkpoints';
 import { id, sessionRef, type RouteMap } from './define';
 

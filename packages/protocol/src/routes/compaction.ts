@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CompactionPreviewSchema, CompactionRecordSchema, ContextUsageSchema } from '../compaction';
 import { id, sessionRef, type RouteMap } from './define';
 

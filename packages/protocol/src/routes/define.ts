@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** One route: what it takes (validated before the runtime sees it) and what it answers. */
 export interface RouteDef {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CUSTOM_INSTRUCTIONS_MAX } from '../settings';
 import { id, sessionRef, type RouteMap } from './define';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { McpImportSchema, McpServerInfoSchema, McpServerUpsertSchema } from '../mcp';
 import { id, type RouteMap } from './define';
 

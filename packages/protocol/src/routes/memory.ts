@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { FactCategorySchema, FactStatusSchema, MemoryCandidateSchema, MemoryFactSchema } from '../memory';
 import { id, sessionRef, type RouteMap } from './define';
 

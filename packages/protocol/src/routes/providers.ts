@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ProviderProfileSchema, ProviderUpsertSchema } from '../providers';
 import { id, noInput, type RouteMap } from './define';
 

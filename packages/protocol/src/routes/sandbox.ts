@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { id, type RouteMap } from './define';
 
 /** Which OS sandbox commands run in on this machine. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { SearchHitSchema } from '../search';
 import type { RouteMap } from './define';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { StoredMessageSchema } from '../messages';
 import { WorkingFolderSchema } from '../settings';
 import { id, noInput, sessionRef, type RouteMap } from './define';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { SettingsPatchSchema, SettingsSchema } from '../settings';
 import { noInput, type RouteMap } from './define';
 

@@ -1,5 +1,5 @@
 import { ApprovalPolicySchema, type ApprovalPolicy } from '@threadline/protocol';
-import { z } from 'zod';
+import * as z from 'zod';
 import { StoreError, type ApprovalsRepo } from '../types';
 import { parseInput, type RepoContext } from './context';
 

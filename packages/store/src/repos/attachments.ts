@@ -1,6 +1,6 @@
 // Attachments: a file's bytes stored once (by content hash), referenced by id from messages.
 import { createHash } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 import { AttachmentKindSchema, type AttachmentRef } from '@threadline/protocol';
 import type { AttachmentsRepo, NewAttachment, StoredAttachment } from '../types';
 import { parseInput, type RepoContext } from './context';

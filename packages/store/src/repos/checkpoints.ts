@@ -4,7 +4,7 @@ import {
   CheckpointStateSchema,
   type Checkpoint,
 } from '@threadline/protocol';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { CheckpointsRepo } from '../checkpointTypes';
 import { StoreError } from '../types';
 import { json, parseJson, type RepoContext } from './context';

@@ -1,5 +1,5 @@
 // A compaction never edits history: it stores a record and appends agent-only messages, atomically.
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   AGENT_ONLY,
   StepReportSchema,

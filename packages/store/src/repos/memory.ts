@@ -1,6 +1,6 @@
 // CFPM session memory: facts, candidate decisions, snapshots, and the log of user edits.
 // The engine decides what to remember; this module stores its decision atomically and keeps the caps.
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   CandidateReasonSchema,
   FactCategorySchema,

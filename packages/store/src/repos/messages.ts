@@ -1,5 +1,5 @@
 // Append-only history. The only later changes are the cached token count and UI meta.
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   ChatMessageSchema,
   SEARCH_MARK,

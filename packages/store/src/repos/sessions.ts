@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { SessionSummary } from '@threadline/protocol';
 import { StoreError, type SessionsRepo } from '../types';
 import { parseInput, type RepoContext } from './context';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CallKindSchema, ModelPriceSchema, type CallKind, type ModelPrice } from '@threadline/protocol';
 import type { ModelCall, ModelCallGroup, UsageRepo } from '../types';
 import { parseInput, type RepoContext } from './context';

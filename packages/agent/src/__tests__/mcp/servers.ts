@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { vi } from 'vitest';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { z } from 'zod';
+import * as z from 'zod';
 
 const require = createRequire(import.meta.url);
 

@@ -1,7 +1,7 @@
 // Every built-in tool tells the model the JSON schema of the zod schema its arguments are parsed
 // with (z.toJSONSchema), so what the model is told and what is accepted cannot drift apart.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { startHarness, type Harness } from '../../__tests__/harness';
 import { BUILTIN_TOOLS } from '../index';
 

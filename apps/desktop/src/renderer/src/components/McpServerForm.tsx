@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useForm, type FieldError, type Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { z } from 'zod';
+import * as z from 'zod';
 import { McpServerUpsertSchema, type McpServerInfo, type McpServerUpsert } from '@threadline/protocol';
 import { call } from '../transport';
 import { callErrorText, fieldErrorText, setServerIssues, type IssueKeys } from '../lib/formErrors';

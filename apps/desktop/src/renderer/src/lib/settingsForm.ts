@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next';
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   isAutoThreshold,
   ModelPriceSchema,

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, type FocusEvent, type KeyboardEvent } from 
 import { useTranslation } from 'react-i18next';
 import { useForm, type FieldError, type Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Settings, SettingsPatch } from '@threadline/protocol';
 import { SETTINGS, type SettingName, type TextSetting } from '../../lib/settingsForm';
 import { Field } from './Field';
