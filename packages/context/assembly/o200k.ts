@@ -106,7 +106,9 @@ export function init(
     else if (c == 32 || c == 9 || c == 11 || c == 12) k = SPACE;
     store<u8>(CLS + c, k);
   }
-  reset();
+  // The tables and the cache start empty: the memory was just grown, and grown memory is zero.
+  cacheSize = 0;
+  arenaUsed = 0;
 }
 
 /** Forgets every cached piece count (the bench measures cold counting with it). */

@@ -83,7 +83,10 @@ export function wasmAsciiCounter(
     o200k: { longPiece: (s: number, e: number) => onLong(text.slice(base + s, base + e)) },
   });
   const ex = instance.exports as unknown as Exports;
-  let at = align(vocabBytes);
+  // Everything goes above the module's own memory (empty today: the counter has no data), in
+  // pages grown here, which start zeroed: its tables and cache need no clearing.
+  const start = ex.memory.buffer.byteLength;
+  let at = align(start + vocabBytes);
   const textAt = at;
   at = align(at + TEXT_CAP + 4);
   const scratch = at;
@@ -96,10 +99,9 @@ export function wasmAsciiCounter(
   at += CACHE_SLOTS * 16;
   const arena = at;
   at += ARENA_BYTES;
-  const pages = Math.ceil(at / PAGE) - ex.memory.buffer.byteLength / PAGE;
-  if (pages > 0) ex.memory.grow(pages);
+  ex.memory.grow(Math.ceil(at / PAGE) - start / PAGE);
   const buffer = ex.memory.buffer;
-  const tables = load(new Uint8Array(buffer, 0, vocabBytes));
+  const tables = load(new Uint8Array(buffer, start, vocabBytes));
   for (const a of [tables.info, tables.slots, tables.byteToken, tables.pair2, tables.bytes])
     if (a.buffer !== buffer) throw new Error('the vocabulary must be read into the counter’s memory');
   ex.init(
