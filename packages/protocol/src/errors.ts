@@ -28,11 +28,6 @@ export type ErrorDetails = z.infer<typeof ErrorDetailsSchema>;
 
 export const MAX_INPUT_ISSUES = 20;
 
-/** The message of anything thrown: an Error's own message, else the value as text. */
-export function errorMessage(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
-
 export const RpcErrorInfoSchema = z.object({
   code: ErrorCodeSchema,
   /** One readable sentence. */

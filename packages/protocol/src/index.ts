@@ -1,5 +1,6 @@
 export * from './messages';
 export * from './settings';
+export * from './values';
 export * from './memory';
 export * from './compaction';
 export * from './notices';

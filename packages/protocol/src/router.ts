@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import { errorMessage, AppError, MAX_INPUT_ISSUES, type InputIssue, type RpcResult } from './errors';
+import { AppError, MAX_INPUT_ISSUES, type InputIssue, type RpcResult } from './errors';
+import { errorMessage } from './values';
 import { ROUTE_NAMES, ROUTES, type AppApi, type RouteName } from './routes';
 
 export function isRouteName(name: unknown): name is RouteName {

@@ -1,6 +1,6 @@
 import * as z from 'zod';
+import { STRATEGIES } from './values';
 
-export const STRATEGIES = ['legacy_segmented', 'cfpm_memory_v1', 'progressive', 'priority_chain'] as const;
 export const StrategySchema = z.enum(STRATEGIES);
 export type Strategy = z.infer<typeof StrategySchema>;
 
@@ -38,14 +38,6 @@ export const ThemeSchema = z.enum(['light', 'dark', 'system']);
 
 /** The longest custom instructions (Settings) and per-session system prompt accepted, in characters. */
 export const CUSTOM_INSTRUCTIONS_MAX = 20_000;
-
-/**
- * Whether an auto-compaction threshold turns auto compaction on: a fraction strictly between 0
- * and 1. Anything else (≤ 0, ≥ 1, not a number) turns it off.
- */
-export function isAutoThreshold(threshold: unknown): threshold is number {
-  return typeof threshold === 'number' && threshold > 0 && threshold < 1;
-}
 
 export const SettingsSchema = z.object({
   language: LanguageSchema.default('en'),

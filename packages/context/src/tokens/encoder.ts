@@ -3,6 +3,7 @@ import { countAscii, countBytes, encodeAscii, encodeBytes, hashAscii, RankTable 
 import { PieceTable } from './pieceTable';
 import { forEachO200kSpan, o200kAsciiPieceEnd, o200kPieceEnd, o200kUnicodeEnd, o200kUnicodeStart } from './pretokenize';
 import { loadVocab } from './vocab';
+import type { WasmAscii } from './wasmAscii';
 import { runOffThread } from '../worker/pool';
 
 /** Characters per token of the documented fallback for models without a known tokenizer. */
@@ -58,6 +59,10 @@ interface PieceCounter {
    */
   short2: Uint8Array;
   short3: Uint8Array;
+  /** The WebAssembly counter of ASCII stretches (o200k, when it loaded), else null. */
+  ascii: WasmAscii | null;
+  /** A long piece met by the WebAssembly counter, counted here (never back in the counter). */
+  longPiece: (piece: string) => number;
 }
 const pieceCounters = new Map<string, PieceCounter>();
 
@@ -76,6 +81,8 @@ function pieceCounter(name: 'o200k_base' | 'cl100k_base'): PieceCounter {
       ranks: vocab.ranks,
       short2: new Uint8Array(1 << 14),
       short3: new Uint8Array(1 << 21),
+      ascii: vocab.ascii,
+      longPiece: (piece) => countLongPiece(pieceCounter(name), piece, false),
     };
     pieceCounters.set(name, pc);
   }
@@ -88,6 +95,7 @@ export function resetPieceCache(): void {
     pc.counts.clear();
     pc.short2.fill(0);
     pc.short3.fill(0);
+    pc.ascii?.reset();
   }
 }
 
@@ -163,13 +171,14 @@ function longPieceParts(piece: string, part: (p: string) => void): void {
   if (at < piece.length) gap(at, piece.length);
 }
 
-function countLongPiece(pc: PieceCounter, piece: string): number {
+function countLongPiece(pc: PieceCounter, piece: string, wasm = true): number {
   let total = 0;
-  longPieceParts(piece, (p) => (total += countPieces(pc.name, p)));
+  longPieceParts(piece, (p) => (total += countPieces(pc.name, p, wasm)));
   return total;
 }
 
-function countPieces(name: 'o200k_base' | 'cl100k_base', text: string): number {
+/** The token count of a text; `wasm: false` keeps o200k's ASCII stretches in JavaScript. */
+function countPieces(name: 'o200k_base' | 'cl100k_base', text: string, wasm = true): number {
   const pc = pieceCounter(name);
   const { ranks } = pc;
   let total = 0;
@@ -182,7 +191,7 @@ function countPieces(name: 'o200k_base' | 'cl100k_base', text: string): number {
   const n = text.length;
   for (let from = 0; from < n;) {
     const start = o200kUnicodeStart(text, from);
-    total += countAsciiStretch(pc, ranks, text, from, start);
+    total += countAsciiStretch(pc, ranks, text, from, start, wasm);
     if (start === n) break;
     const end = o200kUnicodeEnd(text, start);
     total += countUnicodeStretch(pc, ranks, text, start, end);
@@ -191,7 +200,18 @@ function countPieces(name: 'o200k_base' | 'cl100k_base', text: string): number {
   return total;
 }
 
-function countAsciiStretch(pc: PieceCounter, ranks: RankTable, text: string, from: number, to: number): number {
+function countAsciiStretch(
+  pc: PieceCounter,
+  ranks: RankTable,
+  text: string,
+  from: number,
+  to: number,
+  wasm: boolean,
+): number {
+  if (wasm && pc.ascii && to > from) {
+    const n = pc.ascii.count(text, from, to, pc.longPiece);
+    if (n >= 0) return n;
+  }
   let total = 0;
   for (let i = from; i < to;) {
     const e = o200kAsciiPieceEnd(text, i, to);
@@ -318,6 +338,21 @@ export function encoderFor(model: string): TokenEncoder {
 /** Token count of a plain string for a model. */
 export function countTextTokens(text: string, model: string): number {
   return encoderFor(model).count(text);
+}
+
+/**
+ * How this process counts o200k's ASCII text: 'wasm' when the compiled counter is beside the
+ * vocabulary asset (vocab.ts), 'js' otherwise (a browser bundle, or the asset missing).
+ */
+export function asciiEngine(): 'wasm' | 'js' {
+  return pieceCounter('o200k_base').ascii ? 'wasm' : 'js';
+}
+
+/** countTextTokens with o200k's ASCII stretches counted by one engine (tests compare the two). */
+export function countTextTokensWith(text: string, model: string, engine: 'wasm' | 'js'): number {
+  const name = encodingForModel(model);
+  if (name === 'approx_chars_4' || text.length === 0) return encoderFor(model).count(text);
+  return countPieces(name, text, engine === 'wasm');
 }
 
 // ─── Counting that yields: for the thread that answers requests (issue 25) ─────────────────────

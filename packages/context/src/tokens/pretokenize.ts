@@ -108,6 +108,12 @@ function isSafeBoundary(t: string, p: number): boolean {
   return (before === 10 || before === 13) && c < 128 && (CLASS[c]! & SPACE) === 0 && c !== 47;
 }
 
+/** The last safe boundary p with from < p <= limit, or -1 (where a long text may be cut). */
+export function o200kSafeBoundaryBefore(t: string, from: number, limit: number): number {
+  for (let p = Math.min(limit, t.length - 1); p > from; p--) if (isSafeBoundary(t, p)) return p;
+  return -1;
+}
+
 /**
  * Every o200k piece of a text, in order: ASCII stretches through the ASCII scanner, the lines
  * around a non-ASCII character through o200kPieceEnd.

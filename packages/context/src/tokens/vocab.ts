@@ -10,11 +10,16 @@
  * Layout (little-endian): "TLVOCAB2", u32 header length, header JSON, zero padding to a multiple
  * of 4, then the sections: `tables`: info (i32 × ids × 3), slots (i32 × slots), byteToken
  * (i32 × 256), pair2 (i32 × 65536), token bytes; `compact`: lengths (u8 × ids), token bytes.
+ *
+ * Beside o200k's file is its WebAssembly counter (o200k_count.wasm, wasmAscii.ts): when it loads,
+ * the file is read straight into the counter's memory and the RankTable views it there.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { flattenTextMap, RankTable } from './bpe';
+import { flattenTextMap, RankTable, type RankTables } from './bpe';
+import { compileWasm, wasmAsciiCounter, type WasmAscii } from './wasmAscii';
 
 export type VocabName = 'o200k_base' | 'cl100k_base';
 
@@ -143,16 +148,62 @@ export interface LoadedVocab {
   patStr: string;
   /** 'asset' (the prebuilt file) or 'js-tiktoken' (built from its ranks in this process). */
   from: 'asset' | 'js-tiktoken';
+  /** The WebAssembly counter of ASCII text (o200k, beside the asset), else null. */
+  ascii: WasmAscii | null;
+}
+
+/** The compiled o200k counter, beside the vocabulary asset (`pnpm … build:wasm`). */
+export const WASM_FILE = 'o200k_count.wasm';
+
+function readInto(file: string, into: Uint8Array): void {
+  const fd = openSync(file, 'r');
+  try {
+    for (let at = 0; at < into.length;) {
+      const n = readSync(fd, into, at, into.length - at, at);
+      if (n === 0) throw new Error(`${file}: shorter than it was`);
+      at += n;
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The vocabulary read straight into the WebAssembly counter's memory (wasmAscii.ts), when the
+ * counter is beside it and this runtime has WebAssembly; null otherwise.
+ */
+function loadWithCounter(file: string, name: VocabName): LoadedVocab | null {
+  const wasm = join(dirname(file), WASM_FILE);
+  if (name !== 'o200k_base' || !existsSync(wasm)) return null;
+  const module = compileWasm(readFileSync(wasm));
+  if (!module) return null;
+  let header: VocabHeader | null = null;
+  const { counter, tables } = wasmAsciiCounter(module, statSync(file).size, (into): RankTables => {
+    readInto(file, into);
+    const v = decodeVocab(into);
+    header = v.header;
+    return v.ranks.tables;
+  });
+  const h = header as VocabHeader | null;
+  if (!h || h.encoding !== name) return null;
+  return { ranks: new RankTable(tables), patStr: h.patStr, from: 'asset', ascii: counter };
 }
 
 /** The vocabulary of an encoding, from the asset when there is one. Once per process (callers cache). */
 export function loadVocab(name: VocabName): LoadedVocab {
   for (const file of candidates(name)) {
     if (!existsSync(file)) continue;
+    let withCounter: LoadedVocab | null = null;
+    try {
+      withCounter = loadWithCounter(file, name);
+    } catch {
+      // No WebAssembly memory to be had, or a damaged module: JavaScript counts alone.
+    }
+    if (withCounter) return withCounter;
     const v = decodeVocab(readFileSync(file));
     if (v.header.encoding !== name) continue;
-    return { ranks: v.ranks, patStr: v.header.patStr, from: 'asset' };
+    return { ranks: v.ranks, patStr: v.header.patStr, from: 'asset', ascii: null };
   }
   const v = vocabFromJsTiktoken(name);
-  return { ranks: RankTable.build(v.tokenBytes, v.lengths), patStr: v.patStr, from: 'js-tiktoken' };
+  return { ranks: RankTable.build(v.tokenBytes, v.lengths), patStr: v.patStr, from: 'js-tiktoken', ascii: null };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isAutoThreshold, mergeSettings, SettingsPatchSchema, SettingsSchema } from '../settings';
+import { mergeSettings, SettingsPatchSchema, SettingsSchema } from '../settings';
+import { isAutoThreshold } from '../values';
 
 describe('settings patches', () => {
   it('a patch parses to exactly the fields it names (no defaults filled in)', () => {
