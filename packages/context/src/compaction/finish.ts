@@ -108,6 +108,38 @@ function safeAnchor(state: WorkState, hidden: readonly WorkEntry[]): number {
 }
 
 /**
+ * The carried set of the hidden messages, kept for the next pass of the same compaction (keyed by
+ * its `original` entries): the ledger is re-applied before every stop check, and most passes hide
+ * nothing new. The set is reused only for the same messages (the same objects, in the same order),
+ * the same task ids and the same budget.
+ */
+const carriedMemo = new WeakMap<
+  readonly WorkEntry[],
+  { hidden: readonly StoredMessage[]; taskIds: ReadonlySet<string>; budget: LedgerBudget; set: Ledger }
+>();
+export function carriedOnce(
+  original: readonly WorkEntry[],
+  hidden: readonly StoredMessage[],
+  taskIds: ReadonlySet<string>,
+  budget: LedgerBudget,
+): Ledger {
+  const last = carriedMemo.get(original);
+  if (
+    last !== undefined &&
+    last.taskIds === taskIds &&
+    last.budget.model === budget.model &&
+    last.budget.userTokens === budget.userTokens &&
+    last.budget.taskTokens === budget.taskTokens &&
+    last.hidden.length === hidden.length &&
+    last.hidden.every((m, i) => m === hidden[i])
+  )
+    return last.set;
+  const set = carriedSet(buildLedger(hidden, taskIds), budget);
+  carriedMemo.set(original, { hidden, taskIds, budget, set });
+  return set;
+}
+
+/**
  * Appends the hidden range's carried set (ledger.ts), less what the view already says, to this
  * compaction's summary or checkpoint, and stores the whole set with it (`meta.carried`) for the
  * next compaction. A compaction that wrote none (priority_chain's P1/P2/P5, a custom plan) gets
@@ -129,11 +161,10 @@ export function applyLedger(
   if (slot && slot.base !== null) slot = null;
   if (state.hidden.size === 0) return { slot: null, detail: { skipped: 'nothing_hidden' } };
   const carried = (): Ledger =>
-    carriedSet(
-      buildLedger(
-        original.filter((e) => state.hidden.has(e.msg.id)).map((e) => e.msg),
-        ctx.taskIds,
-      ),
+    carriedOnce(
+      original,
+      original.filter((e) => state.hidden.has(e.msg.id)).map((e) => e.msg),
+      ctx.taskIds,
       ledgerBudget(ctx),
     );
   const items = (r: { userBlock: string | null; dataLines: string[] }, set: Ledger): StepDetail => ({

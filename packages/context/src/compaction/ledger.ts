@@ -14,12 +14,11 @@ import type { StoredMessage } from '@threadline/protocol';
 import { findPaths } from '../memory/paths';
 import {
   callArgs,
-  callOpened,
   isHeaderlessDiff,
   isPathlessEdit,
   messageChanges,
+  parsedCall,
   patchChanges,
-  shellCommandOf,
   type ChangeOp,
   type PathChange,
 } from '../memory/writes';
@@ -152,11 +151,10 @@ function callsOf(m: StoredMessage): CallFacts[] {
   if (c !== undefined) return c;
   let named: string[] | null = null;
   c = (m.tool_calls ?? []).map((tc) => {
-    const args = callArgs(tc);
-    const pathless =
-      !!tc.id && shellCommandOf(tc.function.name, args) === null && isPathlessEdit(tc.function.name, args);
+    const call = parsedCall(tc);
+    const pathless = !!tc.id && call.shell === null && isPathlessEdit(tc.function.name, callArgs(tc));
     if (pathless) named ??= findPaths((m.content ?? '').slice(0, 20_000));
-    return { id: tc.id, pathless, named: pathless ? (named?.at(-1) ?? null) : null, opened: callOpened(tc) };
+    return { id: tc.id, pathless, named: pathless ? (named?.at(-1) ?? null) : null, opened: call.opened };
   });
   callCache.set(m, c);
   return c;

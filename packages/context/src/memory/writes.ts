@@ -185,17 +185,31 @@ const PY_DEST = new RegExp(
 );
 const JS_WRITE = new RegExp(`(?:writeFileSync|writeFile|appendFileSync|appendFile)\\(\\s*${Q}`, 'g');
 
+/** A shell command split once: its heredoc bodies and its simple commands (changedPaths and callOpened read both). */
+interface ParsedShell {
+  bodies: string[];
+  owners: string[];
+  segs: { seg: string; masked: string }[];
+}
+function parseShell(command: string): ParsedShell {
+  const { shell, bodies, owners } = splitHeredocs(command);
+  return { bodies, owners, segs: segments(shell) };
+}
+
 /** Every path a command writes, creates, moves or deletes, in order, deduplicated by path. */
 export function changedPaths(command: string): PathChange[] {
+  return shellChanges(parseShell(command));
+}
+
+function shellChanges({ bodies, owners, segs }: ParsedShell): PathChange[] {
   const out: PathChange[] = [];
   const add = (raw: string, op: ChangeOp): void => {
     const p = normalizeTarget(raw);
     if (p === null || out.some((c) => c.path === p)) return;
     out.push({ path: p, op });
   };
-  const { shell, bodies, owners } = splitHeredocs(command);
   const scripts = bodies.filter((_, i) => INTERPRETER.test(owners[i]!));
-  for (const { seg, masked } of segments(shell)) {
+  for (const { seg, masked } of segs) {
     let plain = seg;
     for (const m of masked.matchAll(REDIRECT)) {
       const at = m.index;
@@ -439,8 +453,10 @@ export function editorWrittenPaths(toolName: string, args: Record<string, unknow
 /** Shell commands that open a file for reading: the file a later header-less diff is about. */
 const READER = /^(?:cat|head|tail|nl|less|more|bat|view|grep|rg|ag|sed|awk|wc|vim?|nano|code)$/;
 
+type ToolCallLike = { function: { name: string; arguments: string } };
+
 /** The arguments of a tool call as an object (a raw shell line becomes `{command}`). */
-export function callArgs(tc: { function: { name: string; arguments: string } }): Record<string, unknown> {
+export function callArgs(tc: ToolCallLike): Record<string, unknown> {
   try {
     const v: unknown = JSON.parse(tc.function.arguments);
     if (v !== null && typeof v === 'object' && !Array.isArray(v)) return v as Record<string, unknown>;
@@ -462,16 +478,18 @@ export function shellCommandOf(name: string, args: Record<string, unknown>): str
 }
 
 /** The file a call opened for reading, if any (read/view/search calls and shell readers). */
-export function callOpened(tc: { function: { name: string; arguments: string } }): string | null {
-  const args = callArgs(tc);
-  const cmd = shellCommandOf(tc.function.name, args);
-  if (cmd === null) {
+export function callOpened(tc: ToolCallLike): string | null {
+  return parsedCall(tc).opened;
+}
+
+function openedBy(args: Record<string, unknown>, shell: ParsedShell | null): string | null {
+  if (shell === null) {
     const sub = SUB_KEYS.map((k) => args[k]).find((v) => typeof v === 'string');
     if (typeof sub === 'string' && EDIT_SUBCOMMANDS.has(sub.toLowerCase())) return null;
     return openedPath(args);
   }
   let last: string | null = null;
-  for (const { seg } of segments(splitHeredocs(cmd).shell)) {
+  for (const { seg } of shell.segs) {
     const words = shellWords(seg);
     if (!READER.test(words[0]?.replace(/^.*\//, '') ?? '')) continue;
     const file = words
@@ -498,16 +516,44 @@ export function messageChanges(
   let named: string[] | null = null;
   let lastOpened = opened;
   for (const tc of m.tool_calls ?? []) {
-    const args = callArgs(tc);
-    const cmd = shellCommandOf(tc.function.name, args);
-    let changes: PathChange[];
-    if (cmd !== null) changes = changedPaths(cmd);
+    const call = parsedCall(tc);
+    let changes: readonly PathChange[];
+    if (call.shell !== null) changes = call.shell;
     else {
       named ??= findNamed((m.content ?? '').slice(0, 20_000));
-      changes = editorChanges(tc.function.name, args, named, lastOpened);
+      changes = editorChanges(tc.function.name, callArgs(tc), named, lastOpened);
     }
-    lastOpened = callOpened(tc) ?? lastOpened;
-    for (const c of changes) if (!out.some((o) => o.path === c.path)) out.push(c);
+    lastOpened = call.opened ?? lastOpened;
+    for (const c of changes) if (!out.some((o) => o.path === c.path)) out.push({ path: c.path, op: c.op });
   }
   return out;
+}
+
+/**
+ * What messageChanges, callOpened and the ledger read of one tool call: whether it is a shell
+ * command (then what the command changes) and the file it opened. Each is parsed once per call
+ * object: a compaction's ledger asks for the same calls on every pass. The entry is checked
+ * against the call's current name and arguments (compared by value), so a call changed in place
+ * is parsed again. The parsed arguments are not kept (an edit's arguments can hold a whole file).
+ */
+export interface ParsedCall {
+  /** The paths the call's shell command changes (changedPaths), or null when it is no shell command (shellCommandOf). */
+  shell: readonly PathChange[] | null;
+  /** The file the call opened for reading (callOpened). */
+  opened: string | null;
+}
+const parsedCalls = new WeakMap<object, { name: string; args: string; parsed: ParsedCall }>();
+export function parsedCall(tc: ToolCallLike): ParsedCall {
+  const { name, arguments: raw } = tc.function;
+  const hit = parsedCalls.get(tc);
+  if (hit !== undefined && hit.name === name && hit.args === raw) return hit.parsed;
+  const args = callArgs(tc);
+  const cmd = shellCommandOf(name, args);
+  const shell = cmd === null ? null : parseShell(cmd);
+  const parsed: ParsedCall = {
+    shell: shell === null ? null : shellChanges(shell),
+    opened: openedBy(args, shell),
+  };
+  parsedCalls.set(tc, { name, args: raw, parsed });
+  return parsed;
 }

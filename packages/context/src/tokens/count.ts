@@ -61,9 +61,27 @@ function messageFingerprint(msg: ChatMessage): string[] {
   return parts;
 }
 
+/**
+ * The hash of each message object's fingerprint, kept with the parts it was made of: a message is
+ * looked up at ingest, in the view and in compaction, and hashing a pasted megabyte each time cost
+ * more than the lookup saves. The entry is reused only while every part is still the same string
+ * (a field replaced or a message edited in place is hashed again).
+ */
+const fingerprintHashes = new WeakMap<object, { parts: string[]; hash: string }>();
+
+function messageHash(msg: ChatMessage): string {
+  const parts = messageFingerprint(msg);
+  const last = fingerprintHashes.get(msg);
+  if (last !== undefined && last.parts.length === parts.length && last.parts.every((p, i) => p === parts[i]))
+    return last.hash;
+  const hash = hashParts(parts);
+  fingerprintHashes.set(msg, { parts, hash });
+  return hash;
+}
+
 /** The cache key of a message's count under a model's encoding. */
 export function messageTokenKey(msg: ChatMessage, model: string): string {
-  return encodingForModel(model) + ':' + hashParts(messageFingerprint(msg));
+  return encodingForModel(model) + ':' + messageHash(msg);
 }
 
 /** Counts a message without any cache. */

@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { changedPaths, editorChanges, editorWrittenPaths, patchChanges, splitHeredocs, writtenPaths } from '../writes';
+import { findPaths } from '../paths';
+import {
+  callOpened,
+  changedPaths,
+  editorChanges,
+  editorWrittenPaths,
+  messageChanges,
+  parsedCall,
+  patchChanges,
+  splitHeredocs,
+  writtenPaths,
+} from '../writes';
 
 describe('writtenPaths', () => {
   it('sed -i targets, not the script', () => {
@@ -78,5 +89,50 @@ describe('writtenPaths', () => {
       { path: 'src/named.py', op: 'write' },
     ]);
     expect(editorChanges('read_file', { path: 'src/a.py' })).toEqual([]);
+  });
+});
+
+describe('parsedCall (each tool call parsed once)', () => {
+  const call = (name: string, args: unknown) => ({
+    id: 'c1',
+    type: 'function' as const,
+    function: { name, arguments: typeof args === 'string' ? args : JSON.stringify(args) },
+  });
+
+  it('answers as changedPaths and callOpened, and again after the call is changed in place', () => {
+    const tc = call('bash', { command: 'cat src/a.py && echo x > out.txt' });
+    expect(parsedCall(tc).shell).toEqual(changedPaths('cat src/a.py && echo x > out.txt'));
+    expect(parsedCall(tc).opened).toBe('src/a.py');
+    expect(callOpened(tc)).toBe('src/a.py');
+    tc.function.arguments = JSON.stringify({ command: 'head -n 3 lib/b.py; touch made.md' });
+    expect(parsedCall(tc).shell).toEqual([{ path: 'made.md', op: 'create' }]);
+    expect(callOpened(tc)).toBe('lib/b.py');
+    // Renamed to an editor: its command is a sub-command, not a shell line.
+    tc.function.name = 'str_replace_editor';
+    tc.function.arguments = JSON.stringify({ command: 'view', path: 'src/c.py' });
+    expect(parsedCall(tc).shell).toBeNull();
+    expect(callOpened(tc)).toBe('src/c.py');
+  });
+
+  it('messageChanges gives each caller its own list, the same on every call', () => {
+    const m = { content: 'x', tool_calls: [call('bash', { command: 'touch a.txt b.txt' })] };
+    const first = messageChanges(m, () => []);
+    first[0]!.op = 'delete';
+    first.push({ path: 'c.txt', op: 'write' });
+    expect(messageChanges(m, () => [])).toEqual([
+      { path: 'a.txt', op: 'create' },
+      { path: 'b.txt', op: 'create' },
+    ]);
+  });
+
+  it('a message with a huge content and no path gives the same changes as a short one', () => {
+    const tool_calls = [call('bash', { command: "sed -i 's/a/b/' src/x.py" }), call('edit', { old: 'a', new: 'b' })];
+    const big = { content: 'lorem ipsum '.repeat(100_000), tool_calls };
+    const small = { content: 'lorem ipsum', tool_calls };
+    expect(messageChanges(big, findPaths, 'src/opened.py')).toEqual(messageChanges(small, findPaths, 'src/opened.py'));
+    // The path-less edit is about the file the sed before it read and wrote.
+    expect(messageChanges(big, findPaths, 'src/opened.py')).toEqual([{ path: 'src/x.py', op: 'write' }]);
+    const alone = { content: big.content, tool_calls: tool_calls.slice(1) };
+    expect(messageChanges(alone, findPaths, 'src/opened.py')).toEqual([{ path: 'src/opened.py', op: 'write' }]);
   });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { ChatMessage } from '@threadline/protocol';
 import {
   contextWindowFor,
   countMessageTokens,
@@ -11,6 +12,7 @@ import {
   TOKENS_PER_MESSAGE,
   TOKENS_PER_REQUEST,
 } from '..';
+import { countMessageTokensUncached } from '../count';
 import { encoderFor } from '../encoder';
 import { hashParts, hashString } from '../hash';
 import { getEncoding } from 'js-tiktoken';
@@ -122,6 +124,53 @@ describe('message counts', () => {
     const m = { role: 'user' as const, content: 'x' };
     expect(messageTokenKey(m, 'gpt-4o')).not.toBe(messageTokenKey(m, 'gpt-4'));
     expect(messageTokenKey(m, 'gpt-4o')).not.toBe(messageTokenKey({ ...m, content: 'y' }, 'gpt-4o'));
+  });
+
+  it('a message changed in place gets the key of its new fingerprint, not the one kept for it', () => {
+    // A fresh copy is never in the per-object memo: its key is the fingerprint's hash itself.
+    const fresh = (m: ChatMessage): ChatMessage => structuredClone(m);
+    const m: ChatMessage = {
+      role: 'assistant',
+      content: 'first',
+      tool_calls: [{ id: 'c', type: 'function', function: { name: 'shell', arguments: '{"command":"ls"}' } }],
+    };
+    const keys = new Set<string>();
+    const check = (): void => {
+      const key = messageTokenKey(m, 'gpt-4o');
+      expect(key).toBe(messageTokenKey(fresh(m), 'gpt-4o'));
+      // Asked again, the kept hash gives the same key.
+      expect(messageTokenKey(m, 'gpt-4o')).toBe(key);
+      keys.add(key);
+    };
+    check();
+    m.content = 'second';
+    check();
+    m.tool_calls![0]!.function.arguments = '{"command":"pwd"}';
+    check();
+    m.tool_calls!.push({ id: 'd', type: 'function', function: { name: 'shell', arguments: '{}' } });
+    check();
+    m.name = 'n';
+    check();
+    m.content = null;
+    check();
+    expect(keys.size).toBe(6);
+    // The same text in a new string (equal by value) keeps the key.
+    m.content = ['sec', 'ond'].join('');
+    const again = messageTokenKey(m, 'gpt-4o');
+    m.content = 'second';
+    expect(messageTokenKey(m, 'gpt-4o')).toBe(again);
+    // The encoding is part of the key, not of the kept hash.
+    expect(messageTokenKey(m, 'gpt-4')).toBe(messageTokenKey(fresh(m), 'gpt-4'));
+    expect(messageTokenKey(m, 'gpt-4')).not.toBe(messageTokenKey(m, 'gpt-4o'));
+  });
+
+  it('a message whose content is replaced is counted again', () => {
+    const cache = new MemoryTokenCache();
+    const m: ChatMessage = { role: 'user', content: 'one two three' };
+    const before = countMessageTokens(m, 'gpt-4o', cache);
+    m.content = 'one two three four five six seven';
+    expect(countMessageTokens(m, 'gpt-4o', cache)).toBe(countMessageTokensUncached(m, 'gpt-4o'));
+    expect(countMessageTokens(m, 'gpt-4o', cache)).toBeGreaterThan(before);
   });
 });
 
