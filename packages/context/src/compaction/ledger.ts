@@ -19,6 +19,7 @@ import {
   messageChanges,
   parsedCall,
   patchChanges,
+  type ParsedCall,
   type ChangeOp,
   type PathChange,
 } from '../memory/writes';
@@ -142,8 +143,8 @@ interface CallFacts {
   pathless: boolean;
   /** The last path the message named (for a path-less edit). */
   named: string | null;
-  /** The file the call opened for reading, if any. */
-  opened: string | null;
+  /** The call as parsed (its `opened`: the file it opened for reading, found when first read). */
+  call: ParsedCall;
 }
 const callCache = new WeakMap<StoredMessage, CallFacts[]>();
 function callsOf(m: StoredMessage): CallFacts[] {
@@ -154,7 +155,7 @@ function callsOf(m: StoredMessage): CallFacts[] {
     const call = parsedCall(tc);
     const pathless = !!tc.id && call.shell === null && isPathlessEdit(tc.function.name, callArgs(tc));
     if (pathless) named ??= findPaths((m.content ?? '').slice(0, 20_000));
-    return { id: tc.id, pathless, named: pathless ? (named?.at(-1) ?? null) : null, opened: call.opened };
+    return { id: tc.id, pathless, named: pathless ? (named?.at(-1) ?? null) : null, call };
   });
   callCache.set(m, c);
   return c;
@@ -185,7 +186,21 @@ export function buildLedger(hidden: readonly StoredMessage[], taskIds: ReadonlyS
   const files: LedgerFile[] = [];
   const users: LedgerUser[] = [];
   // The file the latest read or search opened, and the path-less calls waiting for their results.
+  // Only an editor call or a path-less edit reads it: the calls since it was last asked for are
+  // kept, and looked through (newest first) when it is asked for again.
   let opened: string | null = null;
+  const since: CallFacts[] = [];
+  const openedNow = (): string | null => {
+    for (let i = since.length - 1; i >= 0; i--) {
+      const o = since[i]!.call.opened;
+      if (o !== null) {
+        opened = o;
+        break;
+      }
+    }
+    since.length = 0;
+    return opened;
+  };
   const pathless = new Map<string, PathlessCall>();
   let todos: string[] | null = null;
   const addFile = (path: string, op: ChangeOp): void => {
@@ -236,10 +251,12 @@ export function buildLedger(hidden: readonly StoredMessage[], taskIds: ReadonlyS
       continue;
     }
     if (m.role !== 'assistant') continue;
-    for (const c of changesOf(m, opened)) addFile(c.path, c.op);
-    for (const c of callsOf(m)) {
-      if (c.pathless) pathless.set(c.id, { target: c.named ?? opened });
-      opened = c.opened ?? opened;
+    const calls = callsOf(m);
+    // A message of shell calls only changes the same files whatever was opened before it.
+    for (const c of changesOf(m, calls.some((c) => c.call.shell === null) ? openedNow() : null)) addFile(c.path, c.op);
+    for (const c of calls) {
+      if (c.pathless) pathless.set(c.id, { target: c.named ?? openedNow() });
+      since.push(c);
     }
     for (const tc of m.tool_calls ?? []) {
       if (!/todo|task_list|plan/i.test(tc.function.name)) continue;

@@ -482,14 +482,17 @@ export function callOpened(tc: ToolCallLike): string | null {
   return parsedCall(tc).opened;
 }
 
-function openedBy(args: Record<string, unknown>, shell: ParsedShell | null): string | null {
-  if (shell === null) {
-    const sub = SUB_KEYS.map((k) => args[k]).find((v) => typeof v === 'string');
-    if (typeof sub === 'string' && EDIT_SUBCOMMANDS.has(sub.toLowerCase())) return null;
-    return openedPath(args);
-  }
+/** The file a structured (non-shell) call opened: a path argument and no content, and no edit sub-command. */
+function openedByArgs(args: Record<string, unknown>): string | null {
+  const sub = SUB_KEYS.map((k) => args[k]).find((v) => typeof v === 'string');
+  if (typeof sub === 'string' && EDIT_SUBCOMMANDS.has(sub.toLowerCase())) return null;
+  return openedPath(args);
+}
+
+/** The file a shell command opened: the last file argument of its last reader (`cat`, `grep`, `sed`…). */
+function openedByShell(segs: ParsedShell['segs']): string | null {
   let last: string | null = null;
-  for (const { seg } of shell.segs) {
+  for (const { seg } of segs) {
     const words = shellWords(seg);
     if (!READER.test(words[0]?.replace(/^.*\//, '') ?? '')) continue;
     const file = words
@@ -514,16 +517,28 @@ export function messageChanges(
 ): PathChange[] {
   const out: PathChange[] = [];
   let named: string[] | null = null;
+  const calls = m.tool_calls ?? [];
+  // The file opened before a call: only an editor call reads it, so it is looked up then (the
+  // latest call before it that opened one, else `opened`), not parsed for every shell command.
   let lastOpened = opened;
-  for (const tc of m.tool_calls ?? []) {
+  let seen = 0;
+  for (let i = 0; i < calls.length; i++) {
+    const tc = calls[i]!;
     const call = parsedCall(tc);
     let changes: readonly PathChange[];
     if (call.shell !== null) changes = call.shell;
     else {
+      for (let j = i - 1; j >= seen; j--) {
+        const o = parsedCall(calls[j]!).opened;
+        if (o !== null) {
+          lastOpened = o;
+          break;
+        }
+      }
+      seen = i;
       named ??= findNamed((m.content ?? '').slice(0, 20_000));
       changes = editorChanges(tc.function.name, callArgs(tc), named, lastOpened);
     }
-    lastOpened = call.opened ?? lastOpened;
     for (const c of changes) if (!out.some((o) => o.path === c.path)) out.push({ path: c.path, op: c.op });
   }
   return out;
@@ -538,9 +553,27 @@ export function messageChanges(
  */
 export interface ParsedCall {
   /** The paths the call's shell command changes (changedPaths), or null when it is no shell command (shellCommandOf). */
-  shell: readonly PathChange[] | null;
-  /** The file the call opened for reading (callOpened). */
-  opened: string | null;
+  readonly shell: readonly PathChange[] | null;
+  /** The file the call opened for reading (callOpened); of a shell command, found when first read. */
+  readonly opened: string | null;
+}
+/** A shell command's opened file is found from its simple commands when first asked for (few callers need it). */
+class ParsedShellCall implements ParsedCall {
+  #segs: ParsedShell['segs'] | null;
+  #opened: string | null = null;
+  constructor(
+    readonly shell: readonly PathChange[],
+    segs: ParsedShell['segs'],
+  ) {
+    this.#segs = segs;
+  }
+  get opened(): string | null {
+    if (this.#segs !== null) {
+      this.#opened = openedByShell(this.#segs);
+      this.#segs = null;
+    }
+    return this.#opened;
+  }
 }
 const parsedCalls = new WeakMap<object, { name: string; args: string; parsed: ParsedCall }>();
 export function parsedCall(tc: ToolCallLike): ParsedCall {
@@ -549,11 +582,12 @@ export function parsedCall(tc: ToolCallLike): ParsedCall {
   if (hit !== undefined && hit.name === name && hit.args === raw) return hit.parsed;
   const args = callArgs(tc);
   const cmd = shellCommandOf(name, args);
-  const shell = cmd === null ? null : parseShell(cmd);
-  const parsed: ParsedCall = {
-    shell: shell === null ? null : shellChanges(shell),
-    opened: openedBy(args, shell),
-  };
+  let parsed: ParsedCall;
+  if (cmd === null) parsed = { shell: null, opened: openedByArgs(args) };
+  else {
+    const shell = parseShell(cmd);
+    parsed = new ParsedShellCall(shellChanges(shell), shell.segs);
+  }
   parsedCalls.set(tc, { name, args: raw, parsed });
   return parsed;
 }

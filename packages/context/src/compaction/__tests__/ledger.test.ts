@@ -214,3 +214,23 @@ describe('compaction never grows the view', () => {
     expect(r).toMatchObject({ ok: false, reason: 'no_reduction', hiddenIds: [], inserted: [] });
   });
 });
+
+describe('buildLedger: the file a path-less edit is about', () => {
+  it('is the one the latest read opened, across messages of shell calls that opened none', () => {
+    const h = new HistoryBuilder();
+    h.user('fix the bug');
+    h.tool('bash', 'src code', JSON.stringify({ command: 'cat src/first.py' }));
+    h.tool('bash', 'more', JSON.stringify({ command: "nl -ba src/read.py | sed -n '1,9p'" }));
+    h.tool('bash', 'ok', JSON.stringify({ command: 'python3 run.py' }));
+    h.tool('bash', 'ok', JSON.stringify({ command: 'echo hi > notes.txt' }));
+    const edit = h.tool('apply_diff', '@@ -1 +1 @@\n-a\n+b', JSON.stringify({ diff: '-a\n+b' }));
+    h.tool('bash', 'x', JSON.stringify({ command: 'ls' }));
+    h.tool('apply_diff', 'ok', JSON.stringify({ diff: '-b\n+c' }));
+    const ledger = buildLedger(h.messages);
+    expect(edit).toBe('call_5');
+    expect(ledger.files).toEqual([
+      { path: 'notes.txt', op: 'write' },
+      { path: 'src/read.py', op: 'write' },
+    ]);
+  });
+});

@@ -125,6 +125,52 @@ describe('parsedCall (each tool call parsed once)', () => {
     ]);
   });
 
+  it('a path-less edit is about the file the latest call before it opened, however many calls came between', () => {
+    const calls = [
+      call('bash', { command: 'cat src/a.py' }),
+      call('str_replace_editor', { command: 'view', path: 'src/b.py' }),
+      call('bash', { command: 'ls -la && echo done' }),
+      call('bash', { command: 'python3 run.py' }),
+      call('edit', { old: 'x', new: 'y' }),
+      call('bash', { command: "nl -ba src/c.py | sed -n '1,5p'" }),
+      call('bash', { command: 'git status' }),
+      call('edit', { old: 'y', new: 'z' }),
+      call('edit', { old: 'z', new: 'w' }),
+    ];
+    expect(messageChanges({ content: '', tool_calls: calls }, () => [], 'src/before.py')).toEqual([
+      { path: 'src/b.py', op: 'write' },
+      { path: 'src/c.py', op: 'write' },
+    ]);
+    // Nothing opened before the edit in the message: the file opened before the message.
+    const none = [
+      call('bash', { command: 'ls' }),
+      call('bash', { command: 'pwd' }),
+      call('edit', { old: 'a', new: 'b' }),
+    ];
+    expect(messageChanges({ content: '', tool_calls: none }, () => [], 'src/before.py')).toEqual([
+      { path: 'src/before.py', op: 'write' },
+    ]);
+    // The same answer as following every call's opened file in order, for every order of these calls.
+    const pool = [...calls, ...none];
+    for (let seed = 1; seed <= 200; seed++) {
+      let x = seed;
+      const pick = Array.from({ length: 2 + (seed % 7) }, () => pool[(x = (x * 48271) % 2147483647) % pool.length]!);
+      const ordered = pick.map((c, i) => ({ ...c, id: `c${i}`, function: { ...c.function } }));
+      const expected: { path: string; op: string }[] = [];
+      let opened: string | null = 'src/before.py';
+      for (const tc of ordered) {
+        const p = parsedCall(tc);
+        const ch = p.shell ?? editorChanges(tc.function.name, JSON.parse(tc.function.arguments), [], opened);
+        for (const c of ch) if (!expected.some((e) => e.path === c.path)) expected.push({ path: c.path, op: c.op });
+        opened = p.opened ?? opened;
+      }
+      expect(
+        messageChanges({ content: '', tool_calls: ordered }, () => [], 'src/before.py'),
+        `seed ${seed}`,
+      ).toEqual(expected);
+    }
+  });
+
   it('a message with a huge content and no path gives the same changes as a short one', () => {
     const tool_calls = [call('bash', { command: "sed -i 's/a/b/' src/x.py" }), call('edit', { old: 'a', new: 'b' })];
     const big = { content: 'lorem ipsum '.repeat(100_000), tool_calls };
