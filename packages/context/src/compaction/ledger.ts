@@ -270,10 +270,12 @@ export function buildLedger(hidden: readonly StoredMessage[], taskIds: ReadonlyS
       if (items) todos = items.filter((i) => i.open).map((i) => oneLine(i.text));
     }
     // A checklist the assistant wrote is its todo list at that point.
-    const boxes = text.split('\n').flatMap((l) => {
-      const x = CHECKBOX.exec(l);
-      return x ? [{ open: x[1] === ' ', text: oneLine(x[2]!) }] : [];
-    });
+    const boxes = !text.includes('[')
+      ? []
+      : text.split('\n').flatMap((l) => {
+          const x = CHECKBOX.exec(l);
+          return x ? [{ open: x[1] === ' ', text: oneLine(x[2]!) }] : [];
+        });
     if (boxes.length > 0) todos = boxes.filter((b) => b.open).map((b) => b.text);
   }
   return { files, users, todos: todos ?? [] };

@@ -6,7 +6,8 @@
 import { isPathLike, isUnhelpfulPath, normalizePath } from './paths';
 import { isShellToolName } from './shellTool';
 
-const HEREDOC = /<<-?\s*(['"]?)([A-Za-z_][\w-]*)\1/g;
+/** A heredoc's start (every match holds `<<`). */
+export const HEREDOC = /<<-?\s*(['"]?)([A-Za-z_][\w-]*)\1/g;
 
 /** Split off heredoc bodies: returns the command lines without bodies, and the bodies. */
 export function splitHeredocs(command: string): { shell: string; bodies: string[]; owners: string[] } {
@@ -169,7 +170,8 @@ function commandChanges(words: string[]): PathChange[] {
 const INTERPRETER = /(?:^|[\s/])(?:python[\d.]*|node|perl|ruby|deno|bun)(?:\s|$)/;
 const WRITER = /^(?:.*\/)?(?:sed|perl|tee|touch|cp|mv|rm|rmdir|unlink|mkdir|truncate|install|ln|dd|git)$/;
 
-const REDIRECT = /(?<![0-9&<>])>{1,2}\|?\s*(?:(['"])([^'"\n]+)\1|([^\s'";|&<>()]+))/g;
+/** A redirect to a file (every match holds `>`). */
+export const REDIRECT = /(?<![0-9&<>])>{1,2}\|?\s*(?:(['"])([^'"\n]+)\1|([^\s'";|&<>()]+))/g;
 /** Quoted text not right after a redirect: `echo "a > b"` writes nothing to `b`. */
 const QUOTED_ARG = /(?<!>\s*)'[^']*'|(?<!>\s*)"(?:[^"\\]|\\.)*"/g;
 const Q = `(?:r|f|b)?['"]([^'"\n]+)['"]`;
@@ -184,6 +186,23 @@ const PY_DEST = new RegExp(
   'g',
 );
 const JS_WRITE = new RegExp(`(?:writeFileSync|writeFile|appendFileSync|appendFile)\\(\\s*${Q}`, 'g');
+
+/**
+ * Writes in an interpreter's own script, in this order; each pattern with literal text every one
+ * of its matches holds, so a script with none of it (most: `python3 x.py`) is not searched.
+ */
+export const SCRIPT_WRITES: readonly {
+  re: RegExp;
+  needs: readonly string[];
+  path: (m: RegExpExecArray) => string;
+  op: ChangeOp;
+}[] = [
+  { re: PY_OPEN, needs: ['open('], path: (m) => m[1]!, op: 'write' },
+  { re: PY_WRITE_TEXT, needs: ['Path('], path: (m) => m[1]!, op: 'write' },
+  { re: JS_WRITE, needs: ['File'], path: (m) => m[1]!, op: 'write' },
+  { re: PY_REMOVE, needs: ['os.', 'shutil.', 'Path('], path: (m) => m[1] ?? m[2] ?? '', op: 'delete' },
+  { re: PY_DEST, needs: ['shutil.', 'os.'], path: (m) => m[2]!, op: 'write' },
+];
 
 /** A shell command split once: its heredoc bodies and its simple commands (changedPaths and callOpened read both). */
 interface ParsedShell {
@@ -211,14 +230,15 @@ function shellChanges({ bodies, owners, segs }: ParsedShell): PathChange[] {
   const scripts = bodies.filter((_, i) => INTERPRETER.test(owners[i]!));
   for (const { seg, masked } of segs) {
     let plain = seg;
-    for (const m of masked.matchAll(REDIRECT)) {
-      const at = m.index;
-      const real = seg.slice(at, at + m[0].length);
-      const again = new RegExp(REDIRECT.source).exec(real);
-      add(again?.[2] ?? again?.[3] ?? '', 'write');
-      plain = plain.slice(0, at) + ' '.repeat(m[0].length) + plain.slice(at + m[0].length);
-    }
-    const words = shellWords(plain.replace(HEREDOC, ' '));
+    if (masked.includes('>'))
+      for (const m of masked.matchAll(REDIRECT)) {
+        const at = m.index;
+        const real = seg.slice(at, at + m[0].length);
+        const again = new RegExp(REDIRECT.source).exec(real);
+        add(again?.[2] ?? again?.[3] ?? '', 'write');
+        plain = plain.slice(0, at) + ' '.repeat(m[0].length) + plain.slice(at + m[0].length);
+      }
+    const words = shellWords(plain.includes('<<') ? plain.replace(HEREDOC, ' ') : plain);
     // `sudo`, `env X=1`, `time` and friends: start at the first word that is a known writer.
     const start = words.findIndex((w) => WRITER.test(w));
     if (start >= 0) for (const c of commandChanges(words.slice(start))) add(c.path, c.op);
@@ -226,13 +246,11 @@ function shellChanges({ bodies, owners, segs }: ParsedShell): PathChange[] {
     // command merely puts into a file (sed, cat > f.py) writes when it runs, not here.
     if (INTERPRETER.test(words.slice(0, 3).join(' '))) scripts.push(seg);
   }
-  for (const text of scripts) {
-    for (const m of text.matchAll(PY_OPEN)) add(m[1]!, 'write');
-    for (const m of text.matchAll(PY_WRITE_TEXT)) add(m[1]!, 'write');
-    for (const m of text.matchAll(JS_WRITE)) add(m[1]!, 'write');
-    for (const m of text.matchAll(PY_REMOVE)) add(m[1] ?? m[2] ?? '', 'delete');
-    for (const m of text.matchAll(PY_DEST)) add(m[2]!, 'write');
-  }
+  for (const text of scripts)
+    for (const w of SCRIPT_WRITES) {
+      if (!w.needs.some((n) => text.includes(n))) continue;
+      for (const m of text.matchAll(w.re)) add(w.path(m), w.op);
+    }
   return out;
 }
 
