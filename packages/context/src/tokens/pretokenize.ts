@@ -94,17 +94,24 @@ function scanO200kAscii(t: string, piece: (start: number, end: number) => void, 
 }
 
 /**
- * A position no piece spans: right after \r or \n and on an ASCII character that is neither
- * whitespace nor `/`. Only three alternatives can hold a newline: `\s*[\r\n]+` (taken before
- * `\s+`, it ends after the last newline of its whitespace run), `[\r\n/]*` after punctuation, and
- * none of them continues onto such a character; nothing in the pattern looks behind. Text can be
- * split there and each part pre-tokenized alone with identical pieces. (Diff lines start with
- * `+`/`-`, so a boundary is rarely more than a line away.)
+ * A position no piece spans, where text can be split and each part pre-tokenized alone with
+ * identical pieces (nothing in the pattern looks behind, and no piece ending before it looks
+ * past it):
+ * - right after \r or \n, on an ASCII character that is neither whitespace nor `/`. Only three
+ *   alternatives can hold a newline: `\s*[\r\n]+` (taken before `\s+`, it ends after the last
+ *   newline of its whitespace run), `[\r\n/]*` after punctuation, and none of them continues onto
+ *   such a character. (Diff lines start with `+`/`-`, so one is rarely more than a line away.)
+ * - on a space right after an ASCII letter or digit. A space is only ever the first character of
+ *   a piece that is not all whitespace, and a letter or digit is in no whitespace piece, so the
+ *   piece holding that letter or digit ends before the space (its contraction would need a `'`
+ *   there; `\s+(?!\S)` looks ahead only after whitespace). In prose and most lines of a file,
+ *   one is a word away, so the stretch around a non-ASCII character stays short.
  */
 function isSafeBoundary(t: string, p: number): boolean {
   if (p <= 0 || p >= t.length) return false;
   const before = t.charCodeAt(p - 1);
   const c = t.charCodeAt(p);
+  if (c === 32) return before < 128 && (CLASS[before]! & (LETTER | DIGIT)) !== 0;
   return (before === 10 || before === 13) && c < 128 && (CLASS[c]! & SPACE) === 0 && c !== 47;
 }
 

@@ -77,6 +77,44 @@ describe('token counting by cached pre-tokenizer pieces', () => {
     }
   });
 
+  it('splits at a space after an ASCII letter or digit around non-ASCII text exactly like the regex', () => {
+    // The stretch the Unicode scanner reads ends at such a space: words, digits, contractions and
+    // whitespace runs on both sides of it must come out as the regex cuts them.
+    const pool = [
+      'ab',
+      'Q',
+      '7',
+      '123',
+      ' ',
+      '  ',
+      "'s",
+      "'LL",
+      "'",
+      'é',
+      'ø',
+      'Ω',
+      '中',
+      '—',
+      '(',
+      '/',
+      '\n',
+      '\t',
+      '\u00a0',
+      '🙂',
+    ];
+    let seed = 5;
+    const rnd = (): number => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    for (let round = 0; round < 400; round++) {
+      let text = '';
+      const len = 2 + Math.floor(rnd() * 60);
+      for (let i = 0; i < len; i++) text += pool[Math.floor(rnd() * pool.length)]!;
+      const ours: string[] = [];
+      forEachO200kPiece(text, (p) => ours.push(p));
+      expect(ours, JSON.stringify(text)).toEqual([...text.matchAll(o200kRe)].map((m) => m[0]));
+      if (round % 20 === 0) expect(countTextTokens(text, 'gpt-4o')).toBe(o200k.encode(text, [], []).length);
+    }
+  });
+
   it('splits any Unicode text exactly like the regex (marks, Lt/Lm/Lo, astral letters and digits, Unicode spaces)', () => {
     // Characters where the pattern's classes overlap or differ from ASCII: a mark is in both letter
     // sets and may be a prefix; Lt is upper only; Lm/Lo are both; 𝐀/𝟎 are astral (a surrogate
