@@ -1,4 +1,5 @@
-import * as z from 'zod';
+// zod/mini, as messages.ts (the context engine reads attachment refs of messages).
+import * as z from 'zod/mini';
 
 /**
  * Limits of attachments. Images are resized by the renderer (a canvas) before they are sent, so
@@ -33,18 +34,18 @@ export type AttachmentKind = z.infer<typeof AttachmentKindSchema>;
  * text file, a PDF's extracted text, or a long paste kept whole.
  */
 export const AttachmentRefSchema = z.object({
-  id: z.string().min(1).max(200),
+  id: z.string().check(z.minLength(1), z.maxLength(200)),
   kind: AttachmentKindSchema,
-  name: z.string().max(300),
-  mime: z.string().max(100),
+  name: z.string().check(z.maxLength(300)),
+  mime: z.string().check(z.maxLength(100)),
   /** Bytes as stored (an image after resizing; a file as given). */
-  size: z.number().int().nonnegative(),
-  width: z.number().int().positive().optional(),
-  height: z.number().int().positive().optional(),
+  size: z.int().check(z.nonnegative()),
+  width: z.optional(z.int().check(z.positive())),
+  height: z.optional(z.int().check(z.positive())),
   /** text: characters of the whole text. */
-  chars: z.number().int().nonnegative().optional(),
+  chars: z.optional(z.int().check(z.nonnegative())),
   /** PDF: pages. */
-  pages: z.number().int().nonnegative().optional(),
+  pages: z.optional(z.int().check(z.nonnegative())),
 });
 export type AttachmentRef = z.infer<typeof AttachmentRefSchema>;
 

@@ -1,12 +1,14 @@
-import * as z from 'zod';
+// zod's smaller API (zod/mini: functions instead of methods, same parsing): a program that only
+// reads messages (the context engine, its worker, the CLI) loads it without zod's full API.
+import * as z from 'zod/mini';
 
 /** OpenAI chat roles. */
 export const RoleSchema = z.enum(['system', 'user', 'assistant', 'tool']);
 export type Role = z.infer<typeof RoleSchema>;
 
 export const ToolCallSchema = z.object({
-  id: z.string().min(1),
-  type: z.literal('function').default('function'),
+  id: z.string().check(z.minLength(1)),
+  type: z._default(z.literal('function'), 'function'),
   function: z.object({ name: z.string(), arguments: z.string() }),
 });
 export type ToolCall = z.infer<typeof ToolCallSchema>;
@@ -19,11 +21,11 @@ export type ToolCall = z.infer<typeof ToolCallSchema>;
  */
 export const ImagePartSchema = z.object({
   type: z.literal('image'),
-  attachmentId: z.string().min(1).max(200),
-  name: z.string().max(300),
-  mime: z.string().max(100),
-  width: z.number().int().positive(),
-  height: z.number().int().positive(),
+  attachmentId: z.string().check(z.minLength(1), z.maxLength(200)),
+  name: z.string().check(z.maxLength(300)),
+  mime: z.string().check(z.maxLength(100)),
+  width: z.int().check(z.positive()),
+  height: z.int().check(z.positive()),
 });
 export type ImagePart = z.infer<typeof ImagePartSchema>;
 
@@ -33,11 +35,11 @@ export type ImagePart = z.infer<typeof ImagePartSchema>;
  */
 export const ChatMessageSchema = z.object({
   role: RoleSchema,
-  content: z.string().nullable().default(null),
-  images: z.array(ImagePartSchema).optional(),
-  tool_calls: z.array(ToolCallSchema).optional(),
-  tool_call_id: z.string().optional(),
-  name: z.string().optional(),
+  content: z._default(z.nullable(z.string()), null),
+  images: z.optional(z.array(ImagePartSchema)),
+  tool_calls: z.optional(z.array(ToolCallSchema)),
+  tool_call_id: z.optional(z.string()),
+  name: z.optional(z.string()),
 });
 export type ChatMessage = z.infer<typeof ChatMessageSchema>;
 
@@ -70,26 +72,26 @@ export const AGENT_ONLY: Visibility = Object.freeze({ user: false, agent: true }
 export const USER_ONLY: Visibility = Object.freeze({ user: true, agent: false });
 
 /** A message of a session's append-only history. */
-export const StoredMessageSchema = ChatMessageSchema.extend({
-  id: z.string().min(1),
-  sessionId: z.string().min(1),
-  seq: z.number().int().nonnegative(),
-  createdAt: z.number().int(),
+export const StoredMessageSchema = z.extend(ChatMessageSchema, {
+  id: z.string().check(z.minLength(1)),
+  sessionId: z.string().check(z.minLength(1)),
+  seq: z.int().check(z.nonnegative()),
+  createdAt: z.int(),
   kind: MessageKindSchema,
   visibility: VisibilitySchema,
   /** Cached token count of this message for the session's encoding (null = not counted yet). */
-  tokens: z.number().int().nonnegative().nullable().default(null),
+  tokens: z._default(z.nullable(z.int().check(z.nonnegative())), null),
   /** For tool results cut at write time: the full output (capped, itself marked) lives here. */
-  fullOutput: z.string().nullable().optional(),
+  fullOutput: z.optional(z.nullable(z.string())),
   /** Extra data for the UI (tool duration, status, the compaction id that inserted it…). */
-  meta: z.record(z.string(), z.unknown()).optional(),
+  meta: z.optional(z.record(z.string(), z.unknown())),
   /** The message before this one on its branch (null: the first of the session). */
-  parentId: z.string().nullable().optional(),
+  parentId: z.optional(z.nullable(z.string())),
   /**
    * Set by messages.list when this message has other versions (an edit of a user message, a
    * regenerated or retried reply): its place among them and their ids, oldest first.
    */
-  versions: z.object({ index: z.number().int(), count: z.number().int(), ids: z.array(z.string()) }).optional(),
+  versions: z.optional(z.object({ index: z.int(), count: z.int(), ids: z.array(z.string()) })),
 });
 export type StoredMessage = z.infer<typeof StoredMessageSchema>;
 

@@ -1,14 +1,20 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import { en } from 'zod/locales';
 import { errorMessage, ChatMessageSchema, type ChatMessage } from '@threadline/protocol';
 
-/** A chat JSON file: an array of OpenAI chat messages or `{ "messages": [...] }`. */
+/**
+ * A chat JSON file: an array of OpenAI chat messages or `{ "messages": [...] }`. zod/mini, as the
+ * message schema itself (protocol messages.ts): reading a file loads no more of zod than that.
+ */
 export const ChatFileSchema = z.union([
   z.array(ChatMessageSchema),
   z.looseObject({ messages: z.array(ChatMessageSchema) }),
 ]);
+
+let englishIssues = false;
 
 export class InputError extends Error {
   constructor(message: string) {
@@ -24,6 +30,11 @@ export function parseChatFile(text: string, name = 'input'): ChatMessage[] {
     raw = JSON.parse(text);
   } catch (err) {
     throw new InputError(`${name}: not valid JSON (${errorMessage(err)})`);
+  }
+  // zod/mini words its issues only once a locale is set (zod's full API sets English on load).
+  if (!englishIssues) {
+    z.config(en());
+    englishIssues = true;
   }
   const parsed = ChatFileSchema.safeParse(raw);
   if (!parsed.success) {

@@ -47,8 +47,8 @@ describe('route declarations', () => {
     );
     for (const name of ROUTE_NAMES) {
       const def = ROUTES[name] as { input: unknown; output: unknown };
-      expect(def.input, name).toBeInstanceOf(z.ZodType);
-      expect(def.output, name).toBeInstanceOf(z.ZodType);
+      expect(def.input, name).toBeInstanceOf(z.core.$ZodType);
+      expect(def.output, name).toBeInstanceOf(z.core.$ZodType);
     }
   });
 

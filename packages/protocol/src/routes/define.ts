@@ -1,9 +1,13 @@
 import * as z from 'zod';
+import type { ZodMiniType } from 'zod/mini';
 
-/** One route: what it takes (validated before the runtime sees it) and what it answers. */
+/**
+ * One route: what it takes (validated before the runtime sees it) and what it answers. A schema
+ * of zod's full API or of zod/mini (messages.ts, attachments.ts): both parse alike.
+ */
 export interface RouteDef {
-  input: z.ZodType;
-  output: z.ZodType;
+  input: z.ZodType | ZodMiniType;
+  output: z.ZodType | ZodMiniType;
 }
 export type RouteMap = Record<string, RouteDef>;
 

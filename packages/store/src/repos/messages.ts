@@ -20,10 +20,11 @@ import {
 import { json, parseInput, parseJson, type RepoContext } from './context';
 import { packOutput, unpackOutput } from '../db/outputCodec';
 
-const NewMessageSchema = ChatMessageSchema.extend({
+const NewMessageSchema = z.object({
+  ...ChatMessageSchema.shape,
   id: z.string().min(1).max(200).optional(),
-  kind: MessageKindSchema.optional(),
-  visibility: VisibilitySchema.optional(),
+  kind: z.optional(MessageKindSchema),
+  visibility: z.optional(VisibilitySchema),
   tokens: z.number().int().nonnegative().nullable().optional(),
   fullOutput: z.string().nullable().optional(),
   meta: z.record(z.string(), z.unknown()).optional(),
