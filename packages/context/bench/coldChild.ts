@@ -17,16 +17,22 @@ const start = (globalThis as { __tlColdStart?: ColdStart }).__tlColdStart ?? {
   t0: performance.now(),
   c0: process.cpuUsage(),
 };
+const loaded = performance.now();
 const file = process.argv[2]!;
 const strategy = (process.argv[3] ?? 'legacy_segmented') as Strategy;
 const messages = readChatFile(file);
-const r = await compactFromScratch(messages, strategy);
-const ms = performance.now() - start.t0;
+const read = performance.now();
+let counted = 0;
+const r = await compactFromScratch(messages, strategy, () => (counted = performance.now()));
+const end = performance.now();
+const ms = end - start.t0;
+// Where the wall time went: loading the code, reading the file, counting, compacting.
+const phases = { load: loaded - start.t0, read: read - loaded, count: counted - read, compact: end - counted };
 const c = process.cpuUsage(start.c0);
 const cpu = (c.user + c.system) / 1000;
 // The whole process's CPU so far (node's start, module load and reading the file included).
 const all = process.cpuUsage();
 const processCpu = (all.user + all.system) / 1000;
 process.stdout.write(
-  JSON.stringify({ ms, cpu, processCpu, ok: r.ok, before: r.tokensBefore, after: r.tokensAfter }) + '\n',
+  JSON.stringify({ ms, cpu, processCpu, phases, ok: r.ok, before: r.tokensBefore, after: r.tokensAfter }) + '\n',
 );

@@ -23,9 +23,15 @@ export function textOf(messages: readonly ChatMessage[]): string {
  * The cold-compaction case of the bench (largest.ts, and coldChild.ts in a fresh process): the
  * messages counted from scratch, then an automatic compaction at 90 % of a window, extractive summary.
  */
-export async function compactFromScratch(messages: ChatMessage[], strategy: Strategy): Promise<CompactResult> {
+export async function compactFromScratch(
+  messages: ChatMessage[],
+  strategy: Strategy,
+  /** Called once the messages are counted (the cold bench splits its time there). */
+  onCounted?: () => void,
+): Promise<CompactResult> {
   const tokenCache = new MemoryTokenCache();
   const history = historyFromChatMessages(messages, { model: MODEL, sessionId: 't', tokenCache });
+  onCounted?.();
   const before = buildView({ history, model: MODEL, tokenCache });
   return compact({
     history,
