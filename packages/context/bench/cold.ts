@@ -140,8 +140,7 @@ export function coldCompactionBench(dir: string, quick: boolean): void {
   out(`## Cold compaction, fresh process (${largest}, median of ${runs})`);
   out('The work, timed in the process from its first line (module load, read and parse, count, compact):');
   out(table(['compactor', 'p50 (wall)', 'p50 (CPU)', 'result'], inProcess));
-  const phase = (k: string): string =>
-    fmt(p50(mine.map((m) => (m.stdout.phases as Record<string, number>)[k]!)));
+  const phase = (k: string): string => fmt(p50(mine.map((m) => (m.stdout.phases as Record<string, number>)[k]!)));
   out(
     `Threadline's work by step (medians): loading the code ${phase('load')}, reading and checking the file ` +
       `${phase('read')}, counting ${phase('count')}, compacting ${phase('compact')}`,
