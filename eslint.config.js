@@ -171,6 +171,15 @@ export default tseslint.config(
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
       ],
       '@typescript-eslint/no-explicit-any': 'error',
+      // zod as a namespace: a bundler keeps only the parts used; a named `z` keeps all of zod
+      // (its locales included) in an esbuild bundle.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "ImportDeclaration[source.value='zod'][importKind!='type'] > ImportSpecifier[imported.name='z']",
+          message: "Import zod as a namespace: import * as z from 'zod'.",
+        },
+      ],
     },
   },
   // Type-aware rules for every TypeScript file (each is in a project of the root tsconfig.json):
