@@ -55,12 +55,6 @@ interface Exports {
 
 /** Characters counted in one call at most; a longer ASCII stretch is cut at safe boundaries. */
 export const TEXT_CAP = 1 << 20;
-/**
- * Characters counted in one call when a safe boundary allows: V8 moves a WebAssembly function
- * to optimized code at its next call, never in the middle of one, so a megabyte counted in a
- * single call would run in baseline code throughout.
- */
-const CHUNK = 1 << 14;
 const CACHE_SLOTS = 1 << 17;
 const ARENA_BYTES = 1 << 21;
 const PAGE = 65536;
@@ -141,9 +135,8 @@ export function wasmAsciiCounter(
       let total = 0;
       for (let s = from; s < to;) {
         let e = to;
-        if (e - s > CHUNK) {
-          e = o200kSafeBoundaryBefore(t, s, s + CHUNK);
-          if (e < 0) e = to - s <= TEXT_CAP ? to : o200kSafeBoundaryBefore(t, s, s + TEXT_CAP);
+        if (e - s > TEXT_CAP) {
+          e = o200kSafeBoundaryBefore(t, s, s + TEXT_CAP);
           if (e < 0) return -1;
         }
         total += countPart(t, s, e);
