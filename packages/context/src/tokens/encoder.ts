@@ -348,7 +348,10 @@ export function asciiEngine(): 'wasm' | 'js' {
   return pieceCounter('o200k_base').ascii ? 'wasm' : 'js';
 }
 
-/** countTextTokens with o200k's ASCII stretches counted by one engine (tests compare the two). */
+/**
+ * countTextTokens with o200k's ASCII stretches scanned and counted by one engine (tests compare
+ * the two); the parts of a piece over 1,024 characters are counted as any text is.
+ */
 export function countTextTokensWith(text: string, model: string, engine: 'wasm' | 'js'): number {
   const name = encodingForModel(model);
   if (name === 'approx_chars_4' || text.length === 0) return encoderFor(model).count(text);
