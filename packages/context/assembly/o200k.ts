@@ -6,7 +6,7 @@
 // Compiled code needs no warm-up: a fresh process counts at full speed from its first piece,
 // where the JavaScript scanner runs unoptimized until V8 has compiled it.
 //
-// Nothing is allocated here: JavaScript lays out one memory (wasmCounter.ts) and passes the
+// Nothing is allocated here: JavaScript lays out one memory (src/tokens/wasmAscii.ts) and passes the
 // offsets to init(). Pieces longer than MAX_PIECE are handed back to JavaScript (longPiece),
 // which cuts them as encoder.ts does.
 
