@@ -188,9 +188,12 @@ function hashText(s: i32, e: i32): u32 {
   return h;
 }
 
-/** Token id of TEXT[s, e) whose hash is h, or -1 (RankTable.idOfAscii). */
-function idOfText(s: i32, e: i32, h: u32): i32 {
-  const len = e - s;
+/**
+ * Token id of the bytes a[0, la) followed by b[0, lb) whose FNV-1a hash is h, or -1: the one probe
+ * of the table, for a piece of the text (lb = 0) and for a pair of tokens joined.
+ */
+function idOf(h: u32, a: usize, la: i32, b: usize, lb: i32): i32 {
+  const len = la + lb;
   for (let i = slotOf(h, MASK); ; i = (i + 1) & MASK) {
     const id = load<i32>(SLOTS + ((<usize>i) << 2)) - 1;
     if (id < 0) return -1;
@@ -198,10 +201,17 @@ function idOfText(s: i32, e: i32, h: u32): i32 {
     if (load<u32>(at, 8) != h || load<i32>(at, 4) != len) continue;
     const o = BYTES + <usize>load<i32>(at);
     let k = 0;
-    while (k < len && load<u8>(o + k) == ch(s + k)) k++;
+    while (k < la && load<u8>(o + k) == load<u8>(a + k)) k++;
+    if (k < la) continue;
+    while (k < len && load<u8>(o + k) == load<u8>(b + k - la)) k++;
     if (k == len) return id;
   }
   return -1;
+}
+
+/** Token id of TEXT[s, e) whose hash is h, or -1 (RankTable.idOfAscii). */
+function idOfText(s: i32, e: i32, h: u32): i32 {
+  return idOf(h, TEXT + s, e - s, 0, 0);
 }
 
 /** Rank of the pair (a, b): the id of their bytes joined, or -1 (RankTable.pairRank). */
@@ -215,20 +225,7 @@ function pairRank(a: i32, b: i32): i32 {
   if (la == 1 && lb == 1) return load<i32>(PAIR2 + ((((<usize>load<u8>(oa)) << 8) | (<usize>load<u8>(ob))) << 2));
   let h = load<u32>(ia, 8);
   for (let k = 0; k < lb; k++) h = (h ^ load<u8>(ob + k)) * FNV_PRIME;
-  const len = la + lb;
-  for (let i = slotOf(h, MASK); ; i = (i + 1) & MASK) {
-    const id = load<i32>(SLOTS + ((<usize>i) << 2)) - 1;
-    if (id < 0) return -1;
-    const at = INFO + <usize>id * 12;
-    if (load<u32>(at, 8) != h || load<i32>(at, 4) != len) continue;
-    const o = BYTES + <usize>load<i32>(at);
-    let k = 0;
-    while (k < la && load<u8>(o + k) == load<u8>(oa + k)) k++;
-    if (k < la) continue;
-    while (k < len && load<u8>(o + k) == load<u8>(ob + k - la)) k++;
-    if (k == len) return id;
-  }
-  return -1;
+  return idOf(h, oa, la, ob, lb);
 }
 
 function getI(base: usize, k: i32): i32 {
