@@ -37,6 +37,30 @@ const TRICKY = [
   '+a)\n/é\n+x  \n  \né\n' + '+line = 1\n'.repeat(50) + ' ctx é\n-old\r\n/ré\n' + '+tail\n'.repeat(20),
 ];
 
+/** Seeded texts of `min` to `min + spread - 1` strings of the pool each (a fixed sequence per seed). */
+function randomTexts(
+  pool: readonly string[],
+  o: { seed: number; rounds: number; min: number; spread: number },
+): string[] {
+  let seed = o.seed;
+  const rnd = (): number => (seed = (seed * 48271) % 2147483647) / 2147483647;
+  const texts: string[] = [];
+  for (let round = 0; round < o.rounds; round++) {
+    let text = '';
+    const len = o.min + Math.floor(rnd() * o.spread);
+    for (let i = 0; i < len; i++) text += pool[Math.floor(rnd() * pool.length)]!;
+    texts.push(text);
+  }
+  return texts;
+}
+
+/** The hand-written scanner splits a text into exactly the regex's pieces. */
+function expectRegexSplit(text: string): void {
+  const ours: string[] = [];
+  forEachO200kPiece(text, (p) => ours.push(p));
+  expect(ours, JSON.stringify(text)).toEqual([...text.matchAll(o200kRe)].map((m) => m[0]));
+}
+
 describe('token counting by cached pre-tokenizer pieces', () => {
   it('splits ASCII and mixed text into exactly the pieces of the o200k regex', () => {
     for (const text of [...TRICKY, TRICKY.join('\n'), TRICKY.join('')]) {
@@ -102,17 +126,10 @@ describe('token counting by cached pre-tokenizer pieces', () => {
       '\u00a0',
       '🙂',
     ];
-    let seed = 5;
-    const rnd = (): number => (seed = (seed * 48271) % 2147483647) / 2147483647;
-    for (let round = 0; round < 400; round++) {
-      let text = '';
-      const len = 2 + Math.floor(rnd() * 60);
-      for (let i = 0; i < len; i++) text += pool[Math.floor(rnd() * pool.length)]!;
-      const ours: string[] = [];
-      forEachO200kPiece(text, (p) => ours.push(p));
-      expect(ours, JSON.stringify(text)).toEqual([...text.matchAll(o200kRe)].map((m) => m[0]));
+    randomTexts(pool, { seed: 5, rounds: 400, min: 2, spread: 60 }).forEach((text, round) => {
+      expectRegexSplit(text);
       if (round % 20 === 0) expect(countTextTokens(text, 'gpt-4o')).toBe(o200k.encode(text, [], []).length);
-    }
+    });
   });
 
   it('splits any Unicode text exactly like the regex (marks, Lt/Lm/Lo, astral letters and digits, Unicode spaces)', () => {
@@ -172,16 +189,7 @@ describe('token counting by cached pre-tokenizer pieces', () => {
       '\u200d',
       '\ufe0f',
     ];
-    let seed = 11;
-    const rnd = (): number => (seed = (seed * 48271) % 2147483647) / 2147483647;
-    for (let round = 0; round < 300; round++) {
-      let text = '';
-      const len = 1 + Math.floor(rnd() * 40);
-      for (let i = 0; i < len; i++) text += pool[Math.floor(rnd() * pool.length)]!;
-      const ours: string[] = [];
-      forEachO200kPiece(text, (p) => ours.push(p));
-      expect(ours, JSON.stringify(text)).toEqual([...text.matchAll(o200kRe)].map((m) => m[0]));
-    }
+    for (const text of randomTexts(pool, { seed: 11, rounds: 300, min: 1, spread: 40 })) expectRegexSplit(text);
     resetPieceCache();
     const all = pool.join('x') + pool.join(' ') + pool.join('');
     expect(countTextTokens(all, 'gpt-4o')).toBe(o200k.encode(all, [], []).length);
