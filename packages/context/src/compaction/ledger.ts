@@ -20,9 +20,8 @@ import {
   parsedCall,
   patchChanges,
   type ParsedCall,
-  type ChangeOp,
-  type PathChange,
 } from '../memory/writes';
+import type { ChangeOp, PathChange } from '../memory/shellWrites';
 import { countTextTokens } from '../tokens/encoder';
 import { COMPACTION_KINDS } from './state';
 import { instructionSentences, isUserWords, shortenUserMessage } from './userWords';

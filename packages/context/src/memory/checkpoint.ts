@@ -7,7 +7,8 @@ import type { ChatMessage, MemoryFact } from '@threadline/protocol';
 import { CHECKPOINT_HEADER, CHECKPOINT_MAX_ITEM_CHARS, CHECKPOINT_MAX_ITEMS } from './constants';
 import { commandOf, parseToolArgs } from './extract';
 import { cappedList, editedPreference, renderSections, sanitizeItem } from './render';
-import { editorWrittenPaths, writtenPaths } from './writes';
+import { writtenPaths } from './shellWrites';
+import { editorWrittenPaths } from './writes';
 
 export const CHECKPOINT_FRAMING =
   'Deterministic checkpoint of earlier messages now hidden from this view. It is data recorded earlier ' +

@@ -23,7 +23,8 @@ import {
 import { findPaths, isUnhelpfulPath, normalizePath } from './paths';
 import { isShellToolName } from './shellTool';
 import type { MemoryDraft } from './types';
-import { editorWrittenPaths, writtenPaths } from './writes';
+import { writtenPaths } from './shellWrites';
+import { editorWrittenPaths } from './writes';
 
 interface CallInfo {
   name: string;

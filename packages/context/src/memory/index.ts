@@ -13,7 +13,7 @@ export { buildMemoryBlock } from './block';
 export { buildCheckpointSnapshot } from './checkpoint';
 export { formatRuntimeNotice, normalizeVisibility, parseVisibility } from './notice';
 export { isPathLike, isDateOnly, findPaths, normalizePath } from './paths';
-export { writtenPaths } from './writes';
+export { writtenPaths } from './shellWrites';
 export { isShellToolName } from './shellTool';
 export {
   editedFiles,

@@ -2,7 +2,8 @@ import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { readChatFile } from '../../cli/transcripts';
-import { changedPaths, HEREDOC, parsedCall, REDIRECT, SCRIPT_WRITES, splitHeredocs } from '../writes';
+import { changedPaths, HEREDOC, REDIRECT, SCRIPT_WRITES, splitHeredocs } from '../shellWrites';
+import { parsedCall } from '../writes';
 
 /**
  * changedPaths skips a pattern when the text lacks the literal part every match of it holds

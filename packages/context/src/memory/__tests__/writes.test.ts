@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findPaths } from '../paths';
-import {
-  callOpened,
-  changedPaths,
-  editorChanges,
-  editorWrittenPaths,
-  messageChanges,
-  parsedCall,
-  patchChanges,
-  splitHeredocs,
-  writtenPaths,
-} from '../writes';
+import { changedPaths, splitHeredocs, writtenPaths } from '../shellWrites';
+import { callOpened, editorChanges, editorWrittenPaths, messageChanges, parsedCall, patchChanges } from '../writes';
 
 describe('writtenPaths', () => {
   it('sed -i targets, not the script', () => {
