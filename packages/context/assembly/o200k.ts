@@ -14,6 +14,7 @@
 declare function longPiece(start: i32, end: i32): i32;
 
 const MAX_PIECE: i32 = 1024;
+const SHORT3_BITS: u32 = 14;
 const FNV_OFFSET: u32 = 0x811c9dc5;
 const FNV_PRIME: u32 = 0x01000193;
 
@@ -43,7 +44,7 @@ let HP: usize = 0;
 let HL: usize = 0;
 let HQ: usize = 0;
 let SHORT2: usize = 0; // u8 × 2^14: counts of two-char pieces (0 = not yet known)
-let SHORT3: usize = 0; // u8 × 2^21: of three-char pieces
+let SHORT3: usize = 0; // u32 × 2^SHORT3_BITS: three-char pieces by a hash of their chars: chars << 8 | count (0 = empty)
 let CACHE: usize = 0; // 16 bytes a slot: hash, key offset + 1 (0 = empty), length, count
 let CACHE_MASK: u32 = 0;
 let CACHE_MAX: u32 = 0;
@@ -51,6 +52,11 @@ let cacheSize: u32 = 0;
 let ARENA: usize = 0; // the cached pieces' bytes
 let ARENA_CAP: u32 = 0;
 let arenaUsed: u32 = 0;
+
+/** Bytes of the three-char table that init() is given (`short3`). */
+export function short3Bytes(): i32 {
+  return 4 << SHORT3_BITS;
+}
 
 /** Bytes of scratch after `scratch` that init() needs (CLS to HQ). */
 export function scratchBytes(): i32 {
@@ -114,7 +120,7 @@ export function init(
 /** Forgets every cached piece count (the bench measures cold counting with it). */
 export function reset(): void {
   memory.fill(SHORT2, 0, 1 << 14);
-  memory.fill(SHORT3, 0, 1 << 21);
+  memory.fill(SHORT3, 0, 4 << SHORT3_BITS);
   clearCache();
 }
 
@@ -399,15 +405,25 @@ function pieceCount(s: i32, e: i32): i32 {
   const len = e - s;
   if (len > MAX_PIECE) return longPiece(s, e);
   if (len == 1) return 1;
-  if (len <= 3) {
-    const c0 = <usize>ch(s);
-    const c1 = <usize>ch(s + 1);
-    const at = len == 2 ? SHORT2 + ((c0 << 7) | c1) : SHORT3 + ((c0 << 14) | (c1 << 7) | (<usize>ch(s + 2)));
+  if (len == 2) {
+    const at = SHORT2 + (((<usize>ch(s)) << 7) | (<usize>ch(s + 1)));
     let k = <i32>load<u8>(at);
     if (k == 0) {
       k = shortCount(s, e);
       store<u8>(at, <u8>k);
     }
+    return k;
+  }
+  if (len == 3) {
+    // A small table, direct-mapped (a clash overwrites): the few hundred three-char pieces of a
+    // text touch 64 KB, where one slot per possible piece (2 MB) had a fresh process fault in
+    // hundreds of pages.
+    const key = ((<u32>ch(s)) << 16) | ((<u32>ch(s + 1)) << 8) | (<u32>ch(s + 2));
+    const at = SHORT3 + ((<usize>((key * 0x9e3779b1) >> (32 - SHORT3_BITS))) << 2);
+    const v = load<u32>(at);
+    if (v != 0 && v >> 8 == key) return <i32>(v & 255);
+    const k = shortCount(s, e);
+    store<u32>(at, (key << 8) | <u32>k);
     return k;
   }
   const h = hashText(s, e);
