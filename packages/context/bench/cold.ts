@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { buildSync } from 'esbuild';
+import { buildCachedBundle, LOADER } from '../scripts/cachedBundle';
 import { fmt, out } from './common';
 import { p50, table } from './stats';
 
@@ -15,8 +15,9 @@ import { p50, table } from './stats';
  * GitHub), so the bench takes the file from THREADLINE_PROBE_COMPACTOR (e.g. unpacked from
  * `npm pack @probelabs/probe`).
  *
- * Both run as plain JavaScript (ours bundled once with esbuild, as the desktop build bundles main;
- * the vocabulary read from its folder as the desktop reads it beside its bundle). Two measures of
+ * Both run as plain JavaScript: ProbeAgent's file as its package ships it, ours as the CLI ships
+ * (one CommonJS bundle and the V8 code cache its build made, scripts/cachedBundle.ts; the
+ * vocabulary read from its folder as the desktop reads it beside its bundle). Two measures of
  * the same runs, each as wall and CPU time (CPU includes V8's compiler threads; on a shared machine
  * it is the steadier figure):
  * - the work, timed in the process from the child's first line: loading the compactor's module,
@@ -31,27 +32,24 @@ export function coldCompactionBench(dir: string, quick: boolean): void {
   const file = join(dir, largest);
   const runs = quick ? 3 : 5;
   const work = mkdtempSync(join(tmpdir(), 'tl-cold-'));
-  const bundle = join(work, 'coldChild.mjs');
-  buildSync({
-    entryPoints: [join(import.meta.dirname, 'coldChild.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    outfile: bundle,
-    // Only the fallback when no vocabulary asset is found (vocab.ts); never loaded here.
-    external: ['js-tiktoken'],
-    logLevel: 'error',
-  });
-  // The entry notes the time, then loads the bundle: its compile is part of what is timed. Like
-  // ProbeAgent's child below, it has node:fs loaded before that (Node builds a builtin's ES module
-  // face on its first import, ~3 ms for fs): the same steps are timed for both.
-  const ours = join(work, 'oursChild.mjs');
+  // Ours as the CLI ships (scripts/buildCli.ts): one CommonJS bundle and the V8 code cache its
+  // build made by one training run, here on the smallest transcript (not the one measured).
+  const smallest = files.reduce((a, b) => (statSync(join(dir, b)).size < statSync(join(dir, a)).size ? b : a));
+  const bundle = join(work, 'coldChild.cjs');
+  buildCachedBundle(join(import.meta.dirname, 'coldChild.ts'), bundle, [join(dir, smallest)]);
+  // The entry notes the time, then loads the bundle with its cache: reading both and compiling
+  // what the cache lacks is part of what is timed. Like ProbeAgent's child below, it has node:fs
+  // loaded before that (Node builds a builtin's module face on its first load, ~3 ms for fs): the
+  // same steps are timed for both.
+  const ours = join(work, 'oursChild.cjs');
   writeFileSync(
     ours,
     [
-      `import 'node:fs';`,
+      `require('node:fs');`,
       `globalThis.__tlColdStart = { t0: performance.now(), c0: process.cpuUsage() };`,
-      `await import(${JSON.stringify(bundle)});`,
+      `const bundle = require(${JSON.stringify(LOADER)}).loadCached(${JSON.stringify(bundle)});`,
+      `globalThis.__tlCodeCache = bundle.cache;`,
+      `bundle.exports.main(process.argv.slice(2));`,
     ].join('\n'),
   );
   const oursEnv = { ...process.env, THREADLINE_VOCAB_DIR: resolve(import.meta.dirname, '../vocab') };
@@ -76,7 +74,7 @@ export function coldCompactionBench(dir: string, quick: boolean): void {
   const mine: Child[] = [];
   for (let i = 0; i < runs; i++) mine.push(run(process.execPath, [ours, file], oursEnv));
   const last = mine.at(-1)!.stdout;
-  const note = `${String(last.before)} → ${String(last.after)} tokens`;
+  const note = `${String(last.before)} → ${String(last.after)} tokens (code cache: ${String(last.codeCache)})`;
   const inProcess: Array<Array<string | number>> = [
     ['Threadline (legacy_segmented, exact o200k counts)', fmt(median(mine, 'ms')), fmt(median(mine, 'cpu')), note],
   ];

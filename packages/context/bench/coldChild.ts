@@ -1,10 +1,11 @@
-// One fresh process of the cold-compaction bench (cold.ts), bundled by esbuild and imported by a
-// small entry that first notes the time (globalThis.__tlColdStart): reads one transcript and
-// compacts it (default strategy, extractive summary). What it times is what ProbeAgent's child
-// times: from the entry's first line, loading the compactor's code, reading and parsing the file,
-// loading the tokenizer's vocabulary, counting every message and compacting. Prints {"ms": …,
-// "cpu": …} on stdout (wall and CPU milliseconds of that work, JIT threads included) and the whole
-// process's CPU so far.
+// One fresh process of the cold-compaction bench (cold.ts), bundled with its code cache
+// (scripts/cachedBundle.ts) and run by a small entry that first notes the time
+// (globalThis.__tlColdStart), then loads the bundle (bin/loadCached.cjs) and calls main: reads one
+// transcript and compacts it (default strategy, extractive summary). What it times is what
+// ProbeAgent's child times: from the entry's first line, loading the compactor's code, reading and
+// parsing the file, loading the tokenizer's vocabulary, counting every message and compacting.
+// Prints {"ms": …, "cpu": …} on stdout (wall and CPU milliseconds of that work, JIT threads
+// included) and the whole process's CPU so far.
 import { readChatFile } from '../src/cli/transcripts';
 import type { Strategy } from '@threadline/protocol';
 import { compactFromScratch } from './common';
@@ -13,26 +14,31 @@ interface ColdStart {
   t0: number;
   c0: NodeJS.CpuUsage;
 }
-const start = (globalThis as { __tlColdStart?: ColdStart }).__tlColdStart ?? {
-  t0: performance.now(),
-  c0: process.cpuUsage(),
-};
-const loaded = performance.now();
-const file = process.argv[2]!;
-const strategy = (process.argv[3] ?? 'legacy_segmented') as Strategy;
-const messages = readChatFile(file);
-const read = performance.now();
-let counted = 0;
-const r = await compactFromScratch(messages, strategy, () => (counted = performance.now()));
-const end = performance.now();
-const ms = end - start.t0;
-// Where the wall time went: loading the code, reading the file, counting, compacting.
-const phases = { load: loaded - start.t0, read: read - loaded, count: counted - read, compact: end - counted };
-const c = process.cpuUsage(start.c0);
-const cpu = (c.user + c.system) / 1000;
-// The whole process's CPU so far (node's start, module load and reading the file included).
-const all = process.cpuUsage();
-const processCpu = (all.user + all.system) / 1000;
-process.stdout.write(
-  JSON.stringify({ ms, cpu, processCpu, phases, ok: r.ok, before: r.tokensBefore, after: r.tokensAfter }) + '\n',
-);
+
+/** `<file> [strategy]`: compacts the file from scratch and prints the figures. */
+export async function main(argv: string[]): Promise<void> {
+  const start = (globalThis as { __tlColdStart?: ColdStart }).__tlColdStart ?? {
+    t0: performance.now(),
+    c0: process.cpuUsage(),
+  };
+  const loaded = performance.now();
+  const file = argv[0]!;
+  const strategy = (argv[1] ?? 'legacy_segmented') as Strategy;
+  const messages = readChatFile(file);
+  const read = performance.now();
+  let counted = 0;
+  const r = await compactFromScratch(messages, strategy, () => (counted = performance.now()));
+  const end = performance.now();
+  const ms = end - start.t0;
+  // Where the wall time went: loading the code, reading the file, counting, compacting.
+  const phases = { load: loaded - start.t0, read: read - loaded, count: counted - read, compact: end - counted };
+  const c = process.cpuUsage(start.c0);
+  const cpu = (c.user + c.system) / 1000;
+  // The whole process's CPU so far (node's start, module load and reading the file included).
+  const all = process.cpuUsage();
+  const processCpu = (all.user + all.system) / 1000;
+  // Whether V8 took the bundle's code cache (the entry sets it from bin/loadCached.cjs).
+  const codeCache = (globalThis as { __tlCodeCache?: string }).__tlCodeCache ?? 'none';
+  const { ok, tokensBefore: before, tokensAfter: after } = r;
+  process.stdout.write(JSON.stringify({ ms, cpu, processCpu, phases, codeCache, ok, before, after }) + '\n');
+}

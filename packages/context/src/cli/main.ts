@@ -81,5 +81,6 @@ export async function main(argv: readonly string[], io: MainIo = stdio): Promise
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  process.exitCode = await main(process.argv.slice(2));
+  // No top-level await: the CLI's bundle is CommonJS (scripts/buildCli.ts).
+  void main(process.argv.slice(2)).then((code) => (process.exitCode = code));
 }

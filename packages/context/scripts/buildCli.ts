@@ -1,0 +1,20 @@
+// `pnpm --filter @threadline/context build:cli`: the CLI as one CommonJS bundle that plain node
+// runs, with the V8 code cache of a training run (scripts/cachedBundle.ts): dist/cli/
+// threadline-context.cjs and its .v8cache. bin/threadline-context.mjs runs it while no source
+// is newer, else the TypeScript sources through tsx. Training: `compact --manual` of the smallest
+// transcript (reading, counting, the memory, compacting: the path a fresh process takes).
+import { readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { buildCachedBundle } from './cachedBundle';
+import { transcriptsDir } from '../src/cli/transcripts';
+
+const out = resolve(import.meta.dirname, '../dist/cli/threadline-context.cjs');
+const dir = transcriptsDir();
+const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
+const smallest = files.reduce((a, b) => (statSync(join(dir, b)).size < statSync(join(dir, a)).size ? b : a));
+buildCachedBundle(resolve(import.meta.dirname, '../src/cli/main.ts'), out, [
+  'compact',
+  join(dir, smallest),
+  '--manual',
+]);
+console.log(`${out}: ${statSync(out).size} bytes, code cache ${statSync(`${out}.v8cache`).size} bytes`);
