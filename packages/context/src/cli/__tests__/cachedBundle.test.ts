@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -64,9 +64,16 @@ describe('the CLI bundle and its code cache', () => {
     expect(r.out).toBe(await runSources('compact', largest, '--json'));
   });
 
-  it('runs the same without a cache V8 can use: a damaged one is rejected, a missing one not needed', async () => {
+  it('runs the same without a cache V8 can use: a stale one is not offered, a damaged one is rejected, a missing one not needed', async () => {
     const expected = await runSources('count', largest, '--json');
+    // A bundle rewritten after its cache (the same bytes: V8 itself would take the cache).
+    const later = new Date(statSync(cache).mtimeMs + 2000);
+    utimesSync(bundle, later, later);
+    const stale = runBundle('count', largest, '--json');
+    expect(stale.cache).toBe('stale');
+    expect(stale.out).toBe(expected);
     writeFileSync(cache, Buffer.alloc(4096, 7));
+    utimesSync(cache, later, later);
     const damaged = runBundle('count', largest, '--json');
     expect(damaged.cache).toBe('rejected');
     expect(damaged.out).toBe(expected);
