@@ -423,7 +423,7 @@ function pieceCount(s: i32, e: i32): i32 {
     const v = load<u32>(at);
     if (v != 0 && v >> 8 == key) return <i32>(v & 255);
     const k = shortCount(s, e);
-    store<u32>(at, (key << 8) | <u32>k);
+    store<u32>(at, (key << 8) | (<u32>k));
     return k;
   }
   const h = hashText(s, e);
