@@ -56,8 +56,9 @@ interface Exports {
 
 /** Characters counted in one call at most; a longer ASCII stretch is cut at safe boundaries. */
 export const TEXT_CAP = 1 << 20;
-// 16 bytes a slot, half of them used before the cache is cleared: 512 KB, most of which a fresh
-// process touches (one page fault per 4 KB); 2 MB cost it ~1,000 faults for no fewer merges.
+// 16 bytes a slot, half of them used before the cache is cleared (16,384 pieces): 512 KB, most of
+// which a fresh process touches (a page fault per 4 KB). 2 MB cost ~1,000 faults counting the
+// largest fixture, whose pieces that are not tokens fit in this size too.
 const CACHE_SLOTS = 1 << 15;
 const ARENA_BYTES = 1 << 21;
 const PAGE = 65536;
