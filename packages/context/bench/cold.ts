@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { existsSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { buildCachedBundle, LOADER } from '../scripts/cachedBundle';
+import { transcriptFilesBySize } from '../src/cli/transcripts';
 import { fmt, out } from './common';
 import { p50, table } from './stats';
 
@@ -27,16 +28,15 @@ import { p50, table } from './stats';
  */
 export function coldCompactionBench(dir: string, quick: boolean): void {
   if (!existsSync(dir)) return;
-  const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
-  const largest = files.reduce((a, b) => (statSync(join(dir, b)).size > statSync(join(dir, a)).size ? b : a));
-  const file = join(dir, largest);
+  const bySize = transcriptFilesBySize(dir);
+  const file = bySize.at(-1)!;
+  const largest = basename(file);
   const runs = quick ? 3 : 5;
   const work = mkdtempSync(join(tmpdir(), 'tl-cold-'));
   // Ours as the CLI ships (scripts/buildCli.ts): one CommonJS bundle and the V8 code cache its
   // build made by one training run, here on the smallest transcript (not the one measured).
-  const smallest = files.reduce((a, b) => (statSync(join(dir, b)).size < statSync(join(dir, a)).size ? b : a));
   const bundle = join(work, 'coldChild.cjs');
-  buildCachedBundle(join(import.meta.dirname, 'coldChild.ts'), bundle, [join(dir, smallest)]);
+  buildCachedBundle(join(import.meta.dirname, 'coldChild.ts'), bundle, [bySize[0]!]);
   // The entry notes the time, then loads the bundle with its cache: reading both and compiling
   // what the cache lacks is part of what is timed. Like ProbeAgent's child below, it has node:fs
   // loaded before that (Node builds a builtin's module face on its first load, ~3 ms for fs): the

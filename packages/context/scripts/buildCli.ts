@@ -3,18 +3,12 @@
 // threadline-context.cjs and its .v8cache. bin/threadline-context.mjs runs it while no source
 // is newer, else the TypeScript sources through tsx. Training: `compact --manual` of the smallest
 // transcript (reading, counting, the memory, compacting: the path a fresh process takes).
-import { readdirSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { buildCachedBundle } from './cachedBundle';
-import { transcriptsDir } from '../src/cli/transcripts';
+import { transcriptFilesBySize } from '../src/cli/transcripts';
 
 const out = resolve(import.meta.dirname, '../dist/cli/threadline-context.cjs');
-const dir = transcriptsDir();
-const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
-const smallest = files.reduce((a, b) => (statSync(join(dir, b)).size < statSync(join(dir, a)).size ? b : a));
-buildCachedBundle(resolve(import.meta.dirname, '../src/cli/main.ts'), out, [
-  'compact',
-  join(dir, smallest),
-  '--manual',
-]);
+const smallest = transcriptFilesBySize()[0]!;
+buildCachedBundle(resolve(import.meta.dirname, '../src/cli/main.ts'), out, ['compact', smallest, '--manual']);
 console.log(`${out}: ${statSync(out).size} bytes, code cache ${statSync(`${out}.v8cache`).size} bytes`);

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as z from 'zod/mini';
@@ -66,6 +66,15 @@ export function repoRoot(from = path.dirname(fileURLToPath(import.meta.url))): s
 /** The 18 real, public agent runs the engine is tested and benchmarked on: `<repo>/fixtures/transcripts`. */
 export function transcriptsDir(): string {
   return path.resolve(repoRoot(), 'fixtures/transcripts');
+}
+
+/** The paths of a folder's chat files (`*.json`), smallest first (each file stat'ed once). */
+export function transcriptFilesBySize(dir = transcriptsDir()): string[] {
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => ({ file: path.join(dir, f), size: statSync(path.join(dir, f)).size }))
+    .sort((a, b) => a.size - b.size)
+    .map((x) => x.file);
 }
 
 export interface Transcript {

@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCachedBundle, LOADER } from '../../../scripts/cachedBundle';
 import { main } from '../main';
-import { transcriptsDir } from '../transcripts';
+import { transcriptFilesBySize } from '../transcripts';
 
 /**
  * The CLI as it ships built (scripts/buildCli.ts): one CommonJS bundle that plain node runs, with
@@ -15,11 +15,7 @@ import { transcriptsDir } from '../transcripts';
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'tl-cached-cli-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-const dir = transcriptsDir();
-const bySize = readdirSync(dir)
-  .filter((f) => f.endsWith('.json'))
-  .map((f) => path.join(dir, f))
-  .sort((a, b) => statSync(a).size - statSync(b).size);
+const bySize = transcriptFilesBySize();
 const bundle = path.join(tmp, 'cli', 'threadline-context.cjs');
 const cache = `${bundle}.v8cache`;
 
