@@ -6,6 +6,7 @@ import { attachmentRoutes } from './routes/attachments';
 import { branchRoutes } from './routes/branches';
 import { chatRoutes } from './routes/chat';
 import { checkpointRoutes } from './routes/checkpoints';
+import { heldRoutes } from './routes/held';
 import { compactionRoutes } from './routes/compaction';
 import { instructionsRoutes } from './routes/instructions';
 import { mcpRoutes } from './routes/mcp';
@@ -69,6 +70,7 @@ export const ROUTE_DOMAINS = {
   sandbox: sandboxRoutes,
   instructions: instructionsRoutes,
   checkpoints: checkpointRoutes,
+  held: heldRoutes,
   usage: usageRoutes,
 } as const;
 
@@ -87,6 +89,7 @@ export const ROUTES = {
   ...sandboxRoutes,
   ...instructionsRoutes,
   ...checkpointRoutes,
+  ...heldRoutes,
   ...usageRoutes,
 };
 export type Routes = typeof ROUTES;

@@ -29,6 +29,8 @@ import { instructionsRoutes } from './instructionsRoutes';
 import { mcpRoutes } from './mcpRoutes';
 import { sandboxRoutes } from './sandboxRoutes';
 import { checkpointRoutes } from './checkpointRoutes';
+import { heldRoutes } from './heldRoutes';
+import { HeldFiles } from '../sandbox/heldFiles';
 import { CheckpointService, appFiles, type CheckpointOptions } from '../checkpoints/service';
 import { sessionRoutes } from './sessionRoutes';
 import { usageRoutes } from './usageRoutes';
@@ -105,6 +107,7 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
   });
   const now = opts.clock ?? Date.now;
   const checkpoints = new CheckpointService(opts.store, emit, dataDir, appFiles(dataDir, dbFile), opts.checkpoints);
+  const held = new HeldFiles(opts.store, emit, dataDir);
   const deps: TurnDeps = {
     store: opts.store,
     sessions: new SessionSnapshots(
@@ -118,6 +121,7 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     toolsFor: (sessionId) => mcp.registry(registry.list(), sessionId),
     mcp,
     checkpoints,
+    held,
     emit,
     now,
     newId: opts.newId ?? randomUUID,
@@ -142,6 +146,12 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     // A store that cannot be written now keeps the rows: the next start tries again.
     emit({ type: 'error', sessionId: null, code: 'internal', message: `Leftover tool processes: ${String(err)}` });
   }
+  // Held copies of deleted sessions: gone before any command runs.
+  void held
+    .sweep()
+    .catch((err: unknown) =>
+      emit({ type: 'error', sessionId: null, code: 'internal', message: `Held files: ${String(err)}` }),
+    );
   // Files attached in a composer and never sent: gone a day after their last upload.
   try {
     deps.store.attachments.dropUnreferenced(now() - UNSENT_ATTACHMENT_MS);
@@ -160,6 +170,7 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     ...sandboxRoutes(ctx),
     ...instructionsRoutes(ctx),
     ...checkpointRoutes(ctx, checkpoints),
+    ...heldRoutes(ctx, held),
     ...usageRoutes(ctx),
   });
   mcp.startAtLaunch();

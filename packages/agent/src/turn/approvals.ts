@@ -52,7 +52,8 @@ export async function sandboxedPolicy(
   if (!service || !info || info.kind === 'none')
     return { policy: 'ask', run: null, why: { state: 'unavailable', reason: info?.reason ?? 'disabled' } };
   const network = scope.sandboxNetwork();
-  return { policy: 'auto', run: await service.run(network, scope.sessionId), why: null };
+  const run = await service.run(network, scope.sessionId);
+  return { policy: 'auto', run: scope.leftovers ? { ...run, leftovers: scope.leftovers } : run, why: null };
 }
 
 /** Waits for chat.approve (or the turn's cancel) on one tool call. */

@@ -8,6 +8,7 @@ import {
 import type { McpServerRecord, SessionRows, TurnRows } from '@threadline/store';
 import type { ProviderClient } from '../provider/client';
 import type { TurnCheckpoint } from '../checkpoints/turn';
+import type { TurnLeftovers } from '../sandbox/turnLeftovers';
 import type { ToolRegistry } from '../tools/registry';
 import { presentSession, sessionFolder } from '../workspace/sessionFolder';
 import type { TurnDeps } from './deps';
@@ -44,6 +45,8 @@ export class Turn {
   readonly runtime: SessionRuntime;
   /** A chat turn's checkpoint (absent outside a turn: a manual compaction runs no tools). */
   checkpoint?: TurnCheckpoint;
+  /** What a chat turn's sandboxed commands left that makes code run later (held at its end). */
+  leftovers?: TurnLeftovers;
   /** The MCP servers as the turn read them (McpManager.prepareTurn starts the ones it uses). */
   readonly mcpServers: readonly McpServerRecord[];
   /** The session's row after the turn's last write of it (the user message), for session.updated. */

@@ -499,6 +499,26 @@ CREATE INDEX idx_checkpoints_session ON checkpoints(session_id, created_at);
 CREATE INDEX idx_checkpoints_folder ON checkpoints(folder, created_at);
 `;
 
+/**
+ * Files a sandboxed command left that make code run later, held for the user until they keep or
+ * discard them (issue 34); the copies live in the data folder (`held/<session>/<id>`).
+ */
+const V20_HELD_FILES = `
+CREATE TABLE held_files (
+  id TEXT PRIMARY KEY,
+  session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+  folder TEXT NOT NULL,
+  path TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  entries INTEGER,
+  target TEXT,
+  keepable INTEGER NOT NULL,
+  created_at INTEGER NOT NULL
+);
+CREATE INDEX idx_held_files_session ON held_files(session_id, created_at);
+`;
+
 export const MIGRATIONS: readonly Migration[] = Object.freeze([
   {
     version: 1,
@@ -528,6 +548,7 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   { version: 17, description: 'tokens of every model call, prices per profile', sql: V17_MODEL_CALLS },
   { version: 18, description: 'attachment thumbnails, attachments by age', sql: V18_ATTACHMENT_THUMBS },
   { version: 19, description: 'checkpoints whose changes were overwritten', sql: V19_CHECKPOINT_STATES },
+  { version: 20, description: 'files held for the user', sql: V20_HELD_FILES },
 ]);
 
 /** The schema version this code writes. */

@@ -9,6 +9,7 @@ import { SessionApprovals } from './SessionApprovals';
 import { IconMemory, IconPlus, IconSidebar } from './Icons';
 import { MessageList } from './MessageList';
 import { ModelSwitcher } from './ModelSwitcher';
+import { HeldFilesCard } from './HeldFilesCard';
 import { ToolShareNotice } from './ToolShareNotice';
 import { McpReviewNotice } from './McpToolReview';
 import { isNarrow } from '../lib/layout';
@@ -114,6 +115,7 @@ export function ChatView() {
       ) : (
         <MessageList sessionId={sessionId} />
       )}
+      <HeldFilesCard sessionId={sessionId} />
       <ToolShareNotice sessionId={sessionId} />
       <McpReviewNotice sessionId={sessionId} />
       <Composer sessionId={sessionId} />
