@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import * as z from 'zod';
+import { errorMessage } from '@threadline/protocol';
 import { childEnv } from '../process/childEnv';
 import { guardCommand, gitRefusalHint, sandboxFailure, sandboxFailureHint, wrapCommand } from '../sandbox';
 import { expandHome } from '../workspace/resolve';
@@ -150,7 +151,11 @@ export async function runShell(args: ShellArgs, ctx: ToolContext): Promise<ToolR
   });
   if (!guard) return result;
   // After the command (whatever its end): what it left that makes code run later is held.
-  const left = await guard.finish();
+  const left = await guard.finish().catch((err: unknown) => ({
+    held: [],
+    later: [],
+    note: `[held] Looking at what the command left failed (${errorMessage(err)}): anything it created stays in the folder.`,
+  }));
   const notes = [result.ok ? null : gitRefusalHint(result.content), left.note].filter((n) => n);
   if (notes.length === 0) return result;
   const meta = { ...result.meta };
