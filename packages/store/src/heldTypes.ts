@@ -19,6 +19,4 @@ export interface HeldFilesRepo {
   /** The session's held files, oldest first. */
   list(sessionId: string): HeldFile[];
   remove(id: string): void;
-  /** Sessions that have held files (the rest have no held copies to keep on disk). */
-  sessions(): string[];
 }

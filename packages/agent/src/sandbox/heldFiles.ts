@@ -110,16 +110,19 @@ export class HeldFiles {
     return { done, failed };
   }
 
-  /** Held copies whose session no longer has them (a deleted session): removed at start-up, before any command. */
+  /**
+   * Held copies of sessions that are gone (deleted: their rows went with them), removed at
+   * start-up. A session that exists keeps its folder: a hold may be on its way into it.
+   */
   async sweep(): Promise<void> {
-    let sessions: string[];
+    let folders: string[];
     try {
-      sessions = await fs.readdir(this.root);
+      folders = await fs.readdir(this.root);
     } catch {
       return;
     }
-    const live = new Set(this.store.held.sessions().map((s) => s.replace(/[^A-Za-z0-9_-]/g, '_')));
-    for (const s of sessions) if (!live.has(s)) await fs.rm(path.join(this.root, s), { recursive: true, force: true });
+    const live = new Set(this.store.sessions.list().map((s) => s.id.replace(/[^A-Za-z0-9_-]/g, '_')));
+    for (const f of folders) if (!live.has(f)) await fs.rm(path.join(this.root, f), { recursive: true, force: true });
   }
 }
 

@@ -40,7 +40,6 @@ export function createHeldFilesRepo(ctx: RepoContext): HeldFilesRepo {
     'SELECT * FROM held_files WHERE session_id = ? ORDER BY created_at, rowid',
   );
   const del = db.prepare<[string]>('DELETE FROM held_files WHERE id = ?');
-  const sessions = db.prepare<[], { session_id: string }>('SELECT DISTINCT session_id FROM held_files');
   return {
     add(f) {
       const id = f.id ?? ctx.newId();
@@ -62,6 +61,5 @@ export function createHeldFilesRepo(ctx: RepoContext): HeldFilesRepo {
     remove(id) {
       del.run(id);
     },
-    sessions: () => sessions.all().map((r) => r.session_id),
   };
 }
