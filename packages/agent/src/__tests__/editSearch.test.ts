@@ -130,6 +130,32 @@ describe('read_file', () => {
   });
 });
 
+describe('read_file of a long file', () => {
+  it('the cut in its middle names the lines left out and the read_file call that reads them (issue 37 item 9)', async () => {
+    await setup();
+    const lines = Array.from({ length: 1500 }, (_, i) => `line ${i + 1}: ${'lorem ipsum dolor sit amet '.repeat(3)}`);
+    const file = put('long.txt', lines.join('\n') + '\n');
+    await runs('read_file', { path: 'long.txt' });
+    const sent = lastResultSent();
+    const m = /\[… lines (\d+)-(\d+) left out here \(\d+ tokens\); read them with read_file (\{[^}]*\}) …\]/.exec(sent);
+    expect(m).not.toBeNull();
+    const [from, to] = [Number(m![1]), Number(m![2])];
+    const args = JSON.parse(m![3]!) as { path: string; offset: number; limit: number };
+    expect(args).toEqual({ path: file, offset: from - 1, limit: to - from + 1 });
+    // Whole lines on both sides of the marker: the line before it is `from - 1`, the one after `to + 1`.
+    const around = sent.split('\n');
+    const at = around.findIndex((l) => l.startsWith('[… lines'));
+    expect(around[at - 1]!.trimStart()).toBe(`${from - 1}\t${lines[from - 2]}`);
+    expect(around[at + 1]!.trimStart()).toBe(`${to + 1}\t${lines[to]}`);
+    expect(sent).not.toContain('read_tool_output');
+    // The call the marker names reads exactly the lines left out (its own cut aside).
+    await runs('read_file', args);
+    const next = lastResultSent();
+    const firstLine = next.split('\n').find((l) => /^ *\d+\t/.test(l))!;
+    expect(firstLine.trimStart()).toBe(`${from}\t${lines[from - 1]}`);
+  });
+});
+
 describe('grep', () => {
   it('finds a string in a tree, skipping a .gitignored folder, binary files and credential files', async () => {
     await setup();

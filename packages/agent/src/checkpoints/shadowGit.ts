@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { CheckpointFile, CheckpointFileStatus, CheckpointSkipped } from '@threadline/protocol';
+import { readRegularFile } from '../workspace/fileAccess';
 
 /**
  * A shadow git repository of one working folder: GIT_DIR in the app's data folder, the folder
@@ -41,6 +42,9 @@ export interface Snapshot {
 
 export class GitError extends Error {}
 
+/** One git command of a checkpoint runs at most this long. */
+export const GIT_TIMEOUT_MS = 60_000;
+
 /** Runs git with the clean environment; stdout as a Buffer. */
 function runGit(git: string, args: string[], env: NodeJS.ProcessEnv, cwd: string, input?: Buffer): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -62,10 +66,28 @@ function runGit(git: string, args: string[], env: NodeJS.ProcessEnv, cwd: string
 
         ...args,
       ],
-      { env, cwd, encoding: 'buffer', maxBuffer: 256 * 1024 * 1024, windowsHide: true },
+      // A git that waits (it opens a FIFO planted as a .gitignore, which blocks until a writer
+      // comes) is killed, so the turn and its Stop never wait on it for ever.
+      {
+        env,
+        cwd,
+        encoding: 'buffer',
+        maxBuffer: 256 * 1024 * 1024,
+        windowsHide: true,
+        timeout: GIT_TIMEOUT_MS,
+        killSignal: 'SIGKILL',
+      },
       (err, stdout, stderr) => {
         if (err) {
           const code = (err as NodeJS.ErrnoException).code;
+          if (err.killed && err.signal === 'SIGKILL') {
+            reject(
+              new GitError(
+                `git ${args[0]} did not finish within ${GIT_TIMEOUT_MS / 1000} s and was stopped (a named pipe in the folder, e.g. a .gitignore that is a FIFO, makes git wait for ever)`,
+              ),
+            );
+            return;
+          }
           const detail = stderr.toString('utf8').trim() || err.message;
           reject(
             code === 'ENOENT' ? Object.assign(new GitError(`git not found: ${git}`), { code }) : new GitError(detail),
@@ -172,9 +194,9 @@ export class ShadowRepo {
     // copied (again before each snapshot: it may change), and the app's own files are left out.
     let exclude = '';
     try {
-      const own = path.join(this.folder, '.git', 'info', 'exclude');
-      const st = await fs.lstat(own);
-      if (st.isFile() && st.size < 1024 * 1024) exclude = await fs.readFile(own, 'utf8');
+      // A regular file only: a FIFO planted there is never opened (workspace/fileAccess.ts).
+      const own = await readRegularFile(path.join(this.folder, '.git', 'info', 'exclude'), 1024 * 1024);
+      if (!own.capped) exclude = own.bytes.toString('utf8');
     } catch {
       exclude = '';
     }

@@ -75,6 +75,11 @@ export interface ToolDefinition<A = unknown> {
    * without writing (null: nothing to show, e.g. the call would be refused).
    */
   preview?: (args: A, ctx: Pick<ToolContext, 'cwd'>) => Promise<ToolDiff | null>;
+  /**
+   * The result as cut by write-time truncation, rewritten for this tool (read_file: the marker
+   * names the lines left out and how to read them). Gets the args the tool ran with.
+   */
+  onTruncated?: (text: string, args: A) => string;
 }
 
 /** The `tools` array entry of an OpenAI chat request. */

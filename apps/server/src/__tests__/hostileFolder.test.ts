@@ -1,0 +1,126 @@
+// Issue 35: a hostile folder never freezes, hangs or exhausts the app. The server is a real
+// process, the provider fake-llm over real HTTP, the files real: a FIFO made by mkfifo, a real
+// symlink loop, a `.git/config` a sandboxed command turned into a FIFO. While each runs, another
+// route answers (asserted as "it answers"; how long it took is `pnpm bench`'s, not a test's).
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeLlm, type ChatRequestView, type FakeLlm, type FakeReply } from '@threadline/fake-llm';
+import type { ChatState, StoredMessage } from '@threadline/protocol';
+import { detectSandbox } from '@threadline/agent';
+import { startServerProcess, type ServerProcess } from './serverProcess';
+
+const temp = realpathSync(mkdtempSync(join(tmpdir(), 'tl-hostile-')));
+let llm: FakeLlm;
+let server: ServerProcess;
+
+/** The user's text is a tool call as JSON (`{"name", "arguments"}`): the model makes it, then says "done". */
+const callFromText = (req: ChatRequestView): FakeReply =>
+  req.messages.at(-1)?.role === 'tool'
+    ? { content: 'done' }
+    : { toolCalls: [JSON.parse(req.lastUserText) as { name: string; arguments: Record<string, unknown> }] };
+
+beforeAll(async () => {
+  llm = await startFakeLlm({ defaultReply: callFromText });
+  server = await startServerProcess({ llmUrl: llm.url, dir: join(temp, 'server') });
+}, 60_000);
+afterAll(async () => {
+  await server?.close();
+  await llm?.close();
+  rmSync(temp, { recursive: true, force: true });
+});
+
+async function sessionIn(folder: string): Promise<string> {
+  const { id } = await server.call<{ id: string }>('sessions.create', { workingFolder: folder });
+  return id;
+}
+
+function send(sessionId: string, name: string, args: Record<string, unknown>) {
+  return server.call('chat.send', { sessionId, text: JSON.stringify({ name, arguments: args }) });
+}
+
+const toolResult = (history: StoredMessage[]) => history.find((m) => m.role === 'tool')!;
+
+describe('hostile files in the working folder', () => {
+  it("a FIFO is one tool error; five reads of FIFOs at once leave another session's read_file and every route answering", async () => {
+    const folder = join(temp, 'fifos');
+    mkdirSync(folder);
+    execFileSync('mkfifo', [join(folder, 'pipe')]);
+    writeFileSync(join(folder, 'ok.txt'), 'plain text\n');
+    // More than libuv's four pool threads: blocked reads there would starve every file operation.
+    const readers = await Promise.all([1, 2, 3, 4, 5].map(() => sessionIn(folder)));
+    const other = await sessionIn(folder);
+    await Promise.all(readers.map((id) => send(id, 'read_file', { path: 'pipe' })));
+    await send(other, 'read_file', { path: 'ok.txt' });
+    // Meanwhile another route answers.
+    expect((await server.call<ChatState>('chat.state', { sessionId: other })).busy).toBeTypeOf('boolean');
+    const fine = toolResult(await server.idle(other));
+    expect(fine.content).toContain('1\tplain text');
+    for (const id of readers) {
+      const history = await server.idle(id);
+      const r = toolResult(history);
+      expect(r.meta?.status).toBe('error');
+      expect(r.content).toMatch(/pipe is a named pipe \(FIFO\), not a regular file/);
+      expect(history.at(-1)!.content).toBe('done');
+    }
+    // write_file onto a FIFO (whose open for writing waits for a reader) and edit_file are refused alike.
+    const writer = await sessionIn(folder);
+    await send(writer, 'write_file', { path: 'pipe', content: 'x' });
+    expect(toolResult(await server.idle(writer)).content).toMatch(/named pipe \(FIFO\)/);
+    // list_dir names it for what it is, without opening it.
+    const lister = await sessionIn(folder);
+    await send(lister, 'list_dir', {});
+    expect(toolResult(await server.idle(lister)).content).toBe('ok.txt\npipe|');
+  }, 120_000);
+
+  it('a symlink loop is one tool error the model reads, never a failed turn', async () => {
+    const folder = join(temp, 'loop');
+    mkdirSync(folder);
+    symlinkSync('b', join(folder, 'a'));
+    symlinkSync('a', join(folder, 'b'));
+    const id = await sessionIn(folder);
+    for (const [name, args] of [
+      ['read_file', { path: 'a' }],
+      ['edit_file', { path: 'a/x', old_string: 'x', new_string: 'y' }],
+      ['list_dir', { path: 'b' }],
+    ] as const) {
+      await send(id, name, args);
+      const history = await server.idle(id);
+      const r = history.findLast((m) => m.role === 'tool')!;
+      expect(r.meta?.status).toBe('error');
+      expect(r.content).toMatch(/too many symbolic links \(a link loop\)/);
+      expect(history.at(-1)!.content).toBe('done');
+    }
+    const notices = (await server.call<StoredMessage[]>('messages.list', { sessionId: id })).filter(
+      (m) => m.kind === 'error_notice',
+    );
+    expect(notices).toEqual([]);
+  }, 120_000);
+});
+
+const sandbox = await detectSandbox('linux');
+describe.skipIf(sandbox.kind !== 'bwrap')("git's files made FIFOs by a sandboxed command", () => {
+  it('.git/config and .git/HEAD turned into FIFOs never block the request thread', async () => {
+    const folder = join(temp, 'fresh-repo');
+    mkdirSync(folder);
+    const id = await sessionIn(folder);
+    // A fresh folder: `.git` did not exist, so its config is not mounted read-only and the
+    // command can make it anything. The app then reads it to decide whether to keep it.
+    await send(id, 'shell', {
+      command: 'git init -q && rm .git/config .git/HEAD && mkfifo .git/config .git/HEAD && echo made',
+    });
+    const probe = await sessionIn(temp);
+    expect((await server.call<ChatState>('chat.state', { sessionId: probe })).busy).toBe(false);
+    const history = await server.idle(id);
+    const r = toolResult(history);
+    expect(r.content).toContain('made');
+    // Not a plain config (not even a file): removed, and the model told.
+    expect(r.content).toMatch(/created protected paths .*\.git\/config/);
+    expect(existsSync(join(folder, '.git', 'config'))).toBe(false);
+    // The folder with its FIFO HEAD is still worked in: instructions looked up, files listed.
+    await send(id, 'list_dir', { path: '.git' });
+    expect((await server.idle(id)).findLast((m) => m.role === 'tool')!.content).toContain('HEAD|');
+  }, 120_000);
+});
