@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startFakeLlm, type ChatRequestView, type FakeLlm, type FakeReply } from '@threadline/fake-llm';
 import type { ChatState, StoredMessage } from '@threadline/protocol';
 import { detectSandbox } from '@threadline/agent';
@@ -97,6 +97,53 @@ describe('hostile files in the working folder', () => {
       (m) => m.kind === 'error_notice',
     );
     expect(notices).toEqual([]);
+  }, 120_000);
+});
+
+describe('searches of hostile folders and patterns (grep, glob)', () => {
+  it('a FIFO named .gitignore, and FIFOs in the tree, never hang grep or glob', async () => {
+    const folder = join(temp, 'fifo-gitignore');
+    mkdirSync(join(folder, 'src'), { recursive: true });
+    execFileSync('mkfifo', [
+      join(folder, '.gitignore'),
+      join(folder, 'src', '.gitignore'),
+      join(folder, 'src', 'pipe.ts'),
+    ]);
+    writeFileSync(join(folder, 'src', 'a.ts'), 'const needle = 1;\n');
+    const id = await sessionIn(folder);
+    await send(id, 'grep', { pattern: 'needle' });
+    expect(toolResult(await server.idle(id)).content).toContain('src/a.ts:1:const needle = 1;');
+    await send(id, 'glob', { pattern: '*.ts' });
+    const globbed = (await server.idle(id)).findLast((m) => m.role === 'tool')!;
+    expect(globbed.content).toBe('src/a.ts');
+    // Named as the path itself, a FIFO is one error saying what it is.
+    await send(id, 'grep', { pattern: 'x', path: 'src/pipe.ts' });
+    expect((await server.idle(id)).findLast((m) => m.role === 'tool')!.content).toMatch(/named pipe \(FIFO\)/);
+  }, 120_000);
+
+  it("a catastrophic regular expression is one tool error; meanwhile routes and another session's grep answer", async () => {
+    const folder = join(temp, 'redos');
+    mkdirSync(folder);
+    writeFileSync(join(folder, 'input.txt'), `${'a'.repeat(48)}!\n`);
+    writeFileSync(join(folder, 'other.txt'), 'findable\n');
+    const slow = await sessionIn(folder);
+    const other = await sessionIn(folder);
+    // 2^48 steps for the backtracking engine: it never ends by itself.
+    await send(slow, 'grep', { pattern: '^(a+)+$' });
+    await vi.waitFor(async () => {
+      const st = await server.call<ChatState>('chat.state', { sessionId: slow });
+      expect(st.pending.some((p) => p.status === 'running')).toBe(true);
+    });
+    await send(other, 'grep', { pattern: 'findable' });
+    expect(toolResult(await server.idle(other)).content).toContain('other.txt:1:findable');
+    const r = toolResult(await server.idle(slow));
+    expect(r.meta?.status).toBe('error');
+    expect(r.content).toMatch(/grep \/\^\(a\+\)\+\$\/ was stopped: matching one file \(input\.txt\) took over 10 s/);
+    // A glob of many stars in a row backtracks alike in the glob engine: stopped the same way.
+    writeFileSync(join(folder, 'a'.repeat(40)), '');
+    await send(slow, 'glob', { pattern: `${'*a'.repeat(15)}b` });
+    const g = (await server.idle(slow)).findLast((m) => m.role === 'tool')!;
+    expect(g.content).toMatch(/glob .* was stopped: one step \(a{40}\) took over 10 s/);
   }, 120_000);
 });
 

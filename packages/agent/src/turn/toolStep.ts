@@ -21,7 +21,7 @@ import type { ApprovalDecision } from './sessionRuntime';
 import type { SandboxRun } from '../sandbox/service';
 import type { Turn } from './turn';
 import { gateToolCall } from './gate';
-import { classifyPath, zoneOfResolved, type PathClass, type Reach, type Zone } from '../workspace/reach';
+import { classifyPath, type PathClass } from '../workspace/reach';
 import { ensureFolder, reachBase } from '../workspace/sessionFolder';
 import { untilAborted } from './abortable';
 
@@ -75,19 +75,8 @@ function toolContext(scope: Turn, folder: string, callId: string, sandbox: Sandb
     envPassthrough: scope.settings.agent.envPassthrough,
     lookupToolOutput: (id) => lookupToolOutput(scope, id),
     latestTodos: () => latestTodos(scope.snapshot().history),
-    mayRead: (p, symlink) => mayRead({ ...reachBase(deps.workspace), folder }, p, symlink),
+    reach: { ...reachBase(deps.workspace), folder },
   };
-}
-
-/** grep and glob skip what no tool may read and what holds credentials, instead of asking per file. */
-function mayRead(reach: Reach, p: string, symlink: boolean): boolean {
-  let zone: Zone;
-  try {
-    zone = symlink ? classifyPath(p, reach).zone : zoneOfResolved(p, reach);
-  } catch {
-    return false; // a link loop: nothing to read there
-  }
-  return zone !== 'data' && zone !== 'credential';
 }
 
 /** A running tool process in the store until it ends; never lets the store break the tool. */
