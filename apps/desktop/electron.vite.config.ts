@@ -33,11 +33,11 @@ export default defineConfig({
         input: {
           index: resolve(__dirname, 'src/main/index.ts'),
           contextWorker: resolve(__dirname, '../../packages/context/src/worker/entry.ts'),
-          extractWorker: resolve(__dirname, '../../packages/agent/src/attachments/extractWorker.mjs'),
+          extractWorker: resolve(__dirname, '../../packages/agent/src/attachments/extractWorker.ts'),
           searchWorker: resolve(__dirname, '../../packages/agent/src/tools/searchWorker.ts'),
         },
         output: {
-          entryFileNames: (chunk) => (chunk.name === 'extractWorker' ? '[name].mjs' : '[name].js'),
+          entryFileNames: '[name].js',
           chunkFileNames: '[name]-[hash].js',
         },
       },
