@@ -3,14 +3,24 @@
 // symlink loop, a `.git/config` a sandboxed command turned into a FIFO. While each runs, another
 // route answers (asserted as "it answers"; how long it took is `pnpm bench`'s, not a test's).
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+  existsSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startFakeLlm, type ChatRequestView, type FakeLlm, type FakeReply } from '@threadline/fake-llm';
 import type { ChatState, StoredMessage } from '@threadline/protocol';
 import { detectSandbox } from '@threadline/agent';
-import { startServerProcess, type ServerProcess } from './serverProcess';
+import { testUser } from '@threadline/fake-llm/testUser';
+import { repoRoot, startServerProcess, type ServerProcess } from './serverProcess';
 
 const temp = realpathSync(mkdtempSync(join(tmpdir(), 'tl-hostile-')));
 let llm: FakeLlm;
@@ -170,4 +180,39 @@ describe.skipIf(sandbox.kind !== 'bwrap')("git's files made FIFOs by a sandboxed
     await send(id, 'list_dir', { path: '.git' });
     expect((await server.idle(id)).findLast((m) => m.role === 'tool')!.content).toContain('HEAD|');
   }, 120_000);
+});
+
+describe('as an unprivileged user', () => {
+  it('a FIFO and a symlink loop in a folder the user owns: one tool error each, another session answered', async () => {
+    const user = testUser();
+    const dir = user.tempDir('tl-hostile-user-');
+    user.reach(repoRoot, process.execPath);
+    const folder = join(dir, 'work');
+    mkdirSync(folder);
+    execFileSync('mkfifo', [join(folder, 'pipe')]);
+    symlinkSync('loop', join(folder, 'loop'));
+    writeFileSync(join(folder, 'ok.txt'), 'readable by the user\n');
+    user.own(dir);
+    const own = await startServerProcess({ llmUrl: llm.url, dir, user });
+    try {
+      const ids = await Promise.all(
+        [1, 2, 3, 4, 5, 6, 7].map(
+          async () => (await own.call<{ id: string }>('sessions.create', { workingFolder: folder })).id,
+        ),
+      );
+      const calls = (id: string, name: string, args: Record<string, unknown>) =>
+        own.call('chat.send', { sessionId: id, text: JSON.stringify({ name, arguments: args }) });
+      await Promise.all(ids.slice(0, 5).map((id) => calls(id, 'read_file', { path: 'pipe' })));
+      await calls(ids[5]!, 'read_file', { path: 'loop' });
+      await calls(ids[6]!, 'grep', { pattern: 'readable' });
+      const grep = toolResult(await own.idle(ids[6]!));
+      expect(grep.content).toContain('ok.txt:1:readable by the user');
+      for (const id of ids.slice(0, 5)) expect(toolResult(await own.idle(id)).content).toMatch(/named pipe \(FIFO\)/);
+      expect(toolResult(await own.idle(ids[5]!)).content).toMatch(/a link loop/);
+      // It ran as that user: the data folder it made is the user's.
+      expect(statSync(join(dir, 'data')).uid).toBe(user.uid);
+    } finally {
+      await own.close();
+    }
+  }, 180_000);
 });

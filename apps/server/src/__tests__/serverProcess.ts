@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { expect, vi } from 'vitest';
+import type { TestUser } from '@threadline/fake-llm/testUser';
 import type { ChatState, StoredMessage } from '@threadline/protocol';
 
 export const repoRoot = resolve(import.meta.dirname, '../../../..');
@@ -32,8 +33,8 @@ export interface ServerOptions {
   dir: string;
   model?: string;
   env?: Record<string, string>;
-  /** argv before the server's own (e.g. setpriv … to run it as another user). */
-  wrap?: string[];
+  /** Runs the server as this user (an unprivileged one: @threadline/fake-llm/testUser). */
+  user?: TestUser;
 }
 
 export async function startServerProcess(opts: ServerOptions): Promise<ServerProcess> {
@@ -41,12 +42,12 @@ export async function startServerProcess(opts: ServerOptions): Promise<ServerPro
   mkdirSync(staticDir, { recursive: true });
   writeFileSync(join(staticDir, 'index.html'), '<!doctype html><title>Threadline</title>');
   const tsx = join(repoRoot, 'node_modules/.bin/tsx');
-  const argv = [tsx, 'apps/server/src/cli.ts', '--static-dir', staticDir, '--data-dir', join(opts.dir, 'data')];
-  const [file, ...args] = [...(opts.wrap ?? []), ...argv];
-  const child = spawn(file!, args, {
+  const argv = ['apps/server/src/cli.ts', '--static-dir', staticDir, '--data-dir', join(opts.dir, 'data')];
+  const { command, args } = opts.user ? opts.user.argv(tsx, argv) : { command: tsx, args: argv };
+  const child = spawn(command, args, {
     cwd: repoRoot,
     env: {
-      ...process.env,
+      ...(opts.user ? opts.user.env(process.env, opts.dir) : process.env),
       THREADLINE_PROVIDER_URL: opts.llmUrl,
       THREADLINE_MODEL: opts.model ?? 'fake-model',
       THREADLINE_CONTEXT_WINDOW: '128000',
