@@ -1,7 +1,8 @@
-import { constants, promises as fs, type Stats } from 'node:fs';
+import { promises as fs, type Stats } from 'node:fs';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import type { HeldKind, HeldReason } from '@threadline/protocol';
+import { readRegularFile } from '../workspace/fileAccess';
 import { lstatInside, mapLimit, readInside } from '../workspace/noFollow';
 import { runsLaterRule } from '../workspace/protected';
 import { gitLeftover } from './gitGuard';
@@ -84,18 +85,12 @@ function sourcesOf(folder: string) {
 /** A name a `#!` script may have: no extension, or a script language's. */
 const SCRIPT_NAME = /^[^.]+$|\.(sh|bash|zsh|py|pl|rb|js|mjs|cjs|ts|php|lua|tcl|command)$/i;
 
-/** The first bytes of a regular file are `#!` (opened without following a link, never blocking). */
+/** The first bytes of a regular file are `#!` (fileAccess.ts: never a link, never waiting). */
 async function shebang(abs: string): Promise<boolean> {
-  let h: fs.FileHandle | null = null;
   try {
-    h = await fs.open(abs, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-    const buf = Buffer.alloc(2);
-    const { bytesRead } = await h.read(buf, 0, 2, 0);
-    return bytesRead === 2 && buf.toString('latin1') === '#!';
+    return (await readRegularFile(abs, 2)).bytes.toString('latin1') === '#!';
   } catch {
     return false;
-  } finally {
-    await h?.close();
   }
 }
 
