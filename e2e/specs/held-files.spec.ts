@@ -66,8 +66,13 @@ test.describe('with bubblewrap', () => {
     }
     await app.setLook('zh-CN', 'light');
     await page.setViewportSize({ width: 640, height: 800 });
+    // Narrow: the card's list scrolls, its buttons and the turn's last notice stay in view.
+    await expect(card.getByTestId('held-keep')).toBeInViewport({ ratio: 1 });
+    await expect(card.getByTestId('held-discard')).toBeInViewport({ ratio: 1 });
+    await expect(page.locator('[data-notice="checkpoint-held"]')).toBeInViewport({ ratio: 1 });
     await app.shot('held-card-640', 'zh-CN', 'light');
     await app.setLook('en', 'dark');
+    await expect(card.getByTestId('held-discard')).toBeInViewport({ ratio: 1 });
     await app.shot('held-card-640', 'en', 'dark');
     await page.setViewportSize({ width: 1280, height: 800 });
     await app.setLook('en', 'light');
