@@ -171,6 +171,27 @@ describe("git's execution surface, as an unprivileged user, with a real bwrap", 
     expect(include.ranBare).toBe(true);
     expect(include.ran).toBe(false);
     expect(include.held).toEqual([['.git/config', 'git']]);
+    // A filter driver: info/attributes names it, the config gives its program (git add runs it).
+    const attributes = await attack('attributes', {
+      setup: 'true',
+      command:
+        'git init -q && printf "* filter=x\\n" > .git/info/attributes && git config filter.x.clean "$EVIL" && echo data > f',
+      then: 'git add f',
+    });
+    expect(attributes.ranBare).toBe(true);
+    expect(attributes.ran).toBe(false);
+    expect(attributes.held).toEqual([
+      ['.git/config', 'git'],
+      ['.git/info/attributes', 'git'],
+    ]);
+    // In a repository that was there before, info/ is read-only.
+    const existing = await attack('attributes-existing', {
+      setup: REPO,
+      command: 'printf "* filter=x\\n" > .git/info/attributes; echo data > f',
+      then: 'git add f',
+    });
+    expect(existing.results[0]).toMatch(/Read-only file system/);
+    expect(existing.held).toEqual([]);
   });
 
   it('a worktree checkout (its .git a file): the file cannot be replaced', async () => {
