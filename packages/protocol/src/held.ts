@@ -11,7 +11,8 @@ import * as z from 'zod';
  * editor_tasks (.vscode/, .idea/…), devcontainer, ci_workflow, envrc, agent_config (AGENTS.md,
  * CLAUDE.md, .claude/…), mcp_config (.mcp.json), package_json, makefile, package_manager_config
  * (.npmrc, .yarnrc…), node_bin (node_modules/.bin), bin_folder (a virtualenv's bin/, vendor/bin),
- * test_plugin (conftest.py…), executable (a program or `#!` script outside the sources),
+ * test_plugin (conftest.py…), python_startup (a `.pth` file in site-packages, sitecustomize.py: Python
+ * runs them at every start), executable (a program or `#!` script outside the sources),
  * link_outside (a link that leads out of the folder), special_file (a FIFO, socket or device),
  * mcp_launch (a file a configured MCP server starts: file tools only).
  */
@@ -31,6 +32,7 @@ export const HeldReasonSchema = z.enum([
   'node_bin',
   'bin_folder',
   'test_plugin',
+  'python_startup',
   'executable',
   'link_outside',
   'special_file',

@@ -180,6 +180,25 @@ describe('what a sandboxed command leaves, as an unprivileged user, with a real 
     expect(there(s.folder, '.git/hooks')).toBe(false);
   });
 
+  it("a .pth planted in the user's existing virtualenv is held: the user's python runs nothing", async () => {
+    const line = (m: string) =>
+      `printf 'import os; open("%s", "w")\\n' ${JSON.stringify(m)} > "$(echo .venv/lib/python3*/site-packages)/zz-evil.pth"`;
+    const s = await rt.session('pth');
+    asUser(s.folder, 'python3 -m venv --without-pip .venv');
+    const m = path.join(rt.dir, 'PWNED-pth');
+    await rt.turn(s.sessionId, [sh(line(m))]);
+    const held = await rt.held(s.sessionId);
+    expect(held.map((f) => f.reason)).toEqual(['python_startup']);
+    expect(held[0]!.path).toMatch(/^\.venv\/lib\/python3[^/]*\/site-packages\/zz-evil\.pth$/);
+    asUser(s.folder, '.venv/bin/python -c pass');
+    expect(existsSync(m)).toBe(false);
+    // The same outside the sandbox: the user's python runs it (the attack is real).
+    const bare = await rt.session('pth-bare');
+    const mb = path.join(rt.dir, 'PWNED-pth-bare');
+    asUser(bare.folder, `python3 -m venv --without-pip .venv && ${line(mb)} && .venv/bin/python -c pass`);
+    expect(existsSync(mb)).toBe(true);
+  });
+
   it('Keep does not overwrite what is at the place now: that file stays held and is named', async () => {
     const s = await rt.session('occupied');
     await rt.turn(s.sessionId, [sh("echo 'use flake' > .envrc")]);

@@ -12,8 +12,9 @@ import { lstatInside, mapLimit } from '../workspace/noFollow';
  * - after it (`changedSince`): every path whose status changed since a stamp taken just before it
  *   started (created, written, renamed, chmod'ed: the kernel sets ctime, which no program can set
  *   back), for sandbox/leftovers.ts to classify.
- * Neither goes into what a package manager installs (node_modules but its .bin, site-packages),
- * nor git's object store: the bulk of a large folder, and nothing there runs by itself.
+ * Neither goes into what a package manager installs (node_modules but its .bin, the packages in
+ * site-packages but the files directly in it: `.pth`, sitecustomize.py), nor git's object store:
+ * the bulk of a large folder, and nothing there runs by itself.
  */
 
 /** How long a look may take before it is given up (its answer then is what it found so far). */
@@ -46,11 +47,11 @@ function prunes(skip: readonly string[]): string[] {
     '-path',
     '*/.git/objects',
     '-o',
-    '-name',
-    'site-packages',
+    '-path',
+    '*/site-packages/*',
     '-o',
-    '-name',
-    'dist-packages',
+    '-path',
+    '*/dist-packages/*',
   ];
   for (const s of skip) out.push('-o', '-path', s);
   out.push(')', ')', '-prune');

@@ -23,11 +23,13 @@ export interface RunsLaterRule {
   /**
    * What it matches, compared by path segments (case-folded where the file system folds): `dir`
    * a folder at any depth (`.vscode`, `.github/workflows`) and everything in it; `name` a file
-   * name at any depth; `suffix` the end of a file name (`.code-workspace`).
+   * name at any depth; `suffix` the end of a file name (`.code-workspace`); `within`: a `name` or
+   * `suffix` counts only directly in a folder of one of these names.
    */
   dir?: string;
   name?: string;
   suffix?: string;
+  within?: readonly string[];
   reason: ProtectedReason;
   /** A file tool's write asks. */
   asks: boolean;
@@ -98,8 +100,18 @@ export const RUNS_LATER: readonly RunsLaterRule[] = Object.freeze([
   rule({ dir: 'node_modules/.bin', reason: 'node_bin', asks: true, readOnly: false, held: 'turn' }),
   rule({ dir: 'vendor/bin', reason: 'bin_folder', asks: false, readOnly: false, held: 'turn' }),
   rule({ name: 'conftest.py', reason: 'test_plugin', asks: false, readOnly: false, held: 'turn' }),
-  rule({ name: 'sitecustomize.py', reason: 'test_plugin', asks: false, readOnly: false, held: 'turn' }),
-  rule({ name: 'usercustomize.py', reason: 'test_plugin', asks: false, readOnly: false, held: 'turn' }),
+  // Python runs these at every start of the interpreter whose site-packages holds them (a `.pth`
+  // line that starts with `import` is executed); `.pth` elsewhere is a PyTorch model, not code.
+  rule({ name: 'sitecustomize.py', reason: 'python_startup', asks: true, readOnly: false, held: 'turn' }),
+  rule({ name: 'usercustomize.py', reason: 'python_startup', asks: true, readOnly: false, held: 'turn' }),
+  rule({
+    suffix: '.pth',
+    within: ['site-packages', 'dist-packages'],
+    reason: 'python_startup',
+    asks: true,
+    readOnly: false,
+    held: 'turn',
+  }),
 ]);
 
 function fold(p: string, platform: NodeJS.Platform): string {
@@ -119,7 +131,9 @@ export function runsLaterRule(p: string, platform: NodeJS.Platform): { rule: Run
   const raw = segmentsOf(p);
   const segs = segmentsOf(fold(p, platform));
   const base = (segs.at(-1) ?? '').toLowerCase();
+  const parent = segs.at(-2) ?? '';
   for (const r of RUNS_LATER) {
+    if (r.within && !r.within.includes(parent)) continue;
     if (r.dir !== undefined) {
       const want = segmentsOf(fold(r.dir, platform));
       for (let i = 0; i + want.length <= segs.length; i++)

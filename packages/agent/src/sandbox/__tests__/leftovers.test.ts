@@ -81,6 +81,10 @@ describe('classifyLeftovers', () => {
     mkdirSync(path.join(folder, '.venv', 'bin'));
     symlinkSync('/usr/bin/python3', path.join(folder, '.venv', 'bin', 'python'));
     put('.venv/bin/pip', '#!/x/.venv/bin/python\n', 0o755);
+    // Python runs a site-packages `.pth` at every start; a package's files and a model's weights run nothing.
+    put('.venv/lib/python3.12/site-packages/evil.pth', 'import os; os.system("touch /tmp/x")\n');
+    put('.venv/lib/python3.12/site-packages/pkg/__init__.py');
+    put('models/model.pth', 'weights');
     // A repository of its own inside the folder: not the project's sources either.
     put('vendor/lib/.git/HEAD', 'ref: refs/heads/main\n');
     put('vendor/lib/tool.sh', '#!/bin/sh\n');
@@ -93,6 +97,7 @@ describe('classifyLeftovers', () => {
       ['.venv/bin/pip', 'bin_folder', 'turn'],
       ['.venv/bin/python', 'bin_folder', 'turn'],
       ['vendor/lib/tool.sh', 'executable', 'turn'],
+      ['.venv/lib/python3.12/site-packages/evil.pth', 'python_startup', 'turn'],
     ]);
   });
 
@@ -159,6 +164,7 @@ describe('the looks around a command', () => {
     put('a/b/package.json', '{}');
     put('a/.vscode/settings.json', '{}');
     put('node_modules/x/package.json', '{}');
+    put('lib/site-packages/pkg/__init__.py');
     put('src/a.ts');
     symlinkSync(path.join(root), path.join(folder, 'link-to-root'));
     const scan = await scanFolder(folder);
@@ -170,9 +176,19 @@ describe('the looks around a command', () => {
     put('src/b.ts');
     put('a/b/package.json', '{"scripts":{}}');
     chmodSync(path.join(folder, 'src', 'a.ts'), 0o755);
+    put('lib/site-packages/pkg/__init__.py', 'changed');
+    put('lib/site-packages/evil.pth', 'import os');
     const changed = await changedSince(folder, stamp.file);
     await stamp.remove();
-    // The folders whose entries changed too, but nothing untouched, and nothing in node_modules.
-    expect(changed.sort()).toEqual(['a/b/package.json', 'src', 'src/a.ts', 'src/b.ts']);
+    // The folders whose entries changed too, but nothing untouched, and nothing in node_modules or
+    // in site-packages' packages (site-packages' own files, like a `.pth`, are looked at).
+    expect(changed.sort()).toEqual([
+      'a/b/package.json',
+      'lib/site-packages',
+      'lib/site-packages/evil.pth',
+      'src',
+      'src/a.ts',
+      'src/b.ts',
+    ]);
   });
 });

@@ -121,6 +121,8 @@ describe('runsLaterRule', () => {
       readOnly: false,
     });
     expect(at('tests/conftest.py')).toMatchObject({ reason: 'test_plugin', held: 'turn' });
+    expect(at('.venv/lib/python3.12/site-packages/x.pth')).toMatchObject({ reason: 'python_startup', held: 'turn' });
+    expect(at('models/resnet.pth')).toBeNull();
     expect(at('my.code-workspace')).toMatchObject({ reason: 'editor_tasks' });
     expect(at('.code-workspace')).toBeNull();
     expect(at('src/index.ts')).toBeNull();
