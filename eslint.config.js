@@ -95,7 +95,7 @@ export const FOLDER_LAYERS = {
     levels: [
       ['workspace', 'process', 'provider', 'attachments'],
       ['sandbox'],
-      ['checkpoints', 'tools'],
+      ['checkpoints', 'tools', 'projectMemory'],
       ['mcp'],
       ['turn'],
       ['api'],
