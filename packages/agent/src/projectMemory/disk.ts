@@ -49,7 +49,12 @@ export async function projectRootOf(folder: string, home: string): Promise<strin
   const homeReal = await real(home);
   const stop = typeof homeReal === 'string' && homeReal !== 'missing' ? homeReal : home;
   for (const dir of foldersUp(at, stop)) {
-    const git = await withDeadline(lstat(path.join(dir, '.git')).then(() => true, () => false));
+    const git = await withDeadline(
+      lstat(path.join(dir, '.git')).then(
+        () => true,
+        () => false,
+      ),
+    );
     if (git === null) return null;
     if (git) return dir;
   }
@@ -57,8 +62,7 @@ export async function projectRootOf(folder: string, home: string): Promise<strin
 }
 
 export type PathState =
-  | { state: 'there'; real: string; fingerprint: PathFingerprint }
-  | { state: 'missing' | 'outside' | 'unknown' };
+  { state: 'there'; real: string; fingerprint: PathFingerprint } | { state: 'missing' | 'outside' | 'unknown' };
 
 /**
  * A path as it is now (absolute): where it really leads, a file's size and modification time, a

@@ -33,7 +33,8 @@ const ASSIGNMENTS: RegExp[] = [
 ];
 
 /** A long run of letters and digits of both cases and digits (a key pasted as is), not a path or a hash. */
-const OPAQUE = /(?<![\w/.-])(?=[A-Za-z0-9_+=-]*[A-Z])(?=[A-Za-z0-9_+=-]*[a-z])(?=[A-Za-z0-9_+=-]*\d)[A-Za-z0-9_+=-]{32,}(?![\w/.-])/;
+const OPAQUE =
+  /(?<![\w/.-])(?=[A-Za-z0-9_+=-]*[A-Z])(?=[A-Za-z0-9_+=-]*[a-z])(?=[A-Za-z0-9_+=-]*\d)[A-Za-z0-9_+=-]{32,}(?![\w/.-])/;
 
 export function credentialLike(text: string): boolean {
   if (isSecretValue(text) || redactCredentials(text) !== text) return true;

@@ -11,6 +11,7 @@ import { buildProjectBlock, countTextTokens, negatedTerms, type ProjectPromotion
 import {
   AppError,
   inInbox,
+  projectFactKey,
   type AppEvent,
   type PathFingerprint,
   type ProjectFact,
@@ -146,7 +147,12 @@ export class ProjectMemory {
   }
 
   /** A fact's stale reason now (null: current); undefined when the disk gave no answer in time. */
-  private async checkOne(project: string, f: ProjectFact, ttl: number, now: number): Promise<ProjectFact['stale'] | undefined> {
+  private async checkOne(
+    project: string,
+    f: ProjectFact,
+    ttl: number,
+    now: number,
+  ): Promise<ProjectFact['stale'] | undefined> {
     if (f.kind === 'command') return now - f.verifiedAt > ttl ? 'expired' : null;
     if (f.kind !== 'path') return null;
     const st = await pathState(project, f.content, this.deps.workspace.platform);
@@ -208,7 +214,12 @@ export class ProjectMemory {
       } else if (p.kind === 'command') {
         const rel = path.relative(project, folder).split(path.sep).join('/');
         const cd = rel === '' ? '' : `cd ${/\s/.test(rel) ? `'${rel}'` : rel} && `;
-        proposals.push({ ...base, kind: 'command', content: `${cd}${p.content}`, accept: settings.projectMemory.autoAccept });
+        proposals.push({
+          ...base,
+          kind: 'command',
+          content: `${cd}${p.content}`,
+          accept: settings.projectMemory.autoAccept,
+        });
       } else {
         proposals.push({ ...base, kind: p.kind, content: p.content });
         if (p.negates && p.negates.length > 0) corrections.push({ key: p.content, negates: p.negates });
@@ -223,7 +234,10 @@ export class ProjectMemory {
         (f) => (f.status === 'accepted' || f.status === 'candidate') && c.negates.some((t) => contradicts(f, t)),
       );
       if (hit.length === 0) continue;
-      superseded.set(c.key, hit.map((f) => f.id));
+      superseded.set(
+        c.key,
+        hit.map((f) => f.id),
+      );
       if (hit.some((f) => f.status === 'accepted')) {
         const mine = proposals.find((q) => q.content === c.key);
         if (mine) mine.accept = true;
@@ -276,7 +290,7 @@ export class ProjectMemory {
         const st = await pathState(f.project, f.content, this.deps.workspace.platform);
         if (st.state === 'there') prints.set(f.id, st.fingerprint);
         else if (st.state !== 'unknown')
-          throw new AppError('invalid_input', `${f.content} is no longer in the project; forget it instead.`);
+          throw new AppError('invalid_input', `${f.content} is no longer in the project; forget it instead.`, 'gone');
       }
     const rows = this.deps.store.projectMemory.decide(ids, decision, prints);
     for (const project of new Set(rows.map((r) => r.project)))
@@ -293,10 +307,17 @@ export class ProjectMemory {
     input: { id?: string; kind: ProjectFactKind; content: string; pinned?: boolean },
   ): Promise<ProjectFact> {
     if (credentialLike(input.content))
-      throw new AppError('invalid_input', 'This looks like a password, key or token; project memory never keeps one.');
+      throw new AppError(
+        'invalid_input',
+        'This looks like a password, key or token; project memory never keeps one.',
+        'credential',
+      );
     if (input.id !== undefined) {
       const f = this.owner(input.id);
       if (f.project !== project) throw new AppError('not_found', `No project fact with id ${input.id}.`);
+      const key = projectFactKey(f.kind, input.content);
+      if (this.state(project).facts.some((o) => o.id !== f.id && projectFactKey(o.kind, o.content) === key))
+        throw new AppError('invalid_input', 'The project memory already has this fact.', 'duplicate');
       const row = this.deps.store.projectMemory.edit(input.id, input.content, input.pinned);
       this.changed(project, [row]);
       return row;
@@ -305,7 +326,12 @@ export class ProjectMemory {
     let fingerprint: PathFingerprint | null = null;
     if (input.kind === 'path') {
       const fact = await this.pathFact({ project, folder: project }, input.content);
-      if (!fact) throw new AppError('invalid_input', `${input.content} is not a file or folder of this project.`);
+      if (!fact)
+        throw new AppError(
+          'invalid_input',
+          `${input.content} is not a file or folder of this project.`,
+          'not_in_project',
+        );
       ({ content, fingerprint } = fact);
     }
     const [row] = this.deps.store.projectMemory.propose(project, [
@@ -314,12 +340,23 @@ export class ProjectMemory {
         content,
         detail: null,
         source: 'user',
-        evidence: { sessionId: null, messageId: null, toolCallId: null, verifiedBy: 'added by the user', at: this.deps.now() },
+        evidence: {
+          sessionId: null,
+          messageId: null,
+          toolCallId: null,
+          verifiedBy: 'added by the user',
+          at: this.deps.now(),
+        },
         fingerprint,
         accept: true,
       },
     ]);
-    if (!row) throw new AppError('invalid_input', 'The project memory already has this fact (or you rejected or forgot it).');
+    if (!row)
+      throw new AppError(
+        'invalid_input',
+        'The project memory already has this fact (or you rejected or forgot it).',
+        'duplicate',
+      );
     const pinned = input.pinned ? this.deps.store.projectMemory.setStatus(row.id, 'accepted', true) : row;
     this.changed(project, [pinned]);
     return pinned;
@@ -332,7 +369,10 @@ export class ProjectMemory {
   }
 
   /** Facts of an imported file, into the inbox; what looks like a credential is skipped. */
-  importFacts(project: string, facts: readonly Omit<ProposedFact, 'source' | 'accept'>[]): { added: number; skipped: number } {
+  importFacts(
+    project: string,
+    facts: readonly Omit<ProposedFact, 'source' | 'accept'>[],
+  ): { added: number; skipped: number } {
     const safe = facts.filter((f) => !credentialLike(f.content));
     const before = new Set(this.state(project).facts.map((f) => f.id));
     const rows = this.deps.store.projectMemory.propose(

@@ -52,7 +52,8 @@ export function exportJson(project: string, facts: readonly ProjectFact[], at: n
 }
 
 function markdownItem(f: ProjectFact): string {
-  const text = f.kind === 'command' || f.kind === 'path' ? `\`${f.content.replace(/`/g, "'")}\`` : f.content.replace(/\s+/g, ' ');
+  const text =
+    f.kind === 'command' || f.kind === 'path' ? `\`${f.content.replace(/`/g, "'")}\`` : f.content.replace(/\s+/g, ' ');
   const purpose = f.kind === 'command' && f.detail ? ` — ${f.detail}` : '';
   return `- ${text}${purpose}${f.pinned ? PINNED : ''}`;
 }
@@ -71,7 +72,8 @@ export function exportMarkdown(project: string, facts: readonly ProjectFact[], a
     for (const f of of) {
       lines.push(markdownItem(f));
       const e = f.evidence[0];
-      if (e) lines.push(`  - verified: ${e.verifiedBy.replace(/\s+/g, ' ')} (${new Date(e.at).toISOString().slice(0, 10)})`);
+      if (e)
+        lines.push(`  - verified: ${e.verifiedBy.replace(/\s+/g, ' ')} (${new Date(e.at).toISOString().slice(0, 10)})`);
     }
   }
   return `${lines.join('\n')}\n`;
@@ -113,19 +115,24 @@ export function parseExport(text: string): ProjectExportFact[] {
     try {
       json = JSON.parse(trimmed);
     } catch {
-      throw new AppError('invalid_input', 'The file is not valid JSON.');
+      throw new AppError('invalid_input', 'The file is not valid JSON.', 'not_an_export');
     }
     const file = ProjectExportSchema.safeParse(json);
     if (!file.success)
       throw new AppError(
         'invalid_input',
         `The file is not a Threadline project memory export (${file.error.issues[0]?.path.join('.') || 'format'}: ${file.error.issues[0]?.message ?? 'invalid'}).`,
+        'not_an_export',
       );
     raw = file.data.facts;
   } else if (/^# Project memory/m.test(trimmed) || trimmed.includes(PROJECT_EXPORT_FORMAT)) {
     raw = parseMarkdown(trimmed);
   } else {
-    throw new AppError('invalid_input', 'The file is not a Threadline project memory export (JSON or Markdown).');
+    throw new AppError(
+      'invalid_input',
+      'The file is not a Threadline project memory export (JSON or Markdown).',
+      'not_an_export',
+    );
   }
   return raw.flatMap((r) => {
     const f = ProjectExportFactSchema.safeParse(r);
@@ -137,9 +144,13 @@ export function parseExport(text: string): ProjectExportFact[] {
  * Imported facts as candidates: a path only relative and inside (no `..`, not absolute), with the
  * evidence that it was imported (and what verified it where it came from).
  */
-export function importedProposals(facts: readonly ProjectExportFact[], at: number): Omit<ProposedFact, 'source' | 'accept'>[] {
+export function importedProposals(
+  facts: readonly ProjectExportFact[],
+  at: number,
+): Omit<ProposedFact, 'source' | 'accept'>[] {
   return facts.flatMap((f) => {
-    if (f.kind === 'path' && (/^(?:[/\\~]|[A-Za-z]:)/.test(f.content) || f.content.split(/[\\/]/).includes('..'))) return [];
+    if (f.kind === 'path' && (/^(?:[/\\~]|[A-Za-z]:)/.test(f.content) || f.content.split(/[\\/]/).includes('..')))
+      return [];
     const was = f.evidence?.[0]?.verifiedBy;
     return [
       {

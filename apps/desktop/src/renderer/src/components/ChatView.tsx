@@ -1,3 +1,4 @@
+import { inInbox } from '@threadline/protocol';
 import { useTranslation } from 'react-i18next';
 import { useAppStore } from '../store';
 import { Composer } from './Composer';
@@ -60,6 +61,10 @@ export function ChatView() {
   const busy = useAppStore((s) => (sessionId ? Boolean(s.bySession[sessionId]?.busy) : false));
   const panel = useAppStore((s) => s.panel);
   const setPanel = useAppStore((s) => s.setPanel);
+  // What waits in the project's inbox (candidates, stale facts): said on the Memory button.
+  const inbox = useAppStore((s) =>
+    sessionId ? (s.bySession[sessionId]?.project?.facts.filter(inInbox).length ?? 0) : 0,
+  );
 
   if (!sessionId)
     return (
@@ -98,10 +103,19 @@ export function ChatView() {
           onClick={() => setPanel(panel === 'memory' ? 'none' : 'memory')}
           aria-pressed={panel === 'memory'}
           data-testid="open-memory"
-          title={t('memory.title')}
+          title={inbox > 0 ? `${t('memory.title')} — ${t('project.inboxCount', { count: inbox })}` : t('memory.title')}
         >
           <IconMemory />
           <span className="btn-label">{t('memory.title')}</span>
+          {inbox > 0 && (
+            <span
+              className="count-badge"
+              data-testid="memory-inbox-badge"
+              aria-label={t('project.inboxCount', { count: inbox })}
+            >
+              {inbox}
+            </span>
+          )}
         </button>
       </header>
       {loaded && count === 0 && !busy ? (
