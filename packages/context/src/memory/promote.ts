@@ -70,10 +70,11 @@ function fromShell(command: string, call: Call, callId: string, out: ProjectProm
     if (!PROBE.test(part)) continue;
     const cwd = callFolder(part, call.args);
     const body = part.replace(/^(?:cd\s+\S+\s*&&\s*)+/, '');
-    for (const p of findPaths(body.replace(/^\S+/, ''))) {
-      if (isUnhelpfulPath(p) || p === cwd) continue;
-      out.push({ kind: 'path', content: inFolder(p, cwd), detail: null, evidence });
-    }
+    const named = findPaths(body.replace(/^\S+/, '')).filter((p) => !isUnhelpfulPath(p) && p !== cwd);
+    for (const p of named) out.push({ kind: 'path', content: inFolder(p, cwd), detail: null, evidence });
+    // `cd src && ls`: the folder it listed is there.
+    if (named.length === 0 && cwd !== null && !isUnhelpfulPath(cwd) && /^(?:ls|ll|dir|tree)\b/.test(body))
+      out.push({ kind: 'path', content: cwd, detail: null, evidence });
   }
 }
 

@@ -8,20 +8,26 @@
 import { ATTACHMENT_BLOCK_OPEN } from '@threadline/protocol';
 import { INSTRUCTION_PATTERNS, matchesAny } from './keywords';
 
-/** A sentence is an instruction that lasts when it says so (always, never, from now on…). */
+/**
+ * A sentence is an instruction that lasts when it says so: "always"/"never" leading a clause (a
+ * description that merely has "never" in it is no rule), "from now on", "by default", "in this
+ * project", "we use…", "remember to…", "use X instead of Y".
+ */
 const STANDING: RegExp[] = [
-  /\b(?:always|never|from now on|going forward|from here on|by default|every time|whenever|as a rule|in (?:this|the|our) (?:project|repo|repository|codebase|folder))\b/i,
-  /\b(?:we|this project|this repo|the project) (?:always |only |never )?(?:use|uses|run|runs|prefer|prefers|build|builds|test|tests) (?:with )?\S/i,
+  /(?:^|[,;:]\s*)(?:(?:please|and|you should|you must|we|you|i)\s+)?(?:always|never)\b/i,
+  /\b(?:from now on|going forward|from here on|as a rule|by default|in (?:this|our) (?:project|repo|repository|codebase|folder))\b/i,
+  /\b(?:we|this project|this repo|our project) (?:always |only |never )?(?:use|uses|run|runs|prefer|prefers|build|builds|test|tests) (?:with )?\S/i,
   /^(?:please\s+)?remember (?:that|to)\b/i,
   /^(?:please\s+)?(?:prefer|use)\s+\S+.*\b(?:instead of|rather than|over|not)\s+\S/i,
-  /(?:总是|始终|永远|一律|以后|今后|从现在起|从今以后|记住|每次|默认|一直都?|本项目|这个项目|这个仓库|我们(?:都|一直)?用|我们使用|统一用)/,
+  /(?:总是|始终|永远|一律|以后|今后|从现在起|从今以后|记住|默认|本项目|这个项目|这个仓库|我们(?:都|一直)?用|我们使用|统一用)/,
 ];
 
 /** A sentence that corrects what came before: the new word wins over the old one. */
 const CORRECTION: RegExp[] = [
   /^(?:no|nope|wrong|incorrect|not quite|actually|wait|stop)\b[,.!:;\s—-]/i,
   /^(?:that'?s|this is|it'?s) (?:wrong|not right|incorrect|not (?:what|how))\b/i,
-  /\b(?:instead of|rather than)\b/i,
+  // "instead of" corrects when the sentence asks for something: "use fetch instead of axios".
+  /^(?:please\s+)?(?:use|run|call|prefer|write|put|keep|try|switch to|go with|stick (?:to|with)|do)\b.*\b(?:instead of|rather than)\b/i,
   /\buse\s+\S+(?:\s+\S+)?,?\s+not\s+\S/i,
   /^(?:不对|不是|错了|其实|应该|别用|不要用)/,
   /而不是/,

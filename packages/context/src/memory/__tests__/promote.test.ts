@@ -121,6 +121,11 @@ describe('projectPromotions', () => {
     expect(found.map((p) => [p.kind, p.content])).toEqual([['path', 'packages/app/src/main.ts']]);
   });
 
+  it('a listing of the folder a command went to proves that folder', () => {
+    const found = projectPromotions(shell('cd src/lib && ls -l', 'a.ts\nexit code: 0'));
+    expect(found.map((p) => [p.kind, p.content])).toEqual([['path', 'src/lib']]);
+  });
+
   it('the command that ran (the gate rewrote it) is the one promoted', () => {
     const found = projectPromotions(
       call('shell', { command: 'npm test' }, 'ok\nexit code: 0', {
@@ -182,8 +187,22 @@ describe('projectPromotions', () => {
     expect(negatedTerms('Use fetch, not axios.')).toEqual(['axios']);
     expect(negatedTerms("Actually, don't use `npm test`; run `make check` instead of it")).toEqual(['npm test']);
     expect(negatedTerms('别用npm，用pnpm')).toEqual(['npm']);
-    expect(standingSentences(['please fix it', 'Can we always use tabs?', 'We use pnpm in this repo.'])).toEqual([
+    expect(
+      standingSentences([
+        'please fix it',
+        'Can we always use tabs?',
+        'We use pnpm in this repo.',
+        // Descriptions and task steps, not rules that last:
+        'Filling in of default options would occur later, on line 147, but we never get that far.',
+        'I found it would have been useful to know if an option was set, rather than having just a default.',
+        'Run all of the tests in the repo and check if any of them fail.',
+        'Never push to main.',
+        'Use fetch instead of axios.',
+      ]),
+    ).toEqual([
       { text: 'We use pnpm in this repo.', correction: false, negates: [] },
+      { text: 'Never push to main.', correction: false, negates: ['push'] },
+      { text: 'Use fetch instead of axios.', correction: true, negates: ['axios'] },
     ]);
   });
 
