@@ -250,10 +250,10 @@ describe('browser mode with the real runtime', () => {
       facts: [{ kind: 'command', content: 'make check', detail: 'test' }],
     });
     expect(await ok('project.import', { sessionId, text: imported })).toEqual({ added: 1, skipped: 0 });
-    const waiting = (await ok<{ facts: { id: string; status: string }[] }>('project.get', { sessionId })).facts.filter(
+    const inbox = (await ok<{ facts: { id: string; status: string }[] }>('project.get', { sessionId })).facts.filter(
       (f) => f.status === 'candidate',
     );
-    expect(await ok('project.decide', { ids: waiting.map((f) => f.id), decision: 'reject' })).toHaveLength(1);
+    expect(await ok('project.decide', { ids: inbox.map((f) => f.id), decision: 'reject' })).toHaveLength(1);
 
     // Export, then delete.
     expect(await ok<{ mime: string }>('sessions.export', { id: sessionId, format: 'markdown' })).toMatchObject({
