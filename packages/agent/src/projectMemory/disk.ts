@@ -2,14 +2,17 @@
  * What project memory asks of the disk: a project's root, and a path's state (a file's size and
  * modification time, a folder). Asynchronous (the thread that answers requests never waits on a
  * slow disk), every call under a deadline, nothing ever opened: `realpath` and `lstat` read no
- * file's content, so a FIFO or a device is only looked at, and a path whose real place is
- * outside the project (a planted link) is reported as such, never followed further.
+ * file's content, so a FIFO or a device is only looked at (its kind by workspace/fileAccess.ts'
+ * `kindOf`), and a path whose real place is outside the project (a planted link) is reported as
+ * such, never followed further. A link inside the project to another place in it is followed: the
+ * fact is the real path.
  */
 import { lstat, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { PathFingerprint } from '@threadline/protocol';
 import { foldersUp } from '../workspace/repo';
 import { within } from '../workspace/reach';
+import { kindOf } from '../workspace/fileAccess';
 
 /** One file-system call at most this long; past it the answer is "unknown" (null). */
 export const DISK_CALL_MS = 2_000;
@@ -76,8 +79,9 @@ export async function pathState(root: string, abs: string, platform: NodeJS.Plat
   if (!within(at, root, platform)) return { state: 'outside' };
   const st = await withDeadline(lstat(at));
   if (st === null) return { state: 'unknown' };
-  if (st.isDirectory()) return { state: 'there', real: at, fingerprint: { type: 'dir', size: 0, mtimeMs: 0 } };
-  if (!st.isFile()) return { state: 'missing' };
+  const kind = kindOf(st);
+  if (kind === 'directory') return { state: 'there', real: at, fingerprint: { type: 'dir', size: 0, mtimeMs: 0 } };
+  if (kind !== 'file') return { state: 'missing' };
   return { state: 'there', real: at, fingerprint: { type: 'file', size: st.size, mtimeMs: st.mtimeMs } };
 }
 

@@ -1,7 +1,7 @@
 import { errorMessage } from '@threadline/protocol';
 import type { ProjectPlace } from '../projectMemory/service';
 import type { Turn } from './turn';
-import { untilAborted } from './untilAborted';
+import { untilAborted } from './abortable';
 
 /**
  * The turn start's part of project memory: the project of the session's folder found (by

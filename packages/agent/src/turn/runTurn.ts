@@ -13,7 +13,7 @@ import { persistErrorNotice } from './notices';
 import { TURN_ABORTED_TEXT } from '../noticeTexts';
 import { DoomLoopGuard, runToolCall, type ToolOutcome } from './toolStep';
 import { settleCounts } from './counting';
-import { untilAborted } from './untilAborted';
+import { untilAborted } from './abortable';
 
 /**
  * The turn after the user message (acceptUserMessage.ts), as its steps: refresh memory, then per

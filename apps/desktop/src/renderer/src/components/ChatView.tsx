@@ -1,4 +1,3 @@
-import { inInbox } from '@threadline/protocol';
 import { useTranslation } from 'react-i18next';
 import { useAppStore } from '../store';
 import { Composer } from './Composer';
@@ -8,6 +7,7 @@ import { NetworkSwitch } from './NetworkSwitch';
 import { InstructionsChip } from './InstructionsChip';
 import { SessionApprovals } from './SessionApprovals';
 import { IconMemory, IconPlus, IconSidebar } from './Icons';
+import { InboxBadge, useInboxCount } from './InboxBadge';
 import { MessageList } from './MessageList';
 import { ModelSwitcher } from './ModelSwitcher';
 import { ToolShareNotice } from './ToolShareNotice';
@@ -62,9 +62,7 @@ export function ChatView() {
   const panel = useAppStore((s) => s.panel);
   const setPanel = useAppStore((s) => s.setPanel);
   // What waits in the project's inbox (candidates, stale facts): said on the Memory button.
-  const inbox = useAppStore((s) =>
-    sessionId ? (s.bySession[sessionId]?.project?.facts.filter(inInbox).length ?? 0) : 0,
-  );
+  const inbox = useInboxCount(sessionId);
 
   if (!sessionId)
     return (
@@ -107,15 +105,7 @@ export function ChatView() {
         >
           <IconMemory />
           <span className="btn-label">{t('memory.title')}</span>
-          {inbox > 0 && (
-            <span
-              className="count-badge"
-              data-testid="memory-inbox-badge"
-              aria-label={t('project.inboxCount', { count: inbox })}
-            >
-              {inbox}
-            </span>
-          )}
+          <InboxBadge count={inbox} testId="memory-inbox-badge" />
         </button>
       </header>
       {loaded && count === 0 && !busy ? (

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { inInbox } from '@threadline/protocol';
 import { useAppStore } from '../store';
 import { IconX } from './Icons';
+import { InboxBadge, useInboxCount } from './InboxBadge';
 import { ProjectMemoryView } from './ProjectMemoryView';
 import { SessionMemory } from './SessionMemory';
 
@@ -19,7 +19,7 @@ export function MemoryPanel({ sessionId }: { sessionId: string }) {
   const { t } = useTranslation();
   const setPanel = useAppStore((s) => s.setPanel);
   const loadProject = useAppStore((s) => s.loadProject);
-  const inbox = useAppStore((s) => s.bySession[sessionId]?.project?.facts.filter(inInbox).length ?? 0);
+  const inbox = useInboxCount(sessionId);
   const [tab, setTab] = useState<Tab>(() => (inbox > 0 ? 'project' : 'session'));
 
   useEffect(() => {
@@ -67,15 +67,7 @@ export function MemoryPanel({ sessionId }: { sessionId: string }) {
             data-testid={`memory-tab-${x.id}`}
           >
             {x.label}
-            {x.id === 'project' && inbox > 0 && (
-              <span
-                className="count-badge"
-                data-testid="project-inbox-count"
-                aria-label={t('project.inboxCount', { count: inbox })}
-              >
-                {inbox}
-              </span>
-            )}
+            {x.id === 'project' && <InboxBadge count={inbox} testId="project-inbox-count" />}
           </button>
         ))}
       </div>

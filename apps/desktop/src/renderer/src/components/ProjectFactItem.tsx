@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { ProjectFact } from '@threadline/protocol';
 import { useAppStore } from '../store';
 import { IconPencil, IconPin, IconTrash, IconUndo } from './Icons';
+import { FactEditForm } from './FactEditForm';
 
 /** What the user may do with a fact, by where it is shown. */
 export interface ProjectFactActions {
@@ -85,13 +86,9 @@ export function ProjectFactItem({
 }) {
   const { t } = useTranslation();
   const [editing, setEditing] = useState(false);
-  const [draft, setDraft] = useState(fact.content);
   const code = fact.kind === 'command' || fact.kind === 'path';
   const stale = fact.status === 'accepted' && fact.stale !== null;
-  const startEdit = () => {
-    setDraft(fact.content);
-    setEditing(true);
-  };
+  const startEdit = () => setEditing(true);
   const keys = (e: KeyboardEvent<HTMLLIElement>) => {
     if (e.target !== e.currentTarget || e.altKey || e.ctrlKey || e.metaKey) return onKeyDown?.(e);
     const key = e.key.toLowerCase();
@@ -114,42 +111,18 @@ export function ProjectFactItem({
       onKeyDown={inbox ? keys : undefined}
     >
       {editing && actions.save ? (
-        <form
-          className="fact-edit"
-          onSubmit={(e) => {
-            e.preventDefault();
+        <FactEditForm
+          initial={fact.content}
+          label={t('project.editLabel')}
+          saveLabel={inbox ? t('project.saveAccept') : undefined}
+          testIds={{ input: 'project-fact-edit-input', save: 'project-fact-save' }}
+          onCancel={() => setEditing(false)}
+          onSave={(text) => {
             setEditing(false);
-            if (draft.trim() && draft.trim() !== fact.content) actions.save!(draft.trim());
-            else if (draft.trim() && inbox) actions.accept?.();
+            if (text !== fact.content) actions.save!(text);
+            else if (inbox) actions.accept?.();
           }}
-        >
-          <textarea
-            className="input"
-            rows={2}
-            value={draft}
-            onChange={(e) => setDraft(e.target.value)}
-            onKeyDown={(e) => {
-              if (e.key === 'Enter' && !e.shiftKey) {
-                e.preventDefault();
-                e.currentTarget.form?.requestSubmit();
-              } else if (e.key === 'Escape') {
-                e.stopPropagation();
-                setEditing(false);
-              }
-            }}
-            aria-label={t('project.editLabel')}
-            autoFocus
-            data-testid="project-fact-edit-input"
-          />
-          <div className="row-gap">
-            <button type="submit" className="btn btn-small btn-primary" data-testid="project-fact-save">
-              {inbox ? t('project.saveAccept') : t('common.save')}
-            </button>
-            <button type="button" className="btn btn-small" onClick={() => setEditing(false)}>
-              {t('common.cancel')}
-            </button>
-          </div>
-        </form>
+        />
       ) : (
         <>
           <div className="fact-content">

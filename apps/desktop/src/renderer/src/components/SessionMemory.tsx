@@ -10,6 +10,7 @@ import {
 import { call } from '../transport';
 import { useAppStore } from '../store';
 import { IconPencil, IconPin, IconUndo, IconTrash } from './Icons';
+import { FactEditForm } from './FactEditForm';
 
 const CATEGORIES = FactCategorySchema.options;
 const EMPTY: never[] = [];
@@ -25,7 +26,6 @@ function FactItem({
 }) {
   const { t } = useTranslation();
   const [editing, setEditing] = useState(false);
-  const [draft, setDraft] = useState(fact.content);
   const gone = fact.status === 'forgotten' || fact.status === 'superseded';
 
   const run = async (p: Promise<unknown>) => {
@@ -45,41 +45,25 @@ function FactItem({
       data-pinned={fact.pinned}
     >
       {editing ? (
-        <form
-          className="fact-edit"
-          onSubmit={(e) => {
-            e.preventDefault();
+        <FactEditForm
+          initial={fact.content}
+          label={t('memory.editLabel')}
+          testIds={{ input: 'fact-edit-input', save: 'fact-save' }}
+          onCancel={() => setEditing(false)}
+          onSave={(text) => {
             setEditing(false);
-            if (draft.trim() && draft.trim() !== fact.content)
+            if (text !== fact.content)
               void run(
                 call('memory.facts.upsert', {
                   sessionId: fact.sessionId,
                   id: fact.id,
                   category: fact.category,
-                  content: draft.trim(),
+                  content: text,
                   pinned: fact.pinned,
                 }),
               );
           }}
-        >
-          <textarea
-            className="input"
-            rows={2}
-            value={draft}
-            onChange={(e) => setDraft(e.target.value)}
-            aria-label={t('memory.editLabel')}
-            autoFocus
-            data-testid="fact-edit-input"
-          />
-          <div className="row-gap">
-            <button type="submit" className="btn btn-small btn-primary" data-testid="fact-save">
-              {t('common.save')}
-            </button>
-            <button type="button" className="btn btn-small" onClick={() => setEditing(false)}>
-              {t('common.cancel')}
-            </button>
-          </div>
-        </form>
+        />
       ) : (
         <>
           <div className="fact-content">
@@ -127,15 +111,7 @@ function FactItem({
                   <IconPin />
                   {fact.pinned ? t('memory.unpin') : t('memory.pin')}
                 </button>
-                <button
-                  type="button"
-                  className="link-btn"
-                  onClick={() => {
-                    setDraft(fact.content);
-                    setEditing(true);
-                  }}
-                  data-testid="fact-edit"
-                >
+                <button type="button" className="link-btn" onClick={() => setEditing(true)} data-testid="fact-edit">
                   <IconPencil />
                   {t('memory.edit')}
                 </button>
