@@ -34,6 +34,8 @@ import { HeldFiles } from '../sandbox/heldFiles';
 import { CheckpointService, appFiles, type CheckpointOptions } from '../checkpoints/service';
 import { sessionRoutes } from './sessionRoutes';
 import { usageRoutes } from './usageRoutes';
+import { projectRoutes } from './projectRoutes';
+import { ProjectMemory } from '../projectMemory/service';
 
 export interface CreateAppApiOptions {
   store: Store;
@@ -106,6 +108,14 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     ...opts.mcp,
   });
   const now = opts.clock ?? Date.now;
+  const workspace = {
+    cwd: opts.cwd,
+    homeDir,
+    dataDir,
+    dbFile,
+    platform,
+    fileExists: opts.fileExists ?? existsSync,
+  };
   const checkpoints = new CheckpointService(opts.store, emit, dataDir, appFiles(dataDir, dbFile), opts.checkpoints);
   const held = new HeldFiles(opts.store, emit, dataDir);
   const deps: TurnDeps = {
@@ -125,19 +135,13 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     emit,
     now,
     newId: opts.newId ?? randomUUID,
-    workspace: {
-      cwd: opts.cwd,
-      homeDir,
-      dataDir,
-      dbFile,
-      platform,
-      fileExists: opts.fileExists ?? existsSync,
-    },
+    workspace,
     process: { shellTimeoutMs: opts.shellTimeoutMs ?? 120_000, loginShell: opts.loginShell ?? true },
     limits: { doomLoopLimit: opts.doomLoopLimit ?? 3, maxModelCalls: opts.maxModelCalls ?? 50 },
     runtime: (id) => runtimes.get(id),
     sandbox,
     instructions: new ProjectInstructionsCache(),
+    projects: new ProjectMemory({ store: opts.store, emit, now, workspace }),
   };
   // Before any route runs: end what a crashed previous run left behind, and mark its turns.
   try {
@@ -172,6 +176,7 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     ...checkpointRoutes(ctx, checkpoints),
     ...heldRoutes(ctx, held),
     ...usageRoutes(ctx),
+    ...projectRoutes(ctx),
   });
   mcp.startAtLaunch();
   return {
