@@ -7,6 +7,7 @@ import type { Strategy } from './settings';
 import type { ProviderProfile } from './providers';
 import type { SessionSummary, ToolAccess, ToolDiff, ToolSandbox } from './routes';
 import type { SessionCost } from './usage';
+import type { RuleNote, RuleOptions } from './rules';
 
 /**
  * A session's memory changed (a refresh stored facts or candidates, the user edited, forgot, restored
@@ -39,6 +40,10 @@ export type AppEvent =
       sandbox?: ToolSandbox;
       /** The change a file tool would make (edit_file, write_file), when the call asks. */
       diff?: ToolDiff;
+      /** When it asks: the rules its card can save, built from the call. */
+      rules?: RuleOptions;
+      /** The rule that decided it (an `ask` rule; allow and deny rules are named in the result's `meta.rule`). */
+      rule?: RuleNote;
     }
   | {
       type: 'tool.finished';

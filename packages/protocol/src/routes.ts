@@ -11,6 +11,7 @@ import { instructionsRoutes } from './routes/instructions';
 import { mcpRoutes } from './routes/mcp';
 import { memoryRoutes } from './routes/memory';
 import { providerRoutes } from './routes/providers';
+import { rulesRoutes } from './routes/rules';
 import { searchRoutes } from './routes/search';
 import { sandboxRoutes } from './routes/sandbox';
 import { sessionRoutes } from './routes/sessions';
@@ -70,6 +71,7 @@ export const ROUTE_DOMAINS = {
   instructions: instructionsRoutes,
   checkpoints: checkpointRoutes,
   usage: usageRoutes,
+  rules: rulesRoutes,
 } as const;
 
 /** Every route: `{ input, output }` zod schemas by name. The same names are used over IPC and HTTP. */
@@ -88,6 +90,7 @@ export const ROUTES = {
   ...instructionsRoutes,
   ...checkpointRoutes,
   ...usageRoutes,
+  ...rulesRoutes,
 };
 export type Routes = typeof ROUTES;
 

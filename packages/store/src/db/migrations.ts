@@ -4,6 +4,7 @@
 import type Database from 'better-sqlite3';
 import { RECOUNT_SQL } from '../repos/messages';
 import { packOutput } from './outputCodec';
+import { migrateApprovalsToRules, V19_RULES } from './rulesMigration';
 
 export interface Migration {
   version: number;
@@ -496,6 +497,7 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   { version: 16, description: 'attachments, a model per session', sql: V16_ATTACHMENTS_SESSION_MODEL },
   { version: 17, description: 'tokens of every model call, prices per profile', sql: V17_MODEL_CALLS },
   { version: 18, description: 'attachment thumbnails, attachments by age', sql: V18_ATTACHMENT_THUMBS },
+  { version: 19, description: 'permission rules (per-session approvals become rules)', sql: V19_RULES, run: migrateApprovalsToRules },
 ]);
 
 /** The schema version this code writes. */
