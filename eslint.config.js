@@ -94,7 +94,7 @@ export const FOLDER_LAYERS = {
     leaves: ['noticeTexts.ts'],
     levels: [
       ['workspace', 'process', 'provider', 'attachments'],
-      ['sandbox'],
+      ['sandbox', 'rules'],
       ['checkpoints', 'tools'],
       ['mcp'],
       ['turn'],

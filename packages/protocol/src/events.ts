@@ -91,6 +91,8 @@ export type AppEvent =
     }
   /** A checkpoint was taken at the end of a turn, or undone / redone. */
   | { type: 'checkpoint.updated'; sessionId: string; checkpoint: Checkpoint }
+  /** A permission rule was saved, changed or revoked (a card, Settings): the lists showing rules read them again. */
+  | { type: 'rules.changed' }
 
   /** A profile changed outside the form (the window learned from a provider's error). */
   | { type: 'providers.changed'; sessionId: string; profile: ProviderProfile };
@@ -115,6 +117,7 @@ export const APP_EVENT_TYPES: readonly AppEventType[] = [
   'checkpoint.updated',
   'providers.changed',
   'memory.updated',
+  'rules.changed',
 ];
 
 const AppEventEnvelopeSchema = z.looseObject({

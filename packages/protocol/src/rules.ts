@@ -115,9 +115,17 @@ export type RuleDraft = z.infer<typeof RuleDraftSchema>;
 /**
  * Why the card of a call offers no rule that allows it: a floor no allow rule lifts (a protected
  * path, a credential place, leaving the sandbox), an `ask` rule that matches it, or a command
- * Threadline cannot read exactly (expansions, substitutions, here-documents, hidden characters…).
+ * Threadline cannot read exactly (expansions, substitutions, here-documents, hidden characters…),
+ * or one that writes to a file or sets variables (`redirect`).
  */
-export const RuleBlockSchema = z.enum(['protected', 'credential', 'leave_sandbox', 'ask_rule', 'unreadable']);
+export const RuleBlockSchema = z.enum([
+  'protected',
+  'credential',
+  'leave_sandbox',
+  'ask_rule',
+  'unreadable',
+  'redirect',
+]);
 export type RuleBlock = z.infer<typeof RuleBlockSchema>;
 
 /**

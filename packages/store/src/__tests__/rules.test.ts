@@ -34,7 +34,12 @@ describe('permission rules', () => {
       },
       { kind: 'settings' },
     );
-    expect(own).toMatchObject({ hits: 0, lastHitAt: null, reason: null, origin: { kind: 'card', toolCallId: 'call-1' } });
+    expect(own).toMatchObject({
+      hits: 0,
+      lastHitAt: null,
+      reason: null,
+      origin: { kind: 'card', toolCallId: 'call-1' },
+    });
     expect(everywhere.reason).toBe('Pushes go through review.');
     expect(store.rules.forSession(a.id).map((r) => r.id)).toEqual([own.id, folder.id, everywhere.id]);
     expect(store.rules.forSession(b.id).map((r) => r.id)).toEqual([folder.id, everywhere.id]);
@@ -42,7 +47,12 @@ describe('permission rules', () => {
     store.rules.hit([own.id, folder.id]);
     store.rules.hit([own.id]);
     // An allow keeps no reason: only a denial's reason reaches the model.
-    const edited = store.rules.update(folder.id, { ...npmTest, decision: 'ask', reason: 'x', scope: { kind: 'everywhere' } });
+    const edited = store.rules.update(folder.id, {
+      ...npmTest,
+      decision: 'ask',
+      reason: 'x',
+      scope: { kind: 'everywhere' },
+    });
     expect(edited).toMatchObject({ decision: 'ask', reason: null, scope: { kind: 'everywhere' }, hits: 1 });
     expect(edited.updatedAt).toBeGreaterThan(edited.createdAt);
     store.close();

@@ -497,7 +497,12 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   { version: 16, description: 'attachments, a model per session', sql: V16_ATTACHMENTS_SESSION_MODEL },
   { version: 17, description: 'tokens of every model call, prices per profile', sql: V17_MODEL_CALLS },
   { version: 18, description: 'attachment thumbnails, attachments by age', sql: V18_ATTACHMENT_THUMBS },
-  { version: 19, description: 'permission rules (per-session approvals become rules)', sql: V19_RULES, run: migrateApprovalsToRules },
+  {
+    version: 19,
+    description: 'permission rules (per-session approvals become rules)',
+    sql: V19_RULES,
+    run: migrateApprovalsToRules,
+  },
 ]);
 
 /** The schema version this code writes. */

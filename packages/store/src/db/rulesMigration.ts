@@ -45,7 +45,8 @@ function ruleOf(tool: string, policy: OldPolicy): { decision: string; match: obj
   }
   // `sandboxed` meant `ask` for every tool that cannot run in the sandbox.
   const d = decision ?? 'ask';
-  if (FILE_TOOLS.has(tool)) return { decision: d, match: { kind: 'path', tool, scope: { kind: d === 'allow' ? 'inside' : 'any' } } };
+  if (FILE_TOOLS.has(tool))
+    return { decision: d, match: { kind: 'path', tool, scope: { kind: d === 'allow' ? 'inside' : 'any' } } };
   return { decision: d, match: { kind: 'tool', tool } };
 }
 
