@@ -20,7 +20,8 @@ export function createEventHandler(
   return (e) => {
     // Anything but a delta changes the live state a chat.state answer in flight describes.
     // (memory.updated changes none of it.)
-    if (e.type !== 'message.delta' && e.type !== 'memory.updated' && e.sessionId) get().bumpLiveEpoch(e.sessionId);
+    if (e.type !== 'message.delta' && e.type !== 'memory.updated' && 'sessionId' in e && e.sessionId)
+      get().bumpLiveEpoch(e.sessionId);
     for (const apply of slices) apply(e);
   };
 }
