@@ -110,7 +110,7 @@ test('a diff on the approval card and the tool card; the instructions chip and s
   }
   await page.setViewportSize({ width: 1280, height: 800 });
   await app.setLook('en', 'light');
-  await card.getByRole('button', { name: 'Approve', exact: true }).click();
+  await card.getByRole('button', { name: 'Allow once', exact: true }).click();
   await expect(card).toHaveAttribute('data-status', 'ok');
   await app.waitIdle();
   expect(readFileSync(join(work, 'greeting.ts'), 'utf8')).toBe(source.replace('Hello wrold', 'Hello, world'));

@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { RuleMatch, RuleOptions, RuleScopeKind } from '@threadline/protocol';
 import { useAppStore } from '../store';
-import { matchText } from '../lib/ruleText';
+import { matchText, scopeText } from '../lib/ruleText';
 
 const SCOPES: RuleScopeKind[] = ['session', 'folder', 'everywhere'];
 /** A typed path scope with one of these is a glob; otherwise a folder. */
@@ -133,6 +133,21 @@ export function RememberRule({
           </label>
         ))}
       </div>
+      {complete && (
+        <p className="tool-remember-preview" data-testid="remember-preview">
+          {t('rules.card.preview', {
+            match: complete.map((m) => matchText(t, m)).join('; '),
+            scope: scopeText(
+              t,
+              scope === 'folder'
+                ? { kind: 'folder', folder: options.folder }
+                : scope === 'session'
+                  ? { kind: 'session', sessionId }
+                  : { kind: 'everywhere' },
+            ),
+          })}
+        </p>
+      )}
       {options.blocked && (
         <p className="tool-remember-blocked muted" data-testid="remember-blocked">
           {t(`rules.blocked.${options.blocked}`)}
