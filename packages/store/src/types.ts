@@ -318,7 +318,7 @@ export interface ProvidersRepo {
 /** A rule as it is added or changed (what rules.save takes; the store checks it with the protocol's schema). */
 export type NewRule = Omit<RuleDraft, 'id'>;
 
-/** Permission rules (migration 19): stored by the app, never by the agent. */
+/** Permission rules (migration 20): stored by the app, never by the agent. */
 export interface RulesRepo {
   /** Every rule, oldest first. */
   list(): Rule[];
