@@ -25,6 +25,7 @@ import type {
 } from '@threadline/protocol';
 import type { BranchHint, MemoryRefresh, MemoryRefreshResult, MemoryRepo } from './memoryTypes';
 import type { CheckpointsRepo } from './checkpointTypes';
+import type { ProjectMemoryRepo } from './projectTypes';
 
 /**
  * Encrypts secrets at rest (API keys, MCP env values and headers): the one interface. Electron
@@ -318,7 +319,7 @@ export interface ProvidersRepo {
 /** A rule as it is added or changed (what rules.save takes; the store checks it with the protocol's schema). */
 export type NewRule = Omit<RuleDraft, 'id'>;
 
-/** Permission rules (migration 20): stored by the app, never by the agent. */
+/** Permission rules (migration 21): stored by the app, never by the agent. */
 export interface RulesRepo {
   /** Every rule, oldest first. */
   list(): Rule[];
@@ -558,6 +559,8 @@ export interface Store {
   attachments: AttachmentsRepo;
   usage: UsageRepo;
   checkpoints: CheckpointsRepo;
+  /** Project memory: facts kept across the sessions of a working folder. */
+  projectMemory: ProjectMemoryRepo;
   turns: TurnsRepo;
   /** Runs several repository changes as one transaction: all of them or none. */
   transaction<T>(fn: () => T): T;

@@ -38,7 +38,7 @@ describe('session sandbox settings and the sandboxed policy', () => {
     db.prepare("INSERT INTO sessions (id, title, created_at, updated_at) VALUES ('s1', 't', 1, 1)").run();
     db.prepare("INSERT INTO tool_approvals VALUES ('s1', 'shell', 'auto', 5), ('s1', 'write_file', 'deny', 6)").run();
     expect(() => db.prepare("INSERT INTO tool_approvals VALUES ('s1', 'x', 'sandboxed', 7)").run()).toThrow(/CHECK/);
-    // The rows outlive the rebuild of their table (version 11), until they become rules (version 20).
+    // The rows outlive the rebuild of their table (version 11), until they become rules (version 21).
     migrate(db, RULES_VERSION - 1);
     expect(db.prepare('SELECT tool_name, policy FROM tool_approvals ORDER BY tool_name').all()).toEqual([
       { tool_name: 'shell', policy: 'auto' },

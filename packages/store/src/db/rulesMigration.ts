@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 
 /**
- * Version 20 (issue 38): permission rules. One table for every rule the user saved, whatever its
+ * Version 21 (issue 38): permission rules. One table for every rule the user saved, whatever its
  * scope: a session's (deleted with it), a working folder's, or everywhere. What a rule matches and
  * where it came from are JSON checked by the protocol's zod schemas when read. The per-session
  * "always" of earlier versions (tool_approvals) become session rules, and that table goes.
  */
-export const V20_RULES = `
+export const V21_RULES = `
 CREATE TABLE permission_rules (
   id TEXT PRIMARY KEY,
   scope TEXT NOT NULL CHECK (scope IN ('session', 'folder', 'everywhere')),
