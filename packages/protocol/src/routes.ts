@@ -13,6 +13,7 @@ import { mcpRoutes } from './routes/mcp';
 import { memoryRoutes } from './routes/memory';
 import { projectRoutes } from './routes/project';
 import { providerRoutes } from './routes/providers';
+import { rulesRoutes } from './routes/rules';
 import { searchRoutes } from './routes/search';
 import { sandboxRoutes } from './routes/sandbox';
 import { sessionRoutes } from './routes/sessions';
@@ -80,6 +81,7 @@ export const ROUTE_DOMAINS = {
   checkpoints: checkpointRoutes,
   held: heldRoutes,
   usage: usageRoutes,
+  rules: rulesRoutes,
 } as const;
 
 /** Every route: `{ input, output }` zod schemas by name. The same names are used over IPC and HTTP. */
@@ -100,6 +102,7 @@ export const ROUTES = {
   ...checkpointRoutes,
   ...heldRoutes,
   ...usageRoutes,
+  ...rulesRoutes,
 };
 export type Routes = typeof ROUTES;
 

@@ -4,6 +4,7 @@
 import type Database from 'better-sqlite3';
 import { RECOUNT_SQL } from '../repos/messages';
 import { packOutput } from './outputCodec';
+import { migrateApprovalsToRules, V21_RULES } from './rulesMigration';
 
 export interface Migration {
   version: number;
@@ -532,10 +533,10 @@ CREATE INDEX idx_project_facts_status ON project_facts(project, status, created_
 `;
 
 /**
- * Version 21 (issue 34): files a sandboxed command left that make code run later, held for the
+ * Version 22 (issue 34): files a sandboxed command left that make code run later, held for the
  * user until they keep or discard them; the copies live in the data folder (`held/<session>/<id>`).
  */
-const V21_HELD_FILES = `
+const V22_HELD_FILES = `
 CREATE TABLE held_files (
   id TEXT PRIMARY KEY,
   session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
@@ -581,7 +582,13 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   { version: 18, description: 'attachment thumbnails, attachments by age', sql: V18_ATTACHMENT_THUMBS },
   { version: 19, description: 'checkpoints whose changes were overwritten', sql: V19_CHECKPOINT_STATES },
   { version: 20, description: 'project memory across sessions', sql: V20_PROJECT_MEMORY },
-  { version: 21, description: 'files held for the user', sql: V21_HELD_FILES },
+  {
+    version: 21,
+    description: 'permission rules (per-session approvals become rules)',
+    sql: V21_RULES,
+    run: migrateApprovalsToRules,
+  },
+  { version: 22, description: 'files held for the user', sql: V22_HELD_FILES },
 ]);
 
 /** The schema version this code writes. */
