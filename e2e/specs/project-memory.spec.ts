@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { test, expect, type Stack } from '../fixtures';
@@ -28,12 +28,24 @@ test.use({
         reply: { content: 'The project memory says: tests run with npm test.' },
       },
       { match: { lastUserIncludes: 'what do you know' }, reply: { content: 'Nothing about this project yet.' } },
+      {
+        match: { lastUserIncludes: 'which files', systemIncludes: 'src/app.ts' },
+        reply: { content: 'I know src/app.ts.' },
+      },
+      { match: { lastUserIncludes: 'which files' }, reply: { content: 'No file known.' } },
     ],
     defaultReply: { content: 'Noted.' },
   },
 });
 
 test.describe.configure({ timeout: 300_000 });
+
+const LOOKS: [Lang, Theme][] = [
+  ['en', 'light'],
+  ['en', 'dark'],
+  ['zh-CN', 'light'],
+  ['zh-CN', 'dark'],
+];
 
 /** A project folder with a test script and a source file, beside the stack's data folder. */
 function projectFolder(stack: Stack): string {
@@ -87,12 +99,7 @@ test('the project inbox and panel: accept and reject by keyboard, the next sessi
   await expect(inbox.nth(2)).toContainText('always run npm test');
   await expect(inbox.nth(3)).toContainText('We use tabs');
 
-  for (const [lang, theme] of [
-    ['en', 'light'],
-    ['en', 'dark'],
-    ['zh-CN', 'light'],
-    ['zh-CN', 'dark'],
-  ] as [Lang, Theme][]) {
+  for (const [lang, theme] of LOOKS) {
     await app.setLook(lang, theme);
     if ((await panel.count()) === 0) await page.getByTestId('open-memory').click();
     await panel.getByTestId('memory-tab-project').click();
@@ -137,15 +144,31 @@ test('the project inbox and panel: accept and reject by keyboard, the next sessi
   await expect(panel.getByTestId('project-group-path')).toContainText('src/app.ts');
   await expect(panel.getByTestId('project-group-instruction')).toContainText('always run npm test');
   await expect(panel).not.toContainText('We use tabs');
-  for (const [lang, theme] of [
-    ['en', 'light'],
-    ['zh-CN', 'dark'],
-  ] as [Lang, Theme][]) {
+  for (const [lang, theme] of LOOKS) {
     await app.setLook(lang, theme);
     if ((await panel.count()) === 0) await page.getByTestId('open-memory').click();
     await panel.getByTestId('memory-tab-project').click();
-    await app.shot('project-kept-1280', lang, theme);
+    for (const width of [1280, 640]) {
+      await page.setViewportSize({ width, height: 800 });
+      await expect(panel.getByTestId('project-group-command')).toBeVisible();
+      await app.shot(`project-kept-${width}`, lang, theme);
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
   }
+  // An accepted fact edited in place (the same form as the session's facts): Enter saves.
+  await app.setLook('en', 'light');
+  if ((await panel.count()) === 0) await page.getByTestId('open-memory').click();
+  await panel.getByTestId('memory-tab-project').click();
+  await panel.getByTestId('project-group-instruction').getByTestId('project-edit').click();
+  const editor = panel.getByTestId('project-fact-edit-input');
+  await expect(editor).toBeFocused();
+  await editor.fill('Always run npm test before you say done.');
+  await app.shot('project-edit-1280', 'en', 'light');
+  await page.keyboard.press('Enter');
+  await expect(editor).toHaveCount(0);
+  await expect(panel.getByTestId('project-group-instruction')).toContainText(
+    'Always run npm test before you say done.',
+  );
   // Settings → Context: project memory's switches, in both languages and themes.
   for (const [lang, theme] of [
     ['zh-CN', 'dark'],
@@ -169,9 +192,13 @@ test('the project inbox and panel: accept and reject by keyboard, the next sessi
   await expect(page.getByTestId('msg-assistant').last()).toContainText(
     'The project memory says: tests run with npm test.',
   );
+  await app.send('which files do you know?');
+  await app.waitIdle();
+  await expect(page.getByTestId('msg-assistant').last()).toContainText('I know src/app.ts.');
   await page.getByTestId('context-meter').click();
   await expect(page.getByTestId('meter-part-projectMemory')).toBeVisible();
   await app.shot('project-meter', 'en', 'light');
+  await page.keyboard.press('Escape');
 
   // Another folder's session does not.
   const other = join(dirname(stack.dataDir), 'elsewhere');
@@ -183,4 +210,36 @@ test('the project inbox and panel: accept and reject by keyboard, the next sessi
   await app.send('what do you know about this project?');
   await app.waitIdle();
   await expect(page.getByTestId('msg-assistant').last()).toContainText('Nothing about this project yet.');
+
+  // The file the project verified is deleted: the next turn's check marks it stale, leaves it out of
+  // that turn's prompt, and offers it in the inbox (keep or forget); forgotten by keyboard.
+  rmSync(join(folder, 'src', 'app.ts'));
+  await openSession(page, app, 'Next day');
+  await app.send('which files do you know?');
+  await app.waitIdle();
+  await expect(page.getByTestId('msg-assistant').last()).toContainText('No file known.');
+  await expect(page.getByTestId('memory-inbox-badge')).toHaveText('1');
+  if ((await panel.count()) === 0) await page.getByTestId('open-memory').click();
+  await panel.getByTestId('memory-tab-project').click();
+  const stale = panel.getByTestId('project-inbox-item');
+  await expect(stale).toHaveCount(1);
+  await expect(stale.first()).toHaveAttribute('data-stale', 'missing');
+  await expect(stale.first().getByTestId('project-fact-stale')).toBeVisible();
+  for (const [lang, theme] of LOOKS) {
+    await app.setLook(lang, theme);
+    if ((await panel.count()) === 0) await page.getByTestId('open-memory').click();
+    await panel.getByTestId('memory-tab-project').click();
+    await page.setViewportSize({ width: 640, height: 800 });
+    await expect(panel.getByTestId('project-fact-stale')).toBeVisible();
+    await app.shot('project-stale-640', lang, theme);
+    await page.setViewportSize({ width: 1280, height: 800 });
+  }
+  await app.setLook('en', 'light');
+  if ((await panel.count()) === 0) await page.getByTestId('open-memory').click();
+  await panel.getByTestId('memory-tab-project').click();
+  await stale.first().focus();
+  await page.keyboard.press('r');
+  await expect(panel.getByTestId('project-inbox')).toHaveCount(0);
+  await expect(page.getByTestId('memory-inbox-badge')).toHaveCount(0);
+  await expect(panel.getByTestId('project-group-path')).toHaveCount(0);
 });
