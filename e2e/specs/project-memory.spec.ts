@@ -1,6 +1,6 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { test, expect, type Stack } from '../fixtures';
 import { AppPage, type Lang, type Theme } from '../pages/AppPage';
 
@@ -69,6 +69,36 @@ async function openSession(page: Page, app: AppPage, title: string): Promise<voi
   await expect(page.getByTestId('chat-title')).toHaveText(title);
 }
 
+/** The Memory panel open on its project tab. */
+async function projectTab(page: Page): Promise<Locator> {
+  const panel = page.getByTestId('memory-panel');
+  if ((await panel.count()) === 0) await page.getByTestId('open-memory').click();
+  await panel.getByTestId('memory-tab-project').click();
+  return panel;
+}
+
+/** The project tab in every language and theme, at each width, once `ready` is visible; then English, light, 1280 px. */
+async function shotEveryLook(
+  page: Page,
+  app: AppPage,
+  name: string,
+  widths: readonly number[],
+  ready: (panel: Locator) => Locator,
+): Promise<void> {
+  for (const [lang, theme] of LOOKS) {
+    await app.setLook(lang, theme);
+    const panel = await projectTab(page);
+    for (const width of widths) {
+      await page.setViewportSize({ width, height: 800 });
+      await expect(ready(panel)).toBeVisible();
+      await app.shot(`${name}-${width}`, lang, theme);
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+  }
+  await app.setLook('en', 'light');
+  await projectTab(page);
+}
+
 test('the project inbox and panel: accept and reject by keyboard, the next session knows', async ({ page, stack }) => {
   const app = new AppPage(page);
   const folder = projectFolder(stack);
@@ -99,20 +129,7 @@ test('the project inbox and panel: accept and reject by keyboard, the next sessi
   await expect(inbox.nth(2)).toContainText('always run npm test');
   await expect(inbox.nth(3)).toContainText('We use tabs');
 
-  for (const [lang, theme] of LOOKS) {
-    await app.setLook(lang, theme);
-    if ((await panel.count()) === 0) await page.getByTestId('open-memory').click();
-    await panel.getByTestId('memory-tab-project').click();
-    for (const width of [1280, 640]) {
-      await page.setViewportSize({ width, height: 800 });
-      await expect(panel.getByTestId('project-inbox')).toBeVisible();
-      await app.shot(`project-inbox-${width}`, lang, theme);
-    }
-    await page.setViewportSize({ width: 1280, height: 800 });
-  }
-  await app.setLook('en', 'light');
-  if ((await panel.count()) === 0) await page.getByTestId('open-memory').click();
-  await panel.getByTestId('memory-tab-project').click();
+  await shotEveryLook(page, app, 'project-inbox', [1280, 640], (p) => p.getByTestId('project-inbox'));
 
   // By keyboard: the first row (the command) accepted with A; focus moves to the next row.
   const rows = panel.getByTestId('project-inbox-item');
@@ -144,21 +161,8 @@ test('the project inbox and panel: accept and reject by keyboard, the next sessi
   await expect(panel.getByTestId('project-group-path')).toContainText('src/app.ts');
   await expect(panel.getByTestId('project-group-instruction')).toContainText('always run npm test');
   await expect(panel).not.toContainText('We use tabs');
-  for (const [lang, theme] of LOOKS) {
-    await app.setLook(lang, theme);
-    if ((await panel.count()) === 0) await page.getByTestId('open-memory').click();
-    await panel.getByTestId('memory-tab-project').click();
-    for (const width of [1280, 640]) {
-      await page.setViewportSize({ width, height: 800 });
-      await expect(panel.getByTestId('project-group-command')).toBeVisible();
-      await app.shot(`project-kept-${width}`, lang, theme);
-    }
-    await page.setViewportSize({ width: 1280, height: 800 });
-  }
+  await shotEveryLook(page, app, 'project-kept', [1280, 640], (p) => p.getByTestId('project-group-command'));
   // An accepted fact edited in place (the same form as the session's facts): Enter saves.
-  await app.setLook('en', 'light');
-  if ((await panel.count()) === 0) await page.getByTestId('open-memory').click();
-  await panel.getByTestId('memory-tab-project').click();
   await panel.getByTestId('project-group-instruction').getByTestId('project-edit').click();
   const editor = panel.getByTestId('project-fact-edit-input');
   await expect(editor).toBeFocused();
@@ -219,24 +223,11 @@ test('the project inbox and panel: accept and reject by keyboard, the next sessi
   await app.waitIdle();
   await expect(page.getByTestId('msg-assistant').last()).toContainText('No file known.');
   await expect(page.getByTestId('memory-inbox-badge')).toHaveText('1');
-  if ((await panel.count()) === 0) await page.getByTestId('open-memory').click();
-  await panel.getByTestId('memory-tab-project').click();
+  await projectTab(page);
   const stale = panel.getByTestId('project-inbox-item');
   await expect(stale).toHaveCount(1);
   await expect(stale.first()).toHaveAttribute('data-stale', 'missing');
-  await expect(stale.first().getByTestId('project-fact-stale')).toBeVisible();
-  for (const [lang, theme] of LOOKS) {
-    await app.setLook(lang, theme);
-    if ((await panel.count()) === 0) await page.getByTestId('open-memory').click();
-    await panel.getByTestId('memory-tab-project').click();
-    await page.setViewportSize({ width: 640, height: 800 });
-    await expect(panel.getByTestId('project-fact-stale')).toBeVisible();
-    await app.shot('project-stale-640', lang, theme);
-    await page.setViewportSize({ width: 1280, height: 800 });
-  }
-  await app.setLook('en', 'light');
-  if ((await panel.count()) === 0) await page.getByTestId('open-memory').click();
-  await panel.getByTestId('memory-tab-project').click();
+  await shotEveryLook(page, app, 'project-stale', [640], (p) => p.getByTestId('project-fact-stale'));
   await stale.first().focus();
   await page.keyboard.press('r');
   await expect(panel.getByTestId('project-inbox')).toHaveCount(0);
