@@ -9,6 +9,7 @@ import { ReplyBook, buildRequestView } from './rules';
 import { imagePartsOf } from './images';
 import { PromptCache } from './promptCache';
 import { countPromptTokens } from './tokens';
+import { strictProblem } from './strict';
 import type { ChatRequestView, ErrorStyle, FakeAnswer, FakeReply, FakeRule, RecordedRequest } from './types';
 
 export interface FakeLlmOptions {
@@ -36,6 +37,12 @@ export interface FakeLlmOptions {
   delayMsPerChunk?: number;
   /** How usage names cached prompt tokens (default 'openai': prompt_tokens_details.cached_tokens). */
   usageStyle?: UsageStyle;
+  /**
+   * Refuse, with the provider's own 400, every message shape a strict OpenAI-compatible provider
+   * refuses (strict.ts: a tool call without its results, an orphan result, …). On by default:
+   * whatever the app sends must be valid everywhere. `false` accepts anything, as a lax server does.
+   */
+  strict?: boolean;
 }
 
 export interface FakeLlm {
@@ -50,6 +57,10 @@ export interface FakeLlm {
   /** Replies answered first, one per request, whatever the request (fault queues). */
   enqueue(...replies: FakeReply[]): void;
   setContextWindow(window: number | null, style?: ErrorStyle): void;
+  /** Strict message shapes on or off (see FakeLlmOptions.strict). */
+  setStrict(strict: boolean): void;
+  /** Chat requests refused for their shape (strict mode), oldest first. */
+  rejectedRequests(): RecordedRequest[];
   /** What GET /v1/models lists from now on. */
   setModels(models: string[]): void;
   /** Forget rules, queue and recorded requests. */
@@ -73,7 +84,9 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-function sendError(res: ServerResponse, e: ErrorAnswer): void {
+function sendError(res: ServerResponse, e: ErrorAnswer, param?: string): void {
+  const body = e.body as { error?: Record<string, unknown> };
+  if (param !== undefined && body.error) body.error['param'] = param;
   sendJson(res, e.status, e.body, e.headers);
 }
 
@@ -89,6 +102,7 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
     models: opts.models ?? [opts.model ?? 'fake-model'],
     noVisionModels: opts.noVisionModels ?? [],
     cache: new PromptCache(),
+    strict: opts.strict ?? true,
   };
   state.book.setRules(opts.rules ?? []);
 
@@ -125,6 +139,16 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
     // Faults queued by a test come before everything, like a rate limiter in front of the model.
     const queued = state.book.takeQueued();
     if (queued && isError(queued)) return sendError(res, injectedError(queued.error));
+    // A provider validates the request's shape before it reads it.
+    const problem = state.strict ? strictProblem(view.messages) : null;
+    if (problem) {
+      rec.rejected = problem.message;
+      return sendError(
+        res,
+        injectedError({ status: 400, message: problem.message, type: 'invalid_request_error', code: null }),
+        problem.param,
+      );
+    }
     if (!queued && state.contextWindow !== null && promptTokens > state.contextWindow) {
       return sendError(res, contextLengthError(state.errorStyle, state.contextWindow, promptTokens));
     }
@@ -244,6 +268,10 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
     setModels: (models) => {
       state.models = [...models];
     },
+    setStrict: (strict) => {
+      state.strict = strict;
+    },
+    rejectedRequests: () => state.requests.filter((r) => r.rejected !== undefined),
     setContextWindow: (window, style) => {
       state.contextWindow = window;
       if (style) state.errorStyle = style;

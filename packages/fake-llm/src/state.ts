@@ -13,4 +13,6 @@ export interface ServerState {
   noVisionModels: string[];
   /** Prefixes of every request answered, for the cached tokens of the next (promptCache.ts). */
   cache: PromptCache;
+  /** Refuse message shapes strict providers refuse (strict.ts). */
+  strict: boolean;
 }
