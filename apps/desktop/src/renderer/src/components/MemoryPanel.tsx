@@ -157,6 +157,15 @@ function FactItem({
   );
 }
 
+/**
+ * What the panel lists before "show gone": active and stale facts, and a goal a newer instruction
+ * superseded (a correction the user made: both are shown, the older one marked superseded).
+ */
+function shownByDefault(f: MemoryFact): boolean {
+  if (f.status === 'forgotten') return false;
+  return f.status !== 'superseded' || f.category === 'goal';
+}
+
 /** The session's memory: facts by category, editable; rejected candidates with reasons in debug. */
 export function MemoryPanel({ sessionId }: { sessionId: string }) {
   const { t, i18n } = useTranslation();
@@ -181,8 +190,8 @@ export function MemoryPanel({ sessionId }: { sessionId: string }) {
     void load(sessionId);
   };
   const rejected = useMemo(() => groupRejected(candidates), [candidates]);
-  const visible = facts.filter((f) => showGone || (f.status !== 'forgotten' && f.status !== 'superseded'));
-  const goneCount = facts.length - facts.filter((f) => f.status !== 'forgotten' && f.status !== 'superseded').length;
+  const visible = facts.filter((f) => showGone || shownByDefault(f));
+  const goneCount = facts.length - facts.filter(shownByDefault).length;
 
   return (
     <aside className="side-panel" aria-label={t('memory.title')} data-testid="memory-panel">
