@@ -25,9 +25,9 @@ export function pct(u: ContextUsage): number {
 
 const PARTS = ['system', 'instructions', 'memory', 'summaries', 'messages', 'toolOutputs', 'tools'] as const;
 
-/** A part in the provider's tokens: the breakdown is estimated, `total` is calibrated. */
+/** A part of the meter, in the provider's tokens like `total` (the parts sum to it: turn/usage.ts). */
 function part(u: ContextUsage, k: (typeof PARTS)[number]): number {
-  return Math.round((u.breakdown[k] ?? 0) * u.calibration);
+  return u.breakdown[k] ?? 0;
 }
 
 /** The instructions row only when there are some (the project file, custom or session prompt). */
