@@ -9,3 +9,4 @@ export type { UsageStyle } from './completion';
 export * from './types';
 export { imagePartsOf } from './images';
 export { strictProblem, type StrictProblem } from './strict';
+export { type LocalServerKind, type LocalServerOptions } from './localServers';

@@ -10,6 +10,7 @@ import { imagePartsOf } from './images';
 import { PromptCache } from './promptCache';
 import { countPromptTokens } from './tokens';
 import { strictProblem } from './strict';
+import { answerLocal, localServerState, silentlyCut, windowFor, type LocalServerOptions } from './localServers';
 import type { ChatRequestView, ErrorStyle, FakeAnswer, FakeReply, FakeRule, RecordedRequest } from './types';
 
 export interface FakeLlmOptions {
@@ -37,6 +38,11 @@ export interface FakeLlmOptions {
   delayMsPerChunk?: number;
   /** How usage names cached prompt tokens (default 'openai': prompt_tokens_details.cached_tokens). */
   usageStyle?: UsageStyle;
+  /**
+   * Emulate a local model server (localServers.ts): its own endpoints about the window it runs the
+   * model with, and for Ollama the silent cut of a prompt over that window.
+   */
+  local?: LocalServerOptions;
   /**
    * Refuse, with the provider's own 400, every message shape a strict OpenAI-compatible provider
    * refuses (strict.ts: a tool call without its results, an orphan result, …). On by default:
@@ -103,6 +109,7 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
     noVisionModels: opts.noVisionModels ?? [],
     cache: new PromptCache(),
     strict: opts.strict ?? true,
+    local: opts.local ? localServerState(opts.local) : null,
   };
   state.book.setRules(opts.rules ?? []);
 
@@ -128,7 +135,15 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
         }),
       );
     }
-    const view0 = buildRequestView(body, 0, state.chatCount++);
+    let view0 = buildRequestView(body, 0, state.chatCount++);
+    // Ollama runs the model with its num_ctx and drops, silently, the oldest messages that do not fit.
+    if (state.local?.options.kind === 'ollama') {
+      const cut = silentlyCut(view0.messages, view0.tools, windowFor(state.local, view0.model));
+      if (cut) {
+        rec.silentlyDropped = cut.dropped;
+        view0 = { ...view0, messages: cut.messages };
+      }
+    }
     const promptTokens = countPromptTokens(view0.messages, view0.tools);
     const view: ChatRequestView = { ...view0, promptTokens };
     rec.promptTokens = promptTokens;
@@ -237,10 +252,25 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
       }
       if (req.method === 'POST' && path === '/v1/chat/completions') return answerChat(req, res, rec, raw);
       if (req.method === 'GET' && path === '/v1/models') {
+        const vllm = state.local?.options.kind === 'vllm' ? state.local.options : null;
         return sendJson(res, 200, {
           object: 'list',
-          data: state.models.map((id) => ({ id, object: 'model', created: 1_700_000_000, owned_by: 'fake-llm' })),
+          data: [...state.models, ...(state.local?.created.keys() ?? [])].map((id) => ({
+            id,
+            object: 'model',
+            created: 1_700_000_000,
+            owned_by: vllm ? 'vllm' : 'fake-llm',
+            ...(vllm ? { root: id, parent: null, max_model_len: vllm.numCtx } : {}),
+          })),
         });
+      }
+      if (state.local) {
+        try {
+          rec.body = raw.length > 0 ? (JSON.parse(raw) as unknown) : undefined;
+        } catch {
+          rec.body = undefined;
+        }
+        if (answerLocal(state.local, state.models, req.method ?? 'GET', path, raw, res)) return;
       }
       return sendError(
         res,

@@ -1,5 +1,6 @@
 import type { PromptCache } from './promptCache';
 import type { ReplyBook } from './rules';
+import type { LocalServerState } from './localServers';
 import type { ErrorStyle, RecordedRequest } from './types';
 
 /** What one fake server holds between requests: its script, what it received, its settings. */
@@ -15,4 +16,6 @@ export interface ServerState {
   cache: PromptCache;
   /** Refuse message shapes strict providers refuse (strict.ts). */
   strict: boolean;
+  /** A local model server's own endpoints and window (localServers.ts), or null. */
+  local: LocalServerState | null;
 }

@@ -498,6 +498,12 @@ ALTER TABLE checkpoints_v19 RENAME TO checkpoints;
 CREATE INDEX idx_checkpoints_session ON checkpoints(session_id, created_at);
 CREATE INDEX idx_checkpoints_folder ON checkpoints(folder, created_at);
 `;
+/**
+ * The window a local server said it runs the profile's model with (issue 36): Ollama's num_ctx,
+ * LM Studio's loaded context length, llama.cpp's n_ctx, vLLM's max_model_len, as JSON
+ * (ServerWindowSchema), read when the profile is saved.
+ */
+const V20_SERVER_WINDOW = `ALTER TABLE provider_profiles ADD COLUMN server_window TEXT;`;
 
 export const MIGRATIONS: readonly Migration[] = Object.freeze([
   {
@@ -528,6 +534,7 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   { version: 17, description: 'tokens of every model call, prices per profile', sql: V17_MODEL_CALLS },
   { version: 18, description: 'attachment thumbnails, attachments by age', sql: V18_ATTACHMENT_THUMBS },
   { version: 19, description: 'checkpoints whose changes were overwritten', sql: V19_CHECKPOINT_STATES },
+  { version: 20, description: 'the window a local server runs the model with', sql: V20_SERVER_WINDOW },
 ]);
 
 /** The schema version this code writes. */

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useAppStore } from '../store';
 import { ContextMeter } from './ContextMeter';
 import { ResendWarning } from './CostViews';
+import { OverWindowWarning, overWindow } from './OverWindowWarning';
 import { useDismiss } from '../hooks/useDismiss';
 import { Dialog } from './Dialog';
 import { IconChevronDown, IconLayers, IconPaperclip, IconSend, IconStop, IconX } from './Icons';
@@ -305,6 +306,19 @@ export function Composer({ sessionId }: { sessionId: string }) {
   const canSend = (text.trim() !== '' || files.ready.length > 0) && !files.uploading;
 
   const enqueue = useAppStore((s) => s.enqueue);
+  const compact = useAppStore((s) => s.compact);
+  const percent = useAppStore((s) => s.bySession[sessionId]?.usage?.percent);
+  /** A send held back because the conversation is over the whole window (OverWindowWarning). */
+  const [held, setHeld] = useState(false);
+  const sendNow = () => {
+    const value = text;
+    const ids = files.ready;
+    setText('');
+    void send(sessionId, value, ids).then((ok) => {
+      if (!ok) setText((cur) => cur || value);
+      else files.clear();
+    });
+  };
   const submit = () => {
     if (offline || !canSend) return;
     if (busy) {
@@ -315,19 +329,34 @@ export function Composer({ sessionId }: { sessionId: string }) {
       files.clear();
       return;
     }
-    const value = text;
-    const ids = files.ready;
-    setText('');
-    void send(sessionId, value, ids).then((ok) => {
-      if (!ok) setText((cur) => cur || value);
-      else files.clear();
-    });
+    // Far over the window: say so first, and offer to compact before the request waits on it.
+    if (overWindow(percent) && !held) return setHeld(true);
+    setHeld(false);
+    sendNow();
   };
 
   return (
     <div className="composer-wrap">
       <QueuedMessages sessionId={sessionId} />
-      <ResendWarning sessionId={sessionId} typing={text.trim().length > 0} />
+      {held && !busy ? (
+        <OverWindowWarning
+          sessionId={sessionId}
+          onCompactThenSend={() => {
+            setHeld(false);
+            void compact(sessionId).then(sendNow);
+          }}
+          onSend={() => {
+            setHeld(false);
+            sendNow();
+          }}
+          onCancel={() => {
+            setHeld(false);
+            ref.current?.focus();
+          }}
+        />
+      ) : (
+        <ResendWarning sessionId={sessionId} typing={text.trim().length > 0} />
+      )}
       <div
         className={`composer ${dragging ? 'is-dropping' : ''}`}
         onDragOver={(e) => {
