@@ -56,3 +56,30 @@ describe('one count for the meter, its breakdown, the dividers and the preview',
     120_000,
   );
 });
+
+describe('context.measureDraft: a draft in the meter’s units, before it is sent', () => {
+  it('a huge first message is over the window before it is sent; a short one adds what it weighs', async () => {
+    h = await startHarness({ window: 8_000, llm: { defaultReply: () => ({ content: 'ok' }) } });
+    const usage = await h.api['context.usage']({ sessionId: h.sessionId });
+    const task = 'Please summarise the table below by region and flag any month with a drop over 10%.\n';
+    const paste =
+      task + Array.from({ length: 3_000 }, (_, i) => `row ${i},north,${(i * 37) % 1000},${i % 12}`).join('\n');
+    expect(paste.length).toBeGreaterThan(60_000);
+    const big = await h.api['context.measureDraft']({ sessionId: h.sessionId, text: paste });
+    expect(big.window).toBe(usage.window);
+    expect(big.total).toBe(usage.total + big.tokens);
+    expect(big.tokens * 2).toBeGreaterThan(big.window);
+    expect(big.percent).toBeGreaterThan(100);
+    const small = await h.api['context.measureDraft']({ sessionId: h.sessionId, text: 'hi' });
+    expect(small.tokens).toBeGreaterThan(0);
+    expect(small.tokens).toBeLessThan(20);
+    expect(small.percent).toBeLessThan(100);
+    // Sent anyway, it reaches the model as its head (the task) and its tail, under the window.
+    await h.turn(paste);
+    const after = await h.api['context.usage']({ sessionId: h.sessionId });
+    expect(after.percent).toBeLessThan(100);
+    const last = h.llm.requests.filter((r) => r.status === 200 && !r.isSummaryRequest).at(-1)!;
+    expect(last.promptTokens!).toBeLessThanOrEqual(8_000);
+    expect(JSON.stringify(last.body)).toContain('flag any month with a drop over 10%');
+  }, 120_000);
+});

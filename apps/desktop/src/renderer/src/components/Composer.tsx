@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useAppStore } from '../store';
 import { ContextMeter } from './ContextMeter';
 import { ResendWarning } from './CostViews';
-import { OverWindowWarning, overWindow } from './OverWindowWarning';
+import { OverWindowWarning, useOverWindowGate } from './OverWindowWarning';
 import { useDismiss } from '../hooks/useDismiss';
 import { Dialog } from './Dialog';
 import { IconChevronDown, IconLayers, IconPaperclip, IconSend, IconStop, IconX } from './Icons';
@@ -309,9 +309,8 @@ export function Composer({ sessionId }: { sessionId: string }) {
 
   const enqueue = useAppStore((s) => s.enqueue);
   const compact = useAppStore((s) => s.compact);
-  const percent = useAppStore((s) => s.bySession[sessionId]?.usage?.percent);
-  /** A send held back because the conversation is over the whole window (OverWindowWarning). */
-  const [held, setHeld] = useState(false);
+  /** A send held back because it would be over the whole window (OverWindowWarning). */
+  const gate = useOverWindowGate(sessionId);
   const sendNow = () => {
     const value = text;
     const ids = files.ready;
@@ -321,8 +320,8 @@ export function Composer({ sessionId }: { sessionId: string }) {
       else files.clear();
     });
   };
-  const submit = () => {
-    if (offline || !canSend) return;
+  const submit = async () => {
+    if (offline || !canSend || gate.measuring) return;
     if (busy) {
       // Typed during a turn: queued with its attachments, sent when the turn ends (shown above the
       // input, cancellable).
@@ -331,28 +330,30 @@ export function Composer({ sessionId }: { sessionId: string }) {
       files.clear();
       return;
     }
-    // Far over the window: say so first, and offer to compact before the request waits on it.
-    if (overWindow(percent) && !held) return setHeld(true);
-    setHeld(false);
+    // Over the window, or the draft would bring it there: say so first, and offer to compact
+    // before the request waits on it (a second Send while it shows sends).
+    if (gate.hold === null && !(await gate.check(text))) return;
+    gate.release();
     sendNow();
   };
 
   return (
     <div className="composer-wrap">
       <QueuedMessages sessionId={sessionId} />
-      {held && !busy ? (
+      {gate.hold && !busy ? (
         <OverWindowWarning
-          sessionId={sessionId}
+          hold={gate.hold}
+          canCompact={gate.canCompact}
           onCompactThenSend={() => {
-            setHeld(false);
+            gate.release();
             void compact(sessionId).then(sendNow);
           }}
           onSend={() => {
-            setHeld(false);
+            gate.release();
             sendNow();
           }}
           onCancel={() => {
-            setHeld(false);
+            gate.release();
             ref.current?.focus();
           }}
         />
@@ -401,7 +402,7 @@ export function Composer({ sessionId }: { sessionId: string }) {
             if (slash.onKeyDown(e)) return;
             if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
               e.preventDefault();
-              submit();
+              void submit();
             } else if (e.key === 'Escape' && busy) {
               e.preventDefault();
               void cancel(sessionId);
@@ -449,8 +450,8 @@ export function Composer({ sessionId }: { sessionId: string }) {
             <button
               type="button"
               className="send-btn"
-              onClick={submit}
-              disabled={offline || !canSend}
+              onClick={() => void submit()}
+              disabled={offline || !canSend || gate.measuring}
               aria-label={t('chat.send')}
               title={t('chat.sendHint')}
               data-testid="send-button"
