@@ -15,6 +15,7 @@ describe('a strict provider and a small window', () => {
       const f = await runStrictSession({ strategy });
       expect(f.rejections).toEqual([]);
       expect(f.rejected).toBe(0);
+      expect(f.overWindowRequests).toBe(0);
       expect(f.failures).toEqual([]);
       expect(f.compactions).toBeGreaterThanOrEqual(2);
       expect(f.betweenToolCalls).toBeGreaterThanOrEqual(1);

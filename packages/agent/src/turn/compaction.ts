@@ -79,6 +79,9 @@ export function summarizerFor(
     });
 }
 
+/** The share of the window a summary request's cached prefix leaves unused, for the estimate's error. */
+const PREFIX_MARGIN = 0.05;
+
 /**
  * The engine's summarizer. When the summary runs on the conversation's own model, the request is
  * the conversation as the model last saw it (same tools, same messages) — as far as the window
@@ -102,7 +105,11 @@ function summarizeFor(
     if (view && at) {
       // The instruction is about as long whichever messages follow it: counted on the full prefix.
       const full = buildPrefixSummaryRequestMessages(r, view.messages);
-      const room = window - r.maxSummaryTokens - (full ? countMessageTokens(full.at(-1)!, req.profile.model) : window);
+      // Less a margin for the estimate (its calibration is still being learned early in a session):
+      // a prefix the provider finds too long costs a refused request and a second call.
+      const margin = Math.ceil(window * PREFIX_MARGIN);
+      const room =
+        window - margin - r.maxSummaryTokens - (full ? countMessageTokens(full.at(-1)!, req.profile.model) : window);
       let used = 0;
       let end = 0;
       for (; end < view.entries.length && used + view.entries[end]!.tokens <= room; end++)
