@@ -23,16 +23,27 @@ export function pct(u: ContextUsage): number {
   return u.percent;
 }
 
-const PARTS = ['system', 'instructions', 'memory', 'summaries', 'messages', 'toolOutputs', 'tools'] as const;
+const PARTS = [
+  'system',
+  'instructions',
+  'projectMemory',
+  'memory',
+  'summaries',
+  'messages',
+  'toolOutputs',
+  'tools',
+] as const;
+/** Parts shown only when the request holds some. */
+const OPTIONAL: ReadonlySet<string> = new Set(['instructions', 'projectMemory']);
 
 /** A part of the meter, in the provider's tokens like `total` (the parts sum to it: turn/usage.ts). */
 function part(u: ContextUsage, k: (typeof PARTS)[number]): number {
   return u.breakdown[k] ?? 0;
 }
 
-/** The instructions row only when there are some (the project file, custom or session prompt). */
+/** The instructions and project memory rows only when there are some. */
 function shownParts(u: ContextUsage): (typeof PARTS)[number][] {
-  return PARTS.filter((k) => k !== 'instructions' || (u.breakdown.instructions ?? 0) > 0);
+  return PARTS.filter((k) => !OPTIONAL.has(k) || (u.breakdown[k] ?? 0) > 0);
 }
 
 function Popover({
