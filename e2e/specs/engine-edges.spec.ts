@@ -135,3 +135,44 @@ test('a correction supersedes the instruction it rules out, shown as such in the
     }
   }
 });
+
+test('a compaction in progress shows its step, how many and the tokens it started from', async ({ page, stack }) => {
+  await stack.rpc('settings.set', { patch: { compaction: { strategy: 'legacy_segmented' } } });
+  const app = new AppPage(page);
+  await app.open(stack.url);
+  await app.waitReady();
+  await app.newSession();
+  const notes = (topic: string) =>
+    `${topic} ${Array.from({ length: 30 }, (_, i) => `Point ${i}: what changed in module ${i} and why.`).join(' ')}`;
+  for (const topic of ['Draft the release notes for 2.4.', 'Add the migration guide.', 'Now the FAQ.']) {
+    await app.send(notes(topic));
+    await app.waitIdle();
+  }
+  // The summary call answers after two minutes (a non-streamed answer waits `delayMsPerChunk` once),
+  // so the running divider stays on screen until it is stopped.
+  const root = stack.fakeLlmUrl.replace(/\/v1$/, '');
+  const rules = {
+    rules: [
+      {
+        match: { summaryRequest: true },
+        reply: { content: 'The user asked for release notes.', delayMsPerChunk: 120_000 },
+      },
+    ],
+  };
+  await fetch(`${root}/_fake/rules`, { method: 'POST', body: JSON.stringify(rules) });
+  await app.compactButton.click();
+  const live = page.locator('[data-testid="compaction-divider"][data-live="true"]');
+  await expect(live.getByTestId('compaction-progress')).toBeVisible();
+  for (const width of [1280, 640]) {
+    await page.setViewportSize({ width, height: 860 });
+    for (const [lang, theme] of looks) {
+      await app.setLook(lang, theme);
+      await expect(live.getByTestId('compaction-progress')).toContainText(lang === 'en' ? 'step' : '步');
+      await app.scrollToBottom();
+      await expect(live).toBeInViewport();
+      await app.shot(`compaction-progress-${width}`, lang, theme);
+    }
+  }
+  await live.getByTestId('compaction-cancel').click();
+  await expect(live).toHaveCount(0);
+});
