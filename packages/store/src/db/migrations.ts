@@ -4,6 +4,7 @@
 import type Database from 'better-sqlite3';
 import { RECOUNT_SQL } from '../repos/messages';
 import { packOutput } from './outputCodec';
+import { migrateApprovalsToRules, V21_RULES } from './rulesMigration';
 
 export interface Migration {
   version: number;
@@ -499,11 +500,11 @@ CREATE INDEX idx_checkpoints_session ON checkpoints(session_id, created_at);
 CREATE INDEX idx_checkpoints_folder ON checkpoints(folder, created_at);
 `;
 /**
- * Version 21 (issue 36): the window a local server said it runs the profile's model with: Ollama's num_ctx,
+ * Version 22 (issue 36): the window a local server said it runs the profile's model with: Ollama's num_ctx,
  * LM Studio's loaded context length, llama.cpp's n_ctx, vLLM's max_model_len, as JSON
  * (ServerWindowSchema), read when the profile is saved.
  */
-const V21_SERVER_WINDOW = `ALTER TABLE provider_profiles ADD COLUMN server_window TEXT;`;
+const V22_SERVER_WINDOW = `ALTER TABLE provider_profiles ADD COLUMN server_window TEXT;`;
 
 /**
  * Version 20 (issue 40): project memory, one per working folder's project (its root's realpath):
@@ -567,7 +568,13 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   { version: 18, description: 'attachment thumbnails, attachments by age', sql: V18_ATTACHMENT_THUMBS },
   { version: 19, description: 'checkpoints whose changes were overwritten', sql: V19_CHECKPOINT_STATES },
   { version: 20, description: 'project memory across sessions', sql: V20_PROJECT_MEMORY },
-  { version: 21, description: 'the window a local server runs the model with', sql: V21_SERVER_WINDOW },
+  {
+    version: 21,
+    description: 'permission rules (per-session approvals become rules)',
+    sql: V21_RULES,
+    run: migrateApprovalsToRules,
+  },
+  { version: 22, description: 'the window a local server runs the model with', sql: V22_SERVER_WINDOW },
 ]);
 
 /** The schema version this code writes. */
