@@ -1,8 +1,10 @@
 // `pnpm bench`: the benchmark figures. Engine (view assembly, deterministic compaction, cold
 // token counting, per-strategy quality table over the transcripts) then store (append, reopen,
 // size, RSS), ui, runtime (issue 14's figures), cache (issue 24: how much of each request repeats
-// the one before, per strategy). `pnpm bench -- --quick` runs smaller sizes;
-// `--only context|cold|store|ui|runtime|stall|cache|checkpoints` one part; `--json` prints the runtime figures as one JSON object
+// the one before, per strategy), checkpoints, strict (issue 36: a long tool-heavy session against a
+// strict provider and a small window: refused requests, failed compactions). `pnpm bench -- --quick`
+// runs smaller sizes; `--only context|cold|store|ui|runtime|stall|cache|checkpoints|strict` one part;
+// `--json` prints the runtime figures as one JSON object
 // on stdout (every table and progress line goes to stderr then).
 import { resolve } from 'node:path';
 import { existsSync } from 'node:fs';
@@ -76,5 +78,10 @@ if (!only || only === 'cache') {
   console.log('\n=== prompt cache: request shape per strategy ===');
   const { runCacheBench } = await import('../packages/agent/bench/cacheShape');
   await runCacheBench({ quick });
+}
+if (!only || only === 'strict') {
+  console.log('\n=== strict provider, small window: every request valid, every compaction applied ===');
+  const { runStrictBench } = await import('../packages/agent/bench/strictSession');
+  await runStrictBench();
 }
 console.log(`\nbench finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -32,6 +32,7 @@ import { largestTranscriptBench } from './largest';
 import { memoryBench } from './memory';
 import { projectMemoryBench } from './projectMemory';
 import { intentTotals, pct } from './intent';
+import { edgeTotals } from './edges';
 import { p50, table, time } from './stats';
 
 /** Generated 2,000-message session: cold counting, warm view assembly, deterministic compaction. */
@@ -377,6 +378,46 @@ export async function runContextBench(opts: { transcriptsDir: string; quick?: bo
   await transcriptBench(opts.transcriptsDir, opts.quick ?? false);
   out();
   await intentBench(opts.transcriptsDir, opts.quick ?? false);
+  out();
+  await edgeBench();
+}
+
+/**
+ * The engine at its edges (issue 36): sessions shaped like the ones that broke it (a huge first
+ * message, a spec over most of a small window, a few huge outputs), replayed with the auto trigger.
+ */
+async function edgeBench(): Promise<void> {
+  const rows = await edgeTotals(MODEL);
+  out('## The engine at its edges (replayed message by message, auto at 80 %, every trigger counted)');
+  out(
+    'failed = attempts not applied (not "below the threshold"); over window = applied compactions that left the view over the window; task = its first sentences and the standing instruction in the final view; pairs = views with a call apart from its results',
+  );
+  out(
+    table(
+      [
+        'session',
+        'strategy',
+        'compactions',
+        'failed',
+        'over window',
+        'task kept',
+        'rule kept',
+        'pairs',
+        'final % of window',
+      ],
+      rows.map((r) => [
+        r.session,
+        r.strategy,
+        r.figures.compactions,
+        r.figures.failed,
+        r.figures.overWindow,
+        r.figures.taskKept ? 'yes' : 'no',
+        r.figures.ruleKept ? 'yes' : 'no',
+        r.figures.pairViolations,
+        `${r.figures.finalPercent}%`,
+      ]),
+    ),
+  );
 }
 
 /**

@@ -23,3 +23,10 @@ export const imagePlaceholder = (name: string): string => `[image: ${name}]`;
 /** The reason of the notice when recovery compactions are used up, word for word. */
 export const MAX_COMPACTION_ATTEMPTS_MESSAGE =
   'Reached maximum compaction attempts. Please start a new session to continue.';
+
+/**
+ * The marker in place of the middle of a message too large to carry whole (a pasted spec, a long
+ * first request): how much was left out and how the model reads it whole.
+ */
+export const messageCutMarker = (tokens: number, messageId: string): string =>
+  `[…${tokens} tokens of this message left out here to fit the context window; read it whole with read_tool_output(id: "${messageId}", offset, limit)…]`;

@@ -26,6 +26,8 @@ async function main(): Promise<void> {
         models: { type: 'string' },
         'chunk-size': { type: 'string' },
         'delay-ms': { type: 'string' },
+        /** Accept any message shape (strict provider checks off). */
+        lax: { type: 'boolean', default: false },
       },
       strict: true,
     }));
@@ -62,6 +64,7 @@ async function main(): Promise<void> {
       .filter((m) => m !== ''),
     chunkSize: int('chunk-size', values['chunk-size'], 1),
     delayMsPerChunk: int('delay-ms', values['delay-ms'], 0),
+    strict: !values.lax,
   });
   process.stdout.write(`fake-llm listening on ${server.url}\n`);
   const stop = (): void => void server.close().then(() => process.exit(0));

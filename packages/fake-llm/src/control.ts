@@ -17,6 +17,7 @@ const ConfigSchema = z.object({
   errorStyle: ErrorStyleSchema.optional(),
   models: z.array(z.string().min(1)).optional(),
   noVisionModels: z.array(z.string().min(1)).optional(),
+  strict: z.boolean().optional(),
 });
 
 /**
@@ -52,12 +53,14 @@ export function handleControl(
         if (c.errorStyle) state.errorStyle = c.errorStyle;
         if (c.models) state.models = c.models;
         if (c.noVisionModels) state.noVisionModels = c.noVisionModels;
+        if (c.strict !== undefined) state.strict = c.strict;
         return sendJson(res, 200, {
           ok: true,
           contextWindow: state.contextWindow,
           errorStyle: state.errorStyle,
           models: state.models,
           noVisionModels: state.noVisionModels,
+          strict: state.strict,
         });
       }
       case '/_fake/reset':

@@ -8,3 +8,5 @@ export { PromptCache } from './promptCache';
 export type { UsageStyle } from './completion';
 export * from './types';
 export { imagePartsOf } from './images';
+export { strictProblem, type StrictProblem } from './strict';
+export { type LocalServerKind, type LocalServerOptions } from './localServers';

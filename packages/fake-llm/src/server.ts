@@ -9,6 +9,8 @@ import { ReplyBook, buildRequestView } from './rules';
 import { imagePartsOf } from './images';
 import { PromptCache } from './promptCache';
 import { countPromptTokens } from './tokens';
+import { strictProblem } from './strict';
+import { answerLocal, localServerState, silentlyCut, windowFor, type LocalServerOptions } from './localServers';
 import type { ChatRequestView, ErrorStyle, FakeAnswer, FakeReply, FakeRule, RecordedRequest } from './types';
 
 export interface FakeLlmOptions {
@@ -36,6 +38,17 @@ export interface FakeLlmOptions {
   delayMsPerChunk?: number;
   /** How usage names cached prompt tokens (default 'openai': prompt_tokens_details.cached_tokens). */
   usageStyle?: UsageStyle;
+  /**
+   * Emulate a local model server (localServers.ts): its own endpoints about the window it runs the
+   * model with, and for Ollama the silent cut of a prompt over that window.
+   */
+  local?: LocalServerOptions;
+  /**
+   * Refuse, with the provider's own 400, every message shape a strict OpenAI-compatible provider
+   * refuses (strict.ts: a tool call without its results, an orphan result, …). On by default:
+   * whatever the app sends must be valid everywhere. `false` accepts anything, as a lax server does.
+   */
+  strict?: boolean;
 }
 
 export interface FakeLlm {
@@ -50,6 +63,10 @@ export interface FakeLlm {
   /** Replies answered first, one per request, whatever the request (fault queues). */
   enqueue(...replies: FakeReply[]): void;
   setContextWindow(window: number | null, style?: ErrorStyle): void;
+  /** Strict message shapes on or off (see FakeLlmOptions.strict). */
+  setStrict(strict: boolean): void;
+  /** Chat requests refused for their shape (strict mode), oldest first. */
+  rejectedRequests(): RecordedRequest[];
   /** What GET /v1/models lists from now on. */
   setModels(models: string[]): void;
   /** Forget rules, queue and recorded requests. */
@@ -73,7 +90,9 @@ function readBody(req: IncomingMessage): Promise<string> {
   });
 }
 
-function sendError(res: ServerResponse, e: ErrorAnswer): void {
+function sendError(res: ServerResponse, e: ErrorAnswer, param?: string): void {
+  const body = e.body as { error?: Record<string, unknown> };
+  if (param !== undefined && body.error) body.error['param'] = param;
   sendJson(res, e.status, e.body, e.headers);
 }
 
@@ -89,6 +108,8 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
     models: opts.models ?? [opts.model ?? 'fake-model'],
     noVisionModels: opts.noVisionModels ?? [],
     cache: new PromptCache(),
+    strict: opts.strict ?? true,
+    local: opts.local ? localServerState(opts.local) : null,
   };
   state.book.setRules(opts.rules ?? []);
 
@@ -114,7 +135,15 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
         }),
       );
     }
-    const view0 = buildRequestView(body, 0, state.chatCount++);
+    let view0 = buildRequestView(body, 0, state.chatCount++);
+    // Ollama runs the model with its num_ctx and drops, silently, the oldest messages that do not fit.
+    if (state.local?.options.kind === 'ollama') {
+      const cut = silentlyCut(view0.messages, view0.tools, windowFor(state.local, view0.model));
+      if (cut) {
+        rec.silentlyDropped = cut.dropped;
+        view0 = { ...view0, messages: cut.messages };
+      }
+    }
     const promptTokens = countPromptTokens(view0.messages, view0.tools);
     const view: ChatRequestView = { ...view0, promptTokens };
     rec.promptTokens = promptTokens;
@@ -125,6 +154,16 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
     // Faults queued by a test come before everything, like a rate limiter in front of the model.
     const queued = state.book.takeQueued();
     if (queued && isError(queued)) return sendError(res, injectedError(queued.error));
+    // A provider validates the request's shape before it reads it.
+    const problem = state.strict ? strictProblem(view.messages) : null;
+    if (problem) {
+      rec.rejected = problem.message;
+      return sendError(
+        res,
+        injectedError({ status: 400, message: problem.message, type: 'invalid_request_error', code: null }),
+        problem.param,
+      );
+    }
     if (!queued && state.contextWindow !== null && promptTokens > state.contextWindow) {
       return sendError(res, contextLengthError(state.errorStyle, state.contextWindow, promptTokens));
     }
@@ -213,10 +252,25 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
       }
       if (req.method === 'POST' && path === '/v1/chat/completions') return answerChat(req, res, rec, raw);
       if (req.method === 'GET' && path === '/v1/models') {
+        const vllm = state.local?.options.kind === 'vllm' ? state.local.options : null;
         return sendJson(res, 200, {
           object: 'list',
-          data: state.models.map((id) => ({ id, object: 'model', created: 1_700_000_000, owned_by: 'fake-llm' })),
+          data: [...state.models, ...(state.local?.created.keys() ?? [])].map((id) => ({
+            id,
+            object: 'model',
+            created: 1_700_000_000,
+            owned_by: vllm ? 'vllm' : 'fake-llm',
+            ...(vllm ? { root: id, parent: null, max_model_len: vllm.numCtx } : {}),
+          })),
         });
+      }
+      if (state.local) {
+        try {
+          rec.body = raw.length > 0 ? (JSON.parse(raw) as unknown) : undefined;
+        } catch {
+          rec.body = undefined;
+        }
+        if (answerLocal(state.local, state.models, req.method ?? 'GET', path, raw, res)) return;
       }
       return sendError(
         res,
@@ -244,6 +298,10 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
     setModels: (models) => {
       state.models = [...models];
     },
+    setStrict: (strict) => {
+      state.strict = strict;
+    },
+    rejectedRequests: () => state.requests.filter((r) => r.rejected !== undefined),
     setContextWindow: (window, style) => {
       state.contextWindow = window;
       if (style) state.errorStyle = style;

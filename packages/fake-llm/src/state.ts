@@ -1,5 +1,6 @@
 import type { PromptCache } from './promptCache';
 import type { ReplyBook } from './rules';
+import type { LocalServerState } from './localServers';
 import type { ErrorStyle, RecordedRequest } from './types';
 
 /** What one fake server holds between requests: its script, what it received, its settings. */
@@ -13,4 +14,8 @@ export interface ServerState {
   noVisionModels: string[];
   /** Prefixes of every request answered, for the cached tokens of the next (promptCache.ts). */
   cache: PromptCache;
+  /** Refuse message shapes strict providers refuse (strict.ts). */
+  strict: boolean;
+  /** A local model server's own endpoints and window (localServers.ts), or null. */
+  local: LocalServerState | null;
 }

@@ -144,6 +144,10 @@ export interface RecordedRequest {
   status?: number;
   /** The client went away before the answer was complete (abort or drop). */
   clientClosed: boolean;
+  /** A local Ollama cut the prompt to its window without a word: how many messages it dropped. */
+  silentlyDropped?: number;
+  /** Strict mode refused the request's shape: the provider's sentence (absent otherwise). */
+  rejected?: string;
   /** Chat completions: the `image_url` parts of its messages (absent when none). */
   images?: RecordedImage[];
 }

@@ -75,7 +75,7 @@ export const ContextUsageSchema = z.object({
   }),
   /** The provider's last reported prompt tokens, for calibration (debug). */
   providerPromptTokens: z.number().int().nullable(),
-  /** Provider tokens per estimated token (1 until the provider reported usage); the breakdown is in estimated tokens. */
+  /** Provider tokens per estimated token (1 until the provider reported usage). The breakdown is in the provider's tokens too, and sums to `total`. */
   calibration: z.number(),
   /** The model's view holds something to compact (whether the session is busy is session.updated's). */
   canCompact: z.boolean(),

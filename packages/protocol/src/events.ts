@@ -84,8 +84,11 @@ export type AppEvent =
       /** Percent of the window in use when it began (auto), else null. */
       percent: number | null;
     }
-  /** The step it is on (`summarize`, `memory_checkpoint`, `prune_tool_outputs`…). */
-  | { type: 'compaction.progress'; sessionId: string; step: string }
+  /**
+   * The step it is on (`summarize`, `memory_checkpoint`, `prune_tool_outputs`…), how many steps it
+   * has started (`index`, from 1) and the view's tokens when the step started (the meter's units).
+   */
+  | { type: 'compaction.progress'; sessionId: string; step: string; index?: number; tokens?: number }
   /** Applied: the record is the divider from now on. */
   | { type: 'compaction.finished'; sessionId: string; compaction: CompactionRecord }
   /** Nothing applied: failed, nothing to compact, or cancelled by the user (`cancelled`). */

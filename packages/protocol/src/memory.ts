@@ -29,6 +29,7 @@ export const CANDIDATE_REASONS = [
   'artifact_unconfirmed',
   'shell_startup_noise',
   'open_item_finished',
+  'goal_status_sentence',
 ] as const;
 export const CandidateReasonSchema = z.enum(CANDIDATE_REASONS);
 export type CandidateReason = z.infer<typeof CandidateReasonSchema>;

@@ -72,6 +72,31 @@ export const PresetIdSchema = z.enum([
 ]);
 export type PresetId = z.infer<typeof PresetIdSchema>;
 
+/**
+ * The window a local server runs the profile's model with, as the server said it (read when the
+ * profile is saved or its model changes, `providers.readWindow`): Ollama's num_ctx (`/api/show`
+ * parameters, or `/api/ps` once loaded, else its documented default), LM Studio's loaded context
+ * length, llama.cpp's `n_ctx` (`/props`), vLLM's `max_model_len` (`/v1/models`).
+ */
+export const ServerWindowSchema = z.object({
+  source: z.enum(['ollama', 'lmstudio', 'llamacpp', 'vllm']),
+  /** The model these figures are of (the profile's at the time). */
+  model: z.string(),
+  /** The most a request can hold before the server cuts or refuses it; null: not said (not loaded). */
+  window: z.number().int().positive().nullable(),
+  /** The most the model itself takes (Ollama's `context_length`, LM Studio's `max_context_length`); null: not said. */
+  modelMax: z.number().int().positive().nullable(),
+  /**
+   * Where `window` was read: `num_ctx`, `context_length_loaded` (Ollama's /api/ps), `default`
+   * (Ollama's own default: nothing said otherwise), `loaded_context_length`, `n_ctx`, `max_model_len`.
+   */
+  field: z.string(),
+  /** The Ollama model Threadline made from it to run with the user's larger window (`model-ctxN`). */
+  alias: z.string().nullable(),
+  checkedAt: z.number().int(),
+});
+export type ServerWindow = z.infer<typeof ServerWindowSchema>;
+
 /** What the renderer ever learns of a profile: never the key, only whether one is set. */
 export const ProviderProfileSchema = z.object({
   id: z.string(),
@@ -85,6 +110,8 @@ export const ProviderProfileSchema = z.object({
    * 16000 tokens"); the runtime works with it until the user undoes it. null/absent: none.
    */
   learnedContextWindow: z.number().int().positive().nullable().optional(),
+  /** What the local server said about its window (ServerWindowSchema); null/absent: not a local server, or not read. */
+  serverWindow: ServerWindowSchema.nullable().optional(),
   compactionModel: z.string().max(200).nullable(),
   hasKey: z.boolean(),
   active: z.boolean(),

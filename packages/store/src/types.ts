@@ -12,6 +12,7 @@ import type {
   MessageKind,
   ModelPrice,
   ProviderProfile,
+  ServerWindow,
   ProviderUpsert,
   SearchHit,
   SessionSummary,
@@ -308,6 +309,8 @@ export interface ProvidersRepo {
    * smaller than the profile's contextWindow.
    */
   setLearnedWindow(id: string, window: number | null): ProviderProfile;
+  /** What the local server said about the window it runs the model with (null: forget it). */
+  setServerWindow(id: string, window: ServerWindow | null): ProviderProfile;
   active(): ProviderProfile | null;
   /** The decrypted API key, for the runtime only. */
   secret(id: string): string | null;

@@ -89,6 +89,10 @@ describe('browser mode with the real runtime', () => {
       contextWindow: 16000,
     });
     await ok('providers.setActive', { id: profile.id });
+    // A custom address is asked as vLLM, llama.cpp, Ollama and LM Studio; the fake answers none of them.
+    expect(await ok<{ serverWindow: unknown }>('providers.readWindow', { id: profile.id })).toMatchObject({
+      serverWindow: null,
+    });
     expect(await ok<{ ok: boolean }>('providers.test', { id: profile.id })).toMatchObject({ ok: true });
     await ok('settings.get', {});
     await ok('settings.set', { patch: { approvalPolicy: 'ask' } });
@@ -161,6 +165,8 @@ describe('browser mode with the real runtime', () => {
 
     // Compaction and context.
     await ok('context.usage', { sessionId });
+    const draft = await ok<{ tokens: number; percent: number }>('context.measureDraft', { sessionId, text: 'hello' });
+    expect(draft.tokens).toBeGreaterThan(0);
     await ok('compaction.preview', { sessionId });
     await ok('compaction.run', { sessionId });
     await ok('compaction.list', { sessionId });

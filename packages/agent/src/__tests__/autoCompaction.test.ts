@@ -52,7 +52,7 @@ describe('auto compaction', () => {
     const usage = await h.api['context.usage']({ sessionId: h.sessionId });
     expect(usage.percent).toBeLessThan(80);
     expect(usage.breakdown.summaries).toBeGreaterThan(0);
-  });
+  }, 120_000);
 
   it('compacts between tool calls of one long turn', async () => {
     let n = 0;
@@ -75,14 +75,13 @@ describe('auto compaction', () => {
     expect(records[0].afterSeq).toBeLessThan(final.seq);
     // (Pruned outputs add agent-only placeholders; the user's history keeps the 16 results.)
     expect(history.filter((m) => m.role === 'tool' && m.visibility.user).length).toBe(16);
-    // The request right after the summary call is smaller than the one right before it.
-    const reqs = h.llm.chatRequests();
-    const s = reqs.findIndex((r) => r.isSummaryRequest);
-    const size = (i: number) => (reqs[i].body as { messages: unknown[] }).messages.length;
-    expect(s).toBeGreaterThan(0);
-    expect(size(s + 1)).toBeLessThan(size(s - 1));
-    expect(reqs[s + 1].promptTokens!).toBeLessThan(reqs[s - 1].promptTokens!);
-  });
+    // Under legacy's 20 messages the run prunes old outputs (no model call), and the request after
+    // it is smaller than the one before, though the turn only grew in between.
+    const reqs = h.llm.chatRequests().filter((r) => !r.isSummaryRequest);
+    const shrank = reqs.findIndex((r, i) => i > 0 && r.promptTokens! < reqs[i - 1]!.promptTokens!);
+    expect(shrank).toBeGreaterThan(0);
+    expect(records[0].steps.some((st) => st.name === 'prune_tool_outputs' && (st.pruned as number) > 0)).toBe(true);
+  }, 120_000);
 
   it('a threshold of 0 disables auto compaction', async () => {
     let n = 0;
@@ -123,7 +122,7 @@ describe('calibrated budget', () => {
     expect(h.events.some((e) => e.type === 'compaction.started' && e.trigger === 'auto')).toBe(true);
     expect(compactionNotices(h.history(), 'recovering')).toEqual([]);
     expect(h.llm.chatRequests().every((r) => r.status === 200)).toBe(true);
-  });
+  }, 120_000);
 });
 
 describe('calibration per profile', () => {

@@ -78,9 +78,15 @@ describe('priority_chain and the trigger in the runtime', () => {
     });
     try {
       const again = await reopened['context.usage']({ sessionId: h.sessionId });
-      // The same view (the calibration learned from the provider is the running process's own).
-      expect(again.breakdown).toEqual(after.breakdown);
-      // (Its total is in the reopened process's own calibration, which has seen no provider yet.)
+      // The same view: the meter's parts are in the provider's tokens, scaled by the calibration
+      // the running process learned from the provider (the reopened one has seen none yet: 1).
+      expect(again.calibration).toBe(1);
+      const parts = Object.keys(after.breakdown) as (keyof typeof after.breakdown)[];
+      expect(Object.keys(again.breakdown).sort()).toEqual([...parts].sort());
+      for (const k of parts) {
+        const expected = (again.breakdown[k] ?? 0) * after.calibration;
+        expect(Math.abs((after.breakdown[k] ?? 0) - expected), k).toBeLessThanOrEqual(Math.max(2, expected * 0.01));
+      }
     } finally {
       await reopened.dispose();
       // close() disposes h.api again: give it a fresh one to dispose.

@@ -15,7 +15,8 @@ describe('auto compaction guards', () => {
     let n = 0;
     h = await startHarness({
       window: 6000,
-      settings: { approvalPolicy: 'auto' },
+      // Progressive folds with a summary whatever the count of messages (legacy prunes below 20).
+      settings: { approvalPolicy: 'auto', compaction: { strategy: 'progressive' } },
       llm: {
         // The summarizer's calls fail, so every auto compaction fails.
         rules: [
@@ -29,9 +30,11 @@ describe('auto compaction guards', () => {
     expect(compactionNotices(history, 'compaction_failed').length).toBe(3);
     expect(compactionNotices(history, 'auto_paused').length).toBe(1);
     expect(await h.api['compaction.list']({ sessionId: h.sessionId })).toEqual([]);
+    // The failures named the provider's own sentence.
+    expect(compactionNotices(history, 'compaction_failed')[0]!.content).toContain('summaries are broken today');
     const usage = await h.api['context.usage']({ sessionId: h.sessionId });
     expect(usage.autoPaused).toBe(true);
     // Paused means no more attempts: exactly 3 summary requests reached the provider.
     expect(h.llm.chatRequests().filter((r) => r.isSummaryRequest).length).toBe(3);
-  });
+  }, 120_000);
 });

@@ -87,7 +87,8 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       await api['chat.send']({ sessionId: session.id, text });
       await api.idle(session.id);
     },
-    waitFor(type, pred, timeoutMs = 8000) {
+    // Generous: a busy machine (several test runs on two cores) makes a sandboxed command slow to start.
+    waitFor(type, pred, timeoutMs = 60_000) {
       type E = Extract<AppEvent, { type: typeof type }>;
       const hit = events.find((e): e is E => e.type === type && (!pred || pred(e as E)));
       if (hit) return Promise.resolve(hit);

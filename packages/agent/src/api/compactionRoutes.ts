@@ -1,8 +1,10 @@
+import { countMessageTokensAsync } from '@threadline/context';
 import { AppError, type AppApi } from '@threadline/protocol';
 import { compactOnRequest } from '../turn/manualCompaction';
 import { planCompaction } from '../turn/compaction';
 import { fitMessage } from '../turn/fitMessage';
 import { persistCompactionNotice } from '../turn/notices';
+import { tokenBudget } from '../turn/budget';
 import { computeUsage } from '../turn/usage';
 import { buildSessionView } from '../turn/view';
 import { refreshUsage } from '../turn/modelCall';
@@ -16,6 +18,7 @@ type CompactionRoutes = Pick<
   | 'compaction.undo'
   | 'compaction.list'
   | 'context.usage'
+  | 'context.measureDraft'
   | 'compaction.fitMessage'
 >;
 
@@ -107,6 +110,21 @@ export function compactionRoutes(ctx: ApiContext): CompactionRoutes {
       await ctx.deps.sandbox?.info();
       const scope = scopeFor(ctx, sessionId, new AbortController().signal);
       return computeUsage(scope, buildSessionView(scope));
+    },
+    'context.measureDraft': async ({ sessionId, text }) => {
+      requireSession(ctx, sessionId);
+      await ctx.deps.sandbox?.info();
+      const scope = scopeFor(ctx, sessionId, new AbortController().signal);
+      const budget = tokenBudget(scope.deps, sessionId, scope.profile);
+      const sv = buildSessionView(scope);
+      const usage = computeUsage(scope, sv, budget);
+      // Counted like the message it would become (a long paste on the work pool, not here), and
+      // added to the view the way the meter counts it (turn/budget.ts).
+      const own = await countMessageTokensAsync({ role: 'user', content: text }, scope.profile.model);
+      const total = budget.providerTokens(sv.view.tokens + own);
+      const tokens = Math.max(0, total - usage.total);
+      const percent = usage.window > 0 ? Math.round((total / usage.window) * 1000) / 10 : 0;
+      return { tokens, total, window: usage.window, percent };
     },
   };
 }

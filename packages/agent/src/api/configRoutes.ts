@@ -9,6 +9,7 @@ import { requireSession, type ApiContext } from './apiContext';
 import { notFound } from './errors';
 import { checkWorkingFolder } from '../workspace/reach';
 import { reachBase } from '../workspace/sessionFolder';
+import { readServerWindow, withRequestedWindow } from '../provider/serverWindow';
 
 type ConfigRoutes = Pick<
   AppApi,
@@ -22,6 +23,7 @@ type ConfigRoutes = Pick<
   | 'providers.upsert'
   | 'providers.setActive'
   | 'providers.test'
+  | 'providers.readWindow'
 >;
 
 function origin(url: string): string | null {
@@ -39,6 +41,21 @@ export function configRoutes(ctx: ApiContext): ConfigRoutes {
     const profile = store.providers.get(id);
     if (!profile) throw notFound('provider profile', id);
     return { profile, secret: store.providers.secret(id) };
+  };
+  /**
+   * What the local server says about the window it runs the profile's model with, stored with the
+   * profile; when the profile's window is larger than Ollama's num_ctx, Ollama is asked to run the
+   * model with it (serverWindow.ts). A server that says nothing keeps what was read before for
+   * the same model, and forgets it for another.
+   */
+  const readWindow = async (id: string): Promise<ProviderProfile> => {
+    const { profile, secret } = storedProfile(id);
+    const read = await readServerWindow(profile, secret, { now: ctx.deps.now });
+    const sw = read
+      ? await withRequestedWindow(profile, read, profile.contextWindow, secret, { now: ctx.deps.now })
+      : null;
+    const kept = sw ?? (profile.serverWindow?.model === profile.model ? profile.serverWindow : null);
+    return store.providers.setServerWindow(id, kept ?? null);
   };
   // Testing what the form holds must not save it: a failed first-run test would otherwise leave
   // a broken profile behind, and a test in Settings would apply edits nobody confirmed.
@@ -83,8 +100,10 @@ export function configRoutes(ctx: ApiContext): ConfigRoutes {
       return store.settings.set(patch);
     },
     'providers.list': async () => store.providers.list(),
-    'providers.upsert': async (input) => store.providers.upsert(input),
+    // Saved, then the local server's window read for its model (a save of a hosted profile reads nothing).
+    'providers.upsert': async (input) => readWindow(store.providers.upsert(input).id),
     'providers.setActive': async ({ id }) => store.providers.setActive(id),
+    'providers.readWindow': async ({ id }) => readWindow(storedProfile(id).profile.id),
     'providers.test': async (input) => {
       const { profile, secret } = 'draft' in input ? draftProfile(input.draft) : storedProfile(input.id);
       // Without the key a hosted provider needs, no request can tell more than this.

@@ -4,6 +4,7 @@ import { ToolCallAssembler } from './assemble';
 import { ProviderError, asVisionRefusal, classifyError } from './errors';
 import { toSdkMessages } from './messages';
 import { readUsage } from './usage';
+import { requestModel } from './serverWindow';
 import { DEFAULT_MAX_RETRIES, canRetryStream, observeAttempts, type RetryInfo } from './retry';
 import type {
   CompleteRequest,
@@ -44,6 +45,8 @@ export function createProviderClient(
   apiKey: string | null | undefined,
   opts: ProviderClientOptions = {},
 ): ProviderClient {
+  // The model requests name: an Ollama model made to run with the user's window, when there is one.
+  target = { ...target, model: requestModel(target) };
   const maxRetries = opts.maxRetries ?? DEFAULT_MAX_RETRIES;
   const now = opts.now ?? Date.now;
   const defaultHeaders: Record<string, string> =

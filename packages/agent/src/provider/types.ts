@@ -1,4 +1,4 @@
-import type { ChatMessage, PresetId, ToolCall } from '@threadline/protocol';
+import type { ChatMessage, PresetId, ServerWindow, ToolCall } from '@threadline/protocol';
 import type { ToolCallDelta } from './assemble';
 import type { RetryInfo } from './retry';
 import type { ImageResolver } from './messages';
@@ -10,6 +10,8 @@ export interface ProviderTarget {
   /** A cheaper model for summaries; `complete` uses it when set. */
   compactionModel?: string | null;
   preset?: PresetId;
+  /** A local server's window for the model (Ollama: the model made to run with the user's window, `requestModel`). */
+  serverWindow?: ServerWindow | null;
 }
 
 /** A function tool as the chat completions API takes it. */

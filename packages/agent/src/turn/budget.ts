@@ -1,5 +1,5 @@
 import { INITIAL_CALIBRATION, countMessageTokens, observeUsage, shouldAutoCompact } from '@threadline/context';
-import type { ProviderProfile } from '@threadline/protocol';
+import type { ProviderProfile, ServerWindow } from '@threadline/protocol';
 import type { ToolRegistry } from '../tools/registry';
 import type { TurnDeps } from './deps';
 
@@ -61,15 +61,23 @@ export function toolDefinitionTokens(deps: Pick<TurnDeps, 'toolsFor'>, sessionId
 
 /**
  * The window the runtime works with: the profile's, or the smaller one the provider stated in a
- * context-limit error (`learnedContextWindow`, issue 22), until the user undoes it.
+ * context-limit error (`learnedContextWindow`, issue 22) until the user undoes it, or the smaller
+ * one the local server runs the model with (`serverWindow`, read from the server: past it Ollama
+ * silently drops the beginning, the others refuse).
  */
 export function effectiveWindow(
-  profile: Pick<ProviderProfile, 'contextWindow'> & { learnedContextWindow?: number | null },
+  profile: Pick<ProviderProfile, 'contextWindow'> & {
+    learnedContextWindow?: number | null;
+    model?: string;
+    serverWindow?: ServerWindow | null;
+  },
 ): number {
+  let w = profile.contextWindow;
   const learned = profile.learnedContextWindow;
-  return typeof learned === 'number' && learned > 0 && learned < profile.contextWindow
-    ? learned
-    : profile.contextWindow;
+  if (typeof learned === 'number' && learned > 0 && learned < w) w = learned;
+  const sw = profile.serverWindow;
+  if (sw?.window && (profile.model === undefined || sw.model === profile.model) && sw.window < w) w = sw.window;
+  return w;
 }
 
 /** Calibration is learned per profile and model: a switch must not carry a ratio over. */

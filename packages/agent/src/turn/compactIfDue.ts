@@ -1,17 +1,24 @@
-import { AUTO_MIN_MESSAGES, MAX_CONSECUTIVE_FAILURES } from '@threadline/context';
+import { AUTO_MIN_MESSAGES, MAX_CONSECUTIVE_FAILURES, autoCompactionHeld } from '@threadline/context';
 import type { Turn } from './turn';
-import { CANCELLED_REASON, runCompaction } from './compaction';
+import { CANCELLED_REASON, isStepFailure, runCompaction } from './compaction';
 import { persistCompactionNotice } from './notices';
-import { tokenBudget, type TokenBudget } from './budget';
+import { effectiveWindow, tokenBudget, type TokenBudget } from './budget';
 import { autoEnabled } from './usage';
 import { buildSessionView, type SessionView } from './view';
 
 /** Consecutive failed auto compactions before auto compaction pauses for the session. */
 export const AUTO_FAILURE_LIMIT = MAX_CONSECUTIVE_FAILURES;
 
+/** Reasons of an automatic run that found nothing to do yet: no failure, never counted. */
+const NOT_DUE = new Set(['below_threshold', 'too_few_messages', CANCELLED_REASON]);
+
 /**
  * Compact if due (the auto trigger): before every model call, also between tool calls of one
  * turn. Returns the view to send: the new one after a compaction, the same one otherwise.
+ * Below the strategy's minimum of messages the engine only prunes (pruning needs no minimum), and
+ * over the window it folds whatever the count; such a run makes no model call and is told only
+ * once it applies. After a compaction that freed too little to matter (or a run that could not
+ * help), the trigger holds until the view has grown again: no compaction at every call.
  */
 export async function compactIfDue(
   scope: Turn,
@@ -24,18 +31,31 @@ export async function compactIfDue(
   // In the provider's tokens: the view's estimate plus the tool definitions, calibrated. The
   // engine is handed this same usage figure (turn/compaction.ts), so it cannot refuse what fired.
   if (!budget.overThreshold(sv.view.tokens, settings.compaction.autoThreshold)) return sv;
-  // Below the strategy's minimum a compaction is not due yet (not a failure): recovery covers a
-  // short session with a huge message.
-  if (conversationLength(sv) < AUTO_MIN_MESSAGES[settings.compaction.strategy]) return sv;
-  const percent = Math.round(budget.usage(sv.view.tokens) * 100);
+  const window = effectiveWindow(scope.profile);
+  const now = budget.providerTokens(sv.view.tokens);
+  if (autoCompactionHeld(rt.lastAuto, now, window)) return sv;
+  const usage = budget.usage(sv.view.tokens);
+  const percent = Math.round(usage * 100);
+  const pruneOnly = conversationLength(sv) < AUTO_MIN_MESSAGES[settings.compaction.strategy] && usage <= 1;
   // No notice: the compaction.started event shows it in place, and its record is the divider.
-  const outcome = await runCompaction(scope, { percent, trigger: 'auto', instructions: null, targetTokens: null });
+  const outcome = await runCompaction(scope, {
+    percent,
+    trigger: 'auto',
+    instructions: null,
+    targetTokens: null,
+    quiet: pruneOnly,
+  });
   if (outcome.ok) {
     rt.consecutiveAutoFailures = 0;
-    return buildSessionView(scope);
+    const next = buildSessionView(scope);
+    rt.lastAuto = { tokensBefore: now, tokensAfter: budget.providerTokens(next.view.tokens) };
+    return next;
   }
   // A compaction the user cancelled says nothing about whether compaction works: not counted.
   if (outcome.reason === CANCELLED_REASON) return sv;
+  // Nothing it could do now (not a step that broke): not again until the view has grown.
+  if (!isStepFailure(outcome.reason ?? '')) rt.lastAuto = { tokensBefore: now, tokensAfter: now };
+  if (NOT_DUE.has(outcome.reason ?? '')) return sv;
   rt.consecutiveAutoFailures += 1;
   if (rt.consecutiveAutoFailures >= AUTO_FAILURE_LIMIT) {
     rt.autoPaused = true;

@@ -6,6 +6,7 @@ import {
   dryRunSummarizer,
   isContextLimitError,
   locateHiddenRange,
+  pairSafeEnd,
   type CompactInput,
   type CompactResult,
   type SummarizeRequest,
@@ -18,7 +19,7 @@ import type { TurnDeps } from './deps';
 import { effectiveWindow, tokenBudget, type TokenBudget } from './budget';
 import { emitCost, recordCall } from './cost';
 import { persistCompactionNotice } from './notices';
-import { buildSessionView, type SessionView } from './view';
+import { buildSessionView, viewTokensAfter, type SessionView } from './view';
 import { settleCounts } from './counting';
 import { emitSession, type Turn } from './turn';
 
@@ -78,6 +79,9 @@ export function summarizerFor(
     });
 }
 
+/** The share of the window a summary request's cached prefix leaves unused, for the estimate's error. */
+const PREFIX_MARGIN = 0.05;
+
 /**
  * The engine's summarizer. When the summary runs on the conversation's own model, the request is
  * the conversation as the model last saw it (same tools, same messages) — as far as the window
@@ -101,19 +105,27 @@ function summarizeFor(
     if (view && at) {
       // The instruction is about as long whichever messages follow it: counted on the full prefix.
       const full = buildPrefixSummaryRequestMessages(r, view.messages);
-      const room = window - r.maxSummaryTokens - (full ? countMessageTokens(full.at(-1)!, req.profile.model) : window);
+      // Less a margin for the estimate (its calibration is still being learned early in a session):
+      // a prefix the provider finds too long costs a refused request and a second call.
+      const margin = Math.ceil(window * PREFIX_MARGIN);
+      const room =
+        window - margin - r.maxSummaryTokens - (full ? countMessageTokens(full.at(-1)!, req.profile.model) : window);
       let used = 0;
       let end = 0;
       for (; end < view.entries.length && used + view.entries[end]!.tokens <= room; end++)
         used += view.entries[end]!.tokens;
+      // Never between a call and its results (a compaction between tool calls, a large result):
+      // the prefix ends before the call, as a strict provider refuses a call without its results.
+      end = pairSafeEnd(view.messages, end);
       const prefixed = end > at.last ? buildPrefixSummaryRequestMessages(r, view.messages.slice(0, end)) : null;
       if (prefixed) {
-        let text: string;
+        let text = '';
         try {
           text = await summarize(prefixed, req.deps.toolsFor(req.sessionId).specs());
         } catch (err) {
-          if (isContextLimitError(err)) overflowed = true;
-          throw err;
+          // The provider counts more than our estimate: the transcript prompt, now and from here on.
+          if (!isContextLimitError(err)) throw err;
+          overflowed = true;
         }
         // The tools are offered (the cached prefix holds them): a model that answered with a
         // tool call instead of the note is asked again with the transcript prompt, which has none.
@@ -133,6 +145,11 @@ export interface CompactionOptions {
   percent?: number | null;
   /** Preview: no model call, a stand-in summary of realistic length. */
   dryRun?: boolean;
+  /**
+   * A run with no model call that may well change nothing (an automatic prune below the
+   * strategy's minimum): told only once it applies, so one that cannot help shows nothing at all.
+   */
+  quiet?: boolean;
 }
 
 /**
@@ -149,7 +166,7 @@ export async function planCompaction(
   await settleCounts(deps.store, turn.snapshot(), profile.model);
   const view = buildSessionView(turn);
   const budget = tokenBudget(deps, sessionId, profile);
-  const req: CompactionRequest & { dryRun?: boolean } = {
+  const req: CompactionRequest & Pick<CompactionOptions, 'dryRun' | 'quiet'> = {
     deps,
     sessionId,
     settings: turn.settings,
@@ -161,16 +178,16 @@ export async function planCompaction(
   };
   // On the work pool when the history is large (worker/offThread.ts); the summarizer stays here.
   const plan = await compactOffThread(compactInput(req, view, budget));
-  return inProviderTokens(plan, budget);
+  return inProviderTokens(plan, budget, view, plan.ok ? viewTokensAfter(turn, view, plan) : view.view.tokens);
 }
 
 /** What the engine is asked: the view's parts, the strategy's settings, the summarizer. */
 export function compactInput(
-  req: CompactionRequest & { dryRun?: boolean },
+  req: CompactionRequest & Pick<CompactionOptions, 'dryRun' | 'quiet'>,
   view: Pick<SessionView, 'history' | 'compactions' | 'memoryBlock' | 'systemPrompt' | 'facts'> &
     Partial<Pick<SessionView, 'view'>>,
-  /** The window and tool definitions in the view's calibrated units, and the usage (turn/budget.ts). */
-  budget: Pick<TokenBudget, 'engineWindow' | 'toolTokens' | 'usage'>,
+  /** The window and tool definitions in the view's calibrated units, the usage and the ratio (turn/budget.ts). */
+  budget: Pick<TokenBudget, 'engineWindow' | 'toolTokens' | 'usage' | 'ratio'>,
 ): CompactInput {
   const now = req.deps.now();
   return {
@@ -198,30 +215,42 @@ export function compactInput(
     summarizer: req.dryRun
       ? dryRunSummarizer
       : summarizeFor(req, view.view, Math.max(1, budget.engineWindow - budget.toolTokens)),
-    onStep: req.dryRun ? undefined : (step) => progress(req, step),
+    onStep: req.dryRun || req.quiet ? undefined : (step, tokens) => progress(req, step, tokens, budget.ratio),
     now: () => now,
     newId: req.deps.newId,
     sessionId: req.sessionId,
   };
 }
 
-/** The step a running compaction is on: kept for chat.state and pushed to the renderers. */
-function progress(req: CompactionRequest, step: string): void {
+/**
+ * The step a running compaction is on, how many it started and the view's tokens then (in the
+ * meter's units): kept for chat.state and pushed to the renderers.
+ */
+function progress(req: CompactionRequest, step: string, engineTokens: number, ratio: number): void {
   const rt = req.deps.runtime(req.sessionId);
-  if (rt.compaction) rt.compaction = { ...rt.compaction, step };
-  req.deps.emit({ type: 'compaction.progress', sessionId: req.sessionId, step });
+  const index = (rt.compaction?.index ?? 0) + 1;
+  const tokens = Math.round(engineTokens * ratio);
+  if (rt.compaction) rt.compaction = { ...rt.compaction, step, index, tokens };
+  req.deps.emit({ type: 'compaction.progress', sessionId: req.sessionId, step, index, tokens });
 }
 
 /**
  * The engine counts in the view's estimate, tool definitions included; records, notices and
- * previews speak like the meter (provider units).
+ * previews speak like the meter (provider units). Before and after are the meter's own figures:
+ * the view the trigger read, and the view the next request will hold (`afterView`), so a divider
+ * says what the meter said and will say.
  */
-function inProviderTokens(plan: CompactionPlan, budget: TokenBudget): CompactionPlan {
+function inProviderTokens(
+  plan: CompactionPlan,
+  budget: TokenBudget,
+  sv: SessionView,
+  afterView: number,
+): CompactionPlan {
   const p = (tokens: number): number => Math.round(tokens * budget.ratio);
   return {
     ...plan,
-    tokensBefore: p(plan.tokensBefore),
-    tokensAfter: p(plan.tokensAfter),
+    tokensBefore: budget.providerTokens(sv.view.tokens),
+    tokensAfter: budget.providerTokens(afterView),
     steps: plan.steps.map((st) => ({ ...st, tokensBefore: p(st.tokensBefore), tokensAfter: p(st.tokensAfter) })),
   };
 }
@@ -238,7 +267,13 @@ export async function runCompaction(turn: Turn, opts: CompactionOptions): Promis
   const rt = turn.runtime;
   const running = { trigger, strategy, instructions: opts.instructions, percent: opts.percent ?? null };
   rt.compaction = { ...running, step: null };
-  deps.emit({ type: 'compaction.started', sessionId, ...running });
+  let announced = false;
+  const announce = (): void => {
+    if (announced) return;
+    announced = true;
+    deps.emit({ type: 'compaction.started', sessionId, ...running });
+  };
+  if (!opts.quiet) announce();
   const summaryCalls: number[] = [];
   const cancelled: CompactionOutcome = { ok: false, record: null, reason: CANCELLED_REASON, plan: null };
   try {
@@ -246,14 +281,15 @@ export async function runCompaction(turn: Turn, opts: CompactionOptions): Promis
     try {
       plan = await planCompaction(turn, opts, summaryCalls);
     } catch (err) {
-      if (signal.aborted) return ended(turn, cancelled, summaryCalls);
+      if (signal.aborted) return ended(turn, cancelled, summaryCalls, announced);
+      announce();
       const reason = `summary_failed: ${(err as Error).message}`.slice(0, 300);
       persistCompactionNotice(deps, sessionId, { type: 'compaction_failed', trigger, strategy, reason });
       return ended(turn, { ok: false, record: null, reason, plan: null }, summaryCalls);
     }
     // The engine turns an aborted summary into a failed step; the user's cancel is no failure, so
     // no failure notice, and a plan finished after the cancel is not applied either.
-    if (signal.aborted) return ended(turn, cancelled, summaryCalls);
+    if (signal.aborted) return ended(turn, cancelled, summaryCalls, announced);
     const reduces =
       plan.ok && plan.tokensAfter < plan.tokensBefore && (plan.hiddenIds.length > 0 || plan.inserted.length > 0);
     if (!reduces) {
@@ -261,7 +297,8 @@ export async function runCompaction(turn: Turn, opts: CompactionOptions): Promis
       const failed: CompactionOutcome = { ok: false, record: null, reason, plan };
       // An automatic run that cannot help (nothing to hide, too few messages, no reduction) is no
       // failure the user can act on: no element in the chat. A step that failed still says so.
-      if (trigger === 'auto' && !isStepFailure(reason)) return ended(turn, failed, summaryCalls);
+      if (trigger === 'auto' && !isStepFailure(reason)) return ended(turn, failed, summaryCalls, announced);
+      announce();
       const big = plan.oversized;
       if (big) {
         // Which message, by how much: the notice offers to cut it or leave it out (chat.fitMessage).
@@ -288,6 +325,7 @@ export async function runCompaction(turn: Turn, opts: CompactionOptions): Promis
       });
       return ended(turn, failed, summaryCalls);
     }
+    announce();
     // The record, its inserted messages and the memory snapshot row: one transaction.
     const { record } = deps.sessions.applyCompaction(
       sessionId,
@@ -312,8 +350,11 @@ export async function runCompaction(turn: Turn, opts: CompactionOptions): Promis
   }
 }
 
-/** How it ended, told: the summaries' cost goes with the divider (a failed compaction's calls stay unlinked). */
-function ended(turn: Turn, outcome: CompactionOutcome, summaryCalls: number[]): CompactionOutcome {
+/**
+ * How it ended, told: the summaries' cost goes with the divider (a failed compaction's calls stay
+ * unlinked). A quiet run never announced has nothing to end.
+ */
+function ended(turn: Turn, outcome: CompactionOutcome, summaryCalls: number[], announced = true): CompactionOutcome {
   const { deps, sessionId } = turn;
   turn.runtime.compaction = null;
   if (outcome.ok && outcome.record && summaryCalls.length > 0) {
@@ -323,7 +364,7 @@ function ended(turn: Turn, outcome: CompactionOutcome, summaryCalls: number[]): 
     emitCost(deps, sessionId);
   }
   if (outcome.ok && outcome.record) deps.emit({ type: 'compaction.finished', sessionId, compaction: outcome.record });
-  else {
+  else if (announced) {
     const reason = outcome.reason ?? 'did_not_reduce';
     deps.emit({ type: 'compaction.failed', sessionId, reason, cancelled: reason === CANCELLED_REASON });
   }

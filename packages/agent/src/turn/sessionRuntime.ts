@@ -1,4 +1,4 @@
-import { INITIAL_CALIBRATION, type CalibrationState } from '@threadline/context';
+import { INITIAL_CALIBRATION, type LastAutoCompaction, type CalibrationState } from '@threadline/context';
 import type { CostLedger } from './costLedger';
 import type {
   ChatState,
@@ -30,6 +30,11 @@ export class SessionRuntime {
   readonly denyReasons = new Map<string, string>();
   consecutiveAutoFailures = 0;
   autoPaused = false;
+  /**
+   * The last automatic compaction's figures (provider tokens): one that freed too little holds the
+   * auto trigger until the view has grown again (`autoCompactionHeld`: no compaction loops).
+   */
+  lastAuto: LastAutoCompaction | null = null;
   providerPromptTokens: number | null = null;
   /** provider / estimate, from the usage of past calls (see turn/budget.ts)... */
   calibration: CalibrationState = INITIAL_CALIBRATION;

@@ -102,7 +102,8 @@ function recordProcess(
 }
 
 /**
- * The full text behind a truncated tool result (or oversized user message) for read_tool_output.
+ * The full text behind a truncated tool result, an oversized user message, or any message of the
+ * conversation a compaction cut to fit (its marker names the message's id) for read_tool_output.
  * The snapshot's light history finds the id without loading any full output (up to 1 MiB each);
  * only the one message asked for is read whole, from disk.
  */
@@ -112,7 +113,9 @@ function lookupToolOutput(scope: Turn, id: string): string | null {
   if (history.some((x) => x.role === 'user' && attachmentsOf(x).some((a) => a.id === id && a.kind === 'text')))
     return scope.deps.store.attachments.text(id);
   const hit = history.find((x) => (x.role === 'tool' && x.tool_call_id === id) || x.id === id);
-  if (!hit || (hit.role !== 'tool' && hit.meta?.truncated !== true)) return null;
+  // A message of the conversation the model was shown (never a notice or another user-only row).
+  if (!hit || (hit.role !== 'tool' && hit.meta?.truncated !== true && !(hit.visibility.agent && hit.kind === 'normal')))
+    return null;
   const m = scope.deps.store.messages.get(hit.id);
   if (!m) return null;
   return m.fullOutput ?? m.content ?? '';

@@ -24,13 +24,10 @@ export function computeUsage(
     window,
     percent: window > 0 ? Math.round((total / window) * 1000) / 10 : 0,
     threshold: settings.compaction.autoThreshold,
-    breakdown: {
-      ...sv.view.breakdown,
-      tools: budget.toolTokens,
-      // The instructions and the project's memory are part of the system prompt; the meter shows
-      // each as its own share.
-      ...systemShares(sv),
-    },
+    // In the provider's tokens like `total`, and summing to it exactly: the meter's bar, its table
+    // and its figure are one count. The instructions and the project's memory are part of the
+    // system prompt; the meter shows each as its own share.
+    breakdown: inProviderTokens({ ...sv.view.breakdown, tools: budget.toolTokens, ...systemShares(sv) }, total),
     // Another profile's figure would mislead: only what this one reported.
     providerPromptTokens: budget.learned ? rt.providerPromptTokens : null,
     calibration: Math.round(budget.ratio * 1000) / 1000,
@@ -44,6 +41,29 @@ export function computeUsage(
     toolsOverShare:
       toolServers > 0 && window > 0 && budget.toolTokens * budget.ratio > settings.mcp.toolShareWarning * window,
   };
+}
+
+/**
+ * The parts of the view (the engine's estimate) scaled to `total` (the provider's tokens), each a
+ * whole number, summing to `total` exactly (the remainder goes to the largest fractions).
+ */
+export function inProviderTokens<T extends Record<string, number | undefined>>(parts: T, total: number): T {
+  const keys = Object.keys(parts).filter((k) => typeof parts[k] === 'number');
+  const sum = keys.reduce((n, k) => n + (parts[k] as number), 0);
+  const out: Record<string, number> = {};
+  if (sum <= 0) {
+    for (const k of keys) out[k] = 0;
+    return out as T;
+  }
+  const exact = keys.map((k) => ({ k, v: ((parts[k] as number) * total) / sum }));
+  for (const { k, v } of exact) out[k] = Math.floor(v);
+  let left = total - exact.reduce((n, { k }) => n + out[k]!, 0);
+  for (const { k } of [...exact].sort((a, b) => (b.v % 1) - (a.v % 1))) {
+    if (left <= 0) break;
+    out[k]! += 1;
+    left--;
+  }
+  return out as T;
 }
 
 export function emitUsage(turn: Turn, sv: SessionView, budget?: TokenBudget): void {

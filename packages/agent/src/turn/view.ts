@@ -1,4 +1,12 @@
-import { TOKENS_PER_MESSAGE, buildMemoryBlock, buildView, countMessageTokens, type View } from '@threadline/context';
+import {
+  TOKENS_PER_MESSAGE,
+  buildMemoryBlock,
+  buildView,
+  countMessageTokens,
+  toCompactionRecord,
+  type CompactResult,
+  type View,
+} from '@threadline/context';
 import type {
   CompactionRecord,
   MemoryFact,
@@ -132,6 +140,25 @@ export function buildSessionView(turn: Turn): SessionView {
     instructionsTokens: partTokens(instructions, profile.model),
     projectTokens: partTokens(project, profile.model),
   };
+}
+
+/**
+ * The view's tokens (the engine's estimate) once a computed compaction is applied: what the next
+ * request will hold, counted as the meter counts it (the inserted messages at their anchors, the
+ * hidden ones out, the memory block rebuilt from the facts as it is after every compaction). A
+ * divider's "after" and a preview's are this figure, so they say what the meter will say.
+ */
+export function viewTokensAfter(turn: Turn, sv: SessionView, plan: CompactResult): number {
+  const snap = turn.snapshot();
+  const record = toCompactionRecord(plan, { sessionId: turn.sessionId, createdAt: 0 });
+  const view = buildView({
+    history: [...sv.inView, ...plan.inserted],
+    compactions: [...sv.compactions, record],
+    memoryBlock: sv.memoryBlock === null ? null : buildMemoryBlock(snap.facts),
+    systemPrompt: sv.systemPrompt,
+    model: turn.profile.model,
+  });
+  return view.tokens;
 }
 
 /** A part of the system prompt's tokens (0: none). */

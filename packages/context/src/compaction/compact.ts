@@ -23,6 +23,7 @@ import { summarize, memoryCheckpoint, rebuild } from './steps/folding';
 import { brutePrune, keepHeadTail, pruneToolOutputs, stripChitchat } from './steps/pruning';
 import { dropMonologues } from './steps/monologues';
 import { cutToolOutputs } from './steps/cut';
+import { cutMessages } from './steps/cutMessages';
 import { applyLedger, oversizedKeptMessage, type LedgerSlot, type ViewNamesMemo } from './finish';
 import { SUMMARY_PREFIX } from './prompts';
 import { imageHorizon, imagePartsOf, imagePlaceholder, imageTokens } from '../view/images';
@@ -72,8 +73,11 @@ export interface CompactInput {
   newId?: () => string;
   tokenCache?: TokenCache;
   sessionId?: string;
-  /** Told before each step runs, so a caller can show the compaction's progress. */
-  onStep?: (step: StepName) => void;
+  /**
+   * Told before each step runs, with the view's tokens at that point (the engine's estimate), so a
+   * caller can show the compaction's progress.
+   */
+  onStep?: (step: StepName, tokens: number) => void;
 }
 
 export interface CompactResult {
@@ -110,6 +114,9 @@ function defaultTargetFor(input: CompactInput): number {
     return priorityChainTarget(input.window, input.threshold);
   return defaultTarget(input.window);
 }
+
+/** Reason prefix of a step that threw (`step_failed:summarize: <the provider's sentence>`). */
+export const STEP_FAILED = 'step_failed';
 
 /** Reason prefix of the one failure best effort cannot avoid (a kept message over the window). */
 export const MESSAGE_OVER_WINDOW = 'message_over_window';
@@ -156,14 +163,22 @@ async function runStep(state: WorkState, ctx: StepContext, spec: StepSpec): Prom
       return brutePrune(state, ctx, spec);
     case 'cut_tool_outputs':
       return cutToolOutputs(state, ctx);
+    case 'cut_messages':
+      return cutMessages(state, ctx);
   }
 }
 
 /**
  * Best effort after a strategy's own steps: older kept outputs become placeholders, then the
- * oldest outputs still in the view are cut with markers, until the view fits.
+ * oldest outputs still in the view are cut with markers, then messages too large to carry whole
+ * keep their head and tail, until the view fits. Pruning needs no minimum of messages: below a
+ * strategy's minimum, an automatic run is only this.
  */
-const BEST_EFFORT: StepSpec[] = [{ name: 'prune_tool_outputs', keepLast: 2 }, { name: 'cut_tool_outputs' }];
+const BEST_EFFORT: StepSpec[] = [
+  { name: 'prune_tool_outputs', keepLast: 2 },
+  { name: 'cut_tool_outputs' },
+  { name: 'cut_messages' },
+];
 
 /** The usage the run is judged by: the caller's figure when it gave one, else tokens / window. */
 function usageOf(input: CompactInput, before: number): number {
@@ -253,7 +268,10 @@ export async function compact(input: CompactInput): Promise<CompactResult> {
 
   if (!(input.window > 0)) return fail('invalid_window');
   const nonInserted = state.entries.filter((e) => typeof e.msg.meta?.['compactionId'] !== 'string').length;
-  if (input.trigger === 'auto' && nonInserted < AUTO_MIN_MESSAGES[input.strategy]) return fail('too_few_messages');
+  // Below a strategy's minimum, an automatic run does not fold yet, but pruning needs no minimum;
+  // over the window, nothing waits.
+  const belowMinimum = input.trigger === 'auto' && nonInserted < AUTO_MIN_MESSAGES[input.strategy];
+  const foldsNow = !belowMinimum || before > input.window;
 
   const ctx: StepContext = {
     strategy: input.plan ? 'custom' : input.strategy,
@@ -273,6 +291,7 @@ export async function compact(input: CompactInput): Promise<CompactResult> {
   // when the strategy's own plan hid nothing.
   const fallbackAt = input.trigger === 'manual' && !input.plan ? plan.push(manualFallback(input.strategy)) - 1 : -1;
   if (plan.length === 0 || belowThreshold(input, before)) return fail('below_threshold');
+  if (!foldsNow) plan.length = 0;
   if (fixed > input.window)
     return fail(
       `${MESSAGE_OVER_WINDOW}: the system prompt, tool definitions and memory block are ${fixed} tokens, over the window of ${input.window}, and may not be hidden`,
@@ -287,24 +306,23 @@ export async function compact(input: CompactInput): Promise<CompactResult> {
   }
   const original = [...state.entries];
 
-  const run = async (spec: StepSpec): Promise<boolean> => {
+  /** Runs one step; null when it ran, else why it failed (the summarizer's own sentence). */
+  const run = async (spec: StepSpec): Promise<string | null> => {
     const tokensBefore = state.total();
-    input.onStep?.(spec.name);
+    input.onStep?.(spec.name, viewTotal());
     try {
       const detail = await runStep(state, ctx, spec);
       steps.push({ name: spec.name, tokensBefore, tokensAfter: state.total(), ...detail });
-      return true;
+      return null;
     } catch (err) {
-      steps.push({
-        name: spec.name,
-        tokensBefore,
-        tokensAfter: tokensBefore,
-        skipped: 'failed',
-        error: errorMessage(err),
-      });
-      return false;
+      const error = errorMessage(err);
+      steps.push({ name: spec.name, tokensBefore, tokensAfter: tokensBefore, skipped: 'failed', error });
+      return error;
     }
   };
+  /** A failed step's reason names the step and carries what went wrong, as the provider said it. */
+  const stepFailed = (name: StepName, error: string): CompactResult =>
+    fail(`${STEP_FAILED}:${name}: ${error}`.slice(0, 600));
   let slot: LedgerSlot | null = null;
   const viewNamesMemo: ViewNamesMemo = new Map();
   // The ledger is part of the view a strategy must fit: it is (re)applied before every stop check.
@@ -321,18 +339,30 @@ export async function compact(input: CompactInput): Promise<CompactResult> {
     const now = viewTotal();
     if (now <= target && now < before) break;
     if (i === fallbackAt && now < before) break;
-    for (const spec of group) if (!(await run(spec))) return fail(`step_failed:${spec.name}`);
+    for (const spec of group) {
+      const error = await run(spec);
+      if (error !== null) return stepFailed(spec.name, error);
+    }
   }
   ledger();
   for (const spec of BEST_EFFORT) {
     if (viewTotal() <= target) break;
-    if (!(await run(spec))) return fail(`step_failed:${spec.name}`);
+    const error = await run(spec);
+    if (error !== null) return stepFailed(spec.name, error);
     ledger();
   }
 
   const after = viewTotal();
   // Never a larger view: a compaction that does not shrink it changes nothing.
-  if (after >= before) return fail('no_reduction');
+  if (after >= before) return fail(foldsNow ? 'no_reduction' : 'too_few_messages');
+  // Never "ok" over the window: what could not be made smaller is named (the runtime offers to cut it).
+  if (after > input.window) {
+    const big = largestEntry(state);
+    return fail(
+      `${MESSAGE_OVER_WINDOW}: after every step the view is ${after} tokens, over the window of ${input.window}; the largest message left, the ${big.msg.role} message ${big.msg.id} (seq ${big.msg.seq}), is ${big.tokens} tokens`,
+      { id: big.msg.id, seq: big.msg.seq, role: big.msg.role, tokens: big.tokens },
+    );
+  }
   const inserted = state.inserted.map((m, i) => ({ ...m, seq: afterSeq + 1 + i }));
   return {
     ok: true,
@@ -375,6 +405,15 @@ export function toCompactionRecord(
     createdAt: opts.createdAt,
     undoneAt: null,
   };
+}
+
+/** The largest message of the view as it stands (an inserted copy names what it stands for). */
+function largestEntry(state: WorkState): { msg: StoredMessage; tokens: number } {
+  let big = state.entries[0]!;
+  for (const e of state.entries) if (e.tokens > big.tokens) big = e;
+  const of = big.msg.meta?.['placeholderFor'];
+  const msg = typeof of === 'string' ? { ...big.msg, id: of } : big.msg;
+  return { msg, tokens: big.tokens };
 }
 
 /** The images the view holds now (newer than the last compaction), their tokens and their placeholders'. */

@@ -13,6 +13,7 @@ import {
   renderLedger,
   type Ledger,
   type LedgerBudget,
+  type LedgerUser,
 } from './ledger';
 import { seqOfPos, type WorkEntry, type WorkState } from './state';
 import { buildUnits, isExempt } from './units';
@@ -39,12 +40,19 @@ function ledgerBudget(ctx: StepContext): LedgerBudget {
   return { model: ctx.model, userTokens, taskTokens: Math.max(userTokens, Math.floor(ctx.window * 0.5)) };
 }
 
-/** Whether the view still holds this text as the user's own message (or in `extra`, folded summaries). */
-function userShownIn(entries: readonly WorkEntry[], extra = ''): (text: string) => boolean {
-  return (text) =>
-    extra.includes(text) ||
+/**
+ * Whether the view still holds this user message as the user's own: its text in a user message,
+ * or in `extra` (folded summaries), or its cut copy (`meta.placeholderFor`) in its place.
+ */
+function userShownIn(entries: readonly WorkEntry[], extra = ''): (u: LedgerUser) => boolean {
+  return (u) =>
+    extra.includes(u.text) ||
     entries.some(
-      (e) => e.msg.role === 'user' && e.msg.kind === 'normal' && !e.fresh && (e.msg.content ?? '').includes(text),
+      (e) =>
+        e.msg.role === 'user' &&
+        e.msg.kind === 'normal' &&
+        ((u.id !== undefined && e.msg.meta?.['placeholderFor'] === u.id) ||
+          (!e.fresh && (e.msg.content ?? '').includes(u.text))),
     );
 }
 

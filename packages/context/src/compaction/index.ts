@@ -29,5 +29,8 @@ export {
   sentencesOf,
   shortenUserMessage,
   taskMessageIds,
+  taskHead,
+  TASK_HEAD_CHARS,
   type IntentRetention,
 } from './userWords';
+export { messageKeepTokens } from './steps/cutMessages';

@@ -12,6 +12,7 @@
  */
 import type { StoredMessage } from '@threadline/protocol';
 import { findPaths } from '../memory/paths';
+import { namedBefore } from '../memory/recall';
 import {
   callArgs,
   isHeaderlessDiff,
@@ -58,6 +59,8 @@ export interface LedgerUser {
   text: string;
   /** The task: the first message of the session or of a branch of work. */
   task: boolean;
+  /** The message it came from (read whole with read_tool_output when it is carried cut). */
+  id?: string;
 }
 
 export interface Ledger {
@@ -126,12 +129,13 @@ function todoItems(args: unknown): { text: string; open: boolean }[] | null {
 const CHECKBOX = /^\s*(?:[-*+]|\d+[.)])?\s*\[([ xX✓✔-])\]\s+(.+)$/;
 
 /** Stored messages never change: their parsed file changes are kept for the next ledger pass. */
-const changeCache = new WeakMap<StoredMessage, Map<string | null, PathChange[]>>();
-function changesOf(m: StoredMessage, opened: string | null): PathChange[] {
-  let byOpened = changeCache.get(m);
-  if (!byOpened) changeCache.set(m, (byOpened = new Map()));
-  let c = byOpened.get(opened);
-  if (c === undefined) byOpened.set(opened, (c = messageChanges(m, findPaths, opened)));
+const changeCache = new WeakMap<StoredMessage, Map<string, PathChange[]>>();
+function changesOf(m: StoredMessage, opened: string | null, before: string | null): PathChange[] {
+  let byContext = changeCache.get(m);
+  if (!byContext) changeCache.set(m, (byContext = new Map()));
+  const key = `${opened ?? '\u0001'}\u0000${before ?? '\u0001'}`;
+  let c = byContext.get(key);
+  if (c === undefined) byContext.set(key, (c = messageChanges(m, findPaths, opened, before)));
   return c;
 }
 
@@ -207,20 +211,30 @@ export function buildLedger(hidden: readonly StoredMessage[], taskIds: ReadonlyS
     if (f) f.op = op;
     else files.push({ path, op });
   };
-  const addUser = (text: string, task: boolean): void => {
+  const addUser = (text: string, task: boolean, id?: string): void => {
     if (text.trim() === '') return;
-    const i = users.findIndex((u) => u.text === text);
-    // An agent harness repeats its nags: keep the newest place (a task stays a task).
-    if (i >= 0) task ||= users.splice(i, 1)[0]!.task;
-    users.push({ text, task });
+    // An agent harness repeats its nags: keep the newest place (a task stays a task). A message
+    // and its copy cut to fit are one message: the whole text is kept.
+    const i = users.findIndex((u) => u.text === text || (id !== undefined && u.id === id));
+    if (i >= 0) {
+      const had = users.splice(i, 1)[0]!;
+      task ||= had.task;
+      id ??= had.id;
+      if (had.text.length > text.length) text = had.text;
+    }
+    users.push(id === undefined ? { text, task } : { text, task, id });
   };
+  // The path the assistant's words just before a message named (recall.namedBefore).
+  let before: string | null = null;
   for (const m of hidden) {
     const text = m.content ?? '';
+    const prior = before;
+    before = COMPACTION_KINDS.has(m.kind) ? before : namedBefore(m, before);
     if (COMPACTION_KINDS.has(m.kind)) {
       const carried = carriedOf(m);
       if (carried) {
         for (const f of carried.files) addFile(f.path, f.op);
-        for (const u of carried.users) addUser(u.text, u.task === true);
+        for (const u of carried.users) addUser(u.text, u.task === true, u.id);
         if (carried.todos.length > 0) todos = carried.todos;
         continue;
       }
@@ -237,7 +251,10 @@ export function buildLedger(hidden: readonly StoredMessage[], taskIds: ReadonlyS
     }
     if (m.role === 'user') {
       // "ok", "好的": acknowledgements are no instruction (strip_chitchat hides them for that reason).
-      if (isUserWords(m)) addUser(text, taskIds.has(m.id));
+      // A message cut to fit stands for its original (which the compaction that cut it carried whole).
+      const of = m.meta?.['placeholderFor'];
+      const id = typeof of === 'string' ? of : m.id;
+      if (isUserWords(m)) addUser(text, taskIds.has(id), id);
       continue;
     }
     if (m.role === 'tool') {
@@ -252,9 +269,10 @@ export function buildLedger(hidden: readonly StoredMessage[], taskIds: ReadonlyS
     if (m.role !== 'assistant') continue;
     const calls = callsOf(m);
     // A message of shell calls only changes the same files whatever was opened before it.
-    for (const c of changesOf(m, calls.some((c) => c.call.shell === null) ? openedNow() : null)) addFile(c.path, c.op);
+    const editor = calls.some((c) => c.call.shell === null);
+    for (const c of changesOf(m, editor ? openedNow() : null, editor ? prior : null)) addFile(c.path, c.op);
     for (const c of calls) {
-      if (c.pathless) pathless.set(c.id, { target: c.named ?? openedNow() });
+      if (c.pathless) pathless.set(c.id, { target: c.named ?? prior ?? openedNow() });
       since.push(c);
     }
     for (const tc of m.tool_calls ?? []) {
@@ -307,11 +325,15 @@ const tokensOf = (text: string, model: string): number =>
   memo(costMemo, `${model}\u0000${text}`, () => countTextTokens(text, model));
 const instructionsOf = (text: string): string[] => memo(sentenceMemo, text, () => instructionSentences(text));
 
-/** A user message cut to `tokens`: its instruction sentences first, then its bulk. */
-function fitUser(text: string, tokens: number, model: string): { text: string; cost: number } {
-  const cost = tokensOf(text, model) + 4;
-  if (cost <= tokens) return { text, cost };
-  const cut = shortenUserMessage(text, Math.max(0, Math.floor((text.length * Math.max(0, tokens - 4)) / cost)));
+/** A user message cut to `tokens`: its instruction sentences first, then its head and tail. */
+function fitUser(u: LedgerUser, tokens: number, model: string): { text: string; cost: number } {
+  const cost = tokensOf(u.text, model) + 4;
+  if (cost <= tokens) return { text: u.text, cost };
+  const cut = shortenUserMessage(
+    u.text,
+    Math.max(0, Math.floor((u.text.length * Math.max(0, tokens - 4)) / cost)),
+    u.id,
+  );
   return { text: cut, cost: countTextTokens(cut, model) + 4 };
 }
 
@@ -329,7 +351,7 @@ export function carriedSet(ledger: Ledger, budget: LedgerBudget): Ledger {
   let taskLeft = budget.taskTokens;
   const share = Math.floor(budget.taskTokens / Math.max(1, tasks.length));
   for (const u of tasks) {
-    const f = fitUser(u.text, Math.max(taskLeft, share), model);
+    const f = fitUser(u, Math.max(taskLeft, share), model);
     taskLeft -= f.cost;
     fitted.set(u, f);
   }
@@ -364,7 +386,7 @@ export function carriedSet(ledger: Ledger, budget: LedgerBudget): Ledger {
         left -= cost - (had?.cost ?? 0);
         continue;
       }
-      const f = fitUser(u.text, (had?.cost ?? 0) + left, model);
+      const f = fitUser(u, (had?.cost ?? 0) + left, model);
       if (f.cost <= (had?.cost ?? 0)) continue;
       left -= f.cost - (had?.cost ?? 0);
       fitted.set(u, f);
@@ -372,7 +394,8 @@ export function carriedSet(ledger: Ledger, budget: LedgerBudget): Ledger {
   }
   const users = ledger.users.flatMap((u) => {
     const f = fitted.get(u);
-    return f ? [{ text: f.text, task: u.task }] : [];
+    if (!f) return [];
+    return [u.id === undefined ? { text: f.text, task: u.task } : { text: f.text, task: u.task, id: u.id }];
   });
   return { files: ledger.files, users, todos: ledger.todos };
 }
@@ -380,17 +403,17 @@ export function carriedSet(ledger: Ledger, budget: LedgerBudget): Ledger {
 /**
  * The part of the carried set the view does not already say, as text blocks: the user's
  * messages (shown as the user's instructions) and the data lines (files, todos), or nulls.
- * `names`: whether the view names a needle; `userShown`: whether a user message with this text
- * is still in the view as the user's own message.
+ * `names`: whether the view names a needle; `userShown`: whether the view still holds this user
+ * message as the user's own (whole, or cut to fit in its place).
  */
 export function renderLedger(
   carried: Ledger,
   names: (needle: string) => boolean,
-  userShown: (text: string) => boolean,
+  userShown: (u: LedgerUser) => boolean,
 ): { userBlock: string | null; dataLines: string[] } {
   const files = carried.files.filter((f) => !names(f.path));
   const todos = carried.todos.filter((t) => !names(t));
-  const users = carried.users.filter((u) => !userShown(u.text));
+  const users = carried.users.filter((u) => !userShown(u));
   const dataLines: string[] = [];
   if (files.length > 0) {
     dataLines.push(FILES_TITLE);

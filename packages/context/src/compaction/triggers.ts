@@ -70,3 +70,27 @@ export function parseManualTrigger(text: string): ManualTrigger | null {
   if (m) return { instructions: m[1]!.trim() };
   return null;
 }
+
+/**
+ * A compaction that frees less than this share of the window does not matter: the next one waits
+ * until the view has grown by as much again (no compaction loops, each breaking the prompt cache).
+ */
+export const MIN_USEFUL_GAIN = 0.05;
+
+/** The last automatic compaction of a session, as the next auto trigger weighs it. */
+export interface LastAutoCompaction {
+  tokensBefore: number;
+  /** The view right after it (in the same units as the view the trigger reads). */
+  tokensAfter: number;
+}
+
+/**
+ * Whether the auto trigger holds back although usage is over the threshold: the last automatic
+ * compaction freed less than MIN_USEFUL_GAIN of the window and the view has not grown by that much
+ * since. (Recovery, when the provider refuses the request, is not held.)
+ */
+export function autoCompactionHeld(last: LastAutoCompaction | null, viewTokens: number, window: number): boolean {
+  if (!last || !(window > 0)) return false;
+  const step = MIN_USEFUL_GAIN * window;
+  return last.tokensBefore - last.tokensAfter < step && viewTokens < last.tokensAfter + step;
+}

@@ -11,6 +11,7 @@ export const STEP_NAMES = [
   'rebuild',
   'brute_prune',
   'cut_tool_outputs',
+  'cut_messages',
 ] as const;
 export type StepName = (typeof STEP_NAMES)[number];
 
@@ -29,7 +30,8 @@ export type StepSpec =
   | { name: 'keep_head_tail'; head: number; tail: number }
   | { name: 'rebuild'; keepLast: number; userTokenBudget?: number; detail?: SummaryDetail }
   | { name: 'brute_prune'; keep: number }
-  | { name: 'cut_tool_outputs' };
+  | { name: 'cut_tool_outputs' }
+  | { name: 'cut_messages' };
 
 /** What a step adds to its report besides the token figures. */
 export type StepDetail = { hidden?: number; inserted?: number; skipped?: string } & Record<string, unknown>;

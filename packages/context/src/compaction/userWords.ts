@@ -7,6 +7,7 @@
 import type { StoredMessage } from '@threadline/protocol';
 import { isChitchat } from './steps/pruning';
 import { isAbortMarker } from '../markers';
+import { safeHead, safeTail } from '../truncate/truncate';
 
 /**
  * A standing instruction: a sentence that binds what the agent does from now on. English modal
@@ -77,7 +78,8 @@ export function taskMessageIds(history: readonly StoredMessage[]): Set<string> {
   let first = true;
   let prev: StoredMessage | null = null;
   for (const m of history) {
-    if (isUserWords(m)) {
+    // A message cut to fit is a copy of one seen before, never a task of its own.
+    if (isUserWords(m) && m.meta?.['placeholderFor'] === undefined) {
       const branched = prev !== null && m.parentId !== undefined && m.parentId !== null && m.parentId !== prev.id;
       const marked = m.meta?.['newTask'] === true || m.meta?.['branchStart'] === true;
       if (first || branched || marked) ids.add(m.id);
@@ -90,26 +92,54 @@ export function taskMessageIds(history: readonly StoredMessage[]): Set<string> {
 
 /**
  * A user message shortened to `maxChars`: its instruction sentences first (each verbatim), then
- * as much of the message itself, from its start, as fits. Whole when it fits.
+ * the message in its order as its head and tail, the middle left out with a marker (naming
+ * `id`, when known, for read_tool_output). Whole when it fits.
  */
-export function shortenUserMessage(text: string, maxChars: number): string {
+export function shortenUserMessage(text: string, maxChars: number, id?: string): string {
   if (text.length <= maxChars) return text;
   const lead: string[] = [];
   let used = 0;
   for (const s of instructionSentences(text)) {
-    if (used + s.length + 1 > maxChars) break;
+    if (used + s.length + 1 > maxChars / 2) break;
     lead.push(s);
     used += s.length + 1;
   }
   const head = lead.length > 0 ? `${lead.join('\n')}\n[…the message in its order, cut:]\n` : '';
-  const room = Math.max(0, maxChars - head.length);
-  return `${head}${text.slice(0, room)}${room < text.length ? ' […cut]' : ''}`;
+  const mark = id ? `\n[…cut; read it whole with read_tool_output(id: "${id}", offset, limit)…]\n` : '\n[…cut…]\n';
+  const room = Math.max(0, maxChars - head.length - mark.length);
+  // What it asks is said first: two thirds of the room to the head, the rest to the tail.
+  const first = safeHead(text, Math.max(Math.ceil((room * 2) / 3), Math.min(taskHead(text).length, room)));
+  const last = safeTail(text, Math.max(0, room - first.length));
+  return `${head}${first}${mark}${last}`;
+}
+
+/** Characters of a message's opening that say what it asks (its first sentences). */
+export const TASK_HEAD_CHARS = 300;
+
+/**
+ * The opening of a task message: its first sentences, whole, up to TASK_HEAD_CHARS (at least the
+ * first sentence). A message too large to carry whole keeps at least this, verbatim.
+ */
+export function taskHead(text: string): string {
+  const t = text.trimStart();
+  if (t.length <= TASK_HEAD_CHARS) return t.trimEnd();
+  let end = 0;
+  const re = /[.!?](?=\s)|[。！？；]|\n/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(t)) !== null) {
+    const at = m.index + m[0].length;
+    if (at > TASK_HEAD_CHARS) break;
+    end = at;
+  }
+  return t.slice(0, end > 0 ? end : TASK_HEAD_CHARS).trimEnd();
 }
 
 export interface IntentRetention {
   /** Task messages, and how many of them the view holds whole (verbatim). */
   tasks: number;
   tasksKept: number;
+  /** Task messages whose opening (taskHead: what they ask) the view holds verbatim. */
+  taskHeadsKept: number;
   /** Distinct standing-instruction sentences of the user, and how many the view holds verbatim. */
   instructions: number;
   instructionsKept: number;
@@ -121,17 +151,20 @@ export interface IntentRetention {
 export function intentRetention(history: readonly StoredMessage[], viewText: string): IntentRetention {
   const tasks = taskMessageIds(history);
   let tasksKept = 0;
+  let taskHeadsKept = 0;
   const sentences = new Set<string>();
   for (const m of history) {
     if (!isUserWords(m)) continue;
     const text = m.content ?? '';
     if (tasks.has(m.id) && viewText.includes(text)) tasksKept++;
+    if (tasks.has(m.id) && viewText.includes(taskHead(text))) taskHeadsKept++;
     for (const s of instructionSentences(text)) sentences.add(s);
   }
   const lost = [...sentences].filter((s) => !viewText.includes(s));
   return {
     tasks: tasks.size,
     tasksKept,
+    taskHeadsKept,
     instructions: sentences.size,
     instructionsKept: sentences.size - lost.length,
     lost,

@@ -74,6 +74,8 @@ export function evaluateDraft(draft: MemoryDraft, ctx: EvaluationContext): Candi
     case 'goal':
     case 'note':
       if (content.length < MIN_TEXT_DRAFT_CHARS) return 'too_short';
+      // Goals are what the user is after: an assistant's sentence that reports a state is none.
+      if (draft.category === 'goal' && draft.status === true) return 'goal_status_sentence';
       break;
   }
   if (ctx.seen.has(seenKey(draft))) return 'duplicate';

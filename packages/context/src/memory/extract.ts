@@ -4,20 +4,21 @@
  * `evaluateDraft`, so this stage may over-collect but never decides.
  */
 import { MCP_TOOL_SEPARATOR, type ChatMessage } from '@threadline/protocol';
-import { MAX_ARTIFACTS_PER_TOOL_OUTPUT } from './constants';
 import {
   CLAIM_PATTERNS,
   EXPLICIT_GOAL_PATTERNS,
   ERROR_LINE_PATTERNS,
+  FAILED_OUTPUT_PATTERNS,
   FAILURE_MARKERS,
+  FINISHED_PATTERNS,
   GOAL_PATTERNS,
   INSTRUCTION_PATTERNS,
   LOG_LINE_PATTERNS,
   MISSING_PATH_PATTERNS,
   OPEN_ITEM_PATTERNS,
   STARTUP_NOISE_PATTERNS,
+  STATUS_SENTENCE,
   SUCCESS_MARKERS,
-  USER_GOAL_PATTERNS,
   matchesAny,
 } from './keywords';
 import { findPaths, isUnhelpfulPath, normalizePath } from './paths';
@@ -25,6 +26,11 @@ import { isShellToolName } from './shellTool';
 import type { MemoryDraft } from './types';
 import { writtenPaths } from './shellWrites';
 import { editorWrittenPaths } from './writes';
+import { fromUser, isTemplateOrStatus } from './userDrafts';
+import { rootedListing } from './listing';
+import { MAX_ARTIFACTS_PER_TOOL_OUTPUT } from './constants';
+
+export { isTemplateOrStatus };
 
 interface CallInfo {
   name: string;
@@ -68,23 +74,6 @@ export function inFolder(path: string, cwd: string | null): string {
 }
 
 /**
- * Template and status lines are no goals: a label whose value is a question ("Objective: What
- * is the goal of the task?"), a placeholder ("<describe the task>", "{goal}", "TBD"), or a state
- * ("Status: in progress", "Task 3/5: done").
- */
-export function isTemplateOrStatus(sentence: string): boolean {
-  const s = sentence.trim();
-  if (/^(?:status|state|progress|phase|step|stage)\s*(?:\d+\s*)?[:：]/i.test(s)) return true;
-  if (/^(?:状态|进度|阶段)\s*[:：]/.test(s)) return true;
-  const value = s.replace(/^[^:：]{0,40}[:：]\s*/, '').trim();
-  if (value === '' || /[?？]$/.test(value)) return true;
-  if (/^(?:<[^>]*>|\{[^}]*\}|\[[^\]]*\]|\$\{?\w+\}?)\.?$/.test(value)) return true;
-  return /^(?:tbd|todo|n\/a|none|null|-+|\.{3}|…|done|completed?|finished|in progress|pending|ok|yes|no|passed|failed|✅|❌|✔|\d+\s*\/\s*\d+|\d+\s*%|待定|无|完成|进行中)\.?$/i.test(
-    value,
-  );
-}
-
-/**
  * The assistant narrating what it does next ("Let me analyze the code…", "I'll look at…",
  * "Now I need to check…", "让我看看…"): its plan, not an open item of the work.
  */
@@ -110,6 +99,8 @@ const DIFF_HEADER_LINE = /^(?:diff --git |--- |\+\+\+ )/;
 const SEARCH_TOOL = /^(?:grep|glob)$/;
 /** grep's `file:line:text`: the file is what was found, the text is content. */
 const GREP_LINE = /^(.+?):\d+:/;
+/** grep's context line `file-line-text` (with -C/-A/-B): the same file. */
+const GREP_CONTEXT_LINE = /^(.+?\.[A-Za-z][A-Za-z0-9]{0,7})-\d+-/;
 
 /** One simple command that only checks a path exists (no pipes or chains that could mask a failure). */
 const PROBE_COMMAND = /^\s*(?:ls|dir|stat|test\s+-[edfr]|\[\s+-[edfr]|Test-Path|Get-Item|Get-ChildItem|gci)\b/i;
@@ -189,13 +180,18 @@ function fromAssistant(m: ChatMessage, calls: Map<string, CallInfo>, out: Memory
     if (intro) {
       // paths only
     } else if (matchesAny(EXPLICIT_GOAL_PATTERNS, s)) {
-      if (!isTemplateOrStatus(s)) push({ category: 'goal', content: s, origin: 'assistant' });
+      // "The goal is now achieved" reports a state: evaluate refuses it (goal_status_sentence).
+      if (!isTemplateOrStatus(s))
+        push({ category: 'goal', content: s, origin: 'assistant', status: matchesAny(STATUS_SENTENCE, s) });
     }
     // A question is musing, not a commitment to do something; narration is the assistant's plan.
     else if (matchesAny(OPEN_ITEM_PATTERNS, s) && !/[?？]$/.test(s)) {
       if (!isNarration(s)) push({ category: 'open_item', content: s, origin: 'assistant' });
     } else if (matchesAny(CLAIM_PATTERNS, s))
       push({ category: 'verified_action', content: s, origin: 'assistant', confirmed: false });
+    // Work reported done ("Added the favicon."): refused as an open item, it retires the open item
+    // it finishes (supersede.ts reads it, and a claim of success, as work done).
+    else if (matchesAny(FINISHED_PATTERNS, s)) push({ category: 'open_item', content: s, origin: 'assistant' });
     for (const p of findPaths(s)) push({ category: 'artifact', content: p, origin: 'assistant' });
   }
   for (const tc of m.tool_calls ?? []) {
@@ -205,10 +201,10 @@ function fromAssistant(m: ChatMessage, calls: Map<string, CallInfo>, out: Memory
     const command = commandOf(args) ?? (shellLike ? tc.function.arguments : null);
     const shellCommand = shellLike ? command : null;
     const cwd = callFolder(shellCommand, args);
+    // What it writes is a file once its result says the call succeeded (fromTool), not before.
     const written = (
       shellCommand !== null ? writtenPaths(shellCommand) : editorWrittenPaths(tc.function.name, args)
     ).map((p) => inFolder(p, cwd));
-    for (const p of written) push({ category: 'artifact', content: p, origin: 'command', written: true });
     const pathArg = ['path', 'file_path', 'filePath', 'target_file', 'file']
       .map((k) => args[k])
       .find((v) => typeof v === 'string');
@@ -240,7 +236,8 @@ function fromAssistant(m: ChatMessage, calls: Map<string, CallInfo>, out: Memory
 function fromTool(m: ChatMessage, calls: Map<string, CallInfo>, out: MemoryDraft[]): void {
   const text = m.content ?? '';
   const call = m.tool_call_id !== undefined ? calls.get(m.tool_call_id) : undefined;
-  const failed = matchesAny(FAILURE_MARKERS, text);
+  // A failed write's or command's own words fail it whatever its exit status (`touch x; echo ok`).
+  const failed = matchesAny(FAILURE_MARKERS, text) || matchesAny(FAILED_OUTPUT_PATTERNS, text.slice(0, 4000));
   const succeeded = !failed && matchesAny(SUCCESS_MARKERS, text);
   if (call !== undefined) {
     const written = (call.command !== null ? writtenPaths(call.command) : editorWrittenPaths(call.name, call.args)).map(
@@ -250,6 +247,7 @@ function fromTool(m: ChatMessage, calls: Map<string, CallInfo>, out: MemoryDraft
     const editorOk =
       call.command === null &&
       written.length > 0 &&
+      !failed &&
       !/\b(?:error|invalid|failed|no replacement)\b/i.test(text.slice(0, 400));
     // A probe that succeeded proves its paths exist: those facts count as validated.
     const probe = call.command;
@@ -291,8 +289,14 @@ function fromTool(m: ChatMessage, calls: Map<string, CallInfo>, out: MemoryDraft
           origin: 'command',
           messageIndex: call.index,
         });
-    if (succeeded || editorOk) {
+    // A write that printed nothing at all (`echo x > f`) wrote its file; it verified nothing more.
+    const silent = call.command !== null && text.trim() === '';
+    if (silent)
       for (const p of written)
+        out.push({ category: 'artifact', content: p, source: 'cfpm_auto', origin: 'command', written: true });
+    if (succeeded || editorOk) {
+      for (const p of written) {
+        out.push({ category: 'artifact', content: p, source: 'cfpm_auto', origin: 'command', written: true });
         out.push({
           category: 'verified_action',
           content: `edited ${p}`,
@@ -300,6 +304,7 @@ function fromTool(m: ChatMessage, calls: Map<string, CallInfo>, out: MemoryDraft
           origin: 'tool_output',
           confirmed: true,
         });
+      }
       if (call.command !== null && written.length === 0 && MEANINGFUL_COMMAND.test(call.command))
         out.push({
           category: 'verified_action',
@@ -316,15 +321,17 @@ function fromTool(m: ChatMessage, calls: Map<string, CallInfo>, out: MemoryDraft
   // error); a failed command's output is its own error, not a map of the disk.
   const outputIsEvidence = call === undefined ? succeeded : succeeded || (call.command === null && !failed);
   const listing = call?.command != null && LISTING_COMMAND.test(call.command.trim());
+  const rooting = listing ? rootedListing(call!.command!, call!.cwd) : null;
   const search = call !== undefined && call.command === null && SEARCH_TOOL.test(call.name);
   for (const raw of scannedLines(text)) {
     if (local.length >= MAX_DRAFTS_PER_TOOL_OUTPUT) break;
     let line = raw.trim();
+    if (rooting?.header(raw)) continue;
     if (search) {
       // A found file is evidence it exists; the tool's own notes (`[…]`, "no matches…") and the
       // matched text are not.
       if (line.startsWith('[') || /^no (?:matches|files match)\b/.test(line)) continue;
-      line = GREP_LINE.exec(line)?.[1] ?? line;
+      line = GREP_LINE.exec(line)?.[1] ?? GREP_CONTEXT_LINE.exec(line)?.[1] ?? line;
     }
     if (line === '' || line.length > 600) continue;
     const base = { source: 'cfpm_auto', origin: 'tool_output' } as const;
@@ -360,10 +367,16 @@ function fromTool(m: ChatMessage, calls: Map<string, CallInfo>, out: MemoryDraft
     // A listing (ls, find, git status…) produces paths; any other output is content (code, logs),
     // where only a line that is one path by itself (`pwd`, `which`) says where something is.
     const paths = DIFF_HEADER_LINE.test(line) ? findPaths(line.replace(/(^|\s)[ab]\//g, '$1')) : findPaths(line);
-    const candidates =
+    const candidates = (
       listing || search || errorLine || logLine
         ? paths
-        : paths.filter((p) => p === normalizePath(line.replace(/^['"`]|['"`]$/g, '')));
+        : paths.filter((p) => p === normalizePath(line.replace(/^['"`]|['"`]$/g, '')))
+    ).flatMap((p) => {
+      // A listing's names are in the folder it listed (`ls src`, `cd web && ls`, an `ls -R` section).
+      if (!listing || errorLine || logLine) return [p];
+      const rooted = rooting!.place(p);
+      return rooted === null ? [] : [rooted];
+    });
     for (const p of candidates) {
       if (!errorLine && !logLine && artifacts >= MAX_ARTIFACTS_PER_TOOL_OUTPUT) break;
       if (!errorLine && !logLine) artifacts++;
@@ -371,21 +384,6 @@ function fromTool(m: ChatMessage, calls: Map<string, CallInfo>, out: MemoryDraft
     }
   }
   out.push(...local.slice(0, MAX_DRAFTS_PER_TOOL_OUTPUT));
-}
-
-function fromUser(m: ChatMessage, out: MemoryDraft[]): void {
-  const text = m.content ?? '';
-  if (/^\s*\[(?:CFPM_|THREADLINE_)/.test(text)) return; // our own notices and blocks
-  // Goals and constraints the user states ("My goal: …", "Don't …", "目标：…", "不要…").
-  for (const s of sentences(text.slice(0, 4000)).slice(0, 40)) {
-    if (matchesAny(USER_GOAL_PATTERNS, s) && !isTemplateOrStatus(s))
-      out.push({ category: 'goal', content: s, source: 'cfpm_auto', origin: 'user' });
-  }
-  let n = 0;
-  for (const p of findPaths(text.slice(0, 20_000))) {
-    if (n++ >= MAX_ARTIFACTS_PER_TOOL_OUTPUT) break;
-    out.push({ category: 'artifact', content: p, source: 'cfpm_auto', origin: 'user' });
-  }
 }
 
 /** Drafts of every message, in message order. System messages are never parsed. */
@@ -419,8 +417,19 @@ function withSeenPaths(drafts: MemoryDraft[]): MemoryDraft[] {
   }
   for (const d of drafts) {
     if (d.category !== 'artifact' || /[\\/]/.test(d.content)) continue;
-    const seen = byName.get(d.content.toLowerCase());
-    if (seen?.size === 1) d.content = [...seen][0]!;
+    const seen = onePlace(byName.get(d.content.toLowerCase()));
+    if (seen !== null) d.content = seen;
   }
   return drafts;
+}
+
+/**
+ * The one path a set of paths with the same name names: one path, or paths that are the same file
+ * seen from two folders (`/testbed/src/a.py` and `src/a.py`, the shorter kept); null otherwise.
+ */
+function onePlace(seen: Set<string> | undefined): string | null {
+  if (!seen || seen.size === 0) return null;
+  const all = [...seen].sort((a, b) => a.length - b.length);
+  const short = all[0]!;
+  return all.every((p) => p === short || p.endsWith(`/${short}`) || p.endsWith(`\\${short}`)) ? short : null;
 }

@@ -111,9 +111,12 @@ export const USER_GOAL_PATTERNS: RegExp[] = [
   /^(?:task|requirement|constraint)s?\s*:/i,
   /^I (?:want|need|would like|'d like)\b/i,
   /^(?:please\s+)?(?:don'?t|do not|never|always|avoid|make sure|must not|mustn'?t)\b/i,
+  // A tool or library to use ("Use axios for…", "Please use pnpm."): what a correction replaces.
+  /^(?:please\s+)?(?:use|switch to|stick (?:to|with))\s+[`'"]?[\w.@/+-]+/i,
   /^(?:我的|我们的|本次)?(?:目标|任务|要求|需求)\s*[:：是]/,
   /^(?:我|我们)(?:想|要|希望|需要)/,
   /^(?:请)?(?:不要|别|不能|禁止|务必|一定要|千万别)/,
+  /^(?:请)?(?:使用|改用|用)\s*[`'"“]?[\w.@/+-]+/,
 ];
 
 /** A login shell's start-up output: profile files, version managers and their shims. */
@@ -128,5 +131,50 @@ export const FINISHED_PATTERNS: RegExp[] = [
   /\b(?:has|have) been (?:\w+ly )?(?:updated|fixed|completed|done|created|implemented|resolved|added|finished|removed|merged)\b/i,
   /\b(?:successfully|is now (?:done|fixed|complete)|(?:are|is) (?:all )?(?:done|complete|finished))\b/i,
   /^(?:done|completed|finished|fixed)\b/i,
+  // "Added the favicon.", "I've removed the debug prints", "Documented the check in docs/ops.md."
+  /^(?:(?:ok(?:ay)?|now|so|great)[,:]?\s+)?(?:I(?:'ve| have)?\s+)?(?:now\s+)?(?:added|removed|updated|fixed|created|implemented|deleted|cleaned up|documented|refactored|renamed|wrote|moved|installed|configured|resolved)\b/i,
   /(?:已经?|均已|全部)(?:完成|修复|更新|解决|实现)|已完成/,
+];
+
+/**
+ * Lines an operating system or a shell prints when a write or a command failed, whatever the exit
+ * status says (`touch x; echo done` exits 0): a call whose output holds one verified nothing.
+ */
+export const FAILED_OUTPUT_PATTERNS: RegExp[] = [
+  /\bRead-only file system\b/i,
+  /\bPermission denied\b/i,
+  /\bOperation not permitted\b/i,
+  /\bNo space left on device\b/i,
+  /\bcannot (?:touch|create|open|remove|write|move|stat|access|overwrite)\b/i,
+  /\bDirectory nonexistent\b/i,
+  /\b(?:EROFS|EACCES|EPERM|ENOSPC)\b/,
+  /\bcommand not found\b/i,
+  /(?:只读文件系统|权限不够|拒绝访问|没有那个文件或目录)/,
+];
+
+/** A correction's opening ("Actually,", "No,", "Scratch that:", "不对，", "其实"): dropped before a user sentence is read. */
+export const CORRECTION_OPENING =
+  /^(?:(?:actually|no|nope|wait|sorry|correction|scratch that|instead|on second thought|change of plan|update)\b[\s,:;.!—-]*|(?:不对|不是|其实|更正|改一下|等等)[\s，,：:。]*)+/i;
+
+/**
+ * What a user's instruction rules out: `don't use X`, `do not use X`, `stop using X`, `never
+ * use X`, `no more X`, `avoid X`, `instead of X`, `rather than X`, `不要用 X`, `别用 X`, `不用 X`…
+ * (X: one word, identifier or quoted name). A newer instruction that rules X out supersedes an
+ * older one that asked for it.
+ */
+export const RULES_OUT: RegExp[] = [
+  /\b(?:don'?t|do not|never|stop|no longer)\s+(?:use|using|call|calling|add|adding|install|installing)\s+[`'"]?([\w.@/+-]+)/i,
+  /\b(?:avoid|drop)\s+(?:using\s+)?[`'"]?([\w.@/+-]+)/i,
+  /\b(?:instead of|rather than|no more)\s+[`'"]?([\w.@/+-]+)/i,
+  /(?:不要|别|不用|不再|停止)\s*(?:用|使用|采用|调用)?\s*[`'"“]?([\w.@/+-]+)/,
+];
+
+/**
+ * An assistant's status sentence: progress or a state, not what the user is after ("The goal is
+ * now achieved", "The task is done", "目标已完成").
+ */
+export const STATUS_SENTENCE: RegExp[] = [
+  /\b(?:is|are|was|were|has been|have been)\s+(?:now\s+)?(?:achieved|accomplished|done|complete|completed|finished|met|fixed|resolved|working)\b/i,
+  /\b(?:now|already)\s+(?:achieved|done|complete|fixed|working)\b/i,
+  /(?:已经?|均已|全部)?(?:完成|达成|实现|解决)了?[。！!]?$|已完成|已达成|已实现|已解决/,
 ];

@@ -12,6 +12,8 @@ const LabelSchema = z.object({ category: FactCategorySchema, content: z.string()
 export const LabelledSessionSchema = z
   .object({
     name: z.string(),
+    /** `tune`: read while the rules were written; `holdout`: labelled before, never read while tuning. */
+    split: z.enum(['tune', 'holdout']).default('tune'),
     transcript: z.string().optional(),
     messages: z.array(ChatMessageSchema).optional(),
     must: z.array(LabelSchema),

@@ -8,7 +8,8 @@ const KNOWN_EXTENSIONS = new Set(
   (
     'py pyi pyx ts tsx js jsx mjs cjs json jsonl md rst txt toml yaml yml cfg ini conf sh bash zsh ps1 bat cmd ' +
     'rs go c h cc cpp hpp java kt rb php pony swift cs html htm css scss vue svelte sql xml csv tsv log lock ' +
-    'env gradle mk cmake patch diff diff docx xlsx pptx pdf png jpg jpeg gif svg zip tar gz tgz whl ipynb'
+    'env gradle mk cmake patch diff diff docx xlsx pptx pdf png jpg jpeg gif svg zip tar gz tgz whl ipynb ' +
+    'ico webp bmp woff woff2 ttf mp3 wav mp4 tmp bak out zst bz2 xz 7z proto graphql tf hcl sum mod'
   ).split(' '),
 );
 
@@ -30,11 +31,17 @@ export function isDateOnly(text: string): boolean {
   return DATE_ONLY.test(text.trim());
 }
 
-/** Trim quotes, trailing punctuation and a `:line[:col]` suffix; keep the path itself. */
+/**
+ * Trim quotes, trailing punctuation, a `:line[:col]` suffix and grep's `-line-` context suffix
+ * (`x.py-850-`), and the `@` of a mention (`@src/app.ts`: Cursor and Claude Code name a file so);
+ * keep the path itself, as it is used.
+ */
 export function normalizePath(raw: string): string {
   let p = raw.trim().replace(/^['"`(<[]+|['"`)>\],;]+$/g, '');
   p = p.replace(/(?:[.,;:!?。，；：！？、])+$/, '');
   p = p.replace(/:\d+(?::\d+)?$/, '');
+  p = p.replace(/(\.[A-Za-z][A-Za-z0-9]{0,7})-\d+-?$/, '$1');
+  if (/^@[^@\s]*[\\/.]/.test(p)) p = p.slice(1);
   return p;
 }
 

@@ -22,14 +22,28 @@ function strip(p: string): string {
  * Python writes, editor tools) and files of any `git diff` in the transcript. A path that is a
  * segment suffix of another (`src/a.py` vs `/repo/src/a.py`) is kept once, in the short form.
  */
+/**
+ * The last path the assistant's words just before the next message named: what an edit that names
+ * no file is about when its own message names none (messageChanges; an export that puts the words
+ * and the call in two messages). Each assistant message sets it (null when its text names none),
+ * its tool results keep it, a user message clears it.
+ */
+export function namedBefore(m: Pick<ChatMessage, 'role' | 'content'>, before: string | null): string | null {
+  if (m.role === 'tool') return before;
+  if (m.role !== 'assistant') return null;
+  return findPaths((m.content ?? '').slice(0, 20_000)).at(-1) ?? null;
+}
+
 export function editedFiles(messages: readonly ChatMessage[]): string[] {
   const found: string[] = [];
   const add = (p: string): void => {
     const s = strip(p);
     if (s !== '' && s !== '/dev/null' && !found.includes(s)) found.push(s);
   };
+  let before: string | null = null;
   for (const m of messages) {
-    for (const c of messageChanges(m, findPaths)) if (c.op !== 'delete') add(c.path);
+    for (const c of messageChanges(m, findPaths, null, before)) if (c.op !== 'delete') add(c.path);
+    before = namedBefore(m, before);
     const text = m.content ?? '';
     if (text.includes('diff --git') || text.includes('+++ b/')) {
       for (const x of text.matchAll(DIFF_HEADER)) add(x[2]!);

@@ -8,6 +8,7 @@ import { evaluateDraft, factKey, seenKey } from './evaluate';
 import { extractDrafts } from './extract';
 import { projectPromotions } from './promote';
 import { isActiveFact, mergeDecisions, pruneFacts, supersedeRecreated } from './merge';
+import { supersedeByNewer } from './supersede';
 import type { MemoryDelta, MemoryDraft, RefreshInput, RefreshResult } from './types';
 import type { MemoryFact } from '@threadline/protocol';
 
@@ -90,7 +91,10 @@ export function refreshMemory(input: RefreshInput): RefreshResult {
     newId: input.newId,
     cap: Number.POSITIVE_INFINITY,
   });
-  const recreated = supersedeRecreated(merged.facts, drafts, input.now);
+  const recreated = [
+    ...supersedeRecreated(merged.facts, drafts, input.now),
+    ...supersedeByNewer(merged.facts, drafts, accepted, input.now),
+  ];
   const swept = pruneFacts(merged.facts, input.now);
   const pruned = { facts: swept.facts, prunedIds: [...new Set([...recreated, ...swept.prunedIds])] };
   const rejectedCount = drafts.length - accepted.length;

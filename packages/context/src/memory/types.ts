@@ -29,6 +29,8 @@ export interface MemoryDraft {
   written?: boolean;
   /** A successful existence probe (`ls`, `test -d`, `Test-Path`…) of this path: its first line. */
   validatedBy?: string;
+  /** An assistant's goal sentence that reports a state ("The goal is now achieved"), not a goal. */
+  status?: boolean;
   /** The line was a login shell's start-up output (profile, version manager): noise. */
   startupNoise?: boolean;
   /** Index of the source message in the parsed list: evidence counts messages, not mentions. */

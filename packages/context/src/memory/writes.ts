@@ -262,14 +262,16 @@ function openedByShell(segs: ParsedShell['segs']): string | null {
 
 /**
  * Files one assistant message's tool calls change: shell commands through `changedPaths`, other
- * tools through `editorChanges` (a path-less edit takes the last path the message named, or the
- * file the preceding read or search opened: `opened`). `findNamed` is injected (paths.findPaths)
- * to keep this module free of the prose parser.
+ * tools through `editorChanges` (a path-less edit takes the last path the message named, else the
+ * last one the assistant's text just before it named — `namedBefore`: an export that puts the
+ * words and the call in two messages — else the file the preceding read or search opened:
+ * `opened`). `findNamed` is injected (paths.findPaths) to keep this module free of the prose parser.
  */
 export function messageChanges(
   m: { content?: string | null; tool_calls?: readonly { function: { name: string; arguments: string } }[] },
   findNamed: (text: string) => string[],
   opened: string | null = null,
+  namedBefore: string | null = null,
 ): PathChange[] {
   const out: PathChange[] = [];
   let named: string[] | null = null;
@@ -292,7 +294,10 @@ export function messageChanges(
         }
       }
       seen = i;
-      named ??= findNamed((m.content ?? '').slice(0, 20_000));
+      if (named === null) {
+        named = findNamed((m.content ?? '').slice(0, 20_000));
+        if (named.length === 0 && namedBefore !== null) named = [namedBefore];
+      }
       changes = editorChanges(tc.function.name, callArgs(tc), named, lastOpened);
     }
     for (const c of changes) if (!out.some((o) => o.path === c.path)) out.push({ path: c.path, op: c.op });

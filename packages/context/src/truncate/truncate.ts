@@ -285,3 +285,38 @@ export function capFullOutput(text: string, maxBytes = FULL_OUTPUT_MAX_BYTES): C
     droppedBytes: dropped,
   };
 }
+
+/**
+ * A text kept as its head and tail, about `keepTokens` in all (`headShare` of them at the head),
+ * the middle left out: `removed` tokens. Null when the text already fits. The cuts fall on
+ * character boundaries; only the two ends are encoded.
+ */
+export function headAndTail(
+  text: string,
+  keepTokens: number,
+  model: string,
+  headShare = 0.5,
+): { head: string; tail: string; removed: number } | null {
+  const enc = encoderFor(model);
+  const total = enc.count(text);
+  if (total <= keepTokens) return null;
+  const headN = Math.max(1, Math.floor(keepTokens * headShare));
+  const tailN = Math.max(0, keepTokens - headN);
+  if (enc.name === 'approx_chars_4') {
+    const head = safeHead(text, headN * APPROX_CHARS_PER_TOKEN);
+    const tail = tailN > 0 ? safeTail(text, tailN * APPROX_CHARS_PER_TOKEN) : '';
+    return { head, tail, removed: Math.max(0, total - headN - tailN) };
+  }
+  const end = (n: number, fromEnd: boolean): string => {
+    if (n <= 0) return '';
+    for (let w = Math.max(4096, n * 8); ; w *= 2) {
+      const piece = fromEnd ? safeTail(text, w) : safeHead(text, w);
+      const ids = enc.encode(piece)!;
+      if (ids.length >= n + WINDOW_MARGIN || w >= text.length)
+        return fromEnd
+          ? exactSuffix(text, enc.decode(ids.slice(Math.max(0, ids.length - n))))
+          : exactPrefix(text, enc.decode(ids.slice(0, n)));
+    }
+  };
+  return { head: end(headN, false), tail: end(tailN, true), removed: Math.max(0, total - headN - tailN) };
+}

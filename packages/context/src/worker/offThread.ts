@@ -45,7 +45,11 @@ export function compactOffThread(input: CompactInput, opts: { force?: boolean } 
   const calls: HostCalls = {};
   if (summarizer) calls.summarize = (r) => summarizer(r as SummarizeRequest);
   if (newId) calls.newId = () => newId();
-  if (onStep) calls.onStep = (s) => onStep(s as StepName);
+  if (onStep)
+    calls.onStep = (a) => {
+      const { step, tokens } = a as { step: StepName; tokens: number };
+      onStep(step, tokens);
+    };
   return runOffThread<CompactResult>('compact', payload, {
     calls,
     inThread: () => compact({ ...input, now: () => at }),

@@ -31,7 +31,7 @@ export const tasks = {
       now: () => now,
       ...(newId ? { newId: () => host.callSync('newId') as string } : {}),
       summarizer: summarizer ? (r: SummarizeRequest) => host.call('summarize', r) as Promise<string> : null,
-      ...(onStep ? { onStep: (s: StepName) => host.notify('onStep', s) } : {}),
+      ...(onStep ? { onStep: (step: StepName, tokens: number) => host.notify('onStep', { step, tokens }) } : {}),
     });
   },
   refreshMemory: (p: RefreshPayload, host: TaskHost): RefreshResult =>

@@ -82,6 +82,9 @@ export const RunningCompactionSchema = z.object({
   instructions: z.string().nullable(),
   percent: z.number().nullable(),
   step: z.string().nullable(),
+  /** Steps started so far (from 1), and the view's tokens when the current one started (meter units). */
+  index: z.number().int().nonnegative().optional(),
+  tokens: z.number().int().nonnegative().optional(),
 });
 export type RunningCompaction = z.infer<typeof RunningCompactionSchema>;
 

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { CompactionPreviewSchema, CompactionRecordSchema, ContextUsageSchema } from '../compaction';
+import { CHAT_TEXT_MAX } from './chat';
 import { id, sessionRef, type RouteMap } from './define';
 
 /** Compaction and the context meter. */
@@ -12,6 +13,20 @@ export const compactionRoutes = {
   'compaction.undo': { input: sessionRef, output: z.object({ undone: CompactionRecordSchema.nullable() }) },
   'compaction.list': { input: sessionRef, output: z.array(CompactionRecordSchema) },
   'context.usage': { input: sessionRef, output: ContextUsageSchema },
+  /**
+   * What a draft would weigh if sent now, in the meter's units (the provider's tokens): `tokens`
+   * the draft as a user message, `total` the meter's total with it, `percent` of the window. The
+   * composer asks before sending a long draft, to say first when it would be over the window.
+   */
+  'context.measureDraft': {
+    input: z.object({ sessionId: id, text: z.string().max(CHAT_TEXT_MAX) }),
+    output: z.object({
+      tokens: z.number().int().nonnegative(),
+      total: z.number().int().nonnegative(),
+      window: z.number().int(),
+      percent: z.number(),
+    }),
+  },
   /**
    * A message over the model's window on its own (the message_too_large notice): `cut` gives the
    * model its head and tail (the whole text stays readable with read_tool_output), `remove` leaves

@@ -31,6 +31,12 @@ export const providerRoutes = {
     input: z.object({ id }),
     output: z.object({ deleted: z.literal(true), sessions: z.number().int().nonnegative() }),
   },
+  /**
+   * Reads again the window the local server runs the profile's model with (it is read on every
+   * save too), and when the profile's window is larger than Ollama's num_ctx has Ollama run it with
+   * that one. The profile, with `serverWindow` (null: the server said nothing).
+   */
+  'providers.readWindow': { input: z.object({ id }), output: ProviderProfileSchema },
   /** A saved profile by id, or the form's unsaved draft (its key, or the stored one of `draft.id`). */
   'providers.test': {
     input: z.union([z.object({ id }), z.object({ draft: ProviderUpsertSchema })]),

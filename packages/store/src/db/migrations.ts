@@ -499,6 +499,12 @@ ALTER TABLE checkpoints_v19 RENAME TO checkpoints;
 CREATE INDEX idx_checkpoints_session ON checkpoints(session_id, created_at);
 CREATE INDEX idx_checkpoints_folder ON checkpoints(folder, created_at);
 `;
+/**
+ * Version 23 (issue 36): the window a local server said it runs the profile's model with: Ollama's num_ctx,
+ * LM Studio's loaded context length, llama.cpp's n_ctx, vLLM's max_model_len, as JSON
+ * (ServerWindowSchema), read when the profile is saved.
+ */
+const V23_SERVER_WINDOW = `ALTER TABLE provider_profiles ADD COLUMN server_window TEXT;`;
 
 /**
  * Version 20 (issue 40): project memory, one per working folder's project (its root's realpath):
@@ -589,6 +595,7 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
     run: migrateApprovalsToRules,
   },
   { version: 22, description: 'files held for the user', sql: V22_HELD_FILES },
+  { version: 23, description: 'the window a local server runs the model with', sql: V23_SERVER_WINDOW },
 ]);
 
 /** The schema version this code writes. */

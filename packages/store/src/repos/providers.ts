@@ -1,6 +1,12 @@
 // Provider profiles. The API key never leaves this module except through secret(); at rest it is
 // the injected encryptor's output, or plain text only when the caller allowed it (marked per row).
-import { ProviderUpsertSchema, type ProviderProfile, type ProviderUpsert } from '@threadline/protocol';
+import {
+  ProviderUpsertSchema,
+  ServerWindowSchema,
+  type ProviderProfile,
+  type ProviderUpsert,
+  type ServerWindow,
+} from '@threadline/protocol';
 import { createSealer, type KeyPolicy } from '../secrets/sealer';
 import { StoreError, type KeyStorage, type ProvidersRepo } from '../types';
 import { parseInput, type RepoContext } from './context';
@@ -13,6 +19,7 @@ interface ProviderRow {
   model: string;
   context_window: number;
   learned_context_window: number | null;
+  server_window: string | null;
   compaction_model: string | null;
   api_key_cipher: string | null;
   key_storage: KeyStorage;
@@ -29,10 +36,22 @@ const toProfile = (r: ProviderRow): ProviderProfile => ({
   model: r.model,
   contextWindow: r.context_window,
   learnedContextWindow: r.learned_context_window,
+  serverWindow: serverWindowOf(r.server_window),
   compactionModel: r.compaction_model,
   hasKey: r.api_key_cipher !== null,
   active: r.active === 1,
 });
+
+/** The stored server window, checked (a row this code cannot read is none: it is read again on the next save). */
+function serverWindowOf(json: string | null): ServerWindow | null {
+  if (json === null) return null;
+  try {
+    const parsed = ServerWindowSchema.safeParse(JSON.parse(json));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
 
 /** scheme://host:port of a base URL (null when it does not parse: never "the same host"). */
 export function originOf(url: string): string | null {
@@ -63,6 +82,9 @@ export function createProvidersRepo(ctx: RepoContext, keys: KeyPolicy): Provider
   );
   const setLearned = db.prepare<[number | null, number, string]>(
     'UPDATE provider_profiles SET learned_context_window = ?, updated_at = ? WHERE id = ?',
+  );
+  const setServer = db.prepare<[string | null, number, string]>(
+    'UPDATE provider_profiles SET server_window = ?, updated_at = ? WHERE id = ?',
   );
   const clearActive = db.prepare('UPDATE provider_profiles SET active = 0 WHERE active = 1');
   const markActive = db.prepare<[string]>('UPDATE provider_profiles SET active = 1 WHERE id = ?');
@@ -101,7 +123,8 @@ export function createProvidersRepo(ctx: RepoContext, keys: KeyPolicy): Provider
     if (p.apiKey === null || p.apiKey === '' || (moved && p.apiKey === undefined))
       key = { api_key_cipher: null, key_storage: 'none' };
     else if (typeof p.apiKey === 'string') key = sealKey(p.apiKey);
-    const row: ProviderRow = {
+    // The server window is the runtime's to write (setServerWindow), after a save reads it.
+    const row: Omit<ProviderRow, 'server_window'> = {
       id: existing?.id ?? ctx.newId(),
       preset: p.preset,
       name: p.name,
@@ -155,6 +178,11 @@ export function createProvidersRepo(ctx: RepoContext, keys: KeyPolicy): Provider
     setLearnedWindow(id, window) {
       const r = mustRow(id);
       setLearned.run(learnedFor(window, r.context_window), ctx.now(), id);
+      return toProfile(mustRow(id));
+    },
+    setServerWindow(id, window) {
+      mustRow(id);
+      setServer.run(window === null ? null : JSON.stringify(ServerWindowSchema.parse(window)), ctx.now(), id);
       return toProfile(mustRow(id));
     },
     setActive: (id) => setActiveTx.immediate(id),

@@ -27,7 +27,7 @@ function history(): StoredMessage[] {
 }
 
 /** A budget with no tool definitions and no calibration: the engine's units are the provider's. */
-const budget = (w: number) => ({ engineWindow: w, toolTokens: 0, usage: (v: number) => v / w });
+const budget = (w: number) => ({ engineWindow: w, toolTokens: 0, usage: (v: number) => v / w, ratio: 1 });
 
 describe('compactInput', () => {
   it('passes the auto-compact threshold on: priority_chain stops as soon as it is 10 points under it', async () => {

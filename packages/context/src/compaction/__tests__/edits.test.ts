@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buildLedger } from '../..';
-import { HistoryBuilder } from './fixtures';
+import { STRATEGIES } from '@threadline/protocol';
+import { buildLedger, buildView } from '../..';
+import { HistoryBuilder, MODEL, apply, run } from './fixtures';
 
 /**
  * Issue 22 point 3: an edit is found by the shape of what the call carries, whatever the tool is
@@ -105,5 +106,86 @@ describe('edits found however they are written', () => {
       'final/e.txt': 'move',
       'junk/f.o': 'delete',
     });
+  });
+});
+
+describe('the file an edit is about, whatever message names it (issue 36)', () => {
+  it('the call’s own message, else the assistant’s text just before it, else the last file read', () => {
+    const h = new HistoryBuilder();
+    // An older Cursor export: the words in one assistant message, the path-less edit in the next.
+    h.assistant('I will add the retry loop to src/net/client.ts now.');
+    h.add({
+      role: 'assistant',
+      content: '',
+      tool_calls: [
+        {
+          id: 'e1',
+          type: 'function',
+          function: {
+            name: 'edit_file',
+            arguments: '{"old_string":"fetch(url)","new_string":"retry(() => fetch(url))"}',
+          },
+        },
+      ],
+    });
+    h.add({ role: 'tool', content: 'ok', tool_call_id: 'e1', name: 'edit_file' });
+    h.assistant('Next, the timeout: see src/net/timeout.ts.');
+    h.add({
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: 'e2', type: 'function', function: { name: 'apply_diff', arguments: '{"diff":"-a\\n+b"}' } }],
+    });
+    h.add({ role: 'tool', content: 'applied', tool_call_id: 'e2', name: 'apply_diff' });
+    // Its own message names a file: that one, not the one named before.
+    h.assistant('Also lib/ignored_here.py is fine.');
+    h.add({
+      role: 'assistant',
+      content: 'Editing src/own/named.ts.',
+      tool_calls: [{ id: 'e3', type: 'function', function: { name: 'modify', arguments: '{"old":"x","new":"y"}' } }],
+    });
+    h.add({ role: 'tool', content: 'ok', tool_call_id: 'e3', name: 'modify' });
+    // A user message in between: what was said before it is no longer "just before".
+    h.assistant('The parser lives in src/not/this.ts.');
+    h.user('go on');
+    h.tool('read_file', 'x = 1', JSON.stringify({ path: 'src/last/read.py' }));
+    h.tool('modify', 'ok', JSON.stringify({ old: 'x = 1', new: 'x = 2' }));
+    const files = filesOf(h);
+    expect(files['src/net/client.ts']).toBe('write');
+    expect(files['src/net/timeout.ts']).toBe('write');
+    expect(files['src/own/named.ts']).toBe('write');
+    expect(files['src/last/read.py']).toBe('write');
+    expect(files['lib/ignored_here.py']).toBeUndefined();
+    expect(files['src/not/this.ts']).toBeUndefined();
+  });
+
+  it('after a compaction both files of the Cursor shape are still in the view', async () => {
+    const h = new HistoryBuilder();
+    h.system();
+    h.user('Make the client retry and time out.');
+    for (const [file, id] of [
+      ['src/net/client.ts', 'c1'],
+      ['src/net/timeout.ts', 'c2'],
+    ] as const) {
+      h.assistant(`Now editing ${file}.`);
+      h.add({
+        role: 'assistant',
+        content: '',
+        tool_calls: [
+          { id, type: 'function', function: { name: 'edit_file', arguments: '{"old_string":"a","new_string":"b"}' } },
+        ],
+      });
+      h.add({ role: 'tool', content: 'The file was edited.', tool_call_id: id, name: 'edit_file' });
+    }
+    for (let i = 0; i < 12; i++) h.segment(`check ${i}`, 1, 300);
+    for (const strategy of STRATEGIES) {
+      const r = await run({ history: h.messages, strategy, window: 3_000 });
+      expect(r.ok, `${strategy}: ${r.reason}`).toBe(true);
+      const after = apply(h.messages, [], r);
+      const text = buildView({ ...after, model: MODEL })
+        .messages.map((m) => m.content ?? '')
+        .join('\n');
+      expect(text, strategy).toContain('src/net/client.ts');
+      expect(text, strategy).toContain('src/net/timeout.ts');
+    }
   });
 });

@@ -67,7 +67,7 @@ describe('the ledger of the hidden range', () => {
     expect(byPath.get('old/api.py')).toBe('delete');
     expect(byPath.get('src/api.py')).toBe('move');
     // The user's messages, whole, each once; chit-chat is none. Without task ids, none is a task.
-    expect(ledger.users.slice(0, 2)).toEqual([
+    expect(ledger.users.slice(0, 2).map(({ text, task }) => ({ text, task }))).toEqual([
       { text: 'Please refactor the parser and keep the public API.\nDetails follow.', task: false },
       { text: "Don't touch the CLI module.", task: false },
     ]);

@@ -179,7 +179,8 @@ describe('keep_head_tail + summarize (legacy_segmented)', () => {
       summarizer: async () => Promise.reject(new Error('HTTP 500')),
     });
     expect(r.ok).toBe(false);
-    expect(r.reason).toBe('step_failed:summarize');
+    // The reason names the step and carries the summarizer's (the provider's) own sentence.
+    expect(r.reason).toBe('step_failed:summarize: HTTP 500');
     expect(r.hiddenIds).toEqual([]);
     expect(r.inserted).toEqual([]);
   });

@@ -15,7 +15,7 @@ const conv: ChatMessage[] = [
 describe('normalization', () => {
   it('adds a synthetic "aborted" result right after the call\'s existing results', () => {
     const out = ensureCallOutputsPresent(conv);
-    expect(out[4]).toEqual({ role: 'tool', content: 'aborted', tool_call_id: 'b' });
+    expect(out[3]).toEqual({ role: 'tool', content: 'aborted', tool_call_id: 'b' });
     expect(out.at(-1)).toEqual({ role: 'tool', content: 'aborted', tool_call_id: 'c' });
   });
 
@@ -31,5 +31,22 @@ describe('normalization', () => {
     const once = normalizeView(conv);
     expect(pairViolations(once)).toEqual({ unansweredCalls: [], orphanResults: [] });
     expect(normalizeView(once)).toEqual(once);
+  });
+
+  it('moves a result that another message separates from its call back to it, and drops a second one', () => {
+    const split: ChatMessage[] = [
+      { role: 'user', content: 'go' },
+      { role: 'assistant', content: null, tool_calls: [call('a'), call('b')] },
+      { role: 'tool', content: 'A', tool_call_id: 'a' },
+      { role: 'user', content: 'a note in between' },
+      { role: 'tool', content: 'B', tool_call_id: 'b' },
+      { role: 'tool', content: 'A again', tool_call_id: 'a' },
+    ];
+    // Strictly read, b is unanswered (its result comes after another message) and it is an orphan there.
+    expect(pairViolations(split)).toEqual({ unansweredCalls: ['b'], orphanResults: ['b', 'a'] });
+    const out = normalizeView(split);
+    expect(out.map((m) => m.content)).toEqual(['go', null, 'A', 'B', 'a note in between']);
+    expect(pairViolations(out)).toEqual({ unansweredCalls: [], orphanResults: [] });
+    expect(normalizeView(out)).toEqual(out);
   });
 });

@@ -165,3 +165,57 @@ describe('ProviderForm: the window learned from the provider', () => {
     expect(screen.queryByTestId('provider-learned-window')).toBeNull();
   });
 });
+
+describe('the window a local server runs the model with (issue 36)', () => {
+  afterEach(cleanup);
+
+  const ollama: ProviderProfile = {
+    ...profile,
+    preset: 'ollama',
+    name: 'Ollama',
+    baseUrl: 'http://127.0.0.1:11434/v1',
+    model: 'qwen2.5:7b',
+    contextWindow: 8_192,
+    hasKey: false,
+    serverWindow: {
+      source: 'ollama',
+      model: 'qwen2.5:7b',
+      window: 4_096,
+      modelMax: 32_768,
+      field: 'num_ctx',
+      alias: null,
+      checkedAt: 0,
+    },
+  };
+
+  it('says what the server runs the model with and where it came from; the user can take it or read again', async () => {
+    const fake = createFakeBridge({
+      'providers.readWindow': () => ({
+        ...ollama,
+        serverWindow: { ...ollama.serverWindow!, window: 16_384, alias: 'qwen2.5:7b-ctx16384' },
+      }),
+    });
+    setBridge(fake.bridge);
+    render(<ProviderForm profile={ollama} submitLabel="Save" />);
+    const found = screen.getByTestId('provider-server-window-found');
+    expect(found.textContent).toContain('Ollama runs qwen2.5:7b with 4,096 tokens (its num_ctx).');
+    expect(found.textContent).toContain('The model takes up to 32,768.');
+    // The form's window is larger: Ollama will be asked to run it with that one.
+    expect(found.textContent).toContain('On save, Threadline has Ollama run it with 8,192.');
+    fireEvent.click(screen.getByTestId('provider-server-window-use'));
+    expect((screen.getByTestId('provider-window') as HTMLInputElement).value).toBe('4096');
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('provider-server-window-read'));
+    });
+    expect(fake.calls.map((c) => c.route)).toEqual(['providers.readWindow']);
+    expect(screen.getByTestId('provider-server-window-found').textContent).toContain(
+      'Threadline had Ollama make qwen2.5:7b-ctx16384 from qwen2.5:7b with this num_ctx.',
+    );
+  });
+
+  it('a hosted profile says nothing about it', () => {
+    setBridge(createFakeBridge({}).bridge);
+    render(<ProviderForm profile={profile} submitLabel="Save" />);
+    expect(screen.queryByTestId('provider-server-window')).toBeNull();
+  });
+});

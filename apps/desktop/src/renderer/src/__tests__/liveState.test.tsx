@@ -106,6 +106,10 @@ describe('localized errors and reasons', () => {
   it('reason codes become sentences; unknown ones are shown as they are', () => {
     expect(reasonText('target_not_reached', i18n.t)).toMatch(/over the target/);
     expect(reasonText('summary_failed: socket hang up', i18n.t)).toBe('the summary request failed (socket hang up)');
+    // A failed step names the step and carries the provider's own sentence.
+    expect(reasonText("step_failed:summarize: 400 Invalid parameter: messages with role 'tool' must be…", i18n.t)).toBe(
+      "writing the summary failed: 400 Invalid parameter: messages with role 'tool' must be…",
+    );
     expect(reasonText('something new', i18n.t)).toBe('something new');
     expect(reasonText(null, i18n.t)).toBe('');
   });

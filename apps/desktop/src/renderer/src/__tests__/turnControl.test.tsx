@@ -8,7 +8,7 @@ import { buildRows } from '../lib/transcript';
 import { connectEvents, useAppStore } from '../store';
 import { setBridge } from '../transport';
 import { createFakeBridge } from './fakeBridge';
-import { msg, seed } from './fixtures';
+import { msg, seed, usage } from './fixtures';
 
 const accepted = () => ({ accepted: true, userMessageId: 'u-new' });
 
@@ -295,5 +295,116 @@ describe("the composer's attachment errors", () => {
         ['error', 'bad-two.bin is neither text'],
       ]),
     );
+  });
+});
+
+describe('a send far over the window (issue 36)', () => {
+  it('first says so and offers to compact; Compact then sends, Send sends, Keep editing sends nothing', async () => {
+    const fake = createFakeBridge({
+      'chat.send': accepted,
+      'messages.list': () => [],
+      'compaction.run': () => ({ ok: true, compaction: null, reason: null }),
+    });
+    setBridge(fake.bridge);
+    await i18n.changeLanguage('en');
+    useAppStore.setState(seed({ usage: { s1: usage({ total: 181_700, window: 10_000, percent: 1_817 }) } }));
+    render(<Composer sessionId="s1" />);
+    const input = screen.getByTestId('composer-input');
+    fireEvent.change(input, { target: { value: 'and now the summary table' } });
+    fireEvent.keyDown(input, { key: 'Enter' });
+    const warning = screen.getByTestId('over-window-warning');
+    expect(warning.textContent).toContain("This conversation is 1817% of the model's window");
+    expect(fake.calls.some((c) => c.route === 'chat.send')).toBe(false);
+    // The first button has the keyboard; Escape goes back to the draft, nothing sent.
+    expect(document.activeElement).toBe(screen.getByTestId('over-window-compact'));
+    fireEvent.keyDown(warning, { key: 'Escape' });
+    expect(screen.queryByTestId('over-window-warning')).toBeNull();
+    expect((input as HTMLTextAreaElement).value).toBe('and now the summary table');
+    // Compact, then send.
+    fireEvent.keyDown(input, { key: 'Enter' });
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('over-window-compact'));
+      await new Promise((r) => setTimeout(r, 0));
+    });
+    const order = fake.calls.map((c) => c.route).filter((r) => r === 'compaction.run' || r === 'chat.send');
+    expect(order).toEqual(['compaction.run', 'chat.send']);
+    // Send anyway (the turn that send started has ended).
+    act(() => {
+      useAppStore.setState(
+        seed({ busy: { s1: false }, usage: { s1: usage({ total: 181_700, window: 10_000, percent: 1_817 }) } }),
+      );
+    });
+    fireEvent.change(input, { target: { value: 'one more' } });
+    fireEvent.keyDown(input, { key: 'Enter' });
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('over-window-send'));
+    });
+    expect(fake.calls.filter((c) => c.route === 'chat.send').map((c) => c.input.text)).toEqual([
+      'and now the summary table',
+      'one more',
+    ]);
+  });
+
+  it('under the window sends at once', async () => {
+    const fake = createFakeBridge({ 'chat.send': accepted, 'messages.list': () => [] });
+    setBridge(fake.bridge);
+    useAppStore.setState(seed({ usage: { s1: usage({ percent: 96 }) } }));
+    render(<Composer sessionId="s1" />);
+    const input = screen.getByTestId('composer-input');
+    fireEvent.change(input, { target: { value: 'hi' } });
+    await act(async () => {
+      fireEvent.keyDown(input, { key: 'Enter' });
+    });
+    expect(screen.queryByTestId('over-window-warning')).toBeNull();
+    expect(fake.calls.some((c) => c.route === 'chat.send')).toBe(true);
+  });
+});
+
+describe('a draft that would bring the conversation over the window (issue 36)', () => {
+  it('is measured by the runtime first; a huge first message says the model reads its beginning and end', async () => {
+    const fake = createFakeBridge({
+      'chat.send': accepted,
+      'messages.list': () => [],
+      // Two characters a token (as for these numbers and commas), over a conversation of 1,000.
+      'context.measureDraft': ({ text }) => {
+        const tokens = Math.ceil(String(text).length / 2);
+        return { tokens, total: 1_000 + tokens, window: 10_000, percent: (1_000 + tokens) / 100 };
+      },
+    });
+    setBridge(fake.bridge);
+    await i18n.changeLanguage('en');
+    useAppStore.setState(seed({ usage: { s1: usage({ total: 1_000, percent: 10, canCompact: false }) } }));
+    render(<Composer sessionId="s1" />);
+    const input = screen.getByTestId('composer-input');
+    // A short draft cannot fill the room left: sent at once, never measured.
+    fireEvent.change(input, { target: { value: 'hi' } });
+    await act(async () => {
+      fireEvent.keyDown(input, { key: 'Enter' });
+    });
+    expect(fake.calls.map((c) => c.route)).toContain('chat.send');
+    expect(fake.calls.some((c) => c.route === 'context.measureDraft')).toBe(false);
+    act(() => {
+      useAppStore.setState(
+        seed({ busy: { s1: false }, usage: { s1: usage({ total: 1_000, percent: 10, canCompact: false }) } }),
+      );
+    });
+    // A paste of 24,000 characters: measured, 12,000 tokens alone, held with the sentence.
+    const paste = `Summarise this table by region.\n${Array(4_000).fill('a,b,1').join('\n')}`;
+    fireEvent.change(input, { target: { value: paste } });
+    await act(async () => {
+      fireEvent.keyDown(input, { key: 'Enter' });
+    });
+    expect(fake.calls.filter((c) => c.route === 'context.measureDraft')).toHaveLength(1);
+    const warning = screen.getByTestId('over-window-warning');
+    expect(warning.textContent).toContain('This message alone is about');
+    expect(warning.textContent).toContain('the model will read its beginning and its end');
+    // Nothing to compact before a first message: Send anyway has the keyboard.
+    expect(screen.queryByTestId('over-window-compact')).toBeNull();
+    expect(document.activeElement).toBe(screen.getByTestId('over-window-send'));
+    expect(fake.calls.filter((c) => c.route === 'chat.send')).toHaveLength(1);
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('over-window-send'));
+    });
+    expect(fake.calls.filter((c) => c.route === 'chat.send').map((c) => c.input.text)).toEqual(['hi', paste]);
   });
 });

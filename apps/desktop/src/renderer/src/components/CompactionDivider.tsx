@@ -145,6 +145,14 @@ export function LiveCompactionDivider({ sessionId, live }: { sessionId: string; 
                 </span>
               </>
             )}
+            {live.index !== undefined && live.tokens !== undefined && (
+              <>
+                <span className="dot-sep" />
+                <span data-testid="compaction-progress">
+                  {t('compaction.divider.progress', { index: live.index, tokens: formatTokens(live.tokens) })}
+                </span>
+              </>
+            )}
           </span>
           <button
             type="button"

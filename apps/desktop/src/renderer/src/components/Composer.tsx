@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useAppStore } from '../store';
 import { ContextMeter } from './ContextMeter';
 import { ResendWarning } from './CostViews';
+import { OverWindowWarning, useOverWindowGate } from './OverWindowWarning';
 import { useDismiss } from '../hooks/useDismiss';
 import { Dialog } from './Dialog';
 import { IconChevronDown, IconLayers, IconPaperclip, IconSend, IconStop, IconX } from './Icons';
@@ -307,16 +308,10 @@ export function Composer({ sessionId }: { sessionId: string }) {
   const canSend = (text.trim() !== '' || files.ready.length > 0) && !files.uploading;
 
   const enqueue = useAppStore((s) => s.enqueue);
-  const submit = () => {
-    if (offline || !canSend) return;
-    if (busy) {
-      // Typed during a turn: queued with its attachments, sent when the turn ends (shown above the
-      // input, cancellable).
-      enqueue(sessionId, text, files.ready);
-      setText('');
-      files.clear();
-      return;
-    }
+  const compact = useAppStore((s) => s.compact);
+  /** A send held back because it would be over the whole window (OverWindowWarning). */
+  const gate = useOverWindowGate(sessionId);
+  const sendNow = () => {
     const value = text;
     const ids = files.ready;
     setText('');
@@ -325,11 +320,46 @@ export function Composer({ sessionId }: { sessionId: string }) {
       else files.clear();
     });
   };
+  const submit = async () => {
+    if (offline || !canSend || gate.measuring) return;
+    if (busy) {
+      // Typed during a turn: queued with its attachments, sent when the turn ends (shown above the
+      // input, cancellable).
+      enqueue(sessionId, text, files.ready);
+      setText('');
+      files.clear();
+      return;
+    }
+    // Over the window, or the draft would bring it there: say so first, and offer to compact
+    // before the request waits on it (a second Send while it shows sends).
+    if (gate.hold === null && !(await gate.check(text))) return;
+    gate.release();
+    sendNow();
+  };
 
   return (
     <div className="composer-wrap">
       <QueuedMessages sessionId={sessionId} />
-      <ResendWarning sessionId={sessionId} typing={text.trim().length > 0} />
+      {gate.hold && !busy ? (
+        <OverWindowWarning
+          hold={gate.hold}
+          canCompact={gate.canCompact}
+          onCompactThenSend={() => {
+            gate.release();
+            void compact(sessionId).then(sendNow);
+          }}
+          onSend={() => {
+            gate.release();
+            sendNow();
+          }}
+          onCancel={() => {
+            gate.release();
+            ref.current?.focus();
+          }}
+        />
+      ) : (
+        <ResendWarning sessionId={sessionId} typing={text.trim().length > 0} />
+      )}
       <div
         className={`composer ${dragging ? 'is-dropping' : ''}`}
         onDragOver={(e) => {
@@ -372,7 +402,7 @@ export function Composer({ sessionId }: { sessionId: string }) {
             if (slash.onKeyDown(e)) return;
             if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
               e.preventDefault();
-              submit();
+              void submit();
             } else if (e.key === 'Escape' && busy) {
               e.preventDefault();
               void cancel(sessionId);
@@ -420,8 +450,8 @@ export function Composer({ sessionId }: { sessionId: string }) {
             <button
               type="button"
               className="send-btn"
-              onClick={submit}
-              disabled={offline || !canSend}
+              onClick={() => void submit()}
+              disabled={offline || !canSend || gate.measuring}
               aria-label={t('chat.send')}
               title={t('chat.sendHint')}
               data-testid="send-button"

@@ -36,9 +36,9 @@ const PARTS = [
 /** Parts shown only when the request holds some. */
 const OPTIONAL: ReadonlySet<string> = new Set(['instructions', 'projectMemory']);
 
-/** A part in the provider's tokens: the breakdown is estimated, `total` is calibrated. */
+/** A part of the meter, in the provider's tokens like `total` (the parts sum to it: turn/usage.ts). */
 function part(u: ContextUsage, k: (typeof PARTS)[number]): number {
-  return Math.round((u.breakdown[k] ?? 0) * u.calibration);
+  return u.breakdown[k] ?? 0;
 }
 
 /** The instructions and project memory rows only when there are some. */

@@ -17,6 +17,7 @@ import { call } from '../transport';
 import { useAppStore } from '../store';
 import { callErrorText, fieldErrorText, setServerIssues, type IssueKeys } from '../lib/formErrors';
 import { Field, FormBanner, type Banner } from './form/Field';
+import { ServerWindowHint } from './ServerWindowHint';
 
 const PRESET_IDS = PresetIdSchema.options;
 
@@ -103,6 +104,8 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
   const { preset, baseUrl, apiKey } = values;
   /** The smaller window the provider stated in an error; "undo" forgets it on the next save. */
   const [learned, setLearned] = useState<number | null>(profile?.learnedContextWindow ?? null);
+  /** What the local server said about its window (read on every save, or on request). */
+  const [server, setServer] = useState(profile?.serverWindow ?? null);
   const [forgetLearned, setForgetLearned] = useState(false);
   const [savedId, setSavedId] = useState<string | undefined>(profile?.id);
   const [hasKey, setHasKey] = useState(profile?.hasKey ?? false);
@@ -165,6 +168,7 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
       setValue('apiKey', '');
       setLearned(saved.learnedContextWindow ?? null);
       setForgetLearned(false);
+      setServer(saved.serverWindow ?? null);
       return saved;
     } catch (err) {
       refused(err);
@@ -292,21 +296,32 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
           error={errorOf('contextWindow')}
           errorTestId="field-error-contextWindow"
           hint={
-            learned !== null && (
-              <span data-testid="provider-learned-window">
-                {forgetLearned
-                  ? t('provider.learnedWindow.forgotten')
-                  : t('provider.learnedWindow.inEffect', { window: learned.toLocaleString() })}{' '}
-                <button
-                  type="button"
-                  className="link-btn"
-                  onClick={() => setForgetLearned(!forgetLearned)}
-                  data-testid="provider-learned-undo"
-                >
-                  {forgetLearned ? t('provider.learnedWindow.keep') : t('provider.learnedWindow.undo')}
-                </button>
-              </span>
-            )
+            <>
+              <ServerWindowHint
+                profileId={savedId}
+                local={preset === 'ollama' || preset === 'lmstudio' || preset === 'custom'}
+                serverWindow={server}
+                model={values.model.trim()}
+                window={Number(values.contextWindow) || 0}
+                onRead={(p) => setServer(p.serverWindow ?? null)}
+                onUse={(w) => setValue('contextWindow', String(w), { shouldDirty: true })}
+              />
+              {learned !== null && (
+                <span data-testid="provider-learned-window">
+                  {forgetLearned
+                    ? t('provider.learnedWindow.forgotten')
+                    : t('provider.learnedWindow.inEffect', { window: learned.toLocaleString() })}{' '}
+                  <button
+                    type="button"
+                    className="link-btn"
+                    onClick={() => setForgetLearned(!forgetLearned)}
+                    data-testid="provider-learned-undo"
+                  >
+                    {forgetLearned ? t('provider.learnedWindow.keep') : t('provider.learnedWindow.undo')}
+                  </button>
+                </span>
+              )}
+            </>
           }
         >
           {(c) => (

@@ -133,6 +133,14 @@ function FactItem({
   );
 }
 
+/**
+ * What the panel lists before "show gone": active and stale facts, and a goal a newer instruction
+ * superseded (a correction the user made: both are shown, the older one marked superseded).
+ */
+function shownByDefault(f: MemoryFact): boolean {
+  if (f.status === 'forgotten') return false;
+  return f.status !== 'superseded' || f.category === 'goal';
+}
 /** The session's memory: facts by category, editable; rejected candidates with reasons in debug. */
 export function SessionMemory({ sessionId }: { sessionId: string }) {
   const { t, i18n } = useTranslation();
@@ -156,8 +164,8 @@ export function SessionMemory({ sessionId }: { sessionId: string }) {
     void load(sessionId);
   };
   const rejected = useMemo(() => groupRejected(candidates), [candidates]);
-  const visible = facts.filter((f) => showGone || (f.status !== 'forgotten' && f.status !== 'superseded'));
-  const goneCount = facts.length - facts.filter((f) => f.status !== 'forgotten' && f.status !== 'superseded').length;
+  const visible = facts.filter((f) => showGone || shownByDefault(f));
+  const goneCount = facts.length - facts.filter(shownByDefault).length;
 
   return (
     <>

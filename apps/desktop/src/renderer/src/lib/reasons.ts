@@ -13,6 +13,17 @@ export function reasonText(reason: string | null | undefined, t: TFn): string {
   const code = (i < 0 ? reason : reason.slice(0, i)).trim();
   const detail = i < 0 ? '' : reason.slice(i + 1).trim();
   if (!/^[a-z_]+$/.test(code)) return reason;
+  // `step_failed:summarize: <what the provider said>`: the step in words, then its sentence.
+  if (code === 'step_failed') {
+    const j = detail.indexOf(':');
+    const step = j < 0 ? detail : detail.slice(0, j).trim();
+    const error = j < 0 ? '' : detail.slice(j + 1).trim();
+    if (/^[a-z_]+$/.test(step))
+      return t('compaction.reason.step_failed', {
+        step: t(`compaction.step.${step}`, { defaultValue: step }),
+        detail: error,
+      });
+  }
   return t(`compaction.reason.${code}`, { defaultValue: reason, detail });
 }
 

@@ -102,7 +102,15 @@ export const contextEvents: SliceEvents = (get) => {
       }
       case 'compaction.progress': {
         const live = get().bySession[e.sessionId]?.liveCompaction;
-        if (live) patch(e.sessionId, { liveCompaction: { ...live, step: e.step } });
+        if (live)
+          patch(e.sessionId, {
+            liveCompaction: {
+              ...live,
+              step: e.step,
+              ...(e.index !== undefined ? { index: e.index } : {}),
+              ...(e.tokens !== undefined ? { tokens: e.tokens } : {}),
+            },
+          });
         return;
       }
       case 'compaction.finished':
