@@ -1,11 +1,8 @@
 import type { z } from 'zod';
 import { AppError, MAX_INPUT_ISSUES, type InputIssue, type RpcResult } from './errors';
 import { errorMessage } from './values';
-import { ROUTE_NAMES, ROUTES, type AppApi, type RouteName } from './routes';
-
-export function isRouteName(name: unknown): name is RouteName {
-  return typeof name === 'string' && (ROUTE_NAMES as string[]).includes(name);
-}
+import { ROUTES, type AppApi } from './routes';
+import { isRouteName } from './bridge';
 
 export interface DispatchOptions {
   /**

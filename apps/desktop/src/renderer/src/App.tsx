@@ -1,16 +1,18 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { applyLanguage } from './i18n';
 import { connectEvents, useAppStore } from './store';
 import { useShortcuts } from './hooks/useShortcuts';
 import { useTheme } from './hooks/useTheme';
 import { ChatView } from './components/ChatView';
-import { MemoryPanel } from './components/MemoryPanel';
-import { SettingsPage } from './components/SettingsPage';
-import { SetupScreen } from './components/SetupScreen';
 import { Sidebar } from './components/Sidebar';
 import { IconAlert, IconRefresh } from './components/Icons';
 import { ConnectionBanner } from './components/ConnectionBanner';
+
+// Views not every start needs load when first shown (their forms and schemas with them).
+const SettingsPage = lazy(() => import('./components/SettingsPage').then((m) => ({ default: m.SettingsPage })));
+const SetupScreen = lazy(() => import('./components/SetupScreen').then((m) => ({ default: m.SetupScreen })));
+const MemoryPanel = lazy(() => import('./components/MemoryPanel').then((m) => ({ default: m.MemoryPanel })));
 
 export function App() {
   const { t } = useTranslation();
@@ -60,7 +62,12 @@ export function App() {
         </div>
       </div>
     );
-  if (phase === 'setup') return <SetupScreen />;
+  if (phase === 'setup')
+    return (
+      <Suspense fallback={<div className="splash" aria-busy="true" />}>
+        <SetupScreen />
+      </Suspense>
+    );
 
   return (
     <div className={`app ${panel === 'memory' ? 'with-panel' : ''} sidebar-${sidebar}`}>
@@ -77,11 +84,17 @@ export function App() {
           <>
             {/* Below ~1000 px the panel lays over the chat: a press beside it closes it. */}
             <div className="panel-scrim" onClick={() => setPanel('none')} data-testid="panel-scrim" />
-            <MemoryPanel sessionId={activeId} />
+            <Suspense fallback={null}>
+              <MemoryPanel sessionId={activeId} />
+            </Suspense>
           </>
         )}
       </div>
-      {panel === 'settings' && <SettingsPage />}
+      {panel === 'settings' && (
+        <Suspense fallback={null}>
+          <SettingsPage />
+        </Suspense>
+      )}
       {toast && (
         <div className="toast" role="status">
           {toast}

@@ -1,0 +1,75 @@
+import type { RouteName } from './routes';
+
+/**
+ * Every route's name as a plain string: what a bridge checks a call against without loading the
+ * routes' zod schemas (the Electron preload carries no schema library). Written out, and checked
+ * against `ROUTES` by the compiler both ways: a name that is not a route does not satisfy
+ * `RouteName`, and a route missing here fails `RouteNamesComplete` below (add its name).
+ */
+export const ROUTE_NAMES = [
+  'sessions.list',
+  'sessions.create',
+  'sessions.rename',
+  'sessions.delete',
+  'sessions.export',
+  'sessions.update',
+  'sessions.setModel',
+  'messages.list',
+  'messages.fullOutput',
+  'chat.send',
+  'chat.cancel',
+  'chat.approve',
+  'chat.state',
+  'approvals.list',
+  'approvals.set',
+  'chat.edit',
+  'chat.regenerate',
+  'chat.retry',
+  'branches.switch',
+  'search.messages',
+  'compaction.run',
+  'compaction.preview',
+  'compaction.undo',
+  'compaction.list',
+  'context.usage',
+  'compaction.fitMessage',
+  'memory.facts.list',
+  'memory.facts.upsert',
+  'memory.facts.setStatus',
+  'memory.candidates.list',
+  'settings.get',
+  'settings.set',
+  'providers.list',
+  'providers.upsert',
+  'providers.setActive',
+  'providers.models',
+  'providers.delete',
+  'providers.test',
+  'mcp.servers.list',
+  'mcp.servers.upsert',
+  'mcp.servers.remove',
+  'mcp.servers.restart',
+  'mcp.servers.import',
+  'mcp.tools.approve',
+  'mcp.servers.sessionDisable',
+  'attachments.add',
+  'attachments.discard',
+  'attachments.get',
+  'sandbox.status',
+  'sandbox.setNetwork',
+  'instructions.get',
+  'instructions.setSession',
+  'checkpoints.list',
+  'checkpoints.diff',
+  'checkpoints.restore',
+  'checkpoints.redo',
+  'usage.session',
+  'usage.daily',
+  'usage.prices.list',
+  'usage.prices.set',
+  'usage.resendEstimate',
+] as const satisfies readonly RouteName[];
+
+type Complete<Missing extends never> = Missing;
+/** Compile-time check only: an error here names a route missing from ROUTE_NAMES. */
+export type RouteNamesComplete = Complete<Exclude<RouteName, (typeof ROUTE_NAMES)[number]>>;
