@@ -37,7 +37,11 @@ describe('the lazy grammar table', () => {
       fresh.registerLanguage(name, (await g.load()).default);
       const own = common.getLanguage(name)!;
       const loaded = fresh.getLanguage(name)!;
-      expect([loaded.name, loaded.aliases, Object.keys(loaded)], name).toEqual([own.name, own.aliases, Object.keys(own)]);
+      expect([loaded.name, loaded.aliases, Object.keys(loaded)], name).toEqual([
+        own.name,
+        own.aliases,
+        Object.keys(own),
+      ]);
     }
   });
 
