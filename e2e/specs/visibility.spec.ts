@@ -303,7 +303,7 @@ test('one divider per compaction; Compact adds no message; /compact <text> below
   const [download] = await Promise.all([
     page.waitForEvent('download'),
     (async () => {
-      await page.getByTestId('export-menu').click();
+      await page.getByTestId('header-more').click();
       await page.getByTestId('export-markdown').click();
     })(),
   ]);

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useAppStore } from '../store';
 import { call } from '../transport';
 import { Dialog } from './Dialog';
-import { download } from './ExportMenu';
+import { download } from './ExportItems';
 import { errorMessage } from '@threadline/protocol';
 
 /** The commands `/` offers. `insert`: goes into the input for the user to finish and send. */

@@ -1,9 +1,7 @@
-import { Fragment, useRef, useState } from 'react';
-import { useDismiss } from '../hooks/useDismiss';
+import { Fragment } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAppStore } from '../store';
 import { call } from '../transport';
-import { IconDownload } from './Icons';
 import { errorMessage } from '@threadline/protocol';
 
 /** Saves a file the user asked for (the desktop app shows its save dialog for a download). */
@@ -18,7 +16,7 @@ export function download(filename: string, mime: string, content: string): void 
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-/** The menu's entries: the branch shown, then every version (after a separator). */
+/** The entries: the branch shown, then every version (after a separator). */
 const EXPORTS: ReadonlyArray<{
   format: 'markdown' | 'json';
   branches: 'active' | 'all';
@@ -38,17 +36,15 @@ const EXPORTS: ReadonlyArray<{
   { format: 'json', branches: 'all', label: 'export.allJson', testId: 'export-all-json' },
 ];
 
-/** "Export" in the chat header: the branch shown (hidden messages included), or every version, as Markdown or JSON. */
-export function ExportMenu({ sessionId }: { sessionId: string }) {
+/**
+ * Export, as entries of the header's More menu: the branch shown (hidden messages included), or
+ * every version, as Markdown or JSON.
+ */
+export function ExportItems({ sessionId }: { sessionId: string }) {
   const { t } = useTranslation();
   const showToast = useAppStore((s) => s.showToast);
-  const [open, setOpen] = useState(false);
-  const ref = useRef<HTMLDivElement>(null);
 
-  useDismiss(open, ref, () => setOpen(false));
-
-  const run = async (format: 'markdown' | 'json', branches: 'active' | 'all' = 'active') => {
-    setOpen(false);
+  const run = async (format: 'markdown' | 'json', branches: 'active' | 'all') => {
     try {
       const file = await call('sessions.export', { id: sessionId, format, branches });
       download(file.filename, file.mime, file.content);
@@ -58,37 +54,21 @@ export function ExportMenu({ sessionId }: { sessionId: string }) {
   };
 
   return (
-    <div className="split-btn" ref={ref}>
-      <button
-        type="button"
-        className="btn btn-ghost"
-        aria-haspopup="menu"
-        aria-expanded={open}
-        onClick={() => setOpen(!open)}
-        data-testid="export-menu"
-        title={t('export.button')}
-      >
-        <IconDownload />
-        <span className="btn-label">{t('export.button')}</span>
-      </button>
-      {open && (
-        <div className="menu menu-down" role="menu">
-          {EXPORTS.map((e) => (
-            <Fragment key={e.testId}>
-              {e.separatorBefore && <div className="menu-sep" role="separator" />}
-              <button
-                type="button"
-                role="menuitem"
-                className="menu-item"
-                onClick={() => void run(e.format, e.branches)}
-                data-testid={e.testId}
-              >
-                {t(e.label)}
-              </button>
-            </Fragment>
-          ))}
-        </div>
-      )}
+    <div role="group" aria-label={t('export.button')}>
+      {EXPORTS.map((e) => (
+        <Fragment key={e.testId}>
+          {e.separatorBefore && <div className="menu-sep" role="separator" />}
+          <button
+            type="button"
+            role="menuitem"
+            className="menu-item"
+            onClick={() => void run(e.format, e.branches)}
+            data-testid={e.testId}
+          >
+            {t(e.label)}
+          </button>
+        </Fragment>
+      ))}
     </div>
   );
 }
