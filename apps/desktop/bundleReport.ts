@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib';
-import type { Plugin } from 'vite';
+import type { Plugin, ResolvedConfig } from 'vite';
 
 // `pnpm build` ends each bundle's list of files with one line of totals: what a window loads
 // before its first paint (the entry and everything it imports statically, plus its CSS) and what
@@ -51,17 +51,24 @@ export function bundleTotals(label: string, files: readonly OutputFile[]): strin
   );
 }
 
-/** A plugin that prints `bundleTotals` once the build is done (after Vite's list of files). */
+/**
+ * A plugin that prints `bundleTotals` once the build is done (after Vite's list of files),
+ * through Vite's logger: a build run with `logLevel: 'silent'` prints nothing.
+ */
 export function bundleReport(label: string): Plugin {
   let line: string | null = null;
+  let logger: ResolvedConfig['logger'] | null = null;
   return {
     name: 'threadline-bundle-report',
     apply: 'build',
+    configResolved(config) {
+      logger = config.logger;
+    },
     writeBundle(_options, bundle) {
       line = bundleTotals(label, Object.values(bundle) as unknown as OutputFile[]);
     },
     closeBundle() {
-      if (line) console.log(line);
+      if (line) logger?.info(line);
       line = null;
     },
   };

@@ -2,8 +2,8 @@ import { cpSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
-import { rendererBuild } from './rendererBuild';
-import { bundleReport } from './bundleReport';
+import { rendererBuild } from './rendererBuild.ts';
+import { bundleReport } from './bundleReport.ts';
 
 // Workspace packages are TypeScript source: bundle them (exclude from externalization);
 // better-sqlite3 stays external (native module, loaded from node_modules at run time).

@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
-import { rendererBuild } from './rendererBuild';
-import { bundleReport } from './bundleReport';
+import { rendererBuild } from './rendererBuild.ts';
+import { bundleReport } from './bundleReport.ts';
 
 // Browser mode: the same renderer, built as static files that apps/server serves.
 export default defineConfig({

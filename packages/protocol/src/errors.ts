@@ -43,6 +43,8 @@ export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
+    /** For `invalid_input` the runtime finds itself (a name already taken): the field it concerns. */
+    readonly details?: ErrorDetails,
   ) {
     super(message);
     this.name = 'AppError';

@@ -47,7 +47,11 @@ export async function dispatchRoute(
     }
     return { ok: true, data };
   } catch (err) {
-    if (err instanceof AppError) return { ok: false, error: { code: err.code, message: err.message } };
+    if (err instanceof AppError)
+      return {
+        ok: false,
+        error: { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) },
+      };
     const message = errorMessage(err);
     return { ok: false, error: { code: 'internal', message } };
   }

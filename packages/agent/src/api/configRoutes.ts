@@ -1,4 +1,6 @@
 import {
+  AppError,
+  distinctProfileName,
   errorMessage,
   PROVIDER_PRESETS,
   type AppApi,
@@ -83,7 +85,15 @@ export function configRoutes(ctx: ApiContext): ConfigRoutes {
       return store.settings.set(patch);
     },
     'providers.list': async () => store.providers.list(),
-    'providers.upsert': async (input) => store.providers.upsert(input),
+    'providers.upsert': async (input) => {
+      // Names tell profiles apart in the model menu and Settings: one name, one profile.
+      const others = store.providers.list().filter((p) => p.id !== input.id);
+      if (distinctProfileName(input.name, others.map((p) => p.name)) !== input.name)
+        throw new AppError('invalid_input', `Another provider profile is called "${input.name}".`, {
+          issues: [{ path: ['name'], code: 'duplicate', message: 'A profile with this name exists.' }],
+        });
+      return store.providers.upsert(input);
+    },
     'providers.setActive': async ({ id }) => store.providers.setActive(id),
     'providers.test': async (input) => {
       const { profile, secret } = 'draft' in input ? draftProfile(input.draft) : storedProfile(input.id);
