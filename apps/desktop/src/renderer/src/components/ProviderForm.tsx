@@ -221,7 +221,7 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
     clearMessages();
     // Said before any connection check: the runtime refuses it too.
     if (distinctProfileName(v.name, others) !== v.name) {
-      form.setError('name', { type: 'duplicate' });
+      form.setError('name', { type: 'duplicate' }); // i18n-ignore: a field name; the sentence is ISSUE_KEYS'
       return;
     }
     setTest({ state: 'idle' });
