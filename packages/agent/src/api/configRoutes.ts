@@ -87,8 +87,11 @@ export function configRoutes(ctx: ApiContext): ConfigRoutes {
     'providers.list': async () => store.providers.list(),
     'providers.upsert': async (input) => {
       // Names tell profiles apart in the model menu and Settings: one name, one profile.
-      const others = store.providers.list().filter((p) => p.id !== input.id);
-      if (distinctProfileName(input.name, others.map((p) => p.name)) !== input.name)
+      const taken = store.providers
+        .list()
+        .filter((p) => p.id !== input.id)
+        .map((p) => p.name);
+      if (distinctProfileName(input.name, taken) !== input.name)
         throw new AppError('invalid_input', `Another provider profile is called "${input.name}".`, {
           issues: [{ path: ['name'], code: 'duplicate', message: 'A profile with this name exists.' }],
         });
