@@ -65,10 +65,10 @@ export function sessionRoutes(ctx: ApiContext): SessionRoutes {
       ctx.runtimes.delete(id);
       return { deleted: true };
     },
-    'sessions.export': async ({ id, format, branches }) => {
+    'sessions.export': async ({ id, format, branches, language }) => {
       const session = store.sessions.get(id);
       if (!session) throw notFound('session', id);
-      const lang = currentSettings(ctx).language;
+      const lang = language ?? currentSettings(ctx).language ?? 'en';
       if (branches === 'all')
         return exportSession(session, store.messages.listAll(id), store.compactions.listAll(id), format, {
           lang,

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { applyLanguage } from './i18n';
+import { applyLanguage, systemLanguage } from './i18n';
 import { connectEvents, useAppStore } from './store';
 import { useShortcuts } from './hooks/useShortcuts';
 import { useTheme } from './hooks/useTheme';
@@ -35,8 +35,9 @@ export function App() {
     return off;
   }, [boot]);
 
+  // The language picked in Settings; until one is (null), the system's.
   useEffect(() => {
-    if (language) applyLanguage(language);
+    if (language !== undefined) applyLanguage(language ?? systemLanguage());
   }, [language]);
 
   // A session picked (or made) in the sidebar laid over a narrow window, or Settings opened from

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
+import { formatBytes } from '../lib/sizes';
 import type { AttachmentRef } from '@threadline/protocol';
 import { imageUrl, thumbUrl, type PendingAttachment } from '../lib/attachFile';
 import { call } from '../transport';
@@ -20,9 +21,6 @@ function useImage(att: AttachmentRef, size: 'thumb' | 'full'): string | null {
   }, [att.id, size]);
   return url;
 }
-
-const kib = (n: number): string =>
-  n < 1024 * 1024 ? `${Math.max(1, Math.round(n / 1024))} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`;
 
 /** What the composer holds before sending: thumbnails and file chips, each removable. */
 export function ComposerAttachments({
@@ -94,7 +92,7 @@ function ImageThumb({ att, onOpen }: { att: AttachmentRef; onOpen: () => void })
 }
 
 function ImageViewer({ att, onClose }: { att: AttachmentRef; onClose: () => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const url = useImage(att, 'full');
   return (
     <Dialog title={att.name} onClose={onClose} testId="image-viewer">
@@ -102,7 +100,11 @@ function ImageViewer({ att, onClose }: { att: AttachmentRef; onClose: () => void
         {url ? <img src={url} alt={t('chat.attach.imageAlt', { name: att.name })} /> : t('chat.attach.loading')}
       </div>
       <div className="muted">
-        {t('chat.attach.imageMeta', { width: att.width ?? 0, height: att.height ?? 0, size: kib(att.size) })}
+        {t('chat.attach.imageMeta', {
+          width: att.width ?? 0,
+          height: att.height ?? 0,
+          size: formatBytes(att.size, i18n.language),
+        })}
       </div>
     </Dialog>
   );
@@ -129,7 +131,7 @@ function TextViewer({ att, onClose }: { att: AttachmentRef; onClose: () => void 
 
 /** A sent message's attachments: image thumbnails that open full size, file chips that open their text. */
 export function MessageAttachments({ refs }: { refs: AttachmentRef[] }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [open, setOpen] = useState<AttachmentRef | null>(null);
   if (refs.length === 0) return null;
   return (
@@ -151,8 +153,8 @@ export function MessageAttachments({ refs }: { refs: AttachmentRef[] }) {
               <span className="attach-name">{a.name}</span>
               <span className="muted attach-meta">
                 {a.pages !== undefined
-                  ? t('chat.attach.pdfMeta', { pages: a.pages })
-                  : t('chat.attach.textMeta', { size: kib(a.size) })}
+                  ? t('chat.attach.pdfMeta', { count: a.pages })
+                  : t('chat.attach.textMeta', { size: formatBytes(a.size, i18n.language) })}
               </span>
             </button>
           ),

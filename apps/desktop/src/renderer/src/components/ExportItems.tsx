@@ -1,5 +1,6 @@
 import { Fragment } from 'react';
 import { useTranslation } from 'react-i18next';
+import i18n from '../i18n';
 import { useAppStore } from '../store';
 import { call } from '../transport';
 import { errorMessage } from '@threadline/protocol';
@@ -14,6 +15,20 @@ export function download(filename: string, mime: string, content: string): void 
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/**
+ * Exports a session and saves the file: the branch shown or every version, its notices in the
+ * language the user reads. The one way Export and `/export` save a session.
+ */
+export async function saveExport(
+  sessionId: string,
+  format: 'markdown' | 'json',
+  branches: 'active' | 'all' = 'active',
+): Promise<void> {
+  const language = i18n.language === 'zh-CN' ? 'zh-CN' : 'en';
+  const file = await call('sessions.export', { id: sessionId, format, branches, language });
+  download(file.filename, file.mime, file.content);
 }
 
 /** The entries: the branch shown, then every version (after a separator). */
@@ -46,8 +61,7 @@ export function ExportItems({ sessionId }: { sessionId: string }) {
 
   const run = async (format: 'markdown' | 'json', branches: 'active' | 'all') => {
     try {
-      const file = await call('sessions.export', { id: sessionId, format, branches });
-      download(file.filename, file.mime, file.content);
+      await saveExport(sessionId, format, branches);
     } catch (err) {
       showToast(t('export.failed', { message: errorMessage(err) }));
     }
