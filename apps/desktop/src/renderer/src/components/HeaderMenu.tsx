@@ -2,6 +2,7 @@ import { useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDismiss } from '../hooks/useDismiss';
 import { IconMore } from './Icons';
+import { useInViewport } from '../hooks/useInViewport';
 
 /**
  * "More" (⋯) at the end of the chat header: the session's secondary actions (Export…). The header
@@ -11,6 +12,7 @@ import { IconMore } from './Icons';
  */
 export function HeaderMenu({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
+  const fit = useInViewport<HTMLDivElement>();
   const [open, setOpen] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
   useDismiss(open, ref, () => setOpen(false));
@@ -30,6 +32,7 @@ export function HeaderMenu({ children }: { children: ReactNode }) {
       </button>
       {open && (
         <div
+          ref={fit}
           className="menu menu-down"
           role="menu"
           data-testid="header-menu"

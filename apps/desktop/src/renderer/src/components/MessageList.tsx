@@ -250,7 +250,9 @@ export function MessageList({ sessionId }: { sessionId: string }) {
           })}
         </div>
       </div>
+      {/* In its own strip under the list, not over it: it never covers a line or a field. */}
       {showJump && (
+        <div className="jump-bar">
         <button
           type="button"
           className="jump-btn"
@@ -264,6 +266,7 @@ export function MessageList({ sessionId }: { sessionId: string }) {
         >
           <IconChevronDown />
         </button>
+        </div>
       )}
     </div>
   );

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useAppStore } from '../store';
 import { useDismiss } from '../hooks/useDismiss';
 import { IconShield, IconX } from './Icons';
+import { useInViewport } from '../hooks/useInViewport';
 
 const NONE: Record<string, never> = {};
 /** More than this many and they are one chip whose popover lists them (the header has to fit). */
@@ -16,6 +17,7 @@ const INLINE_MAX = 2;
  */
 export function SessionApprovals({ sessionId }: { sessionId: string }) {
   const { t } = useTranslation();
+  const fit = useInViewport<HTMLDivElement>();
   const policies = useAppStore((s) => s.bySession[sessionId]?.approvals ?? NONE);
   const setApproval = useAppStore((s) => s.setApproval);
   const [open, setOpen] = useState(false);
@@ -68,7 +70,7 @@ export function SessionApprovals({ sessionId }: { sessionId: string }) {
         <span className="approval-text">{t('approvals.summary', { count: entries.length })}</span>
       </button>
       {open && (
-        <div className="popover approvals-popover" role="dialog" aria-label={t('approvals.summaryHint')}>
+        <div ref={fit} className="popover approvals-popover" role="dialog" aria-label={t('approvals.summaryHint')}>
           {entries.map(pill)}
         </div>
       )}
