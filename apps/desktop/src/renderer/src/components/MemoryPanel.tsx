@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import {
   errorMessage,
   FactCategorySchema,
+  strategyKeepsMemory,
   type FactCategory,
   type MemoryCandidate,
   type MemoryFact,
@@ -157,6 +158,38 @@ function FactItem({
   );
 }
 
+/**
+ * No fact yet: why, and what would fill the panel — the agent's work under a strategy that keeps
+ * memory, else only facts the user adds (with the way to the setting that changes it).
+ */
+function EmptyMemory() {
+  const { t } = useTranslation();
+  const strategy = useAppStore((s) => s.settings?.compaction.strategy);
+  const openSettings = useAppStore((s) => s.openSettings);
+  if (!strategy) return null;
+  const learns = strategyKeepsMemory(strategy);
+  return (
+    <div className="empty-facts" data-testid="memory-empty">
+      <div className="empty-facts-title">{t('memory.empty')}</div>
+      <p className="muted small">
+        {learns
+          ? t('memory.emptyLearns')
+          : t('memory.emptyNotLearning', { strategy: t(`settings.context.strategy.${strategy}.name`) })}
+      </p>
+      {!learns && (
+        <button
+          type="button"
+          className="btn btn-small"
+          onClick={() => openSettings('context')}
+          data-testid="memory-open-strategy"
+        >
+          {t('memory.chooseStrategy')}
+        </button>
+      )}
+    </div>
+  );
+}
+
 /** The session's memory: facts by category, editable; rejected candidates with reasons in debug. */
 export function MemoryPanel({ sessionId }: { sessionId: string }) {
   const { t, i18n } = useTranslation();
@@ -245,7 +278,7 @@ export function MemoryPanel({ sessionId }: { sessionId: string }) {
             {error}
           </div>
         )}
-        {visible.length === 0 && <div className="muted empty-facts">{t('memory.empty')}</div>}
+        {visible.length === 0 && <EmptyMemory />}
         {CATEGORIES.map((c) => {
           const list = visible
             .filter((f) => f.category === c)

@@ -253,19 +253,19 @@ export function MessageList({ sessionId }: { sessionId: string }) {
       {/* In its own strip under the list, not over it: it never covers a line or a field. */}
       {showJump && (
         <div className="jump-bar">
-        <button
-          type="button"
-          className="jump-btn"
-          aria-label={t('chat.jumpToLatest')}
-          title={t('chat.jumpToLatest')}
-          onClick={() => {
-            atBottom.current = true;
-            setShowJump(false);
-            scrollToEnd();
-          }}
-        >
-          <IconChevronDown />
-        </button>
+          <button
+            type="button"
+            className="jump-btn"
+            aria-label={t('chat.jumpToLatest')}
+            title={t('chat.jumpToLatest')}
+            onClick={() => {
+              atBottom.current = true;
+              setShowJump(false);
+              scrollToEnd();
+            }}
+          >
+            <IconChevronDown />
+          </button>
         </div>
       )}
     </div>
