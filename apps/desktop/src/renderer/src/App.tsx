@@ -71,36 +71,39 @@ export function App() {
     );
 
   return (
-    <div className={`app ${panel === 'memory' ? 'with-panel' : ''} sidebar-${sidebar}`}>
+    // The connection banner takes its own strip above the app: it never lays over the header.
+    <div className="app-shell">
       <ConnectionBanner />
-      {/* Settings covers the window like a dialog: what is behind it leaves the Tab order. */}
-      <div className="app-main" inert={panel === 'settings'}>
-        <Sidebar />
-        {/* A narrow window shows the sidebar over the chat: a press beside it closes it. */}
-        {sidebar === 'shown' && (
-          <div className="sidebar-scrim" onClick={() => toggleSidebar(true)} data-testid="sidebar-scrim" />
+      <div className={`app ${panel === 'memory' ? 'with-panel' : ''} sidebar-${sidebar}`}>
+        {/* Settings covers the window like a dialog: what is behind it leaves the Tab order. */}
+        <div className="app-main" inert={panel === 'settings'}>
+          <Sidebar />
+          {/* A narrow window shows the sidebar over the chat: a press beside it closes it. */}
+          {sidebar === 'shown' && (
+            <div className="sidebar-scrim" onClick={() => toggleSidebar(true)} data-testid="sidebar-scrim" />
+          )}
+          <ChatView />
+          {panel === 'memory' && activeId && (
+            <>
+              {/* Below ~1000 px the panel lays over the chat: a press beside it closes it. */}
+              <div className="panel-scrim" onClick={() => setPanel('none')} data-testid="panel-scrim" />
+              <Suspense fallback={null}>
+                <MemoryPanel sessionId={activeId} />
+              </Suspense>
+            </>
+          )}
+        </div>
+        {panel === 'settings' && (
+          <Suspense fallback={null}>
+            <SettingsPage />
+          </Suspense>
         )}
-        <ChatView />
-        {panel === 'memory' && activeId && (
-          <>
-            {/* Below ~1000 px the panel lays over the chat: a press beside it closes it. */}
-            <div className="panel-scrim" onClick={() => setPanel('none')} data-testid="panel-scrim" />
-            <Suspense fallback={null}>
-              <MemoryPanel sessionId={activeId} />
-            </Suspense>
-          </>
+        {toast && (
+          <div className="toast" role="status">
+            {toast}
+          </div>
         )}
       </div>
-      {panel === 'settings' && (
-        <Suspense fallback={null}>
-          <SettingsPage />
-        </Suspense>
-      )}
-      {toast && (
-        <div className="toast" role="status">
-          {toast}
-        </div>
-      )}
     </div>
   );
 }
