@@ -87,7 +87,8 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       await api['chat.send']({ sessionId: session.id, text });
       await api.idle(session.id);
     },
-    waitFor(type, pred, timeoutMs = 8000) {
+    // A bound for a test that would otherwise hang, not a speed: wide enough for a busy machine.
+    waitFor(type, pred, timeoutMs = 25_000) {
       type E = Extract<AppEvent, { type: typeof type }>;
       const hit = events.find((e): e is E => e.type === type && (!pred || pred(e as E)));
       if (hit) return Promise.resolve(hit);
