@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { onePagePdf } from '@threadline/fake-llm/hostilePdfs';
 import { test, expect } from '../fixtures';
 import { AppPage, LOOKS } from '../pages/AppPage';
 
@@ -7,29 +8,6 @@ import { AppPage, LOOKS } from '../pages/AppPage';
 // is true ($TMPDIR is writable, /tmp is not), and nothing undone drawn struck through.
 
 test.use({ actionTimeout: 20_000 });
-
-/** A one-page PDF (the text "Hello"), with a correct cross-reference table. */
-function onePagePdf(): Buffer {
-  const stream = 'BT /F1 18 Tf 40 100 Td (Hello) Tj ET';
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 400 200] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
-    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-  ];
-  let out = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objects.forEach((o, i) => {
-    offsets.push(out.length);
-    out += `${i + 1} 0 obj\n${o}\nendobj\n`;
-  });
-  const xref = out.length;
-  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const o of offsets) out += `${String(o).padStart(10, '0')} 00000 n \n`;
-  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(out, 'latin1');
-}
 
 /** The visible text of the page (what a user reads), whatever is open. */
 const pageText = (page: Page): Promise<string> => page.evaluate(() => document.body.innerText);
@@ -66,7 +44,7 @@ test('sizes and plurals: a 44-byte file is "44 B", a one-page PDF "1 page"', asy
   expect(note.length).toBe(44);
   await page.getByTestId('attach-input').setInputFiles([
     { name: 'notes.txt', mimeType: 'text/plain', buffer: note },
-    { name: 'one.pdf', mimeType: 'application/pdf', buffer: onePagePdf() },
+    { name: 'one.pdf', mimeType: 'application/pdf', buffer: onePagePdf('Hello') },
   ]);
   await expect(page.getByTestId('composer-attachment')).toHaveCount(2);
   for (const chip of await page.getByTestId('composer-attachment').all())
