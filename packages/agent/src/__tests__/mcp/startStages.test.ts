@@ -86,7 +86,9 @@ describe('pieces', () => {
     tail.push(
       'npm http fetch GET 200 https://registry.npmjs.org/a 1ms\nnpm http cache a@https://r/a.tgz 0ms (cache hit)\nstarting up',
     );
-    tail.push('\n  Downloading cpython-3.12 (30.1MiB)\nInstalled 12 packages in 40ms\nError: boom\nnpm notice\nnpm notice New major version of npm available!');
+    tail.push(
+      '\n  Downloading cpython-3.12 (30.1MiB)\nInstalled 12 packages in 40ms\nError: boom\nnpm notice\nnpm notice New major version of npm available!',
+    );
     expect(tail.text()).toBe('starting up\nError: boom');
     expect(downloads).toBe(3);
   });
