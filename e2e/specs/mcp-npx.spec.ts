@@ -32,6 +32,7 @@ test('an npx server that exits with an error: its stages, then its own words in 
   await expect(error).toContainText('The server "files" exited before it answered.');
   await expect(error).toContainText('None of the specified directories are accessible');
   await expect(error).not.toContainText('npm http');
+  await expect(error).not.toContainText('npm notice');
   await error.scrollIntoViewIfNeeded();
   await app.shot('mcp-npx-error', 'en', 'light');
   await app.closeSettings();
