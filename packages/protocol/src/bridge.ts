@@ -54,6 +54,7 @@ export const APP_EVENT_TYPES = [
   'checkpoint.updated',
   'providers.changed',
   'memory.updated',
+  'project.updated',
 ] as const satisfies readonly AppEventType[];
 
 type Complete<Missing extends never> = Missing;

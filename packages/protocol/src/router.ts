@@ -50,7 +50,12 @@ export async function dispatchRoute(
     if (err instanceof AppError)
       return {
         ok: false,
-        error: { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) },
+        error: {
+          code: err.code,
+          message: err.message,
+          ...(err.reason !== undefined ? { reason: err.reason } : {}),
+          ...(err.details ? { details: err.details } : {}),
+        },
       };
     const message = errorMessage(err);
     return { ok: false, error: { code: 'internal', message } };

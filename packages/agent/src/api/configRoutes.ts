@@ -92,7 +92,7 @@ export function configRoutes(ctx: ApiContext): ConfigRoutes {
         .filter((p) => p.id !== input.id)
         .map((p) => p.name);
       if (distinctProfileName(input.name, taken) !== input.name)
-        throw new AppError('invalid_input', `Another provider profile is called "${input.name}".`, {
+        throw new AppError('invalid_input', `Another provider profile is called "${input.name}".`, 'duplicate', {
           issues: [{ path: ['name'], code: 'duplicate', message: 'A profile with this name exists.' }],
         });
       return store.providers.upsert(input);
