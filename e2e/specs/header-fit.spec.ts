@@ -7,7 +7,8 @@ import { AppPage, LOOKS } from '../pages/AppPage';
 // Issue 37 §1: with a 120-character title the chat header fits at 640, 1280, 1440 and 1920 px,
 // with and without the Memory panel, in both languages and themes: every control is on screen,
 // whole and clickable; the title gives way first; Memory and the approval chips are never
-// hidden; nothing scrolls the app sideways, not even focusing Memory from the keyboard.
+// hidden (nor the chip of the permission rules in force); nothing scrolls the app sideways, not
+// even focusing Memory from the keyboard.
 
 const TITLE =
   'Migrate the billing service from the legacy cron jobs to the event queue, keep invoices idempotent, and document it';
@@ -79,11 +80,20 @@ test('the chat header fits at 640, 1280, 1440 and 1920 px with a 120-character t
   await app.newSession();
   const [session] = await stack.rpc<{ id: string; workingFolder: string }[]>('sessions.list');
   await stack.rpc('sessions.rename', { id: session!.id, title: TITLE_120 });
-  // A project instruction file (its chip), two approvals of the session's own (their chips).
+  // A project instruction file (its chip), two rules of the session's own (their chip).
   mkdirSync(session!.workingFolder, { recursive: true });
   writeFileSync(join(session!.workingFolder, 'AGENTS.md'), '# Notes for agents\nRun the tests.\n');
-  await stack.rpc('approvals.set', { sessionId: session!.id, toolName: 'shell', policy: 'auto' });
-  await stack.rpc('approvals.set', { sessionId: session!.id, toolName: 'write_file', policy: 'deny' });
+  const scope = { kind: 'session', sessionId: session!.id };
+  await stack.rpc('rules.save', {
+    decision: 'allow',
+    match: { kind: 'command', tool: 'shell', words: ['npm', 'test'], more: true, sandbox: 'only' },
+    scope,
+  });
+  await stack.rpc('rules.save', {
+    decision: 'deny',
+    match: { kind: 'path', tool: 'write_file', scope: { kind: 'outside' } },
+    scope,
+  });
   await page.reload();
   await app.waitReady();
   await expect(page.getByTestId('chat-title')).toHaveText(TITLE_120);
@@ -93,6 +103,7 @@ test('the chat header fits at 640, 1280, 1440 and 1920 px with a 120-character t
     'folder-button',
     'instructions-chip',
     'session-prompt-button',
+    'session-rules',
     'network-switch',
     'model-switch',
     'open-memory',
@@ -113,13 +124,12 @@ test('the chat header fits at 640, 1280, 1440 and 1920 px with a 120-character t
         const covered = panel && (await page.getByTestId('panel-scrim').isVisible());
         if (!covered) {
           for (const id of always) await expect(page.getByTestId(id), `${where}: ${id}`).toBeVisible();
-          await expect(page.locator('.approval-pill'), where).toHaveCount(2);
+          await expect(page.getByTestId('session-rules'), where).toHaveAttribute('title', /2/);
           const problems = await headerProblems(page);
           for (const p of problems) found.push(`${where}: ${p}`);
           // Playwright's own check that each can be clicked (visible, stable, not covered).
           if (problems.length === 0) {
             for (const id of always) await page.getByTestId(id).click({ trial: true });
-            for (const reset of await page.locator('.approval-reset').all()) await reset.click({ trial: true });
           } else console.log(problems.map((p) => `${where}: ${p}`).join('\n'));
         }
         for (const p of await sideways(page)) found.push(`${where}: ${p}`);
@@ -151,20 +161,17 @@ test('the chat header fits at 640, 1280, 1440 and 1920 px with a 120-character t
   }
   expect(found).toEqual([]);
 
-  // A third approval of its own: one chip that lists the three, each with its undo.
-  await stack.rpc('approvals.set', { sessionId: session!.id, toolName: 'edit_file', policy: 'auto' });
+  // The rules' chip opens its list inside the window, even at 640 px; a rule revoked there is gone.
   await page.setViewportSize({ width: 640, height: 800 });
-  await page.reload();
-  await app.waitReady();
   await app.setLook('en', 'light');
-  const summary = page.getByTestId('approvals-summary');
-  await expect(summary).toBeVisible();
+  await page.getByTestId('session-rules').click();
+  const list = page.locator('.rules-popover');
+  await expect(page.getByTestId('session-rule')).toHaveCount(2);
+  const lb = (await list.boundingBox())!;
+  expect(lb.x).toBeGreaterThanOrEqual(0);
+  expect(lb.x + lb.width).toBeLessThanOrEqual(640);
+  await app.shot('header-640-rules', 'en', 'light');
+  await page.getByTestId('session-rule-revoke').first().click();
+  await expect(page.getByTestId('session-rule')).toHaveCount(1);
   expect(await headerProblems(page)).toEqual([]);
-  await summary.click();
-  const pills = page.locator('.approvals-popover .approval-pill');
-  await expect(pills).toHaveCount(3);
-  await app.shot('header-640-approvals', 'en', 'light');
-  await page.locator('.approvals-popover [data-tool="edit_file"] .approval-reset').click();
-  await expect(page.locator('.session-approvals > .approval-pill')).toHaveCount(2);
-  await expect(summary).toHaveCount(0);
 });

@@ -54,6 +54,7 @@ export const APP_EVENT_TYPES = [
   'checkpoint.updated',
   'providers.changed',
   'memory.updated',
+  'rules.changed',
   'project.updated',
 ] as const satisfies readonly AppEventType[];
 

@@ -20,8 +20,6 @@ export const ROUTE_NAMES = [
   'chat.cancel',
   'chat.approve',
   'chat.state',
-  'approvals.list',
-  'approvals.set',
   'chat.edit',
   'chat.regenerate',
   'chat.retry',
@@ -74,6 +72,9 @@ export const ROUTE_NAMES = [
   'usage.prices.list',
   'usage.prices.set',
   'usage.resendEstimate',
+  'rules.list',
+  'rules.save',
+  'rules.remove',
 ] as const satisfies readonly RouteName[];
 
 type Complete<Missing extends never> = Missing;

@@ -6,7 +6,7 @@ import { HeaderMenu } from './HeaderMenu';
 import { FolderButton } from './FolderButton';
 import { NetworkSwitch } from './NetworkSwitch';
 import { InstructionsChip } from './InstructionsChip';
-import { SessionApprovals } from './SessionApprovals';
+import { SessionRules } from './SessionRules';
 import { IconMemory, IconPlus, IconSidebar } from './Icons';
 import { InboxBadge, useInboxCount } from './InboxBadge';
 import { MessageList } from './MessageList';
@@ -98,7 +98,7 @@ export function ChatView() {
           />
         </div>
         <div className="header-status" data-testid="header-status">
-          <SessionApprovals sessionId={sessionId} />
+          <SessionRules sessionId={sessionId} />
           <NetworkSwitch key={`network-${sessionId}`} sessionId={sessionId} />
         </div>
         <div className="header-actions">
