@@ -14,6 +14,7 @@ export default defineConfig({
             'apps/server/src/**/__tests__/**/*.test.ts',
             'apps/desktop/src/main/**/__tests__/**/*.test.ts',
             'apps/desktop/src/preload/**/__tests__/**/*.test.ts',
+            'apps/desktop/__tests__/*.test.ts',
             'scripts/__tests__/**/*.test.ts',
           ],
           testTimeout: 30_000,

@@ -1,8 +1,11 @@
 // `pnpm start`: the desktop app (electron-vite build + Electron). Electron's binary is fetched on
 // first use, once, with Electron's own install script and its progress bar, unless
 // ELECTRON_SKIP_BINARY_DOWNLOAD is set. Where there is no binary after that, one paragraph says
-// what is missing and how to get it, and the exit code is 1: never a stack trace.
-// `pnpm start --check` only says whether the app can start here.
+// what is missing and how to get it: never a stack trace, and nothing after it. Run directly the
+// exit code is then 1; as `pnpm start` (a package script) it is 0, because pnpm follows any
+// non-zero exit of a script with its own " ELIFECYCLE  Command failed" line, which would bury the
+// paragraph (pnpm has no setting to leave it out but its global --silent).
+// `pnpm start --check` only says whether the app can start here (exit 1 when it cannot).
 import { spawn, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
@@ -31,6 +34,12 @@ if (!binary.ok && pkg && !skip) {
   binary = findElectronBinary(env);
 }
 
+/** One paragraph on stderr, then the end: the exit code as the header says. */
+function refuse(paragraph: string): never {
+  process.stderr.write(`threadline: ${paragraph}\n`);
+  process.exit(values.check || env.npm_lifecycle_event !== 'start' ? 1 : 0);
+}
+
 if (!binary.ok) {
   const installer = relative(process.cwd(), join(desktopDir, 'node_modules', 'electron', 'install.js'));
   const why = skip
@@ -38,14 +47,21 @@ if (!binary.ok) {
     : pkg
       ? `${binary.reason}, and the download from ${env.ELECTRON_MIRROR ?? 'github.com'} failed`
       : binary.reason;
-  process.stderr.write(
-    `threadline: Electron's binary is not installed (${why}), so the desktop app cannot start. ` +
+  refuse(
+    `Electron's binary is not installed (${why}), so the desktop app cannot start. ` +
       `Get it by running \`pnpm start\` again where github.com (or your ELECTRON_MIRROR) is reachable, ` +
       `without ELECTRON_SKIP_BINARY_DOWNLOAD, or with \`node ${installer}\`; ` +
-      `meanwhile \`pnpm serve\` runs the same app in your browser.\n`,
+      `meanwhile \`pnpm serve\` runs the same app in your browser.`,
   );
-  process.exit(1);
 }
+
+// On Linux a window needs an X or Wayland display; without one Electron stops with a stack of its own.
+if (process.platform === 'linux' && !env.DISPLAY && !env.WAYLAND_DISPLAY)
+  refuse(
+    'there is no display here (DISPLAY and WAYLAND_DISPLAY are not set), so the desktop app cannot open ' +
+      'its window. Start it from a graphical session, or run `pnpm serve`: the same app in your browser ' +
+      '(from another machine through `ssh -L <port>:127.0.0.1:<port>`).',
+  );
 
 if (values.check) {
   process.stdout.write(`electron: ${binary.value}\n`);

@@ -8,7 +8,11 @@
 # Meant to be sourced into an interactive shell, so it changes nothing there but PATH (and
 # ELECTRON_SKIP_BINARY_DOWNLOAD where Electron's downloads cannot be reached): no `set -e` (the
 # next failing command would close the terminal), no helper functions or variables left behind.
-# The installs run in a subshell with strict mode; the shell itself only gets the results.
+# The installs run in subshells with strict mode; the shell itself only gets the results.
+#
+# Node and pnpm come first and are put on PATH as soon as they are there: a later failure (the
+# Debian packages) is a warning, so `pnpm install`, `pnpm start` and `pnpm test` typed next still
+# find pnpm. Only when Node or pnpm cannot be installed does sourcing fail (and says so).
 
 _threadline_toolchain() {
   local root tools node_bin pnpm_bin
@@ -33,23 +37,8 @@ _threadline_toolchain() {
         npm install --silent --no-audit --no-fund --prefix "$tools/pnpm" pnpm@10 >/dev/null
       fi
     fi
-    # Chromium for the browser tests, and a small CJK font so screenshots of the Chinese UI show
-    # characters instead of empty boxes (a fresh Debian has none).
-    apt_missing=()
-    [ -x /usr/bin/chromium ] || apt_missing+=(chromium)
-    { command -v fc-list >/dev/null && [ -n "$(fc-list :lang=zh 2>/dev/null)" ]; } || apt_missing+=(fonts-wqy-microhei)
-    [ "${THREADLINE_SKIP_CHROMIUM:-0}" = 1 ] && apt_missing=()
-    # bubblewrap: the OS sandbox commands and MCP servers run in on Linux (its tests need it too).
-    command -v bwrap >/dev/null || [ "${THREADLINE_SKIP_BWRAP:-0}" = 1 ] || apt_missing+=(bubblewrap)
-    if [ ${#apt_missing[@]} -gt 0 ]; then
-      echo "toolchain: installing ${apt_missing[*]} from Debian"
-      SUDO=""
-      [ "$(id -u)" != 0 ] && SUDO="sudo"
-      $SUDO apt-get update -qq >/dev/null
-      DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${apt_missing[@]}" >/dev/null
-    fi
   ) || {
-    echo "toolchain: setup failed (see the messages above); your shell is unchanged" >&2
+    echo "toolchain: Node 22 or pnpm 10 could not be installed (see the messages above), so \`pnpm\` is not available yet; your shell is unchanged. Fix the cause and source this script again." >&2
     return 1
   }
 
@@ -60,6 +49,52 @@ _threadline_toolchain() {
   if ! command -v pnpm >/dev/null || ! pnpm -v 2>/dev/null | grep -q '^10\.'; then
     export PATH="$pnpm_bin:$PATH"
   fi
+
+  (
+    set -euo pipefail
+    # Chromium for the browser tests (THREADLINE_CHROMIUM: where the tests look for it), and a
+    # small CJK font so screenshots of the Chinese UI show characters instead of empty boxes.
+    apt_missing=()
+    [ -x "${THREADLINE_CHROMIUM:-/usr/bin/chromium}" ] || apt_missing+=(chromium)
+    { command -v fc-list >/dev/null && [ -n "$(fc-list :lang=zh 2>/dev/null)" ]; } || apt_missing+=(fonts-wqy-microhei)
+    [ "${THREADLINE_SKIP_CHROMIUM:-0}" = 1 ] && apt_missing=()
+    # bubblewrap: the OS sandbox commands and MCP servers run in on Linux (its tests need it too).
+    command -v bwrap >/dev/null || [ "${THREADLINE_SKIP_BWRAP:-0}" = 1 ] || apt_missing+=(bubblewrap)
+    [ ${#apt_missing[@]} -gt 0 ] || exit 0
+
+    # apt-get, waiting while another package manager holds its lock (unattended upgrades after a
+    # boot, apt in another terminal): said once, retried every 2 s for up to THREADLINE_APT_WAIT
+    # seconds (600). apt's own DPkg::Lock::Timeout covers dpkg's lock but not `update`'s lists lock.
+    apt_wait=${THREADLINE_APT_WAIT:-600}
+    apt_retry() {
+      local err holder said=0 start=$SECONDS
+      while ! err=$("$@" 2>&1 >/dev/null); do
+        case "$err" in
+          *"Could not get lock"* | *"Unable to acquire the dpkg frontend lock"* | *"Unable to lock"*) ;;
+          *)
+            printf '%s\n' "$err" >&2
+            return 1
+            ;;
+        esac
+        if [ $((SECONDS - start)) -ge "$apt_wait" ]; then
+          echo "toolchain: another package manager still holds the lock after ${apt_wait} s; giving up" >&2
+          return 1
+        fi
+        if [ "$said" = 0 ]; then
+          holder=$(printf '%s\n' "$err" | grep -o 'held by process [0-9]* ([^)]*)' | head -n 1 || true)
+          echo "toolchain: waiting for another package manager to finish${holder:+ ($holder)}; up to ${apt_wait} s…"
+          said=1
+        fi
+        sleep 2
+      done
+    }
+    echo "toolchain: installing ${apt_missing[*]} from Debian"
+    SUDO=""
+    [ "$(id -u)" != 0 ] && SUDO="sudo"
+    apt_retry $SUDO apt-get update -qq
+    apt_retry $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${apt_missing[@]}"
+  ) || echo "toolchain: the Debian packages above could not be installed (see the messages above): without Chromium the browser tests cannot run, without bubblewrap commands ask before they run outside a sandbox. Node and pnpm are ready; source this script again to retry." >&2
+
   # Electron's binary comes from GitHub (or $ELECTRON_MIRROR). Where that cannot be reached, set
   # Electron's documented skip variable: `pnpm install` succeeds and `pnpm start` says what to do.
   if [ -z "${ELECTRON_SKIP_BINARY_DOWNLOAD:-}" ] &&
@@ -68,7 +103,7 @@ _threadline_toolchain() {
     export ELECTRON_SKIP_BINARY_DOWNLOAD=1
     echo "toolchain: Electron's downloads are out of reach here: ELECTRON_SKIP_BINARY_DOWNLOAD=1 (use pnpm serve)"
   fi
-  echo "toolchain: node $(node -v), pnpm $(pnpm -v), $(/usr/bin/chromium --version 2>/dev/null || echo 'no chromium'), $(bwrap --version 2>/dev/null || echo 'no bwrap')"
+  echo "toolchain: node $(node -v), pnpm $(pnpm -v), $("${THREADLINE_CHROMIUM:-/usr/bin/chromium}" --version 2>/dev/null || echo 'no chromium'), $(bwrap --version 2>/dev/null || echo 'no bwrap')"
   echo "toolchain: PATH=$PATH"
 }
 

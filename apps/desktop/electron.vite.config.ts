@@ -2,6 +2,8 @@ import { cpSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
+import { rendererBuild } from './rendererBuild.ts';
+import { bundleReport } from './bundleReport.ts';
 
 // Workspace packages are TypeScript source: bundle them (exclude from externalization);
 // better-sqlite3 stays external (native module, loaded from node_modules at run time).
@@ -44,10 +46,11 @@ export default defineConfig({
     },
   },
   preload: {
+    plugins: [bundleReport('preload')],
     build: {
       // A sandboxed preload cannot require() anything but electron: bundle everything it uses
-      // (protocol and zod included) into one CommonJS file.
-      externalizeDeps: { exclude: [...workspace, 'zod'] },
+      // (protocol's zod-free `bridge` entry) into one CommonJS file.
+      externalizeDeps: { exclude: workspace },
       rolldownOptions: {
         input: { index: resolve(__dirname, 'src/preload/index.ts') },
         output: { format: 'cjs', entryFileNames: '[name].cjs' },
@@ -56,7 +59,13 @@ export default defineConfig({
   },
   renderer: {
     root: resolve(__dirname, 'src/renderer'),
-    build: { rollupOptions: { input: { index: resolve(__dirname, 'src/renderer/index.html') } } },
-    plugins: [react()],
+    build: {
+      ...rendererBuild,
+      rolldownOptions: {
+        ...rendererBuild.rolldownOptions,
+        input: { index: resolve(__dirname, 'src/renderer/index.html') },
+      },
+    },
+    plugins: [react(), bundleReport('renderer')],
   },
 });

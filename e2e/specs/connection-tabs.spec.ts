@@ -33,25 +33,23 @@ test('twenty tabs of one browser all load and all receive a message sent from on
 });
 
 /** fake-llm and a server of our own: this test stops and restarts the server. */
-async function startServer(dataDir: string, home: string, providerUrl: string, port = 0): Promise<Started> {
-  return startProcess(
-    tsxBin,
-    [resolve(repoRoot, 'apps/server/src/cli.ts'), '--port', String(port), '--data-dir', dataDir],
-    {
-      name: 'threadline server',
-      ready: /^Threadline is running at (http:\/\/127\.0\.0\.1:(\d+)\/\?token=(\S+))$/,
-      env: {
-        HOME: home,
-        OPENAI_API_KEY: '',
-        THREADLINE_PROVIDER_URL: providerUrl,
-        THREADLINE_MODEL: 'fake-model',
-        THREADLINE_CONTEXT_WINDOW: '128000',
-      },
+async function startServer(dataDir: string, home: string, providerUrl: string, extra: string[] = []): Promise<Started> {
+  return startProcess(tsxBin, [resolve(repoRoot, 'apps/server/src/cli.ts'), '--data-dir', dataDir, ...extra], {
+    name: 'threadline server',
+    ready: /^Threadline is running at (http:\/\/127\.0\.0\.1:(\d+)\/\?token=(\S+))$/,
+    env: {
+      HOME: home,
+      OPENAI_API_KEY: '',
+      THREADLINE_PROVIDER_URL: providerUrl,
+      THREADLINE_MODEL: 'fake-model',
+      THREADLINE_CONTEXT_WINDOW: '128000',
     },
-  );
+  });
 }
 
-test('a stopped runtime, then one restarted with a new token, is reported in the page', async ({ page }) => {
+test('a stopped runtime says how to get back; restarted on its data folder the page reconnects; another key is said', async ({
+  page,
+}) => {
   test.setTimeout(180_000);
   const dir = mkdtempSync(join(tmpdir(), 'tl-e2e-stop-'));
   const home = join(dir, 'home');
@@ -67,7 +65,6 @@ test('a stopped runtime, then one restarted with a new token, is reported in the
   try {
     let server = await startServer(dataDir, home, fake.match[1]!);
     servers.push(server);
-    const port = Number(server.match[2]);
     const app = new AppPage(page);
     const banner = page.getByTestId('connection-banner');
     await app.open(server.match[1]!);
@@ -77,7 +74,9 @@ test('a stopped runtime, then one restarted with a new token, is reported in the
     await expect(banner).toHaveCount(0);
 
     await server.stop();
-    await expect(banner).toHaveText('Threadline 已停止——请重新启动它，并打开新的地址。');
+    await expect(banner).toHaveText(
+      'Threadline 已停止。请重新启动它（pnpm serve，同一数据文件夹），此页面会自动重新连接；如果它打印了其他地址，请打开那个地址。',
+    );
     await app.composer.fill('还在吗？');
     await expect(app.sendButton).toBeDisabled();
     await app.shot('connection-stopped', 'zh-CN', 'dark');
@@ -85,10 +84,24 @@ test('a stopped runtime, then one restarted with a new token, is reported in the
     await app.shot('connection-stopped-640', 'zh-CN', 'dark');
     await page.setViewportSize({ width: 1280, height: 860 });
 
-    // Restarted on the same port: a new token, which this page does not have.
-    server = await startServer(dataDir, home, fake.match[1]!, port);
+    // Started again on the same data folder: the same address and key, so this page is back.
+    server = await startServer(dataDir, home, fake.match[1]!);
     servers.push(server);
-    await expect(banner).toHaveText('Threadline 已重新启动，不再接受此页面的密钥——请打开它新打印的地址。');
+    expect(new URL(server.match[1]!).origin).toBe(new URL(page.url()).origin);
+    await expect(banner).toHaveCount(0);
+    await expect(app.sendButton).toBeEnabled();
+    await app.composer.press('Enter');
+    await app.waitIdle();
+    await expect(app.assistantMessages()).toHaveCount(1);
+
+    // Started with a key of its own: this page's is refused, and it says so.
+    await server.stop();
+    await expect(banner).toBeVisible();
+    server = await startServer(dataDir, home, fake.match[1]!, ['--token', 'another-key-given-on-the-command-line']);
+    servers.push(server);
+    await expect(banner).toHaveText(
+      'Threadline 已重新运行，但换了密钥（不同的 --token 或数据文件夹）：请打开它打印的地址。',
+    );
     await app.shot('connection-unauthorized', 'zh-CN', 'dark');
 
     // The new address works; then the same in English, light.
@@ -97,7 +110,9 @@ test('a stopped runtime, then one restarted with a new token, is reported in the
     await expect(banner).toHaveCount(0);
     await app.setLook('en', 'light');
     await server.stop();
-    await expect(banner).toHaveText('Threadline stopped — restart it and open the new address.');
+    await expect(banner).toHaveText(
+      'Threadline stopped. Start it again (pnpm serve, same data folder) and this page reconnects by itself; if it prints another address, open that one.',
+    );
     await app.composer.fill('anyone there?');
     await expect(app.sendButton).toBeDisabled();
     await app.shot('connection-stopped', 'en', 'light');

@@ -144,7 +144,7 @@ test('auto-compaction, divider, undo, compact, visibility, gate chip, memory', a
   await app.send('Please check the desktop');
   await app.waitIdle();
   const gate = page.locator('[data-notice=gate]').last();
-  await expect(gate).toContainText('Gate: reused Desktop path for shell');
+  await expect(gate).toContainText('Reused the known Desktop path for shell');
 
   // ---- pin and edit a fact ----
   await memory.add('note', 'Report goes to build/report.txt');

@@ -171,7 +171,7 @@ test('first run → chat → approval → stop → reload → rename/delete → 
 
   // Export the session as Markdown: a file download with the conversation in it.
   const downloading = page.waitForEvent('download');
-  await page.getByTestId('export-menu').click();
+  await page.getByTestId('header-more').click();
   await page.getByTestId('export-markdown').click();
   const file = await downloading;
   expect(file.suggestedFilename()).toMatch(/\.md$/);

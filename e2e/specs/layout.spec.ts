@@ -109,7 +109,7 @@ test('640 and 820 px with the Memory panel open: no sideways scroll, overlay, co
       }
       // Header buttons stay whole and inside the header.
       const header = (await page.locator('.chat-header').boundingBox())!;
-      for (const id of ['open-memory', 'export-menu']) {
+      for (const id of ['open-memory', 'header-more']) {
         const b = await box(page, id);
         expect(b.x + b.width).toBeLessThanOrEqual(header.x + header.width);
       }

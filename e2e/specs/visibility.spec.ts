@@ -71,6 +71,10 @@ async function knownDesktop(stack: Stack, sessionId: string): Promise<string> {
 function expectations(history: StoredMessage[]) {
   const turns: { text: string; notices: number; net: number }[] = [];
   let gate = 0;
+  // Debug shows changes, not repeats: a refresh whose outcome (all but when it ran) is the one
+  // before it's is left out.
+  let debug = 0;
+  let last = '';
   for (const m of history) {
     if (m.role === 'user' && m.kind === 'normal') turns.push({ text: m.content ?? '', notices: 0, net: 0 });
     const p = parseNotice(m.content);
@@ -79,12 +83,15 @@ function expectations(history: StoredMessage[]) {
     const t = turns[turns.length - 1]!;
     t.notices++;
     t.net += (p.payload.added ?? 0) + (p.payload.updated ?? 0) + (p.payload.retired ?? 0);
+    const outcome = JSON.stringify({ ...p.payload, reason: undefined, verbosity: undefined });
+    if (outcome !== last) debug++;
+    last = outcome;
   }
   return {
     turns,
     gate,
     brief: turns.filter((t) => t.net > 0).length,
-    debug: turns.reduce((n, t) => n + t.notices, 0),
+    debug,
   };
 }
 
@@ -169,6 +176,8 @@ test('chips in each mode over one record: memory changes, no-change turns, a gat
   expect(exp.gate).toBe(1);
   expect(exp.brief).toBeLessThan(exp.turns.length);
   expect(exp.debug).toBeGreaterThan(exp.brief);
+  // …and refreshes that repeat the one before, which debug leaves out.
+  expect(exp.debug).toBeLessThan(exp.turns.reduce((n, t) => n + t.notices, 0));
 
   await expectChips(page, 'off', exp);
   for (const level of ['debug', 'brief', 'off', 'brief', 'debug', 'off', 'debug'] as const) {
@@ -188,7 +197,7 @@ test('chips in each mode over one record: memory changes, no-change turns, a gat
   await app.setRuntimeVisibility('brief');
   await expect(page.locator('[data-notice=runtime]').first()).toContainText(/Memory updated: \d+ added/);
   await expect(page.locator('[data-notice]')).not.toContainText(['+0 accepted']);
-  await expect(gateChip).toContainText('Gate: reused Desktop path for shell');
+  await expect(gateChip).toContainText('Reused the known Desktop path for shell');
 
   // The memory panel (debug) lists each rejected candidate once, with how often it was seen.
   await app.setRuntimeVisibility('debug');
@@ -303,7 +312,7 @@ test('one divider per compaction; Compact adds no message; /compact <text> below
   const [download] = await Promise.all([
     page.waitForEvent('download'),
     (async () => {
-      await page.getByTestId('export-menu').click();
+      await page.getByTestId('header-more').click();
       await page.getByTestId('export-markdown').click();
     })(),
   ]);

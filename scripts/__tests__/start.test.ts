@@ -12,10 +12,13 @@ const tsx = join(root, 'node_modules/.bin/tsx');
 const temp = mkdtempSync(join(tmpdir(), 'tl-start-'));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
 
-function start(env: Record<string, string | undefined>, args: string[] = []) {
+/** `tsx scripts/start.ts`, or with `viaPnpm` the README's `pnpm start` (pnpm from PATH). */
+function start(env: Record<string, string | undefined>, args: string[] = [], viaPnpm = false) {
   const childEnv: NodeJS.ProcessEnv = { ...process.env, electron_config_cache: join(temp, 'cache'), ...env };
   for (const [k, v] of Object.entries(env)) if (v === undefined) delete childEnv[k];
-  const child = spawn(tsx, ['scripts/start.ts', ...args], { cwd: root, env: childEnv });
+  const child = viaPnpm
+    ? spawn('pnpm', ['start', ...args], { cwd: root, env: childEnv })
+    : spawn(tsx, ['scripts/start.ts', ...args], { cwd: root, env: childEnv });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -52,6 +55,22 @@ describe('pnpm start without an Electron binary', () => {
     expect(r.stdout).toBe('');
   });
 
+  it('as `pnpm start`: the paragraph is the last thing printed (no ELIFECYCLE line after it)', async () => {
+    const r = await start(
+      {
+        ELECTRON_OVERRIDE_DIST_PATH: join(temp, 'none'),
+        ELECTRON_SKIP_BINARY_DOWNLOAD: '1',
+        npm_lifecycle_event: undefined,
+      },
+      [],
+      true,
+    );
+    expectParagraph(r.stderr);
+    expect(r.stdout).not.toMatch(/ELIFECYCLE|Command failed/);
+    expect(r.stderr).not.toMatch(/ELIFECYCLE|Command failed/);
+    expect(r.code).toBe(0);
+  });
+
   it('tries Electron’s download once; when it fails: its one-line reason, the paragraph, exit 1', async () => {
     const mirror = `http://127.0.0.1:${await closedPort()}/`;
     const r = await start({
@@ -73,9 +92,25 @@ describe('pnpm start --check', () => {
     const dist = mkdtempSync(join(temp, 'dist-'));
     writeFileSync(join(dist, 'electron'), '#!/bin/sh\nexit 0\n');
     chmodSync(join(dist, 'electron'), 0o755);
-    const r = await start({ ELECTRON_OVERRIDE_DIST_PATH: dist }, ['--check']);
+    const r = await start({ ELECTRON_OVERRIDE_DIST_PATH: dist, DISPLAY: ':99' }, ['--check']);
     expect(r.stderr).toBe('');
     expect(r.stdout.trim()).toBe(`electron: ${join(dist, 'electron')}`);
     expect(r.code).toBe(0);
+  });
+});
+
+describe('pnpm start without a display (Linux)', () => {
+  it.runIf(process.platform === 'linux')('says so in one paragraph and names pnpm serve', async () => {
+    const dist = mkdtempSync(join(temp, 'dist-'));
+    writeFileSync(join(dist, 'electron'), '#!/bin/sh\nexit 0\n');
+    chmodSync(join(dist, 'electron'), 0o755);
+    const r = await start({ ELECTRON_OVERRIDE_DIST_PATH: dist, DISPLAY: undefined, WAYLAND_DISPLAY: undefined }, [
+      '--check',
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    const text = r.stderr.trim();
+    expect(text.split('\n')).toHaveLength(1);
+    expect(text).toMatch(/^threadline: there is no display here .*`pnpm serve`/);
   });
 });

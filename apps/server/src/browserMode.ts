@@ -1,13 +1,16 @@
-import { randomBytes } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createFileEncryptor, openRuntime } from '@threadline/agent';
 import { EventHub } from './eventHub';
 import type { Server } from 'node:http';
 import { listenLoopback, startServer } from './server';
+import { keepAddress, newToken, readKeptAddress } from './keptAddress';
 
 export interface BrowserModeOptions {
-  port: number;
+  /** The port asked for (0: any free one); undefined: the one last used here if free, else any. */
+  port?: number;
+  /** The token asked for (--token); undefined: the one kept in the data folder, else a new one. */
+  token?: string;
   dataDir?: string;
   staticDir: string | null;
   env: NodeJS.ProcessEnv;
@@ -27,18 +30,23 @@ export function defaultDataDir(env: NodeJS.ProcessEnv): string {
 
 /** Runtime + HTTP server, wired: store → AppApi → router; runtime events → SSE. */
 export async function startBrowserMode(opts: BrowserModeOptions) {
-  // The port first: a busy one fails here (EADDRINUSE), before the data folder is touched.
-  const listener = await listenLoopback(opts.port);
+  const dataDir = resolve(opts.dataDir ?? defaultDataDir(opts.env));
+  const kept = readKeptAddress(dataDir);
+  // The port first: a busy one asked for fails here (EADDRINUSE), before the data folder is
+  // touched; the one last used is only a preference.
+  const listener =
+    opts.port === undefined && kept?.port !== undefined
+      ? await listenLoopback(kept.port).catch(() => listenLoopback(0))
+      : await listenLoopback(opts.port ?? 0);
   try {
-    return await startOn(listener, opts);
+    return await startOn(listener, dataDir, opts.token ?? kept?.token ?? newToken(), opts);
   } catch (err) {
     listener.close();
     throw err;
   }
 }
 
-async function startOn(listener: Server, opts: BrowserModeOptions) {
-  const dataDir = resolve(opts.dataDir ?? defaultDataDir(opts.env));
+async function startOn(listener: Server, dataDir: string, token: string, opts: BrowserModeOptions) {
   const hub = new EventHub();
   // The shared start-up: data folder checked and locked, store opened, the environment's provider
   // applied (one it cannot apply is a warning, as in the desktop app), the AppApi.
@@ -52,13 +60,23 @@ async function startOn(listener: Server, opts: BrowserModeOptions) {
     // A damaged file is reported untouched, with the name a fresh start would keep it as.
     onCorrupt: opts.freshDatabase ? 'recreate' : 'report',
   });
-  const token = randomBytes(24).toString('base64url');
   const server = await startServer({ api: runtime.api, hub, token, staticDir: opts.staticDir, server: listener }).catch(
     async (err: unknown) => {
       await runtime.close();
       throw err;
     },
   );
+  // The data folder is ours now (locked): the next start here gets the same address and key. A
+  // token given with --token is not kept (it is given each time); a port asked for is.
+  try {
+    const before = readKeptAddress(dataDir);
+    keepAddress(dataDir, {
+      token: opts.token === undefined ? token : (before?.token ?? newToken()),
+      port: server.port,
+    });
+  } catch {
+    // Not kept: the next start prints a new address, as before.
+  }
   return {
     url: server.url,
     port: server.port,

@@ -1,11 +1,13 @@
-// `pnpm serve [--port N] [--data-dir DIR] [--fresh-database]`: browser mode. Starts the runtime on 127.0.0.1 with a
-// fresh token and prints one line: `Threadline is running at http://127.0.0.1:<port>/?token=<token>`.
+// `pnpm serve [--port N] [--token T] [--data-dir DIR] [--fresh-database]`: browser mode. Starts the runtime on
+// 127.0.0.1 and prints one line: `Threadline is running at http://127.0.0.1:<port>/?token=<token>`. The token
+// (unless --token) and the port (unless --port) are kept in the data folder: a restart gives the same address.
 import { parseArgs } from 'node:util';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
 import { isDamagedDatabase } from '@threadline/agent';
 import { startBrowserMode } from './browserMode';
+import { TokenSchema } from './keptAddress';
 import { errorMessage } from '@threadline/protocol';
 
 function fail(message: string): never {
@@ -13,11 +15,18 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-let values: { port?: string; 'data-dir'?: string; 'static-dir'?: string; 'fresh-database'?: boolean };
+let values: {
+  port?: string;
+  token?: string;
+  'data-dir'?: string;
+  'static-dir'?: string;
+  'fresh-database'?: boolean;
+};
 try {
   ({ values } = parseArgs({
     options: {
       port: { type: 'string' },
+      token: { type: 'string' },
       'data-dir': { type: 'string' },
       'static-dir': { type: 'string' },
       // A damaged database is kept under a dated name beside it and a new one opened.
@@ -29,9 +38,11 @@ try {
   fail(errorMessage(err));
 }
 
-const port = values.port === undefined ? 0 : Number(values.port);
-if (!Number.isInteger(port) || port < 0 || port > 65535)
+const port = values.port === undefined ? undefined : Number(values.port);
+if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535))
   fail(`--port must be an integer 0–65535, got "${values.port}"`);
+if (values.token !== undefined && !TokenSchema.safeParse(values.token).success)
+  fail('--token must be 16 to 200 letters, digits, "-" or "_" (it is the key to an agent that runs commands).');
 
 const here = dirname(fileURLToPath(import.meta.url));
 const staticDir = resolve(values['static-dir'] ?? resolve(here, '../../desktop/out/web'));
@@ -42,6 +53,7 @@ if (!existsSync(resolve(staticDir, 'index.html'))) {
 try {
   const running = await startBrowserMode({
     port,
+    token: values.token,
     dataDir: values['data-dir'],
     staticDir,
     env: process.env,

@@ -1,6 +1,11 @@
-import type { AppEvent } from './events';
+// What a bridge (Electron's preload, the browser's event stream) needs to tell a route name, an
+// event and a menu command from anything else: plain lists and type checks, no schema library, so
+// the preload's bundle carries none. The runtime validates every call's input with the route's
+// zod schema (router.ts); these checks only keep stray values out.
+import type { AppEvent, AppEventType } from './events';
 import type { RpcResult } from './errors';
 import type { RouteName } from './routes';
+import { ROUTE_NAMES } from './routeNames';
 
 /**
  * What the Electron preload exposes as `window.threadline` (and nothing else). Browser mode
@@ -23,6 +28,50 @@ export type AppCommand = (typeof APP_COMMANDS)[number];
 
 export function isAppCommand(value: unknown): value is AppCommand {
   return typeof value === 'string' && (APP_COMMANDS as readonly string[]).includes(value);
+}
+
+export function isRouteName(name: unknown): name is RouteName {
+  return typeof name === 'string' && (ROUTE_NAMES as readonly string[]).includes(name);
+}
+
+/** Every event type, checked against `AppEvent` by the compiler both ways (as ROUTE_NAMES). */
+export const APP_EVENT_TYPES = [
+  'message.delta',
+  'message.complete',
+  'tool.requested',
+  'tool.finished',
+  'notice',
+  'usage',
+  'usage.recorded',
+  'session.updated',
+  'error',
+  'compaction.started',
+  'compaction.progress',
+  'compaction.finished',
+  'compaction.failed',
+  'compaction.undone',
+  'provider.retrying',
+  'checkpoint.updated',
+  'held.updated',
+  'providers.changed',
+  'memory.updated',
+  'rules.changed',
+  'project.updated',
+] as const satisfies readonly AppEventType[];
+
+type Complete<Missing extends never> = Missing;
+/** Compile-time check only: an error here names an event type missing from APP_EVENT_TYPES. */
+export type AppEventTypesComplete = Complete<Exclude<AppEventType, (typeof APP_EVENT_TYPES)[number]>>;
+
+/**
+ * An event from the runtime, as both bridges accept it: an object (not an array) whose `type` is
+ * one of APP_EVENT_TYPES. The runtime built it from these types; the bridges only keep anything
+ * else (a stray message, another page's post) out.
+ */
+export function isAppEvent(value: unknown): value is AppEvent {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const type = (value as { type?: unknown }).type;
+  return typeof type === 'string' && (APP_EVENT_TYPES as readonly string[]).includes(type);
 }
 
 export const IPC_CHANNELS = {

@@ -50,6 +50,8 @@ export class AppError extends Error {
     message: string,
     /** A stable word for why (RpcErrorInfo.reason). */
     readonly reason?: string,
+    /** For `invalid_input` the runtime finds itself (a name already taken): the field it concerns. */
+    readonly details?: ErrorDetails,
   ) {
     super(message);
     this.name = 'AppError';

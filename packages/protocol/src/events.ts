@@ -118,39 +118,3 @@ export type AppEvent =
   | { type: 'providers.changed'; sessionId: string; profile: ProviderProfile };
 
 export type AppEventType = AppEvent['type'];
-export const APP_EVENT_TYPES: readonly AppEventType[] = [
-  'message.delta',
-  'message.complete',
-  'tool.requested',
-  'tool.finished',
-  'notice',
-  'usage',
-  'usage.recorded',
-  'session.updated',
-  'error',
-  'compaction.started',
-  'compaction.progress',
-  'compaction.finished',
-  'compaction.failed',
-  'compaction.undone',
-  'provider.retrying',
-  'checkpoint.updated',
-  'held.updated',
-  'providers.changed',
-  'memory.updated',
-  'rules.changed',
-  'project.updated',
-];
-
-const AppEventEnvelopeSchema = z.looseObject({
-  type: z.enum(APP_EVENT_TYPES as readonly [AppEventType, ...AppEventType[]]),
-});
-
-/**
- * An event from the runtime, as both bridges (Electron's preload, the browser's event stream)
- * accept it: an object whose `type` is one of APP_EVENT_TYPES. The runtime built it from these
- * types; the bridges only keep anything else (a stray message, another page's post) out.
- */
-export function isAppEvent(value: unknown): value is AppEvent {
-  return AppEventEnvelopeSchema.safeParse(value).success;
-}

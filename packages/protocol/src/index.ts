@@ -11,6 +11,7 @@ export * from './routes';
 export * from './events';
 export * from './router';
 export * from './bridge';
+export * from './routeNames';
 export * from './search';
 export * from './attachments';
 export * from './usage';

@@ -54,6 +54,12 @@ export type McpServerUpsert = z.infer<typeof McpServerUpsertSchema>;
 
 export const McpServerStatusSchema = z.enum(['disabled', 'stopped', 'starting', 'connected', 'error']);
 export type McpServerStatus = z.infer<typeof McpServerStatusSchema>;
+/**
+ * Where a start is (status `starting`): the command was started; its package runner is
+ * downloading the package (npx, uvx: a first start); the server answered and its tools are listed.
+ */
+export const McpStartStageSchema = z.enum(['starting', 'downloading', 'listing_tools']);
+export type McpStartStage = z.infer<typeof McpStartStageSchema>;
 
 /** A secret's name and whether a value is stored; never the value. */
 export const McpSecretNameSchema = z.object({ name: z.string(), set: z.boolean() });
@@ -93,6 +99,8 @@ export const McpServerInfoSchema = z.object({
   url: z.string().optional(),
   headers: z.array(McpSecretNameSchema).optional(),
   status: McpServerStatusSchema,
+  /** While `starting`: its stage. */
+  stage: McpStartStageSchema.optional(),
   /** Tool names as the server calls them (the model sees `<server>__<tool>`), pinned ones only. */
   tools: z.array(z.string()),
   /** Every tool the server lists now, with its description, schema and pin state (when connected). */

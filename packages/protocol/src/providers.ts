@@ -60,6 +60,19 @@ export const PROVIDER_PRESETS = {
     needsKey: false,
   },
 } as const;
+/** The most models a connection test hands the form (a provider may list thousands). */
+export const MODELS_LISTED_MAX = 500;
+
+/**
+ * A profile's name that no other profile has (compared without case): `base`, else `base 2`,
+ * `base 3`… Two profiles called "Custom" cannot be told apart in the model menu.
+ */
+export function distinctProfileName(base: string, taken: readonly string[]): string {
+  const used = new Set(taken.map((n) => n.trim().toLowerCase()));
+  if (!used.has(base.trim().toLowerCase())) return base;
+  for (let n = 2; ; n++) if (!used.has(`${base} ${n}`.toLowerCase())) return `${base} ${n}`;
+}
+
 export const PresetIdSchema = z.enum([
   'openai',
   'anthropic',

@@ -1,11 +1,8 @@
 import type { z } from 'zod';
 import { AppError, MAX_INPUT_ISSUES, type InputIssue, type RpcResult } from './errors';
 import { errorMessage } from './values';
-import { ROUTE_NAMES, ROUTES, type AppApi, type RouteName } from './routes';
-
-export function isRouteName(name: unknown): name is RouteName {
-  return typeof name === 'string' && (ROUTE_NAMES as string[]).includes(name);
-}
+import { ROUTES, type AppApi } from './routes';
+import { isRouteName } from './bridge';
 
 export interface DispatchOptions {
   /**
@@ -53,7 +50,12 @@ export async function dispatchRoute(
     if (err instanceof AppError)
       return {
         ok: false,
-        error: { code: err.code, message: err.message, ...(err.reason !== undefined ? { reason: err.reason } : {}) },
+        error: {
+          code: err.code,
+          message: err.message,
+          ...(err.reason !== undefined ? { reason: err.reason } : {}),
+          ...(err.details ? { details: err.details } : {}),
+        },
       };
     const message = errorMessage(err);
     return { ok: false, error: { code: 'internal', message } };

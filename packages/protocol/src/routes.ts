@@ -107,7 +107,6 @@ export const ROUTES = {
 export type Routes = typeof ROUTES;
 
 export type RouteName = keyof Routes;
-export const ROUTE_NAMES = Object.keys(ROUTES) as RouteName[];
 /** What a caller sends (defaults still optional). */
 export type RouteInput<R extends RouteName> = z.input<Routes[R]['input']>;
 /** What the implementation receives: the input after its schema parsed it. */

@@ -40,7 +40,8 @@ export const ThemeSchema = z.enum(['light', 'dark', 'system']);
 export const CUSTOM_INSTRUCTIONS_MAX = 20_000;
 
 export const SettingsSchema = z.object({
-  language: LanguageSchema.default('en'),
+  /** null: the system's language (the browser's, or the OS's in the desktop app) until the user picks one. */
+  language: LanguageSchema.nullable().default(null),
   theme: ThemeSchema.default('system'),
   approvalPolicy: ApprovalPolicySchema.default('sandboxed'),
   compaction: z
@@ -113,7 +114,7 @@ export const DEFAULT_SETTINGS: Settings = SettingsSchema.parse({});
 // patch that sets the language would then also reset the theme. Strict at every level: a typo
 // (`compaction.autoThresold`) is refused with its path, never dropped in silence.
 export const SettingsPatchSchema = z.strictObject({
-  language: LanguageSchema.optional(),
+  language: LanguageSchema.nullable().optional(),
   theme: ThemeSchema.optional(),
   approvalPolicy: ApprovalPolicySchema.optional(),
   compaction: z

@@ -8,6 +8,15 @@
 export const STRATEGIES = ['legacy_segmented', 'cfpm_memory_v1', 'progressive', 'priority_chain'] as const;
 
 /**
+ * Whether a compaction strategy keeps session memory: learns facts as the agent works and gives
+ * the model their block (CFPM's lifecycle, the priority chain's digest). Under the others the
+ * Memory panel holds only what the user adds.
+ */
+export function strategyKeepsMemory(strategy: (typeof STRATEGIES)[number]): boolean {
+  return strategy === 'cfpm_memory_v1' || strategy === 'priority_chain';
+}
+
+/**
  * Whether an auto-compaction threshold turns auto compaction on: a fraction strictly between 0
  * and 1. Anything else (≤ 0, ≥ 1, not a number) turns it off.
  */

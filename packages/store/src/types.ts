@@ -303,6 +303,10 @@ export interface ProvidersRepo {
    * origin: then the key is dropped), null removes, string replaces. The first profile becomes active.
    */
   upsert(p: ProviderUpsert): ProviderProfile;
+  /**
+   * Makes `id` the profile new sessions use. Sessions with messages that followed the previous
+   * active profile are given it as their own, so their model does not change under them.
+   */
   setActive(id: string): ProviderProfile;
   /**
    * The window the provider stated in a context-limit error (null: forget it). Kept only when

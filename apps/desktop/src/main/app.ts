@@ -16,11 +16,11 @@ import {
 import { readFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { AppCommand, Settings } from '@threadline/protocol';
+import type { AppCommand } from '@threadline/protocol';
 import { hardenSession, hardenWebContents, type HardenOptions } from './harden';
 import { createEventForwarder, registerIpc, sendCommand } from './ipc';
 import { installAppMenu } from './menu/install';
-import { menuStrings } from './menu/strings';
+import { menuStrings, type MenuLanguage } from './menu/strings';
 import { dataFiles, resolveDataDir } from './paths';
 import type { DesktopRuntime, OpenRuntime } from './runtimeTypes';
 import { safeStorageEncryptor } from './secrets';
@@ -77,7 +77,8 @@ export function runApp(opts: RunAppOptions): RunningApp {
   };
   const windows = new Set<BrowserWindow>();
   let runtime: DesktopRuntime | null = null;
-  let language: Settings['language'] = 'en';
+  /** The menu's language: the one chosen in Settings, else (null there) the system's. */
+  let language: MenuLanguage = 'en';
 
   const appContents = (): WebContents[] => [...windows].filter((w) => !w.isDestroyed()).map((w) => w.webContents);
   const commandTarget = (): WebContents | null => {
@@ -91,7 +92,7 @@ export function runApp(opts: RunAppOptions): RunningApp {
     win.on('closed', () => windows.delete(win));
     return win;
   };
-  const refreshMenu = (next: Settings['language']): void => {
+  const refreshMenu = (next: MenuLanguage): void => {
     language = next;
     installAppMenu(
       language,
@@ -148,7 +149,7 @@ export function runApp(opts: RunAppOptions): RunningApp {
       log,
     };
     // The settings (and their language) are in the database that did not open: the system's.
-    const startLanguage = app.getLocale().startsWith('zh') ? 'zh-CN' : 'en';
+    const startLanguage: MenuLanguage = app.getLocale().startsWith('zh') ? 'zh-CN' : 'en';
     const reportAndExit = (err: unknown): void => {
       // A newer database is reported, never touched.
       dialog.showErrorBox(menuStrings(startLanguage).startupErrorTitle, errorMessage(err));
@@ -181,7 +182,8 @@ export function runApp(opts: RunAppOptions): RunningApp {
     }
 
     const api = withSettingsObserver(runtime.api, (settings) => {
-      if (settings.language !== language) refreshMenu(settings.language);
+      const next = settings.language ?? startLanguage;
+      if (next !== language) refreshMenu(next);
       // Native parts (menus, scrollbars, dialogs, the window background) follow the app's theme.
       nativeTheme.themeSource = settings.theme;
     });
@@ -191,7 +193,7 @@ export function runApp(opts: RunAppOptions): RunningApp {
       isAppWebContents: (id) => appContents().some((wc) => wc.id === id),
       onRefused: log,
     });
-    refreshMenu(language);
+    refreshMenu(startLanguage);
     // Reading the settings once sets the menu language through the observer.
     await api['settings.get']({}).catch(() => undefined);
     openWindow();

@@ -1,12 +1,6 @@
-import {
-  IPC_CHANNELS,
-  isAppCommand,
-  isAppEvent,
-  isRouteName,
-  type AppEvent,
-  type RpcResult,
-  type ThreadlineBridge,
-} from '@threadline/protocol';
+// Values from protocol's zod-free entry only; types are erased, so they may come from anywhere.
+import { IPC_CHANNELS, isAppCommand, isAppEvent, isRouteName } from '@threadline/protocol/bridge';
+import type { AppEvent, RpcResult, ThreadlineBridge } from '@threadline/protocol';
 
 /** The members of Electron's ipcRenderer the bridge uses; the bridge never hands it out. */
 export interface IpcRendererLike {

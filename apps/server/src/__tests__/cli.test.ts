@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -73,6 +73,46 @@ describe('pnpm serve', () => {
       expect(existsSync(dataDir)).toBe(false);
     } finally {
       await new Promise((ok) => holder.close(ok));
+    }
+  });
+
+  it('a restart on the same data folder gives the same address: the kept token and port', async () => {
+    const dataDir = join(temp, 'kept');
+    const stopped = async (r: Run) => {
+      r.child.kill('SIGTERM');
+      await new Promise((ok) => r.child.once('close', ok));
+    };
+    const first = await serve('--data-dir', dataDir);
+    const url = first.stdout.trim().replace('Threadline is running at ', '');
+    await stopped(first);
+    expect(statSync(join(dataDir, 'browser.json')).mode & 0o777).toBe(0o600);
+    const again = await serve('--data-dir', dataDir);
+    expect(again.stdout.trim()).toBe(`Threadline is running at ${url}`);
+    // The kept key opens it; a made-up one does not.
+    const { origin, searchParams } = new URL(url);
+    const token = searchParams.get('token')!;
+    const ok = await fetch(`${origin}/api/rpc/sessions.list`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(ok.status).toBe(200);
+    await stopped(again);
+
+    // --token: that key, on the kept port.
+    const mine = 'a-token-of-my-own-choosing-123';
+    const given = await serve('--data-dir', dataDir, '--token', mine);
+    expect(given.stdout.trim()).toBe(`Threadline is running at ${origin}/?token=${mine}`);
+    await stopped(given);
+  });
+
+  it('refuses a --token that is short or not URL-safe, in one sentence', async () => {
+    for (const bad of ['short', 'has spaces in it, 1234567890']) {
+      const r = await serve('--data-dir', join(temp, 'bad-token'), '--token', bad);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toBe(
+        'threadline serve: --token must be 16 to 200 letters, digits, "-" or "_" (it is the key to an agent that runs commands).\n',
+      );
     }
   });
 

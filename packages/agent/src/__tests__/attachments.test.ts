@@ -80,6 +80,16 @@ describe('image attachments', () => {
     expect(h.llm.chatRequests().at(-1)!.images).toHaveLength(1);
   });
 
+  it('the Markdown export keeps the image, inside the file', async () => {
+    h = await startHarness({ model: 'gpt-4o' });
+    const ref = await add(h, 'screen.png', 'image/png', PNG, { width: 1, height: 1 });
+    await send(h, 'what is on this screen?', [ref.id]);
+    const md = await h.api['sessions.export']({ id: h.sessionId, format: 'markdown' });
+    expect(md.content).toContain(
+      `## User\n\nwhat is on this screen?\n\n![screen.png](data:image/png;base64,${PNG.toString('base64')})`,
+    );
+  });
+
   it('refuses bytes that are no image, text or PDF', async () => {
     h = await startHarness();
     await expect(add(h, 'blob.bin', 'application/octet-stream', Buffer.from([0, 1, 2, 0, 255]))).rejects.toThrow(

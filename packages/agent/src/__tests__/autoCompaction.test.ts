@@ -143,7 +143,8 @@ describe('calibration per profile', () => {
       model: 'gpt-4o',
       contextWindow: 128_000,
     });
-    await h.api['providers.setActive']({ id: other.id });
+    // The user moves the session to the other profile (a new default alone would not move it).
+    await h.api['sessions.setModel']({ id: h.sessionId, profileId: other.id, model: null });
     const fresh = await h.api['context.usage']({ sessionId: h.sessionId });
     expect(fresh.calibration).toBe(1);
     expect(fresh.providerPromptTokens).toBeNull();

@@ -123,6 +123,8 @@ describe('AppApi routes', () => {
     const ok = await h.api['providers.test']({ id: p.id });
     expect(ok.ok).toBe(true);
     expect(ok.latencyMs).not.toBeNull();
+    // What the server lists, for the form's picker.
+    expect(ok.models).toEqual(['fake-model']);
     const unknownModel = await h.api['providers.upsert']({
       id: p.id,
       preset: 'ollama',
@@ -143,6 +145,31 @@ describe('AppApi routes', () => {
       contextWindow: 1000,
     });
     expect((await h.api['providers.test']({ id: dead.id })).ok).toBe(false);
+    // One name, one profile (case aside): refused on the name field, through the router.
+    const taken = await dispatchRoute(h.api, 'providers.upsert', {
+      preset: 'custom',
+      name: 'dead',
+      baseUrl: 'http://127.0.0.1:9/v1',
+      model: 'm',
+      contextWindow: 1000,
+    });
+    expect(taken).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input', details: { issues: [{ path: ['name'], code: 'duplicate' }] } },
+    });
+    // A profile keeps its own name when saved again.
+    expect(
+      (
+        await h.api['providers.upsert']({
+          id: dead.id,
+          preset: 'custom',
+          name: 'Dead',
+          baseUrl: 'http://127.0.0.1:9/v1',
+          model: 'm',
+          contextWindow: 1000,
+        })
+      ).name,
+    ).toBe('Dead');
   });
 
   it('tests an unsaved draft without saving it, using the stored key of the profile it edits', async () => {

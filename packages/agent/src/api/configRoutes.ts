@@ -1,4 +1,6 @@
 import {
+  AppError,
+  distinctProfileName,
   errorMessage,
   PROVIDER_PRESETS,
   type AppApi,
@@ -100,8 +102,19 @@ export function configRoutes(ctx: ApiContext): ConfigRoutes {
       return store.settings.set(patch);
     },
     'providers.list': async () => store.providers.list(),
-    // Saved, then the local server's window read for its model (a save of a hosted profile reads nothing).
-    'providers.upsert': async (input) => readWindow(store.providers.upsert(input).id),
+    'providers.upsert': async (input) => {
+      // Names tell profiles apart in the model menu and Settings: one name, one profile.
+      const taken = store.providers
+        .list()
+        .filter((p) => p.id !== input.id)
+        .map((p) => p.name);
+      if (distinctProfileName(input.name, taken) !== input.name)
+        throw new AppError('invalid_input', `Another provider profile is called "${input.name}".`, 'duplicate', {
+          issues: [{ path: ['name'], code: 'duplicate', message: 'A profile with this name exists.' }],
+        });
+      // Saved, then the local server's window read for its model (a save of a hosted profile reads nothing).
+      return readWindow(store.providers.upsert(input).id);
+    },
     'providers.setActive': async ({ id }) => store.providers.setActive(id),
     'providers.readWindow': async ({ id }) => readWindow(storedProfile(id).profile.id),
     'providers.test': async (input) => {

@@ -1,4 +1,4 @@
-import { PROVIDER_PRESETS, type PresetId, type ProviderProfile } from '@threadline/protocol';
+import { distinctProfileName, PROVIDER_PRESETS, type PresetId, type ProviderProfile } from '@threadline/protocol';
 import { StoreError, type Store } from '@threadline/store';
 
 export type Env = Record<string, string | undefined>;
@@ -74,7 +74,10 @@ export function ensureEnvProvider(store: Store, env: Env): ProviderProfile | nul
   }
   const created = store.providers.upsert({
     preset,
-    name: `${defaults.name} (environment)`,
+    name: distinctProfileName(
+      `${defaults.name} (environment)`,
+      store.providers.list().map((p) => p.name),
+    ),
     baseUrl,
     model,
     contextWindow: envWindow ?? defaults.contextWindow,

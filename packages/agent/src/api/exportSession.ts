@@ -1,4 +1,10 @@
-import { parseNotice, type CompactionRecord, type SessionSummary, type StoredMessage } from '@threadline/protocol';
+import {
+  AttachmentRefSchema,
+  parseNotice,
+  type CompactionRecord,
+  type SessionSummary,
+  type StoredMessage,
+} from '@threadline/protocol';
 import {
   anotherVersionSentence,
   cancelledSentence,
@@ -21,7 +27,28 @@ function fence(text: string): string {
   return `${f}\n${text}\n${f}`;
 }
 
-function markdownOf(m: StoredMessage, lang: ExportLanguage): string | null {
+/** An attached image's bytes and type, for the Markdown export (null: not stored any more). */
+export type ImageBytes = (id: string) => { mime: string; bytes: Uint8Array } | null;
+
+/**
+ * A message's attached images as Markdown images with the picture inside (a data URL), so the
+ * exported file shows them on its own, wherever it is opened. Other attachments are text, in the
+ * message already.
+ */
+function imagesOf(m: StoredMessage, image: ImageBytes | undefined): string[] {
+  const raw = m.meta?.['attachments'];
+  if (!image || !Array.isArray(raw)) return [];
+  return raw.flatMap((r) => {
+    const ref = AttachmentRefSchema.safeParse(r);
+    if (!ref.success || ref.data.kind !== 'image') return [];
+    const found = image(ref.data.id);
+    if (!found) return [];
+    const alt = ref.data.name.replace(/[[\]\\]/g, '');
+    return [`![${alt}](data:${found.mime};base64,${Buffer.from(found.bytes).toString('base64')})`];
+  });
+}
+
+function markdownOf(m: StoredMessage, lang: ExportLanguage, image?: ImageBytes): string | null {
   if (!m.visibility.user) return null;
   // A notice is a short sentence for people; the JSON export keeps its structure.
   const parsed = m.role === 'user' ? parseNotice(m.content) : null;
@@ -38,7 +65,8 @@ function markdownOf(m: StoredMessage, lang: ExportLanguage): string | null {
     return `> ${(m.content ?? '').replace(/\n/g, '\n> ')}`;
   if (m.kind === 'turn_aborted') return `> *${cancelledSentence(lang)}*`;
   // A cut paste is exported whole: the file is for people, not for the model's window.
-  if (m.role === 'user') return `## User\n\n${m.fullOutput ?? m.content ?? ''}`;
+  if (m.role === 'user')
+    return [`## User`, m.fullOutput ?? m.content ?? '', ...imagesOf(m, image)].filter((x) => x !== '').join('\n\n');
   if (m.role === 'assistant') {
     const calls = (m.tool_calls ?? []).map(
       (c) => `**Tool call** \`${c.function.name}\`\n\n${fence(c.function.arguments)}`,
@@ -56,10 +84,13 @@ export function exportSession(
   messages: StoredMessage[],
   compactions: CompactionRecord[],
   format: 'markdown' | 'json',
-  /** lang: the notices' language; 'all' branches: JSON keeps each message's parentId, Markdown marks where a branch starts. */
-  opts: { lang?: ExportLanguage; branches?: 'active' | 'all' } = {},
+  /**
+   * lang: the notices' language; 'all' branches: JSON keeps each message's parentId, Markdown
+   * marks where a branch starts; image: an attached image's bytes (Markdown embeds them).
+   */
+  opts: { lang?: ExportLanguage; branches?: 'active' | 'all'; image?: ImageBytes } = {},
 ): { filename: string; mime: string; content: string } {
-  const { lang = 'en', branches = 'active' } = opts;
+  const { lang = 'en', branches = 'active', image } = opts;
   const base = slug(session.title || 'session') + (branches === 'all' ? '-all-branches' : '');
   if (format === 'json') {
     const content = JSON.stringify({ version: 1, branches, session, messages, compactions }, null, 2);
@@ -79,7 +110,7 @@ export function exportSession(
     // With every branch, a message that does not follow the one before starts another branch.
     if (branches === 'all' && previous !== null && m.parentId !== previous && m.visibility.user)
       parts.push(`---\n\n_${anotherVersionSentence(lang)}_`);
-    const md = markdownOf(m, lang);
+    const md = markdownOf(m, lang, image);
     if (md !== null) parts.push(md);
     previous = m.id;
   }

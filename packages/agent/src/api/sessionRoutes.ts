@@ -67,16 +67,22 @@ export function sessionRoutes(ctx: ApiContext): SessionRoutes {
       ctx.runtimes.delete(id);
       return { deleted: true };
     },
-    'sessions.export': async ({ id, format, branches }) => {
+    'sessions.export': async ({ id, format, branches, language }) => {
       const session = store.sessions.get(id);
       if (!session) throw notFound('session', id);
-      const lang = currentSettings(ctx).language;
+      const lang = language ?? currentSettings(ctx).language ?? 'en';
+      const image = (ref: string) => {
+        const att = store.attachments.get(ref);
+        const bytes = att?.kind === 'image' ? store.attachments.bytes(ref) : null;
+        return att && bytes ? { mime: att.mime, bytes } : null;
+      };
       if (branches === 'all')
         return exportSession(session, store.messages.listAll(id), store.compactions.listAll(id), format, {
           lang,
           branches,
+          image,
         });
-      return exportSession(session, store.messages.list(id), store.compactions.list(id), format, { lang });
+      return exportSession(session, store.messages.list(id), store.compactions.list(id), format, { lang, image });
     },
     // Without full outputs (up to 1 MiB each): a long session would send them all on every load.
     // `meta.truncated` marks the messages that have one; messages.fullOutput fetches it.

@@ -7,6 +7,8 @@ import type { McpServerRecord } from '@threadline/store';
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { mcpEnv } from '../process/childEnv';
+import { machineNetworkEnv } from './networkEnv';
+import { isDownloadLine, isRunnerProgress, stageEnv, type McpStartStage } from './startStages';
 import { sandboxReadOnlyPaths, wrapCommand } from '../sandbox';
 import type { SandboxRun } from '../sandbox/service';
 
@@ -83,8 +85,9 @@ export function sandboxedStdio(
 
 /**
  * The folder and environment of a stdio server's child process: the folder given (created when
- * missing), and an allow-list of this process's environment (the core set plus the names the user
- * added for this server, `record.envAllow`) with what the user configured for it on top.
+ * missing), and an allow-list of this process's environment (the core set, the machine's
+ * certificate and proxy settings, the names the user added for this server, `record.envAllow`)
+ * with what the user configured for it on top.
  */
 export function mcpChildProcess(
   configuredEnv: Record<string, string>,
@@ -92,20 +95,31 @@ export function mcpChildProcess(
   envAllow: readonly string[] = [],
 ): { cwd: string; env: Record<string, string> } {
   mkdirSync(cwd, { recursive: true });
-  return { cwd, env: { ...mcpEnv(process.env, envAllow), ...configuredEnv } };
+  return { cwd, env: { ...machineNetworkEnv(process.env), ...mcpEnv(process.env, envAllow), ...configuredEnv } };
 }
 
 const STDERR_TAIL_BYTES = 4000;
 const STDERR_TAIL_LINES = 12;
 
-/** The last lines a server wrote to stderr: what explains a failure. */
+/**
+ * The last lines a server wrote to stderr: what explains a failure. A package runner's own
+ * progress (npm's http log, uv's "Downloading…") is not kept; `onDownload` hears a download.
+ */
 export class StderrTail {
   private buf = '';
+  private partial = '';
+  constructor(private readonly onDownload: () => void = () => undefined) {}
   push(chunk: Buffer | string): void {
-    this.buf = (this.buf + chunk.toString()).slice(-STDERR_TAIL_BYTES);
+    const lines = (this.partial + chunk.toString()).split('\n');
+    this.partial = (lines.pop() ?? '').slice(-STDERR_TAIL_BYTES);
+    for (const line of lines) {
+      if (isDownloadLine(line)) this.onDownload();
+      if (!isRunnerProgress(line)) this.buf = `${this.buf}${line}\n`.slice(-STDERR_TAIL_BYTES);
+    }
   }
   text(): string {
-    return this.buf.trimEnd().split('\n').slice(-STDERR_TAIL_LINES).join('\n').trim();
+    const all = this.partial === '' || isRunnerProgress(this.partial) ? this.buf : `${this.buf}${this.partial}`;
+    return all.trimEnd().split('\n').slice(-STDERR_TAIL_LINES).join('\n').trim();
   }
 }
 
@@ -114,11 +128,15 @@ export interface ConnectionEvents {
   onUnexpectedClose: (reason: string) => void;
   /** The server said its tools changed; the SDK fetched the new list. */
   onToolsChanged: (tools: Tool[]) => void;
+  /** The start went on to another stage (downloading the package, listing the tools). */
+  onStage?: (stage: McpStartStage) => void;
 }
 
 /** One live MCP session with a server over the SDK's own transports. */
 export class McpConnection {
-  readonly stderr = new StderrTail();
+  readonly stderr: StderrTail;
+  /** The start's stage, for the message of one that takes too long. */
+  private stage: McpStartStage = 'starting';
   private client: Client | null = null;
   private stopping = false;
   /** The client while it connects: stop() must end a start in progress too (a child being spawned). */
@@ -129,7 +147,15 @@ export class McpConnection {
   constructor(
     private readonly launch: McpLaunch,
     private readonly events: ConnectionEvents,
-  ) {}
+  ) {
+    this.stderr = new StderrTail(() => this.enter('downloading'));
+  }
+
+  private enter(stage: McpStartStage): void {
+    if (this.stage === stage || this.client) return;
+    this.stage = stage;
+    this.events.onStage?.(stage);
+  }
 
   private transport(): Transport {
     const { record, secrets, cwd } = this.launch;
@@ -139,6 +165,8 @@ export class McpConnection {
       });
     }
     const child = mcpChildProcess(secrets.env, cwd, record.envAllow);
+    // What lets the start say it is downloading (npm's fetch log on stderr); the user's own wins.
+    child.env = { ...stageEnv(record.command ?? ''), ...child.env };
     const { sandbox } = this.launch;
     const run = sandbox
       ? sandboxedStdio(record.command ?? '', record.args, child.cwd, child.env, sandbox)
@@ -190,6 +218,7 @@ export class McpConnection {
     this.connecting = client;
     try {
       await client.connect(transport, { timeout: timeoutMs });
+      this.enter('listing_tools');
       const tools: Tool[] = [];
       let cursor: string | undefined;
       do {
@@ -204,7 +233,7 @@ export class McpConnection {
       this.stopping = true;
       await client.close().catch(() => undefined);
       // The sentence already names the cause; only what the server itself wrote is added.
-      throw new Error(this.explain(startFailure(this.launch.record, err), false));
+      throw new Error(this.explain(startFailure(this.launch.record, err, this.stage, timeoutMs), false));
     } finally {
       this.connecting = null;
     }
@@ -244,7 +273,7 @@ export class McpConnection {
   }
 }
 
-function startFailure(record: McpServerRecord, err: unknown): string {
+function startFailure(record: McpServerRecord, err: unknown, stage: McpStartStage = 'starting', timeoutMs = 0): string {
   const e = err as NodeJS.ErrnoException & { code?: unknown };
   const msg = e?.message ?? String(err);
   if (record.transport === 'stdio') {
@@ -254,6 +283,13 @@ function startFailure(record: McpServerRecord, err: unknown): string {
     if (/ECONNREFUSED|fetch failed/i.test(msg) || /ECONNREFUSED/.test(String(e?.cause)))
       return `Nothing answers at ${record.url} (connection refused).`;
   }
-  if (/timed out|timeout/i.test(msg)) return `The server "${record.name}" did not answer in time.`;
+  if (/timed out|timeout/i.test(msg)) {
+    const s = Math.round(timeoutMs / 1000);
+    if (stage === 'downloading')
+      return `The server "${record.name}" was still downloading its package after ${s} s (its last words, if any, are below).`;
+    if (stage === 'listing_tools')
+      return `The server "${record.name}" started but did not list its tools within ${s} s.`;
+    return `The server "${record.name}" did not answer within ${s} s.`;
+  }
   return `The server "${record.name}" could not be started: ${msg}`;
 }

@@ -1,13 +1,16 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { SandboxService } from '../sandbox/service';
 import type { McpSandbox } from './connection';
-import type { McpServerStatus } from '@threadline/protocol';
+import type { McpServerStatus, McpStartStage } from '@threadline/protocol';
 import type { Store } from '@threadline/store';
 import { McpConnection } from './connection';
+import { isPackageRunner } from './startStages';
 
 export interface InstanceEnv {
   store: Store;
   startTimeoutMs: number;
+  /** A start through a package runner (npx, uvx…), which may download the package first. */
+  downloadTimeoutMs: number;
   /** Restarts after a crash: base · 2^(n−1) ms, at most maxMs, maxAttempts in a row. */
   backoff: { baseMs: number; maxMs: number; maxAttempts: number };
   now: () => number;
@@ -28,6 +31,8 @@ const STABLE_MS = 60_000;
  */
 export class ServerInstance {
   status: Exclude<McpServerStatus, 'disabled'> = 'stopped';
+  /** While starting: how far the start got. */
+  stage: McpStartStage = 'starting';
   tools: Tool[] = [];
   error: string | undefined;
   /** When the status last changed (the newest error is the one shown). */
@@ -78,6 +83,7 @@ export class ServerInstance {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     const generation = this.generation;
+    this.stage = 'starting';
     this.set('starting');
     const run = (async () => {
       let conn: McpConnection | null = null;
@@ -95,10 +101,14 @@ export class ServerInstance {
             onToolsChanged: (tools) => {
               if (this.generation === generation && this.status === 'connected') this.set('connected', { tools });
             },
+            onStage: (stage) => {
+              if (this.generation === generation && this.status === 'starting') this.stage = stage;
+            },
           },
         );
         this.pending = conn;
-        const tools = await conn.start(this.env.startTimeoutMs);
+        const downloads = record.transport === 'stdio' && isPackageRunner(record.command ?? '');
+        const tools = await conn.start(downloads ? this.env.downloadTimeoutMs : this.env.startTimeoutMs);
         if (this.generation !== generation || this.env.disposed()) {
           await conn.stop();
           return;

@@ -15,6 +15,8 @@ export interface McpManagerOptions {
   store: Store;
   /** How long a start (connect + list tools) may take before the server counts as failed. */
   startTimeoutMs?: number;
+  /** A start through a package runner (npx, uvx…): long enough for a first download (180 s). */
+  downloadTimeoutMs?: number;
   /** Restarts after a crash: base · 2^(n−1) ms, at most maxMs, maxAttempts in a row. */
   backoff?: { baseMs: number; maxMs: number; maxAttempts: number };
   /**
@@ -73,6 +75,7 @@ export class McpManager {
     this.env = {
       store: opts.store,
       startTimeoutMs: opts.startTimeoutMs ?? 30_000,
+      downloadTimeoutMs: opts.downloadTimeoutMs ?? 180_000,
       backoff: opts.backoff ?? { baseMs: 1000, maxMs: 30_000, maxAttempts: 5 },
       now: opts.now ?? Date.now,
       changed: () => {
@@ -194,6 +197,7 @@ export class McpManager {
       out.headers = record.headerNames.map((name) => ({ name, set: true }));
     }
     if (status === 'error' && s?.error) out.error = s.error;
+    if (status === 'starting' && s) out.stage = s.stage;
     if (sessionId !== undefined) out.sessionDisabled = this.sessionOff.get(sessionId)?.has(record.id) ?? false;
     return out;
   }

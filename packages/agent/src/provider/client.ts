@@ -15,6 +15,7 @@ import type {
   StreamChatRequest,
   StreamChatResult,
 } from './types';
+import { MODELS_LISTED_MAX } from '@threadline/protocol';
 
 /** Parsing time of a streamed answer between two turns of the event loop (readStream). */
 const STREAM_SLICE_MS = 8;
@@ -213,7 +214,14 @@ export function createProviderClient(
           ? `Connected to ${target.baseUrl}; model "${target.model}" is available.`
           : `Connected to ${target.baseUrl}, but it does not offer model "${target.model}"; it offers ${offered.join(', ')}${more}.`;
         const ok = listed || ids.length === 0;
-        return { ok, message, latencyMs: now() - t0, ...(ok ? {} : { problem: 'unknown_model' as const, offered }) };
+        const all = ids.length > 0 ? { models: [...ids].sort().slice(0, MODELS_LISTED_MAX) } : {};
+        return {
+          ok,
+          message,
+          latencyMs: now() - t0,
+          ...all,
+          ...(ok ? {} : { problem: 'unknown_model' as const, offered }),
+        };
       } catch (err) {
         const e = classifyError(err);
         // Some compatible servers have no /models: a one-token chat request proves the endpoint instead.

@@ -85,6 +85,8 @@ export interface ConnectionTest {
   problem?: ProviderProblem;
   /** With `unknown_model`: some of the models the server offers. */
   offered?: string[];
+  /** Every model the server listed (sorted, at most MODELS_LISTED_MAX), for the form's picker. */
+  models?: string[];
 }
 
 export type ProviderProblem = 'missing_key' | 'auth' | 'unreachable' | 'unknown_model' | 'other';

@@ -7,6 +7,7 @@ import {
   type CompactResult,
   type View,
 } from '@threadline/context';
+import { strategyKeepsMemory } from '@threadline/protocol';
 import type {
   CompactionRecord,
   MemoryFact,
@@ -44,7 +45,7 @@ export interface SessionView {
 
 /** Strategies that inject the CFPM memory block into every request. */
 export function usesMemoryBlock(settings: Settings): boolean {
-  return settings.compaction.strategy === 'cfpm_memory_v1' || settings.compaction.strategy === 'priority_chain';
+  return strategyKeepsMemory(settings.compaction.strategy);
 }
 
 /**

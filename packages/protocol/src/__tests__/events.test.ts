@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { APP_EVENT_TYPES, isAppEvent } from '../events';
+import { APP_EVENT_TYPES, isAppEvent } from '../bridge';
 
 describe('isAppEvent (both bridges accept events through it)', () => {
   it.each(APP_EVENT_TYPES)('accepts a %s event', (type) => {

@@ -83,6 +83,7 @@ describe('route declarations', () => {
       latencyMs: number | null;
       problem?: 'missing_key' | 'auth' | 'unreachable' | 'unknown_model' | 'other';
       offered?: string[];
+      models?: string[];
     }>();
     expectTypeOf<RouteInput<'sessions.create'>>().toEqualTypeOf<
       { title?: string; workingFolder?: string; createFolder?: boolean } | undefined

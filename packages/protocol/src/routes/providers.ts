@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { ProviderProfileSchema, ProviderUpsertSchema } from '../providers';
+import { MODELS_LISTED_MAX, ProviderProfileSchema, ProviderUpsertSchema } from '../providers';
 import { id, noInput, type RouteMap } from './define';
 
 export const ProviderTestResultSchema = z.object({
@@ -10,6 +10,8 @@ export const ProviderTestResultSchema = z.object({
   problem: z.enum(['missing_key', 'auth', 'unreachable', 'unknown_model', 'other']).optional(),
   /** With `unknown_model`: some of the models the server does offer (at most 20). */
   offered: z.array(z.string()).max(20).optional(),
+  /** Every model the server listed, sorted (at most MODELS_LISTED_MAX): the form offers them to pick. */
+  models: z.array(z.string()).max(MODELS_LISTED_MAX).optional(),
 });
 export type ProviderTestResult = z.infer<typeof ProviderTestResultSchema>;
 

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { StoredMessageSchema } from '../messages';
-import { WorkingFolderSchema } from '../settings';
+import { LanguageSchema, WorkingFolderSchema } from '../settings';
 import { id, noInput, sessionRef, type RouteMap } from './define';
 
 export const SessionSummarySchema = z.object({
@@ -42,7 +42,13 @@ export const sessionRoutes = {
   'sessions.delete': { input: z.object({ id }), output: z.object({ deleted: z.literal(true) }) },
   /** `branches`: the branch shown (default) or every branch of the session. */
   'sessions.export': {
-    input: z.object({ id, format: z.enum(['markdown', 'json']), branches: z.enum(['active', 'all']).optional() }),
+    input: z.object({
+      id,
+      format: z.enum(['markdown', 'json']),
+      branches: z.enum(['active', 'all']).optional(),
+      /** The notices' language (the renderer's); else the one in Settings, else English. */
+      language: LanguageSchema.optional(),
+    }),
     output: z.object({ filename: z.string(), mime: z.string(), content: z.string() }),
   },
   /** Moves a session to another working folder (checked like sessions.create's). */

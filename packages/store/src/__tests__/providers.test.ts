@@ -158,4 +158,21 @@ describe('the window learned from the provider (issue 22)', () => {
         .learnedContextWindow,
     ).toBeNull();
   });
+
+  it('a new active profile is for new sessions: a session with messages keeps the one it used', () => {
+    const store = tmp.open({ encryptor: fakeEncryptor() });
+    const first = store.providers.upsert(openai());
+    const talking = store.sessions.create('under way');
+    store.messages.append(talking.id, [{ role: 'user', content: 'hi' }]);
+    const empty = store.sessions.create('not started');
+    const second = store.providers.upsert(openai({ name: 'Local', baseUrl: 'http://127.0.0.1:8000/v1', model: 'm' }));
+    store.providers.setActive(second.id);
+    expect(store.providers.active()?.id).toBe(second.id);
+    expect(store.sessions.get(talking.id)?.profileId).toBe(first.id);
+    expect(store.sessions.get(empty.id)?.profileId).toBeNull();
+    // Its own choice is never touched.
+    store.sessions.setModel(talking.id, second.id, 'm');
+    store.providers.setActive(first.id);
+    expect(store.sessions.get(talking.id)).toMatchObject({ profileId: second.id, model: 'm' });
+  });
 });

@@ -93,6 +93,12 @@ export function createProvidersRepo(ctx: RepoContext, keys: KeyPolicy): Provider
   const releaseSessions = db.prepare<[string]>(
     'UPDATE sessions SET profile_id = NULL, model = NULL WHERE profile_id = ?',
   );
+  // The sessions that followed the active profile keep it when another becomes active: switching
+  // the default for new sessions never changes the model of a conversation under way. (A session
+  // with no message yet follows the new one.)
+  const keepProfile = db.prepare<[string]>(
+    'UPDATE sessions SET profile_id = ? WHERE profile_id IS NULL AND message_count > 0',
+  );
   const oldest = db.prepare<[], { id: string }>('SELECT id FROM provider_profiles ORDER BY created_at, rowid LIMIT 1');
 
   const mustRow = (id: string): ProviderRow => {
@@ -153,6 +159,8 @@ export function createProvidersRepo(ctx: RepoContext, keys: KeyPolicy): Provider
 
   const setActiveTx = db.transaction((id: string): ProviderProfile => {
     mustRow(id);
+    const before = activeRow.get();
+    if (before && before.id !== id) keepProfile.run(before.id);
     clearActive.run();
     markActive.run(id);
     return toProfile(mustRow(id));

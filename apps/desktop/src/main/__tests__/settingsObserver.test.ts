@@ -14,17 +14,17 @@ function fakeApi(): AppApi {
 
 describe('withSettingsObserver', () => {
   it('reports settings after get and set, through the real router', async () => {
-    const seen: string[] = [];
+    const seen: (string | null)[] = [];
     const api = withSettingsObserver(fakeApi(), (s) => seen.push(s.language));
     await dispatchRoute(api, 'settings.get', {});
     const result = await dispatchRoute(api, 'settings.set', { patch: { language: 'zh-CN' } });
     expect(result.ok && (result.data as Settings).language).toBe('zh-CN');
-    expect(seen).toEqual(['en', 'zh-CN']);
+    expect(seen).toEqual([null, 'zh-CN']);
     expect(await dispatchRoute(api, 'sessions.list', {})).toEqual({ ok: true, data: [] });
   });
 
   it('does not report rejected patches and survives a throwing observer', async () => {
-    const seen: string[] = [];
+    const seen: (string | null)[] = [];
     const api = withSettingsObserver(fakeApi(), (s) => {
       seen.push(s.language);
       throw new Error('menu broke');

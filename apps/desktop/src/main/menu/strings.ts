@@ -4,7 +4,7 @@ import type { Settings } from '@threadline/protocol';
  * The main process's only user-facing strings: the app menu and the start-up dialogs. Main is not React, so this is a
  * plain dictionary that follows `settings.language`; the renderer's i18next files do the rest.
  */
-export type MenuLanguage = Settings['language'];
+export type MenuLanguage = NonNullable<Settings['language']>;
 
 export interface MenuStrings {
   file: string;

@@ -1,16 +1,18 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { applyLanguage } from './i18n';
+import { applyLanguage, systemLanguage } from './i18n';
 import { connectEvents, useAppStore } from './store';
 import { useShortcuts } from './hooks/useShortcuts';
 import { useTheme } from './hooks/useTheme';
 import { ChatView } from './components/ChatView';
-import { MemoryPanel } from './components/MemoryPanel';
-import { SettingsPage } from './components/SettingsPage';
-import { SetupScreen } from './components/SetupScreen';
 import { Sidebar } from './components/Sidebar';
 import { IconAlert, IconRefresh } from './components/Icons';
 import { ConnectionBanner } from './components/ConnectionBanner';
+
+// Views not every start needs load when first shown (their forms and schemas with them).
+const SettingsPage = lazy(() => import('./components/SettingsPage').then((m) => ({ default: m.SettingsPage })));
+const SetupScreen = lazy(() => import('./components/SetupScreen').then((m) => ({ default: m.SetupScreen })));
+const MemoryPanel = lazy(() => import('./components/MemoryPanel').then((m) => ({ default: m.MemoryPanel })));
 
 export function App() {
   const { t } = useTranslation();
@@ -33,8 +35,9 @@ export function App() {
     return off;
   }, [boot]);
 
+  // The language picked in Settings; until one is (null), the system's.
   useEffect(() => {
-    if (language) applyLanguage(language);
+    if (language !== undefined) applyLanguage(language ?? systemLanguage());
   }, [language]);
 
   // A session picked (or made) in the sidebar laid over a narrow window, or Settings opened from
@@ -60,33 +63,47 @@ export function App() {
         </div>
       </div>
     );
-  if (phase === 'setup') return <SetupScreen />;
+  if (phase === 'setup')
+    return (
+      <Suspense fallback={<div className="splash" aria-busy="true" />}>
+        <SetupScreen />
+      </Suspense>
+    );
 
   return (
-    <div className={`app ${panel === 'memory' ? 'with-panel' : ''} sidebar-${sidebar}`}>
+    // The connection banner takes its own strip above the app: it never lays over the header.
+    <div className="app-shell">
       <ConnectionBanner />
-      {/* Settings covers the window like a dialog: what is behind it leaves the Tab order. */}
-      <div className="app-main" inert={panel === 'settings'}>
-        <Sidebar />
-        {/* A narrow window shows the sidebar over the chat: a press beside it closes it. */}
-        {sidebar === 'shown' && (
-          <div className="sidebar-scrim" onClick={() => toggleSidebar(true)} data-testid="sidebar-scrim" />
+      <div className={`app ${panel === 'memory' ? 'with-panel' : ''} sidebar-${sidebar}`}>
+        {/* Settings covers the window like a dialog: what is behind it leaves the Tab order. */}
+        <div className="app-main" inert={panel === 'settings'}>
+          <Sidebar />
+          {/* A narrow window shows the sidebar over the chat: a press beside it closes it. */}
+          {sidebar === 'shown' && (
+            <div className="sidebar-scrim" onClick={() => toggleSidebar(true)} data-testid="sidebar-scrim" />
+          )}
+          <ChatView />
+          {panel === 'memory' && activeId && (
+            <>
+              {/* Below ~1000 px the panel lays over the chat: a press beside it closes it. */}
+              <div className="panel-scrim" onClick={() => setPanel('none')} data-testid="panel-scrim" />
+              <Suspense fallback={null}>
+                <MemoryPanel sessionId={activeId} />
+              </Suspense>
+            </>
+          )}
+        </div>
+        {panel === 'settings' && (
+          <Suspense fallback={null}>
+            <SettingsPage />
+          </Suspense>
         )}
-        <ChatView />
-        {panel === 'memory' && activeId && (
-          <>
-            {/* Below ~1000 px the panel lays over the chat: a press beside it closes it. */}
-            <div className="panel-scrim" onClick={() => setPanel('none')} data-testid="panel-scrim" />
-            <MemoryPanel sessionId={activeId} />
-          </>
+        {toast && (
+          <div className="toast" role="status">
+            {toast}
+          </div>
         )}
       </div>
-      {panel === 'settings' && <SettingsPage />}
-      {toast && (
-        <div className="toast" role="status">
-          {toast}
-        </div>
-      )}
     </div>
   );
 }

@@ -60,7 +60,7 @@ describe('NoticeChip', () => {
   it('gate chip follows its own visibility, falling back to the runtime one', () => {
     useAppStore.setState({ settings: settings({ runtimeVisibility: 'off', toolGateVisibility: 'brief' }) });
     render(<NoticeChip msg={notice(gate)} />);
-    expect(screen.getByText('Gate: reused Desktop path for shell')).toBeTruthy();
+    expect(screen.getByText('Reused the known Desktop path for shell')).toBeTruthy();
     expect(screen.queryByRole('button')).toBeNull();
   });
 

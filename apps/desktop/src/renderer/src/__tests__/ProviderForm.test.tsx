@@ -88,7 +88,12 @@ describe('ProviderForm', () => {
     await act(async () => {
       fireEvent.click(screen.getByTestId('provider-save'));
     });
-    expect(fake.calls.map((c) => c.route)).toEqual(['providers.upsert', 'providers.setActive', 'providers.list']);
+    expect(fake.calls.map((c) => c.route)).toEqual([
+      'providers.upsert',
+      'providers.setActive',
+      'providers.list',
+      'sessions.list',
+    ]);
     // Another model is a new question for the provider: it is checked (and here fails, beside the field).
     fireEvent.change(screen.getByTestId('provider-model'), { target: { value: 'gpt-5.1' } });
     await act(async () => {

@@ -77,7 +77,7 @@ describe('SettingsPage', () => {
     });
     expect(useAppStore.getState().settings?.cfpm.runtimeVisibility).toBe('debug');
     await act(async () => {
-      fireEvent.click(screen.getByRole('radio', { name: /CFPM memory/ }));
+      fireEvent.click(screen.getByRole('radio', { name: /Memory snapshot/ }));
     });
     expect(useAppStore.getState().settings?.compaction.strategy).toBe('cfpm_memory_v1');
   });

@@ -44,9 +44,13 @@ describe('the link to the runtime (issue 25)', () => {
     act(() => useAppStore.getState().setConnection('reconnecting'));
     expect(screen.getByRole('alert').textContent).toBe('Connection to Threadline lost: reconnecting…');
     act(() => useAppStore.getState().setConnection('stopped'));
-    expect(screen.getByRole('alert').textContent).toBe('Threadline stopped — restart it and open the new address.');
+    expect(screen.getByRole('alert').textContent).toBe(
+      'Threadline stopped. Start it again (pnpm serve, same data folder) and this page reconnects by itself; if it prints another address, open that one.',
+    );
     await act(() => i18n.changeLanguage('zh-CN'));
-    expect(screen.getByRole('alert').textContent).toBe('Threadline 已停止——请重新启动它，并打开新的地址。');
+    expect(screen.getByRole('alert').textContent).toBe(
+      'Threadline 已停止。请重新启动它（pnpm serve，同一数据文件夹），此页面会自动重新连接；如果它打印了其他地址，请打开那个地址。',
+    );
     act(() => useAppStore.getState().setConnection('open'));
     expect(screen.queryByTestId('connection-banner')).toBeNull();
     await act(() => i18n.changeLanguage('en'));

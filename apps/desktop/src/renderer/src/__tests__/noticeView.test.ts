@@ -85,13 +85,32 @@ describe('visibleRows: visibility is a view of the record', () => {
     expect(out[i - 1]?.kind).toBe('assistant');
   });
 
-  it('off: no memory or gate chips; debug: every notice; the same rows, back and forth', () => {
+  it('off: no memory or gate chips; debug: every notice but repeats; the same rows, back and forth', () => {
     for (const level of ['off', 'debug', 'brief', 'off', 'debug'] as const) {
       const out = visibleRows(rows, level, level);
       if (level === 'off') expect(kinds(out)).toEqual(['runtime_notice']); // nothing_to_compact
-      if (level === 'debug') expect(kinds(out).filter((k) => k === 'runtime_notice')).toHaveLength(6);
+      // Five runtime notices stored; turn 2's second refresh repeats its first (4), plus nothing_to_compact.
+      if (level === 'debug') expect(kinds(out).filter((k) => k === 'runtime_notice')).toHaveLength(5);
       if (level === 'brief') expect(kinds(out)).toHaveLength(3);
     }
+  });
+
+  it('debug shows each refresh that changed something and leaves out one that repeats the one before', () => {
+    const rows2 = buildRows(
+      [
+        msg({ role: 'user', content: 'go' }),
+        runtime([0, 0, 0], 3, 0),
+        runtime([0, 0, 0], 3, 0),
+        runtime([0, 0, 0], 3, 0),
+        runtime([1, 0, 0], 4),
+        runtime([0, 0, 0], 4, 0),
+      ],
+      [],
+    );
+    const shown = visibleRows(rows2, 'debug', 'debug').filter((r) => r.kind === 'notice');
+    expect(shown.map((r) => (r.kind === 'notice' ? JSON.parse(r.msg.content!.slice(18)).factCount : 0))).toEqual([
+      3, 4, 4,
+    ]);
   });
 
   it('the gate follows its own level', () => {

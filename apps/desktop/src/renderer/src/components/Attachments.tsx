@@ -3,6 +3,7 @@ import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { ATTACHMENT_LIMITS, type AttachmentCut, type AttachmentRef } from '@threadline/protocol';
+import { formatBytes } from '../lib/sizes';
 import { imageUrl, thumbUrl, type PendingAttachment } from '../lib/attachFile';
 import { call } from '../transport';
 import { Dialog } from './Dialog';
@@ -21,9 +22,6 @@ function useImage(att: AttachmentRef, size: 'thumb' | 'full'): string | null {
   }, [att.id, size]);
   return url;
 }
-
-const kib = (n: number): string =>
-  n < 1024 * 1024 ? `${Math.max(1, Math.round(n / 1024))} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`;
 
 /** What the composer holds before sending: thumbnails and file chips, each removable. */
 export function ComposerAttachments({
@@ -123,7 +121,7 @@ function ImageThumb({ att, onOpen }: { att: AttachmentRef; onOpen: () => void })
 }
 
 function ImageViewer({ att, onClose }: { att: AttachmentRef; onClose: () => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const url = useImage(att, 'full');
   return (
     <Dialog title={att.name} onClose={onClose} testId="image-viewer">
@@ -131,7 +129,11 @@ function ImageViewer({ att, onClose }: { att: AttachmentRef; onClose: () => void
         {url ? <img src={url} alt={t('chat.attach.imageAlt', { name: att.name })} /> : t('chat.attach.loading')}
       </div>
       <div className="muted">
-        {t('chat.attach.imageMeta', { width: att.width ?? 0, height: att.height ?? 0, size: kib(att.size) })}
+        {t('chat.attach.imageMeta', {
+          width: att.width ?? 0,
+          height: att.height ?? 0,
+          size: formatBytes(att.size, i18n.language),
+        })}
       </div>
     </Dialog>
   );
@@ -158,7 +160,7 @@ function TextViewer({ att, onClose }: { att: AttachmentRef; onClose: () => void 
 
 /** A sent message's attachments: image thumbnails that open full size, file chips that open their text. */
 export function MessageAttachments({ refs }: { refs: AttachmentRef[] }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [open, setOpen] = useState<AttachmentRef | null>(null);
   if (refs.length === 0) return null;
   return (
@@ -180,8 +182,8 @@ export function MessageAttachments({ refs }: { refs: AttachmentRef[] }) {
               <span className="attach-name">{a.name}</span>
               <span className="muted attach-meta">
                 {a.pages !== undefined
-                  ? t('chat.attach.pdfMeta', { pages: a.pages })
-                  : t('chat.attach.textMeta', { size: kib(a.size) })}
+                  ? t('chat.attach.pdfMeta', { count: a.pages })
+                  : t('chat.attach.textMeta', { size: formatBytes(a.size, i18n.language) })}
               </span>
             </button>
           ),

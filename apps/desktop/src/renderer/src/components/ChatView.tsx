@@ -1,7 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { useAppStore } from '../store';
 import { Composer } from './Composer';
-import { ExportMenu } from './ExportMenu';
+import { ExportItems } from './ExportItems';
+import { HeaderMenu } from './HeaderMenu';
 import { FolderButton } from './FolderButton';
 import { NetworkSwitch } from './NetworkSwitch';
 import { InstructionsChip } from './InstructionsChip';
@@ -78,36 +79,49 @@ export function ChatView() {
 
   return (
     <main className="chat" aria-label={t('chat.label')}>
+      {/* The header fits from 640 px whatever the title: the title gives way first, then the
+          folder and instruction chips (down to their icons); what is in force (approvals, the
+          network) and the everyday buttons keep their place; other actions are in "More".
+          Where a new item goes: docs/architecture.md, "The chat header". */}
       <header className="chat-header">
         <SidebarToggle />
-        <div className="chat-title" data-testid="chat-title">
+        <div className="chat-title" data-testid="chat-title" title={session?.title || undefined}>
           {session?.title || t('sidebar.untitled')}
         </div>
-        {session?.workingFolder ? (
-          <FolderButton key={sessionId} sessionId={sessionId} folder={session.workingFolder} />
-        ) : null}
-        <InstructionsChip
-          key={`instructions-${sessionId}`}
-          sessionId={sessionId}
-          folder={session?.workingFolder ?? ''}
-        />
-        <span className="spacer" />
-        <ModelSwitcher sessionId={sessionId} />
-        <NetworkSwitch key={`network-${sessionId}`} sessionId={sessionId} />
-        <SessionRules sessionId={sessionId} />
-        <ExportMenu sessionId={sessionId} />
-        <button
-          type="button"
-          className={`btn btn-ghost ${panel === 'memory' ? 'is-on' : ''}`}
-          onClick={() => setPanel(panel === 'memory' ? 'none' : 'memory')}
-          aria-pressed={panel === 'memory'}
-          data-testid="open-memory"
-          title={inbox > 0 ? `${t('memory.title')} — ${t('project.inboxCount', { count: inbox })}` : t('memory.title')}
-        >
-          <IconMemory />
-          <span className="btn-label">{t('memory.title')}</span>
-          <InboxBadge count={inbox} testId="memory-inbox-badge" />
-        </button>
+        <div className="header-context">
+          {session?.workingFolder ? (
+            <FolderButton key={sessionId} sessionId={sessionId} folder={session.workingFolder} />
+          ) : null}
+          <InstructionsChip
+            key={`instructions-${sessionId}`}
+            sessionId={sessionId}
+            folder={session?.workingFolder ?? ''}
+          />
+        </div>
+        <div className="header-status" data-testid="header-status">
+          <SessionRules sessionId={sessionId} />
+          <NetworkSwitch key={`network-${sessionId}`} sessionId={sessionId} />
+        </div>
+        <div className="header-actions">
+          <ModelSwitcher sessionId={sessionId} />
+          <button
+            type="button"
+            className={`btn btn-ghost memory-btn ${panel === 'memory' ? 'is-on' : ''}`}
+            onClick={() => setPanel(panel === 'memory' ? 'none' : 'memory')}
+            aria-pressed={panel === 'memory'}
+            data-testid="open-memory"
+            title={
+              inbox > 0 ? `${t('memory.title')} — ${t('project.inboxCount', { count: inbox })}` : t('memory.title')
+            }
+          >
+            <IconMemory />
+            <span className="btn-label">{t('memory.title')}</span>
+            <InboxBadge count={inbox} testId="memory-inbox-badge" />
+          </button>
+          <HeaderMenu>
+            <ExportItems sessionId={sessionId} />
+          </HeaderMenu>
+        </div>
       </header>
       {loaded && count === 0 && !busy ? (
         <div className="message-pane">

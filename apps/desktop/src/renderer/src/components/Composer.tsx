@@ -16,11 +16,13 @@ import { COMPOSER_ID } from './composerId';
 import { isReachable } from './ConnectionBanner';
 import { useSlashMenu } from './SlashMenu';
 import { errorMessage } from '@threadline/protocol';
+import { useInViewport } from '../hooks/useInViewport';
 
 export { COMPOSER_ID };
 
 function CompactControl({ sessionId }: { sessionId: string }) {
   const { t } = useTranslation();
+  const fit = useInViewport<HTMLDivElement>();
   const busy = useAppStore((s) => Boolean(s.bySession[sessionId]?.busy));
   const compacting = useAppStore((s) => Boolean(s.bySession[sessionId]?.compacting));
   const canCompact = useAppStore((s) => s.bySession[sessionId]?.usage?.canCompact ?? false);
@@ -69,7 +71,7 @@ function CompactControl({ sessionId }: { sessionId: string }) {
         <IconChevronDown />
       </button>
       {menu && (
-        <div className="menu" role="menu">
+        <div ref={fit} className="menu" role="menu">
           <button
             type="button"
             role="menuitem"

@@ -7,6 +7,7 @@ import { formatTokens } from '../i18n';
 import { useAppStore } from '../store';
 import { reasonText } from '../lib/reasons';
 import { SessionCostBreakdown } from './CostViews';
+import { useInViewport } from '../hooks/useInViewport';
 
 /** `percent` is 0–100 (protocol ContextUsage); `threshold` is a fraction 0–1. */
 export function band(percent: number, threshold: number): 'ok' | 'warn' | 'high' | 'full' {
@@ -58,6 +59,7 @@ function Popover({
   wrapRef: RefObject<HTMLDivElement | null>;
 }) {
   const { t } = useTranslation();
+  const fit = useInViewport<HTMLDivElement>();
   const [preview, setPreview] = useState<CompactionPreview | null>(null);
   const [loading, setLoading] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -79,7 +81,13 @@ function Popover({
   };
 
   return (
-    <div className="popover meter-popover" role="dialog" aria-label={t('context.title')} data-testid="context-popover">
+    <div
+      ref={fit}
+      className="popover meter-popover"
+      role="dialog"
+      aria-label={t('context.title')}
+      data-testid="context-popover"
+    >
       <div className="popover-title">{t('context.title')}</div>
       <div className="meter-summary">
         {t('context.used', {

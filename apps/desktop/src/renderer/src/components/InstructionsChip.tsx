@@ -54,11 +54,12 @@ export function InstructionsChip({ sessionId, folder }: { sessionId: string; fol
           type="button"
           className="btn btn-ghost instructions-chip"
           title={t('instructions.fileHint', { path: project.path })}
+          aria-label={t('instructions.fileHint', { path: project.path })}
           onClick={() => setDialog('file')}
           data-testid="instructions-chip"
         >
           <IconFile />
-          <span className="instructions-name btn-label">{project.name}</span>
+          <span className="instructions-name">{project.name}</span>
         </button>
       )}
       <button

@@ -1,9 +1,9 @@
-import { memo, useRef, type ReactElement, type ReactNode } from 'react';
+import { memo, useEffect, useRef, useSyncExternalStore, type ReactElement, type ReactNode } from 'react';
 import renderMarkdownTree, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
-import hljs from 'highlight.js/lib/common';
 import { useTranslation } from 'react-i18next';
 import { CopyButton } from './CopyButton';
+import { grammarOf, grammarsVersion, highlighted, loadGrammar, subscribeGrammars } from '../lib/highlight';
 
 function Pre({ children }: { children?: ReactNode }) {
   const { t } = useTranslation();
@@ -35,15 +35,23 @@ function Link({ href, children }: { href?: string; children?: ReactNode }) {
 }
 
 /**
- * Fenced code, highlighted with one shared highlight.js instance. (rehype-highlight builds a new
- * highlighter with every grammar for each parse, which dominated scrolling a long session.)
- * highlight.js escapes the code it is given; its output is only spans with classes.
+ * Fenced code, highlighted with one shared highlight.js instance whose grammars load on first use
+ * (`lib/highlight.ts`): the block shows plain until its grammar arrives, then highlighted.
+ * (rehype-highlight builds a new highlighter with every grammar for each parse, which dominated
+ * scrolling a long session.) highlight.js escapes the code it is given; its output is only spans
+ * with classes.
  */
 function Code({ className, children }: { className?: string; children?: ReactNode }) {
   const lang = /language-(\S+)/.exec(className ?? '')?.[1];
   const text = typeof children === 'string' ? children : Array.isArray(children) ? children.join('') : '';
-  if (!lang || !hljs.getLanguage(lang) || text.length > 100_000) return <code className={className}>{children}</code>;
-  const html = hljs.highlight(text.replace(/\n$/, ''), { language: lang, ignoreIllegals: true }).value;
+  const grammar = lang && text.length <= 100_000 ? grammarOf(lang) : null;
+  // Re-render when a grammar lands (this block's, or one it embeds).
+  useSyncExternalStore(subscribeGrammars, grammarsVersion);
+  useEffect(() => {
+    if (grammar) loadGrammar(grammar);
+  }, [grammar]);
+  const html = grammar ? highlighted(text.replace(/\n$/, ''), grammar) : null;
+  if (html === null) return <code className={className}>{children}</code>;
   return <code className={`${className} hljs`} dangerouslySetInnerHTML={{ __html: html }} />;
 }
 

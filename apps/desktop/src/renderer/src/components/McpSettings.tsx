@@ -26,9 +26,16 @@ export function McpStatus({ server }: { server: McpServerInfo }) {
   const label =
     server.status === 'connected'
       ? t('mcp.status.connected', { count: server.tools.length })
-      : t(`mcp.status.${server.status}`);
+      : server.status === 'starting' && server.stage
+        ? t(`mcp.stage.${server.stage}`)
+        : t(`mcp.status.${server.status}`);
   return (
-    <span className={`badge badge-${cls}`} data-testid="mcp-status" data-status={server.status}>
+    <span
+      className={`badge badge-${cls}`}
+      data-testid="mcp-status"
+      data-status={server.status}
+      data-stage={server.status === 'starting' ? server.stage : undefined}
+    >
       {label}
     </span>
   );

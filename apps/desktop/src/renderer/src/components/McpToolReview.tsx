@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { formatBytes } from '../lib/sizes';
 import type { McpServerInfo } from '@threadline/protocol';
 import { useAppStore } from '../store';
 import { call } from '../transport';
@@ -12,7 +13,7 @@ import { errorMessage } from '@threadline/protocol';
  * until the user approves them here (mcp.tools.approve pins them as they are).
  */
 export function McpToolReview({ server, onChanged }: { server: McpServerInfo; onChanged: (msg?: string) => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const review = server.review ?? [];
   const pending = server.pendingReview ?? 0;
   const [busy, setBusy] = useState(false);
@@ -69,7 +70,11 @@ export function McpToolReview({ server, onChanged }: { server: McpServerInfo; on
                   </div>
                 )}
                 <details className="mcp-tool-schema">
-                  <summary>{t('mcp.review.schema', { size: Math.ceil(tool.inputSchema.length / 1024) })}</summary>
+                  <summary>
+                    {t('mcp.review.schema', {
+                      size: formatBytes(new TextEncoder().encode(tool.inputSchema).length, i18n.language),
+                    })}
+                  </summary>
                   <pre className="mcp-tool-desc">{reveal(tool.inputSchema).text}</pre>
                 </details>
               </li>

@@ -261,20 +261,23 @@ export function MessageList({ sessionId }: { sessionId: string }) {
           })}
         </div>
       </div>
+      {/* In its own strip under the list, not over it: it never covers a line or a field. */}
       {showJump && (
-        <button
-          type="button"
-          className="jump-btn"
-          aria-label={t('chat.jumpToLatest')}
-          title={t('chat.jumpToLatest')}
-          onClick={() => {
-            atBottom.current = true;
-            setShowJump(false);
-            scrollToEnd();
-          }}
-        >
-          <IconChevronDown />
-        </button>
+        <div className="jump-bar">
+          <button
+            type="button"
+            className="jump-btn"
+            aria-label={t('chat.jumpToLatest')}
+            title={t('chat.jumpToLatest')}
+            onClick={() => {
+              atBottom.current = true;
+              setShowJump(false);
+              scrollToEnd();
+            }}
+          >
+            <IconChevronDown />
+          </button>
+        </div>
       )}
     </div>
   );

@@ -6,6 +6,7 @@ import { useAppStore } from '../store';
 import { call } from '../transport';
 import { IconChevronDown, IconCpu, IconRefresh } from './Icons';
 import { errorMessage } from '@threadline/protocol';
+import { useInViewport } from '../hooks/useInViewport';
 
 interface Listed {
   models: string[];
@@ -28,6 +29,7 @@ export function useSessionModel(sessionId: string): { profile: ProviderProfile |
  */
 export function ModelSwitcher({ sessionId }: { sessionId: string }) {
   const { t } = useTranslation();
+  const fit = useInViewport<HTMLDivElement>();
   const providers = useAppStore((s) => s.providers);
   const showToast = useAppStore((s) => s.showToast);
   const { profile, model } = useSessionModel(sessionId);
@@ -83,7 +85,7 @@ export function ModelSwitcher({ sessionId }: { sessionId: string }) {
         <IconChevronDown />
       </button>
       {open && (
-        <div className="menu menu-down model-menu" role="menu" data-testid="model-menu">
+        <div ref={fit} className="menu menu-down model-menu" role="menu" data-testid="model-menu">
           {providers.map((p) => {
             const listed = lists[p.id];
             const models = [...new Set([p.model, ...(listed?.models ?? [])])];

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { inInbox, type ProjectFact, type ProjectFactKind } from '@threadline/protocol';
 import { call, RpcError } from '../transport';
 import { useAppStore } from '../store';
-import { download } from './ExportMenu';
+import { download } from './ExportItems';
 import { ProjectFactItem, type ProjectFactActions } from './ProjectFactItem';
 
 /** The kinds in the order the prompt's block has them: the user's words first. */

@@ -5,6 +5,7 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import * as z from 'zod';
 import {
+  distinctProfileName,
   PROVIDER_PRESETS,
   PresetIdSchema,
   ProviderUpsertSchema,
@@ -64,7 +65,11 @@ const ProviderFormSchema = z.object({
   name: ProviderUpsertSchema.shape.name,
   baseUrl: z.string().trim().pipe(ProviderUpsertSchema.shape.baseUrl),
   model: ProviderUpsertSchema.shape.model,
-  contextWindow: z.string().transform(Number).pipe(ProviderUpsertSchema.shape.contextWindow),
+  // Empty is not a number (Number('') would be 0, "too small").
+  contextWindow: z
+    .string()
+    .transform((text) => (text.trim() === '' ? Number.NaN : Number(text)))
+    .pipe(ProviderUpsertSchema.shape.contextWindow),
   compactionModel: z.string().trim().max(200),
   apiKey: z.string().max(4096),
 });
@@ -75,8 +80,12 @@ const FIELDS = ['name', 'baseUrl', 'model', 'contextWindow', 'compactionModel', 
 /** This form's sentences for what its schema refuses (the rest: `form.errors.<code>`). */
 const ISSUE_KEYS: IssueKeys = {
   baseUrl: { '*': 'provider.errors.url' },
-  contextWindow: { '*': 'provider.errors.window' },
-  name: { too_small: 'form.errors.required' },
+  contextWindow: {
+    too_small: 'provider.errors.windowTooSmall',
+    too_big: 'provider.errors.windowTooBig',
+    '*': 'provider.errors.window',
+  },
+  name: { too_small: 'form.errors.required', duplicate: 'provider.errors.nameTaken' },
   model: { too_small: 'form.errors.required' },
 };
 
@@ -87,11 +96,17 @@ const ISSUE_KEYS: IssueKeys = {
 export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
   const { t } = useTranslation();
   const loadProviders = useAppStore((s) => s.loadProviders);
+  const loadSessions = useAppStore((s) => s.loadSessions);
+  // The other profiles' names: a new profile is offered one of its own ("Custom 2").
+  const others = useAppStore((s) => s.providers)
+    .filter((p) => p.id !== profile?.id)
+    .map((p) => p.name);
+  const nameFor = (id: PresetId): string => distinctProfileName(PROVIDER_PRESETS[id].name, others);
   const form = useForm<FormInput, unknown, FormOutput>({
     resolver: zodResolver(ProviderFormSchema),
     defaultValues: {
       preset: profile?.preset ?? 'openai',
-      name: profile?.name ?? PROVIDER_PRESETS.openai.name,
+      name: profile?.name ?? nameFor('openai'),
       baseUrl: profile?.baseUrl ?? PROVIDER_PRESETS.openai.baseUrl,
       model: profile?.model ?? PROVIDER_PRESETS.openai.model,
       contextWindow: String(profile?.contextWindow ?? PROVIDER_PRESETS.openai.contextWindow),
@@ -119,6 +134,8 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
   const [test, setTest] = useState<TestState>({ state: 'idle' });
   /** A save's connection check that failed: shown beside the field, with "Save anyway". */
   const [failed, setFailed] = useState<TestResult | null>(null);
+  /** The models the provider listed in the last check of this address: offered to pick. */
+  const [models, setModels] = useState<string[] | null>(null);
 
   /** A newer error: it replaces the banner and a failed check's sentences. */
   const showError = (text: string) => {
@@ -130,10 +147,22 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
     setBanner(null);
   };
 
+  /**
+   * Where the form connects to changed: an older check's verdict (a missing key, an unknown model)
+   * and the models it listed no longer describe it.
+   */
+  const connectionEdited = () => {
+    setFailed(null);
+    setBanner(null);
+    setTest({ state: 'idle' });
+  };
+
   const pick = (id: PresetId) => {
     const p = PROVIDER_PRESETS[id];
+    connectionEdited();
+    setModels(null);
     setValue('preset', id);
-    setValue('name', p.name);
+    setValue('name', nameFor(id));
     setValue('baseUrl', p.baseUrl);
     setValue('model', p.model);
     setValue('contextWindow', String(p.contextWindow));
@@ -184,6 +213,7 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
     try {
       const r = await call('providers.test', { draft: draft(v) });
       setTest({ state: 'done', ...r });
+      setModels(r.models && r.models.length > 0 ? r.models : null);
     } catch (err) {
       if (setServerIssues(err, FIELDS, form.setError, ['draft'])) setTest({ state: 'idle' });
       else setTest({ state: 'done', ok: false, message: callErrorText(t, err), latencyMs: null });
@@ -193,6 +223,11 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
   /** Saving tests first: a profile that cannot answer is said so before the first message waits on it. */
   const submit = async (v: FormOutput, anyway = false) => {
     clearMessages();
+    // Said before any connection check: the runtime refuses it too.
+    if (distinctProfileName(v.name, others) !== v.name) {
+      form.setError('name', { type: 'duplicate' }); // i18n-ignore: a field name; the sentence is ISSUE_KEYS'
+      return;
+    }
     setTest({ state: 'idle' });
     setSaving(true);
     // A saved profile whose address, model and key are as stored was checked (or saved anyway)
@@ -219,6 +254,7 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
         latencyMs: null,
         problem: 'other',
       }));
+      if (r.models && r.models.length > 0) setModels(r.models);
       if (!r.ok) {
         setFailed(r);
         setBanner({ tone: 'warning', text: checkText(r) });
@@ -230,7 +266,9 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
     if (saved) {
       try {
         const active = await call('providers.setActive', { id: saved.id });
-        await loadProviders();
+        // Sessions under way keep the profile they used (the runtime gave it to them): their
+        // summaries say so now.
+        await Promise.all([loadProviders(), loadSessions()]);
         onSaved?.(active);
       } catch (err) {
         showError(callErrorText(t, err));
@@ -286,10 +324,55 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
           {(c) => <input className="input" {...c} {...register('name')} data-testid="provider-name" />}
         </Field>
         <Field label={t('provider.baseUrl')} error={errorOf('baseUrl')} errorTestId="field-error-baseUrl">
-          {(c) => <input className="input" {...c} {...register('baseUrl')} data-testid="provider-url" />}
+          {(c) => (
+            <input
+              className="input"
+              {...c}
+              {...register('baseUrl', {
+                onChange: () => {
+                  connectionEdited();
+                  setModels(null);
+                },
+              })}
+              data-testid="provider-url"
+            />
+          )}
         </Field>
-        <Field label={t('provider.model')} error={errorOf('model')} errorTestId="field-error-model">
-          {(c) => <input className="input" {...c} {...register('model')} data-testid="provider-model" />}
+        <Field
+          label={t('provider.model')}
+          error={errorOf('model')}
+          errorTestId="field-error-model"
+          hint={
+            models && (
+              <select
+                className="input model-pick"
+                aria-label={t('provider.modelPick', { count: models.length })}
+                value={models.includes(values.model) ? values.model : ''}
+                onChange={(e) => {
+                  if (!e.target.value) return;
+                  setValue('model', e.target.value, { shouldValidate: true });
+                  connectionEdited();
+                }}
+                data-testid="provider-model-pick"
+              >
+                <option value="">{t('provider.modelPick', { count: models.length })}</option>
+                {models.map((m) => (
+                  <option key={m} value={m}>
+                    {m}
+                  </option>
+                ))}
+              </select>
+            )
+          }
+        >
+          {(c) => (
+            <input
+              className="input"
+              {...c}
+              {...register('model', { onChange: connectionEdited })}
+              data-testid="provider-model"
+            />
+          )}
         </Field>
         <Field
           label={t('provider.contextWindow')}
@@ -329,10 +412,7 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
               className="input"
               inputMode="numeric"
               {...c}
-              {...register('contextWindow', {
-                onChange: (e: { target: { value: string } }) =>
-                  setValue('contextWindow', e.target.value.replace(/[^\d]/g, '')),
-              })}
+              {...register('contextWindow')}
               data-testid="provider-window"
             />
           )}
@@ -351,7 +431,10 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
                 <button
                   type="button"
                   className="link-btn"
-                  onClick={() => setRemoveKey(!removeKey)}
+                  onClick={() => {
+                    setRemoveKey(!removeKey);
+                    connectionEdited();
+                  }}
                   data-testid="provider-remove-key"
                 >
                   {removeKey ? t('provider.keepKey') : t('provider.removeKey')}
@@ -385,7 +468,7 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
               }
               disabled={removeKey}
               {...c}
-              {...register('apiKey')}
+              {...register('apiKey', { onChange: connectionEdited })}
               data-testid="provider-key"
             />
           )}

@@ -10,6 +10,7 @@ import {
 import { call } from '../transport';
 import { useAppStore } from '../store';
 import { IconPencil, IconPin, IconUndo, IconTrash } from './Icons';
+import { EmptyMemory } from './EmptyMemory';
 import { FactEditForm } from './FactEditForm';
 
 const CATEGORIES = FactCategorySchema.options;
@@ -214,7 +215,7 @@ export function SessionMemory({ sessionId }: { sessionId: string }) {
           {error}
         </div>
       )}
-      {visible.length === 0 && <div className="muted empty-facts">{t('memory.empty')}</div>}
+      {visible.length === 0 && <EmptyMemory />}
       {CATEGORIES.map((c) => {
         const list = visible
           .filter((f) => f.category === c)

@@ -2,6 +2,7 @@ import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAppStore } from '../store';
 import { useDismiss } from '../hooks/useDismiss';
+import { useInViewport } from '../hooks/useInViewport';
 import { matchText, scopeText } from '../lib/ruleText';
 import { IconShield, IconX } from './Icons';
 
@@ -18,6 +19,8 @@ export function SessionRules({ sessionId }: { sessionId: string }) {
   const [open, setOpen] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
   useDismiss(open, ref, () => setOpen(false));
+  // Kept inside the window: in a narrow one the chip is far left of the header's end.
+  const fit = useInViewport<HTMLDivElement>();
   if (!rules || rules.length === 0) return null;
   const denies = rules.some((r) => r.decision === 'deny');
   return (
@@ -35,7 +38,7 @@ export function SessionRules({ sessionId }: { sessionId: string }) {
         <span className="btn-label">{t('rules.chip.label', { count: rules.length })}</span>
       </button>
       {open && (
-        <div className="menu menu-down rules-popover" role="dialog" aria-label={t('rules.chip.title')}>
+        <div ref={fit} className="menu menu-down rules-popover" role="dialog" aria-label={t('rules.chip.title')}>
           <div className="rules-popover-title">{t('rules.chip.title')}</div>
           <ul className="rules-list">
             {rules.map((r) => (

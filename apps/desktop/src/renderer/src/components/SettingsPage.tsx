@@ -19,6 +19,7 @@ import { Segmented, SettingRow, Toggle } from './SettingsControls';
 import { FormBanner } from './form/Field';
 import { SettingField, type SettingsPartProps } from './form/SettingField';
 import { useApplySettings } from '../hooks/useApplySettings';
+import { holdForRefusedSetting } from '../lib/refusedSetting';
 
 type Tab = SettingsTab;
 const TABS: Tab[] = ['general', 'providers', 'context', 'tools', 'rules', 'usage'];
@@ -147,7 +148,11 @@ function Providers({ editActive }: { editActive: boolean }) {
             <div className="provider-info">
               <div className="provider-name">
                 {p.name}
-                {p.active && <span className="badge badge-ok">{t('provider.active')}</span>}
+                {p.active && (
+                  <span className="badge badge-ok" title={t('provider.activeHint')}>
+                    {t('provider.active')}
+                  </span>
+                )}
               </div>
               <div className="muted mono">{t('provider.summary', { model: p.model, url: p.baseUrl })}</div>
             </div>
@@ -180,7 +185,7 @@ function Providers({ editActive }: { editActive: boolean }) {
         />
       )}
       {editing === null && (
-        <button type="button" className="btn" onClick={() => setEditing('new')}>
+        <button type="button" className="btn" onClick={() => setEditing('new')} data-testid="add-provider">
           {t('provider.add')}
         </button>
       )}
@@ -332,7 +337,9 @@ export function SettingsPage() {
             className="icon-btn"
             aria-label={t('common.close')}
             title={t('common.close')}
-            onClick={() => setPanel('none')}
+            onClick={() => {
+              if (!holdForRefusedSetting()) setPanel('none');
+            }}
             data-testid="close-settings"
           >
             <IconX />

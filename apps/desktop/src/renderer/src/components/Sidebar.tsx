@@ -76,7 +76,7 @@ function SessionItem({ s, active, onDelete }: { s: SessionSummary; active: boole
         >
           <span className="session-title">
             {busy && <span className="live-dot" aria-hidden />}
-            {title}
+            <span className="session-title-text">{title}</span>
           </span>
           <span className="session-meta">
             {relativeTime(s.updatedAt, i18n.language)}

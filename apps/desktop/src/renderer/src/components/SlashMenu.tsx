@@ -1,9 +1,8 @@
 import { useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useAppStore } from '../store';
-import { call } from '../transport';
 import { Dialog } from './Dialog';
-import { download } from './ExportMenu';
+import { saveExport } from './ExportItems';
 import { errorMessage } from '@threadline/protocol';
 
 /** The commands `/` offers. `insert`: goes into the input for the user to finish and send. */
@@ -78,8 +77,7 @@ export function useSlashMenu(
         return;
       case 'export':
         try {
-          const file = await call('sessions.export', { id: sessionId, format: 'markdown' });
-          download(file.filename, file.mime, file.content);
+          await saveExport(sessionId, 'markdown');
         } catch (err) {
           showToast(t('export.failed', { message: errorMessage(err) }));
         }

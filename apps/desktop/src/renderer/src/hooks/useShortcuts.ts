@@ -4,6 +4,7 @@ import { useAppStore } from '../store';
 import { getBridge } from '../transport';
 import { escapeStopsReply, matchShortcut } from '../lib/shortcuts';
 import { COMPOSER_ID } from '../components/composerId';
+import { holdForRefusedSetting } from '../lib/refusedSetting';
 
 /** One place for what a command does, whether it came from a key press or the app menu. */
 export function runAppCommand(cmd: AppCommand): void {
@@ -14,10 +15,14 @@ export function runAppCommand(cmd: AppCommand): void {
       void st.createSession();
       return;
     case 'focus-input':
-      if (st.panel === 'settings') st.setPanel('none');
+      if (st.panel === 'settings') {
+        if (holdForRefusedSetting()) return;
+        st.setPanel('none');
+      }
       requestAnimationFrame(() => document.getElementById(COMPOSER_ID)?.focus());
       return;
     case 'open-settings':
+      if (st.panel === 'settings' && holdForRefusedSetting()) return;
       st.setPanel(st.panel === 'settings' ? 'none' : 'settings');
       return;
   }
@@ -47,7 +52,8 @@ export function useShortcuts(): void {
       }
       if (e.key !== 'Escape' || e.defaultPrevented) return;
       if (st.panel === 'settings') {
-        st.setPanel('none');
+        e.preventDefault();
+        if (!holdForRefusedSetting()) st.setPanel('none');
         return;
       }
       if (document.querySelector('[aria-modal="true"]')) return;

@@ -7,6 +7,13 @@ export const LANGUAGES = ['en', 'zh-CN'] as const;
 export type Language = (typeof LANGUAGES)[number];
 const LANG_KEY = 'threadline.language';
 
+/** The system's language (the browser's; Electron's is the OS's): what a user who never picked one gets. */
+export function systemLanguage(): Language {
+  if (typeof navigator === 'undefined') return 'en';
+  const first = navigator.languages?.[0] ?? navigator.language ?? '';
+  return first.toLowerCase().startsWith('zh') ? 'zh-CN' : 'en';
+}
+
 /** The last language used, so the first paint is already in it (settings load a moment later). */
 function initialLanguage(): Language {
   try {
@@ -15,7 +22,7 @@ function initialLanguage(): Language {
   } catch {
     /* storage unavailable */
   }
-  return typeof navigator !== 'undefined' && navigator.language?.toLowerCase().startsWith('zh') ? 'zh-CN' : 'en';
+  return systemLanguage();
 }
 
 void i18next.use(initReactI18next).init({

@@ -12,7 +12,8 @@ const SAID_BY_DIVIDER = new Set(['auto_compacting', 'compacted', 'undone']);
  * every notice, past and future:
  * - off: no memory or gate chips (compaction dividers stay);
  * - brief: one memory chip per turn whose net change is not zero, a gate chip per rewrite;
- * - debug: every notice, as stored.
+ * - debug: every notice as stored, except a memory refresh that repeats the one before it (the
+ *   same outcome: mode, counts, reasons; when it ran aside): changes, not repeats.
  */
 export function visibleRows(rows: readonly Row[], runtime: VisibilityLevel, gate: VisibilityLevel): Row[] {
   const out: Row[] = [];
@@ -20,6 +21,8 @@ export function visibleRows(rows: readonly Row[], runtime: VisibilityLevel, gate
   let at = -1;
   let lastKey = '';
   let lastMsg: Extract<Row, { kind: 'notice' }>['msg'] | null = null;
+  /** Debug: the outcome of the last memory refresh, to leave out one that repeats it. */
+  let lastOutcome = '';
   const flush = () => {
     if (lastMsg && tally.added + tally.updated + tally.retired > 0)
       out.splice(at, 0, { kind: 'notice', key: lastKey, msg: lastMsg, tally });
@@ -38,8 +41,14 @@ export function visibleRows(rows: readonly Row[], runtime: VisibilityLevel, gate
       if (gate !== 'off') out.push(row);
       continue;
     }
-    if (parsed?.type !== 'runtime' || runtime === 'debug') {
-      if (parsed?.type !== 'runtime' || runtime !== 'off') out.push(row);
+    if (parsed?.type === 'runtime' && runtime === 'debug') {
+      const outcome = JSON.stringify({ ...parsed.payload, reason: undefined, verbosity: undefined });
+      if (outcome !== lastOutcome) out.push(row);
+      lastOutcome = outcome;
+      continue;
+    }
+    if (parsed?.type !== 'runtime') {
+      out.push(row);
       continue;
     }
     if (runtime === 'off') continue;

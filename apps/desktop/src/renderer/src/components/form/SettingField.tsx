@@ -6,6 +6,7 @@ import * as z from 'zod';
 import type { Settings, SettingsPatch } from '@threadline/protocol';
 import { SETTINGS, type SettingName, type TextSetting } from '../../lib/settingsForm';
 import { Field } from './Field';
+import { REFUSED_SETTING } from '../../lib/refusedSetting';
 
 type Values = { value: string };
 
@@ -73,6 +74,9 @@ export function SettingField({
     // Checked when applied (blur, Enter), not while typing.
     mode: 'onSubmit',
     reValidateMode: 'onSubmit',
+    // A refusal is said beside the field; focus goes where the user sends it (Tab, a click),
+    // never back into the field.
+    shouldFocusError: false,
   });
   const { register, reset, formState } = form;
   // The setting changed (applied here, or elsewhere): the field shows it.
@@ -103,7 +107,14 @@ export function SettingField({
     void field.onBlur(e);
     void commit();
   };
+  /** Esc in a field holding something else than the setting puts the setting back (and says nothing is lost). */
+  const revert = (e: KeyboardEvent<HTMLInputElement | HTMLTextAreaElement>) => {
+    if (e.key !== 'Escape' || form.getValues('value') === shown) return;
+    e.preventDefault();
+    reset({ value: shown });
+  };
   const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
+    revert(e);
     if (e.key !== 'Enter') return;
     e.preventDefault();
     void commit();
@@ -121,6 +132,8 @@ export function SettingField({
             {...control}
             {...field}
             onBlur={onBlur}
+            onKeyDown={revert}
+            {...(error ? { [REFUSED_SETTING]: '' } : {})}
             data-testid={testId}
           />
         ) : (
@@ -135,6 +148,7 @@ export function SettingField({
               {...field}
               onBlur={onBlur}
               onKeyDown={onKeyDown}
+              {...(error ? { [REFUSED_SETTING]: '' } : {})}
               data-testid={testId}
             />
             {numeric && <span className="suffix">{suffix}</span>}
