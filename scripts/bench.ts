@@ -2,7 +2,8 @@
 // token counting, per-strategy quality table over the transcripts) then store (append, reopen,
 // size, RSS), ui, runtime (issue 14's figures), cache (issue 24: how much of each request repeats
 // the one before, per strategy). `pnpm bench -- --quick` runs smaller sizes;
-// `--only context|cold|store|ui|runtime|stall|cache|checkpoints` one part; `--json` prints the runtime figures as one JSON object
+// `--only context|cold|store|ui|runtime|stall|hostile|cache|checkpoints` one part (stall includes
+// hostile; `--input <words>` runs only the hostile inputs whose name contains them); `--json` prints the runtime figures as one JSON object
 // on stdout (every table and progress line goes to stderr then).
 import { resolve } from 'node:path';
 import { existsSync } from 'node:fs';
@@ -15,6 +16,7 @@ const { values } = parseArgs({
     quick: { type: 'boolean', default: false },
     only: { type: 'string' },
     json: { type: 'boolean', default: false },
+    input: { type: 'string' },
   },
   strict: false,
   allowPositionals: true,
@@ -22,6 +24,8 @@ const { values } = parseArgs({
 const quick = Boolean(values.quick);
 const only = typeof values.only === 'string' ? values.only : null;
 const json = Boolean(values.json);
+// `--input <words>`: only the hostile inputs whose name contains them (`--only hostile --input PDF`).
+const input = typeof values.input === 'string' ? values.input : null;
 // In JSON mode stdout carries the one object and nothing else.
 if (json) console.log = console.error;
 const root = resolve(import.meta.dirname, '..');
@@ -61,9 +65,11 @@ if (!only || only === 'stall') {
   console.log('\n=== request loop under load ===');
   const { measureStall, printStall } = await import('../apps/server/bench/stall');
   printStall(await measureStall());
+}
+if (!only || only === 'stall' || only === 'hostile') {
   console.log('\n=== request loop under hostile input (issue 35) ===');
   const { measureHostile, printHostile } = await import('../apps/server/bench/hostile');
-  printHostile(await measureHostile());
+  printHostile(await measureHostile({ input }));
 }
 
 if (!only || only === 'checkpoints') {
