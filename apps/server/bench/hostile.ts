@@ -125,6 +125,19 @@ export async function measureHostile(opts: { input?: string | null } = {}): Prom
           await rpc('sessions.update', { id: s.id, workingFolder: folder });
           return s.id;
         };
+        // The probe thread is started, and has answered once, before the input starts.
+        const prober = new Worker(new URL('./probeWorker.mjs', import.meta.url), {
+          workerData: { url: `${server.origin}/api/rpc/chat.state`, token: server.token, sessionId: probe.id },
+        });
+        const said = new Promise<void>((ok, fail) => {
+          prober.once('message', () => ok());
+          prober.once('error', fail);
+        });
+        await said;
+        const probed = new Promise<{ longestMs: number; probes: number }>((ok, fail) => {
+          prober.once('message', ok);
+          prober.once('error', fail);
+        });
         const t0 = performance.now();
         const from = Date.now();
         const abort = new AbortController();
@@ -135,13 +148,6 @@ export async function measureHostile(opts: { input?: string | null } = {}): Prom
           },
           () => undefined,
         );
-        const prober = new Worker(new URL('./probeWorker.mjs', import.meta.url), {
-          workerData: { url: `${server.origin}/api/rpc/chat.state`, token: server.token, sessionId: probe.id },
-        });
-        const probed = new Promise<{ longestMs: number; probes: number }>((ok, fail) => {
-          prober.once('message', ok);
-          prober.once('error', fail);
-        });
         await Promise.race([running, wait(INPUT_LIMIT_MS)]);
         const to = Date.now();
         prober.postMessage('stop');
