@@ -16,3 +16,4 @@ export * from './attachments';
 export * from './usage';
 export * from './checkpoints';
 export * from './binary';
+export * from './rules';
