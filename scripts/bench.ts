@@ -3,8 +3,9 @@
 // size, RSS), ui, runtime (issue 14's figures), cache (issue 24: how much of each request repeats
 // the one before, per strategy), checkpoints, strict (issue 36: a long tool-heavy session against a
 // strict provider and a small window: refused requests, failed compactions). `pnpm bench -- --quick`
-// runs smaller sizes; `--only context|cold|store|ui|runtime|stall|cache|checkpoints|strict` one part;
-// `--json` prints the runtime figures as one JSON object
+// runs smaller sizes; `--only context|cold|store|ui|runtime|stall|hostile|cache|checkpoints|strict` one
+// part (stall includes hostile; `--input <words>` runs only the hostile inputs whose name contains
+// them); `--json` prints the runtime figures as one JSON object
 // on stdout (every table and progress line goes to stderr then).
 import { resolve } from 'node:path';
 import { existsSync } from 'node:fs';
@@ -17,6 +18,7 @@ const { values } = parseArgs({
     quick: { type: 'boolean', default: false },
     only: { type: 'string' },
     json: { type: 'boolean', default: false },
+    input: { type: 'string' },
   },
   strict: false,
   allowPositionals: true,
@@ -24,6 +26,8 @@ const { values } = parseArgs({
 const quick = Boolean(values.quick);
 const only = typeof values.only === 'string' ? values.only : null;
 const json = Boolean(values.json);
+// `--input <words>`: only the hostile inputs whose name contains them (`--only hostile --input PDF`).
+const input = typeof values.input === 'string' ? values.input : null;
 // In JSON mode stdout carries the one object and nothing else.
 if (json) console.log = console.error;
 const root = resolve(import.meta.dirname, '..');
@@ -63,9 +67,11 @@ if (!only || only === 'stall') {
   console.log('\n=== request loop under load ===');
   const { measureStall, printStall } = await import('../apps/server/bench/stall');
   printStall(await measureStall());
+}
+if (!only || only === 'stall' || only === 'hostile') {
   console.log('\n=== request loop under hostile input (issue 35) ===');
   const { measureHostile, printHostile } = await import('../apps/server/bench/hostile');
-  printHostile(await measureHostile());
+  printHostile(await measureHostile({ input }));
 }
 
 if (!only || only === 'checkpoints') {

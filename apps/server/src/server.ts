@@ -13,6 +13,7 @@ import {
 } from '@threadline/protocol';
 import type { EventHub } from './eventHub';
 import { checkHostAndOrigin, PAGE_CSP, requestToken, SECURITY_HEADERS, tokensEqual } from './security';
+import { isMultipart, readUpload, type UploadLimits } from './upload';
 
 export interface ServerOptions {
   api: AppApi;
@@ -24,8 +25,10 @@ export interface ServerOptions {
   port?: number;
   /** An HTTP server already listening (listenLoopback), so the port is claimed before the rest starts. */
   server?: Server;
-  /** Largest accepted JSON body (oversized input gets a clear message); default: an attachment's. */
+  /** Largest accepted JSON body (oversized input gets a clear message); default: chat.send's longest text. */
   maxBodyBytes?: number;
+  /** Limits of a multipart body (a route input with bytes: upload.ts); default: one attachment's. */
+  uploadLimits?: UploadLimits;
   heartbeatMs?: number;
   /**
    * An event stream whose unsent bytes exceed this is closed (default 4 MiB): a client that stopped
@@ -67,11 +70,16 @@ const MIME: Record<string, string> = {
 
 /** Browser mode's HTTP surface: RPC + SSE + the renderer's static files, on 127.0.0.1 only. */
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
-  // The largest body: chat.send's CHAT_TEXT_MAX characters as JSON (3 UTF-8 bytes a character at
-  // most), or an attachment's bytes in base64 (4/3), with room for the JSON around them.
-  const maxBody =
-    opts.maxBodyBytes ??
-    Math.max(CHAT_TEXT_MAX * 3 + 64 * 1024, Math.ceil((ATTACHMENT_LIMITS.fileMaxBytes * 4) / 3) + 64 * 1024);
+  // The largest JSON body: chat.send's CHAT_TEXT_MAX characters (3 UTF-8 bytes a character at
+  // most), with room for the JSON around them. Bytes (an attachment) come as multipart instead.
+  const maxBody = opts.maxBodyBytes ?? CHAT_TEXT_MAX * 3 + 64 * 1024;
+  const uploadLimits: UploadLimits = opts.uploadLimits ?? {
+    partBytes: ATTACHMENT_LIMITS.fileMaxBytes,
+    inputBytes: 64 * 1024,
+    parts: 4,
+    // The file, its thumbnail, the input, and the multipart framing around them.
+    bodyBytes: ATTACHMENT_LIMITS.fileMaxBytes + ATTACHMENT_LIMITS.thumbMaxBytes + 128 * 1024,
+  };
   const sockets = new Set<import('node:net').Socket>();
   let port = 0;
 
@@ -113,16 +121,31 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   }
 
   async function rpc(route: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    if (isMultipart(req.headers['content-type'])) {
+      const upload = await readUpload(req, uploadLimits);
+      if (!upload.ok)
+        return sendJson(
+          res,
+          upload.status,
+          fail(upload.status === 413 ? 'too_large' : 'invalid_input', upload.message),
+        );
+      const result = await dispatchRoute(opts.api, route, upload.input);
+      return sendJson(res, result.ok ? 200 : STATUS[result.error.code], result);
+    }
     const body = await readBody(req, maxBody);
     if (body === 'too_large') return sendJson(res, 413, fail('too_large', tooLargeSentence(maxBody)));
     let input: unknown = {};
     if (body.length > 0) {
-      // A form post or text/plain is refused before parsing: only the app's own JSON calls count.
+      // A url-encoded form or text/plain is refused before parsing: only the app's own JSON (or
+      // multipart, above) calls count.
       if (!isJsonContentType(req.headers['content-type']))
         return sendJson(
           res,
           415,
-          fail('invalid_input', 'The request body must be JSON (Content-Type: application/json).'),
+          fail(
+            'invalid_input',
+            'The request body must be JSON (Content-Type: application/json) or multipart/form-data.',
+          ),
         );
       try {
         input = JSON.parse(body);

@@ -17,4 +17,5 @@ export * from './attachments';
 export * from './usage';
 export * from './checkpoints';
 export * from './held';
+export * from './binary';
 export * from './rules';

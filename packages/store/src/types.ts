@@ -206,8 +206,12 @@ export interface NewAttachment {
 export type StoredAttachment = AttachmentRef;
 
 export interface AttachmentsRepo {
-  /** Stores the file once per content: the same bytes again give the same id (with this name). */
-  add(a: NewAttachment): AttachmentRef;
+  /**
+   * Stores the file once per content: the same bytes again give the same id (with this name).
+   * Asynchronous so that no step holds the caller's thread long: the bytes are hashed a megabyte
+   * at a time, a text compressed on libuv's pool, and only the insert is synchronous.
+   */
+  add(a: NewAttachment): Promise<AttachmentRef>;
   get(id: string): StoredAttachment | null;
   /** An image's bytes (null for a text or an unknown id). */
   bytes(id: string): Buffer | null;

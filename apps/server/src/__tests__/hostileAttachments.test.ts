@@ -32,7 +32,7 @@ async function start(name: string): Promise<ServerProcess> {
 }
 
 const attach = (s: ServerProcess, name: string, bytes: Buffer) =>
-  s.rpc<AttachmentAdded>('attachments.add', { name, mime: 'application/pdf', data: bytes.toString('base64') });
+  s.rpc<AttachmentAdded>('attachments.add', { name, mime: 'application/pdf', data: bytes });
 
 describe('attachments within their limits', () => {
   it("a 150,000-page PDF keeps what was read by its time limit; another session's small PDF and the routes answer meanwhile", async () => {

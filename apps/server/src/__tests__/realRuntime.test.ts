@@ -12,6 +12,7 @@ import {
   type Rule,
 } from '@threadline/protocol';
 import { startBrowserMode } from '../browserMode';
+import { rpcBody } from './rpcBody';
 
 // The real runtime (createAppApi over a real SQLite store, provider = fake-llm over HTTP) behind
 // the real browser-mode server: every route of the protocol answers over HTTP.
@@ -52,10 +53,11 @@ describe('browser mode with the real runtime', () => {
     };
     const called = new Set<RouteName>();
     const rpc = async (route: RouteName, input: unknown): Promise<Rpc> => {
+      const { body, headers } = rpcBody(input);
       const res = await fetch(`http://127.0.0.1:${app.port}/api/rpc/${route}`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${app.token}`, 'content-type': 'application/json' },
-        body: JSON.stringify(input),
+        headers: { authorization: `Bearer ${app.token}`, ...headers },
+        body,
       });
       return { status: res.status, body: (await res.json()) as Rpc['body'] };
     };
@@ -253,7 +255,7 @@ describe('browser mode with the real runtime', () => {
     const note = await ok<{ id: string; kind: string }>('attachments.add', {
       name: 'note.txt',
       mime: 'text/plain',
-      data: Buffer.from('hello').toString('base64'),
+      data: Buffer.from('hello'),
     });
     expect(note.kind).toBe('text');
     expect(await ok('attachments.get', { id: note.id })).toMatchObject({ text: 'hello', dataUrl: null });

@@ -83,7 +83,9 @@ describe('a runtime under heavy input', () => {
     const rpc = async <T>(route: string, input: unknown): Promise<{ ok: boolean; data: T; error?: unknown }> => {
       const res = await fetch(`${origin}/api/rpc/${route}`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        // A connection of its own per call: a kept-alive one the server closes after 5 s idle
+        // may be picked just as it closes when the machine is busy ("other side closed").
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', connection: 'close' },
         body: JSON.stringify(input),
       });
       return (await res.json()) as { ok: boolean; data: T };

@@ -186,7 +186,8 @@ describe('browser-mode server', () => {
         /JSON object/,
       );
     }
-    for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
+    // (multipart/form-data is read as an input with bytes: upload.test.ts)
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded']) {
       const r = await call(srv.port, '/api/rpc/sessions.create', {
         method: 'POST',
         body: '{"title":"x"}',

@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { expect, vi } from 'vitest';
 import type { TestUser } from '@threadline/fake-llm/testUser';
 import type { ChatState, StoredMessage } from '@threadline/protocol';
+import { rpcBody } from './rpcBody';
 
 export const repoRoot = resolve(import.meta.dirname, '../../../..');
 
@@ -69,10 +70,12 @@ export async function startServerProcess(opts: ServerOptions): Promise<ServerPro
   const { origin, searchParams } = new URL(url);
   const token = searchParams.get('token')!;
   const rpc = async <T>(route: string, input: unknown): Promise<RpcAnswer<T>> => {
+    const { body, headers } = rpcBody(input);
     const res = await fetch(`${origin}/api/rpc/${route}`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify(input),
+      // A connection of its own per call (responsive.test.ts says why).
+      headers: { authorization: `Bearer ${token}`, connection: 'close', ...headers },
+      body,
     });
     return (await res.json()) as RpcAnswer<T>;
   };

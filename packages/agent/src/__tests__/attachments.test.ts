@@ -44,7 +44,7 @@ function pdfWith(text: string): Buffer {
 }
 
 const add = (hh: Harness, name: string, mime: string, bytes: Buffer, size?: { width: number; height: number }) =>
-  hh.api['attachments.add']({ name, mime, data: bytes.toString('base64'), ...size });
+  hh.api['attachments.add']({ name, mime, data: bytes, ...size });
 
 async function send(hh: Harness, text: string, ids: string[], sessionId = hh.sessionId): Promise<void> {
   await hh.api['chat.send']({ sessionId, text, attachments: ids });
@@ -210,26 +210,26 @@ describe('reading files off the request thread', () => {
 describe('thumbnails and unsent attachments through the routes', () => {
   it('an image keeps the thumbnail it came with; discard deletes it only while no message refers to it', async () => {
     h = await startHarness({ model: 'gpt-4o' });
-    const thumb = { mime: 'image/png' as const, data: PNG.toString('base64') };
+    const thumb = { mime: 'image/png' as const, data: PNG };
     const ref = await h.api['attachments.add']({
       name: 'screen.png',
       mime: 'image/png',
-      data: PNG.toString('base64'),
+      data: PNG,
       width: 1,
       height: 1,
       thumb,
     });
     expect((await h.api['attachments.get']({ id: ref.id, thumb: true })).dataUrl).toBe(
-      `data:image/png;base64,${thumb.data}`,
+      `data:image/png;base64,${PNG.toString('base64')}`,
     );
     await expect(
       h.api['attachments.add']({
         name: 'x.png',
         mime: 'image/png',
-        data: PNG.toString('base64'),
+        data: PNG,
         width: 1,
         height: 1,
-        thumb: { mime: 'image/png', data: Buffer.from('not an image').toString('base64') },
+        thumb: { mime: 'image/png', data: Buffer.from('not an image') },
       }),
     ).rejects.toThrow(/thumbnail of x\.png/);
     const removed = await add(h, 'removed.txt', 'text/plain', Buffer.from('never sent'));

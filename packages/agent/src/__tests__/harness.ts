@@ -24,6 +24,10 @@ export interface Harness {
   sessionId: string;
   /** chat.send, then wait for the turn to end. */
   turn(text: string): Promise<void>;
+  /**
+   * The first event of `type` (matching `pred`), past or to come. Without `timeoutMs` it waits as
+   * long as the test may run (its timeout says a hang): a busy machine only makes it later.
+   */
   waitFor<T extends AppEvent['type']>(
     type: T,
     pred?: (e: Extract<AppEvent, { type: T }>) => boolean,
@@ -87,16 +91,18 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       await api['chat.send']({ sessionId: session.id, text });
       await api.idle(session.id);
     },
-    // Generous: a busy machine (several test runs on two cores) makes a sandboxed command slow to start.
-    waitFor(type, pred, timeoutMs = 60_000) {
+    waitFor(type, pred, timeoutMs) {
       type E = Extract<AppEvent, { type: typeof type }>;
       const hit = events.find((e): e is E => e.type === type && (!pred || pred(e as E)));
       if (hit) return Promise.resolve(hit);
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => {
-          listeners.delete(l);
-          reject(new Error(`timed out waiting for ${type}`));
-        }, timeoutMs);
+        const timer =
+          timeoutMs === undefined
+            ? undefined
+            : setTimeout(() => {
+                listeners.delete(l);
+                reject(new Error(`timed out waiting for ${type}`));
+              }, timeoutMs);
         const l = (e: AppEvent): void => {
           if (e.type === type && (!pred || pred(e as E))) {
             clearTimeout(timer);

@@ -16,12 +16,12 @@ const TEXT_IN_WORKER_BYTES = 256 * 1024;
 export interface AttachmentUpload {
   name: string;
   mime: string;
-  /** base64 */
-  data: string;
+  /** The file's bytes (as they came over IPC or HTTP: never base64). */
+  data: Uint8Array;
   width?: number;
   height?: number;
-  /** An image's thumbnail (base64), made by the renderer beside the resized image. */
-  thumb?: { mime: string; data: string };
+  /** An image's thumbnail, made by the renderer beside the resized image. */
+  thumb?: { mime: string; data: Uint8Array };
 }
 
 /** The first bytes of each image format the renderer may send (its canvas output, or a GIF as is). */
@@ -42,7 +42,7 @@ const isPdf = (b: Uint8Array): boolean => b[0] === 0x25 && b[1] === 0x50 && b[2]
  * refused with a sentence saying what is accepted.
  */
 export async function addAttachment(store: Store, up: AttachmentUpload): Promise<AttachmentAdded> {
-  const bytes = Buffer.from(up.data, 'base64');
+  const bytes = up.data;
   if (bytes.byteLength === 0) throw new AppError('invalid_input', `${up.name} is empty.`);
   if (bytes.byteLength > ATTACHMENT_LIMITS.fileMaxBytes)
     throw new AppError(
@@ -57,7 +57,7 @@ export async function addAttachment(store: Store, up: AttachmentUpload): Promise
         `The image ${up.name} is over ${ATTACHMENT_LIMITS.imageMaxBytes / 1024 / 1024} MB after resizing.`,
       );
     if (!up.width || !up.height) throw new AppError('invalid_input', `The image ${up.name} came without its size.`);
-    const thumb = up.thumb ? Buffer.from(up.thumb.data, 'base64') : null;
+    const thumb = up.thumb?.data ?? null;
     const thumbMime = thumb ? imageFormat(thumb) : null;
     if (thumb && (!thumbMime || thumb.byteLength > ATTACHMENT_LIMITS.thumbMaxBytes))
       throw new AppError('invalid_input', `The thumbnail of ${up.name} is not a small PNG, JPEG, WebP or GIF image.`);
@@ -73,7 +73,14 @@ export async function addAttachment(store: Store, up: AttachmentUpload): Promise
   }
   if (isPdf(bytes)) {
     const { text, pages, cut } = await extractPdfText(bytes, up.name);
-    const ref = store.attachments.add({ kind: 'text', name: up.name, mime: 'application/pdf', bytes, text, pages });
+    const ref = await store.attachments.add({
+      kind: 'text',
+      name: up.name,
+      mime: 'application/pdf',
+      bytes,
+      text,
+      pages,
+    });
     return cut ? { ...ref, cut } : ref;
   }
   let text: string | null;

@@ -36,9 +36,17 @@ function jobLimits(l: ExtractLimits): JobLimits {
   return { timeMs: l.timeMs, memoryMb: l.memoryMb };
 }
 
+/** Copied a megabyte at a time, the event loop free between two (a 25 MB file is no single step). */
+const COPY_SLICE_BYTES = 1024 * 1024;
+
 /** A copy of the bytes of its own, handed over (not cloned) to the worker. */
-function ownCopy(bytes: Uint8Array): ArrayBuffer {
-  return new Uint8Array(bytes).buffer;
+async function ownCopy(bytes: Uint8Array): Promise<ArrayBuffer> {
+  const copy = new Uint8Array(bytes.byteLength);
+  for (let at = 0; at < bytes.byteLength; at += COPY_SLICE_BYTES) {
+    if (at > 0) await new Promise<void>((ok) => setImmediate(ok));
+    copy.set(bytes.subarray(at, at + COPY_SLICE_BYTES), at);
+  }
+  return copy.buffer;
 }
 
 export interface PdfPages {
@@ -56,7 +64,7 @@ export interface PdfPages {
 export async function pdfPagesInWorker(bytes: Uint8Array, limits: ExtractLimits = EXTRACT_LIMITS): Promise<PdfPages> {
   const pages: string[] = [];
   let total: number | null = null;
-  const buffer = ownCopy(bytes);
+  const buffer = await ownCopy(bytes);
   const job: ExtractJob = { kind: 'pdf', bytes: buffer, maxPages: limits.pages, maxChars: limits.chars };
   const end = await runInWorker<ExtractResult, PdfProgress>(EXTRACT_WORKER, job, {
     limits: jobLimits(limits),
@@ -85,7 +93,7 @@ export async function textInWorker(
   bytes: Uint8Array,
   limits: ExtractLimits = EXTRACT_LIMITS,
 ): Promise<{ text: string | null; thread: number }> {
-  const buffer = ownCopy(bytes);
+  const buffer = await ownCopy(bytes);
   const end = await runInWorker<ExtractResult>(EXTRACT_WORKER, { kind: 'text', bytes: buffer } satisfies ExtractJob, {
     limits: jobLimits(limits),
     transfer: [buffer],

@@ -1,9 +1,7 @@
 import * as z from 'zod';
 import { ATTACHMENT_IMAGE_MIMES, ATTACHMENT_LIMITS, AttachmentAddedSchema, AttachmentRefSchema } from '../attachments';
+import { bytes } from '../binary';
 import { id, type RouteMap } from './define';
-
-/** base64 of at most fileMaxBytes bytes. */
-const MAX_BASE64 = Math.ceil(ATTACHMENT_LIMITS.fileMaxBytes / 3) * 4;
 
 /** Attachments: stored once (by content hash), referenced by id from the messages that carry them. */
 export const attachmentRoutes = {
@@ -12,23 +10,22 @@ export const attachmentRoutes = {
    * renderer does it with a canvas): png/jpeg/webp/gif within ATTACHMENT_LIMITS. Text files and
    * PDFs become text here (PDF text extracted by unpdf, off the request thread, within the
    * extract limits of ATTACHMENT_LIMITS; `cut` says which one stopped it and what was kept).
+   * The bytes travel as bytes (binary.ts): a Uint8Array over IPC, a part of a multipart body
+   * over HTTP.
    */
   'attachments.add': {
     input: z.object({
       name: z.string().trim().min(1).max(300),
       mime: z.string().max(100),
-      /** The file's bytes, base64. */
-      data: z.string().min(1).max(MAX_BASE64),
+      /** The file's bytes. */
+      data: bytes(1, ATTACHMENT_LIMITS.fileMaxBytes),
       width: z.number().int().positive().max(ATTACHMENT_LIMITS.imageMaxSide).optional(),
       height: z.number().int().positive().max(ATTACHMENT_LIMITS.imageMaxSide).optional(),
-      /** An image's thumbnail, made beside the resized image (longest side ≤ thumbMaxSide), base64. */
+      /** An image's thumbnail, made beside the resized image (longest side ≤ thumbMaxSide). */
       thumb: z
         .object({
           mime: z.enum(ATTACHMENT_IMAGE_MIMES),
-          data: z
-            .string()
-            .min(1)
-            .max(Math.ceil(ATTACHMENT_LIMITS.thumbMaxBytes / 3) * 4),
+          data: bytes(1, ATTACHMENT_LIMITS.thumbMaxBytes),
         })
         .optional(),
     }),

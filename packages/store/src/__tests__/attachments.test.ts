@@ -6,9 +6,9 @@ const tmp = useTempDir();
 const png = (fill: number): Uint8Array => new Uint8Array(4096).fill(fill);
 
 describe('attachments', () => {
-  it('stores the same bytes once and gives each caller its own name', () => {
+  it('stores the same bytes once and gives each caller its own name', async () => {
     const store = tmp.open();
-    const a = store.attachments.add({
+    const a = await store.attachments.add({
       kind: 'image',
       name: 'one.png',
       mime: 'image/png',
@@ -16,7 +16,7 @@ describe('attachments', () => {
       width: 64,
       height: 32,
     });
-    const b = store.attachments.add({
+    const b = await store.attachments.add({
       kind: 'image',
       name: 'two.png',
       mime: 'image/png',
@@ -24,7 +24,7 @@ describe('attachments', () => {
       width: 64,
       height: 32,
     });
-    const c = store.attachments.add({
+    const c = await store.attachments.add({
       kind: 'image',
       name: 'three.png',
       mime: 'image/png',
@@ -48,10 +48,24 @@ describe('attachments', () => {
     db.close();
   });
 
-  it('keeps a text whole (compressed) with its length, and no bytes for it', () => {
+  it('stores the same megabytes added twice at once as one row (hashed in slices, compressed off the thread)', async () => {
+    const store = tmp.open();
+    const text = 'a line of a large log file\n'.repeat(150_000);
+    const file = { kind: 'text' as const, name: 'big.log', mime: 'text/plain', bytes: Buffer.from(text), text };
+    expect(file.bytes.byteLength).toBeGreaterThan(3 * 1024 * 1024);
+    const [a, b] = await Promise.all([store.attachments.add(file), store.attachments.add({ ...file, name: 'b.log' })]);
+    expect(b.id).toBe(a.id);
+    expect(b.name).toBe('b.log');
+    expect(store.attachments.text(a.id)).toBe(text);
+    const db = new Database(store.file, { readonly: true });
+    expect(db.prepare('SELECT count(*) AS n FROM attachments').get()).toEqual({ n: 1 });
+    db.close();
+  });
+
+  it('keeps a text whole (compressed) with its length, and no bytes for it', async () => {
     const store = tmp.open();
     const text = 'line of a log\n'.repeat(10_000);
-    const t = store.attachments.add({
+    const t = await store.attachments.add({
       kind: 'text',
       name: 'app.log',
       mime: 'text/plain',
@@ -66,25 +80,25 @@ describe('attachments', () => {
 });
 
 describe('deleting a session', () => {
-  it('drops the attachments only it used, keeps those another session still shows', () => {
+  it('drops the attachments only it used, keeps those another session still shows', async () => {
     const store = tmp.open();
     const a = store.sessions.create('a');
     const b = store.sessions.create('b');
-    const mine = store.attachments.add({
+    const mine = await store.attachments.add({
       kind: 'text',
       name: 'mine.txt',
       mime: 'text/plain',
       bytes: Buffer.from('mine'),
       text: 'mine',
     });
-    const shared = store.attachments.add({
+    const shared = await store.attachments.add({
       kind: 'text',
       name: 's.txt',
       mime: 'text/plain',
       bytes: Buffer.from('s'),
       text: 's',
     });
-    const pending = store.attachments.add({
+    const pending = await store.attachments.add({
       kind: 'text',
       name: 'p.txt',
       mime: 'text/plain',
@@ -132,11 +146,11 @@ describe('attachments never sent', () => {
     text: s,
   });
 
-  it('discard deletes one no message refers to, never one a message refers to', () => {
+  it('discard deletes one no message refers to, never one a message refers to', async () => {
     const store = tmp.open();
     const s = store.sessions.create('s');
-    const sent = store.attachments.add(text('sent'));
-    const unsent = store.attachments.add(text('unsent'));
+    const sent = await store.attachments.add(text('sent'));
+    const unsent = await store.attachments.add(text('unsent'));
     store.messages.append(s.id, [{ role: 'user', content: 'x', meta: { attachments: [sent] } }]);
     expect(store.attachments.discard(sent.id)).toBe(false);
     expect(store.attachments.text(sent.id)).toBe('sent');
@@ -145,19 +159,19 @@ describe('attachments never sent', () => {
     expect(store.attachments.discard('nope')).toBe(false);
   });
 
-  it('the start-up sweep drops unreferenced ones older than the cut-off, across a reopen of the file', () => {
+  it('the start-up sweep drops unreferenced ones older than the cut-off, across a reopen of the file', async () => {
     let clock = 1_000_000;
     const open = () => tmp.open({ now: () => clock });
     const first = open();
     const s = first.sessions.create('s');
-    const sent = first.attachments.add(text('sent'));
-    const abandoned = first.attachments.add(text('abandoned'));
-    const again = first.attachments.add(text('again'));
+    const sent = await first.attachments.add(text('sent'));
+    const abandoned = await first.attachments.add(text('abandoned'));
+    const again = await first.attachments.add(text('again'));
     first.messages.append(s.id, [{ role: 'user', content: 'x', meta: { attachments: [sent] } }]);
     clock += 2 * 86_400_000;
     // Uploaded again today: its age restarts.
-    expect(first.attachments.add(text('again')).id).toBe(again.id);
-    const fresh = first.attachments.add(text('fresh'));
+    expect((await first.attachments.add(text('again'))).id).toBe(again.id);
+    const fresh = await first.attachments.add(text('fresh'));
     first.close();
 
     const store = open();
@@ -171,13 +185,13 @@ describe('attachments never sent', () => {
     db.close();
   });
 
-  it('keeps an image thumbnail beside the image, and gives an old row the thumbnail of a later upload', () => {
+  it('keeps an image thumbnail beside the image, and gives an old row the thumbnail of a later upload', async () => {
     const store = tmp.open();
     const image = { kind: 'image' as const, name: 'a.png', mime: 'image/png', bytes: png(7), width: 800, height: 600 };
-    const a = store.attachments.add(image);
+    const a = await store.attachments.add(image);
     expect(store.attachments.thumb(a.id)).toBeNull();
     const thumb = new Uint8Array([0xff, 0xd8, 0xff, 1, 2, 3]);
-    expect(store.attachments.add({ ...image, thumb: { bytes: thumb, mime: 'image/jpeg' } }).id).toBe(a.id);
+    expect((await store.attachments.add({ ...image, thumb: { bytes: thumb, mime: 'image/jpeg' } })).id).toBe(a.id);
     const got = store.attachments.thumb(a.id)!;
     expect(got.mime).toBe('image/jpeg');
     expect(Buffer.compare(got.bytes, Buffer.from(thumb))).toBe(0);

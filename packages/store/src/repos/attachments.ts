@@ -4,7 +4,7 @@ import * as z from 'zod';
 import { AttachmentKindSchema, type AttachmentRef } from '@threadline/protocol';
 import type { AttachmentsRepo, NewAttachment, StoredAttachment } from '../types';
 import { parseInput, type RepoContext } from './context';
-import { packOutput, unpackOutput } from '../db/outputCodec';
+import { packOutput, packOutputAsync, unpackOutput } from '../db/outputCodec';
 
 interface AttachmentRow {
   id: string;
@@ -47,6 +47,22 @@ function toRef(r: AttachmentRow): AttachmentRef {
   return ref;
 }
 
+/** The bytes as a Buffer for SQLite, the same memory (no copy of megabytes). */
+const asBuffer = (b: Uint8Array): Buffer => Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+
+/** Hashed a megabyte at a time, the event loop free between two (25 MB is no single step). */
+const HASH_SLICE_BYTES = 1024 * 1024;
+
+/** The row's content key: its kind and bytes (SHA-256, hex). */
+async function contentHash(kind: AttachmentRef['kind'], bytes: Uint8Array): Promise<string> {
+  const hash = createHash('sha256').update(kind).update('\0');
+  for (let at = 0; at < bytes.byteLength; at += HASH_SLICE_BYTES) {
+    if (at > 0) await new Promise<void>((ok) => setImmediate(ok));
+    hash.update(bytes.subarray(at, at + HASH_SLICE_BYTES));
+  }
+  return hash.digest('hex');
+}
+
 export function createAttachmentsRepo(ctx: RepoContext): AttachmentsRepo {
   const { db } = ctx;
   const byHash = db.prepare<[string], AttachmentRow>(`SELECT ${REF_COLUMNS} FROM attachments WHERE hash = ?`);
@@ -67,11 +83,9 @@ export function createAttachmentsRepo(ctx: RepoContext): AttachmentsRepo {
   );
   const discardStmt = db.prepare<[string]>(`DELETE FROM attachments WHERE id = ? AND NOT ${REFERENCED}`);
   const sweepStmt = db.prepare<[number]>(`DELETE FROM attachments WHERE created_at < ? AND NOT ${REFERENCED}`);
-  const addTx = db.transaction((a: NewAttachment): AttachmentRef => {
-    const p = parseInput(NewAttachmentSchema, a, 'attachment');
-    const hash = createHash('sha256').update(p.kind).update('\0').update(p.bytes).digest('hex');
+  const addTx = db.transaction((p: NewAttachment, hash: string, packedText: Buffer | null): AttachmentRef => {
     const existing = byHash.get(hash);
-    const thumb = p.kind === 'image' && p.thumb ? Buffer.from(p.thumb.bytes) : null;
+    const thumb = p.kind === 'image' && p.thumb ? asBuffer(p.thumb.bytes) : null;
     const thumbMime = thumb ? p.thumb!.mime : null;
     // The same bytes are one row; the caller's name is the one its message shows.
     if (existing) {
@@ -90,8 +104,9 @@ export function createAttachmentsRepo(ctx: RepoContext): AttachmentsRepo {
       height: p.height ?? null,
       pages: p.pages ?? null,
       chars: p.text !== undefined ? p.text.length : null,
-      data: p.kind === 'image' ? Buffer.from(p.bytes) : null,
-      text: p.text !== undefined ? packOutput(p.text) : null,
+      data: p.kind === 'image' ? asBuffer(p.bytes) : null,
+      // Packed before the transaction; here only when the row it was found in went meanwhile.
+      text: p.text !== undefined ? (packedText ?? packOutput(p.text)) : null,
       thumb,
       thumb_mime: thumbMime,
       created_at: ctx.now(),
@@ -99,7 +114,13 @@ export function createAttachmentsRepo(ctx: RepoContext): AttachmentsRepo {
     return toRef(byId.get(id)!);
   });
   return {
-    add: (a) => addTx.immediate(a),
+    async add(a) {
+      const p = parseInput(NewAttachmentSchema, a, 'attachment');
+      const hash = await contentHash(p.kind, p.bytes);
+      // The same content stored already: nothing to compress.
+      const packed = p.text !== undefined && !byHash.get(hash) ? await packOutputAsync(p.text) : null;
+      return addTx.immediate(p, hash, packed);
+    },
     get(id): StoredAttachment | null {
       const r = byId.get(id);
       return r ? toRef(r) : null;

@@ -42,6 +42,10 @@ function fakeApi(calls: unknown[]): AppApi {
       calls.push(input);
       return { ...session, title: input.title };
     },
+    'attachments.add': async (input) => {
+      calls.push(input);
+      return { id: 'a1', kind: 'text', name: input.name, mime: input.mime, size: input.data.byteLength };
+    },
   };
   return api as AppApi;
 }
@@ -84,6 +88,25 @@ describe('handleInvoke', () => {
     const unknown = await handleInvoke(options(calls), appFrame(), 'shell.exec', { cmd: 'rm -rf /' });
     expect(!unknown.ok && unknown.error.code).toBe('not_found');
     expect(calls).toEqual([]);
+  });
+
+  it("takes an attachment's bytes as bytes, as IPC delivers them (a structured clone), and refuses base64", async () => {
+    const calls: unknown[] = [];
+    const data = new Uint8Array(300_000).map((_, i) => i % 256);
+    // What ipcRenderer.invoke hands the main process: a structured clone of the renderer's input.
+    const sent = structuredClone({ name: 'notes.txt', mime: 'text/plain', data, thumb: undefined });
+    const added = await handleInvoke(options(calls), appFrame(), 'attachments.add', sent);
+    expect(added).toMatchObject({ ok: true, data: { id: 'a1', size: 300_000 } });
+    const got = (calls[0] as { data: Uint8Array }).data;
+    expect(got).toBeInstanceOf(Uint8Array);
+    expect(Buffer.compare(Buffer.from(got), Buffer.from(data))).toBe(0);
+    const base64 = await handleInvoke(options(calls), appFrame(), 'attachments.add', {
+      name: 'notes.txt',
+      mime: 'text/plain',
+      data: Buffer.from(data).toString('base64'),
+    });
+    expect(!base64.ok && base64.error.code).toBe('invalid_input');
+    expect(calls).toHaveLength(1);
   });
 
   it('refuses foreign pages, iframes, destroyed frames and windows that are not ours', async () => {

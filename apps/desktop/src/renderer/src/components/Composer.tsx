@@ -9,7 +9,7 @@ import { Dialog } from './Dialog';
 import { IconChevronDown, IconLayers, IconPaperclip, IconSend, IconStop, IconX } from './Icons';
 import { ComposerAttachments } from './Attachments';
 import { forgetImages, isImageFile, uploadFile, type PendingAttachment } from '../lib/attachFile';
-import { call } from '../transport';
+import { call, RpcError } from '../transport';
 import type { TFunction } from 'i18next';
 
 import { COMPOSER_ID } from './composerId';
@@ -202,7 +202,8 @@ function discardUnsent(id: string): void {
 
 function uploadError(err: unknown, t: TFunction): string {
   const m = errorMessage(err);
-  if (m === 'file_too_large') return t('chat.attach.tooLarge');
+  // Over the cap: said here before sending, or by the host while it streams (HTTP 413).
+  if (m === 'file_too_large' || (err instanceof RpcError && err.code === 'too_large')) return t('chat.attach.tooLarge');
   if (m === 'image_too_large') return t('chat.attach.imageTooLarge');
   return m;
 }

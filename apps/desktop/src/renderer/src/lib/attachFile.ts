@@ -17,7 +17,12 @@ export interface PendingAttachment {
 
 const KEEP_AS_IS = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/gif']);
 
-/** Bytes of a Blob as base64 (the browser encodes it: no string building in JS). */
+/** A Blob's bytes, as attachments.add takes them (sent as bytes, never as base64: protocol's binary.ts). */
+async function bytesOf(blob: Blob): Promise<Uint8Array> {
+  return new Uint8Array(await blob.arrayBuffer());
+}
+
+/** Bytes of a Blob as base64 (the browser encodes it: no string building in JS), for a small image's data URL. */
 function base64Of(blob: Blob): Promise<string> {
   return new Promise((resolve, reject) => {
     const r = new FileReader();
@@ -117,25 +122,26 @@ export async function uploadFile(file: File): Promise<{ ref: AttachmentRef; prev
   if (file.size > ATTACHMENT_LIMITS.fileMaxBytes) throw new Error('file_too_large');
   if (isImageFile(file)) {
     const { blob, width, height } = await fitImage(file);
-    const data = await base64Of(blob);
     const small = await thumbnailOf(blob, width, height);
-    const thumb = small ? { mime: small.mime, data: await base64Of(small.blob) } : undefined;
     const ref = await call('attachments.add', {
       name: file.name || 'image.png',
       mime: blob.type,
-      data,
+      data: await bytesOf(blob),
       width,
       height,
-      ...(thumb ? { thumb } : {}),
+      ...(small ? { thumb: { mime: small.mime, data: await bytesOf(small.blob) } } : {}),
     });
-    const preview = thumb ? `data:${thumb.mime};base64,${thumb.data}` : `data:${ref.mime};base64,${data}`;
+    // The thumbnail, or the image small enough to be its own.
+    const preview = small
+      ? `data:${small.mime};base64,${await base64Of(small.blob)}`
+      : `data:${ref.mime};base64,${await base64Of(blob)}`;
     thumbs.set(ref.id, Promise.resolve(preview));
     return { ref, preview };
   }
   const { cut, ...ref } = await call('attachments.add', {
     name: file.name,
     mime: file.type,
-    data: await base64Of(file),
+    data: await bytesOf(file),
   });
   return cut ? { ref, cut } : { ref };
 }

@@ -1,6 +1,8 @@
 import {
   errorMessage,
+  INPUT_PART,
   isAppEvent,
+  splitBinary,
   type AppEvent,
   type RouteName,
   type RpcResult,
@@ -47,6 +49,20 @@ export interface HttpBridge extends ThreadlineBridge {
   connection(): ConnectionState;
 }
 
+/**
+ * A call's body: JSON, or, when the input holds bytes (an attachment), multipart/form-data with
+ * the JSON of the rest as the part `input` and each field's bytes as a part named by its path
+ * (protocol's binary.ts), streamed by the browser as they are: no base64, no JSON of megabytes.
+ */
+function requestBody(input: unknown): { body: string | FormData; json: boolean } {
+  const { json, parts } = splitBinary(input ?? {});
+  if (parts.length === 0) return { body: JSON.stringify(input ?? {}), json: true };
+  const form = new FormData();
+  form.append(INPUT_PART, JSON.stringify(json));
+  for (const p of parts) form.append(p.path, new Blob([p.bytes as Uint8Array<ArrayBuffer>]));
+  return { body: form, json: false };
+}
+
 /** A short, stable name for a token (the shared stream's channel and lock are named after it). */
 function keyOf(token: string | null): string {
   let h = 0x811c9dc5;
@@ -69,7 +85,8 @@ export function createHttpBridge(token: string | null, base = ''): HttpBridge {
     state = s;
     for (const l of connectionListeners) l(s);
   };
-  const auth = { 'Content-Type': 'application/json', Authorization: `Bearer ${token ?? ''}` };
+  const bearer = { Authorization: `Bearer ${token ?? ''}` };
+  const auth = { 'Content-Type': 'application/json', ...bearer };
   /** Is the runtime there, and does it take this token? */
   const probe = async (): Promise<'open' | 'unauthorized' | 'stopped'> => {
     try {
@@ -102,11 +119,9 @@ export function createHttpBridge(token: string | null, base = ''): HttpBridge {
     shell: 'browser',
     async invoke(route: RouteName, input?: unknown): Promise<RpcResult<unknown>> {
       try {
-        const res = await fetch(`${base}/api/rpc/${route}`, {
-          method: 'POST',
-          headers: auth,
-          body: JSON.stringify(input ?? {}),
-        });
+        const { body, json } = requestBody(input);
+        // A FormData body sets its own Content-Type (with the boundary).
+        const res = await fetch(`${base}/api/rpc/${route}`, { method: 'POST', headers: json ? auth : bearer, body });
         if (res.status === 401) setState('unauthorized');
         const text = await res.text();
         try {
