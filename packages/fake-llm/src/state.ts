@@ -1,3 +1,4 @@
+import type { Holds } from './holds';
 import type { PromptCache } from './promptCache';
 import type { ReplyBook } from './rules';
 import type { ErrorStyle, RecordedRequest } from './types';
@@ -13,4 +14,8 @@ export interface ServerState {
   noVisionModels: string[];
   /** Prefixes of every request answered, for the cached tokens of the next (promptCache.ts). */
   cache: PromptCache;
+  /** Requests a test keeps waiting (FakeLlm.hold). */
+  holds: Holds;
+  /** Chat requests received and not yet answered or dropped. */
+  inFlight: number;
 }
