@@ -7,6 +7,7 @@ import type { Strategy } from './settings';
 import type { ProviderProfile } from './providers';
 import type { SessionSummary, ToolAccess, ToolDiff, ToolSandbox } from './routes';
 import type { SessionCost } from './usage';
+import type { HelperSummary } from './helpers';
 
 /**
  * A session's memory changed (a refresh stored facts or candidates, the user edited, forgot, restored
@@ -88,7 +89,12 @@ export type AppEvent =
   | { type: 'checkpoint.updated'; sessionId: string; checkpoint: Checkpoint }
 
   /** A profile changed outside the form (the window learned from a provider's error). */
-  | { type: 'providers.changed'; sessionId: string; profile: ProviderProfile };
+  | { type: 'providers.changed'; sessionId: string; profile: ProviderProfile }
+  /**
+   * A helper of the session (a `delegate` call) changed: queued, started, called a tool, spent
+   * tokens, ended. `sessionId` is the parent's; `helper.id` the helper's own session.
+   */
+  | { type: 'helper.updated'; sessionId: string; helper: HelperSummary };
 
 export type AppEventType = AppEvent['type'];
 export const APP_EVENT_TYPES: readonly AppEventType[] = [
@@ -110,6 +116,7 @@ export const APP_EVENT_TYPES: readonly AppEventType[] = [
   'checkpoint.updated',
   'providers.changed',
   'memory.updated',
+  'helper.updated',
 ];
 
 const AppEventEnvelopeSchema = z.looseObject({

@@ -14,3 +14,4 @@ export * from './search';
 export * from './attachments';
 export * from './usage';
 export * from './checkpoints';
+export * from './helpers';

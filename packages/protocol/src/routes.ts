@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { attachmentRoutes } from './routes/attachments';
 import { branchRoutes } from './routes/branches';
 import { chatRoutes } from './routes/chat';
+import { helperRoutes } from './routes/helpers';
 import { checkpointRoutes } from './routes/checkpoints';
 import { compactionRoutes } from './routes/compaction';
 import { instructionsRoutes } from './routes/instructions';
@@ -70,6 +71,7 @@ export const ROUTE_DOMAINS = {
   instructions: instructionsRoutes,
   checkpoints: checkpointRoutes,
   usage: usageRoutes,
+  helpers: helperRoutes,
 } as const;
 
 /** Every route: `{ input, output }` zod schemas by name. The same names are used over IPC and HTTP. */
@@ -88,6 +90,7 @@ export const ROUTES = {
   ...instructionsRoutes,
   ...checkpointRoutes,
   ...usageRoutes,
+  ...helperRoutes,
 };
 export type Routes = typeof ROUTES;
 

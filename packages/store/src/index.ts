@@ -52,3 +52,4 @@ export {
   type StoredAttachment,
 } from './types';
 export type { CheckpointsRepo, NewCheckpoint } from './checkpointTypes';
+export type { HelpersRepo, NewHelper, StoredHelper, HelperEnd, HelperToolCalls } from './helperTypes';

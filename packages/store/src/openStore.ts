@@ -6,6 +6,7 @@ import { parseEnvOverrides } from './settings/envOverrides';
 import { createSettingsRepo } from './settings/settingsRepo';
 import type { RepoContext } from './repos/context';
 import { createSessionsRepo } from './repos/sessions';
+import { createHelpersRepo } from './repos/helpers';
 import { createMessagesRepo } from './repos/messages';
 import { createCompactionsRepo } from './repos/compactions';
 import { createMemoryRepo } from './repos/memory';
@@ -87,6 +88,7 @@ export function openStore(opts: OpenStoreOptions): Store {
     mcpServers: guard(repos.mcpServers),
     attachments: guard(createAttachmentsRepo(ctx)),
     checkpoints: guard(createCheckpointsRepo(ctx)),
+    helpers: guard(createHelpersRepo(ctx)),
     usage: guard(repos.usage),
     // One read of a turn's rows, one transaction per step: composed of the repositories above.
     turns: guard(createTurnsRepo(ctx, repos)),

@@ -62,6 +62,7 @@ describe('migrations', () => {
         'attachments',
         'checkpoints',
         'compactions',
+        'helpers',
         'message_outputs',
         'memory_candidates',
         'memory_edit_log',

@@ -468,6 +468,34 @@ ALTER TABLE attachments ADD COLUMN thumb_mime TEXT;
 CREATE INDEX idx_attachments_created ON attachments(created_at);
 `;
 
+/**
+ * Version 19 (issue 39): helpers (the delegate tool). A helper is a session of its own, linked to
+ * the session whose call started it (`parent_id`: hidden from the list, deleted with it), and a
+ * `helpers` row with its task, role, model, status and report.
+ */
+const V19_HELPERS = `
+ALTER TABLE sessions ADD COLUMN parent_id TEXT REFERENCES sessions(id) ON DELETE CASCADE;
+CREATE INDEX idx_sessions_parent ON sessions(parent_id) WHERE parent_id IS NOT NULL;
+CREATE TABLE helpers (
+  session_id TEXT PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,
+  parent_session_id TEXT NOT NULL,
+  tool_call_id TEXT NOT NULL,
+  idx INTEGER NOT NULL,
+  task TEXT NOT NULL,
+  role TEXT NOT NULL,
+  model TEXT NOT NULL,
+  tools TEXT NOT NULL DEFAULT '[]',  -- JSON string[]
+  status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'done', 'stopped', 'failed', 'interrupted')),
+  report TEXT,
+  error TEXT,
+  returned_tokens INTEGER,
+  created_at INTEGER NOT NULL,
+  ended_at INTEGER
+);
+CREATE INDEX idx_helpers_parent ON helpers(parent_session_id, created_at, idx);
+CREATE INDEX idx_helpers_open ON helpers(status) WHERE status IN ('queued', 'running');
+`;
+
 export const MIGRATIONS: readonly Migration[] = Object.freeze([
   {
     version: 1,
@@ -496,6 +524,7 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   { version: 16, description: 'attachments, a model per session', sql: V16_ATTACHMENTS_SESSION_MODEL },
   { version: 17, description: 'tokens of every model call, prices per profile', sql: V17_MODEL_CALLS },
   { version: 18, description: 'attachment thumbnails, attachments by age', sql: V18_ATTACHMENT_THUMBS },
+  { version: 19, description: 'helpers: sessions of their own under a parent session', sql: V19_HELPERS },
 ]);
 
 /** The schema version this code writes. */
