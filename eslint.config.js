@@ -98,6 +98,7 @@ export const FOLDER_LAYERS = {
       ['checkpoints', 'tools'],
       ['mcp'],
       ['turn'],
+      ['helpers'],
       ['api'],
     ],
   },

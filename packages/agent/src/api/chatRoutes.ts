@@ -72,8 +72,10 @@ export function chatRoutes(ctx: ApiContext): ChatRoutes {
       // Leaving the sandbox is approved one command at a time: "always" would turn it off for the session.
       const leaving = rt.pending.get(toolCallId)?.sandbox?.state === 'outside_requested' && decision === 'approve';
       if (remember && toolName && !leaving) {
-        ctx.deps.store.approvals.set(sessionId, toolName, decision === 'approve' ? 'auto' : 'deny');
-        rt.rowsChanged();
+        // A helper's card (its own session's call) decides for the session it works in: its rules are its parent's.
+        const owner = ctx.deps.store.helpers.get(sessionId)?.parentSessionId ?? sessionId;
+        ctx.deps.store.approvals.set(owner, toolName, decision === 'approve' ? 'auto' : 'deny');
+        ctx.runtimes.get(owner).rowsChanged();
       }
       if (decision === 'deny' && reason) rt.denyReasons.set(toolCallId, reason);
       waiter(decision === 'approve' && useOriginal ? 'approve_original' : decision);

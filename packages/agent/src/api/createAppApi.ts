@@ -8,6 +8,8 @@ import type { Store } from '@threadline/store';
 import { McpManager, type McpManagerOptions } from '../mcp/manager';
 import { ProjectInstructionsCache } from '../turn/instructions';
 import { ToolRegistry } from '../tools/registry';
+import { delegateTool } from '../tools/delegate';
+import { markInterruptedHelpers } from '../helpers/interrupted';
 import type { TurnDeps } from '../turn/deps';
 import { SessionRuntimes } from '../turn/sessionRuntime';
 import { SessionSnapshots, type SnapshotOptions } from '../turn/snapshot';
@@ -32,6 +34,7 @@ import { checkpointRoutes } from './checkpointRoutes';
 import { CheckpointService, appFiles, type CheckpointOptions } from '../checkpoints/service';
 import { sessionRoutes } from './sessionRoutes';
 import { usageRoutes } from './usageRoutes';
+import { helperRoutes } from './helperRoutes';
 
 export interface CreateAppApiOptions {
   store: Store;
@@ -82,7 +85,8 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
       // A broken listener must never break a turn.
     }
   };
-  const registry = opts.tools ?? new ToolRegistry();
+  // Every session is offered delegate; a helper's turn narrows its own tools (helpers/roles.ts).
+  const registry = new ToolRegistry([...(opts.tools ?? new ToolRegistry()).list(), delegateTool]);
   const homeDir = resolveReal(opts.homeDir ?? homedir(), '/', '/');
   const dataDir = resolveReal(path.resolve(opts.dataDir), '/', '/');
   const dbFile = resolveReal(path.resolve(opts.store.file), '/', '/');
@@ -142,6 +146,12 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     // A store that cannot be written now keeps the rows: the next start tries again.
     emit({ type: 'error', sessionId: null, code: 'internal', message: `Leftover tool processes: ${String(err)}` });
   }
+  // Helpers a crash stopped: marked, and their parents told (their messages stay as stored).
+  try {
+    markInterruptedHelpers(deps.store);
+  } catch (err) {
+    emit({ type: 'error', sessionId: null, code: 'internal', message: `Interrupted helpers: ${String(err)}` });
+  }
   // Files attached in a composer and never sent: gone a day after their last upload.
   try {
     deps.store.attachments.dropUnreferenced(now() - UNSENT_ATTACHMENT_MS);
@@ -161,6 +171,7 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     ...instructionsRoutes(ctx),
     ...checkpointRoutes(ctx, checkpoints),
     ...usageRoutes(ctx),
+    ...helperRoutes(ctx),
   });
   mcp.startAtLaunch();
   return {

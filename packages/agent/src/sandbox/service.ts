@@ -20,6 +20,8 @@ export interface SandboxRun {
   network: boolean;
   tmpDir: string | null;
   hidden: string[];
+  /** The working folder is mounted read-only too (an explore helper's commands: turn/readOnlyCommands.ts). */
+  readOnlyFolder?: boolean;
 }
 
 /**

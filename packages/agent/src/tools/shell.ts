@@ -67,7 +67,8 @@ export async function runShell(args: ShellArgs, ctx: ToolContext): Promise<ToolR
         cwd,
         folder: ctx.cwd,
         tmpDir: sandbox.tmpDir,
-        readOnlyInside: sandboxReadOnlyPaths(ctx.cwd),
+        // An explore helper's command: the whole folder read-only (mounted after it, so it wins).
+        readOnlyInside: [...sandboxReadOnlyPaths(ctx.cwd), ...(sandbox.readOnlyFolder ? [ctx.cwd] : [])],
         hidden: sandbox.hidden,
         network: sandbox.network,
       })

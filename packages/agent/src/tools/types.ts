@@ -28,6 +28,16 @@ export interface ToolContext {
    * entry is a link, so where it leads is resolved first. Absent (tests of a tool alone): all may.
    */
   mayRead?: (absPath: string, symlink: boolean) => boolean;
+  /**
+   * Runs a delegate call's tasks in helpers and gives their reports (tools/delegate.ts): set for a
+   * chat turn's calls, absent in a helper (helpers work one level deep).
+   */
+  delegate?: (args: DelegateRequest) => Promise<ToolResult>;
+}
+
+/** A delegate call's tasks, as its arguments parse (tools/delegate.ts). */
+export interface DelegateRequest {
+  tasks: { task: string; role?: string | undefined; tools?: string[] | undefined; model?: string | undefined }[];
 }
 
 export interface TodoItem {

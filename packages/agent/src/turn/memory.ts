@@ -64,11 +64,13 @@ export interface MemoryWrite {
 export function planMemoryRefresh(
   scope: Pick<Turn, 'deps' | 'sessionId' | 'settings'>,
   window: RefreshWindow,
+  /** `always`: whatever the strategy (what helpers verified is merged into their parent's memory). */
+  opts: { always?: boolean } = {},
 ): { now: MemoryWrite } | { later: Promise<MemoryWrite> } | null {
   const { deps, sessionId, settings } = scope;
   // CFPM's lifecycle, and priority_chain's digest ("always injected"): both read the
   // facts through the same memory block (turn/view.ts).
-  if (!usesMemoryBlock(settings)) return null;
+  if (!opts.always && !usesMemoryBlock(settings)) return null;
   const cfpm = settings.compaction.strategy === 'cfpm_memory_v1';
   const messages: ChatMessage[] =
     window.at === 'committed'
@@ -124,8 +126,9 @@ export function storeMemory(scope: Pick<Turn, 'deps' | 'sessionId'>, memory: Mem
 export function refreshSessionMemory(
   scope: Pick<Turn, 'deps' | 'sessionId' | 'settings'>,
   window: RefreshWindow,
+  opts: { always?: boolean } = {},
 ): Promise<void> {
-  const plan = planMemoryRefresh(scope, window);
+  const plan = planMemoryRefresh(scope, window, opts);
   if (!plan) return Promise.resolve();
   if ('now' in plan) {
     storeMemory(scope, plan.now);

@@ -24,7 +24,9 @@ export async function runTurn(turn: Turn, request: UserRequest): Promise<void> {
   const { limits } = deps;
   // Every write of the turn goes through the session's snapshot: checked against the store once.
   deps.sessions.hold(sessionId);
-  turn.checkpoint = new TurnCheckpoint(deps, sessionId);
+  // A helper's changes belong to its parent turn's checkpoint (given to it): only its owner finishes it.
+  const ownCheckpoint = !turn.checkpoint;
+  turn.checkpoint ??= new TurnCheckpoint(deps, sessionId);
   try {
     // The system prompt says whether commands are sandboxed: the detection (started with the
     // runtime, a few ms) is in before the first request.
@@ -98,7 +100,7 @@ export async function runTurn(turn: Turn, request: UserRequest): Promise<void> {
   } finally {
     // Finish, whatever the outcome: what the turn changed in the folder (never throws), the meter.
     try {
-      await turn.checkpoint.finish();
+      if (ownCheckpoint) await turn.checkpoint.finish();
       refreshUsage(turn);
     } catch {
       // Usage is advisory; never let it mask the turn's outcome.

@@ -21,6 +21,7 @@ import type { ApprovalDecision } from './sessionRuntime';
 import type { SandboxRun } from '../sandbox/service';
 import type { Turn } from './turn';
 import { gateToolCall } from './gate';
+import { readOnlyCommand } from './readOnlyCommands';
 import { classifyPath, zoneOfResolved, type PathClass, type Reach, type Zone } from '../workspace/reach';
 import { ensureFolder, reachBase } from '../workspace/sessionFolder';
 
@@ -72,6 +73,7 @@ function toolContext(scope: Turn, folder: string, callId: string, sandbox: Sandb
     lookupToolOutput: (id) => lookupToolOutput(scope, id),
     latestTodos: () => latestTodos(scope.snapshot().history),
     mayRead: (p, symlink) => mayRead({ ...reachBase(deps.workspace), folder }, p, symlink),
+    ...(scope.delegate ? { delegate: (args) => scope.delegate!(callId, args) } : {}),
   };
 }
 
@@ -225,7 +227,16 @@ export async function runToolCall(
     return done('error', { ok: false, content: refusedText(access.path) }, gateNotices(gated.notice, false));
   }
   const asked = deps.now();
-  const { decision, waited, sandbox } = await approve(scope, messageId, call, parsed.tool, gated, access, place.folder);
+  const { decision, waited, sandbox, refused } = await approve(
+    scope,
+    messageId,
+    call,
+    parsed.tool,
+    gated,
+    access,
+    place.folder,
+  );
+  if (refused !== null) return done('error', { ok: false, content: refused }, gateNotices(gated.notice, false));
   if (waited) {
     // The tool's run time leaves out the time it waited for the user.
     approvalWaitMs = deps.now() - asked;
@@ -370,16 +381,29 @@ async function approve(
   gated: { args: unknown; rewritten: GateRewrite | null },
   access: PathAccess | null,
   folder: string,
-): Promise<{ decision: ApprovalDecision; waited: boolean; sandbox: SandboxRun | null }> {
+): Promise<{ decision: ApprovalDecision; waited: boolean; sandbox: SandboxRun | null; refused: string | null }> {
   let policy = access ? pathPolicy(scope, tool, access.zone) : effectivePolicy(scope, tool);
   let run: SandboxRun | null = null;
   let why: ToolSandbox | null = null;
-  if (policy === 'sandboxed') ({ policy, run, why } = await sandboxedPolicy(scope, tool, gated.args));
+  // An explore helper's command runs in a read-only sandbox or not at all, approved or not.
+  const confined =
+    scope.helper?.readOnlyCommands && tool.sandbox ? await readOnlyCommand(scope, tool, gated.args) : null;
+  if (confined?.refused) {
+    announce(scope, messageId, call, false, gated.rewritten, access);
+    return { decision: 'deny', waited: false, sandbox: null, refused: confined.refused };
+  }
+  if (confined) ({ policy, run } = confined);
+  else if (policy === 'sandboxed') ({ policy, run, why } = await sandboxedPolicy(scope, tool, gated.args));
   // Worked out only when the user is asked: a call that runs on its own shows its diff once done.
   const diff = policy === 'ask' ? await previewDiff(tool, gated.args, access, folder) : null;
   announce(scope, messageId, call, policy === 'ask', gated.rewritten, access, why, diff);
-  if (policy === 'auto') return { decision: 'approve', waited: false, sandbox: run };
-  if (policy === 'deny') return { decision: 'deny', waited: false, sandbox: null };
-  // Approved on the card: it runs as the card said, outside the sandbox.
-  return { decision: await waitForApproval(scope, call.id), waited: true, sandbox: null };
+  if (policy === 'auto') return { decision: 'approve', waited: false, sandbox: run, refused: null };
+  if (policy === 'deny') return { decision: 'deny', waited: false, sandbox: null, refused: null };
+  // Approved on the card: it runs as the card said, outside the sandbox (a confined one stays in its own).
+  return {
+    decision: await waitForApproval(scope, call.id),
+    waited: true,
+    sandbox: confined ? run : null,
+    refused: null,
+  };
 }

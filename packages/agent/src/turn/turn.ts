@@ -9,6 +9,8 @@ import type { McpServerRecord, SessionRows, TurnRows } from '@threadline/store';
 import type { ProviderClient } from '../provider/client';
 import type { TurnCheckpoint } from '../checkpoints/turn';
 import type { ToolRegistry } from '../tools/registry';
+import type { DelegateRequest, ToolResult } from '../tools/types';
+import type { HelperScope } from './helperScope';
 import { presentSession, sessionFolder } from '../workspace/sessionFolder';
 import type { TurnDeps } from './deps';
 import type { SessionRuntime } from './sessionRuntime';
@@ -48,6 +50,13 @@ export class Turn {
   readonly mcpServers: readonly McpServerRecord[];
   /** The session's row after the turn's last write of it (the user message), for session.updated. */
   shown: SessionSummary;
+  /**
+   * Runs a delegate call's tasks in helpers (helpers/runHelpers.ts), set by whoever starts a chat
+   * turn; null in a helper's own turn (helpers work one level deep) and outside a chat turn.
+   */
+  delegate: ((toolCallId: string, args: DelegateRequest) => Promise<ToolResult>) | null = null;
+  /** Set when this is a helper's turn (helpers/helperTurn.ts): its prompt, memory and boundary. */
+  readonly helper: HelperScope | null = null;
   private registry: ToolRegistry | null = null;
   private servers: number | null = null;
   private place: { folder: string } | { error: string } | null = null;
