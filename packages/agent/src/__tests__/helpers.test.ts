@@ -5,7 +5,15 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AppEvent, HelperSummary } from '@threadline/protocol';
 import { startHarness, type Harness } from './harness';
-import { delegatingModel, helperRequests, isHelperRequest, requestText, sent, taskOf } from './helpersScript';
+import {
+  delegatingModel,
+  helperRequests,
+  isHelperRequest,
+  requestText,
+  sent,
+  taskOf,
+  toolNames,
+} from './helpersScript';
 
 let h: Harness;
 afterEach(async () => h?.close());
@@ -52,7 +60,7 @@ describe('delegate with three explore tasks', () => {
         expect(seen).not.toContain('PARENT-SECRET-42');
         expect(seen).not.toContain('look around');
         // Depth 1: no delegate among its tools; explore: read-only ones (and commands, read-only).
-        const tools = (r.tools ?? []).map((t) => t.function.name);
+        const tools = toolNames(r);
         expect(tools).not.toContain('delegate');
         expect(tools).not.toContain('write_file');
         expect(tools).toContain('read_file');

@@ -175,7 +175,7 @@ describe("a helper's file changes", () => {
     // What it changed is in its report and in the parent's memory.
     const result = h.history().find((m) => m.role === 'tool' && m.meta?.toolName === 'delegate')!;
     expect(result.content).toContain('Files it changed: from-helper.txt');
-    const undo = await h.api['checkpoints.restore']({ checkpointId: checkpoints[0]!.id });
+    const undo = await h.api['checkpoints.restore']({ checkpointId: checkpoints[0]!.id, force: false });
     expect(undo.applied).toBe(true);
     expect(existsSync(file)).toBe(false);
   });

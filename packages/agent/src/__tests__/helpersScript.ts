@@ -6,8 +6,12 @@ import { expect } from 'vitest';
 /** What a request carried, as a test reads it back. */
 export interface SentRequest {
   messages: RequestMessage[];
-  tools?: { function: { name: string } }[];
+  tools?: unknown[];
 }
+
+/** The names of the tools a request offered. */
+export const toolNames = (req: SentRequest): string[] =>
+  (req.tools ?? []).map((t) => (t as { function: { name: string } }).function.name);
 
 /** A helper's requests say so in their system prompt (helpers/roles.ts helperPrompt). */
 export const isHelperRequest = (req: SentRequest): boolean =>
