@@ -8,6 +8,7 @@ import { InstructionsChip } from './InstructionsChip';
 import { SessionApprovals } from './SessionApprovals';
 import { IconMemory, IconPlus, IconSidebar } from './Icons';
 import { MessageList } from './MessageList';
+import { HelperDialog } from './HelperDialog';
 import { ModelSwitcher } from './ModelSwitcher';
 import { ToolShareNotice } from './ToolShareNotice';
 import { McpReviewNotice } from './McpToolReview';
@@ -117,6 +118,7 @@ export function ChatView() {
       <ToolShareNotice sessionId={sessionId} />
       <McpReviewNotice sessionId={sessionId} />
       <Composer sessionId={sessionId} />
+      <HelperDialog />
     </main>
   );
 }

@@ -8,6 +8,7 @@ import type { SettingsTab } from '../store/types';
 import { IconX } from './Icons';
 import { LanguageSwitch } from './LanguageSwitch';
 import { McpSettings } from './McpSettings';
+import { HelperSettings } from './HelperSettings';
 import { ProviderForm } from './ProviderForm';
 import { ReachSettings } from './ReachSettings';
 import { UsageSettings } from './UsageSettings';
@@ -19,7 +20,7 @@ import { SettingField, type SettingsPartProps } from './form/SettingField';
 import { useApplySettings } from '../hooks/useApplySettings';
 
 type Tab = SettingsTab;
-const TABS: Tab[] = ['general', 'providers', 'context', 'tools', 'usage'];
+const TABS: Tab[] = ['general', 'providers', 'context', 'tools', 'helpers', 'usage'];
 const LEVELS: VisibilityLevel[] = ['off', 'brief', 'debug'];
 
 function General() {
@@ -339,6 +340,7 @@ export function SettingsPage() {
         {tab === 'providers' && <Providers editActive={opened === 'providers'} />}
         {tab === 'context' && <Context />}
         {tab === 'tools' && <McpSettings />}
+        {tab === 'helpers' && <HelperSettings />}
         {tab === 'usage' && <UsageSettings />}
       </div>
     </div>
