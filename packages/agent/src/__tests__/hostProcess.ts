@@ -3,10 +3,11 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { TestUser } from '@threadline/fake-llm/testUser';
 import type { AppEvent, RpcResult } from '@threadline/protocol';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const repoRoot = path.resolve(here, '../../../..');
+export const repoRoot = path.resolve(here, '../../../..');
 
 /** One host process (fixtures/host.ts) speaking JSON lines: route calls in, results and events out. */
 export class Host {
@@ -16,14 +17,16 @@ export class Host {
   private readonly eventWaiters: { pred: (e: AppEvent) => boolean; resolve: () => void }[] = [];
   readonly ready: Promise<void>;
 
-  constructor(dbFile: string, llmUrl: string, dir: string) {
-    this.child = spawn(
-      process.execPath,
-      ['--import', 'tsx', path.join(here, 'fixtures/host.ts'), dbFile, llmUrl, dir],
-      {
-        cwd: repoRoot,
-      },
-    );
+  constructor(
+    dbFile: string,
+    llmUrl: string,
+    dir: string,
+    /** Run as another user (`@threadline/fake-llm/testUser`): its argv and environment. */
+    as?: { argv: TestUser['argv']; env: NodeJS.ProcessEnv },
+  ) {
+    const args = ['--import', 'tsx', path.join(here, 'fixtures/host.ts'), dbFile, llmUrl, dir];
+    const run = as ? as.argv(process.execPath, args) : { command: process.execPath, args };
+    this.child = spawn(run.command, run.args, { cwd: repoRoot, ...(as ? { env: as.env } : {}) });
     let buf = '';
     let onReady: () => void = () => {};
     this.ready = new Promise((r) => (onReady = r));
