@@ -233,6 +233,9 @@ describe('browser mode with the real runtime', () => {
     // Never sent: taken out of the composer, it is deleted.
     expect(await ok('attachments.discard', { id: note.id })).toEqual({ deleted: true });
 
+    // Helpers: none in this session (their runs are packages/agent's helpers tests).
+    expect(await ok('helpers.list', { sessionId })).toEqual([]);
+
     // Export, then delete.
     expect(await ok<{ mime: string }>('sessions.export', { id: sessionId, format: 'markdown' })).toMatchObject({
       mime: 'text/markdown',

@@ -158,6 +158,22 @@ describe('Stop during helpers', () => {
   });
 });
 
+describe('a helper whose session is deleted while it runs', () => {
+  it('stops; the call still ends, with its section', async () => {
+    h = await delegating([{ task: 'Wait.' }], () => null);
+    const hold = h.llm.hold((req) => isHelperRequest(req));
+    await h.api['chat.send']({ sessionId: h.sessionId, text: 'go' });
+    await until(() => expect(hold.held()).toBe(1));
+    const [helper] = await h.api['helpers.list']({ sessionId: h.sessionId });
+    await h.api['sessions.delete']({ id: helper!.id });
+    await h.api.idle(h.sessionId);
+    expect(await h.api['helpers.list']({ sessionId: h.sessionId })).toEqual([]);
+    const result = h.history().find((m) => m.role === 'tool' && m.meta?.toolName === 'delegate')!;
+    expect(result.content).toContain('## Helper 1 of 1');
+    expect(result.content).toContain('0 of 1 helpers finished');
+  });
+});
+
 describe("a helper's file changes", () => {
   it("belong to the parent turn's checkpoint: Undo takes them back", async () => {
     h = await delegating([{ task: 'Write it.', role: 'work' }], () => ({

@@ -114,14 +114,24 @@ export class HelperRun {
       rt.running = null;
       rt.clearStep();
     }
-    const history = deps.sessions.get(this.id).history;
-    const outcome: HelperOutcome = crashed
-      ? { status: 'failed', report: null, error: crashed }
-      : outcomeOf(history, abort.signal.aborted);
-    const messages = workMessages(history);
-    // What it verified goes into the parent's memory by the memory engine's rules: no summary call.
-    if (messages.length > 0) await refreshSessionMemory(parent, { at: 'committed', messages }, { always: true });
-    this.end(outcome, findingsOf(this.id, messages, deps.now(), deps.newId));
+    try {
+      const history = deps.sessions.get(this.id).history;
+      const outcome: HelperOutcome = crashed
+        ? { status: 'failed', report: null, error: crashed }
+        : outcomeOf(history, abort.signal.aborted);
+      const messages = workMessages(history);
+      // What it verified goes into the parent's memory by the memory engine's rules: no summary call.
+      if (messages.length > 0) await refreshSessionMemory(parent, { at: 'committed', messages }, { always: true });
+      this.end(outcome, findingsOf(this.id, messages, deps.now(), deps.newId));
+    } catch (err) {
+      // Its session went meanwhile (deleted), or the store failed: the call still gets its section.
+      this.section = reportSection(
+        plan,
+        this.of,
+        { status: 'failed', report: null, error: errorMessage(err) },
+        NO_FINDINGS,
+      );
+    }
   }
 
   /** Its turn: its own session and budget, the parent's boundary, its own deps view (tools, events). */

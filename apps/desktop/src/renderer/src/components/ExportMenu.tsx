@@ -18,6 +18,16 @@ export function download(filename: string, mime: string, content: string): void 
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
+/** Exports a session (a helper's too) and saves the file; throws what the runtime refused. */
+export async function saveExport(
+  id: string,
+  format: 'markdown' | 'json',
+  branches: 'active' | 'all' = 'active',
+): Promise<void> {
+  const file = await call('sessions.export', { id, format, branches });
+  download(file.filename, file.mime, file.content);
+}
+
 /** The menu's entries: the branch shown, then every version (after a separator). */
 const EXPORTS: ReadonlyArray<{
   format: 'markdown' | 'json';
@@ -50,8 +60,7 @@ export function ExportMenu({ sessionId }: { sessionId: string }) {
   const run = async (format: 'markdown' | 'json', branches: 'active' | 'all' = 'active') => {
     setOpen(false);
     try {
-      const file = await call('sessions.export', { id: sessionId, format, branches });
-      download(file.filename, file.mime, file.content);
+      await saveExport(sessionId, format, branches);
     } catch (err) {
       showToast(t('export.failed', { message: errorMessage(err) }));
     }

@@ -5,9 +5,8 @@ import { buildRows, type Row } from '../lib/transcript';
 import { errorNoticeText } from '../lib/reasons';
 import { taskLine } from '../lib/helpers';
 import { useAppStore } from '../store';
-import { call } from '../transport';
 import { Dialog } from './Dialog';
-import { download } from './ExportMenu';
+import { saveExport } from './ExportMenu';
 import { IconAlert, IconDownload, IconStop } from './Icons';
 import { Markdown } from './Markdown';
 import { NoticeChip } from './NoticeChip';
@@ -90,8 +89,7 @@ export function HelperDialog() {
   if (!helperId) return null;
   const exportIt = async () => {
     try {
-      const file = await call('sessions.export', { id: helperId, format: 'markdown' });
-      download(file.filename, file.mime, file.content);
+      await saveExport(helperId, 'markdown');
     } catch (err) {
       showToast(t('export.failed', { message: errorMessage(err) }));
     }

@@ -6,8 +6,7 @@ import { formatTokens } from '../i18n';
 import { formatCost } from '../lib/cost';
 import { taskLine, usedTokens } from '../lib/helpers';
 import { useAppStore } from '../store';
-import { call } from '../transport';
-import { download } from './ExportMenu';
+import { saveExport } from './ExportMenu';
 import { IconChevron, IconDownload, IconFile } from './Icons';
 import { Markdown } from './Markdown';
 import { ToolCallCard } from './ToolCallCard';
@@ -36,8 +35,7 @@ export function HelperRow({ helper, of }: { helper: HelperSummary; of: number })
   const calls = helper.toolCalls.reduce((n, c) => n + c.count, 0);
   const exportIt = async () => {
     try {
-      const file = await call('sessions.export', { id: helper.id, format: 'markdown' });
-      download(file.filename, file.mime, file.content);
+      await saveExport(helper.id, 'markdown');
     } catch (err) {
       showToast(t('export.failed', { message: errorMessage(err) }));
     }
