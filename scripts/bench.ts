@@ -1,10 +1,10 @@
 // `pnpm bench`: the benchmark figures. Engine (view assembly, deterministic compaction, cold
 // token counting, per-strategy quality table over the transcripts) then store (append, reopen,
 // size, RSS), ui, runtime (issue 14's figures), cache (issue 24: how much of each request repeats
-// the one before, per strategy), delegate (issue 39: the parent's peak context exploring alone or
-// with helpers). `pnpm bench -- --quick` runs smaller sizes;
-// `--only context|cold|store|ui|runtime|stall|cache|delegate` one part; `--json` prints the runtime
-// figures as one JSON object on stdout (every table and progress line goes to stderr then).
+// the one before, per strategy), checkpoints, delegate (issue 39: the parent's peak context
+// exploring alone or with helpers). `pnpm bench -- --quick` runs smaller sizes;
+// `--only context|cold|store|ui|runtime|stall|cache|checkpoints|delegate` one part; `--json` prints
+// the runtime figures as one JSON object on stdout (every table and progress line goes to stderr then).
 import { resolve } from 'node:path';
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -62,6 +62,12 @@ if (!only || only === 'stall') {
   console.log('\n=== request loop under load ===');
   const { measureStall, printStall } = await import('../apps/server/bench/stall');
   printStall(await measureStall());
+}
+
+if (!only || only === 'checkpoints') {
+  console.log('\n=== checkpoints ===');
+  const { measureCheckpoints, printCheckpoints } = await import('../packages/agent/bench/checkpoints');
+  printCheckpoints(await measureCheckpoints({ quick }));
 }
 
 if (!only || only === 'delegate') {
