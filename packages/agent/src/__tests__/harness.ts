@@ -87,7 +87,8 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       await api['chat.send']({ sessionId: session.id, text });
       await api.idle(session.id);
     },
-    waitFor(type, pred, timeoutMs = 8000) {
+    // Long enough for a busy machine (a sandboxed command, a tsx start): it waits on events, not time.
+    waitFor(type, pred, timeoutMs = 30_000) {
       type E = Extract<AppEvent, { type: typeof type }>;
       const hit = events.find((e): e is E => e.type === type && (!pred || pred(e as E)));
       if (hit) return Promise.resolve(hit);
