@@ -81,7 +81,7 @@ export class HelperRun {
 
   /** Runs it to its end (never throws); a parent already stopped stops it before it starts. */
   async run(): Promise<void> {
-    const { parent, plan } = this;
+    const { parent } = this;
     const { deps } = parent;
     if (parent.signal.aborted) return this.end({ status: 'stopped', report: null, error: null }, NO_FINDINGS);
     this.row = deps.store.helpers.started(this.id);
@@ -93,20 +93,12 @@ export class HelperRun {
     const rt = deps.runtime(this.id);
     rt.busy = true;
     rt.abort = abort;
-    let crashed: string | null = null;
+    // Its whole run, to its row's end: what idle, delete and dispose wait for (a Stop does not
+    // wait for it: the parent's turn ends at once, the helper when it sees the signal).
+    const whole = this.turnAndEnd(abort.signal);
+    rt.running = whole;
     try {
-      const turn = this.turn(abort.signal);
-      deps.sessions.commit(
-        this.id,
-        { messages: [{ role: 'user', content: plan.task }] },
-        { model: turn.profile.model },
-      );
-      // Never a manual compaction, whatever the task says: it is not the user's message.
-      const work = runTurn(turn, { text: plan.task, manual: null });
-      rt.running = work;
-      await work;
-    } catch (err) {
-      crashed = errorMessage(err);
+      await whole;
     } finally {
       parent.signal.removeEventListener('abort', stop);
       rt.busy = false;
@@ -114,11 +106,30 @@ export class HelperRun {
       rt.running = null;
       rt.clearStep();
     }
+  }
+
+  /** Its turn, then its end: the outcome, its findings merged into the parent's memory, its row. */
+  private async turnAndEnd(signal: AbortSignal): Promise<void> {
+    const { parent, plan } = this;
+    const { deps } = parent;
+    let crashed: string | null = null;
+    try {
+      const turn = this.turn(signal);
+      deps.sessions.commit(
+        this.id,
+        { messages: [{ role: 'user', content: plan.task }] },
+        { model: turn.profile.model },
+      );
+      // Never a manual compaction, whatever the task says: it is not the user's message.
+      await runTurn(turn, { text: plan.task, manual: null });
+    } catch (err) {
+      crashed = errorMessage(err);
+    }
     try {
       const history = deps.sessions.get(this.id).history;
       const outcome: HelperOutcome = crashed
         ? { status: 'failed', report: null, error: crashed }
-        : outcomeOf(history, abort.signal.aborted);
+        : outcomeOf(history, signal.aborted);
       const messages = workMessages(history);
       // What it verified goes into the parent's memory by the memory engine's rules: no summary call.
       if (messages.length > 0) await refreshSessionMemory(parent, { at: 'committed', messages }, { always: true });
