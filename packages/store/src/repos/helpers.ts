@@ -92,11 +92,12 @@ export function createHelpersRepo(ctx: RepoContext): HelpersRepo {
     "UPDATE helpers SET status = 'interrupted', ended_at = ? WHERE status IN ('queued', 'running')",
   );
   // What each helper called: the names in its assistant messages' tool_calls, first called first.
+  // (Grouped by the expression: a bare `name` there would be messages.name, the same for all.)
   const calls = db.prepare<[string], { id: string; name: string | null; n: number }>(
     `SELECT m.session_id AS id, json_extract(tc.value, '$.function.name') AS name, COUNT(*) AS n
        FROM helpers h JOIN messages m ON m.session_id = h.session_id, json_each(m.tool_calls) tc
       WHERE h.parent_session_id = ? AND m.role = 'assistant' AND m.tool_calls IS NOT NULL AND json_valid(m.tool_calls)
-      GROUP BY m.session_id, name ORDER BY MIN(m.seq)`,
+      GROUP BY m.session_id, json_extract(tc.value, '$.function.name') ORDER BY MIN(m.seq), MIN(tc.key)`,
   );
 
   const mustGet = (id: string): StoredHelper => {
