@@ -118,7 +118,8 @@ describe('delegate with three explore tasks', () => {
     expect(cost.helpers?.returnedTokens).toBe(list.reduce((n, x) => n + (x.returnedTokens ?? 0), 0));
     // Its own calls apart: the conversation's requests and its title.
     expect(cost.total.calls).toBe(all.length - 6 + (h.llm.chatRequests().length - all.length));
-  });
+    // Three helpers' turns and the file's first start of the runtime: tens of seconds on a busy machine.
+  }, 120_000);
 
   it('runs one at a time with a model on this machine (the default for a local provider)', async () => {
     h = await explorersHarness(null);

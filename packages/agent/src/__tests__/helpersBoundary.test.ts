@@ -51,7 +51,8 @@ describe("an explore helper's commands change nothing", () => {
     expect(result.meta?.sandboxed).toBe('bwrap');
     // Its report tells the parent it could not.
     expect(helper!.report).toMatch(/Read-only file system/);
-  });
+    // The file's first sandboxed command (bwrap detection included): tens of seconds on a busy machine.
+  }, 120_000);
 
   it('is refused where there is no sandbox, whatever the policy', async () => {
     h = await delegating([{ task: 'Write a file.' }], shellCall('echo made > made.txt'), {

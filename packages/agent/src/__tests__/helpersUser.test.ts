@@ -68,5 +68,6 @@ describe.skipIf(process.platform === 'win32')('explore helpers as an unprivilege
     )!;
     expect(result.content).toMatch(/Read-only file system|^Error: refused: this helper only reads/);
     expect(worker!.report).toContain('exit code: 0');
-  });
+    // A host process as another user, and real sandboxed commands: tens of seconds on a busy machine.
+  }, 120_000);
 });
