@@ -41,18 +41,22 @@ function delegating(
 const shellCall = (command: string) => () => ({ name: 'shell', arguments: { command } });
 
 describe("an explore helper's commands change nothing", () => {
-  it.skipIf(NO_BWRAP !== null)('a write runs in a read-only sandbox and fails there', async () => {
-    h = await delegating([{ task: 'Write a file.' }], shellCall('echo made > made.txt'));
-    await h.turn('go');
-    expect(existsSync(path.join(h.dir, 'made.txt'))).toBe(false);
-    const [helper] = await h.api['helpers.list']({ sessionId: h.sessionId });
-    const result = (await h.api['messages.list']({ sessionId: helper!.id })).find((m) => m.role === 'tool')!;
-    expect(result.content).toMatch(/Read-only file system/);
-    expect(result.meta?.sandboxed).toBe('bwrap');
-    // Its report tells the parent it could not.
-    expect(helper!.report).toMatch(/Read-only file system/);
-    // The file's first sandboxed command (bwrap detection included): tens of seconds on a busy machine.
-  }, 120_000);
+  it.skipIf(NO_BWRAP !== null)(
+    'a write runs in a read-only sandbox and fails there',
+    async () => {
+      h = await delegating([{ task: 'Write a file.' }], shellCall('echo made > made.txt'));
+      await h.turn('go');
+      expect(existsSync(path.join(h.dir, 'made.txt'))).toBe(false);
+      const [helper] = await h.api['helpers.list']({ sessionId: h.sessionId });
+      const result = (await h.api['messages.list']({ sessionId: helper!.id })).find((m) => m.role === 'tool')!;
+      expect(result.content).toMatch(/Read-only file system/);
+      expect(result.meta?.sandboxed).toBe('bwrap');
+      // Its report tells the parent it could not.
+      expect(helper!.report).toMatch(/Read-only file system/);
+      // The file's first sandboxed command (bwrap detection included): tens of seconds on a busy machine.
+    },
+    120_000,
+  );
 
   it('is refused where there is no sandbox, whatever the policy', async () => {
     h = await delegating([{ task: 'Write a file.' }], shellCall('echo made > made.txt'), {
