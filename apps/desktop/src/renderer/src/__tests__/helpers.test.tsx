@@ -129,6 +129,22 @@ describe('helper rows', () => {
     expect(within(done).getByTestId('helper-ran').textContent).toBe('shell × 1');
     fireEvent.click(within(done).getByTestId('helper-head'));
     expect(within(done).queryByTestId('helper-body')).toBeNull();
+    // With a price for its model, the row shows what it cost too.
+    await act(async () => {
+      fake.emit({
+        type: 'helper.updated',
+        sessionId: 's1',
+        helper: helper({
+          id: 'h2',
+          index: 1,
+          status: 'done',
+          usage: { ...EMPTY_USAGE_TOTALS, calls: 1, promptTokens: 900, completionTokens: 100, cost: 0.0123 },
+        }),
+      });
+    });
+    expect(within(within(card).getAllByTestId('helper-row')[1]!).getByTestId('helper-tokens').textContent).toBe(
+      '1.0K tokens · $0.012',
+    );
   });
 
   it("a helper's session never joins the sessions list", async () => {

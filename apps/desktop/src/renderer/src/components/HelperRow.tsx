@@ -62,7 +62,12 @@ export function HelperRow({ helper, of }: { helper: HelperSummary; of: number })
             {t('helpers.calls', { count: calls })}
           </span>
           <span className="helper-tokens" data-testid="helper-tokens" data-value={usedTokens(helper.usage)}>
-            {t('helpers.tokens', { tokens: formatTokens(usedTokens(helper.usage)) })}
+            {helper.usage.cost !== null && helper.usage.cost > 0
+              ? t('helpers.tokensCost', {
+                  tokens: formatTokens(usedTokens(helper.usage)),
+                  cost: formatCost(helper.usage.cost, t),
+                })
+              : t('helpers.tokens', { tokens: formatTokens(usedTokens(helper.usage)) })}
           </span>
         </span>
         <span className={`badge badge-${badgeOf(status)}`} data-testid="helper-status">
