@@ -52,4 +52,5 @@ export {
   type StoredAttachment,
 } from './types';
 export type { CheckpointsRepo, NewCheckpoint } from './checkpointTypes';
+export { PROJECT_CAPS, type ProjectMemoryRepo, type ProposedFact, type FactCheck } from './projectTypes';
 export type { HelpersRepo, NewHelper, StoredHelper, HelperEnd, HelperToolCalls } from './helperTypes';

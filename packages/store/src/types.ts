@@ -23,6 +23,7 @@ import type {
 } from '@threadline/protocol';
 import type { BranchHint, MemoryRefresh, MemoryRefreshResult, MemoryRepo } from './memoryTypes';
 import type { CheckpointsRepo } from './checkpointTypes';
+import type { ProjectMemoryRepo } from './projectTypes';
 import type { HelpersRepo } from './helperTypes';
 
 /**
@@ -551,6 +552,8 @@ export interface Store {
   attachments: AttachmentsRepo;
   usage: UsageRepo;
   checkpoints: CheckpointsRepo;
+  /** Project memory: facts kept across the sessions of a working folder. */
+  projectMemory: ProjectMemoryRepo;
   helpers: HelpersRepo;
   turns: TurnsRepo;
   /** Runs several repository changes as one transaction: all of them or none. */

@@ -132,7 +132,7 @@ export class HelperRun {
         : outcomeOf(history, signal.aborted);
       const messages = workMessages(history);
       // What it verified goes into the parent's memory by the memory engine's rules: no summary call.
-      if (messages.length > 0) await refreshSessionMemory(parent, { at: 'committed', messages }, { always: true });
+      if (messages.length > 0) await refreshSessionMemory(parent, { at: 'committed', messages });
       this.end(outcome, findingsOf(this.id, messages, deps.now(), deps.newId));
     } catch (err) {
       // Its session went meanwhile (deleted), or the store failed: the call still gets its section.
@@ -156,7 +156,7 @@ export class HelperRun {
       toolsFor: (sessionId) => (sessionId === this.id ? registry : parent.deps.toolsFor(sessionId)),
       emit: (e) => {
         parent.deps.emit(e);
-        if (e.sessionId === this.id) this.observe(e);
+        if ('sessionId' in e && e.sessionId === this.id) this.observe(e);
       },
     };
     const session = deps.store.sessions.get(this.id);

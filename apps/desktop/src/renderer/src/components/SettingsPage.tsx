@@ -14,6 +14,7 @@ import { ReachSettings } from './ReachSettings';
 import { UsageSettings } from './UsageSettings';
 import { SandboxState } from './SandboxState';
 import { CustomInstructionsSetting } from './CustomInstructionsSetting';
+import { ProjectMemorySettings } from './ProjectMemorySettings';
 import { Segmented, SettingRow, Toggle } from './SettingsControls';
 import { FormBanner } from './form/Field';
 import { SettingField, type SettingsPartProps } from './form/SettingField';
@@ -277,6 +278,7 @@ function Context() {
           testId="pre-tool-gate"
         />
       </SettingRow>
+      <ProjectMemorySettings {...part} />
       <FormBanner banner={error ? { tone: 'error', text: error, testId: 'settings-error' } : null} />
     </section>
   );
