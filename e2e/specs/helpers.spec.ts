@@ -84,7 +84,7 @@ test('helper rows: live, waiting for approval, opened and closed, their conversa
   await app.setLook('en', 'light');
 
   // Approved in the parent's chat: the helper goes on and reports; the turn ends.
-  await waiting.getByRole('button', { name: 'Approve', exact: true }).click();
+  await waiting.getByTestId('approve').click();
   await app.waitIdle();
   await expect(rows.nth(2)).toHaveAttribute('data-status', 'done');
   await expect(card).toHaveAttribute('data-status', 'ok');

@@ -7,6 +7,7 @@ import type { Strategy } from './settings';
 import type { ProviderProfile } from './providers';
 import type { SessionSummary, ToolAccess, ToolDiff, ToolSandbox } from './routes';
 import type { SessionCost } from './usage';
+import type { RuleNote, RuleOptions } from './rules';
 import type { HelperSummary } from './helpers';
 
 /**
@@ -54,6 +55,10 @@ export type AppEvent =
       sandbox?: ToolSandbox;
       /** The change a file tool would make (edit_file, write_file), when the call asks. */
       diff?: ToolDiff;
+      /** When it asks: the rules its card can save, built from the call. */
+      rules?: RuleOptions;
+      /** The rule that decided it (an `ask` rule; allow and deny rules are named in the result's `meta.rule`). */
+      rule?: RuleNote;
     }
   | {
       type: 'tool.finished';
@@ -101,6 +106,8 @@ export type AppEvent =
     }
   /** A checkpoint was taken at the end of a turn, or undone / redone. */
   | { type: 'checkpoint.updated'; sessionId: string; checkpoint: Checkpoint }
+  /** A permission rule was saved, changed or revoked (a card, Settings): the lists showing rules read them again. */
+  | { type: 'rules.changed' }
 
   /** A profile changed outside the form (the window learned from a provider's error). */
   | { type: 'providers.changed'; sessionId: string; profile: ProviderProfile }
@@ -130,6 +137,7 @@ export const APP_EVENT_TYPES: readonly AppEventType[] = [
   'checkpoint.updated',
   'providers.changed',
   'memory.updated',
+  'rules.changed',
   'project.updated',
   'helper.updated',
 ];

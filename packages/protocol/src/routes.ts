@@ -13,6 +13,7 @@ import { mcpRoutes } from './routes/mcp';
 import { memoryRoutes } from './routes/memory';
 import { projectRoutes } from './routes/project';
 import { providerRoutes } from './routes/providers';
+import { rulesRoutes } from './routes/rules';
 import { searchRoutes } from './routes/search';
 import { sandboxRoutes } from './routes/sandbox';
 import { sessionRoutes } from './routes/sessions';
@@ -79,6 +80,7 @@ export const ROUTE_DOMAINS = {
   instructions: instructionsRoutes,
   checkpoints: checkpointRoutes,
   usage: usageRoutes,
+  rules: rulesRoutes,
   helpers: helperRoutes,
 } as const;
 
@@ -99,6 +101,7 @@ export const ROUTES = {
   ...instructionsRoutes,
   ...checkpointRoutes,
   ...usageRoutes,
+  ...rulesRoutes,
   ...helperRoutes,
 };
 export type Routes = typeof ROUTES;

@@ -87,7 +87,7 @@ describe("an explore helper's commands change nothing", () => {
 
 describe("a helper's approval card", () => {
   it("appears for the parent's chat and waits; a deny with a reason reaches the helper", async () => {
-    h = await delegating([{ task: 'Change the file.', role: 'work' }], shellCall('echo changed > w.txt'), {
+    h = await delegating([{ task: 'Change the file.', role: 'work' }], shellCall('touch w.txt'), {
       settings: { approvalPolicy: 'ask' },
     });
     await h.api['chat.send']({ sessionId: h.sessionId, text: 'go' });
@@ -105,7 +105,7 @@ describe("a helper's approval card", () => {
       toolCallId: asked.toolCall.id,
       decision: 'deny',
       reason: 'not in this folder',
-      remember: true,
+      remember: { scope: 'session', matches: [asked.rules!.parts[0]!.options.at(-1)!] },
     });
     await h.api.idle(h.sessionId);
     expect(existsSync(path.join(h.dir, 'w.txt'))).toBe(false);
@@ -116,16 +116,21 @@ describe("a helper's approval card", () => {
     );
     const [ended] = await h.api['helpers.list']({ sessionId: h.sessionId });
     expect(ended!.report).toContain('not in this folder');
-    // "Always" decides for the parent's session (the helper's rules are its parent's).
-    expect(await h.api['approvals.list']({ sessionId: h.sessionId })).toEqual({ shell: 'deny' });
-    expect(await h.api['approvals.list']({ sessionId: helper!.id })).toEqual({});
+    // "Deny … in this session" is a rule of the parent's session (the helper's rules are its parent's).
+    expect((await h.api['rules.list']({})).map((r) => [r.decision, r.scope])).toEqual([
+      ['deny', { kind: 'session', sessionId: h.sessionId }],
+    ]);
   });
 
   it("follows the parent's rules: a tool the session denies is denied to its helpers", async () => {
     h = await delegating([{ task: 'Change the file.', role: 'work' }], shellCall('echo changed > w.txt'), {
       settings: { approvalPolicy: 'auto' },
     });
-    await h.api['approvals.set']({ sessionId: h.sessionId, toolName: 'shell', policy: 'deny' });
+    await h.api['rules.save']({
+      decision: 'deny',
+      match: { kind: 'command', tool: 'shell', words: [], more: true, sandbox: 'also_outside' },
+      scope: { kind: 'session', sessionId: h.sessionId },
+    });
     await h.turn('go');
     expect(existsSync(path.join(h.dir, 'w.txt'))).toBe(false);
     const [helper] = await h.api['helpers.list']({ sessionId: h.sessionId });

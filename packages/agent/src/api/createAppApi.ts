@@ -29,6 +29,7 @@ import { configRoutes } from './configRoutes';
 import { guardRoutes } from './errors';
 import { instructionsRoutes } from './instructionsRoutes';
 import { mcpRoutes } from './mcpRoutes';
+import { rulesRoutes } from './rulesRoutes';
 import { sandboxRoutes } from './sandboxRoutes';
 import { checkpointRoutes } from './checkpointRoutes';
 import { CheckpointService, appFiles, type CheckpointOptions } from '../checkpoints/service';
@@ -172,6 +173,7 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     ...mcpRoutes(ctx, mcp),
     ...modelRoutes(ctx),
     ...sandboxRoutes(ctx),
+    ...rulesRoutes(ctx),
     ...instructionsRoutes(ctx),
     ...checkpointRoutes(ctx, checkpoints),
     ...usageRoutes(ctx),

@@ -1,4 +1,4 @@
-import type { ApprovalPolicy, ProviderProfile, SessionSummary } from '@threadline/protocol';
+import type { ProviderProfile, Rule, SessionSummary } from '@threadline/protocol';
 import type { ProviderClient } from '../provider/client';
 import type { TurnDeps } from '../turn/deps';
 import type { HelperScope } from '../turn/helperScope';
@@ -30,7 +30,7 @@ export class HelperTurn extends Turn {
       // Its own small rows are never read: the parent's answer for them (below).
       rows: {
         session: init.session,
-        rows: { approvals: {}, systemPrompt: null, sandboxNetwork: false },
+        rows: { rules: [], systemPrompt: null, sandboxNetwork: false },
         mcpServers: [],
       },
       settings: parent.settings,
@@ -46,8 +46,8 @@ export class HelperTurn extends Turn {
     return this.parent.folder();
   }
 
-  override policyOverride(toolName: string): ApprovalPolicy | null {
-    return this.parent.policyOverride(toolName);
+  override storedRules(): readonly Rule[] {
+    return this.parent.storedRules();
   }
 
   override sandboxNetwork(): boolean {

@@ -93,8 +93,9 @@ export function buildSessionView(turn: Turn): SessionView {
   countNewMessages(deps.store, snap, profile.model);
   // A helper reads its parent's facts (read-only, as they were when it started), never its own.
   const memoryBlock = turn.helper ? turn.helper.memoryBlock : usesMemoryBlock(settings) ? memoryBlockFor(snap) : null;
-  const shellPolicy = turn.policyOverride('shell') ?? settings.approvalPolicy;
-  const commands = commandsSentence(shellPolicy, deps.sandbox?.current() ?? null, () => turn.sandboxNetwork());
+  const commands = commandsSentence(settings.approvalPolicy, deps.sandbox?.current() ?? null, () =>
+    turn.sandboxNetwork(),
+  );
   const base = systemPrompt({
     folder: promptFolder(turn),
     platform: deps.workspace.platform,

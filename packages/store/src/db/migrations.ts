@@ -4,6 +4,7 @@
 import type Database from 'better-sqlite3';
 import { RECOUNT_SQL } from '../repos/messages';
 import { packOutput } from './outputCodec';
+import { migrateApprovalsToRules, V21_RULES } from './rulesMigration';
 
 export interface Migration {
   version: number;
@@ -532,11 +533,11 @@ CREATE INDEX idx_project_facts_status ON project_facts(project, status, created_
 `;
 
 /**
- * Version 21 (issue 39): helpers (the delegate tool). A helper is a session of its own, linked to
+ * Version 22 (issue 39): helpers (the delegate tool). A helper is a session of its own, linked to
  * the session whose call started it (`parent_id`: hidden from the list, deleted with it), and a
  * `helpers` row with its task, role, model, status and report.
  */
-const V21_HELPERS = `
+const V22_HELPERS = `
 ALTER TABLE sessions ADD COLUMN parent_id TEXT REFERENCES sessions(id) ON DELETE CASCADE;
 CREATE INDEX idx_sessions_parent ON sessions(parent_id) WHERE parent_id IS NOT NULL;
 CREATE TABLE helpers (
@@ -589,7 +590,13 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   { version: 18, description: 'attachment thumbnails, attachments by age', sql: V18_ATTACHMENT_THUMBS },
   { version: 19, description: 'checkpoints whose changes were overwritten', sql: V19_CHECKPOINT_STATES },
   { version: 20, description: 'project memory across sessions', sql: V20_PROJECT_MEMORY },
-  { version: 21, description: 'helpers: sessions of their own under a parent session', sql: V21_HELPERS },
+  {
+    version: 21,
+    description: 'permission rules (per-session approvals become rules)',
+    sql: V21_RULES,
+    run: migrateApprovalsToRules,
+  },
+  { version: 22, description: 'helpers: sessions of their own under a parent session', sql: V22_HELPERS },
 ]);
 
 /** The schema version this code writes. */

@@ -49,7 +49,7 @@ describe('helper rows', () => {
       'chat.approve': () => ({ ok: true }),
       'messages.list': () => [],
       'chat.state': () => ({ busy: false, partial: null, pending: [] }),
-      'approvals.list': () => ({}),
+      'rules.list': () => [],
     });
     setBridge(fake.bridge);
     off = connectEvents();
@@ -97,7 +97,7 @@ describe('helper rows', () => {
     const waiting = within(rows[0]!).getByTestId('helper-waiting');
     expect(waiting.textContent).toContain('Helper 1 asks (Task 1)');
     await act(async () => {
-      fireEvent.click(within(waiting).getByRole('button', { name: 'Approve' }));
+      fireEvent.click(within(waiting).getByTestId('approve'));
     });
     expect(fake.calls.find((c) => c.route === 'chat.approve')?.input).toEqual({
       sessionId: 'h1',

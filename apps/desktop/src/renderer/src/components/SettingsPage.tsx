@@ -11,6 +11,7 @@ import { McpSettings } from './McpSettings';
 import { HelperSettings } from './HelperSettings';
 import { ProviderForm } from './ProviderForm';
 import { ReachSettings } from './ReachSettings';
+import { RulesSettings } from './RulesSettings';
 import { UsageSettings } from './UsageSettings';
 import { SandboxState } from './SandboxState';
 import { CustomInstructionsSetting } from './CustomInstructionsSetting';
@@ -21,7 +22,7 @@ import { SettingField, type SettingsPartProps } from './form/SettingField';
 import { useApplySettings } from '../hooks/useApplySettings';
 
 type Tab = SettingsTab;
-const TABS: Tab[] = ['general', 'providers', 'context', 'tools', 'helpers', 'usage'];
+const TABS: Tab[] = ['general', 'providers', 'context', 'tools', 'rules', 'helpers', 'usage'];
 const LEVELS: VisibilityLevel[] = ['off', 'brief', 'debug'];
 
 function General() {
@@ -342,6 +343,7 @@ export function SettingsPage() {
         {tab === 'providers' && <Providers editActive={opened === 'providers'} />}
         {tab === 'context' && <Context />}
         {tab === 'tools' && <McpSettings />}
+        {tab === 'rules' && <RulesSettings />}
         {tab === 'helpers' && <HelperSettings />}
         {tab === 'usage' && <UsageSettings />}
       </div>

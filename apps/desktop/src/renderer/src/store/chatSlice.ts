@@ -78,6 +78,7 @@ export function cutPaste(text: string): string {
 export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, get) => ({
   streaming: {},
   tools: {},
+  rulesVersion: 0,
 
   enqueue(sessionId, text, attachments = []) {
     const trimmed = text.trim();
@@ -122,7 +123,7 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
     patchChat(get, sessionId, { messages: later.length ? [...sorted, ...later] : sorted });
     await Promise.all([
       get().loadChatState(sessionId),
-      get().loadApprovals(sessionId),
+      get().loadRules(sessionId),
       // The rows of its helpers (the delegate tool), when it has any to show.
       ...(hasHelpers(sorted) ? [get().loadHelpers(sessionId)] : []),
     ]);
@@ -168,6 +169,8 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
         ...(p.diff ? { diff: p.diff } : {}),
         ...(p.gate ? { gate: p.gate } : {}),
         ...(p.sandbox ? { sandbox: p.sandbox } : {}),
+        ...(p.rules ? { rules: p.rules } : {}),
+        ...(p.rule ? { rule: p.rule } : {}),
       };
     }
     set({ tools: state.busy ? tools : withoutUncommitted(tools, sessionId, stored), streaming });
@@ -222,21 +225,21 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
     }
   },
 
-  async loadApprovals(sessionId) {
-    const list = await call('approvals.list', { sessionId }).catch(() => null);
-    if (list) patchChat(get, sessionId, { approvals: list });
+  async loadRules(sessionId) {
+    const list = await call('rules.list', { sessionId }).catch(() => null);
+    if (list) patchChat(get, sessionId, { rules: list });
   },
 
-  async setApproval(sessionId, toolName, policy) {
+  async revokeRule(id) {
     try {
-      const list = await call('approvals.set', { sessionId, toolName, policy });
-      patchChat(get, sessionId, { approvals: list });
+      await call('rules.remove', { id });
     } catch (err) {
       get().showToast(errMessage(err));
     }
   },
 
-  async approve(sessionId, toolCallId, decision, remember = false, useOriginal = false, reason) {
+  async approve(sessionId, toolCallId, decision, opts = {}) {
+    const { remember, useOriginal, reason } = opts;
     const prev = get().tools[toolCallId];
     set({
       tools: {
@@ -259,10 +262,11 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
         ...(useOriginal ? { useOriginal } : {}),
         ...(decision === 'deny' && reason?.trim() ? { reason: reason.trim() } : {}),
       });
-      if (remember) await get().loadApprovals(sessionId);
+      return true;
     } catch (err) {
       if (prev) set({ tools: { ...get().tools, [toolCallId]: prev } });
       get().showToast(errMessage(err));
+      return false;
     }
   },
 
@@ -387,9 +391,18 @@ export const chatEvents: SliceEvents = (get, set) => {
               ...(e.gate ? { gate: e.gate } : {}),
               ...(e.sandbox ? { sandbox: e.sandbox } : {}),
               ...(e.diff ? { diff: e.diff } : {}),
+              ...(e.rules ? { rules: e.rules } : {}),
+              ...(e.rule ? { rule: e.rule } : {}),
             },
           },
         });
+        return;
+      }
+      case 'rules.changed': {
+        set({ rulesVersion: get().rulesVersion + 1 });
+        // The rules in force for every open session may have changed (a folder or everywhere rule).
+        for (const id of Object.keys(get().bySession))
+          if (sessionOf(get(), id).rules !== undefined) void get().loadRules(id);
         return;
       }
       case 'tool.finished':

@@ -15,7 +15,7 @@ export const CHAT_SESSION: Readonly<ChatSessionState> = {
   error: null,
   retrying: null,
   liveEpoch: 0,
-  approvals: undefined,
+  rules: undefined,
   reloadAfterTurn: false,
 };
 
