@@ -100,6 +100,7 @@ export const FOLDER_LAYERS = {
       ['checkpoints', 'tools', 'projectMemory'],
       ['mcp'],
       ['turn'],
+      ['helpers'],
       ['api'],
     ],
   },

@@ -2,11 +2,11 @@
 // token counting, per-strategy quality table over the transcripts) then store (append, reopen,
 // size, RSS), ui, runtime (issue 14's figures), cache (issue 24: how much of each request repeats
 // the one before, per strategy), checkpoints, strict (issue 36: a long tool-heavy session against a
-// strict provider and a small window: refused requests, failed compactions). `pnpm bench -- --quick`
-// runs smaller sizes; `--only context|cold|store|ui|runtime|stall|hostile|cache|checkpoints|strict` one
-// part (stall includes hostile; `--input <words>` runs only the hostile inputs whose name contains
-// them); `--json` prints the runtime figures as one JSON object
-// on stdout (every table and progress line goes to stderr then).
+// strict provider and a small window: refused requests, failed compactions), delegate (issue 39: the
+// parent's peak context exploring alone or with helpers). `pnpm bench -- --quick` runs smaller sizes;
+// `--only context|cold|store|ui|runtime|stall|hostile|cache|checkpoints|strict|delegate` one part (stall
+// includes hostile; `--input <words>` runs only the hostile inputs whose name contains them); `--json`
+// prints the runtime figures as one JSON object on stdout (every table and progress line goes to stderr then).
 import { resolve } from 'node:path';
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -78,6 +78,12 @@ if (!only || only === 'checkpoints') {
   console.log('\n=== checkpoints ===');
   const { measureCheckpoints, printCheckpoints } = await import('../packages/agent/bench/checkpoints');
   printCheckpoints(await measureCheckpoints({ quick }));
+}
+
+if (!only || only === 'delegate') {
+  console.log("\n=== helpers: the parent's peak context, exploring alone or with helpers ===");
+  const { measureDelegation, printDelegation } = await import('../packages/agent/bench/delegation');
+  printDelegation(await measureDelegation({ transcriptsDir, quick }));
 }
 
 if (!only || only === 'cache') {

@@ -118,7 +118,7 @@ export class AppPage {
 
   // ---- settings ----
   async openSettings(
-    tab: 'general' | 'providers' | 'context' | 'tools' | 'rules' | 'usage' = 'general',
+    tab: 'general' | 'providers' | 'context' | 'tools' | 'rules' | 'helpers' | 'usage' = 'general',
   ): Promise<void> {
     // In a narrow window the sidebar (and its Settings button) is shown on request.
     if (!(await this.page.getByTestId('open-settings').isVisible()))

@@ -64,6 +64,7 @@ export function handleControl(
         });
       }
       case '/_fake/reset':
+        state.holds.releaseAll();
         state.book.clear();
         state.requests.length = 0;
         state.chatCount = 0;

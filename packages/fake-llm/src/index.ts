@@ -5,6 +5,7 @@ export { SUMMARY_MARKER, isSummaryRequest, isSummaryText, deterministicSummary }
 export { defaultReply } from './rules';
 export { countPromptTokens, countText } from './tokens';
 export { PromptCache } from './promptCache';
+export type { FakeHold } from './holds';
 export type { UsageStyle } from './completion';
 export * from './types';
 export { imagePartsOf } from './images';

@@ -8,6 +8,7 @@ import { sendJson } from './http';
 import { ReplyBook, buildRequestView } from './rules';
 import { imagePartsOf } from './images';
 import { PromptCache } from './promptCache';
+import { Holds, type FakeHold } from './holds';
 import { countPromptTokens } from './tokens';
 import { strictProblem } from './strict';
 import { answerLocal, localServerState, silentlyCut, windowFor, type LocalServerOptions } from './localServers';
@@ -69,7 +70,12 @@ export interface FakeLlm {
   rejectedRequests(): RecordedRequest[];
   /** What GET /v1/models lists from now on. */
   setModels(models: string[]): void;
-  /** Forget rules, queue and recorded requests. */
+  /**
+   * Keeps chat requests that `match` from being answered until `release()` (held requests count as
+   * in flight): to see requests overlap, or stop a run while they wait, without timing.
+   */
+  hold(match: (req: ChatRequestView) => boolean): FakeHold;
+  /** Forget rules, queue and recorded requests (and release every hold). */
   reset(): void;
   close(): Promise<void>;
 }
@@ -110,6 +116,8 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
     cache: new PromptCache(),
     strict: opts.strict ?? true,
     local: opts.local ? localServerState(opts.local) : null,
+    holds: new Holds(),
+    inFlight: 0,
   };
   state.book.setRules(opts.rules ?? []);
 
@@ -147,6 +155,11 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
     const promptTokens = countPromptTokens(view0.messages, view0.tools);
     const view: ChatRequestView = { ...view0, promptTokens };
     rec.promptTokens = promptTokens;
+    // In flight from here until the answer ends or the client leaves.
+    rec.concurrent = ++state.inFlight;
+    res.once('close', () => (state.inFlight -= 1));
+    await state.holds.wait(view, (gone) => res.once('close', gone));
+    if (res.destroyed) return;
     rec.isSummaryRequest = view.isSummaryRequest;
     const images = imagePartsOf(view.messages);
     if (images.length > 0) rec.images = images;
@@ -306,7 +319,9 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
       state.contextWindow = window;
       if (style) state.errorStyle = style;
     },
+    hold: (match) => state.holds.add(match),
     reset: () => {
+      state.holds.releaseAll();
       state.book.clear();
       state.requests.length = 0;
       state.chatCount = 0;
@@ -314,6 +329,7 @@ export async function startFakeLlm(opts: FakeLlmOptions = {}): Promise<FakeLlm> 
     },
     close: () =>
       new Promise<void>((resolve) => {
+        state.holds.releaseAll();
         server.closeAllConnections();
         server.close(() => resolve());
       }),

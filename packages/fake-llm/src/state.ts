@@ -1,3 +1,4 @@
+import type { Holds } from './holds';
 import type { PromptCache } from './promptCache';
 import type { ReplyBook } from './rules';
 import type { LocalServerState } from './localServers';
@@ -18,4 +19,8 @@ export interface ServerState {
   strict: boolean;
   /** A local model server's own endpoints and window (localServers.ts), or null. */
   local: LocalServerState | null;
+  /** Requests a test keeps waiting (FakeLlm.hold). */
+  holds: Holds;
+  /** Chat requests received and not yet answered or dropped. */
+  inFlight: number;
 }

@@ -134,6 +134,8 @@ export interface RecordedRequest {
   receivedAtHrMs: number;
   /** Counted prompt tokens (chat completions only). */
   promptTokens?: number;
+  /** Chat completions: how many chat requests were in flight when it arrived, itself included. */
+  concurrent?: number;
   isSummaryRequest?: boolean;
   /**
    * The usage answered (also when the stream did not ask for it): cached_tokens are the tokens of

@@ -57,6 +57,7 @@ export const APP_EVENT_TYPES = [
   'memory.updated',
   'rules.changed',
   'project.updated',
+  'helper.updated',
 ] as const satisfies readonly AppEventType[];
 
 type Complete<Missing extends never> = Missing;

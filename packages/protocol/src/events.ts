@@ -9,6 +9,7 @@ import type { ProviderProfile } from './providers';
 import type { SessionSummary, ToolAccess, ToolDiff, ToolSandbox } from './routes';
 import type { SessionCost } from './usage';
 import type { RuleNote, RuleOptions } from './rules';
+import type { HelperSummary } from './helpers';
 
 /**
  * A session's memory changed (a refresh stored facts or candidates, the user edited, forgot, restored
@@ -115,6 +116,11 @@ export type AppEvent =
   | { type: 'rules.changed' }
 
   /** A profile changed outside the form (the window learned from a provider's error). */
-  | { type: 'providers.changed'; sessionId: string; profile: ProviderProfile };
+  | { type: 'providers.changed'; sessionId: string; profile: ProviderProfile }
+  /**
+   * A helper of the session (a `delegate` call) changed: queued, started, called a tool, spent
+   * tokens, ended. `sessionId` is the parent's; `helper.id` the helper's own session.
+   */
+  | { type: 'helper.updated'; sessionId: string; helper: HelperSummary };
 
 export type AppEventType = AppEvent['type'];

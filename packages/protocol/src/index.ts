@@ -19,3 +19,4 @@ export * from './checkpoints';
 export * from './held';
 export * from './binary';
 export * from './rules';
+export * from './helpers';

@@ -106,7 +106,14 @@ export type CompactionNoticePayload = z.infer<typeof CompactionNoticePayloadSche
  */
 export const ErrorNoticePayloadSchema = z.object({
   version: z.literal('v1'),
-  type: z.enum(['provider_error', 'turn_failed', 'max_model_calls', 'doom_loop', 'crash_interrupted']),
+  type: z.enum([
+    'provider_error',
+    'turn_failed',
+    'max_model_calls',
+    'doom_loop',
+    'crash_interrupted',
+    'helpers_interrupted',
+  ]),
   message: z.string().max(4000).optional(),
   /** max_model_calls: the per-turn limit; doom_loop: the repeat limit. */
   limit: z.number().int().optional(),
@@ -114,6 +121,9 @@ export const ErrorNoticePayloadSchema = z.object({
   tool: z.string().max(200).optional(),
   /** crash_interrupted: the command that was running when the app stopped (it may have run in part). */
   command: z.string().max(4000).optional(),
+  /** helpers_interrupted: the delegate call whose helpers the app stopped, and how many. */
+  toolCallId: z.string().max(200).optional(),
+  count: z.number().int().nonnegative().optional(),
   /** provider_error: what kind of failure, so the notice says it in one sentence and links the fix. */
   /** `no_vision`: the message has images and the model cannot read them (`model` names it). */
   kind: z.enum(['context_length', 'rate_limit', 'server', 'network', 'auth', 'bad_request', 'no_vision']).optional(),

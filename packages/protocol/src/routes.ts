@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { attachmentRoutes } from './routes/attachments';
 import { branchRoutes } from './routes/branches';
 import { chatRoutes } from './routes/chat';
+import { helperRoutes } from './routes/helpers';
 import { checkpointRoutes } from './routes/checkpoints';
 import { heldRoutes } from './routes/held';
 import { compactionRoutes } from './routes/compaction';
@@ -82,6 +83,7 @@ export const ROUTE_DOMAINS = {
   held: heldRoutes,
   usage: usageRoutes,
   rules: rulesRoutes,
+  helpers: helperRoutes,
 } as const;
 
 /** Every route: `{ input, output }` zod schemas by name. The same names are used over IPC and HTTP. */
@@ -103,6 +105,7 @@ export const ROUTES = {
   ...heldRoutes,
   ...usageRoutes,
   ...rulesRoutes,
+  ...helperRoutes,
 };
 export type Routes = typeof ROUTES;
 

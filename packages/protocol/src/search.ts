@@ -13,5 +13,7 @@ export const SearchHitSchema = z.object({
   createdAt: z.number().int(),
   /** The text around the match, each match wrapped in SEARCH_MARK.start / SEARCH_MARK.end. */
   snippet: z.string(),
+  /** The hit is in a helper's messages: the session it belongs to (the helper is `sessionId`). */
+  parentSessionId: z.string().optional(),
 });
 export type SearchHit = z.infer<typeof SearchHitSchema>;

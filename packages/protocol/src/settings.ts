@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { HelperRoleSchema } from './helpers';
 import { STRATEGIES } from './values';
 
 export const StrategySchema = z.enum(STRATEGIES);
@@ -16,6 +17,17 @@ export type TruncationPolicy = z.infer<typeof TruncationPolicySchema>;
  */
 export const ApprovalPolicySchema = z.enum(['ask', 'sandboxed', 'auto', 'deny']);
 export type ApprovalPolicy = z.infer<typeof ApprovalPolicySchema>;
+
+/** At most this many helpers run at once (the delegate tool takes at most 5 tasks). */
+export const HELPER_CONCURRENCY_MAX = 5;
+
+/** The user's helper roles: each name once. */
+export const HelperRolesSchema = z
+  .array(HelperRoleSchema)
+  .max(20)
+  .refine((roles) => new Set(roles.map((r) => r.name)).size === roles.length, {
+    message: 'each role needs a name of its own',
+  });
 
 /** A folder as the user types it: absolute or starting with ~ (the runtime resolves and checks it). */
 export const WorkingFolderSchema = z
@@ -104,6 +116,14 @@ export const SettingsSchema = z.object({
       warnAboveTokens: z.number().int().min(1000).max(10_000_000).default(20_000),
     })
     .prefault({}),
+  /** Helpers (the delegate tool): how many run at once, and the roles the user defined. */
+  helpers: z
+    .object({
+      /** Helpers of one delegate call running at once; null: 1 with a local provider, else 3. */
+      concurrency: z.number().int().min(1).max(HELPER_CONCURRENCY_MAX).nullable().default(null),
+      roles: HelperRolesSchema.default([]),
+    })
+    .prefault({}),
 });
 export type Settings = z.infer<typeof SettingsSchema>;
 
@@ -155,6 +175,12 @@ export const SettingsPatchSchema = z.strictObject({
       warnAboveTokens: z.number().int().min(1000).max(10_000_000).optional(),
     })
     .optional(),
+  helpers: z
+    .strictObject({
+      concurrency: z.number().int().min(1).max(HELPER_CONCURRENCY_MAX).nullable().optional(),
+      roles: HelperRolesSchema.optional(),
+    })
+    .optional(),
 });
 export type SettingsPatch = z.infer<typeof SettingsPatchSchema>;
 
@@ -169,6 +195,7 @@ export function mergeSettings(base: Settings, patch: SettingsPatch): Settings {
     mcp: { ...base.mcp, ...stripUndefined(patch.mcp ?? {}) },
     projectMemory: { ...base.projectMemory, ...stripUndefined(patch.projectMemory ?? {}) },
     cache: { ...base.cache, ...stripUndefined(patch.cache ?? {}) },
+    helpers: { ...base.helpers, ...stripUndefined(patch.helpers ?? {}) },
   });
 }
 

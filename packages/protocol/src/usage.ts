@@ -77,6 +77,15 @@ export const EMPTY_USAGE_TOTALS: UsageTotals = {
   unpricedCalls: 0,
 };
 
+/** What a session's helpers (the delegate tool) took, apart from its own calls. */
+export const HelperCostSchema = z.object({
+  count: z.number().int().nonnegative(),
+  total: UsageTotalsSchema,
+  /** Tokens of their reports in the parent's context. */
+  returnedTokens: z.number().int().nonnegative(),
+});
+export type HelperCost = z.infer<typeof HelperCostSchema>;
+
 /** What a session's model calls took: all of them, the summaries apart, and per compaction. */
 export const SessionCostSchema = z.object({
   sessionId: z.string(),
@@ -86,6 +95,8 @@ export const SessionCostSchema = z.object({
   compactions: z.record(z.string(), UsageTotalsSchema),
   /** When the last call was answered (ms), for the cache's time to live; null before any. */
   lastCallAt: z.number().int().nullable(),
+  /** Its helpers' calls (not in `total`), and their reports' tokens; absent when it had none. */
+  helpers: HelperCostSchema.optional(),
 });
 export type SessionCost = z.infer<typeof SessionCostSchema>;
 

@@ -55,3 +55,4 @@ export {
 export type { CheckpointsRepo, NewCheckpoint } from './checkpointTypes';
 export { PROJECT_CAPS, type ProjectMemoryRepo, type ProposedFact, type FactCheck } from './projectTypes';
 export type { HeldFilesRepo, NewHeldFile } from './heldTypes';
+export type { HelpersRepo, NewHelper, StoredHelper, HelperEnd, HelperToolCalls } from './helperTypes';

@@ -6,6 +6,7 @@ import { parseEnvOverrides } from './settings/envOverrides';
 import { createSettingsRepo } from './settings/settingsRepo';
 import type { RepoContext } from './repos/context';
 import { createSessionsRepo } from './repos/sessions';
+import { createHelpersRepo } from './repos/helpers';
 import { createMessagesRepo } from './repos/messages';
 import { createCompactionsRepo } from './repos/compactions';
 import { createMemoryRepo } from './repos/memory';
@@ -90,6 +91,7 @@ export function openStore(opts: OpenStoreOptions): Store {
     attachments: guard(createAttachmentsRepo(ctx)),
     checkpoints: guard(createCheckpointsRepo(ctx)),
     held: guard(createHeldFilesRepo(ctx)),
+    helpers: guard(createHelpersRepo(ctx)),
     usage: guard(repos.usage),
     projectMemory: guard(createProjectMemoryRepo(ctx)),
     // One read of a turn's rows, one transaction per step: composed of the repositories above.

@@ -28,6 +28,7 @@ import type { BranchHint, MemoryRefresh, MemoryRefreshResult, MemoryRepo } from 
 import type { CheckpointsRepo } from './checkpointTypes';
 import type { ProjectMemoryRepo } from './projectTypes';
 import type { HeldFilesRepo } from './heldTypes';
+import type { HelpersRepo } from './helperTypes';
 
 /**
  * Encrypts secrets at rest (API keys, MCP env values and headers): the one interface. Electron
@@ -172,7 +173,7 @@ export interface SessionsRepo {
    */
   create(title?: string, workingFolder?: string | null): SessionSummary;
   setWorkingFolder(id: string, folder: string): SessionSummary;
-  /** Most recently updated first. messageCount counts user-visible messages. */
+  /** Most recently updated first, helpers' sessions left out. messageCount counts user-visible messages. */
   list(): SessionSummary[];
   get(id: string): SessionSummary | null;
   rename(id: string, title: string): SessionSummary;
@@ -466,6 +467,11 @@ export interface SessionCalls {
   /** Each profile's own prices by model, by profile id. */
   prices: Record<string, Record<string, ModelPrice>>;
   lastCallAt: number | null;
+  /**
+   * The session's helpers (the delegate tool), whose calls are their own sessions': how many,
+   * their calls grouped alike (not in `groups`), their reports' tokens. Absent when it had none.
+   */
+  helpers?: { count: number; returnedTokens: number; groups: ModelCallGroup[] };
 }
 
 export interface UsageRepo {
@@ -574,6 +580,7 @@ export interface Store {
   /** Project memory: facts kept across the sessions of a working folder. */
   projectMemory: ProjectMemoryRepo;
   held: HeldFilesRepo;
+  helpers: HelpersRepo;
   turns: TurnsRepo;
   /** Runs several repository changes as one transaction: all of them or none. */
   transaction<T>(fn: () => T): T;

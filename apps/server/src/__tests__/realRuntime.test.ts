@@ -283,6 +283,8 @@ describe('browser mode with the real runtime', () => {
       (f) => f.status === 'candidate',
     );
     expect(await ok('project.decide', { ids: inbox.map((f) => f.id), decision: 'reject' })).toHaveLength(1);
+    // Helpers: none in this session (their runs are packages/agent's helpers tests).
+    expect(await ok('helpers.list', { sessionId })).toEqual([]);
 
     // Held files: none held in this session; Discard of none does nothing.
     expect(await ok('held.list', { sessionId })).toEqual({ files: [] });

@@ -28,7 +28,7 @@ async function chitchatSession(chatty = false): Promise<{ okIds: string[] }> {
   });
   const msgs = [];
   for (let i = 0; i < (chatty ? 120 : 30); i++) {
-    const ok = chatty ? i % 6 !== 5 : i % 2 === 0;
+    const ok = chatty ? i % 10 !== 9 : i % 2 === 0;
     msgs.push({ role: 'user' as const, content: ok ? 'ok' : `Please do step ${i} of the plan, carefully.` });
     msgs.push({ role: 'assistant' as const, content: chatty ? 'Done.' : `Step ${i} done. `.padEnd(400, '.') });
   }

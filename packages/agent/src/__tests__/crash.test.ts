@@ -1,71 +1,16 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLlm, type FakeLlm, type FakeReply } from '@threadline/fake-llm';
 import { lastIsTool } from './harness';
-import type { AppEvent, RpcResult, SessionSummary, StoredMessage } from '@threadline/protocol';
+import { Host } from './hostProcess';
+import type { SessionSummary, StoredMessage } from '@threadline/protocol';
 import { openStore } from '@threadline/store';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const repoRoot = path.resolve(here, '../../../..');
 const dir = mkdtempSync(path.join(tmpdir(), 'tl-crash-'));
 const dbFile = path.join(dir, 'threadline.db');
 let llm: FakeLlm;
-
-/** One host process speaking JSON lines. */
-class Host {
-  readonly child: ChildProcessWithoutNullStreams;
-  private nextId = 1;
-  private readonly waiting = new Map<number, (r: RpcResult<unknown>) => void>();
-  private readonly eventWaiters: { pred: (e: AppEvent) => boolean; resolve: () => void }[] = [];
-  readonly ready: Promise<void>;
-
-  constructor() {
-    this.child = spawn(
-      process.execPath,
-      ['--import', 'tsx', path.join(here, 'fixtures/host.ts'), dbFile, llm.url, dir],
-      { cwd: repoRoot },
-    );
-    let buf = '';
-    let onReady: () => void = () => {};
-    this.ready = new Promise((r) => (onReady = r));
-    this.child.stdout.on('data', (chunk: Buffer) => {
-      buf += chunk.toString('utf8');
-      let nl: number;
-      while ((nl = buf.indexOf('\n')) >= 0) {
-        const line = buf.slice(0, nl);
-        buf = buf.slice(nl + 1);
-        const msg = JSON.parse(line) as { type: string; id?: number; result?: RpcResult<unknown>; event?: AppEvent };
-        if (msg.type === 'ready') onReady();
-        if (msg.type === 'result') this.waiting.get(msg.id!)?.(msg.result!);
-        if (msg.type === 'event') for (const w of this.eventWaiters.filter((x) => x.pred(msg.event!))) w.resolve();
-      }
-    });
-  }
-
-  async call<T>(route: string, input: unknown): Promise<T> {
-    const id = this.nextId++;
-    const res = new Promise<RpcResult<unknown>>((r) => this.waiting.set(id, r));
-    this.child.stdin.write(JSON.stringify({ id, route, input }) + '\n');
-    const r = await res;
-    if (!r.ok) throw new Error(`${r.error.code}: ${r.error.message}`);
-    return r.data as T;
-  }
-
-  event(pred: (e: AppEvent) => boolean): Promise<void> {
-    return new Promise((resolve) => this.eventWaiters.push({ pred, resolve }));
-  }
-
-  kill(): Promise<void> {
-    return new Promise((r) => {
-      this.child.on('exit', () => r());
-      this.child.kill('SIGKILL');
-    });
-  }
-}
 
 beforeAll(async () => {
   llm = await startFakeLlm({
@@ -84,7 +29,7 @@ afterAll(async () => {
 
 describe('a host killed mid-turn', () => {
   it('loses no committed message and continues after a restart', async () => {
-    let host = new Host();
+    let host = new Host(dbFile, llm.url, dir);
     await host.ready;
     const session = await host.call<SessionSummary>('sessions.create', { title: 'crash' });
     const idle = () => host.event((e) => e.type === 'session.updated' && !e.busy && e.sessionId === session.id);
@@ -109,7 +54,7 @@ describe('a host killed mid-turn', () => {
 
     // Restarted: everything committed is there and the session goes on (the interrupted user
     // message stays in history; the next turn's view is still a valid request).
-    host = new Host();
+    host = new Host(dbFile, llm.url, dir);
     await host.ready;
     const done = idle();
     await host.call('chat.send', { sessionId: session.id, text: 'third' });
@@ -118,7 +63,7 @@ describe('a host killed mid-turn', () => {
     expect(history.map((m) => m.content).slice(0, 5)).toEqual(committed.map((m) => m.content));
     expect(history.at(-1)?.content).toBe('answer to third');
     await host.kill();
-    // Two host processes, each compiling the runtime through tsx: slow on a busy machine.
+    // Two host processes start and stop: on a busy machine that alone takes tens of seconds.
   }, 120_000);
 });
 

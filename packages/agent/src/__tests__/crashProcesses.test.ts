@@ -11,6 +11,7 @@ import { parseNotice, type RpcResult, type SessionSummary } from '@threadline/pr
 import { openStore } from '@threadline/store';
 import { createAppApi } from '../index';
 import { lastIsTool } from './harness';
+import { gone } from './hostProcess';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '../../../..');
@@ -24,21 +25,6 @@ afterAll(async () => {
   await llm?.close();
   rmSync(dir, { recursive: true, force: true });
 });
-
-/** true when the process no longer runs (a zombie nobody reaped counts as gone). */
-function gone(pid: number, kill = false): boolean {
-  try {
-    process.kill(pid, kill ? 'SIGKILL' : 0);
-  } catch {
-    return true;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
-  } catch {
-    return false;
-  }
-}
 
 /** Waits (vi.waitFor) until `pred` holds; `what` names it when it never does. */
 const until = (pred: () => boolean, what: string) =>

@@ -1,4 +1,3 @@
-import { contextWindowFor, DEFAULT_CONTEXT_WINDOW } from '@threadline/context';
 import {
   AppError,
   DEFAULT_SETTINGS,
@@ -9,6 +8,7 @@ import {
 import type { TurnRows } from '@threadline/store';
 import { createProviderClient, type ProviderClient } from '../provider/client';
 import type { TurnDeps } from '../turn/deps';
+import { profileForModel } from '../turn/budget';
 import { Turn, emitSession as emitSessionOf } from '../turn/turn';
 import type { SessionRuntimes } from '../turn/sessionRuntime';
 
@@ -54,12 +54,7 @@ export function sessionProfile(rows: Pick<TurnRows, 'session' | 'profile' | 'own
   const { profile } = rows;
   if (!profile) return null;
   const model = rows.ownProfile ? rows.session.model : null;
-  if (!model || model === profile.model) return profile;
-  const known = contextWindowFor(model);
-  // A window learned from the provider belongs to the profile's own model; another model the table
-  // knows has the table's window. One it does not know keeps the profile's figures, learned included.
-  if (known === DEFAULT_CONTEXT_WINDOW) return { ...profile, model };
-  return { ...profile, model, contextWindow: known, learnedContextWindow: null };
+  return model ? profileForModel(profile, model) : profile;
 }
 
 /**

@@ -68,7 +68,9 @@ export function chatRoutes(ctx: ApiContext): ChatRoutes {
       // "Allow … / Deny … in this session, folder, everywhere": rules made from the call decide
       // later calls (this one's turn included). Refused, with the call still waiting, when no rule
       // may allow it (a floor: protected paths, credentials, leaving the sandbox).
-      if (remember) rememberRules(ctx, sessionId, rt.pending.get(toolCallId), remember, decision, reason);
+      // A helper's card (its own session's call) remembers for the session it works for: its rules are its parent's.
+      const owner = ctx.deps.store.helpers.get(sessionId)?.parentSessionId ?? sessionId;
+      if (remember) rememberRules(ctx, owner, rt.pending.get(toolCallId), remember, decision, reason);
       if (decision === 'deny' && reason) rt.denyReasons.set(toolCallId, reason);
       waiter(decision === 'approve' && useOriginal ? 'approve_original' : decision);
       return { ok: true };

@@ -8,6 +8,8 @@ import type { Store } from '@threadline/store';
 import { McpManager, type McpManagerOptions } from '../mcp/manager';
 import { ProjectInstructionsCache } from '../turn/instructions';
 import { ToolRegistry } from '../tools/registry';
+import { delegateTool } from '../tools/delegate';
+import { markInterruptedHelpers } from '../helpers/interrupted';
 import type { TurnDeps } from '../turn/deps';
 import { SessionRuntimes } from '../turn/sessionRuntime';
 import { SessionSnapshots, type SnapshotOptions } from '../turn/snapshot';
@@ -37,6 +39,7 @@ import { sessionRoutes } from './sessionRoutes';
 import { usageRoutes } from './usageRoutes';
 import { projectRoutes } from './projectRoutes';
 import { ProjectMemory } from '../projectMemory/service';
+import { helperRoutes } from './helperRoutes';
 
 export interface CreateAppApiOptions {
   store: Store;
@@ -87,7 +90,8 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
       // A broken listener must never break a turn.
     }
   };
-  const registry = opts.tools ?? new ToolRegistry();
+  // Every session is offered delegate; a helper's turn narrows its own tools (helpers/roles.ts).
+  const registry = new ToolRegistry([...(opts.tools ?? new ToolRegistry()).list(), delegateTool]);
   const homeDir = resolveReal(opts.homeDir ?? homedir(), '/', '/');
   const dataDir = resolveReal(path.resolve(opts.dataDir), '/', '/');
   const dbFile = resolveReal(path.resolve(opts.store.file), '/', '/');
@@ -157,6 +161,12 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     .catch((err: unknown) =>
       emit({ type: 'error', sessionId: null, code: 'internal', message: `Held files: ${String(err)}` }),
     );
+  // Helpers a crash stopped: marked, and their parents told (their messages stay as stored).
+  try {
+    markInterruptedHelpers(deps.store);
+  } catch (err) {
+    emit({ type: 'error', sessionId: null, code: 'internal', message: `Interrupted helpers: ${String(err)}` });
+  }
   // Files attached in a composer and never sent: gone a day after their last upload.
   try {
     deps.store.attachments.dropUnreferenced(now() - UNSENT_ATTACHMENT_MS);
@@ -179,6 +189,7 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     ...heldRoutes(ctx, held),
     ...usageRoutes(ctx),
     ...projectRoutes(ctx),
+    ...helperRoutes(ctx),
   });
   mcp.startAtLaunch();
   return {

@@ -60,6 +60,7 @@ const SENTENCES = {
       doom_loop: 'The turn stopped: the agent repeated the same tool call.',
       crash_interrupted:
         'Threadline stopped unexpectedly while a command was running; it was ended at the next start and may have run only in part',
+      helpers_interrupted: 'Threadline stopped while helpers were working; what they stored is kept.',
     },
     cancelled: 'Turn cancelled by the user.',
   },
@@ -90,6 +91,7 @@ const SENTENCES = {
       max_model_calls: '模型调用次数过多，本轮已停止。',
       doom_loop: '本轮已停止：智能体重复调用了相同的工具。',
       crash_interrupted: 'Threadline 在命令运行时意外停止；该命令已在下次启动时被终止，可能只执行了一部分',
+      helpers_interrupted: 'Threadline 在助手工作时停止；它们已保存的内容都保留着。',
     },
     cancelled: '用户取消了本轮。',
   },

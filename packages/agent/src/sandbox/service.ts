@@ -23,6 +23,8 @@ export interface SandboxRun {
   hidden: string[];
   /** A turn's: what a command leaves that makes code run later is held through it (commandGuard.ts). */
   leftovers?: LeftoverHooks;
+  /** The working folder is mounted read-only too (an explore helper's commands: turn/readOnlyCommands.ts). */
+  readOnlyFolder?: boolean;
 }
 
 /**

@@ -7,3 +7,4 @@ export { todoTool, renderTodos, TODO_TOOL_NAME } from './todo';
 export { editFileTool, planEdit } from './edit';
 export { grepTool, globTool } from './search';
 export { fileDiff } from './diff';
+export { delegateTool, DELEGATE_TOOL_NAME } from './delegate';

@@ -64,7 +64,8 @@ export async function runShell(args: ShellArgs, ctx: ToolContext): Promise<ToolR
         cwd,
         folder: ctx.cwd,
         tmpDir: sandbox.tmpDir,
-        readOnlyInside: guard?.readOnly ?? [],
+        // An explore helper's command: the whole folder read-only too (mounted after, so it wins).
+        readOnlyInside: [...(guard?.readOnly ?? []), ...(sandbox.readOnlyFolder ? [ctx.cwd] : [])],
         pinned: guard?.pinned ?? [],
         hidden: sandbox.hidden,
         network: sandbox.network,

@@ -29,6 +29,16 @@ export interface ToolContext {
    * the folder) instead of asking per file. Absent (a tool run alone in a test): the folder's own.
    */
   reach?: Reach;
+  /**
+   * Runs a delegate call's tasks in helpers and gives their reports (tools/delegate.ts): set for a
+   * chat turn's calls, absent in a helper (helpers work one level deep).
+   */
+  delegate?: (args: DelegateRequest) => Promise<ToolResult>;
+}
+
+/** A delegate call's tasks, as its arguments parse (tools/delegate.ts). */
+export interface DelegateRequest {
+  tasks: { task: string; role?: string | undefined; tools?: string[] | undefined; model?: string | undefined }[];
 }
 
 export interface TodoItem {

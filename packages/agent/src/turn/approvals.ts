@@ -20,6 +20,7 @@ import { rulesInForce } from '../rules/match';
 import { ruleOptions } from '../rules/options';
 import type { Turn } from './turn';
 import type { ApprovalDecision } from './sessionRuntime';
+import { readOnlyRefusal, readOnlyRun } from './readOnlyCommands';
 
 /** What the tool step knows of a call before it decides: its command as read, its path, where it would run. */
 export function callFacts(
@@ -63,7 +64,8 @@ export async function decideContext(scope: Turn, folder: string): Promise<Decide
   const platform = scope.deps.workspace.platform;
   return {
     policy: scope.settings.approvalPolicy,
-    rules: rulesInForce(scope.storedRules(), scope.sessionId, folder, platform),
+    // A helper follows the rules of the session it works for (its own session has none).
+    rules: rulesInForce(scope.storedRules(), scope.helper?.parentSessionId ?? scope.sessionId, folder, platform),
     sandbox:
       info && info.kind !== 'none' ? { available: true } : { available: false, reason: info?.reason ?? 'disabled' },
     folder,
@@ -163,6 +165,8 @@ export interface Approval {
   sandbox: SandboxRun | null;
   /** The rule that made it run or refused it, for its result (meta.rule) and the model. */
   rule: RuleNote | null;
+  /** Refused before any rule or card: an explore helper's command that cannot be confined (the model reads why). */
+  refused?: string;
 }
 
 /**
@@ -179,15 +183,26 @@ export async function approve(
   folder: string,
 ): Promise<Approval> {
   const platform = scope.deps.workspace.platform;
+  const gate = gated.rewritten;
+  // An explore helper's command runs only in a read-only sandbox, whatever the rules and the card
+  // say (turn/readOnlyCommands.ts); the rules still decide whether it runs, asks or is denied.
+  const confined = scope.helper?.readOnlyCommands === true && tool.sandbox !== undefined;
+  if (confined) {
+    const refused = await readOnlyRefusal(scope, tool, gated.args);
+    if (refused !== null) {
+      announce(scope, messageId, call, false, { gate, access });
+      return { decision: 'deny', waited: false, sandbox: null, rule: null, refused };
+    }
+  }
   const facts = callFacts(tool, gated.args, access, folder, platform);
   const ctx = await decideContext(scope, folder);
   const decision: Decision = decide(facts, ctx);
-  const gate = gated.rewritten;
   if (decision.action === 'run') {
     recordHits(scope, decision.by);
     announce(scope, messageId, call, false, { gate, access });
-    const run =
-      decision.sandboxed && scope.deps.sandbox
+    const run = confined
+      ? await readOnlyRun(scope)
+      : decision.sandboxed && scope.deps.sandbox
         ? await scope.deps.sandbox.run(scope.sandboxNetwork(), scope.sessionId)
         : null;
     // What the command leaves that runs code later is held through the turn (sandbox/turnLeftovers.ts).
@@ -207,8 +222,9 @@ export async function approve(
   const rule = decision.by ? ruleNote(decision.by.decision, [decision.by]) : null;
   if (decision.by) recordHits(scope, [decision.by]);
   announce(scope, messageId, call, true, { gate, access, sandbox: decision.why, diff, rules, rule });
-  // Approved on the card: it runs as the card said, outside the sandbox.
-  return { decision: await waitForApproval(scope, call.id), waited: true, sandbox: null, rule: null };
+  // Approved on the card: it runs as the card said, outside the sandbox (a confined one in its own).
+  const answer = await waitForApproval(scope, call.id);
+  return { decision: answer, waited: true, sandbox: confined ? await readOnlyRun(scope) : null, rule: null };
 }
 
 /** Waits for chat.approve (or the turn's cancel) on one tool call. */

@@ -1,4 +1,11 @@
-import { INITIAL_CALIBRATION, countMessageTokens, observeUsage, shouldAutoCompact } from '@threadline/context';
+import {
+  DEFAULT_CONTEXT_WINDOW,
+  INITIAL_CALIBRATION,
+  contextWindowFor,
+  countMessageTokens,
+  observeUsage,
+  shouldAutoCompact,
+} from '@threadline/context';
 import type { ProviderProfile, ServerWindow } from '@threadline/protocol';
 import type { ToolRegistry } from '../tools/registry';
 import type { TurnDeps } from './deps';
@@ -78,6 +85,18 @@ export function effectiveWindow(
   const sw = profile.serverWindow;
   if (sw?.window && (profile.model === undefined || sw.model === profile.model) && sw.window < w) w = sw.window;
   return w;
+}
+
+/**
+ * A profile's figures for one of its models (a session's chosen model, a helper's): the window is
+ * the profile's for its own model, the model table's for another (the profile's when the table
+ * does not know it). A window learned from the provider belongs to the profile's own model.
+ */
+export function profileForModel(profile: ProviderProfile, model: string): ProviderProfile {
+  if (model === profile.model) return profile;
+  const known = contextWindowFor(model);
+  if (known === DEFAULT_CONTEXT_WINDOW) return { ...profile, model };
+  return { ...profile, model, contextWindow: known, learnedContextWindow: null };
 }
 
 /** Calibration is learned per profile and model: a switch must not carry a ratio over. */

@@ -56,7 +56,14 @@ export function costOf(
     summaries = add(summaries, g, p);
     if (g.compactionId) compactions[g.compactionId] = add(compactions[g.compactionId] ?? EMPTY_USAGE_TOTALS, g, p);
   }
-  return { sessionId, total, summaries, compactions, lastCallAt: calls.lastCallAt };
+  const out: SessionCost = { sessionId, total, summaries, compactions, lastCallAt: calls.lastCallAt };
+  // Its helpers' calls, apart (issue 39: "3 helpers: 96K tokens used, 2.1K returned").
+  if (calls.helpers) {
+    let helpers = EMPTY_USAGE_TOTALS;
+    for (const g of calls.helpers.groups) helpers = add(helpers, g, price(g.profileId, g.model));
+    out.helpers = { count: calls.helpers.count, total: helpers, returnedTokens: calls.helpers.returnedTokens };
+  }
+  return out;
 }
 
 /**
@@ -68,6 +75,8 @@ export function costOf(
 export class CostLedger {
   private readonly groups: ModelCallGroup[];
   private lastCallAt: number | null;
+  /** The helpers' part, as read: a helper's call drops the ledger (helpers/helperRun.ts). */
+  private readonly helpers: SessionCalls['helpers'];
   private readonly price: (profileId: string | null, model: string) => ModelPrice | null;
 
   constructor(
@@ -77,6 +86,7 @@ export class CostLedger {
   ) {
     this.groups = calls.groups.map((g) => ({ ...g }));
     this.lastCallAt = calls.lastCallAt;
+    this.helpers = calls.helpers;
     this.price = pricing(deps, calls.prices);
   }
 
@@ -112,6 +122,8 @@ export class CostLedger {
   }
 
   cost(): SessionCost {
-    return costOf(this.sessionId, { groups: this.groups, prices: {}, lastCallAt: this.lastCallAt }, this.price);
+    const calls: SessionCalls = { groups: this.groups, prices: {}, lastCallAt: this.lastCallAt };
+    if (this.helpers) calls.helpers = this.helpers;
+    return costOf(this.sessionId, calls, this.price);
   }
 }

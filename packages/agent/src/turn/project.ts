@@ -20,7 +20,10 @@ export async function prepareProjectMemory(turn: Turn): Promise<void> {
     const place = await untilAborted(deps.projects.placeOf(where.folder), turn.signal);
     turn.projectPlace = place ?? null;
     if (!place) return;
-    await deps.projects.propose(place, turn.sessionId, turn.promotions.splice(0), settings);
+    // A helper's task is the model's words, not the user's: nothing of it is proposed (what a
+    // helper's work verified reaches the project through its parent's memory, helpers/helperRun.ts).
+    const said = turn.promotions.splice(0);
+    if (!turn.helper) await deps.projects.propose(place, turn.sessionId, said, settings);
     await untilAborted(deps.projects.check(place.project, settings), turn.signal);
     turn.projectBlock = deps.projects.block(place.project, turn.profile.model, settings);
   } catch (err) {
@@ -38,7 +41,8 @@ export async function prepareProjectMemory(turn: Turn): Promise<void> {
 export async function proposeToProject(turn: Turn): Promise<void> {
   const place = turn.projectPlace;
   const found = turn.promotions.splice(0);
-  if (!place || found.length === 0) return;
+  // A helper's: proposed by its parent, from what its work verified (prepareProjectMemory).
+  if (!place || found.length === 0 || turn.helper) return;
   try {
     await turn.deps.projects.propose(place, turn.sessionId, found, turn.settings);
   } catch (err) {

@@ -27,8 +27,12 @@ export async function runTurn(turn: Turn, request: UserRequest): Promise<void> {
   const { limits } = deps;
   // Every write of the turn goes through the session's snapshot: checked against the store once.
   deps.sessions.hold(sessionId);
-  turn.checkpoint = new TurnCheckpoint(deps, sessionId);
-  if (deps.held) turn.leftovers = new TurnLeftovers(deps, deps.held, sessionId);
+  // A helper's changes and leftovers belong to its parent turn's checkpoint and held files (given
+  // to it, so the user sees them in the parent's chat): only their owner finishes them.
+  const ownCheckpoint = !turn.checkpoint;
+  turn.checkpoint ??= new TurnCheckpoint(deps, sessionId);
+  const ownLeftovers = !turn.leftovers;
+  if (deps.held) turn.leftovers ??= new TurnLeftovers(deps, deps.held, sessionId);
   try {
     // The system prompt says whether commands are sandboxed: the detection (started with the
     // runtime, a few ms) is in before the first request.
@@ -107,8 +111,8 @@ export async function runTurn(turn: Turn, request: UserRequest): Promise<void> {
     // snapshot, which then has none of it), what the turn changed in the folder (neither
     // throws), the meter.
     try {
-      await turn.leftovers?.finish();
-      await turn.checkpoint.finish();
+      if (ownLeftovers) await turn.leftovers?.finish();
+      if (ownCheckpoint) await turn.checkpoint.finish();
       // What the turn verified, into the project's inbox (one store call, when there is any).
       await proposeToProject(turn);
       refreshUsage(turn);

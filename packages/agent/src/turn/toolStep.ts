@@ -74,6 +74,7 @@ function toolContext(scope: Turn, folder: string, callId: string, sandbox: Sandb
     lookupToolOutput: (id) => lookupToolOutput(scope, id),
     latestTodos: () => latestTodos(scope.snapshot().history),
     reach: { ...reachBase(deps.workspace), folder },
+    ...(scope.delegate ? { delegate: (args) => scope.delegate!(callId, args) } : {}),
   };
 }
 
@@ -248,6 +249,8 @@ export async function runToolCall(
   }
   const asked = deps.now();
   const approval = await approve(scope, messageId, call, parsed.tool, gated, access, place.folder);
+  if (approval.refused)
+    return done('error', { ok: false, content: approval.refused }, gateNotices(gated.notice, false));
   const { decision, waited, sandbox } = approval;
   rule = approval.rule;
   if (waited) {

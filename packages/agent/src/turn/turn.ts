@@ -12,6 +12,8 @@ import type { ProviderClient } from '../provider/client';
 import type { TurnCheckpoint } from '../checkpoints/turn';
 import type { TurnLeftovers } from '../sandbox/turnLeftovers';
 import type { ToolRegistry } from '../tools/registry';
+import type { DelegateRequest, ToolResult } from '../tools/types';
+import type { HelperScope } from './helperScope';
 import { presentSession, sessionFolder } from '../workspace/sessionFolder';
 import type { TurnDeps } from './deps';
 import type { SessionRuntime } from './sessionRuntime';
@@ -62,6 +64,13 @@ export class Turn {
   projectBlock?: string | null;
   /** The project of the session's folder as the turn start found it (null: none; undefined: not looked for). */
   projectPlace?: ProjectPlace | null;
+  /**
+   * Runs a delegate call's tasks in helpers (helpers/runHelpers.ts), set by whoever starts a chat
+   * turn; null in a helper's own turn (helpers work one level deep) and outside a chat turn.
+   */
+  delegate: ((toolCallId: string, args: DelegateRequest) => Promise<ToolResult>) | null = null;
+  /** Set when this is a helper's turn (helpers/helperTurn.ts): its prompt, memory and boundary. */
+  readonly helper: HelperScope | null = null;
   private registry: ToolRegistry | null = null;
   private servers: number | null = null;
   private place: { folder: string } | { error: string } | null = null;

@@ -22,6 +22,7 @@ import { commandsSentence } from '../sandbox/service';
 import { instructionsSection } from './instructions';
 import { projectBlockOf } from './project';
 import { systemPrompt } from './systemPrompt';
+import { helperRolesSection } from './helperScope';
 import type { Turn } from './turn';
 import { reachBase } from '../workspace/sessionFolder';
 
@@ -99,16 +100,20 @@ export function buildSessionView(turn: Turn): SessionView {
   // Counts the messages the store has no count for yet, once, and stores them: a
   // reopened session recounts nothing; a large message shows an estimate until counted (turn/counting.ts).
   countNewMessages(deps.store, snap, profile.model);
-  const memoryBlock = usesMemoryBlock(settings) ? memoryBlockFor(snap) : null;
+  // A helper reads its parent's facts (read-only, as they were when it started), never its own.
+  const memoryBlock = turn.helper ? turn.helper.memoryBlock : usesMemoryBlock(settings) ? memoryBlockFor(snap) : null;
   const commands = commandsSentence(settings.approvalPolicy, deps.sandbox?.current() ?? null, () =>
     turn.sandboxNetwork(),
   );
-  const prompt = systemPrompt({
+  const base = systemPrompt({
     folder: promptFolder(turn),
     platform: deps.workspace.platform,
     startedAt: snap.history[0]?.createdAt ?? deps.now(),
     commands,
   });
+  // A helper is told what it is; a chat turn, which helper roles the user defined.
+  const extra = turn.helper ? turn.helper.prompt : helperRolesSection(settings);
+  const prompt = extra === null ? base : `${base}\n${extra}`;
   // The user's and the project's instructions: read at every call, so a change applies to the next
   // (they change only when the user changes them: the cached prefix holds between their edits).
   const instructions = instructionsSection(instructionsOf(turn));

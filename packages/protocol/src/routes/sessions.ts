@@ -17,6 +17,8 @@ export const SessionSummarySchema = z.object({
    */
   profileId: z.string().nullable().optional(),
   model: z.string().nullable().optional(),
+  /** A helper's session (the delegate tool): the session whose call started it. Absent for a chat. */
+  parentId: z.string().optional(),
 });
 export type SessionSummary = z.infer<typeof SessionSummarySchema>;
 

@@ -68,6 +68,7 @@ describe('migrations', () => {
         'checkpoints',
         'held_files',
         'compactions',
+        'helpers',
         'message_outputs',
         'memory_candidates',
         'memory_edit_log',

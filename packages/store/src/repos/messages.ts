@@ -173,9 +173,12 @@ export function createMessagesRepo(ctx: RepoContext): MessagesRepoImpl {
 
   // What the user sees as a conversation: their requests and the answers, not notices or summaries.
   const SEARCHABLE = "m.visible_user = 1 AND m.kind = 'normal' AND m.role IN ('user', 'assistant')";
-  type HitRow = Omit<SearchHit, 'sessionTitle'> & { sessionTitle: string };
+  type HitRow = Omit<SearchHit, 'sessionTitle' | 'parentSessionId'> & {
+    sessionTitle: string;
+    parentSessionId: string | null;
+  };
   const HIT_COLUMNS =
-    'm.session_id AS sessionId, s.title AS sessionTitle, m.id AS messageId, m.seq AS seq, m.role AS role, m.created_at AS createdAt';
+    'm.session_id AS sessionId, s.title AS sessionTitle, m.id AS messageId, m.seq AS seq, m.role AS role, m.created_at AS createdAt, s.parent_id AS parentSessionId';
   // The trigram index answers LIKE (no positions needed); `%` and `_` in the query are wildcards
   // there, so the exact, case-insensitive substring test narrows the candidates afterwards.
   const searchFts = db.prepare<[{ pattern: string; q: string; limit: number }], HitRow & { content: string }>(
@@ -311,7 +314,12 @@ export function createMessagesRepo(ctx: RepoContext): MessagesRepoImpl {
         [...q].length >= 3
           ? searchFts.all({ pattern: `%${q}%`, q, limit })
           : searchLike.all(`%${q.replace(/[\\%_]/g, (c) => '\\' + c)}%`, limit);
-      return hits.map(({ content, ...hit }) => ({ ...hit, snippet: snippetAround(content, q) }));
+      // A hit in a helper's messages names the session it belongs to (absent for a chat's).
+      return hits.map(({ content, parentSessionId, ...hit }) => ({
+        ...hit,
+        snippet: snippetAround(content, q),
+        ...(parentSessionId !== null ? { parentSessionId } : {}),
+      }));
     },
     setTokens(updates): void {
       setTokensTx.immediate(parseInput(TokenUpdatesSchema, updates, 'token updates'));

@@ -12,6 +12,7 @@ interface SessionRow {
   working_folder: string | null;
   profile_id: string | null;
   model: string | null;
+  parent_id: string | null;
 }
 
 const toSummary = (r: SessionRow): SessionSummary => ({
@@ -24,6 +25,8 @@ const toSummary = (r: SessionRow): SessionSummary => ({
   workingFolder: r.working_folder ?? '',
   profileId: r.profile_id,
   model: r.model,
+  // Only a helper's session has one (the delegate tool): a chat's summary stays as it was.
+  ...(r.parent_id !== null ? { parentId: r.parent_id } : {}),
 });
 
 const TitleSchema = z.string().trim().max(200);
@@ -42,11 +45,12 @@ export function createSessionsRepo(ctx: RepoContext): SessionsRepo {
     'UPDATE sessions SET working_folder = ?, updated_at = ? WHERE id = ?',
   );
   const getOne = db.prepare<[string], SessionRow>(
-    'SELECT id, title, created_at, updated_at, message_count, working_folder, profile_id, model FROM sessions WHERE id = ?',
+    'SELECT id, title, created_at, updated_at, message_count, working_folder, profile_id, model, parent_id FROM sessions WHERE id = ?',
   );
-  // rowid breaks ties between sessions touched in the same millisecond: newer row first.
+  // rowid breaks ties between sessions touched in the same millisecond: newer row first. A
+  // helper's session (the delegate tool) belongs to its parent's chat, not to the list.
   const listAll = db.prepare<[], SessionRow>(
-    'SELECT id, title, created_at, updated_at, message_count, working_folder, profile_id, model FROM sessions ORDER BY updated_at DESC, rowid DESC',
+    'SELECT id, title, created_at, updated_at, message_count, working_folder, profile_id, model, parent_id FROM sessions WHERE parent_id IS NULL ORDER BY updated_at DESC, rowid DESC',
   );
   const renameStmt = db.prepare<[string, number, string]>('UPDATE sessions SET title = ?, updated_at = ? WHERE id = ?');
   const touchStmt = db.prepare<[number, string]>('UPDATE sessions SET updated_at = ? WHERE id = ?');

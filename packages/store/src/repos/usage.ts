@@ -54,6 +54,15 @@ export function createUsageRepo(ctx: RepoContext): UsageRepo {
     `SELECT profile_id, model, kind, compaction_id, ${sums} FROM model_calls WHERE session_id = ?
      GROUP BY profile_id, model, kind, compaction_id ORDER BY MIN(id)`,
   );
+  // The calls of the session's helpers (each a session of its own, under this one).
+  const byHelpers = db.prepare<[string], GroupRow>(
+    `SELECT profile_id, model, kind, compaction_id, ${sums} FROM model_calls
+     WHERE session_id IN (SELECT session_id FROM helpers WHERE parent_session_id = ?)
+     GROUP BY profile_id, model, kind, compaction_id ORDER BY MIN(id)`,
+  );
+  const helperCount = db.prepare<[string], { n: number; returned: number }>(
+    'SELECT COUNT(*) AS n, COALESCE(SUM(returned_tokens), 0) AS returned FROM helpers WHERE parent_session_id = ?',
+  );
   const last = db.prepare<[string], { at: number | null }>(
     // A title request shares no prefix with the conversation: it keeps no cache warm.
     "SELECT MAX(created_at) AS at FROM model_calls WHERE session_id = ? AND kind != 'title'",
@@ -118,9 +127,19 @@ export function createUsageRepo(ctx: RepoContext): UsageRepo {
     sessionGroups,
     calls(sessionId) {
       const groups = sessionGroups(sessionId);
+      const helpers = helperCount.get(sessionId);
+      const helperGroups = helpers && helpers.n > 0 ? byHelpers.all(sessionId).map(toGroup) : [];
       const prices: Record<string, Record<string, ModelPrice>> = {};
-      for (const id of groups.map((g) => g.profileId)) if (id !== null && !prices[id]) prices[id] = profilePrices(id);
-      return { groups, prices, lastCallAt: lastCallAt(sessionId) };
+      for (const id of [...groups, ...helperGroups].map((g) => g.profileId))
+        if (id !== null && !prices[id]) prices[id] = profilePrices(id);
+      return {
+        groups,
+        prices,
+        lastCallAt: lastCallAt(sessionId),
+        ...(helpers && helpers.n > 0
+          ? { helpers: { count: helpers.n, returnedTokens: helpers.returned, groups: helperGroups } }
+          : {}),
+      };
     },
     lastCallAt,
     dailyGroups(sinceMs, tzOffsetMinutes) {

@@ -71,6 +71,8 @@ function mergeSettingsLoose(base: Settings, patch: SettingsPatch): unknown {
       toolOutput: { ...base.toolOutput, ...patch.toolOutput },
       agent: { ...base.agent, ...patch.agent },
       mcp: { ...base.mcp, ...patch.mcp },
+      cache: { ...base.cache, ...patch.cache },
+      helpers: { ...base.helpers, ...patch.helpers },
     };
   }
 }

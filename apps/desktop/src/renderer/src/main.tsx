@@ -10,6 +10,7 @@ import './styles/tools.css';
 import './styles/header.css';
 import './styles/rules.css';
 import './styles/memory.css';
+import './styles/helpers.css';
 import { App } from './App';
 
 const root = document.getElementById('root');

@@ -1,11 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import '../i18n';
 import { ChatView } from '../components/ChatView';
 import { useAppStore } from '../store';
 import { setBridge } from '../transport';
 import { createFakeBridge } from './fakeBridge';
-import { msg, session, settings, usage, seed } from './fixtures';
+import { giveLayout, msg, session, settings, usage, seed } from './fixtures';
 
 describe('ChatView', () => {
   let fake: ReturnType<typeof createFakeBridge>;
@@ -87,18 +87,7 @@ describe('ChatView', () => {
   });
 
   it('a newer error takes the place of the stored error banner it follows', () => {
-    const proto = HTMLElement.prototype;
-    for (const [prop, value] of [
-      ['clientHeight', 800],
-      ['offsetHeight', 60],
-    ] as const) {
-      const saved = Object.getOwnPropertyDescriptor(proto, prop);
-      Object.defineProperty(proto, prop, { configurable: true, get: () => value });
-      onTestFinished(() => {
-        if (saved) Object.defineProperty(proto, prop, saved);
-        else delete (proto as unknown as Record<string, unknown>)[prop];
-      });
-    }
+    giveLayout();
     const stored = msg({ id: 'e1', seq: 2, role: 'user', kind: 'error_notice', content: 'The provider failed.' });
     useAppStore.setState(
       seed({
@@ -122,19 +111,7 @@ describe('ChatView', () => {
   });
 
   it('a 10,000-message session renders only a window of rows', () => {
-    // jsdom has no layout: give elements a real viewport height (the virtualizer reads clientHeight).
-    const proto = HTMLElement.prototype;
-    for (const [prop, value] of [
-      ['clientHeight', 800],
-      ['offsetHeight', 60],
-    ] as const) {
-      const saved = Object.getOwnPropertyDescriptor(proto, prop);
-      Object.defineProperty(proto, prop, { configurable: true, get: () => value });
-      onTestFinished(() => {
-        if (saved) Object.defineProperty(proto, prop, saved);
-        else delete (proto as unknown as Record<string, unknown>)[prop];
-      });
-    }
+    giveLayout();
     const many = Array.from({ length: 10_000 }, (_, i) =>
       msg({ id: `x${i}`, seq: i, role: i % 2 ? 'assistant' : 'user', content: `message ${i}` }),
     );

@@ -5,6 +5,7 @@ import {
   type ProviderProfile,
   type StoredMessage,
 } from '@threadline/protocol';
+import { onTestFinished } from 'vitest';
 import { EMPTY_SESSION } from '../store/sessionState';
 import type { AppState, SessionState } from '../store/types';
 
@@ -110,3 +111,22 @@ export const profile: ProviderProfile = {
   hasKey: false,
   active: true,
 };
+
+/**
+ * jsdom has no layout: elements get a real viewport height for this test (the transcript's
+ * virtualizer reads clientHeight and measures rows by offsetHeight), put back when it ends.
+ */
+export function giveLayout(): void {
+  const proto = HTMLElement.prototype;
+  for (const [prop, value] of [
+    ['clientHeight', 800],
+    ['offsetHeight', 60],
+  ] as const) {
+    const saved = Object.getOwnPropertyDescriptor(proto, prop);
+    Object.defineProperty(proto, prop, { configurable: true, get: () => value });
+    onTestFinished(() => {
+      if (saved) Object.defineProperty(proto, prop, saved);
+      else delete (proto as unknown as Record<string, unknown>)[prop];
+    });
+  }
+}

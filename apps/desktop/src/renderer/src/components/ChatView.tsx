@@ -10,6 +10,7 @@ import { SessionRules } from './SessionRules';
 import { IconMemory, IconPlus, IconSidebar } from './Icons';
 import { InboxBadge, useInboxCount } from './InboxBadge';
 import { MessageList } from './MessageList';
+import { HelperDialog } from './HelperDialog';
 import { ModelSwitcher } from './ModelSwitcher';
 import { HeldFilesCard } from './HeldFilesCard';
 import { ToolShareNotice } from './ToolShareNotice';
@@ -137,6 +138,7 @@ export function ChatView() {
       <ToolShareNotice sessionId={sessionId} />
       <McpReviewNotice sessionId={sessionId} />
       <Composer sessionId={sessionId} />
+      <HelperDialog />
     </main>
   );
 }

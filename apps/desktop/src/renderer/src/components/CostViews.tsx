@@ -5,8 +5,9 @@ import { call } from '../transport';
 import { formatTokens } from '../i18n';
 import { useAppStore } from '../store';
 import { cacheRate, formatCost } from '../lib/cost';
+import { usedTokens } from '../lib/helpers';
 
-/** The meter's cost part: this session's tokens in and out, cache hits and cost. */
+/** The meter's cost part: this session's tokens in and out, cache hits and cost; its helpers' apart. */
 export function SessionCostBreakdown({ sessionId }: { sessionId: string }) {
   const { t } = useTranslation();
   const cost = useAppStore((s) => s.bySession[sessionId]?.cost);
@@ -49,6 +50,16 @@ export function SessionCostBreakdown({ sessionId }: { sessionId: string }) {
             count: summaries.calls,
             tokens: formatTokens(summaries.promptTokens + summaries.completionTokens),
             cost: formatCost(summaries.cost, t),
+          })}
+        </div>
+      )}
+      {cost.helpers && cost.helpers.count > 0 && (
+        <div className="muted" data-testid="cost-helpers" data-used={usedTokens(cost.helpers.total)}>
+          {t('cost.helpers', {
+            count: cost.helpers.count,
+            used: formatTokens(usedTokens(cost.helpers.total)),
+            returned: formatTokens(cost.helpers.returnedTokens),
+            cost: formatCost(cost.helpers.total.cost, t),
           })}
         </div>
       )}

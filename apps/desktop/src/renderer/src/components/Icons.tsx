@@ -121,6 +121,12 @@ export const IconLayers = (p: P) => (
     <path d="m12 3 9 5-9 5-9-5 9-5zM3 13l9 5 9-5" />
   </svg>
 );
+/** Helpers (the delegate tool): one task branching into several. */
+export const IconHelpers = (p: P) => (
+  <svg {...base(p)}>
+    <path d="M6 3v6a4 4 0 0 0 4 4h4M6 9v12M14 13a2 2 0 1 0 4 0 2 2 0 1 0-4 0M6 21h0M18 5a2 2 0 1 0-4 0 2 2 0 1 0 4 0M10 5h4" />
+  </svg>
+);
 export const IconSparkle = (p: P) => (
   <svg {...base(p)}>
     <path d="M12 3v4M12 17v4M3 12h4M17 12h4M6 6l2.5 2.5M15.5 15.5 18 18M6 18l2.5-2.5M15.5 8.5 18 6" />

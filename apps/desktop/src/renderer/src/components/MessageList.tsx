@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useShallow } from 'zustand/react/shallow';
 import { buildRows, pendingSteps, withCheckpoints, type PendingStep, type Row } from '../lib/transcript';
 import { useAppStore } from '../store';
-import { ToolCallCard } from './ToolCallCard';
+import { CallCard } from './CallCard';
 import { IconAlert, IconChevronDown, IconRefresh, IconX } from './Icons';
 import { Markdown } from './Markdown';
 import { Reasoning } from './Reasoning';
@@ -216,7 +216,7 @@ export function MessageList({ sessionId }: { sessionId: string }) {
                       {item.step.text !== '' && <Markdown text={item.step.text} streaming />}
                       {item.step.calls.length === 0 && <span className="caret" aria-hidden />}
                       {item.step.calls.map((call) => (
-                        <ToolCallCard key={call.id} sessionId={sessionId} call={call} result={null} />
+                        <CallCard key={call.id} sessionId={sessionId} call={call} result={null} />
                       ))}
                     </div>
                   )}

@@ -3,7 +3,7 @@ import type { StoredMessage } from '@threadline/protocol';
 import { call } from '../transport';
 import { useTranslation } from 'react-i18next';
 import type { Row } from '../lib/transcript';
-import { errorNoticeText, providerLink } from '../lib/reasons';
+import { errorNoticeText, interruptedCall, providerLink } from '../lib/reasons';
 import { ProfileLink } from './ProfileLink';
 import { useAppStore } from '../store';
 import { CompactionDivider } from './CompactionDivider';
@@ -14,7 +14,8 @@ import { MessageEditor, VersionSwitcher } from './BranchControls';
 import { Markdown } from './Markdown';
 import { Reasoning } from './Reasoning';
 import { NoticeChip } from './NoticeChip';
-import { ToolCallCard } from './ToolCallCard';
+import { CallCard } from './CallCard';
+import { HelperList } from './DelegateCard';
 import { MessageAttachments } from './Attachments';
 import { visibleUserText } from '../lib/attachFile';
 import { attachmentRefs } from '../lib/attachRefs';
@@ -169,7 +170,7 @@ export const MessageRow = memo(function MessageRow({ row, sessionId }: { row: Ro
           {typeof row.msg.meta?.reasoning === 'string' && <Reasoning text={row.msg.meta.reasoning} live={false} />}
           {row.msg.content && <Markdown text={row.msg.content} />}
           {row.tools.map((tc) => (
-            <ToolCallCard key={tc.call.id} sessionId={sessionId} call={tc.call} result={tc.result} />
+            <CallCard key={tc.call.id} sessionId={sessionId} call={tc.call} result={tc.result} />
           ))}
           {row.msg.meta?.partial === true && <PartialNote sessionId={sessionId} last={row.last} />}
           <div className="msg-actions">
@@ -195,7 +196,7 @@ export const MessageRow = memo(function MessageRow({ row, sessionId }: { row: Ro
     case 'tool':
       return (
         <div className={`msg msg-assistant ${row.hidden ? 'is-hidden' : ''}`} data-seq={row.msg.seq}>
-          <ToolCallCard
+          <CallCard
             sessionId={sessionId}
             call={{
               id: row.msg.tool_call_id ?? row.msg.id,
@@ -218,27 +219,33 @@ export const MessageRow = memo(function MessageRow({ row, sessionId }: { row: Ro
           </div>
         </div>
       );
-    case 'error':
+    case 'error': {
+      // Helpers a crash stopped: their rows, as they ended, under the notice.
+      const stopped = interruptedCall(row.msg.content);
       return (
-        <div className="inline-error" role="alert" data-testid="inline-error">
-          <IconAlert />
-          <span className="inline-error-text">{errorNoticeText(row.msg.content, t) || t('chat.error.generic')}</span>
-          {providerLink(row.msg.content) && <ProfileLink />}
-          {row.versions && <VersionSwitcher sessionId={sessionId} versions={row.versions} />}
-          {row.retryable && (
-            <button
-              type="button"
-              className="btn btn-small"
-              disabled={busy}
-              onClick={() => void retry(sessionId)}
-              data-testid="retry-button"
-            >
-              <IconRefresh />
-              {t('chat.error.retry')}
-            </button>
-          )}
-        </div>
+        <>
+          <div className="inline-error" role="alert" data-testid="inline-error">
+            <IconAlert />
+            <span className="inline-error-text">{errorNoticeText(row.msg.content, t) || t('chat.error.generic')}</span>
+            {providerLink(row.msg.content) && <ProfileLink />}
+            {row.versions && <VersionSwitcher sessionId={sessionId} versions={row.versions} />}
+            {row.retryable && (
+              <button
+                type="button"
+                className="btn btn-small"
+                disabled={busy}
+                onClick={() => void retry(sessionId)}
+                data-testid="retry-button"
+              >
+                <IconRefresh />
+                {t('chat.error.retry')}
+              </button>
+            )}
+          </div>
+          {stopped && <HelperList sessionId={sessionId} toolCallId={stopped} />}
+        </>
       );
+    }
     case 'checkpoint':
       return <CheckpointRow checkpoint={row.checkpoint} sessionId={sessionId} />;
     case 'divider':

@@ -25,6 +25,7 @@ export function Snippet({ text }: { text: string }) {
 export function SearchResults({ query }: { query: string }) {
   const { t } = useTranslation();
   const openMessage = useAppStore((s) => s.openMessage);
+  const openHelperMessage = useAppStore((s) => s.openHelperMessage);
   const [hits, setHits] = useState<SearchHit[] | null>(null);
   const [failed, setFailed] = useState(false);
   const q = query.trim();
@@ -64,13 +65,19 @@ export function SearchResults({ query }: { query: string }) {
             <button
               type="button"
               className="search-hit"
-              onClick={() => void openMessage(h.sessionId, h.messageId)}
+              onClick={() =>
+                void (h.parentSessionId
+                  ? openHelperMessage(h.parentSessionId, h.sessionId, h.messageId)
+                  : openMessage(h.sessionId, h.messageId))
+              }
               data-testid="search-hit"
               data-message-id={h.messageId}
             >
               <span className="search-hit-title">
                 {h.sessionTitle || t('sidebar.untitled')}
-                <span className="search-hit-role">{t(`search.role.${h.role}`)}</span>
+                <span className="search-hit-role">
+                  {h.parentSessionId ? t('search.inHelper') : t(`search.role.${h.role}`)}
+                </span>
               </span>
               <span className="search-hit-snippet">
                 <Snippet text={h.snippet} />

@@ -8,6 +8,7 @@ import type { SettingsTab } from '../store/types';
 import { IconX } from './Icons';
 import { LanguageSwitch } from './LanguageSwitch';
 import { McpSettings } from './McpSettings';
+import { HelperSettings } from './HelperSettings';
 import { ProviderForm } from './ProviderForm';
 import { ReachSettings } from './ReachSettings';
 import { RulesSettings } from './RulesSettings';
@@ -22,7 +23,7 @@ import { useApplySettings } from '../hooks/useApplySettings';
 import { holdForRefusedSetting } from '../lib/refusedSetting';
 
 type Tab = SettingsTab;
-const TABS: Tab[] = ['general', 'providers', 'context', 'tools', 'rules', 'usage'];
+const TABS: Tab[] = ['general', 'providers', 'context', 'tools', 'rules', 'helpers', 'usage'];
 const LEVELS: VisibilityLevel[] = ['off', 'brief', 'debug'];
 
 function General() {
@@ -350,6 +351,7 @@ export function SettingsPage() {
         {tab === 'context' && <Context />}
         {tab === 'tools' && <McpSettings />}
         {tab === 'rules' && <RulesSettings />}
+        {tab === 'helpers' && <HelperSettings />}
         {tab === 'usage' && <UsageSettings />}
       </div>
     </div>

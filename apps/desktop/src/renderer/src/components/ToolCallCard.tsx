@@ -4,12 +4,12 @@ import { useTranslation } from 'react-i18next';
 import type { GateRewrite, StoredMessage, ToolCall } from '@threadline/protocol';
 import { useAppStore } from '../store';
 import { call as rpc } from '../transport';
-import type { ToolStatus } from '../store/types';
 import { IconAlert, IconChevron, IconTool } from './Icons';
 import { CopyButton } from './CopyButton';
 import { headlineOf, reveal } from '../lib/reveal';
 import { DenyControl } from './DenyControl';
 import { DiffView, diffOf } from './DiffView';
+import { statusOf } from '../lib/toolStatus';
 import { RememberRule } from './RememberRule';
 import { RuleLine, ruleNoteOf } from './RuleLine';
 
@@ -67,20 +67,6 @@ function formatDuration(ms: number | null, t: TFunction): string | null {
   return ms < 1000
     ? t('tool.durationMs', { value: Math.round(ms) })
     : t('tool.durationS', { value: (ms / 1000).toFixed(ms < 10_000 ? 1 : 0) });
-}
-
-export function statusOf(
-  result: StoredMessage | null,
-  state: ToolStatus | undefined,
-  sessionBusy: boolean,
-): ToolStatus {
-  if (state && (state === 'waiting' || state === 'running' || !result)) return state;
-  if (result) {
-    const s = result.meta?.status;
-    if (s === 'ok' || s === 'error' || s === 'denied' || s === 'aborted') return s;
-    return state ?? (result.meta?.ok === false ? 'error' : 'ok');
-  }
-  return sessionBusy ? 'running' : 'aborted';
 }
 
 /** The gate's part in a call: from the live state before it runs, from the result after. */

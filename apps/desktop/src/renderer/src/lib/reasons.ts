@@ -40,6 +40,7 @@ export function errorNoticeText(content: string | null, t: TFn): string {
     limit: p.limit ?? '?',
     tool: p.tool ?? '',
     command: p.command ?? '',
+    ...(p.count !== undefined ? { count: p.count } : {}),
   });
 }
 
@@ -47,4 +48,12 @@ export function errorNoticeText(content: string | null, t: TFn): string {
 export function providerLink(content: string | null): boolean {
   const parsed = parseNotice(content);
   return parsed?.type === 'error' && parsed.payload.type === 'provider_error';
+}
+
+/** The delegate call whose helpers a crash stopped (a `helpers_interrupted` notice), else null. */
+export function interruptedCall(content: string | null): string | null {
+  const parsed = parseNotice(content);
+  return parsed?.type === 'error' && parsed.payload.type === 'helpers_interrupted'
+    ? (parsed.payload.toolCallId ?? null)
+    : null;
 }

@@ -6,6 +6,7 @@ import { call } from '../transport';
 import { joinStream, lastUserText, mergeMessage, throughLastRequest, withoutUncommitted } from './chatLists';
 import { createDeltaBuffer } from './deltaBuffer';
 import { sessionOf } from './sessionState';
+import { hasHelpers } from './helperSlice';
 import type { AppState, ChatSessionState, ChatSlice, SliceEvents } from './types';
 
 const errMessage = (err: unknown) => errorMessage(err);
@@ -120,7 +121,12 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
     const later = (sessionOf(get(), sessionId).messages ?? []).filter((m) => m.seq > lastSeq && !fetched.has(m.id));
     set({ tools });
     patchChat(get, sessionId, { messages: later.length ? [...sorted, ...later] : sorted });
-    await Promise.all([get().loadChatState(sessionId), get().loadRules(sessionId)]);
+    await Promise.all([
+      get().loadChatState(sessionId),
+      get().loadRules(sessionId),
+      // The rows of its helpers (the delegate tool), when it has any to show.
+      ...(hasHelpers(sorted) ? [get().loadHelpers(sessionId)] : []),
+    ]);
   },
 
   async loadChatState(sessionId) {

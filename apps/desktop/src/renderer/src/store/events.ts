@@ -2,6 +2,7 @@ import type { AppEvent } from '@threadline/protocol';
 import { chatEvents } from './chatSlice';
 import { checkpointEvents } from './checkpointSlice';
 import { contextEvents } from './contextSlice';
+import { helperEvents } from './helperSlice';
 import { sessionsEvents } from './sessionsSlice';
 import type { AppState } from './types';
 import { uiEvents } from './uiSlice';
@@ -14,7 +15,7 @@ export function createEventHandler(
   get: () => AppState,
   set: (patch: Partial<AppState>) => void,
 ): (e: AppEvent) => void {
-  const slices = [sessionsEvents, chatEvents, contextEvents, uiEvents, checkpointEvents].map((events) =>
+  const slices = [sessionsEvents, chatEvents, contextEvents, uiEvents, checkpointEvents, helperEvents].map((events) =>
     events(get, set),
   );
   return (e) => {

@@ -3,6 +3,7 @@ import { bridgeConnection, getBridge, onBridgeConnection, onBridgeReconnect } fr
 import { createChatSlice } from './chatSlice';
 import { createCheckpointSlice } from './checkpointSlice';
 import { createContextSlice } from './contextSlice';
+import { createHelperSlice } from './helperSlice';
 import { createEventHandler } from './events';
 import { createSessionsSlice } from './sessionsSlice';
 import { createSettingsSlice } from './settingsSlice';
@@ -20,6 +21,7 @@ export const createAppStore = () =>
     ...createSettingsSlice(...a),
     ...createUiSlice(...a),
     ...createCheckpointSlice(...a),
+    ...createHelperSlice(...a),
   }));
 
 export const useAppStore = createAppStore();

@@ -1,4 +1,11 @@
-import type { AppState, ChatSessionState, CheckpointSessionState, ContextSessionState, SessionState } from './types';
+import type {
+  AppState,
+  ChatSessionState,
+  CheckpointSessionState,
+  ContextSessionState,
+  HelperSessionState,
+  SessionState,
+} from './types';
 
 /** The chat slice's fields of a session nothing is known of yet. */
 export const CHAT_SESSION: Readonly<ChatSessionState> = {
@@ -30,8 +37,18 @@ export const CHECKPOINT_SESSION: Readonly<CheckpointSessionState> = {
   held: undefined,
 };
 
+/** The helper slice's fields of a session nothing is known of yet. */
+export const HELPER_SESSION: Readonly<HelperSessionState> = {
+  helpers: undefined,
+};
+
 /** A session nothing is known of yet (also what a selector reads for an unknown id). */
-export const EMPTY_SESSION: Readonly<SessionState> = { ...CHAT_SESSION, ...CONTEXT_SESSION, ...CHECKPOINT_SESSION };
+export const EMPTY_SESSION: Readonly<SessionState> = {
+  ...CHAT_SESSION,
+  ...CONTEXT_SESSION,
+  ...CHECKPOINT_SESSION,
+  ...HELPER_SESSION,
+};
 
 /** The state of one session (the empty one when none is kept). */
 export const sessionOf = (s: Pick<AppState, 'bySession'>, id: string): SessionState => s.bySession[id] ?? EMPTY_SESSION;

@@ -90,6 +90,8 @@ export const sessionsEvents: SliceEvents = (get, set) => (e) => {
         if (get().activeSessionId === e.sessionId) void get().selectSession(get().sessions[0]?.id ?? null);
         return;
       }
+      // A helper's session belongs to its parent's chat, never to the list.
+      if (e.session.parentId !== undefined) return;
       get().upsertSession(e.session);
       return;
   }

@@ -9,6 +9,7 @@ import type {
   CompactionRecord,
   ContextUsage,
   GateRewrite,
+  HelperSummary,
   RunningCompaction,
   MemoryCandidate,
   SessionCost,
@@ -79,7 +80,7 @@ export interface InlineError {
  * One session's state in the renderer, `bySession[id]`. Each slice owns some of its fields (the
  * `…SessionState` parts below, one per slice) and writes only those, through `patchSession`.
  */
-export type SessionState = ChatSessionState & ContextSessionState & CheckpointSessionState;
+export type SessionState = ChatSessionState & ContextSessionState & CheckpointSessionState & HelperSessionState;
 
 export interface SessionsSlice {
   sessions: SessionSummary[];
@@ -219,7 +220,7 @@ export interface SettingsSlice {
 }
 
 export type Panel = 'none' | 'settings' | 'memory';
-export type SettingsTab = 'general' | 'providers' | 'context' | 'tools' | 'rules' | 'usage';
+export type SettingsTab = 'general' | 'providers' | 'context' | 'tools' | 'rules' | 'helpers' | 'usage';
 
 export interface UiSlice {
   /**
@@ -277,7 +278,30 @@ export interface CheckpointSlice {
   resolveHeld(sessionId: string, decision: 'keep' | 'discard'): Promise<HeldKeepFailure[]>;
 }
 
-export type AppState = SessionsSlice & ChatSlice & ContextSlice & SettingsSlice & UiSlice & CheckpointSlice;
+/** The helper slice's part of a session's state. */
+export interface HelperSessionState {
+  /** The helpers its delegate calls started (helpers.list, helper.updated); undefined until loaded. */
+  helpers: HelperSummary[] | undefined;
+}
+
+/** Helpers (the delegate tool): their rows in the parent's chat, and one helper's transcript opened. */
+export interface HelperSlice {
+  /** The helper whose own conversation is open over the chat (and a message to show in it). */
+  openHelper: { helperId: string; focusMessageId: string | null } | null;
+  /** A session's helpers, and the live state (a waiting card) of those still running. */
+  loadHelpers(sessionId: string): Promise<void>;
+  showHelper(helperId: string | null, focusMessageId?: string | null): void;
+  /** A search hit in a helper's messages: its parent's chat, with the helper's conversation open at it. */
+  openHelperMessage(parentSessionId: string, helperId: string, messageId: string): Promise<void>;
+}
+
+export type AppState = SessionsSlice &
+  ChatSlice &
+  ContextSlice &
+  SettingsSlice &
+  UiSlice &
+  CheckpointSlice &
+  HelperSlice;
 
 /**
  * A slice's part of the event stream: made once per store connection (it may keep a buffer), it
