@@ -31,6 +31,7 @@ export const ROUTE_NAMES = [
   'compaction.list',
   'context.usage',
   'compaction.fitMessage',
+  'context.measureDraft',
   'memory.facts.list',
   'memory.facts.upsert',
   'memory.facts.setStatus',
@@ -46,6 +47,7 @@ export const ROUTE_NAMES = [
   'providers.list',
   'providers.upsert',
   'providers.setActive',
+  'providers.readWindow',
   'providers.models',
   'providers.delete',
   'providers.test',
@@ -67,6 +69,8 @@ export const ROUTE_NAMES = [
   'checkpoints.diff',
   'checkpoints.restore',
   'checkpoints.redo',
+  'held.list',
+  'held.resolve',
   'usage.session',
   'usage.daily',
   'usage.prices.list',
@@ -75,6 +79,7 @@ export const ROUTE_NAMES = [
   'rules.list',
   'rules.save',
   'rules.remove',
+  'helpers.list',
 ] as const satisfies readonly RouteName[];
 
 type Complete<Missing extends never> = Missing;

@@ -556,6 +556,9 @@ CREATE TABLE held_files (
   created_at INTEGER NOT NULL
 );
 CREATE INDEX idx_held_files_session ON held_files(session_id, created_at);
+`;
+
+/**
  * Version 24 (issue 39): helpers (the delegate tool). A helper is a session of its own, linked to
  * the session whose call started it (`parent_id`: hidden from the list, deleted with it), and a
  * `helpers` row with its task, role, model, status and report.
