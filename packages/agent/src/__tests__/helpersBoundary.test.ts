@@ -211,6 +211,27 @@ describe("a helper's file changes", () => {
   });
 });
 
+describe("what a helper's commands leave that runs code later", () => {
+  it.skipIf(NO_BWRAP !== null)(
+    "is held with the parent turn's, on the parent chat's card (where the user answers it)",
+    async () => {
+      const bin = 'node_modules/.bin/vitest';
+      h = await delegating(
+        [{ task: 'Install it.', role: 'work' }],
+        shellCall(`mkdir -p node_modules/.bin && printf '#!/bin/sh\\n' > ${bin} && chmod +x ${bin}`),
+      );
+      await h.turn('go');
+      const [helper] = await h.api['helpers.list']({ sessionId: h.sessionId });
+      const result = (await h.api['messages.list']({ sessionId: helper!.id })).find((m) => m.role === 'tool')!;
+      expect(result.meta?.sandboxed).toBe('bwrap');
+      expect((await h.api['held.list']({ sessionId: h.sessionId })).files.map((f) => f.path)).toEqual([bin]);
+      expect((await h.api['held.list']({ sessionId: helper!.id })).files).toEqual([]);
+      expect(existsSync(path.join(h.dir, bin))).toBe(false);
+    },
+    120_000,
+  );
+});
+
 describe("the call's tasks, checked before any helper starts", () => {
   const refused = async (tasks: DelegateTask[], settings: HarnessOptions['settings'] = {}): Promise<string> => {
     h = await delegating(tasks, () => null, { settings });
