@@ -345,7 +345,7 @@ test('the approval card shows what the model asked for, what will run and why, a
   await app.send('Please check the desktop');
   const card = app.toolCards.last();
   await expect(card).toHaveAttribute('data-status', 'waiting');
-  await expect(card.getByTestId('tool-gate')).toContainText(`Desktop path known from memory: ${desktop}`);
+  await expect(card.getByTestId('tool-gate')).toContainText(`Desktop path memory already knows: ${desktop}`);
   await expect(card.getByTestId('tool-args')).toContainText('ls ~/Desktop');
   await expect(card.getByTestId('tool-ran')).toContainText(`ls ${desktop}`);
   await expect(card.getByTestId('approve-original')).toBeVisible();
@@ -366,7 +366,7 @@ test('the approval card shows what the model asked for, what will run and why, a
   await expect(done.getByTestId('tool-gate')).toHaveAttribute('data-declined', 'true');
   await expect(done.getByTestId('tool-ran')).toHaveCount(0);
   await expect(done.getByTestId('tool-output')).not.toContainText('marker-file.txt');
-  await expect(page.locator('[data-notice=gate]')).toContainText('you ran the original command');
+  await expect(page.locator('[data-notice=gate]')).toContainText(/you ran the original command/i);
 
   // ---- auto-approval: the card shows the same after the fact ----
   // (A new session: the failed original taught the first one that its ~/Desktop does not exist.)
@@ -377,7 +377,7 @@ test('the approval card shows what the model asked for, what will run and why, a
   await app.waitIdle();
   const auto = app.toolCards.last();
   await auto.locator('.tool-head').click();
-  await expect(auto.getByTestId('tool-gate')).toContainText(`used the Desktop path known from memory: ${desktop}`);
+  await expect(auto.getByTestId('tool-gate')).toContainText(`used the Desktop path memory already knows: ${desktop}`);
   await expect(auto.getByTestId('tool-args')).toContainText('ls ~/Desktop');
   await expect(auto.getByTestId('tool-ran')).toContainText(`ls ${desktop}`);
   await expect(auto.getByTestId('tool-output')).toContainText('marker-file.txt');

@@ -8,7 +8,7 @@ const NAMES: Record<ExportLanguage, { trigger: Record<Trigger, string>; strategy
     trigger: { auto: 'auto', manual: 'manual', recovery: 'recovery' },
     strategy: {
       legacy_segmented: 'Segmented summary',
-      cfpm_memory_v1: 'CFPM memory',
+      cfpm_memory_v1: 'Memory snapshot',
       progressive: 'Progressive',
       priority_chain: 'Priority chain',
     },
@@ -17,7 +17,7 @@ const NAMES: Record<ExportLanguage, { trigger: Record<Trigger, string>; strategy
     trigger: { auto: '自动', manual: '手动', recovery: '恢复' },
     strategy: {
       legacy_segmented: '分段摘要',
-      cfpm_memory_v1: 'CFPM 记忆',
+      cfpm_memory_v1: '记忆快照',
       progressive: '渐进式',
       priority_chain: '优先级链',
     },
@@ -36,9 +36,9 @@ const SENTENCES = {
     memory: (a: number, u: number, r: number, facts: number) =>
       `Memory changed: ${[a && `${a} added`, u && `${u} updated`, r && `${r} retired`].filter(Boolean).join(', ')} (${facts} ${facts === 1 ? 'fact' : 'facts'} in memory).`,
     gate: (target: string, from: string, to: string) =>
-      `The gate ran \`${to}\` instead of \`${from}\` (the ${target} path known from memory).`,
+      `Threadline ran \`${to}\` instead of \`${from}\` (the ${target} path memory already knows).`,
     gateDeclined: (target: string, from: string, to: string) =>
-      `The gate suggested \`${to}\` (the ${target} path known from memory); the user ran \`${from}\` instead.`,
+      `Threadline suggested \`${to}\` (the ${target} path memory already knows); the user ran \`${from}\` instead.`,
     compaction: {
       auto_compacting: 'Auto-compaction started.',
       compacted: 'The conversation was compacted.',
@@ -68,9 +68,9 @@ const SENTENCES = {
     memory: (a: number, u: number, r: number, facts: number) =>
       `记忆已更新：${[a && `新增 ${a} 条`, u && `修改 ${u} 条`, r && `停用 ${r} 条`].filter(Boolean).join('，')}（共 ${facts} 条）。`,
     gate: (target: string, from: string, to: string) =>
-      `命令闸门运行了 \`${to}\`，而不是 \`${from}\`（记忆中已知的${target}路径）。`,
+      `Threadline 运行了 \`${to}\`，而不是 \`${from}\`（记忆中已知的${target}路径）。`,
     gateDeclined: (target: string, from: string, to: string) =>
-      `命令闸门建议运行 \`${to}\`（记忆中已知的${target}路径）；用户选择运行原命令 \`${from}\`。`,
+      `Threadline 建议运行 \`${to}\`（记忆中已知的${target}路径）；用户选择运行原命令 \`${from}\`。`,
     compaction: {
       auto_compacting: '已开始自动压缩。',
       compacted: '对话已压缩。',
