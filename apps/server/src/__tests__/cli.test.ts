@@ -26,9 +26,12 @@ interface Run {
 
 /** Spawns and resolves on exit, or as soon as stdout has the URL line (the server keeps running). */
 function run(cmd: string, args: string[]): Promise<Run & { code: number | null }> {
+  // As a user's shell starts it: without the test runner's NODE_ENV=test (under which the
+  // renderer build would bundle React's development code).
+  const { NODE_ENV: _testEnv, ...env } = process.env;
   const child = spawn(cmd, args, {
     cwd: root,
-    env: { ...process.env, OPENAI_API_KEY: '', THREADLINE_PROVIDER_URL: '' },
+    env: { ...env, OPENAI_API_KEY: '', THREADLINE_PROVIDER_URL: '' },
   });
   children.push(child);
   const r = { child, stdout: '', stderr: '', code: null as number | null };

@@ -17,9 +17,17 @@ export interface PendingAttachment {
 
 const KEEP_AS_IS = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/gif']);
 
-/** A Blob's bytes, as attachments.add takes them (sent as bytes, never as base64: protocol's binary.ts). */
-async function bytesOf(blob: Blob): Promise<Uint8Array> {
-  return new Uint8Array(await blob.arrayBuffer());
+/**
+ * A Blob's bytes, as attachments.add takes them (sent as bytes, never as base64: protocol's
+ * binary.ts). Read by a FileReader, like base64Of: every page the renderer runs in has one.
+ */
+function bytesOf(blob: Blob): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const r = new FileReader();
+    r.onload = () => resolve(new Uint8Array(r.result as ArrayBuffer));
+    r.onerror = () => reject(r.error ?? new Error('read failed'));
+    r.readAsArrayBuffer(blob);
+  });
 }
 
 /** Bytes of a Blob as base64 (the browser encodes it: no string building in JS), for a small image's data URL. */
