@@ -10,4 +10,8 @@ export { SANDBOX_HIDDEN_IN_HOME, SANDBOX_READ_ONLY_IN_FOLDER, sandboxHiddenPaths
 export { bwrapArgs, seatbeltProfile, wrapCommand, type WrapInput, type Wrapped } from './wrap';
 export { sandboxFailure, sandboxFailureHint } from './failure';
 export { SandboxService, commandsSentence, type SandboxRun, type SandboxServiceOptions } from './service';
-export { plainGitConfig, protectedBefore, removeCreatedProtected, type ProtectedBefore } from './guard';
+export { gitRefusalHint, plainGitConfig } from './gitGuard';
+export { guardCommand, type GuardedCommand, type LeftoverHooks } from './commandGuard';
+export { classifyLeftovers, type Leftover } from './leftovers';
+export { HeldFiles } from './heldFiles';
+export { TurnLeftovers } from './turnLeftovers';

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ApprovalPolicy } from '@threadline/protocol';
+import type { LeftoverHooks } from './commandGuard';
 import { detectSandbox, type DetectOptions, type SandboxInfo } from './detect';
 import { sandboxHiddenPaths } from './paths';
 
@@ -20,6 +21,8 @@ export interface SandboxRun {
   network: boolean;
   tmpDir: string | null;
   hidden: string[];
+  /** A turn's: what a command leaves that makes code run later is held through it (commandGuard.ts). */
+  leftovers?: LeftoverHooks;
 }
 
 /**

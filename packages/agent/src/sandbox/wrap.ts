@@ -12,8 +12,10 @@ export interface WrapInput {
   folder: string;
   /** A private temp folder, writable, the command's TMPDIR; null: none (every temp folder read-only). */
   tmpDir: string | null;
-  /** Paths inside `folder` mounted read-only (sandboxReadOnlyPaths). */
+  /** Paths inside `folder` mounted read-only (commandGuard.ts: every depth; sandboxReadOnlyPaths: the top). */
   readOnlyInside: readonly string[];
+  /** Folders inside `folder` bound onto themselves, so they cannot be renamed or removed (each `.git`). */
+  pinned?: readonly string[];
   /** Paths not visible at all (sandboxHiddenPaths): an empty folder or file is put over each. */
   hidden: readonly string[];
   /** false: no network but the sandbox's own loopback. */
@@ -60,7 +62,7 @@ export function bwrapArgs(input: WrapInput): string[] {
   if (input.tmpDir !== null) a.push('--bind', input.tmpDir, input.tmpDir);
   for (const p of input.writable ?? []) a.push('--bind', p, p);
   for (const p of around) a.push('--remount-ro', p);
-  for (const p of input.readOnlyInside) if (kindOf(p) !== null) a.push('--ro-bind', p, p);
+  a.push(...guardMounts(input));
   for (const { p, kind } of inside) {
     if (kind === 'dir') a.push('--tmpfs', p, '--remount-ro', p);
     else a.push('--ro-bind', '/dev/null', p);
@@ -68,6 +70,21 @@ export function bwrapArgs(input: WrapInput): string[] {
   if (!input.network) a.push('--unshare-net');
   a.push('--unshare-pid', '--die-with-parent', '--new-session', '--chdir', input.cwd, '--');
   return [...a, input.command, ...input.args];
+}
+
+/**
+ * The git surface and the protected paths of the folder (sandbox/commandGuard.ts): each `.git`
+ * bound onto itself first (a mount point cannot be renamed or removed: EBUSY), then each
+ * protected path that exists read-only. Links are never mounted (bwrap would follow them).
+ */
+function guardMounts(input: WrapInput): string[] {
+  const a: string[] = [];
+  for (const p of input.pinned ?? []) if (kindOf(p) === 'dir') a.push('--bind', p, p);
+  for (const p of input.readOnlyInside) {
+    const kind = kindOf(p);
+    if (kind === 'dir' || kind === 'file') a.push('--ro-bind', p, p);
+  }
+  return a;
 }
 
 /**
@@ -120,6 +137,9 @@ export function seatbeltProfile(input: WrapInput): string {
   ];
   if (input.readOnlyInside.length > 0)
     lines.push(`(deny file-write* ${input.readOnlyInside.map((p) => `(subpath ${sbString(p)})`).join(' ')})`);
+  // A `.git` itself: not renamed, removed or replaced (what is in it stays writable).
+  if ((input.pinned ?? []).length > 0)
+    lines.push(`(deny file-write* ${(input.pinned ?? []).map((p) => `(literal ${sbString(p)})`).join(' ')})`);
   if (around.length > 0) lines.push(`(allow file-read* (subpath ${sbString(input.folder)}))`);
   if (inside.length > 0)
     lines.push(`(deny file-read* file-write* ${inside.map(({ p }) => `(subpath ${sbString(p)})`).join(' ')})`);

@@ -3,15 +3,9 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import * as z from 'zod';
+import { errorMessage } from '@threadline/protocol';
 import { childEnv } from '../process/childEnv';
-import {
-  protectedBefore,
-  removeCreatedProtected,
-  sandboxFailure,
-  sandboxFailureHint,
-  sandboxReadOnlyPaths,
-  wrapCommand,
-} from '../sandbox';
+import { guardCommand, gitRefusalHint, sandboxFailure, sandboxFailureHint, wrapCommand } from '../sandbox';
 import { expandHome } from '../workspace/resolve';
 import { redactCredentials } from '../workspace/redact';
 import { toolParameters } from './schema';
@@ -60,6 +54,9 @@ export async function runShell(args: ShellArgs, ctx: ToolContext): Promise<ToolR
   // A relative cwd is taken from the session's folder, not from the app's own directory.
   const cwd = args.cwd !== undefined ? path.resolve(ctx.cwd, expandHome(args.cwd, homedir())) : ctx.cwd;
   const sandbox = ctx.sandbox;
+  // The folder's git surface and protected paths, at any depth, read-only; what the command
+  // leaves that makes code run later is held after it (sandbox/commandGuard.ts).
+  const guard = sandbox ? await guardCommand(ctx.cwd, ctx.platform, sandbox.leftovers ?? null) : null;
   const wrapped = sandbox
     ? wrapCommand(sandbox.info, {
         command: bare.file,
@@ -67,18 +64,17 @@ export async function runShell(args: ShellArgs, ctx: ToolContext): Promise<ToolR
         cwd,
         folder: ctx.cwd,
         tmpDir: sandbox.tmpDir,
-        readOnlyInside: sandboxReadOnlyPaths(ctx.cwd),
+        readOnlyInside: guard?.readOnly ?? [],
+        pinned: guard?.pinned ?? [],
         hidden: sandbox.hidden,
         network: sandbox.network,
       })
     : null;
-  // Protected paths that do not exist are not mounted read-only: what the command makes of them goes.
-  const before = sandbox ? protectedBefore(ctx.cwd) : null;
   const file = wrapped?.command ?? bare.file;
   const argv = wrapped?.args ?? bare.args;
   const timeoutMs = args.timeoutSec !== undefined ? args.timeoutSec * 1000 : ctx.shellTimeoutMs;
   const started = Date.now();
-  return new Promise<ToolResult>((resolve) => {
+  const result = await new Promise<ToolResult>((resolve) => {
     let out = '';
     let capped = false;
     // One decoder per stream: a multi-byte character split across two chunks is joined, not
@@ -148,16 +144,24 @@ export async function runShell(args: ShellArgs, ctx: ToolContext): Promise<ToolR
       const stopped = sandbox && reason === null ? sandboxFailure(code, out) : null;
       if (sandbox && stopped) content += `\n${sandboxFailureHint(stopped, sandbox.network)}`;
       const meta: Record<string, unknown> = { exitCode: code, durationMs, killed: reason };
-      const removed = before ? removeCreatedProtected(ctx.cwd, before) : [];
-      if (removed.length > 0) {
-        content += `\n[sandbox] The command created protected paths (they can make code run later), which were removed: ${removed.join(', ')}. To create them, call shell again with "sandbox": false; the user is asked to approve it.`;
-        meta.removedProtected = removed;
-      }
       if (sandbox) meta.sandboxed = sandbox.info.kind;
       // `git remote -v`, `git config -l`, `cat .git/config`: a token in a remote URL is not passed on.
       resolve({ ok: reason === null && code === 0, content: redactCredentials(content), meta });
     });
   });
+  if (!guard) return result;
+  // After the command (whatever its end): what it left that makes code run later is held.
+  const left = await guard.finish().catch((err: unknown) => ({
+    held: [],
+    later: [],
+    note: `[held] Looking at what the command left failed (${errorMessage(err)}): anything it created stays in the folder.`,
+  }));
+  const notes = [result.ok ? null : gitRefusalHint(result.content), left.note].filter((n) => n);
+  if (notes.length === 0) return result;
+  const meta = { ...result.meta };
+  if (left.held.length > 0) meta.held = left.held.map((f) => f.path);
+  if (left.later.length > 0) meta.heldAtTurnEnd = left.later.map((l) => l.path);
+  return { ...result, content: `${result.content}\n${notes.join('\n')}`, meta };
 }
 
 export const shellTool: ToolDefinition<ShellArgs> = {

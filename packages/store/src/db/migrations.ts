@@ -500,11 +500,11 @@ CREATE INDEX idx_checkpoints_session ON checkpoints(session_id, created_at);
 CREATE INDEX idx_checkpoints_folder ON checkpoints(folder, created_at);
 `;
 /**
- * Version 22 (issue 36): the window a local server said it runs the profile's model with: Ollama's num_ctx,
+ * Version 23 (issue 36): the window a local server said it runs the profile's model with: Ollama's num_ctx,
  * LM Studio's loaded context length, llama.cpp's n_ctx, vLLM's max_model_len, as JSON
  * (ServerWindowSchema), read when the profile is saved.
  */
-const V22_SERVER_WINDOW = `ALTER TABLE provider_profiles ADD COLUMN server_window TEXT;`;
+const V23_SERVER_WINDOW = `ALTER TABLE provider_profiles ADD COLUMN server_window TEXT;`;
 
 /**
  * Version 20 (issue 40): project memory, one per working folder's project (its root's realpath):
@@ -536,6 +536,26 @@ CREATE TABLE project_facts (
 );
 CREATE UNIQUE INDEX idx_project_facts_key ON project_facts(project, fact_key);
 CREATE INDEX idx_project_facts_status ON project_facts(project, status, created_at);
+`;
+
+/**
+ * Version 22 (issue 34): files a sandboxed command left that make code run later, held for the
+ * user until they keep or discard them; the copies live in the data folder (`held/<session>/<id>`).
+ */
+const V22_HELD_FILES = `
+CREATE TABLE held_files (
+  id TEXT PRIMARY KEY,
+  session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+  folder TEXT NOT NULL,
+  path TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  entries INTEGER,
+  target TEXT,
+  keepable INTEGER NOT NULL,
+  created_at INTEGER NOT NULL
+);
+CREATE INDEX idx_held_files_session ON held_files(session_id, created_at);
 `;
 
 export const MIGRATIONS: readonly Migration[] = Object.freeze([
@@ -574,7 +594,8 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
     sql: V21_RULES,
     run: migrateApprovalsToRules,
   },
-  { version: 22, description: 'the window a local server runs the model with', sql: V22_SERVER_WINDOW },
+  { version: 22, description: 'files held for the user', sql: V22_HELD_FILES },
+  { version: 23, description: 'the window a local server runs the model with', sql: V23_SERVER_WINDOW },
 ]);
 
 /** The schema version this code writes. */
