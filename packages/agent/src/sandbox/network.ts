@@ -1,0 +1,110 @@
+import { randomBytes } from 'node:crypto';
+import { SandboxManager } from '@anthropic-ai/sandbox-runtime';
+import { proxyEnv } from './wrap';
+
+/**
+ * The network of sandboxed commands: none, or named domains through sandbox-runtime's proxy (an
+ * HTTP CONNECT + SOCKS5 proxy on the host that allows a connection only to a listed domain, and
+ * never to this machine's own or local addresses, whatever a listed name resolves to). A command
+ * has no network namespace of its own but the loopback: its only way out is the proxy's unix
+ * socket, bound into the sandbox and reached through a relay started before the seccomp filter
+ * (wrap.ts commandArgs). The proxy serves the whole process; each command presents a random id of
+ * its own (in its proxy URL's user name) under which its session's list is registered while it
+ * runs, and the proxy's token (its password). A command can only read its own environment, so it
+ * cannot borrow another session's list.
+ */
+
+/** The port of the relay inside the sandbox (its own network namespace: nothing else is there). */
+export const PROXY_PORT_INSIDE = 3128;
+
+/** What one command gets: the proxy's socket and variables, and what to call when it has ended. */
+export interface CommandNetwork {
+  socket: string;
+  env: Record<string, string>;
+  release: () => void;
+}
+
+/**
+ * A domain entry as sandbox-runtime reads it: `example.com`, `*.example.com`, with an optional
+ * `:port`, or an IP literal (`127.0.0.1:8080`, `[::1]:8080`). Letters, digits, dots and dashes.
+ */
+export const DOMAIN_PATTERN =
+  /^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/i;
+
+/** Package registries: the list a session starts with when its network is switched on. */
+export const DEFAULT_NETWORK_DOMAINS: readonly string[] = Object.freeze([
+  'registry.npmjs.org',
+  'registry.yarnpkg.com',
+  'pypi.org',
+  'files.pythonhosted.org',
+  'crates.io',
+  'index.crates.io',
+  'static.crates.io',
+  'proxy.golang.org',
+  'sum.golang.org',
+  'rubygems.org',
+  'repo.maven.apache.org',
+  'repo1.maven.org',
+  'github.com',
+  'codeload.github.com',
+  'objects.githubusercontent.com',
+]);
+
+let users = 0;
+let starting: Promise<void> | null = null;
+
+/**
+ * The proxy of this process: started on first use (its host-side relay is socat, so it needs
+ * `socat`, and sandbox-runtime checks for `rg` too), shared by every runtime, stopped by the last.
+ */
+export class NetworkProxy {
+  private started = false;
+
+  private async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    users++;
+    starting ??= SandboxManager.initialize({
+      // Nothing allowed for everyone: each command's list is registered for it alone.
+      network: { allowedDomains: [], deniedDomains: [] },
+      // Its file system rules are not used: Threadline's own bwrap arguments are (wrap.ts).
+      filesystem: { denyRead: [], allowWrite: [], denyWrite: [] },
+    }).catch((err: unknown) => {
+      starting = null;
+      throw err;
+    });
+    await starting;
+  }
+
+  /** The network of one command allowed `domains` (null: the proxy could not start, with why). */
+  async forCommand(domains: readonly string[]): Promise<CommandNetwork | { error: string }> {
+    try {
+      await this.start();
+    } catch (err) {
+      return { error: err instanceof Error ? err.message : String(err) };
+    }
+    const socket = SandboxManager.getLinuxHttpSocketPath();
+    const token = SandboxManager.getProxyAuthToken();
+    if (socket === undefined || token === undefined) return { error: 'the network proxy did not start' };
+    // 128 random bits: what binds a connection to this list (sandbox-runtime's attribution id).
+    const id = randomBytes(16).toString('base64url');
+    SandboxManager.registerCommandNetworkLists(id, { allowedDomains: [...domains] });
+    const user = `srt.${Buffer.from(id).toString('base64')}`;
+    return {
+      socket,
+      env: proxyEnv(PROXY_PORT_INSIDE, user, token),
+      release: () => SandboxManager.unregisterCommandNetworkLists(id),
+    };
+  }
+
+  async dispose(): Promise<void> {
+    if (!this.started) return;
+    this.started = false;
+    users--;
+    if (users > 0) return;
+    const was = starting;
+    starting = null;
+    if (was) await was.catch(() => undefined);
+    await SandboxManager.reset();
+  }
+}
