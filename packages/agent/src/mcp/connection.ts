@@ -6,8 +6,8 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerRecord } from '@threadline/store';
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { mcpEnv } from '../process/childEnv';
-import { sandboxReadOnlyPaths, wrapCommand } from '../sandbox';
+import { mcpEnv, withoutSocketEnv } from '../process/childEnv';
+import { runInput, sandboxReadOnlyPaths, wrapCommand } from '../sandbox';
 import type { SandboxRun } from '../sandbox/service';
 
 /** What a server is started with: its stored config and the decrypted env values / headers. */
@@ -72,13 +72,12 @@ export function sandboxedStdio(
     args,
     cwd,
     folder: cwd,
-    tmpDir: sandbox.tmpDir,
     readOnlyInside: sandboxReadOnlyPaths(cwd),
-    hidden: sandbox.hidden,
     network: true,
+    ...runInput(sandbox, cwd),
     ...(sandbox.cacheDir !== null ? { writable: [sandbox.cacheDir] } : {}),
   });
-  return { command: w.command, args: w.args, env: { ...env, ...caches, ...w.env } };
+  return { command: w.command, args: w.args, env: { ...withoutSocketEnv(env), ...sandbox.env, ...caches, ...w.env } };
 }
 
 /**

@@ -28,6 +28,8 @@ export interface SandboxInfo {
   seccomp?: string | null;
   /** Linux: bwrap's capability arguments (uid 0 keeps CAP_SETFCAP for the helper's namespace). */
   caps?: string[];
+  /** Linux: socat, the relay to the network proxy inside the sandbox (null: none, no network can be allowed). */
+  socat?: string | null;
 }
 
 export interface DetectOptions {
@@ -160,18 +162,19 @@ async function detect(platform: NodeJS.Platform, searchPath: string): Promise<Sa
   if (program === null) return { kind: 'none', reason: 'bwrap_missing' };
   // With the seccomp helper first; without it (a kernel or AppArmor that refuses its nested user
   // namespace), bwrap alone, and the helper's failure said in `detail`.
+  const socat = findOnPath('socat', searchPath);
   const helper = seccompHelper();
   if (helper !== null) {
     const caps = capabilityArgs(true);
     const withHelper = await probe(program, probeArgs(caps, helper));
-    if (withHelper.ok) return { kind: 'bwrap', program, seccomp: helper, caps };
+    if (withHelper.ok) return { kind: 'bwrap', program, seccomp: helper, caps, socat };
     const caps0 = capabilityArgs(false);
     const bare = await probe(program, probeArgs(caps0, null));
     if (!bare.ok) return { kind: 'none', reason: 'bwrap_broken', detail: bare.detail };
-    return { kind: 'bwrap', program, seccomp: null, caps: caps0, detail: `seccomp helper: ${withHelper.detail}` };
+    return { kind: 'bwrap', program, seccomp: null, caps: caps0, socat, detail: `seccomp helper: ${withHelper.detail}` };
   }
   const caps = capabilityArgs(false);
   const trial = await probe(program, probeArgs(caps, null));
   if (!trial.ok) return { kind: 'none', reason: 'bwrap_broken', detail: trial.detail };
-  return { kind: 'bwrap', program, seccomp: null, caps, detail: `no seccomp helper for ${process.arch}` };
+  return { kind: 'bwrap', program, seccomp: null, caps, socat, detail: `no seccomp helper for ${process.arch}` };
 }

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { lstatSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 
@@ -116,24 +115,4 @@ export function homeReadOnlyMounts(home: string, userFolders: readonly string[])
   for (const rel of SANDBOX_HOME_READ_ONLY) add(path.join(home, rel));
   for (const f of userFolders) add(f.startsWith('~') ? path.join(home, f.slice(1)) : path.resolve(f));
   return out;
-}
-
-/** Only `user.name` and `user.email` of the user's git config (no credential helper, no url rewrite, no include). */
-export function sandboxGitConfig(home: string, git = 'git'): string {
-  const get = (key: string): string | null => {
-    const r = spawnSync(git, ['config', '--global', '--includes', '--get', key], {
-      encoding: 'utf8',
-      env: { PATH: process.env.PATH ?? '', HOME: home },
-      timeout: 5000,
-    });
-    const v = r.status === 0 ? r.stdout.trim() : '';
-    // A value is written back into a config file: one line, no quote or backslash to escape from.
-    return v !== '' && !/["\\\n\r]/.test(v) ? v : null;
-  };
-  const name = get('user.name');
-  const email = get('user.email');
-  const lines = ['[user]'];
-  if (name !== null) lines.push(`\tname = "${name}"`);
-  if (email !== null) lines.push(`\temail = "${email}"`);
-  return lines.length > 1 ? lines.join('\n') + '\n' : '';
 }

@@ -24,32 +24,6 @@ export interface CommandNetwork {
   release: () => void;
 }
 
-/**
- * A domain entry as sandbox-runtime reads it: `example.com`, `*.example.com`, with an optional
- * `:port`, or an IP literal (`127.0.0.1:8080`, `[::1]:8080`). Letters, digits, dots and dashes.
- */
-export const DOMAIN_PATTERN =
-  /^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/i;
-
-/** Package registries: the list a session starts with when its network is switched on. */
-export const DEFAULT_NETWORK_DOMAINS: readonly string[] = Object.freeze([
-  'registry.npmjs.org',
-  'registry.yarnpkg.com',
-  'pypi.org',
-  'files.pythonhosted.org',
-  'crates.io',
-  'index.crates.io',
-  'static.crates.io',
-  'proxy.golang.org',
-  'sum.golang.org',
-  'rubygems.org',
-  'repo.maven.apache.org',
-  'repo1.maven.org',
-  'github.com',
-  'codeload.github.com',
-  'objects.githubusercontent.com',
-]);
-
 let users = 0;
 let starting: Promise<void> | null = null;
 

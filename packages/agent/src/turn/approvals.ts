@@ -51,8 +51,11 @@ export async function sandboxedPolicy(
   const info = service ? await service.info() : null;
   if (!service || !info || info.kind === 'none')
     return { policy: 'ask', run: null, why: { state: 'unavailable', reason: info?.reason ?? 'disabled' } };
-  const network = scope.sandboxNetwork();
-  return { policy: 'auto', run: await service.run(network, scope.sessionId), why: null };
+  const run = await service.run(scope.sessionId, {
+    domains: scope.sandboxNetwork(),
+    homeFolders: scope.settings.sandbox.homeFolders,
+  });
+  return { policy: 'auto', run, why: null };
 }
 
 /** Waits for chat.approve (or the turn's cancel) on one tool call. */
