@@ -87,15 +87,19 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       await api['chat.send']({ sessionId: session.id, text });
       await api.idle(session.id);
     },
-    waitFor(type, pred, timeoutMs = 8000) {
+    // No deadline of its own unless given: a busy machine is slower, not wrong (the test's timeout ends a real hang).
+    waitFor(type, pred, timeoutMs) {
       type E = Extract<AppEvent, { type: typeof type }>;
       const hit = events.find((e): e is E => e.type === type && (!pred || pred(e as E)));
       if (hit) return Promise.resolve(hit);
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => {
-          listeners.delete(l);
-          reject(new Error(`timed out waiting for ${type}`));
-        }, timeoutMs);
+        const timer =
+          timeoutMs === undefined
+            ? undefined
+            : setTimeout(() => {
+                listeners.delete(l);
+                reject(new Error(`timed out waiting for ${type}`));
+              }, timeoutMs);
         const l = (e: AppEvent): void => {
           if (e.type === type && (!pred || pred(e as E))) {
             clearTimeout(timer);

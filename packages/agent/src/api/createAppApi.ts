@@ -135,7 +135,10 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
       loginShell: opts.loginShell ?? true,
       // Read once, in the background from the start: the first command waits for it at most.
       loginEnv: (() => {
-        const once = (opts.loginShell ?? true) && platform !== 'win32' ? loginEnv({ env: { ...process.env, HOME: homeDir } }) : null;
+        const once =
+          (opts.loginShell ?? true) && platform !== 'win32'
+            ? loginEnv({ env: { ...process.env, HOME: homeDir } })
+            : null;
         return async () => (once ? (await once).env : process.env);
       })(),
     },

@@ -171,7 +171,14 @@ async function detect(platform: NodeJS.Platform, searchPath: string): Promise<Sa
     const caps0 = capabilityArgs(false);
     const bare = await probe(program, probeArgs(caps0, null));
     if (!bare.ok) return { kind: 'none', reason: 'bwrap_broken', detail: bare.detail };
-    return { kind: 'bwrap', program, seccomp: null, caps: caps0, socat, detail: `seccomp helper: ${withHelper.detail}` };
+    return {
+      kind: 'bwrap',
+      program,
+      seccomp: null,
+      caps: caps0,
+      socat,
+      detail: `seccomp helper: ${withHelper.detail}`,
+    };
   }
   const caps = capabilityArgs(false);
   const trial = await probe(program, probeArgs(caps, null));

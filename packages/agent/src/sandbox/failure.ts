@@ -16,7 +16,7 @@ const MISSING = /no such file or directory|\bENOENT\b|cannot access|not found/i;
 const SOCKET =
   /could not open a connection to your authentication agent|error connecting to agent|cannot connect to the docker daemon|failed to connect to (the )?(socket|bus)|unable to autolaunch a dbus-daemon|cannot autolaunch d-bus|can't open display|cannot open display|AF_UNIX|unix socket|\bunix:\/\//i;
 const HOST =
-  /\b403\b.*(proxy|CONNECT)|(proxy|CONNECT).*\b403\b|blocked-by-sandbox-runtime|host is not on the allow list|connection not allowed by ruleset/i;
+  /\b403\b.*(proxy|CONNECT)|(proxy|CONNECT).*\b403\b|blocked-by-sandbox-runtime|blocked by network allowlist|host is not on the allow list|connection not allowed by ruleset/i;
 const NETWORK =
   /temporary failure in name resolution|could not resolve host|name or service not known|network is unreachable|\bENETUNREACH\b|\bEAI_AGAIN\b|\bENOTFOUND\b|getaddrinfo|connection refused|\bECONNREFUSED\b|couldn't connect to server|failed to connect/i;
 
@@ -53,9 +53,9 @@ export function sandboxFailure(exitCode: number | null, output: string, ctx: Fai
       if (hidden) return 'hidden';
     }
   }
-  if (!failed) return lines.some((l) => /could not resolve host|temporary failure in name resolution/i.test(l)) ? 'network' : null;
-  if (lines.some((l) => DENIED.test(l))) return 'write';
+  // A network error is the sandbox's whatever the exit code (the last command of a pipeline decides it).
   if (lines.some((l) => NETWORK.test(l))) return 'network';
+  if (failed && lines.some((l) => DENIED.test(l))) return 'write';
   return null;
 }
 

@@ -15,9 +15,23 @@ export {
   sandboxReadOnlyPaths,
   socketPlaces,
 } from './paths';
-export { bwrapArgs, proxyEnv, seatbeltProfile, wrapCommand, type SandboxHome, type WrapInput, type Wrapped } from './wrap';
+export {
+  bwrapArgs,
+  proxyEnv,
+  seatbeltProfile,
+  wrapCommand,
+  type SandboxHome,
+  type WrapInput,
+  type Wrapped,
+} from './wrap';
 export { SANDBOX_HOME_READ_ONLY, homeReadOnlyMounts } from './home';
 export { NetworkProxy, PROXY_PORT_INSIDE } from './network';
-export { hiddenSettingsNote, sandboxFailure, sandboxFailureHint, sandboxFailureNote, type SandboxStop } from './failure';
+export {
+  hiddenSettingsNote,
+  sandboxFailure,
+  sandboxFailureHint,
+  sandboxFailureNote,
+  type SandboxStop,
+} from './failure';
 export { SandboxService, commandsSentence, runInput, type SandboxRun, type SandboxServiceOptions } from './service';
 export { plainGitConfig, protectedBefore, removeCreatedProtected, type ProtectedBefore } from './guard';

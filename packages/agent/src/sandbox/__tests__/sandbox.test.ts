@@ -448,7 +448,9 @@ describe('sandboxFailure', () => {
     const write = sandboxFailureHint('write', ctx);
     expect(write).toMatch(/\$TMPDIR \(not \/tmp\)/);
     expect(write).toMatch(/"sandbox": false/);
-    expect(sandboxFailureHint('host', { domains: ['pypi.org'], home: null })).toMatch(/only through a proxy to: pypi\.org/);
+    expect(sandboxFailureHint('host', { domains: ['pypi.org'], home: null })).toMatch(
+      /only through a proxy to: pypi\.org/,
+    );
     expect(sandboxFailureHint('network', ctx)).toMatch(/network is off/);
   });
 });
