@@ -100,10 +100,16 @@ function realOrNull(p: string): string | null {
 }
 
 /**
- * The read-only mounts of a home folder's allow-list and of the user's own folders (Settings,
- * absolute or `~/…`), each that exists, mounted from where it really leads.
+ * The read-only mounts of a home folder's allow-list, of the folders on the user's login PATH that
+ * are under the home folder (where their toolchains are, wherever they put them), and of the
+ * user's own folders (Settings, absolute or `~/…`), each that exists, mounted from where it really
+ * leads.
  */
-export function homeReadOnlyMounts(home: string, userFolders: readonly string[]): HomeMount[] {
+export function homeReadOnlyMounts(
+  home: string,
+  userFolders: readonly string[],
+  loginPath: string | undefined = undefined,
+): HomeMount[] {
   const out: HomeMount[] = [];
   const seen = new Set<string>();
   const add = (dest: string): void => {
@@ -113,6 +119,8 @@ export function homeReadOnlyMounts(home: string, userFolders: readonly string[])
     out.push({ dest, src });
   };
   for (const rel of SANDBOX_HOME_READ_ONLY) add(path.join(home, rel));
+  for (const dir of (loginPath ?? '').split(path.delimiter))
+    if (path.isAbsolute(dir) && dir.startsWith(home + path.sep)) add(path.normalize(dir));
   for (const f of userFolders) add(f.startsWith('~') ? path.join(home, f.slice(1)) : path.resolve(f));
   return out;
 }

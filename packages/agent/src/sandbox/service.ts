@@ -26,6 +26,8 @@ export interface SandboxRunOptions {
   domains: readonly string[] | null;
   /** Folders of the home folder the user lets commands read (Settings). */
   homeFolders: readonly string[];
+  /** The login PATH commands run with: its folders under the home folder are readable. */
+  loginPath?: string;
 }
 
 /** What one sandboxed command needs besides its own arguments. */
@@ -130,7 +132,7 @@ export class SandboxService {
     }
   }
 
-  private async home(sessionId: string, homeFolders: readonly string[]): Promise<SandboxHome | null> {
+  private async home(sessionId: string, o: SandboxRunOptions): Promise<SandboxHome | null> {
     const sessionHome = this.dirFor('home', sessionId);
     if (sessionHome === null) return null;
     let gitConfig: string | null = null;
@@ -142,14 +144,14 @@ export class SandboxService {
     return {
       path: this.opts.homeDir,
       sessionHome,
-      readOnly: homeReadOnlyMounts(this.opts.homeDir, homeFolders),
+      readOnly: homeReadOnlyMounts(this.opts.homeDir, o.homeFolders, o.loginPath),
       gitConfig,
     };
   }
 
   async run(sessionId: string, o: SandboxRunOptions): Promise<SandboxRun> {
     const info = await this.found;
-    const home = await this.home(sessionId, o.homeFolders);
+    const home = await this.home(sessionId, o);
     return {
       info,
       domains: o.domains,

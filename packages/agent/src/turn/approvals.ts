@@ -51,9 +51,11 @@ export async function sandboxedPolicy(
   const info = service ? await service.info() : null;
   if (!service || !info || info.kind === 'none')
     return { policy: 'ask', run: null, why: { state: 'unavailable', reason: info?.reason ?? 'disabled' } };
+  const login = scope.deps.process.loginShell ? await scope.deps.process.loginEnv() : null;
   const run = await service.run(scope.sessionId, {
     domains: scope.sandboxNetwork(),
     homeFolders: scope.settings.sandbox.homeFolders,
+    ...(login?.PATH !== undefined ? { loginPath: login.PATH } : {}),
   });
   return { policy: 'auto', run, why: null };
 }
