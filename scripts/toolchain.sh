@@ -41,6 +41,12 @@ _threadline_toolchain() {
     [ "${THREADLINE_SKIP_CHROMIUM:-0}" = 1 ] && apt_missing=()
     # bubblewrap: the OS sandbox commands and MCP servers run in on Linux (its tests need it too).
     command -v bwrap >/dev/null || [ "${THREADLINE_SKIP_BWRAP:-0}" = 1 ] || apt_missing+=(bubblewrap)
+    # socat relays a sandboxed command's network to the proxy of named domains; sandbox-runtime
+    # (the proxy) checks for ripgrep when it starts.
+    if [ "${THREADLINE_SKIP_BWRAP:-0}" != 1 ]; then
+      command -v socat >/dev/null || apt_missing+=(socat)
+      command -v rg >/dev/null || apt_missing+=(ripgrep)
+    fi
     if [ ${#apt_missing[@]} -gt 0 ]; then
       echo "toolchain: installing ${apt_missing[*]} from Debian"
       SUDO=""

@@ -14,7 +14,7 @@ const WRITE = /read-only file system|\bEROFS\b|device or resource busy|\bEBUSY\b
 const DENIED = /permission denied|operation not permitted|\bEACCES\b|\bEPERM\b/i;
 const MISSING = /no such file or directory|\bENOENT\b|cannot access|not found/i;
 const SOCKET =
-  /could not open a connection to your authentication agent|error connecting to agent|cannot connect to the docker daemon|failed to connect to (the )?(socket|bus)|unable to autolaunch a dbus-daemon|cannot autolaunch d-bus|can't open display|cannot open display|AF_UNIX|unix socket|\bunix:\/\//i;
+  /could not open a connection to your authentication agent|error connecting to agent|cannot connect to the docker daemon|failed to connect to (the )?(socket|bus)|unable to autolaunch a dbus-daemon|cannot autolaunch d-bus|can't open display|cannot open display|AF_UNIX|unix socket|\bunix:\/\/|connect EPERM/i;
 const HOST =
   /\b403\b.*(proxy|CONNECT)|(proxy|CONNECT).*\b403\b|blocked-by-sandbox-runtime|blocked by network allowlist|host is not on the allow list|connection not allowed by ruleset/i;
 const NETWORK =
@@ -39,20 +39,29 @@ export interface FailureContext {
   netError?: string | null;
 }
 
+/** Words around a refused socket: the call (python's traceback, socat's log), the services behind one. */
+const SOCKET_CONTEXT = /\bsocket\b|AF_UNIX|unix:|connecting to agent|d-?bus|display/i;
+/** A `.env` file named in a line (relative or not): the sandbox hides them in the working folder. */
+const ENV_FILE = /(^|[\s'"`‘/(:])\.env[\w.-]*/;
+
 /** What stopped the command, as far as its output tells (null: nothing the sandbox did). */
 export function sandboxFailure(exitCode: number | null, output: string, ctx: FailureContext): SandboxStop | null {
   const lines = output.split('\n');
   const failed = exitCode !== 0;
+  // seccomp refuses socket(AF_UNIX) with EPERM: the error and the socket are often on different lines.
+  const refusedSocket = lines.some((l) => DENIED.test(l)) && SOCKET_CONTEXT.test(output);
   for (const line of lines) {
     if (HOST.test(line)) return 'host';
     if (WRITE.test(line)) return 'write';
     if (SOCKET.test(line) && (failed || DENIED.test(line))) return 'socket';
+    if (DENIED.test(line) && ENV_FILE.test(line)) return 'hidden';
     // A path the command could not find or open that exists outside: hidden by the sandbox.
     if ((MISSING.test(line) || DENIED.test(line)) && ctx.home !== null) {
       const hidden = pathsIn(line, ctx.home).some((p) => p.startsWith(ctx.home! + path.sep) && existsSync(p));
       if (hidden) return 'hidden';
     }
   }
+  if (refusedSocket) return 'socket';
   // A network error is the sandbox's whatever the exit code (the last command of a pipeline decides it).
   if (lines.some((l) => NETWORK.test(l))) return 'network';
   if (failed && lines.some((l) => DENIED.test(l))) return 'write';
