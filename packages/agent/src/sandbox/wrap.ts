@@ -1,4 +1,4 @@
-import { lstatSync } from 'node:fs';
+import { lstatSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { SEATBELT_PROGRAM, type SandboxInfo } from './detect';
 import type { HomeMount } from './home';
@@ -92,7 +92,7 @@ export function bwrapArgs(input: WrapInput, sandbox: Pick<SandboxInfo, 'seccomp'
   for (const p of around) a.push('--tmpfs', p);
   a.push(...homeMountArgs(input));
   for (const p of around) a.push('--remount-ro', p);
-  for (const p of input.readOnlyInside) if (kindOf(p) !== null) a.push('--ro-bind', p, p);
+  a.push(...readOnlyArgs(input.readOnlyInside));
   for (const { p, kind } of inside) {
     if (kind === 'dir') a.push('--perms', '0000', '--tmpfs', p, '--remount-ro', p);
     else a.push('--ro-bind', input.blankFile ?? '/dev/null', p);
@@ -102,6 +102,29 @@ export function bwrapArgs(input: WrapInput, sandbox: Pick<SandboxInfo, 'seccomp'
   a.push('--unshare-pid', '--unshare-user', ...(sandbox.caps ?? ['--cap-drop', 'ALL']));
   a.push('--die-with-parent', '--new-session', '--chdir', input.cwd, '--');
   return [...a, ...commandArgs(input, sandbox.seccomp ?? null)];
+}
+
+/**
+ * The protected paths, read-only where they really are: a protected folder that is a link (a
+ * `.vscode` pointing at another folder of the project) is mounted read-only at its target (bwrap
+ * cannot mount over the link itself, and would refuse to start the command).
+ */
+function readOnlyArgs(paths: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const p of paths) {
+    const kind = kindOf(p);
+    if (kind === null) continue;
+    let real = p;
+    if (kind === 'link') {
+      try {
+        real = realpathSync(p);
+      } catch {
+        continue; // a dangling link: nothing to protect there
+      }
+    }
+    out.push('--ro-bind', real, real);
+  }
+  return out;
 }
 
 /**
