@@ -72,6 +72,24 @@ const CASES: {
     good: 'HF_TOKEN SSH_AUTH_SOCK',
     patch: { agent: { envPassthrough: ['HF_TOKEN', 'SSH_AUTH_SOCK'] } },
   },
+  {
+    tab: 'general',
+    testId: 'sandbox-home-folders',
+    label: 'settings.sandbox.homeFolders',
+    bad: '~/datasets, relative/folder',
+    sentence: ['settings.sandbox.folderError', { name: 'relative/folder' }],
+    good: '~/datasets, /opt/My Data',
+    patch: { sandbox: { homeFolders: ['~/datasets', '/opt/My Data'] } },
+  },
+  {
+    tab: 'general',
+    testId: 'sandbox-network-domains',
+    label: 'settings.sandbox.networkDomains',
+    bad: 'pypi.org, https://evil/',
+    sentence: ['settings.sandbox.domainError', { name: 'https://evil/' }],
+    good: 'pypi.org *.example.com',
+    patch: { sandbox: { networkDomains: ['pypi.org', '*.example.com'] } },
+  },
 ];
 
 describe('settings fields on the protocol schema (issue 27)', () => {
