@@ -120,15 +120,19 @@ export class SandboxService {
     }
   }
 
+  private blankFile: string | null = null;
+
   /** An empty file no one may read (mode 000), put over hidden files: reading one fails and says so. */
   private blank(): string | null {
+    if (this.blankFile !== null) return this.blankFile;
     try {
       const file = path.join(this.root(), 'hidden');
-      writeFileSync(file, '', { flag: 'a' });
+      writeFileSync(file, '', { flag: 'wx' });
       chmodSync(file, 0o000);
+      this.blankFile = file;
       return file;
     } catch {
-      return null;
+      return null; // /dev/null instead: read as empty
     }
   }
 
@@ -168,6 +172,7 @@ export class SandboxService {
   dispose(): void {
     if (this.tmpRoot !== null) rmSync(this.tmpRoot, { recursive: true, force: true });
     this.tmpRoot = null;
+    this.blankFile = null;
     void this.proxy.dispose();
   }
 }

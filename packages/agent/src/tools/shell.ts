@@ -71,9 +71,12 @@ export async function runShell(args: ShellArgs, ctx: ToolContext): Promise<ToolR
   let net: CommandNetwork | null = null;
   let netError: string | null = null;
   if (sandbox?.domains && sandbox.info.kind === 'bwrap') {
-    const got = await sandbox.connect();
-    if ('error' in got) netError = got.error;
-    else net = got;
+    if (!sandbox.info.socat) netError = 'socat, which relays commands to the proxy, is not installed';
+    else {
+      const got = await sandbox.connect();
+      if ('error' in got) netError = got.error;
+      else net = got;
+    }
   }
   const wrapped = sandbox
     ? wrapCommand(sandbox.info, {
