@@ -155,7 +155,8 @@ export class SandboxService {
 
   async run(sessionId: string, o: SandboxRunOptions): Promise<SandboxRun> {
     const info = await this.found;
-    const home = await this.home(sessionId, o);
+    // Seatbelt's profile denies by path and has no mounts: the home folder stays as it is there.
+    const home = info.kind === 'bwrap' ? await this.home(sessionId, o) : null;
     return {
       info,
       domains: o.domains,
@@ -236,7 +237,9 @@ export function commandsSentence(
   return [
     `Commands (shell) run without asking inside an OS sandbox (${info.kind === 'bwrap' ? 'bubblewrap' : 'Seatbelt'}):`,
     'they can write only the working folder and $TMPDIR (not /tmp); .git/config, .git/hooks and other protected paths are read-only;',
-    "the home folder is hidden except toolchains (read-only); the user's credentials, shell histories, the folder's .env files and Threadline's data are not readable; no unix socket outside can be opened;",
+    info.kind === 'bwrap'
+      ? "the home folder is hidden except toolchains (read-only); the user's credentials, shell histories, the folder's .env files and Threadline's data are not readable; no unix socket outside can be opened;"
+      : "the user's credentials and Threadline's data are not readable;",
     domains === null
       ? 'the network is OFF for this session.'
       : `the network is ON for this session, through a proxy, only to: ${domains.join(', ')}.`,
