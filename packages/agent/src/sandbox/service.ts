@@ -236,7 +236,7 @@ export function commandsSentence(
   const domains = network();
   return [
     `Commands (shell) run without asking inside an OS sandbox (${info.kind === 'bwrap' ? 'bubblewrap' : 'Seatbelt'}):`,
-    'they can write only the working folder and $TMPDIR (not /tmp); .git/config, .git/hooks and other protected paths are read-only;',
+    'they can write only the working folder and $TMPDIR, which is kept between commands (not /tmp: it is empty and gone after each command); .git/config, .git/hooks and other protected paths are read-only;',
     info.kind === 'bwrap'
       ? "the home folder is hidden except toolchains (read-only); the user's credentials, shell histories, the folder's .env files and Threadline's data are not readable; no unix socket outside can be opened;"
       : "the user's credentials and Threadline's data are not readable;",

@@ -446,7 +446,7 @@ describe('sandboxFailure', () => {
 
   it('the hint tells the true rule ($TMPDIR, not /tmp), the domains, and how to ask to run outside', () => {
     const write = sandboxFailureHint('write', ctx);
-    expect(write).toMatch(/\$TMPDIR \(not \/tmp\)/);
+    expect(write).toMatch(/\$TMPDIR, kept between commands \(\/tmp is an empty folder of each command's own/);
     expect(write).toMatch(/"sandbox": false/);
     expect(sandboxFailureHint('host', { domains: ['pypi.org'], home: null })).toMatch(
       /only through a proxy to: pypi\.org/,
