@@ -79,7 +79,7 @@ export function sandboxFailureHint(what: SandboxStop, ctx: FailureContext): stri
       : `the network is on only through a proxy to: ${ctx.domains.join(', ')}`;
   const cause: Record<SandboxStop, string> = {
     write:
-      'a write the sandbox refused: commands may write only the working folder and $TMPDIR, kept between commands (/tmp is an empty folder of each command's own, gone after it; the rest of the disk is read-only); .git/config, .git/hooks, the other protected paths and ~/.gitconfig are read-only ("Read-only file system" or "Device or resource busy")',
+      'a write the sandbox refused: commands may write only the working folder and $TMPDIR, kept between commands (/tmp is an empty folder of each command\'s own, gone after it; the rest of the disk is read-only); .git/config, .git/hooks, the other protected paths and ~/.gitconfig are read-only ("Read-only file system" or "Device or resource busy")',
     hidden:
       "a path the sandbox hides: the home folder is not shared except toolchains (read-only) and the folders the user added in Settings, and credentials, shell histories, browser profiles, other agents' files and the folder's .env files are never readable",
     socket:
