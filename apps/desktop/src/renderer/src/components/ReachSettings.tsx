@@ -39,6 +39,7 @@ export function ReachSettings(part: SettingsPartProps) {
         label={t('settings.sandbox.networkDomains')}
         help={t('settings.sandbox.networkDomainsHelp')}
         placeholder={t('settings.sandbox.networkDomainsPlaceholder')}
+        multiline
         testId="sandbox-network-domains"
       />
     </>

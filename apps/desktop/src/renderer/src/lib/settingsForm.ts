@@ -125,7 +125,7 @@ export const SETTINGS = {
       item === undefined ? t('settings.sandbox.tooMany') : t('settings.sandbox.folderError', { name: item }),
   }),
   sandboxNetworkDomains: setting({
-    text: (s) => s.sandbox.networkDomains.join(', '),
+    text: (s) => s.sandbox.networkDomains.join('\n'),
     items: splitNames,
     schema: z.string().transform(splitNames).pipe(sandbox.networkDomains.unwrap()),
     patch: (networkDomains) => ({ sandbox: { networkDomains } }),
