@@ -1,6 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { SandboxManager } from '@anthropic-ai/sandbox-runtime';
 import { proxyEnv } from './wrap';
+
+type Manager = (typeof import('@anthropic-ai/sandbox-runtime'))['SandboxManager'];
+/** Loaded on first use: the package takes about a second to import, which no start should wait for. */
+let manager: Promise<Manager> | null = null;
+const loadManager = (): Promise<Manager> =>
+  (manager ??= import('@anthropic-ai/sandbox-runtime').then((m) => m.SandboxManager));
 
 /**
  * The network of sandboxed commands: none, or named domains through sandbox-runtime's proxy (an
@@ -34,10 +39,13 @@ let starting: Promise<void> | null = null;
 export class NetworkProxy {
   private started = false;
 
-  private async start(): Promise<void> {
-    if (this.started) return;
-    this.started = true;
-    users++;
+  private async start(): Promise<Manager> {
+    const SandboxManager = await loadManager();
+    if (!this.started) {
+      this.started = true;
+      users++;
+    }
+    // A start that failed (no socat, no rg) is tried again by the next command.
     starting ??= SandboxManager.initialize({
       // Nothing allowed for everyone: each command's list is registered for it alone.
       network: { allowedDomains: [], deniedDomains: [] },
@@ -48,12 +56,14 @@ export class NetworkProxy {
       throw err;
     });
     await starting;
+    return SandboxManager;
   }
 
-  /** The network of one command allowed `domains` (null: the proxy could not start, with why). */
+  /** The network of one command allowed `domains`, or why the proxy could not start. */
   async forCommand(domains: readonly string[]): Promise<CommandNetwork | { error: string }> {
+    let SandboxManager: Manager;
     try {
-      await this.start();
+      SandboxManager = await this.start();
     } catch (err) {
       return { error: err instanceof Error ? err.message : String(err) };
     }
@@ -79,6 +89,6 @@ export class NetworkProxy {
     const was = starting;
     starting = null;
     if (was) await was.catch(() => undefined);
-    await SandboxManager.reset();
+    await (await loadManager()).reset();
   }
 }
