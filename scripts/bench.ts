@@ -2,7 +2,7 @@
 // token counting, per-strategy quality table over the transcripts) then store (append, reopen,
 // size, RSS), ui, runtime (issue 14's figures), cache (issue 24: how much of each request repeats
 // the one before, per strategy). `pnpm bench -- --quick` runs smaller sizes;
-// `--only context|cold|store|ui|runtime|stall|cache` one part; `--json` prints the runtime figures as one JSON object
+// `--only context|cold|store|ui|runtime|stall|cache|checkpoints` one part; `--json` prints the runtime figures as one JSON object
 // on stdout (every table and progress line goes to stderr then).
 import { resolve } from 'node:path';
 import { existsSync } from 'node:fs';
@@ -61,6 +61,12 @@ if (!only || only === 'stall') {
   console.log('\n=== request loop under load ===');
   const { measureStall, printStall } = await import('../apps/server/bench/stall');
   printStall(await measureStall());
+}
+
+if (!only || only === 'checkpoints') {
+  console.log('\n=== checkpoints ===');
+  const { measureCheckpoints, printCheckpoints } = await import('../packages/agent/bench/checkpoints');
+  printCheckpoints(await measureCheckpoints({ quick }));
 }
 
 if (!only || only === 'cache') {

@@ -11,6 +11,15 @@ test.use({
   fakeRules: {
     rules: [
       { match: { lastToolResultIncludes: 'removed-gone' }, reply: { content: 'Tidied up.' } },
+      { match: { lastToolResultIncludes: 'plan.md' }, reply: { content: 'Plan written.' } },
+      {
+        match: { lastUserIncludes: 'draft the plan', hasTools: true },
+        reply: { toolCalls: [{ name: 'write_file', arguments: { path: 'plan.md', content: 'draft\n' } }] },
+      },
+      {
+        match: { lastUserIncludes: 'finish the plan', hasTools: true },
+        reply: { toolCalls: [{ name: 'write_file', arguments: { path: 'plan.md', content: 'final\n' } }] },
+      },
       {
         match: { lastUserIncludes: 'tidy the project', hasTools: true },
         reply: {
@@ -101,4 +110,50 @@ test('N files changed, the diff, Undo changes and Redo', async ({ page, stack })
   await page.getByTestId('checkpoint-force').click();
   await expect(row).toHaveAttribute('data-state', 'undone');
   expect(readFileSync(join(work, 'notes.md'), 'utf8')).toBe(NOTES);
+});
+
+// Issue 37 item 9: after a forced undo of an older turn, the newer turn whose edit of the same file
+// it took out says its changes are no longer in the files, and Redo puts them back.
+test('a turn whose changes an undo of an older turn took out says so, and Redo puts them back', async ({
+  page,
+  stack,
+}) => {
+  const work = join(stack.dataDir, '..', 'work', 'plans');
+  mkdirSync(work, { recursive: true });
+  writeFileSync(join(work, 'plan.md'), 'empty\n');
+  await stack.rpc('settings.set', { patch: { approvalPolicy: 'auto' } });
+  const app = new AppPage(page);
+  await app.open(stack.url);
+  await app.waitReady();
+  await app.newSession();
+  const [session] = await stack.rpc<SessionSummary[]>('sessions.list');
+  await stack.rpc('sessions.update', { id: session!.id, workingFolder: work });
+  await app.send('Please draft the plan');
+  await app.waitIdle();
+  await app.send('Now finish the plan');
+  await app.waitIdle();
+  const rows = page.getByTestId('checkpoint');
+  await expect(rows).toHaveCount(2);
+  await rows.nth(0).getByTestId('checkpoint-undo').click();
+  await page.getByTestId('checkpoint-force').click();
+  await expect(rows.nth(0)).toHaveAttribute('data-state', 'undone');
+  expect(readFileSync(join(work, 'plan.md'), 'utf8')).toBe('empty\n');
+  await expect(rows.nth(1)).toHaveAttribute('data-state', 'overwritten');
+  await expect(rows.nth(1).getByTestId('checkpoint-overwritten')).toHaveText('No longer in the files');
+  for (const [lang, theme] of LOOKS) {
+    await app.setLook(lang, theme);
+    await app.scrollToBottom();
+    await app.shot('checkpoint-overwritten', lang, theme);
+  }
+  await app.setLook('zh-CN', 'dark');
+  await page.setViewportSize({ width: 640, height: 800 });
+  await app.scrollToBottom();
+  await app.shot('checkpoint-overwritten-640', 'zh-CN', 'dark');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await app.setLook('en', 'light');
+  // Redo of the newer turn: the file was "draft" when it started, now "empty": it asks first.
+  await rows.nth(1).getByTestId('checkpoint-redo').click();
+  await page.getByTestId('checkpoint-force').click();
+  await expect(rows.nth(1)).toHaveAttribute('data-state', 'applied');
+  expect(readFileSync(join(work, 'plan.md'), 'utf8')).toBe('final\n');
 });

@@ -31,8 +31,12 @@ export const CheckpointSkippedSchema = z.object({
 });
 export type CheckpointSkipped = z.infer<typeof CheckpointSkippedSchema>;
 
-/** `applied`: the folder has the turn's changes; `undone`: they were undone (redo puts them back). */
-export const CheckpointStateSchema = z.enum(['applied', 'undone']);
+/**
+ * `applied`: the folder has the turn's changes; `undone`: they were undone (redo puts them back);
+ * `overwritten`: they are no longer all in the files, because an undo or redo of another turn
+ * wrote over them (redo puts them back). Worked out again after every undo and redo in the folder.
+ */
+export const CheckpointStateSchema = z.enum(['applied', 'undone', 'overwritten']);
 export type CheckpointState = z.infer<typeof CheckpointStateSchema>;
 
 export const CheckpointSchema = z.object({

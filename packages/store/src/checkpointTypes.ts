@@ -19,5 +19,7 @@ export interface CheckpointsRepo {
   get(id: string): Checkpoint | null;
   /** The session's checkpoints, oldest first. */
   list(sessionId: string): Checkpoint[];
+  /** Every session's checkpoints of one working folder, oldest first. */
+  listFolder(folder: string): Checkpoint[];
   setState(id: string, state: CheckpointState): Checkpoint;
 }

@@ -1,37 +1,16 @@
 // Checkpoints (issue 23 point 3): fake-llm over real HTTP asks for the calls, the real turn loop
 // runs them (write_file, the shell's `rm`), and a real git keeps the shadow repository.
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ChatRequestView, FakeReply } from '@threadline/fake-llm';
 import type { CheckpointNoticeMeta } from '@threadline/protocol';
-import { lastIsTool, startHarness, type Harness, type HarnessOptions } from './harness';
+import { call, callsFromText, hashes } from './checkpointTurns';
+import { startHarness, type Harness, type HarnessOptions } from './harness';
 import { filesystemStdio } from './mcp/servers';
 
 let h: Harness;
 afterEach(async () => h?.close());
-
-/** The user's text is the list of calls the model makes in one step, then it says "done". */
-const callsFromText = (req: ChatRequestView): FakeReply =>
-  lastIsTool(req) ? { content: 'done' } : { toolCalls: JSON.parse(req.lastUserText) as { name: string }[] };
-
-const call = (name: string, args: Record<string, unknown>) => ({ name, arguments: args });
-
-/** sha256 of every file under `dir` (the user's .git included), by relative path. */
-function hashes(dir: string, rel = ''): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const e of readdirSync(path.join(dir, rel), { withFileTypes: true })) {
-    const r = path.join(rel, e.name);
-    if (e.isDirectory()) Object.assign(out, hashes(dir, r));
-    else
-      out[r] = createHash('sha256')
-        .update(readFileSync(path.join(dir, r)))
-        .digest('hex');
-  }
-  return out;
-}
 
 async function setup(api: HarnessOptions['api'] = {}): Promise<string> {
   h = await startHarness({

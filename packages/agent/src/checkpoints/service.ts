@@ -8,6 +8,7 @@ import {
 } from '@threadline/protocol';
 import type { Store } from '@threadline/store';
 import { DEFAULT_SNAPSHOT_CAPS, ShadowRepo, gitVersion, type SnapshotCaps } from './shadowGit';
+import { statesInFiles } from './truth';
 
 export interface CheckpointOptions {
   /** The git executable (default `git` on PATH). */
@@ -130,6 +131,8 @@ export class CheckpointService {
    * removed; the state is stored and announced. The folder is snapshotted first (so what is
    * overwritten stays in the shadow repository); when some of the turn's files changed since
    * (the user or a later turn edited them), nothing is written unless `force`: the answer names them.
+   * Afterwards every other checkpoint of the folder is told again whether its changes are still in
+   * the files (`overwritten` when a forced undo or redo wrote over them, `applied` when they are back).
    */
   async apply(
     checkpointId: string,
@@ -137,8 +140,8 @@ export class CheckpointService {
     force: boolean,
   ): Promise<{ applied: boolean; checkpoint: Checkpoint; changedSince: string[] }> {
     const c = this.get(checkpointId);
-    const want = to === 'before' ? 'applied' : 'undone';
-    if (c.state !== want)
+    // An overwritten turn's changes are partly gone: both undo and redo may still be asked for.
+    if (c.state === (to === 'before' ? 'undone' : 'applied'))
       throw new AppError(
         'conflict',
         to === 'before' ? 'These changes are already undone.' : 'These changes are already in place.',
@@ -153,14 +156,39 @@ export class CheckpointService {
     const changedSince = await this.serial(repo, async () => {
       const now = await repo.snapshot(`before ${to === 'before' ? 'undo' : 'redo'} of ${c.id}`, this.caps);
       const ours = new Set(files.map((f) => f.path));
-      const since = (await repo.changes(expected, now.commit)).map((f) => f.path).filter((p) => ours.has(p));
+      // A file already as the target has it loses nothing when written again (a redo of an
+      // overwritten turn whose other files are still as it left them).
+      const offTarget = new Set((await repo.changes(target, now.commit)).map((f) => f.path));
+      const since = (await repo.changes(expected, now.commit))
+        .map((f) => f.path)
+        .filter((p) => ours.has(p) && offTarget.has(p));
       if (since.length === 0 || force) await repo.restore(target, files);
       return since;
     });
     if (changedSince.length > 0 && !force) return { applied: false, checkpoint: c, changedSince };
     const next = this.store.checkpoints.setState(c.id, to === 'before' ? 'undone' : 'applied');
     this.emit({ type: 'checkpoint.updated', sessionId: c.sessionId, checkpoint: next });
-    return { applied: true, checkpoint: next, changedSince };
+    await this.retell(repo, c.folder);
+    return { applied: true, checkpoint: this.get(c.id), changedSince };
+  }
+
+  /**
+   * Every checkpoint of the folder that is not undone is `applied` when its changes are in the
+   * files now, else `overwritten` (truth.ts); the ones whose state changes are stored and announced.
+   */
+  private async retell(repo: ShadowRepo, folder: string): Promise<void> {
+    const all = this.store.checkpoints.listFolder(folder);
+    if (!all.some((c) => c.state !== 'undone')) return;
+    const states = await this.serial(repo, async () => {
+      const now = await repo.snapshot('after undo or redo', this.caps);
+      return statesInFiles(all, now.commit, (queries) => repo.blobs(queries));
+    });
+    for (const c of all) {
+      const state = states.get(c.id);
+      if (state === undefined || state === c.state) continue;
+      const next = this.store.checkpoints.setState(c.id, state);
+      this.emit({ type: 'checkpoint.updated', sessionId: c.sessionId, checkpoint: next });
+    }
   }
 
   private async requireGit(): Promise<void> {

@@ -1,127 +1,59 @@
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { CheckpointFile, CheckpointFileStatus, CheckpointSkipped } from '@threadline/protocol';
+import { lstatInside, mapLimit, readInside, realParent, removeInside } from '../workspace/noFollow';
+import { cleanEnv, nulList, runGit, splitZ } from './git';
+import { parseListing, planSnapshot, type SnapshotCaps } from './snapshotPlan';
+
+export { DEFAULT_SNAPSHOT_CAPS, type SnapshotCaps } from './snapshotPlan';
+export { GitError, gitVersion } from './git';
 
 /**
  * A shadow git repository of one working folder: GIT_DIR in the app's data folder, the folder
  * itself as GIT_WORK_TREE. Nothing is written inside the folder, the folder's own `.git` is never
  * read as a repository (git skips any `.git` in a work tree; only its `info/exclude` is copied),
- * and every git runs with a clean environment: no system or global config, HOME pointed at a
- * neutral folder, hooks and fsmonitor off, and attributes that turn off every filter and line-ending
- * conversion, so a config or `.gitattributes` planted in the folder cannot run code or change bytes.
- * git always runs as an async child process (execFile), never on the thread that answers requests.
+ * and every git runs with a clean environment (git.ts) and attributes that turn off every filter
+ * and line-ending conversion, so a config or `.gitattributes` planted in the folder cannot run code
+ * or change bytes. The folder is read and written on real paths only (workspace/noFollow.ts): a
+ * folder a command replaced by a link is neither read through nor written through.
  */
 
-export interface SnapshotCaps {
-  /** A file larger than this is left out of the snapshot (and named in `skipped.tooLarge`). */
-  maxFileBytes: number;
-  /** The snapshot holds at most this many bytes of files; what does not fit is counted, left out. */
-  maxTotalBytes: number;
-  /** And at most this many files. */
-  maxFiles: number;
-}
-
-export const DEFAULT_SNAPSHOT_CAPS: SnapshotCaps = {
-  maxFileBytes: 5 * 1024 * 1024,
-  maxTotalBytes: 200 * 1024 * 1024,
-  maxFiles: 20_000,
-};
-
-/** How many over-cap paths a checkpoint names (the rest are only counted). */
-const NAMED_SKIPS = 50;
 /** A file's diff longer than this is cut (the user reads it in the chat). */
 const PATCH_MAX_CHARS = 64 * 1024;
+/** lstat calls in flight at once while a snapshot looks at files. */
+const STAT_CONCURRENCY = 32;
+/** The lines appended to the config `git init` wrote: ours, whatever the defaults. */
+const CONFIG_MARK = '# Threadline checkpoints';
+const OUR_CONFIG = `${CONFIG_MARK}
+[core]
+\tbare = false
+\tautocrlf = false
+\thooksPath = /dev/null
+\tfsmonitor = false
+\tsymlinks = true
+[gc]
+\tauto = 0
+[commit]
+\tgpgSign = false
+`;
+/** Highest precedence: no filter, no line-ending or encoding conversion, whatever the folder says. */
+const ATTRIBUTES = '* -text -filter -ident -working-tree-encoding -export-subst\n';
 
 export interface Snapshot {
   commit: string;
   skipped: CheckpointSkipped;
 }
 
-export class GitError extends Error {}
-
-/** Runs git with the clean environment; stdout as a Buffer. */
-function runGit(git: string, args: string[], env: NodeJS.ProcessEnv, cwd: string, input?: Buffer): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const child = execFile(
-      git,
-      [
-        '-c',
-        'core.hooksPath=/dev/null',
-        '-c',
-        'core.fsmonitor=false',
-        '-c',
-        'core.autocrlf=false',
-        '-c',
-        'core.safecrlf=false',
-        '-c',
-        'core.quotePath=false',
-        '-c',
-        'commit.gpgSign=false',
-
-        ...args,
-      ],
-      { env, cwd, encoding: 'buffer', maxBuffer: 256 * 1024 * 1024, windowsHide: true },
-      (err, stdout, stderr) => {
-        if (err) {
-          const code = (err as NodeJS.ErrnoException).code;
-          const detail = stderr.toString('utf8').trim() || err.message;
-          reject(
-            code === 'ENOENT' ? Object.assign(new GitError(`git not found: ${git}`), { code }) : new GitError(detail),
-          );
-          return;
-        }
-        resolve(stdout);
-      },
-    );
-    if (input) child.stdin?.end(input);
-    else child.stdin?.end();
-  });
-}
-
-/** Whether `git` runs at all (answered once per runtime by the caller). */
-export async function gitVersion(git: string, neutralHome: string): Promise<string | null> {
-  try {
-    await fs.mkdir(neutralHome, { recursive: true });
-    const out = await runGit(git, ['--version'], cleanEnv(neutralHome), neutralHome);
-    return out.toString('utf8').trim();
-  } catch {
-    return null;
-  }
-}
-
-function cleanEnv(neutralHome: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return {
-    // Only what git needs to find itself; nothing of the user's git environment (GIT_DIR…).
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    ...(process.env.SYSTEMROOT ? { SYSTEMROOT: process.env.SYSTEMROOT } : {}),
-    HOME: neutralHome,
-    XDG_CONFIG_HOME: neutralHome,
-    LANG: 'C',
-    LC_ALL: 'C',
-    GIT_CONFIG_NOSYSTEM: '1',
-    GIT_CONFIG_GLOBAL: path.join(neutralHome, 'empty-gitconfig'),
-    GIT_TERMINAL_PROMPT: '0',
-    GIT_OPTIONAL_LOCKS: '0',
-    GIT_LITERAL_PATHSPECS: '1',
-    GIT_AUTHOR_NAME: 'Threadline',
-    GIT_AUTHOR_EMAIL: 'checkpoints@threadline.invalid',
-    GIT_COMMITTER_NAME: 'Threadline',
-    GIT_COMMITTER_EMAIL: 'checkpoints@threadline.invalid',
-    ...extra,
-  };
-}
-
-function splitZ(out: Buffer): string[] {
-  return out
-    .toString('utf8')
-    .split('\0')
-    .filter((s) => s !== '');
-}
-
-function nulList(paths: readonly string[]): Buffer {
-  return Buffer.from(paths.map((p) => `${p}\0`).join(''), 'utf8');
+/** What this process knows of the shadow index (the runtime is the repository's only writer). */
+interface IndexState {
+  /** Every path the index holds, with its size when last seen. */
+  entries: Map<string, number>;
+  /** The snapshots ref, and the tree of that commit. */
+  head: string | null;
+  headTree: string | null;
+  /** The index may differ from headTree (just loaded, or a restore wrote into it). */
+  dirty: boolean;
 }
 
 /** Where a folder's shadow repository lives: `<root>/<sha256 of the folder's path, 16 hex>`. */
@@ -132,9 +64,10 @@ export function shadowDirFor(root: string, folder: string): string {
 export class ShadowRepo {
   readonly gitDir: string;
   private readonly env: NodeJS.ProcessEnv;
-
-  /** Set once `ensure` has created and configured the repository in this process. */
   private configured = false;
+  private state: IndexState | null = null;
+  /** The info files as last written (rewritten only when they change). */
+  private written = { attributes: '', exclude: '' };
 
   constructor(
     private readonly git: string,
@@ -159,25 +92,20 @@ export class ShadowRepo {
     return runGit(this.git, args, this.env, this.folder, input);
   }
 
-  /** Creates the repository on first use: our own config, attributes, and no hooks. */
-  async ensure(): Promise<void> {
+  /**
+   * Creates the repository on first use (our config, no hooks) and writes its info files: our
+   * attributes, and an exclude file of the folder repository's own `info/exclude` (copied again
+   * before each snapshot: it may change) plus the app's own files. Answers whether the exclude
+   * rules changed since the last call.
+   */
+  async ensure(): Promise<boolean> {
     if (!this.configured || !existsSync(path.join(this.gitDir, 'HEAD'))) await this.configure();
     await fs.mkdir(path.join(this.gitDir, 'info'), { recursive: true });
-    // Highest precedence: no filter, no line-ending or encoding conversion, whatever the folder says.
-    await fs.writeFile(
-      path.join(this.gitDir, 'info', 'attributes'),
-      '* -text -filter -ident -working-tree-encoding -export-subst\n',
-    );
-    // The folder's own .gitignore files are read by git itself; its repository's info/exclude is
-    // copied (again before each snapshot: it may change), and the app's own files are left out.
-    let exclude = '';
-    try {
-      const own = path.join(this.folder, '.git', 'info', 'exclude');
-      const st = await fs.lstat(own);
-      if (st.isFile() && st.size < 1024 * 1024) exclude = await fs.readFile(own, 'utf8');
-    } catch {
-      exclude = '';
+    if (this.written.attributes !== ATTRIBUTES) {
+      await fs.writeFile(path.join(this.gitDir, 'info', 'attributes'), ATTRIBUTES);
+      this.written.attributes = ATTRIBUTES;
     }
+    const own = (await readInside(this.folder, path.join('.git', 'info', 'exclude'), 1024 * 1024)) ?? '';
     const ours = this.never
       .map((p) => path.relative(this.folder, p))
       .filter((rel) => rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel))
@@ -188,7 +116,11 @@ export class ShadowRepo {
             .join('/')
             .replace(/[\\*?[\]!#\s]/g, (c) => `\\${c}`)}`,
       );
-    await fs.writeFile(path.join(this.gitDir, 'info', 'exclude'), `${exclude}\n${ours.join('\n')}\n`);
+    const exclude = `${own}\n${ours.join('\n')}\n`;
+    if (exclude === this.written.exclude) return false;
+    await fs.writeFile(path.join(this.gitDir, 'info', 'exclude'), exclude);
+    this.written.exclude = exclude;
+    return true;
   }
 
   private async configure(): Promise<void> {
@@ -199,97 +131,117 @@ export class ShadowRepo {
       await this.run(['init', '-q']);
       await fs.writeFile(path.join(this.gitDir, 'description'), `Threadline checkpoints of ${this.folder}\n`);
       await fs.rm(path.join(this.gitDir, 'hooks'), { recursive: true, force: true });
+      this.state = null;
     }
-    for (const [k, v] of [
-      ['core.bare', 'false'],
-      ['core.autocrlf', 'false'],
-      ['core.hooksPath', '/dev/null'],
-      ['core.fsmonitor', 'false'],
-      ['core.symlinks', 'true'],
-      ['gc.auto', '0'],
-      ['commit.gpgSign', 'false'],
-    ])
-      await this.run(['config', k, v]);
+    const config = path.join(this.gitDir, 'config');
+    if (!(await fs.readFile(config, 'utf8')).includes(CONFIG_MARK)) await fs.appendFile(config, OUR_CONFIG);
     this.configured = true;
   }
 
-  /** Records the folder's files (what .gitignore and the caps let in) as a commit. */
-  async snapshot(message: string, caps: SnapshotCaps): Promise<Snapshot> {
-    await this.ensure();
-    const listed = splitZ(await this.run(['ls-files', '-z', '--cached', '--others', '--exclude-standard']));
-    // Entries the index still holds may have become ignored since: ask git which ones are.
-    const ignored = new Set(
-      listed.length === 0
-        ? []
-        : splitZ(
-            await this.run(['check-ignore', '-z', '--no-index', '--stdin'], nulList(listed)).catch(() =>
-              Buffer.alloc(0),
-            ),
-          ),
+  /** The index as this process knows it, read once: its paths with their sizes, and the ref. */
+  private async load(): Promise<IndexState> {
+    if (this.state) return this.state;
+    const paths = splitZ(await this.run(['ls-files', '-z', '--cached']));
+    const known = new Map<string, boolean>();
+    const sizes = await mapLimit(
+      paths,
+      STAT_CONCURRENCY,
+      async (p) => (await lstatInside(this.folder, p, known))?.size,
     );
-    const nestedRepos: string[] = [];
-    const tooLarge: string[] = [];
-    let overBudget = 0;
-    let total = 0;
-    const keep: string[] = [];
-    for (const rel of [...new Set(listed)].sort()) {
-      if (ignored.has(rel)) continue;
-      if (rel.endsWith('/')) {
-        // An untracked folder git lists whole: a repository of its own (git will not go inside).
-        nestedRepos.push(rel.slice(0, -1));
-        continue;
-      }
-      let st;
-      try {
-        st = await fs.lstat(path.join(this.folder, rel));
-      } catch {
-        continue; // gone: the index entry is dropped below
-      }
-      if (st.isDirectory()) {
-        nestedRepos.push(rel);
-        continue;
-      }
-      if (!st.isFile() && !st.isSymbolicLink()) continue;
-      if (st.isFile() && st.size > caps.maxFileBytes) {
-        tooLarge.push(rel);
-        continue;
-      }
-      if (total + st.size > caps.maxTotalBytes || keep.length >= caps.maxFiles) {
-        overBudget++;
-        continue;
-      }
-      total += st.size;
-      keep.push(rel);
+    const entries = new Map<string, number>();
+    paths.forEach((p, i) => entries.set(p, sizes[i] ?? 0));
+    let head: string | null = null;
+    let headTree: string | null = null;
+    try {
+      const ids = (await this.run(['log', '-1', '--format=%H %T', 'refs/heads/snapshots'])).toString('utf8').trim();
+      [head = null, headTree = null] = ids.split(' ');
+    } catch {
+      // no snapshot yet
     }
-    const kept = new Set(keep);
-    if (keep.length > 0) await this.run(['add', '-f', '--pathspec-from-file=-', '--pathspec-file-nul'], nulList(keep));
-    const stale = splitZ(await this.run(['ls-files', '-z', '--cached'])).filter((p) => !kept.has(p));
-    if (stale.length > 0) await this.run(['update-index', '--force-remove', '-z', '--stdin'], nulList(stale));
-    const tree = (await this.run(['write-tree'])).toString('utf8').trim();
-    const parent = await this.head();
-    const commit = (await this.run(['commit-tree', tree, ...(parent ? ['-p', parent] : []), '-m', message]))
-      .toString('utf8')
-      .trim();
-    // One ref keeps every snapshot reachable (gc is off too).
-    await this.run(['update-ref', 'refs/heads/snapshots', commit]);
-    return {
-      commit,
-      skipped: {
-        tooLarge: tooLarge.slice(0, NAMED_SKIPS),
-        overBudget: overBudget + Math.max(0, tooLarge.length - NAMED_SKIPS),
-        nestedRepos: nestedRepos.slice(0, NAMED_SKIPS),
-        maxFileBytes: caps.maxFileBytes,
-        maxTotalBytes: caps.maxTotalBytes,
-      },
-    };
+    this.state = { entries, head, headTree, dirty: true };
+    return this.state;
   }
 
-  private async head(): Promise<string | null> {
-    try {
-      return (await this.run(['rev-parse', '-q', '--verify', 'refs/heads/snapshots'])).toString('utf8').trim() || null;
-    } catch {
-      return null;
+  /**
+   * Index entries beneath a folder that is no longer reached through real folders (a command
+   * replaced `sub/` by a link to elsewhere): git must neither read nor hash through it.
+   */
+  private async linkedAway(entries: ReadonlyMap<string, number>): Promise<string[]> {
+    const known = new Map<string, boolean>();
+    const dirs = [...new Set([...entries.keys()].map((p) => path.dirname(p)).filter((d) => d !== '.'))];
+    const real = await mapLimit(
+      dirs,
+      STAT_CONCURRENCY,
+      async (d) => (await realParent(this.folder, path.join(d, 'x'), known)) !== null,
+    );
+    const bad = dirs.filter((_, i) => !real[i]).map((d) => d + '/');
+    return bad.length === 0 ? [] : [...entries.keys()].filter((p) => bad.some((d) => p.startsWith(d)));
+  }
+
+  /**
+   * Records the folder's files (what .gitignore and the caps let in) as a commit. Incremental:
+   * only files git sees changed since the last snapshot are read; when nothing changed, the last
+   * commit is the answer.
+   */
+  async snapshot(message: string, caps: SnapshotCaps): Promise<Snapshot> {
+    const excludeChanged = await this.ensure();
+    const st = await this.load();
+    const linked = await this.linkedAway(st.entries);
+    if (linked.length > 0) {
+      await this.run(['update-index', '--force-remove', '-z', '--stdin'], nulList(linked));
+      for (const p of linked) st.entries.delete(p);
+      st.dirty = true;
     }
+    const listing = parseListing(
+      splitZ(
+        await this.run([
+          'ls-files',
+          '-z',
+          '-t',
+          '--cached',
+          '--others',
+          '--modified',
+          '--deleted',
+          '--exclude-standard',
+        ]),
+      ),
+    );
+    // Index entries a changed .gitignore (or exclude) now ignores.
+    const touched = [...listing.changed, ...listing.gone, ...listing.others];
+    const ignored =
+      excludeChanged || touched.some((p) => path.basename(p) === '.gitignore')
+        ? new Set(splitZ(await this.run(['ls-files', '-z', '--cached', '--ignored', '--exclude-standard'])))
+        : new Set<string>();
+    const known = new Map<string, boolean>();
+    const plan = await planSnapshot({
+      listing,
+      entries: st.entries,
+      ignored,
+      caps,
+      stat: (rel) => lstatInside(this.folder, rel, known),
+      statAll: (items, fn) => mapLimit(items, STAT_CONCURRENCY, fn),
+    });
+    if (plan.update.length > 0)
+      await this.run(['update-index', '--add', '--remove', '-z', '--stdin'], nulList(plan.update));
+    if (plan.forceRemove.length > 0)
+      await this.run(['update-index', '--force-remove', '-z', '--stdin'], nulList(plan.forceRemove));
+    st.entries = plan.entries;
+    const changed = st.dirty || plan.update.length > 0 || plan.forceRemove.length > 0;
+    if (!changed && st.head !== null) return { commit: st.head, skipped: plan.skipped };
+    const tree = (await this.run(['write-tree'])).toString('utf8').trim();
+    if (tree !== st.headTree || st.head === null) {
+      const commit = (
+        await this.run(['commit-tree', tree, ...(st.head !== null ? ['-p', st.head] : []), '-m', message])
+      )
+        .toString('utf8')
+        .trim();
+      // One ref keeps every snapshot reachable (gc is off too).
+      await this.run(['update-ref', 'refs/heads/snapshots', commit]);
+      st.head = commit;
+      st.headTree = tree;
+    }
+    st.dirty = false;
+    return { commit: st.head, skipped: plan.skipped };
   }
 
   /** What changed from `before` to `after`, per file, with line counts (null: binary). */
@@ -325,46 +277,65 @@ export class ShadowRepo {
   }
 
   /**
+   * The object id of each `commit:path` asked for (null: no such file there), in one git call.
+   * A path with a line break cannot be asked this way: null.
+   */
+  async blobs(queries: readonly string[]): Promise<Map<string, string | null>> {
+    const out = new Map<string, string | null>();
+    const ask = [...new Set(queries)].filter((q) => !q.includes('\n'));
+    if (ask.length > 0) {
+      const lines = splitLines(
+        await this.run(['cat-file', '--batch-check=%(objectname) %(objecttype)'], Buffer.from(ask.join('\n') + '\n')),
+      );
+      ask.forEach((q, i) => {
+        const m = /^([0-9a-f]{40,64}) (blob|commit)$/.exec(lines[i] ?? '');
+        // A gitlink or a link is an entry too; only "missing" means absent.
+        out.set(q, m ? m[1]! : null);
+      });
+    }
+    for (const q of queries) if (!out.has(q)) out.set(q, null);
+    return out;
+  }
+
+  /**
    * Makes `files` in the folder what they are in `commit`: written byte for byte (and mode) from
-   * it where it has them, removed where it does not. Only these paths are touched.
+   * it where it has them, removed where it does not. Only these paths are touched, and only
+   * through real folders: a removal never goes through a link, and git's checkout replaces a
+   * link where a folder should be by that folder (it never writes through it).
    */
   async restore(commit: string, files: readonly { path: string; present: boolean }[]): Promise<void> {
     const write = files.filter((f) => f.present).map((f) => f.path);
     const remove = files.filter((f) => !f.present).map((f) => f.path);
-    const root = await fs.realpath(this.folder);
-    for (const rel of remove) await this.removeInside(root, rel);
-    // git refuses to write through a symlinked parent folder (its leading-path check).
-    if (write.length > 0)
-      await this.run(['checkout', '-f', commit, '--pathspec-from-file=-', '--pathspec-file-nul'], nulList(write));
+    for (const rel of remove) await this.removeFile(rel);
+    if (write.length === 0) return;
+    await this.run(['checkout', '-f', commit, '--pathspec-from-file=-', '--pathspec-file-nul'], nulList(write));
+    // The checkout wrote these entries into the index too: it no longer matches the last commit.
+    const st = this.state;
+    if (!st) return;
+    st.dirty = true;
+    const sizes = await mapLimit(write, STAT_CONCURRENCY, async (p) => (await lstatInside(this.folder, p))?.size);
+    write.forEach((p, i) => st.entries.set(p, sizes[i] ?? 0));
   }
 
-  private async removeInside(root: string, rel: string): Promise<void> {
-    const target = path.join(this.folder, rel);
-    let parent: string;
-    try {
-      parent = await fs.realpath(path.dirname(target));
-    } catch {
-      return; // its folder is gone: so is the file
-    }
-    // A parent replaced by a symlink to elsewhere: never delete outside the folder.
-    if (parent !== root && !parent.startsWith(root + path.sep)) return;
-    const real = path.join(parent, path.basename(target));
-    try {
-      const st = await fs.lstat(real);
-      if (st.isDirectory()) return;
-      await fs.rm(real, { force: true });
-    } catch {
-      return;
-    }
+  /** Removes a file of a turn (never a folder), then the folders that held only it. */
+  private async removeFile(rel: string): Promise<void> {
+    const st = await lstatInside(this.folder, rel);
+    if (st === null || st.isDirectory()) return;
+    await removeInside(this.folder, rel);
     // Folders the removal left empty go too (git keeps no empty folders, so they held only it).
-    let dir = parent;
-    while (dir !== root && dir.startsWith(root + path.sep)) {
+    for (let dir = path.dirname(rel); dir !== '.' && dir !== ''; dir = path.dirname(dir)) {
       try {
-        await fs.rmdir(dir);
+        await fs.rmdir(path.join(this.folder, dir));
       } catch {
         break;
       }
-      dir = path.dirname(dir);
     }
   }
+}
+
+function splitLines(out: Buffer): string[] {
+  return out
+    .toString('utf8')
+    .split('\n')
+    .filter((s) => s !== '');
 }

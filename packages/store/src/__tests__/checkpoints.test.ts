@@ -53,8 +53,22 @@ describe('checkpoints repo', () => {
     expect(undone.updatedAt).toBeGreaterThan(first.updatedAt);
     expect(store.checkpoints.get(first.id)?.state).toBe('undone');
     expect(() => store.checkpoints.setState('nope', 'undone')).toThrow(StoreError);
+    expect(store.checkpoints.setState(second.id, 'overwritten').state).toBe('overwritten');
+    // A folder's checkpoints of every session, oldest first.
+    const third = store.checkpoints.add({
+      sessionId: other.id,
+      anchorId: null,
+      userMessageId: null,
+      folder: '/w',
+      beforeCommit: 'b3',
+      afterCommit: 'a3',
+      files,
+      skipped,
+    });
+    expect(store.checkpoints.listFolder('/w').map((c) => c.id)).toEqual([first.id, second.id, third.id]);
     store.sessions.delete(s.id);
     expect(store.checkpoints.list(s.id)).toEqual([]);
-    expect(store.checkpoints.list(other.id)).toHaveLength(1);
+    expect(store.checkpoints.list(other.id)).toHaveLength(2);
+    expect(store.checkpoints.listFolder('/w').map((c) => c.id)).toEqual([third.id]);
   });
 });

@@ -44,6 +44,11 @@ function databaseAt(version: number): string {
       "INSERT INTO memory_facts (id, session_id, category, content, status, pinned, source, confidence, evidence_count, last_validated_at, validation_command, created_at, updated_at) VALUES ('f1', 's1', 'goal', 'ship it', 'active', 0, 'user', 1, 1, NULL, NULL, 1, 1)",
     ).run();
   }
+  if (version >= 14) {
+    db.prepare(
+      `INSERT INTO checkpoints (id, session_id, anchor_id, user_message_id, folder, before_commit, after_commit, files_changed, files, skipped, state, created_at, updated_at) VALUES ('c1', 's1', 'm2', 'm1', '/w', 'b', 'a', 1, '[{"path":"a.txt","status":"added","added":1,"removed":0}]', '{"tooLarge":[],"overBudget":0,"nestedRepos":[],"maxFileBytes":1,"maxTotalBytes":1}', 'undone', 1, 2)`,
+    ).run();
+  }
   db.close();
   return file;
 }
@@ -118,6 +123,8 @@ describe('migrations', () => {
         expect(store.providers.keyStorage('p1')).toBe('encrypted');
         expect(store.providers.secret('p1')).toBe('sk-old');
         if (m.version >= 2) expect(store.memory.facts('s1').map((f) => f.content)).toEqual(['ship it']);
+        if (m.version >= 14)
+          expect(store.checkpoints.listFolder('/w')).toMatchObject([{ id: 'c1', state: 'undone', filesChanged: 1 }]);
         // The new schema works on the migrated file.
         const [added] = store.messages.append('s1', [{ role: 'assistant', content: 'after upgrade' }]);
         expect(added!.seq).toBe(3);

@@ -468,6 +468,37 @@ ALTER TABLE attachments ADD COLUMN thumb_mime TEXT;
 CREATE INDEX idx_attachments_created ON attachments(created_at);
 `;
 
+/**
+ * A checkpoint's changes may be `overwritten`: no longer all in the files after an undo or redo of
+ * another turn (issue 37). SQLite cannot change a CHECK, so the table is built again with the same
+ * rows; checkpoints are also found by folder (every session's turns in one folder share its files).
+ */
+const V19_CHECKPOINT_STATES = `
+CREATE TABLE checkpoints_v19 (
+  id TEXT PRIMARY KEY,
+  session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+  anchor_id TEXT,
+  user_message_id TEXT,
+  folder TEXT NOT NULL,
+  before_commit TEXT NOT NULL,
+  after_commit TEXT NOT NULL,
+  files_changed INTEGER NOT NULL,
+  files TEXT NOT NULL,
+  skipped TEXT NOT NULL,
+  state TEXT NOT NULL CHECK (state IN ('applied', 'undone', 'overwritten')),
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL
+);
+INSERT INTO checkpoints_v19 (id, session_id, anchor_id, user_message_id, folder, before_commit, after_commit,
+  files_changed, files, skipped, state, created_at, updated_at)
+  SELECT id, session_id, anchor_id, user_message_id, folder, before_commit, after_commit,
+    files_changed, files, skipped, state, created_at, updated_at FROM checkpoints ORDER BY rowid;
+DROP TABLE checkpoints;
+ALTER TABLE checkpoints_v19 RENAME TO checkpoints;
+CREATE INDEX idx_checkpoints_session ON checkpoints(session_id, created_at);
+CREATE INDEX idx_checkpoints_folder ON checkpoints(folder, created_at);
+`;
+
 export const MIGRATIONS: readonly Migration[] = Object.freeze([
   {
     version: 1,
@@ -496,6 +527,7 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   { version: 16, description: 'attachments, a model per session', sql: V16_ATTACHMENTS_SESSION_MODEL },
   { version: 17, description: 'tokens of every model call, prices per profile', sql: V17_MODEL_CALLS },
   { version: 18, description: 'attachment thumbnails, attachments by age', sql: V18_ATTACHMENT_THUMBS },
+  { version: 19, description: 'checkpoints whose changes were overwritten', sql: V19_CHECKPOINT_STATES },
 ]);
 
 /** The schema version this code writes. */

@@ -55,6 +55,9 @@ export function createCheckpointsRepo(ctx: RepoContext): CheckpointsRepo {
   const listSession = db.prepare<[string], CheckpointRow>(
     'SELECT * FROM checkpoints WHERE session_id = ? ORDER BY created_at, rowid',
   );
+  const listFolder = db.prepare<[string], CheckpointRow>(
+    'SELECT * FROM checkpoints WHERE folder = ? ORDER BY created_at, rowid',
+  );
   const updateState = db.prepare<[string, number, string]>(
     'UPDATE checkpoints SET state = ?, updated_at = ? WHERE id = ?',
   );
@@ -82,6 +85,7 @@ export function createCheckpointsRepo(ctx: RepoContext): CheckpointsRepo {
     },
     get,
     list: (sessionId) => listSession.all(sessionId).map(toCheckpoint),
+    listFolder: (folder) => listFolder.all(folder).map(toCheckpoint),
     setState(id, state) {
       const r = updateState.run(CheckpointStateSchema.parse(state), ctx.now(), id);
       if (r.changes === 0) throw new StoreError('not_found', `No checkpoint with id ${id}.`);

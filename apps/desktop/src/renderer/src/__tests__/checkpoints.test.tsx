@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, render, screen } from '@testing-library/react';
 import i18n from '../i18n';
 import { NoticeChip } from '../components/NoticeChip';
+import { CheckpointRow } from '../components/CheckpointRow';
 import type { Checkpoint } from '@threadline/protocol';
 import { buildRows, withCheckpoints } from '../lib/transcript';
 import { createAppStore } from '../store';
@@ -48,6 +49,26 @@ describe('checkpoint rows', () => {
     handle({ type: 'checkpoint.updated', sessionId: 's1', checkpoint: checkpoint({}) });
     handle({ type: 'checkpoint.updated', sessionId: 's1', checkpoint: checkpoint({ state: 'undone' }) });
     expect(store.getState().bySession.s1?.checkpoints?.map((c) => [c.id, c.state])).toEqual([['cp1', 'undone']]);
+  });
+});
+
+describe('a checkpoint whose changes were overwritten', () => {
+  afterEach(async () => {
+    cleanup();
+    await i18n.changeLanguage('en');
+  });
+
+  it('says its changes are no longer in the files and offers Redo, in both languages', async () => {
+    render(<CheckpointRow checkpoint={checkpoint({ state: 'overwritten' })} sessionId="s1" />);
+    expect(screen.getByTestId('checkpoint-overwritten').textContent).toBe('No longer in the files');
+    expect(screen.getByTestId('checkpoint').textContent).toContain('Redo puts them back');
+    expect(screen.getByTestId('checkpoint-redo').textContent).toBe('Redo');
+    expect(screen.queryByTestId('checkpoint-undo')).toBeNull();
+    cleanup();
+    await i18n.changeLanguage('zh-CN');
+    render(<CheckpointRow checkpoint={checkpoint({ state: 'overwritten' })} sessionId="s1" />);
+    expect(screen.getByTestId('checkpoint-overwritten').textContent).toBe('已不在文件中');
+    expect(screen.getByTestId('checkpoint-redo').textContent).toBe('重做');
   });
 });
 

@@ -71,6 +71,9 @@ export function CheckpointRow({ checkpoint: c, sessionId }: { checkpoint: Checkp
   const added = c.files.reduce((n, f) => n + (f.added ?? 0), 0);
   const removed = c.files.reduce((n, f) => n + (f.removed ?? 0), 0);
   const undone = c.state === 'undone';
+  /** Its changes are no longer (all) in the files: an undo or redo of another turn wrote over them. */
+  const overwritten = c.state === 'overwritten';
+  const redo = undone || overwritten;
   const toggle = async () => {
     setOpen(!open);
     if (open || diff.status === 'ready' || diff.status === 'loading') return;
@@ -92,6 +95,11 @@ export function CheckpointRow({ checkpoint: c, sessionId }: { checkpoint: Checkp
         <span className="cp-diff-count-add">+{added}</span>
         <span className="cp-diff-count-del">−{removed}</span>
         {undone && <span className="checkpoint-state">{t('checkpoints.undoneLabel')}</span>}
+        {overwritten && (
+          <span className="checkpoint-state" data-testid="checkpoint-overwritten">
+            {t('checkpoints.overwrittenLabel')}
+          </span>
+        )}
         <span className="checkpoint-actions">
           <button
             type="button"
@@ -108,14 +116,15 @@ export function CheckpointRow({ checkpoint: c, sessionId }: { checkpoint: Checkp
             className="btn btn-small"
             disabled={busy || changing}
             title={busy ? t('checkpoints.busy') : undefined}
-            onClick={() => void change(c, undone ? 'redo' : 'restore').then(setChangedSince)}
-            data-testid={undone ? 'checkpoint-redo' : 'checkpoint-undo'}
+            onClick={() => void change(c, redo ? 'redo' : 'restore').then(setChangedSince)}
+            data-testid={redo ? 'checkpoint-redo' : 'checkpoint-undo'}
           >
-            <IconUndo className={undone ? 'icon-flip' : undefined} />
-            {undone ? t('checkpoints.redo') : t('checkpoints.undo')}
+            <IconUndo className={redo ? 'icon-flip' : undefined} />
+            {redo ? t('checkpoints.redo') : t('checkpoints.undo')}
           </button>
         </span>
       </div>
+      {overwritten && <p className="checkpoint-skipped">{t('checkpoints.overwrittenHint')}</p>}
       {(tooLarge.length > 0 || overBudget > 0 || nestedRepos.length > 0) && (
         <p className="checkpoint-skipped" data-testid="checkpoint-skipped">
           {tooLarge.length > 0 &&
@@ -128,7 +137,7 @@ export function CheckpointRow({ checkpoint: c, sessionId }: { checkpoint: Checkp
         // Out of the virtual list's transformed row, so the modal covers the window.
         createPortal(
           <Dialog
-            title={undone ? t('checkpoints.changedSince.redoTitle') : t('checkpoints.changedSince.undoTitle')}
+            title={redo ? t('checkpoints.changedSince.redoTitle') : t('checkpoints.changedSince.undoTitle')}
             onClose={() => setChangedSince([])}
             testId="checkpoint-confirm"
             footer={
@@ -142,10 +151,10 @@ export function CheckpointRow({ checkpoint: c, sessionId }: { checkpoint: Checkp
                   data-testid="checkpoint-force"
                   onClick={() => {
                     setChangedSince([]);
-                    void change(c, undone ? 'redo' : 'restore', true);
+                    void change(c, redo ? 'redo' : 'restore', true);
                   }}
                 >
-                  {undone ? t('checkpoints.changedSince.redoAnyway') : t('checkpoints.changedSince.undoAnyway')}
+                  {redo ? t('checkpoints.changedSince.redoAnyway') : t('checkpoints.changedSince.undoAnyway')}
                 </button>
               </>
             }
