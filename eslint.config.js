@@ -93,6 +93,8 @@ export const FOLDER_LAYERS = {
   agent: {
     leaves: ['noticeTexts.ts'],
     levels: [
+      // worker/: the job workers (run.ts starts them, serve.ts is their side) of searches and attachments.
+      ['worker'],
       ['workspace', 'process', 'provider', 'attachments'],
       ['sandbox'],
       ['checkpoints', 'tools'],

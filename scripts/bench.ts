@@ -61,6 +61,9 @@ if (!only || only === 'stall') {
   console.log('\n=== request loop under load ===');
   const { measureStall, printStall } = await import('../apps/server/bench/stall');
   printStall(await measureStall());
+  console.log('\n=== request loop under hostile input (issue 35) ===');
+  const { measureHostile, printHostile } = await import('../apps/server/bench/hostile');
+  printHostile(await measureHostile());
 }
 
 if (!only || only === 'checkpoints') {

@@ -24,18 +24,20 @@ export default defineConfig({
     build: {
       externalizeDeps: { exclude: workspace },
       rolldownOptions: {
-        // Two workers are entries of their own, found at run time beside the code that starts
-        // them: the work pool's (packages/context/src/worker/pool.ts, out/main/contextWorker.js)
-        // and the one that reads attached PDFs and large text files (packages/agent/src/
-        // attachments/extract.ts looks for it under its source's name). Shared chunks stay in
-        // out/main too, so that code and ./vocab are where it looks.
+        // Workers are entries of their own, found at run time beside the code that starts them:
+        // the work pool's (packages/context/src/worker/pool.ts, out/main/contextWorker.js), the
+        // search worker of grep and glob and the one that reads attached PDFs and large text
+        // files (packages/agent/src/worker/run.ts looks for `<name>.js` beside the bundle, else
+        // the source's `<name>.ts`). Shared chunks stay in out/main too, so that code and ./vocab
+        // are where it looks.
         input: {
           index: resolve(__dirname, 'src/main/index.ts'),
           contextWorker: resolve(__dirname, '../../packages/context/src/worker/entry.ts'),
-          extractWorker: resolve(__dirname, '../../packages/agent/src/attachments/extractWorker.mjs'),
+          extractWorker: resolve(__dirname, '../../packages/agent/src/attachments/extractWorker.ts'),
+          searchWorker: resolve(__dirname, '../../packages/agent/src/tools/searchWorker.ts'),
         },
         output: {
-          entryFileNames: (chunk) => (chunk.name === 'extractWorker' ? '[name].mjs' : '[name].js'),
+          entryFileNames: '[name].js',
           chunkFileNames: '[name]-[hash].js',
         },
       },

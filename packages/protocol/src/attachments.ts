@@ -21,6 +21,14 @@ export const ATTACHMENT_LIMITS = Object.freeze({
   thumbMaxSide: 320,
   /** Bytes of a thumbnail. */
   thumbMaxBytes: 256 * 1024,
+  /**
+   * Reading a PDF's text (or decoding a large text file) off the request thread stops at the
+   * first of these; what was read by then is kept and the user told (AttachmentCut).
+   */
+  extractSeconds: 30,
+  extractMemoryMb: 256,
+  extractPages: 2000,
+  extractChars: 10_000_000,
 });
 
 export const ATTACHMENT_IMAGE_MIMES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;
@@ -48,6 +56,21 @@ export const AttachmentRefSchema = z.object({
   pages: z.optional(z.int().check(z.nonnegative())),
 });
 export type AttachmentRef = z.infer<typeof AttachmentRefSchema>;
+
+/**
+ * Reading a file stopped at a limit (ATTACHMENT_LIMITS.extract*): which one, and what was kept.
+ * `totalPages` is absent when the PDF could not even be opened within the limit.
+ */
+export const AttachmentCutSchema = z.object({
+  limit: z.enum(['time', 'memory', 'pages', 'chars']),
+  keptPages: z.int().check(z.nonnegative()),
+  totalPages: z.optional(z.int().check(z.nonnegative())),
+});
+export type AttachmentCut = z.infer<typeof AttachmentCutSchema>;
+
+/** What attachments.add answers: the stored attachment, and when reading it stopped at a limit, which. */
+export const AttachmentAddedSchema = z.object({ ...AttachmentRefSchema.shape, cut: z.optional(AttachmentCutSchema) });
+export type AttachmentAdded = z.infer<typeof AttachmentAddedSchema>;
 
 /** The opening line of a text attachment's block in a message's content (the renderer shows a chip for it). */
 export const ATTACHMENT_BLOCK_OPEN = '<attachment ';

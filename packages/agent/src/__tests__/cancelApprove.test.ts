@@ -2,7 +2,9 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChatRequestView, FakeReply } from '@threadline/fake-llm';
-import { TURN_ABORTED_TEXT } from '../index';
+import { BUILTIN_TOOLS, ToolRegistry, TURN_ABORTED_TEXT, type ToolDefinition } from '../index';
+import { toolParameters } from '../tools/schema';
+import * as z from 'zod';
 import { lastIsTool, startHarness, type Harness } from './harness';
 
 let h: Harness;
@@ -16,6 +18,42 @@ const shellOnce =
       : { toolCalls: [{ name: 'shell', arguments: { command } }] };
 
 describe('cancel', () => {
+  it('returns whatever a tool is doing: a tool that never ends and ignores the signal (issue 35)', async () => {
+    let started = false;
+    let sawAbort = false;
+    const stuck: ToolDefinition<Record<string, never>> = {
+      name: 'stuck',
+      description: 'Never returns.',
+      parameters: toolParameters(z.object({})),
+      readOnly: true,
+      args: z.object({}) as unknown as z.ZodType<Record<string, never>>,
+      run: (_args, ctx) => {
+        started = true;
+        ctx.signal.addEventListener('abort', () => (sawAbort = true));
+        return new Promise(() => {});
+      },
+    };
+    h = await startHarness({
+      api: { tools: new ToolRegistry([...BUILTIN_TOOLS, stuck]) },
+      llm: {
+        defaultReply: (req) =>
+          req.lastUserText === 'hang' ? { toolCalls: [{ name: 'stuck', arguments: {} }] } : { content: 'after' },
+      },
+    });
+    await h.api['chat.send']({ sessionId: h.sessionId, text: 'hang' });
+    await vi.waitFor(() => expect(started).toBe(true), { timeout: 20_000 });
+    expect(await h.api['chat.cancel']({ sessionId: h.sessionId })).toEqual({ cancelled: true });
+    expect(sawAbort).toBe(true);
+    const history = h.history();
+    const tool = history.find((m) => m.role === 'tool')!;
+    expect(tool.meta?.status).toBe('aborted');
+    expect(tool.content).toMatch(/stopped the turn while this tool ran/);
+    expect(history.at(-1)!.kind).toBe('turn_aborted');
+    // The session is free: the next turn runs.
+    await h.turn('hello again');
+    expect(h.history().at(-1)!.role).toBe('assistant');
+  });
+
   it('stops the stream, keeps the partial answer and leaves a turn_aborted marker', async () => {
     const full = 'word '.repeat(200);
     h = await startHarness({ llm: { defaultReply: { content: full, delayMsPerChunk: 20, chunkSize: 5 } } });

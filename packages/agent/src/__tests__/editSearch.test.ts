@@ -1,8 +1,9 @@
 // edit_file, read_file's numbered line ranges, grep and glob (issue 23 points 1, 2): fake-llm over
 // real HTTP asks for the calls, the real turn loop runs them on real files in a temp dir.
-import { mkdirSync, readFileSync, realpathSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, realpathSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { runningJobs } from '../worker/run';
 import type { AppEvent, ToolDiff } from '@threadline/protocol';
 import { callFromText, startHarness, toolCallsOf, type Harness } from './harness';
 
@@ -130,6 +131,32 @@ describe('read_file', () => {
   });
 });
 
+describe('read_file of a long file', () => {
+  it('the cut in its middle names the lines left out and the read_file call that reads them (issue 37 item 9)', async () => {
+    await setup();
+    const lines = Array.from({ length: 1500 }, (_, i) => `line ${i + 1}: ${'lorem ipsum dolor sit amet '.repeat(3)}`);
+    const file = put('long.txt', lines.join('\n') + '\n');
+    await runs('read_file', { path: 'long.txt' });
+    const sent = lastResultSent();
+    const m = /\[… lines (\d+)-(\d+) left out here \(\d+ tokens\); read them with read_file (\{[^}]*\}) …\]/.exec(sent);
+    expect(m).not.toBeNull();
+    const [from, to] = [Number(m![1]), Number(m![2])];
+    const args = JSON.parse(m![3]!) as { path: string; offset: number; limit: number };
+    expect(args).toEqual({ path: file, offset: from - 1, limit: to - from + 1 });
+    // Whole lines on both sides of the marker: the line before it is `from - 1`, the one after `to + 1`.
+    const around = sent.split('\n');
+    const at = around.findIndex((l) => l.startsWith('[… lines'));
+    expect(around[at - 1]!.trimStart()).toBe(`${from - 1}\t${lines[from - 2]}`);
+    expect(around[at + 1]!.trimStart()).toBe(`${to + 1}\t${lines[to]}`);
+    expect(sent).not.toContain('read_tool_output');
+    // The call the marker names reads exactly the lines left out (its own cut aside).
+    await runs('read_file', args);
+    const next = lastResultSent();
+    const firstLine = next.split('\n').find((l) => /^ *\d+\t/.test(l))!;
+    expect(firstLine.trimStart()).toBe(`${from}\t${lines[from - 1]}`);
+  });
+});
+
 describe('grep', () => {
   it('finds a string in a tree, skipping a .gitignored folder, binary files and credential files', async () => {
     await setup();
@@ -186,6 +213,36 @@ describe('grep', () => {
     const bad = await runs('grep', { pattern: '(' });
     expect(bad.meta?.status).toBe('error');
     expect(bad.content).toContain('invalid regular expression');
+  });
+});
+
+describe('grep and glob obey the reach of read_file (issue 34 point 4)', () => {
+  it('a link to a file out of the folder is not followed; a link inside it is', async () => {
+    await setup();
+    const secret = path.join(root, 'outside', 'secret.txt');
+    writeFileSync(secret, 'needle OUTSIDE-SECRET\n');
+    symlinkSync(secret, path.join(folder, 'leak.txt'));
+    put('real.txt', 'needle inside\n');
+    symlinkSync(path.join(folder, 'real.txt'), path.join(folder, 'alias.txt'));
+    const r = await runs('grep', { pattern: 'needle' });
+    expect(r.content).not.toContain('OUTSIDE-SECRET');
+    expect(r.content).toContain('alias.txt:1:needle inside');
+    expect(r.content).toContain('real.txt:1:needle inside');
+    expect(r.content).toContain('1 link out of the working folder not followed (read_file asks for them)');
+    const g = await runs('glob', { pattern: '*.txt' });
+    expect(g.content).not.toContain('leak.txt');
+    expect(g.content).toContain('alias.txt');
+  });
+
+  it('Stop ends a search stuck in its pattern at once, and its worker with it', async () => {
+    await setup();
+    put('input.txt', `${'a'.repeat(48)}!\n`);
+    await send('grep', { pattern: '^(a+)+$' });
+    await vi.waitFor(() => expect(runningJobs()).toBe(1), { timeout: 30_000 });
+    expect(await h.api['chat.cancel']({ sessionId: h.sessionId })).toEqual({ cancelled: true });
+    expect(runningJobs()).toBe(0);
+    const tool = h.history().find((m) => m.role === 'tool')!;
+    expect(tool.meta?.status).toBe('aborted');
   });
 });
 

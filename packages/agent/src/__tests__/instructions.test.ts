@@ -1,6 +1,7 @@
 // Project instructions, custom instructions and a session's own system prompt (issue 23 point 4):
 // real files in a temp dir, fake-llm over real HTTP recording the system prompt it receives.
-import { mkdirSync, realpathSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, realpathSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { seqToolModel, startHarness, type Harness } from './harness';
@@ -89,6 +90,38 @@ describe('project instructions', () => {
     rmSync(path.join(repo, 'AGENTS.md'));
     const none = await h.api['context.usage']({ sessionId: h.sessionId });
     expect(none.breakdown.instructions).toBeUndefined();
+  });
+});
+
+describe('project instructions obey the reach of read_file (issue 34 point 4, issue 35)', () => {
+  it('a link out of the repository (to a credential) never reaches the prompt; a link inside it does; a FIFO is skipped', async () => {
+    await setup();
+    // ~/.claude/.credentials.json of the user (a place no file tool reads without asking).
+    const creds = path.join(realpathSync(h.dir), 'home', '.claude', '.credentials.json');
+    mkdirSync(path.dirname(creds), { recursive: true });
+    writeFileSync(creds, '{"claudeAiOauth":{"accessToken":"sk-ant-oat01-SECRET"}}');
+    symlinkSync(creds, path.join(folder, 'AGENTS.md'));
+    // The folder next to it, outside the repository: not a credential place, still outside.
+    const elsewhere = path.join(realpathSync(h.dir), 'other-project', 'notes.md');
+    mkdirSync(path.dirname(elsewhere), { recursive: true });
+    writeFileSync(elsewhere, 'OTHER-PROJECT-NOTES');
+    symlinkSync(elsewhere, path.join(folder, 'CLAUDE.md'));
+    // A FIFO as the repository root's instruction file: never opened (it would wait for a writer).
+    execFileSync('mkfifo', [path.join(repo, 'AGENTS.md')]);
+    // The common link inside the repository is followed.
+    writeFileSync(path.join(repo, 'RULES.md'), 'shared repo rule');
+    symlinkSync(path.join(repo, 'RULES.md'), path.join(repo, 'CLAUDE.md'));
+    await h.turn('hello');
+    const sys = lastSystem();
+    expect(sys).not.toContain('SECRET');
+    expect(sys).not.toContain('OTHER-PROJECT-NOTES');
+    expect(sys).toContain(`# Project instructions (${path.join(repo, 'CLAUDE.md')})\n\nshared repo rule`);
+    // A symlink loop as the nearest file is skipped too, not a failed turn.
+    rmSync(path.join(folder, 'AGENTS.md'));
+    symlinkSync(path.join(folder, 'AGENTS.md'), path.join(folder, 'AGENTS.md'));
+    await h.turn('again');
+    expect(lastSystem()).toContain('shared repo rule');
+    expect(h.history().some((m) => m.kind === 'error_notice')).toBe(false);
   });
 });
 

@@ -13,7 +13,7 @@ import { SessionRuntimes } from '../turn/sessionRuntime';
 import { SessionSnapshots, type SnapshotOptions } from '../turn/snapshot';
 import { resolveReal } from '../workspace/resolve';
 import { reapLeftovers } from '../process/reap';
-import { stopExtractWorker } from '../attachments/extract';
+import { endIdleWorkers } from '../worker/run';
 
 /** How long an attachment no message refers to is kept (from its last upload) before start-up deletes it. */
 const UNSENT_ATTACHMENT_MS = 24 * 60 * 60_000;
@@ -193,7 +193,7 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
       await mcp.dispose();
       deps.sessions.dispose();
       sandbox.dispose();
-      await stopExtractWorker();
+      await endIdleWorkers();
     },
   };
 }

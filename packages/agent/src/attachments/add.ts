@@ -1,6 +1,13 @@
-import { AppError, ATTACHMENT_IMAGE_MIMES, ATTACHMENT_LIMITS, type AttachmentRef } from '@threadline/protocol';
+import {
+  AppError,
+  errorMessage,
+  ATTACHMENT_IMAGE_MIMES,
+  ATTACHMENT_LIMITS,
+  type AttachmentAdded,
+} from '@threadline/protocol';
 import type { Store } from '@threadline/store';
 import { textInWorker } from './extract';
+import { decodeText } from './extractRun';
 import { extractPdfText } from './pdf';
 
 /** Text files from this size are decoded in the file-reading worker, not on the request thread. */
@@ -29,23 +36,12 @@ function imageFormat(b: Uint8Array): (typeof ATTACHMENT_IMAGE_MIMES)[number] | n
 
 const isPdf = (b: Uint8Array): boolean => b[0] === 0x25 && b[1] === 0x50 && b[2] === 0x44 && b[3] === 0x46; // %PDF
 
-/** UTF-8 text, or null for bytes that are not (a binary file). A BOM is dropped (extractWorker.mjs decodes large files alike). */
-function asText(b: Uint8Array): string | null {
-  try {
-    const text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(b);
-    // NUL is in binary files, never in text meant to be read.
-    return text.includes('\u0000') ? null : text;
-  } catch {
-    return null;
-  }
-}
-
 /**
  * Stores a file the user attached: an image as it came (resized by the renderer, checked here
  * by its bytes), a PDF as its extracted text, any other file as UTF-8 text; anything else is
  * refused with a sentence saying what is accepted.
  */
-export async function addAttachment(store: Store, up: AttachmentUpload): Promise<AttachmentRef> {
+export async function addAttachment(store: Store, up: AttachmentUpload): Promise<AttachmentAdded> {
   const bytes = Buffer.from(up.data, 'base64');
   if (bytes.byteLength === 0) throw new AppError('invalid_input', `${up.name} is empty.`);
   if (bytes.byteLength > ATTACHMENT_LIMITS.fileMaxBytes)
@@ -76,10 +72,16 @@ export async function addAttachment(store: Store, up: AttachmentUpload): Promise
     });
   }
   if (isPdf(bytes)) {
-    const { text, pages } = await extractPdfText(bytes, up.name);
-    return store.attachments.add({ kind: 'text', name: up.name, mime: 'application/pdf', bytes, text, pages });
+    const { text, pages, cut } = await extractPdfText(bytes, up.name);
+    const ref = store.attachments.add({ kind: 'text', name: up.name, mime: 'application/pdf', bytes, text, pages });
+    return cut ? { ...ref, cut } : ref;
   }
-  const text = bytes.byteLength >= TEXT_IN_WORKER_BYTES ? (await textInWorker(bytes)).text : asText(bytes);
+  let text: string | null;
+  try {
+    text = bytes.byteLength >= TEXT_IN_WORKER_BYTES ? (await textInWorker(bytes)).text : decodeText(bytes);
+  } catch (err) {
+    throw new AppError('invalid_input', `Could not read ${up.name} (${errorMessage(err)}).`);
+  }
   if (text === null)
     throw new AppError(
       'invalid_input',

@@ -1,101 +1,96 @@
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
-import * as z from 'zod';
+import { ATTACHMENT_LIMITS, type AttachmentCut } from '@threadline/protocol';
+import { findWorkerEntry, runInWorker, type JobLimits } from '../worker/run';
+import type { ExtractJob, ExtractResult, PageText } from './extractRun';
 
 /**
- * Reading attached files in a worker thread, so a large PDF or text file does not hold the
- * runtime's request thread (every other route, the streaming of a running turn). One worker,
- * started on first use and ended after a minute without work; jobs run one after another in it.
+ * Reading attached files off the runtime's request thread (every other route, the streaming of a
+ * running turn), each file in a worker of its own (worker/run.ts), so a 150,000-page PDF never
+ * holds another session's one-page PDF, and within limits: time, memory (the worker's heap and
+ * its array buffers, where pdf.js inflates a page's streams), pages and characters
+ * (ATTACHMENT_LIMITS.extract*). A PDF's pages arrive as they are read: over a limit, the pages
+ * read by then are kept and the caller told which limit stopped it.
  */
 
-// Beside this module in the sources, beside the bundle in the Electron build (same file name).
-const WORKER_FILE = join(dirname(fileURLToPath(import.meta.url)), 'extractWorker.mjs');
-const IDLE_MS = 60_000;
+const EXTRACT_WORKER = findWorkerEntry(dirname(fileURLToPath(import.meta.url)), 'extractWorker');
 
-const ReplySchema = z.union([
-  z.object({ id: z.number(), ok: z.literal(true), thread: z.number(), result: z.unknown() }),
-  z.object({ id: z.number(), ok: z.literal(false), error: z.string() }),
-]);
-const PdfSchema = z.object({ pages: z.array(z.string()), total: z.number().int().nonnegative() });
-const TextSchema = z.object({ text: z.string().nullable() });
-
-/** What the worker answered, and the thread that did the work. */
-type Done = { result: unknown; thread: number };
-type Pending = { resolve: (v: Done) => void; reject: (e: Error) => void };
-
-let worker: Worker | null = null;
-let idle: NodeJS.Timeout | null = null;
-let seq = 0;
-const pending = new Map<number, Pending>();
-
-function failAll(err: Error): void {
-  for (const p of pending.values()) p.reject(err);
-  pending.clear();
+export interface ExtractLimits {
+  timeMs: number;
+  memoryMb: number;
+  pages: number;
+  chars: number;
 }
 
-function start(): Worker {
-  const w = new Worker(WORKER_FILE);
-  w.on('message', (raw: unknown) => {
-    const parsed = ReplySchema.safeParse(raw);
-    if (!parsed.success) return;
-    const reply = parsed.data;
-    const p = pending.get(reply.id);
-    if (!p) return;
-    pending.delete(reply.id);
-    if (reply.ok) p.resolve({ result: reply.result, thread: reply.thread });
-    else p.reject(new Error(reply.error));
-    if (pending.size === 0) armIdle();
+export const EXTRACT_LIMITS: ExtractLimits = Object.freeze({
+  timeMs: ATTACHMENT_LIMITS.extractSeconds * 1000,
+  memoryMb: ATTACHMENT_LIMITS.extractMemoryMb,
+  pages: ATTACHMENT_LIMITS.extractPages,
+  chars: ATTACHMENT_LIMITS.extractChars,
+});
+
+/** What the worker sends while it reads a PDF: the page count once open, then each page. */
+type PdfProgress = PageText | { total: number };
+
+function jobLimits(l: ExtractLimits): JobLimits {
+  return { timeMs: l.timeMs, memoryMb: l.memoryMb };
+}
+
+/** A copy of the bytes of its own, handed over (not cloned) to the worker. */
+function ownCopy(bytes: Uint8Array): ArrayBuffer {
+  return new Uint8Array(bytes).buffer;
+}
+
+export interface PdfPages {
+  /** The text of the pages read, in order (page 1 first). */
+  pages: string[];
+  /** The document's page count; null when it could not be opened within the limits. */
+  total: number | null;
+  /** Reading stopped at a limit (the pages above are what was kept). */
+  cut: AttachmentCut | null;
+  /** The thread that read it (null when it stopped at a limit). */
+  thread: number | null;
+}
+
+/** A PDF's text, page by page, read by unpdf in a worker within `limits`. Throws when it is no PDF pdf.js can read. */
+export async function pdfPagesInWorker(bytes: Uint8Array, limits: ExtractLimits = EXTRACT_LIMITS): Promise<PdfPages> {
+  const pages: string[] = [];
+  let total: number | null = null;
+  const buffer = ownCopy(bytes);
+  const job: ExtractJob = { kind: 'pdf', bytes: buffer, maxPages: limits.pages, maxChars: limits.chars };
+  const end = await runInWorker<ExtractResult, PdfProgress>(EXTRACT_WORKER, job, {
+    limits: jobLimits(limits),
+    transfer: [buffer],
+    onProgress: (p) => {
+      if ('total' in p) total = p.total;
+      else if (p.page === pages.length + 1) pages.push(p.text);
+    },
   });
-  w.on('error', (err) => {
-    if (worker === w) worker = null;
-    failAll(err);
+  const cutAt = (limit: AttachmentCut['limit']): AttachmentCut => ({
+    limit,
+    keptPages: pages.length,
+    ...(total !== null ? { totalPages: total } : {}),
   });
-  w.on('exit', (code) => {
-    if (worker === w) worker = null;
-    failAll(new Error(`the file reader stopped (exit code ${code})`));
+  if (end.ok) {
+    const r = end.result;
+    if (r.kind !== 'pdf') throw new Error('the reader answered with no PDF');
+    return { pages, total: r.total, cut: r.stoppedAt ? cutAt(r.stoppedAt) : null, thread: r.thread };
+  }
+  if (end.limit === 'time' || end.limit === 'memory') return { pages, total, cut: cutAt(end.limit), thread: null };
+  throw new Error(end.message);
+}
+
+/** Bytes decoded as UTF-8 in a worker (null: not text; `thread`: the worker's). Throws when it ran over a limit. */
+export async function textInWorker(
+  bytes: Uint8Array,
+  limits: ExtractLimits = EXTRACT_LIMITS,
+): Promise<{ text: string | null; thread: number }> {
+  const buffer = ownCopy(bytes);
+  const end = await runInWorker<ExtractResult>(EXTRACT_WORKER, { kind: 'text', bytes: buffer } satisfies ExtractJob, {
+    limits: jobLimits(limits),
+    transfer: [buffer],
   });
-  // An idle worker does not keep the process alive.
-  w.unref();
-  return w;
-}
-
-function armIdle(): void {
-  if (idle) clearTimeout(idle);
-  idle = setTimeout(() => void stopExtractWorker(), IDLE_MS);
-  idle.unref();
-}
-
-function run(kind: 'pdf' | 'text', bytes: Uint8Array): Promise<Done> {
-  if (idle) clearTimeout(idle);
-  idle = null;
-  worker ??= start();
-  const id = ++seq;
-  // A copy of its own, handed over (not cloned) to the worker.
-  const copy = new Uint8Array(bytes).buffer;
-  return new Promise((resolve, reject) => {
-    pending.set(id, { resolve, reject });
-    worker!.postMessage({ id, kind, bytes: copy }, [copy]);
-  });
-}
-
-/** Ends the worker (it starts again on the next file); pending reads fail. */
-export async function stopExtractWorker(): Promise<void> {
-  if (idle) clearTimeout(idle);
-  idle = null;
-  const w = worker;
-  worker = null;
-  if (w) await w.terminate();
-}
-
-/** A PDF's text per page and its page count, read by unpdf in the worker (`thread`: its threadId). */
-export async function pdfPagesInWorker(bytes: Uint8Array): Promise<{ pages: string[]; total: number; thread: number }> {
-  const { result, thread } = await run('pdf', bytes);
-  return { ...PdfSchema.parse(result), thread };
-}
-
-/** UTF-8 text decoded in the worker, or null for bytes that are not text (`thread`: its threadId). */
-export async function textInWorker(bytes: Uint8Array): Promise<{ text: string | null; thread: number }> {
-  const { result, thread } = await run('text', bytes);
-  return { text: TextSchema.parse(result).text, thread };
+  if (!end.ok) throw new Error(end.limit === 'failed' ? end.message : `over the ${end.limit} limit`);
+  if (end.result.kind !== 'text') throw new Error('the reader answered with no text');
+  return { text: end.result.text, thread: end.result.thread };
 }

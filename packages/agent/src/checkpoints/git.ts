@@ -11,6 +11,9 @@ import path from 'node:path';
 
 export class GitError extends Error {}
 
+/** One git command of a checkpoint runs at most this long. */
+export const GIT_TIMEOUT_MS = 60_000;
+
 /** Runs git with `env`; stdout as a Buffer. */
 export function runGit(
   git: string,
@@ -37,10 +40,28 @@ export function runGit(
         'commit.gpgSign=false',
         ...args,
       ],
-      { env, cwd, encoding: 'buffer', maxBuffer: 256 * 1024 * 1024, windowsHide: true },
+      // A git that waits (it opens a FIFO planted as a .gitignore, which blocks until a writer
+      // comes) is killed, so the turn and its Stop never wait on it for ever.
+      {
+        env,
+        cwd,
+        encoding: 'buffer',
+        maxBuffer: 256 * 1024 * 1024,
+        windowsHide: true,
+        timeout: GIT_TIMEOUT_MS,
+        killSignal: 'SIGKILL',
+      },
       (err, stdout, stderr) => {
         if (err) {
           const code = (err as NodeJS.ErrnoException).code;
+          if (err.killed && err.signal === 'SIGKILL') {
+            reject(
+              new GitError(
+                `git ${args[0]} did not finish within ${GIT_TIMEOUT_MS / 1000} s and was stopped (a named pipe in the folder, e.g. a .gitignore that is a FIFO, makes git wait for ever)`,
+              ),
+            );
+            return;
+          }
           const detail = stderr.toString('utf8').trim() || err.message;
           reject(
             code === 'ENOENT' ? Object.assign(new GitError(`git not found: ${git}`), { code }) : new GitError(detail),

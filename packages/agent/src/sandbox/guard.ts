@@ -1,5 +1,6 @@
-import { lstatSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { lstatSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { readRegularFileSync } from '../workspace/fileAccess';
 import { SANDBOX_READ_ONLY_IN_FOLDER } from './paths';
 
 /**
@@ -98,9 +99,14 @@ function isDir(p: string): boolean {
   }
 }
 
+/** A git config is a few hundred bytes; past this it is not a plain one. */
+const GIT_CONFIG_MAX_BYTES = 64 * 1024;
+
+/** A regular file's text; a FIFO, device or link a command left in its place is never opened (not plain). */
 function readText(p: string): string {
   try {
-    return readFileSync(p, 'utf8');
+    const { bytes, capped } = readRegularFileSync(p, GIT_CONFIG_MAX_BYTES);
+    return capped ? '\u0000too large' : bytes.toString('utf8');
   } catch {
     return '\u0000unreadable';
   }

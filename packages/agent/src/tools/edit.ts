@@ -1,6 +1,6 @@
-import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as z from 'zod';
+import { NotARegularFileError, readRegularFile, writeRegularFile } from '../workspace/fileAccess';
 import { fileDiff } from './diff';
 import { toolParameters } from './schema';
 import type { ToolContext, ToolDefinition, ToolResult } from './types';
@@ -55,16 +55,18 @@ export interface PlannedEdit {
  */
 export async function planEdit(args: EditArgs, ctx: Pick<ToolContext, 'cwd'>): Promise<PlannedEdit | string> {
   const file = path.resolve(ctx.cwd, args.path);
-  let info;
+  let read;
   try {
-    info = await stat(file);
-  } catch {
-    return `Error: ${file} does not exist; edit_file changes existing files (create one with write_file). File unchanged.`;
+    read = await readRegularFile(file, EDIT_MAX_BYTES);
+  } catch (err) {
+    if (err instanceof NotARegularFileError) return `Error: ${err.message}. Nothing changed.`;
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+      return `Error: ${file} does not exist; edit_file changes existing files (create one with write_file). File unchanged.`;
+    throw err;
   }
-  if (!info.isFile()) return `Error: ${file} is not a file. Nothing changed.`;
-  if (info.size > EDIT_MAX_BYTES)
-    return `Error: ${file} is ${info.size} bytes, more than edit_file handles (${EDIT_MAX_BYTES}); use the shell. File unchanged.`;
-  const before = await readFile(file, 'utf8');
+  if (read.capped)
+    return `Error: ${file} is ${read.size} bytes, more than edit_file handles (${EDIT_MAX_BYTES}); use the shell. File unchanged.`;
+  const before = read.bytes.toString('utf8');
   if (args.old_string === args.new_string) return 'Error: old_string and new_string are the same; nothing to change.';
   let oldString = args.old_string;
   let newString = args.new_string;
@@ -86,7 +88,7 @@ export async function planEdit(args: EditArgs, ctx: Pick<ToolContext, 'cwd'>): P
 async function editFileImpl(args: EditArgs, ctx: ToolContext): Promise<ToolResult> {
   const plan = await planEdit(args, ctx);
   if (typeof plan === 'string') return { ok: false, content: plan };
-  await writeFile(plan.file, plan.after, 'utf8');
+  await writeRegularFile(plan.file, plan.after);
   const n = plan.lines.length;
   const diff = fileDiff(plan.file, plan.before, plan.after);
   return {

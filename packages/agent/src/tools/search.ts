@@ -1,41 +1,58 @@
-import { open, stat } from 'node:fs/promises';
-import path from 'node:path';
-import picomatch from 'picomatch';
+import { lstat } from 'node:fs/promises';
+import path, { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import * as z from 'zod';
+import { kindOf, NotARegularFileError } from '../workspace/fileAccess';
+import { within, type Reach } from '../workspace/reach';
+import { findWorkerEntry, runInWorker, type JobEnd } from '../worker/run';
 import { toolParameters } from './schema';
+import { GREP_MAX_FILE_BYTES, META_PATHS_MAX, type SearchJob, type SearchOutcome } from './searchRun';
 import type { ToolContext, ToolDefinition, ToolResult } from './types';
-import { walkFiles, type WalkStats } from './walk';
-import { within } from '../workspace/reach';
+import type { WalkStats } from './walk';
 
-/** Files a search looks at before it stops (the result says it is partial). */
-export const SEARCH_MAX_FILES = 20_000;
-/** Bytes grep reads in all before it stops. */
-export const GREP_MAX_TOTAL_BYTES = 64 * 1024 * 1024;
-/** Bigger files are skipped by grep (and said so). */
-export const GREP_MAX_FILE_BYTES = 2 * 1024 * 1024;
-/** Matching lines shown; the rest are counted in the marker. */
-export const GREP_MAX_MATCHES = 100;
-/** Files glob lists; the rest are counted in the marker. */
-export const GLOB_MAX_FILES = 100;
-/** A line is matched on its first this many characters and shown cut shorter still. */
-const MATCH_LINE_MAX = 4000;
-const SHOW_LINE_MAX = 240;
-/** Found paths kept in the result's meta (memory takes them as evidence that the files exist). */
-const META_PATHS_MAX = 50;
-const SNIFF_BYTES = 8000;
+export {
+  GLOB_MAX_FILES,
+  GREP_MAX_FILE_BYTES,
+  GREP_MAX_MATCHES,
+  GREP_MAX_TOTAL_BYTES,
+  SEARCH_MAX_FILES,
+} from './searchRun';
+
+/**
+ * grep and glob run in a search worker of their own (tools/searchRun.ts, worker/run.ts), never on
+ * the thread that answers requests: the model's regular expression, the folder's `.gitignore`
+ * rules and the glob are all patterns someone else wrote. Their limits:
+ */
+export const SEARCH_LIMITS = Object.freeze({
+  /** The search stops where it is after this and says its results are partial. */
+  deadlineMs: 30_000,
+  /** One step (a file's lines against the pattern, a folder's rules) running this long is a runaway pattern. */
+  stallMs: 10_000,
+  /** Heap and buffers of the search worker. */
+  memoryMb: 256,
+});
+
+const SEARCH_WORKER = findWorkerEntry(dirname(fileURLToPath(import.meta.url)), 'searchWorker');
 
 function shownPath(abs: string, ctx: ToolContext): string {
   return within(abs, ctx.cwd, ctx.platform) && abs !== ctx.cwd ? path.relative(ctx.cwd, abs) : abs;
 }
 
-function matcher(glob: string | undefined): (rel: string) => boolean {
-  if (!glob) return () => true;
-  // A pattern without `/` matches the file's name anywhere ("*.ts"); with one, the path from the searched folder.
-  return picomatch(glob, { dot: true, basename: !glob.includes('/') });
-}
-
 function home(): string {
   return process.env.HOME ?? path.parse(process.cwd()).root;
+}
+
+/** What the search may read: the session's reach (tools run alone in tests get their folder's). */
+function reachOf(ctx: ToolContext): Reach {
+  return (
+    ctx.reach ?? {
+      folder: ctx.cwd,
+      home: home(),
+      dataDir: path.join(home(), '.threadline-none'),
+      dbFile: path.join(home(), '.threadline-none', 'db'),
+      platform: ctx.platform,
+    }
+  );
 }
 
 function walkNotes(stats: WalkStats, extra: string[] = []): string {
@@ -44,49 +61,50 @@ function walkNotes(stats: WalkStats, extra: string[] = []): string {
     notes.push(
       `${stats.protectedSkipped} entr${stats.protectedSkipped === 1 ? 'y' : 'ies'} in credential places or Threadline's data folder skipped (never searched)`,
     );
+  if (stats.linksOut > 0)
+    notes.push(
+      `${stats.linksOut} link${stats.linksOut === 1 ? '' : 's'} out of the working folder not followed (read_file asks for them)`,
+    );
+  if (stats.unreadable > 0)
+    notes.push(
+      `${stats.unreadable} entr${stats.unreadable === 1 ? 'y' : 'ies'} that could not be read (no permission, a dangling link or a link loop) skipped`,
+    );
   if (stats.capped) notes.push(`stopped after ${stats.files} files: results are partial; search a narrower path`);
   return notes.length > 0 ? `\n[${notes.join('; ')}]` : '';
 }
 
-/** A single file, or a folder to walk: what the resolved path argument names; only `wanted` files. */
-async function filesOf(root: string, ctx: ToolContext, stats: WalkStats, wanted: (rel: string) => boolean) {
-  const info = await stat(root);
-  if (info.isFile()) {
-    stats.files = 1;
-    const rel = path.basename(root);
-    if (!wanted(rel)) return (async function* () {})();
-    if (ctx.mayRead && !ctx.mayRead(root, false)) {
-      stats.protectedSkipped++;
-      return (async function* () {})();
-    }
-    return (async function* () {
-      yield { abs: root, rel, size: info.size, mtimeMs: info.mtimeMs };
-    })();
-  }
-  return walkFiles(
-    root,
-    { mayRead: ctx.mayRead ?? (() => true), signal: ctx.signal, maxFiles: SEARCH_MAX_FILES, home: home(), wanted },
-    stats,
-  );
+/** The search root must be a folder or a regular file: a FIFO, socket or device is refused, never opened. */
+async function checkRoot(root: string): Promise<string | null> {
+  const kind = kindOf(await lstat(root));
+  return kind === 'file' || kind === 'directory' ? null : new NotARegularFileError(root, kind).message;
 }
 
-/** A file's text, or why it is skipped. */
-async function readText(abs: string, size: number): Promise<string | 'binary' | 'large'> {
-  if (size > GREP_MAX_FILE_BYTES) return 'large';
-  const fh = await open(abs, 'r');
-  try {
-    const buf = Buffer.alloc(size);
-    let filled = 0;
-    while (filled < size) {
-      const { bytesRead } = await fh.read(buf, filled, size - filled, filled);
-      if (bytesRead === 0) break;
-      filled += bytesRead;
-    }
-    // Git's test: a NUL in the first few kilobytes means binary.
-    if (buf.subarray(0, Math.min(filled, SNIFF_BYTES)).includes(0)) return 'binary';
-    return buf.subarray(0, filled).toString('utf8');
-  } finally {
-    await fh.close();
+/** Runs a search job in its worker; a limit or Stop becomes the tool's error the model reads. */
+async function search(job: SearchJob, ctx: ToolContext): Promise<SearchOutcome | ToolResult> {
+  const end: JobEnd<SearchOutcome> = await runInWorker<SearchOutcome>(SEARCH_WORKER, job, {
+    // The job stops itself at its deadline; the worker's own limit is a backstop past it.
+    limits: { timeMs: job.deadlineMs + 15_000, memoryMb: SEARCH_LIMITS.memoryMb, stallMs: SEARCH_LIMITS.stallMs },
+    signal: ctx.signal,
+  });
+  if (end.ok) return end.result;
+  const what = job.kind === 'grep' ? `grep /${job.pattern}/` : `glob ${job.pattern}`;
+  switch (end.limit) {
+    case 'aborted':
+      return { ok: false, content: 'aborted: the user cancelled the search' };
+    case 'stall':
+      return {
+        ok: false,
+        content:
+          job.kind === 'grep'
+            ? `Error: ${what} was stopped: matching one file (${end.message}) took over ${SEARCH_LIMITS.stallMs / 1000} s. The pattern backtracks catastrophically (nested repetition such as (a+)+ or (a|a)* can take exponential time); write it without nested quantifiers or overlapping alternatives.`
+            : `Error: ${what} was stopped: one step (${end.message}) took over ${SEARCH_LIMITS.stallMs / 1000} s. A pattern with many wildcards in a row can take exponential time; simplify it.`,
+      };
+    case 'memory':
+      return { ok: false, content: `Error: ${what} was stopped: it needed more than ${SEARCH_LIMITS.memoryMb} MB.` };
+    case 'time':
+      return { ok: false, content: `Error: ${what} did not finish in time; search a narrower path.` };
+    default:
+      return { ok: false, content: `Error: ${what} failed: ${end.message}` };
   }
 }
 
@@ -102,72 +120,43 @@ const GrepArgs = z.object({
 type GrepArgs = z.infer<typeof GrepArgs>;
 
 async function grepImpl(args: GrepArgs, ctx: ToolContext): Promise<ToolResult> {
-  let re: RegExp;
-  try {
-    re = new RegExp(args.pattern, args.ignore_case ? 'i' : '');
-  } catch (err) {
-    return { ok: false, content: `Error: invalid regular expression: ${(err as Error).message}` };
-  }
   const root = path.resolve(ctx.cwd, args.path ?? '.');
-  const stats: WalkStats = { files: 0, protectedSkipped: 0, capped: false };
-  const wanted = matcher(args.glob);
-  const shown: string[] = [];
-  const paths: string[] = [];
-  let total = 0;
-  let binary = 0;
-  let large = 0;
-  let bytes = 0;
-  let bytesCapped = false;
-  for await (const f of await filesOf(root, ctx, stats, wanted)) {
-    if (ctx.signal.aborted) return { ok: false, content: 'aborted: the user cancelled the search' };
-    if (bytes + f.size > GREP_MAX_TOTAL_BYTES) {
-      bytesCapped = true;
-      break;
-    }
-    let text;
-    try {
-      text = await readText(f.abs, f.size);
-    } catch {
-      continue; // unreadable: left out
-    }
-    if (text === 'large') {
-      large++;
-      continue;
-    }
-    bytes += f.size;
-    if (text === 'binary') {
-      binary++;
-      continue;
-    }
-    const lines = text.split('\n');
-    let found = false;
-    for (let i = 0; i < lines.length; i++) {
-      const line = lines[i]!.endsWith('\r') ? lines[i]!.slice(0, -1) : lines[i]!;
-      if (!re.test(line.length > MATCH_LINE_MAX ? line.slice(0, MATCH_LINE_MAX) : line)) continue;
-      total++;
-      found = true;
-      if (shown.length < GREP_MAX_MATCHES) {
-        const t = line.length > SHOW_LINE_MAX ? `${line.slice(0, SHOW_LINE_MAX)}…` : line;
-        shown.push(`${shownPath(f.abs, ctx)}:${i + 1}:${t}`);
-      }
-    }
-    if (found && paths.length < META_PATHS_MAX) paths.push(f.abs);
-  }
+  const special = await checkRoot(root);
+  if (special) return { ok: false, content: `Error: ${special}` };
+  const out = await search(
+    {
+      kind: 'grep',
+      root,
+      pattern: args.pattern,
+      ...(args.ignore_case ? { ignoreCase: true } : {}),
+      ...(args.glob ? { glob: args.glob } : {}),
+      reach: reachOf(ctx),
+      deadlineMs: SEARCH_LIMITS.deadlineMs,
+    },
+    ctx,
+  );
+  if ('ok' in out) return out;
+  if (out.invalid !== undefined) return { ok: false, content: `Error: invalid regular expression: ${out.invalid}` };
   const extra: string[] = [];
-  if (binary > 0) extra.push(`${binary} binary file${binary === 1 ? '' : 's'} skipped`);
-  if (large > 0) extra.push(`${large} file${large === 1 ? '' : 's'} over ${GREP_MAX_FILE_BYTES} bytes skipped`);
-  if (bytesCapped) extra.push(`stopped after reading ${bytes} bytes: results are partial; search a narrower path`);
-  const notes = walkNotes(stats, extra);
-  const meta = { path: root, matches: total, files: stats.files, paths };
-  if (total === 0)
+  if (out.binary > 0) extra.push(`${out.binary} binary file${out.binary === 1 ? '' : 's'} skipped`);
+  if (out.large > 0)
+    extra.push(`${out.large} file${out.large === 1 ? '' : 's'} over ${GREP_MAX_FILE_BYTES} bytes skipped`);
+  if (out.bytesCapped)
+    extra.push(`stopped after reading ${out.bytes} bytes: results are partial; search a narrower path`);
+  if (out.timedOut)
+    extra.push(`stopped after ${SEARCH_LIMITS.deadlineMs / 1000} s: results are partial; search a narrower path`);
+  const notes = walkNotes(out.stats, extra);
+  const meta = { path: root, matches: out.total, files: out.stats.files, paths: out.paths };
+  if (out.total === 0)
     return {
       ok: true,
-      content: `no matches for /${args.pattern}/ in ${root} (${stats.files} files searched)${notes}`,
+      content: `no matches for /${args.pattern}/ in ${root} (${out.stats.files} files searched)${notes}`,
       meta,
     };
+  const shown = out.matches.map((m) => `${shownPath(m.abs, ctx)}:${m.line}:${m.text}`);
   const more =
-    total > shown.length
-      ? `\n[… ${total - shown.length} more matches not shown; narrow the pattern, path or glob]`
+    out.total > shown.length
+      ? `\n[… ${out.total - shown.length} more matches not shown; narrow the pattern, path or glob]`
       : '';
   return { ok: true, content: shown.join('\n') + more + notes, meta };
 }
@@ -194,34 +183,34 @@ type GlobArgs = z.infer<typeof GlobArgs>;
 
 async function globImpl(args: GlobArgs, ctx: ToolContext): Promise<ToolResult> {
   const root = path.resolve(ctx.cwd, args.path ?? '.');
-  const stats: WalkStats = { files: 0, protectedSkipped: 0, capped: false };
-  const wanted = matcher(args.pattern);
-  const found: { abs: string; mtimeMs: number }[] = [];
-  for await (const f of await filesOf(root, ctx, stats, wanted)) {
-    if (ctx.signal.aborted) return { ok: false, content: 'aborted: the user cancelled the search' };
-    found.push({ abs: f.abs, mtimeMs: f.mtimeMs });
-  }
-  // Newest first: what was worked on last is most likely what is looked for.
-  found.sort((a, b) => b.mtimeMs - a.mtimeMs || (a.abs < b.abs ? -1 : 1));
-  const notes = walkNotes(stats);
-  const listed = found.slice(0, GLOB_MAX_FILES);
+  const special = await checkRoot(root);
+  if (special) return { ok: false, content: `Error: ${special}` };
+  const out = await search(
+    { kind: 'glob', root, pattern: args.pattern, reach: reachOf(ctx), deadlineMs: SEARCH_LIMITS.deadlineMs },
+    ctx,
+  );
+  if ('ok' in out) return out;
+  const extra = out.timedOut
+    ? [`stopped after ${SEARCH_LIMITS.deadlineMs / 1000} s: results are partial; search a narrower path`]
+    : [];
+  const notes = walkNotes(out.stats, extra);
   const meta = {
     path: root,
-    matches: found.length,
-    files: stats.files,
-    paths: listed.slice(0, META_PATHS_MAX).map((f) => f.abs),
+    matches: out.count,
+    files: out.stats.files,
+    paths: out.found.slice(0, META_PATHS_MAX).map((f) => f.abs),
   };
-  if (found.length === 0)
+  if (out.count === 0)
     return {
       ok: true,
-      content: `no files match ${args.pattern} in ${root} (${stats.files} files looked at)${notes}`,
+      content: `no files match ${args.pattern} in ${root} (${out.stats.files} files looked at)${notes}`,
       meta,
     };
   const more =
-    found.length > listed.length
-      ? `\n[… ${found.length - listed.length} more files not shown; narrow the pattern or path]`
+    out.count > out.found.length
+      ? `\n[… ${out.count - out.found.length} more files not shown; narrow the pattern or path]`
       : '';
-  return { ok: true, content: listed.map((f) => shownPath(f.abs, ctx)).join('\n') + more + notes, meta };
+  return { ok: true, content: out.found.map((f) => shownPath(f.abs, ctx)).join('\n') + more + notes, meta };
 }
 
 export const globTool: ToolDefinition<GlobArgs> = {

@@ -1,6 +1,7 @@
 import type { ToolDiff } from '@threadline/protocol';
 import type { z } from 'zod';
 import type { SandboxRun } from '../sandbox/service';
+import type { Reach } from '../workspace/reach';
 
 /** What a tool needs from the runtime; nothing global, so tests can run tools directly. */
 export interface ToolContext {
@@ -25,11 +26,11 @@ export interface ToolContext {
   /** Set when the call runs in the OS sandbox (policy `sandboxed`): commands are wrapped in it. */
   sandbox?: SandboxRun;
   /**
-   * Whether a file found while walking a tree may be read (grep, glob): false for Threadline's
-   * data folder and credential places, which a search skips rather than leaks. `symlink`: the
-   * entry is a link, so where it leads is resolved first. Absent (tests of a tool alone): all may.
+   * What the session may reach (its working folder, home, the app's data folder): grep and glob
+   * skip what read_file would refuse or ask for (the data folder, credential places, links out of
+   * the folder) instead of asking per file. Absent (a tool run alone in a test): the folder's own.
    */
-  mayRead?: (absPath: string, symlink: boolean) => boolean;
+  reach?: Reach;
 }
 
 export interface TodoItem {
@@ -77,6 +78,11 @@ export interface ToolDefinition<A = unknown> {
    * without writing (null: nothing to show, e.g. the call would be refused).
    */
   preview?: (args: A, ctx: Pick<ToolContext, 'cwd'>) => Promise<ToolDiff | null>;
+  /**
+   * The result as cut by write-time truncation, rewritten for this tool (read_file: the marker
+   * names the lines left out and how to read them). Gets the args the tool ran with.
+   */
+  onTruncated?: (text: string, args: A) => string;
 }
 
 /** The `tools` array entry of an OpenAI chat request. */

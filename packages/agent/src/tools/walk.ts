@@ -1,6 +1,7 @@
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { lstatSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
+import { readRegularFileSync } from '../workspace/fileAccess';
 import { foldersUp, repoRoot } from '../workspace/repo';
 
 /** A file found under the searched folder. */
@@ -8,14 +9,20 @@ export interface WalkEntry {
   abs: string;
   /** Relative to the searched folder, with `/` separators (what glob patterns match). */
   rel: string;
+  /** Where it really is (a link's target): the path to open. */
+  real: string;
   size: number;
   mtimeMs: number;
 }
 
 export interface WalkOptions {
-  /** false: a data-folder or credential entry, skipped (see ToolContext.mayRead). */
-  mayRead: (abs: string, symlink: boolean) => boolean;
-  signal: AbortSignal;
+  /**
+   * Where an entry found at `abs` may be read: the path to open (a link's target, resolved), or
+   * why it is skipped (and counted): the data folder or a credential place, or a link out of reach.
+   */
+  reachable: (abs: string, link: boolean) => string | Skip;
+  /** Called at each folder and file (a search's heartbeat: worker/serve.ts `beat`). */
+  onStep?: (label: string) => void;
   /** Files looked at before the walk stops (`stats.capped`). */
   maxFiles: number;
   home: string;
@@ -25,12 +32,35 @@ export interface WalkOptions {
   wanted?: (rel: string) => boolean;
 }
 
+/** Why an entry is not searched. */
+export type Skip = { skip: 'protected' | 'outside' };
+
 export interface WalkStats {
   files: number;
   /** Entries left out because they are Threadline's data folder or a credential place. */
   protectedSkipped: number;
+  /** Links leading out of the working folder and the searched one (read_file would ask): not followed. */
+  linksOut: number;
+  /** Folders that could not be read, and links that lead nowhere or in a loop: left out. */
+  unreadable: number;
   /** The walk stopped at maxFiles. */
   capped: boolean;
+}
+
+export const emptyWalkStats = (): WalkStats => ({
+  files: 0,
+  protectedSkipped: 0,
+  linksOut: 0,
+  unreadable: 0,
+  capped: false,
+});
+
+/** Counts a skipped entry; true when it was one. */
+export function skipped(r: string | Skip, stats: WalkStats): r is Skip {
+  if (typeof r === 'string') return false;
+  if (r.skip === 'protected') stats.protectedSkipped++;
+  else stats.linksOut++;
+  return true;
 }
 
 interface Rules {
@@ -38,10 +68,14 @@ interface Rules {
   ig: Ignore;
 }
 
-async function loadRules(dir: string): Promise<Rules | null> {
+/** A .gitignore is a few kilobytes; a bigger one is read this far. */
+const GITIGNORE_MAX_BYTES = 1024 * 1024;
+
+function loadRules(dir: string): Rules | null {
   let text: string;
   try {
-    text = await readFile(path.join(dir, '.gitignore'), 'utf8');
+    // A regular file only: a FIFO named .gitignore is never opened (it would wait for a writer).
+    text = readRegularFileSync(path.join(dir, '.gitignore'), GITIGNORE_MAX_BYTES).bytes.toString('utf8');
   } catch {
     return null;
   }
@@ -61,10 +95,12 @@ function ignored(rules: readonly Rules[], abs: string, isDir: boolean): boolean 
 /**
  * Files under `root` (itself resolved), depth first in name order: `.git` and what `.gitignore`
  * files ignore are left out (those from the repository root down to `root` too), links to
- * folders are not followed, and data-folder or credential entries are skipped and counted.
- * Asynchronous throughout, so a large tree never holds up the thread that answers requests.
+ * folders are not followed, a link to a file only where `reachable` allows it, special files
+ * (FIFOs, sockets, devices) are never yielded, and data-folder or credential entries are skipped
+ * and counted. Synchronous: it runs in a search worker (tools/searchWorker.ts), never on the thread
+ * that answers requests, and so touches neither that thread nor libuv's thread pool.
  */
-export async function* walkFiles(root: string, opts: WalkOptions, stats: WalkStats): AsyncGenerator<WalkEntry> {
+export function* walkFiles(root: string, opts: WalkOptions, stats: WalkStats): Generator<WalkEntry> {
   const useIgnore = opts.gitignore !== false;
   const inherited: Rules[] = [];
   if (useIgnore) {
@@ -74,24 +110,25 @@ export async function* walkFiles(root: string, opts: WalkOptions, stats: WalkSta
       const upTo = above.indexOf(repo);
       // From the repository root down to the searched folder's parent (the folder's own rules are read below).
       for (const dir of above.slice(1, upTo + 1).reverse()) {
-        const r = await loadRules(dir);
+        const r = loadRules(dir);
         if (r) inherited.push(r);
       }
     }
   }
   const stack: { dir: string; rules: Rules[] }[] = [{ dir: root, rules: inherited }];
   while (stack.length > 0) {
-    if (opts.signal.aborted) return;
     const { dir, rules: parentRules } = stack.pop()!;
+    opts.onStep?.(dir);
     let rules = parentRules;
     if (useIgnore) {
-      const own = await loadRules(dir);
+      const own = loadRules(dir);
       if (own) rules = [...parentRules, own];
     }
     let entries;
     try {
-      entries = await readdir(dir, { withFileTypes: true });
+      entries = readdirSync(dir, { withFileTypes: true });
     } catch {
+      stats.unreadable++;
       continue; // unreadable folder: left out
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -101,14 +138,12 @@ export async function* walkFiles(root: string, opts: WalkOptions, stats: WalkSta
       if (e.isDirectory()) {
         if (e.name === '.git') continue;
         if (useIgnore && ignored(rules, abs, true)) continue;
-        if (!opts.mayRead(abs, false)) {
-          stats.protectedSkipped++;
-          continue;
-        }
+        if (skipped(opts.reachable(abs, false), stats)) continue;
         subdirs.push(abs);
         continue;
       }
       const link = e.isSymbolicLink();
+      // FIFOs, sockets and devices are not files to search: never opened.
       if ((!e.isFile() && !link) || e.name === '.git') continue; // a worktree's `.git` is a file
       if (useIgnore && ignored(rules, abs, false)) continue;
       // Every file looked at counts toward the cap, wanted or not: a walk of a huge tree stops.
@@ -118,19 +153,20 @@ export async function* walkFiles(root: string, opts: WalkOptions, stats: WalkSta
       }
       stats.files++;
       const rel = path.relative(root, abs).split(path.sep).join('/');
+      opts.onStep?.(rel);
       if (opts.wanted && !opts.wanted(rel)) continue;
-      if (!opts.mayRead(abs, link)) {
-        stats.protectedSkipped++;
-        continue;
-      }
       let info;
       try {
-        info = await stat(abs);
+        // A link's target is stat'ed (never opened) to know what it is; read only if reachable.
+        info = link ? statSync(abs) : lstatSync(abs);
       } catch {
-        continue; // dangling link, or gone meanwhile
+        stats.unreadable++;
+        continue; // a dangling link or a loop, or gone meanwhile
       }
-      if (!info.isFile()) continue; // a link to a folder is not followed
-      yield { abs, rel, size: info.size, mtimeMs: info.mtimeMs };
+      if (!info.isFile()) continue; // a link to a folder or a special file is not followed
+      const real = opts.reachable(abs, link);
+      if (skipped(real, stats)) continue;
+      yield { abs, rel, real, size: info.size, mtimeMs: info.mtimeMs };
     }
     // Popped last-in first: push in reverse so folders are visited in name order.
     for (let i = subdirs.length - 1; i >= 0; i--) stack.push({ dir: subdirs[i]!, rules });

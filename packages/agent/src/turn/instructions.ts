@@ -1,6 +1,7 @@
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import type { ProjectInstructions, SessionInstructions } from '@threadline/protocol';
+import { readRegularFileSync } from '../workspace/fileAccess';
 import { classifyPath, type Reach } from '../workspace/reach';
 import { foldersUp, repoRoot } from '../workspace/repo';
 
@@ -18,21 +19,16 @@ interface Cached {
   capped: boolean;
 }
 
-function readCapped(file: string, size: number): { text: string; capped: boolean } {
-  const fd = openSync(file, 'r');
-  try {
-    const buf = Buffer.alloc(Math.min(size, READ_MAX_BYTES));
-    const n = readSync(fd, buf, 0, buf.length, 0);
-    const whole = buf.subarray(0, n).toString('utf8');
-    if (size <= READ_MAX_BYTES && whole.length <= INSTRUCTIONS_MAX_CHARS) return { text: whole, capped: false };
-    const cut = whole.slice(0, INSTRUCTIONS_MAX_CHARS);
-    return {
-      text: `${cut}\n[… cut: the file is ${size} bytes; only its first ${INSTRUCTIONS_MAX_CHARS} characters are included]`,
-      capped: true,
-    };
-  } finally {
-    closeSync(fd);
-  }
+/** A regular file only (workspace/fileAccess.ts): a FIFO planted as AGENTS.md is never opened. */
+function readCapped(file: string): { text: string; capped: boolean } {
+  const { bytes, size } = readRegularFileSync(file, READ_MAX_BYTES);
+  const whole = bytes.toString('utf8');
+  if (size <= READ_MAX_BYTES && whole.length <= INSTRUCTIONS_MAX_CHARS) return { text: whole, capped: false };
+  const cut = whole.slice(0, INSTRUCTIONS_MAX_CHARS);
+  return {
+    text: `${cut}\n[… cut: the file is ${size} bytes; only its first ${INSTRUCTIONS_MAX_CHARS} characters are included]`,
+    capped: true,
+  };
 }
 
 /**
@@ -45,29 +41,43 @@ export class ProjectInstructionsCache {
   /**
    * From the working folder up to its repository root (the folder holding `.git`; without one,
    * the working folder alone), never the home folder or above; the first folder holding one of
-   * INSTRUCTION_FILES wins. A file in the data folder or a credential place (a link to one) is
-   * never read.
+   * INSTRUCTION_FILES wins. Only a regular file that really lies in those folders is read: a link
+   * out of them, into the data folder or a credential place, or a FIFO is as if absent.
    */
   find(folder: string, base: Omit<Reach, 'folder'>): ProjectInstructions | null {
     const repo = repoRoot(folder, base.home);
     const up = foldersUp(folder, base.home);
     const dirs = repo === null ? up.slice(0, 1) : up.slice(0, up.indexOf(repo) + 1);
-    const reach = { ...base, folder };
+    // What may be read: files that really are in the folders searched. A link out of them (an
+    // AGENTS.md pointing at ~/.claude/.credentials.json) is what read_file would ask for: skipped.
+    const top = dirs.at(-1) ?? folder;
+    const reach = { ...base, folder: top };
     for (const dir of dirs) {
       for (const name of INSTRUCTION_FILES) {
         const file = path.join(dir, name);
-        const info = statSync(file, { throwIfNoEntry: false });
+        let info;
+        try {
+          info = statSync(file, { throwIfNoEntry: false });
+        } catch {
+          continue; // a link loop, an unreadable folder: as if absent
+        }
         if (!info?.isFile()) continue;
-        const zone = classifyPath(file, reach).zone;
-        if (zone === 'data' || zone === 'credential') continue;
-        let hit = this.files.get(file);
+        let real: string;
+        try {
+          const where = classifyPath(file, reach);
+          if (where.zone !== 'inside') continue;
+          real = where.path;
+        } catch {
+          continue; // a link loop: as if absent
+        }
+        let hit = this.files.get(real);
         if (!hit || hit.mtimeMs !== info.mtimeMs || hit.size !== info.size) {
           try {
-            hit = { mtimeMs: info.mtimeMs, size: info.size, ...readCapped(file, info.size) };
+            hit = { mtimeMs: info.mtimeMs, size: info.size, ...readCapped(real) };
           } catch {
-            continue; // unreadable: as if absent
+            continue; // unreadable, or no longer a regular file: as if absent
           }
-          this.files.set(file, hit);
+          this.files.set(real, hit);
         }
         return { path: file, name, text: hit.text, capped: hit.capped };
       }

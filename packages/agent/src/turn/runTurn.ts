@@ -12,6 +12,7 @@ import { persistErrorNotice } from './notices';
 import { TURN_ABORTED_TEXT } from '../noticeTexts';
 import { DoomLoopGuard, runToolCall, type ToolOutcome } from './toolStep';
 import { settleCounts } from './counting';
+import { untilAborted } from './abortable';
 
 /**
  * The turn after the user message (acceptUserMessage.ts), as its steps: refresh memory, then per
@@ -106,15 +107,6 @@ export async function runTurn(turn: Turn, request: UserRequest): Promise<void> {
       deps.sessions.release(sessionId);
     }
   }
-}
-
-/** The work's result, or undefined when the turn is cancelled first (the work goes on). */
-function untilAborted<T>(work: Promise<T> | undefined, signal: AbortSignal): Promise<T | undefined> {
-  if (!work || signal.aborted) return Promise.resolve(undefined);
-  return new Promise<T | undefined>((resolve) => {
-    signal.addEventListener('abort', () => resolve(undefined), { once: true });
-    work.then(resolve, () => resolve(undefined));
-  });
 }
 
 /** Thinking kept with its answer for the user, at most this much (it is never sent back to the model). */

@@ -21,8 +21,12 @@ import type { ApprovalDecision } from './sessionRuntime';
 import type { SandboxRun } from '../sandbox/service';
 import type { Turn } from './turn';
 import { gateToolCall } from './gate';
-import { classifyPath, zoneOfResolved, type PathClass, type Reach, type Zone } from '../workspace/reach';
+import { classifyPath, type PathClass } from '../workspace/reach';
 import { ensureFolder, reachBase } from '../workspace/sessionFolder';
+import { untilAborted } from './abortable';
+
+/** What the model reads of a call the user stopped while it ran. */
+const STOPPED_TEXT = 'aborted: the user stopped the turn while this tool ran';
 
 export type ToolStatus = 'ok' | 'error' | 'denied' | 'aborted';
 
@@ -72,19 +76,8 @@ function toolContext(scope: Turn, folder: string, callId: string, sandbox: Sandb
     envPassthrough: scope.settings.agent.envPassthrough,
     lookupToolOutput: (id) => lookupToolOutput(scope, id),
     latestTodos: () => latestTodos(scope.snapshot().history),
-    mayRead: (p, symlink) => mayRead({ ...reachBase(deps.workspace), folder }, p, symlink),
+    reach: { ...reachBase(deps.workspace), folder },
   };
-}
-
-/** grep and glob skip what no tool may read and what holds credentials, instead of asking per file. */
-function mayRead(reach: Reach, p: string, symlink: boolean): boolean {
-  let zone: Zone;
-  try {
-    zone = symlink ? classifyPath(p, reach).zone : zoneOfResolved(p, reach);
-  } catch {
-    return false; // a link loop: nothing to read there
-  }
-  return zone !== 'data' && zone !== 'credential';
 }
 
 /** A running tool process in the store until it ends; never lets the store break the tool. */
@@ -146,6 +139,7 @@ async function resultMessage(
   ranArguments: string | null,
   gate: (GateRewrite & { declined: boolean }) | null,
   approvalWaitMs: number | null,
+  onTruncated?: (text: string) => string,
 ): Promise<NewMessage> {
   const { settings, profile } = scope;
   // write-time truncation: the model gets head + tail with a marker; the full text stays beside it.
@@ -168,7 +162,7 @@ async function resultMessage(
   return {
     role: 'tool',
     tool_call_id: call.id,
-    content: cut.text,
+    content: cut.truncated && onTruncated ? onTruncated(cut.text) : cut.text,
     fullOutput: cut.truncated ? capFullOutput(result.content).text : null,
     meta,
   };
@@ -187,7 +181,12 @@ export async function runToolCall(
   let approvalWaitMs: number | null = null;
   let ranArguments: string | null = null;
   let gate: (GateRewrite & { declined: boolean }) | null = null;
-  const done = async (status: ToolStatus, result: ToolResult, notices: NewMessage[] = []): Promise<ToolOutcome> => {
+  const done = async (
+    status: ToolStatus,
+    result: ToolResult,
+    notices: NewMessage[] = [],
+    onTruncated?: (text: string) => string,
+  ): Promise<ToolOutcome> => {
     const durationMs = deps.now() - started;
     return {
       call,
@@ -195,7 +194,7 @@ export async function runToolCall(
       durationMs,
       messages: [
         ...notices,
-        await resultMessage(scope, call, status, result, durationMs, ranArguments, gate, approvalWaitMs),
+        await resultMessage(scope, call, status, result, durationMs, ranArguments, gate, approvalWaitMs, onTruncated),
       ],
     };
   };
@@ -219,7 +218,14 @@ export async function runToolCall(
     const content = `Error: no usable working folder: ${place.error}`;
     return done('error', { ok: false, content }, gateNotices(gated.notice, false));
   }
-  const access = pathAccess(scope, parsed.tool, gated.args, place.folder);
+  let access: PathAccess | null;
+  try {
+    access = pathAccess(scope, parsed.tool, gated.args, place.folder);
+  } catch (err) {
+    // A symlink loop (or a path the OS cannot resolve): this call's error, not the turn's.
+    announce(scope, messageId, call, false);
+    return done('error', { ok: false, content: `Error: ${errorMessage(err)}` }, gateNotices(gated.notice, false));
+  }
   if (access?.zone === 'data') {
     // Refused outright, approved or not: the database and the key that seals the API keys.
     announce(scope, messageId, call, false);
@@ -238,7 +244,12 @@ export async function runToolCall(
     ranArguments = null;
     gate.declined = true;
     // The original is checked like any call: its path may not reach the data folder either.
-    const originalAccess = pathAccess(scope, parsed.tool, args, place.folder);
+    let originalAccess: PathAccess | null;
+    try {
+      originalAccess = pathAccess(scope, parsed.tool, args, place.folder);
+    } catch (err) {
+      return done('error', { ok: false, content: `Error: ${errorMessage(err)}` }, gateNotices(gated.notice, true));
+    }
     if (originalAccess?.zone === 'data')
       return done('error', { ok: false, content: refusedText(originalAccess.path) }, gateNotices(gated.notice, true));
     if (originalAccess && parsed.tool.path) args = parsed.tool.path.set(args, originalAccess.path);
@@ -261,12 +272,19 @@ export async function runToolCall(
   // folder's state before the turn's first such tool is the turn's checkpoint.
   // The tool's run time leaves the snapshot out.
   if (!parsed.tool.readOnly && scope.checkpoint) {
-    await scope.checkpoint.beforeWrite(place.folder);
+    await untilAborted(scope.checkpoint.beforeWrite(place.folder), scope.signal);
     started = deps.now();
   }
-  const result = await runParsedTool(parsed.tool, args, toolContext(scope, place.folder, call.id, sandbox));
+  if (scope.signal.aborted) return done('aborted', { ok: false, content: STOPPED_TEXT }, notices);
+  // Stop never waits for the tool: the turn goes on at once, the tool ends its own work (kills
+  // its processes, ends its worker) when it sees the signal.
+  const ran = await untilAborted(
+    runParsedTool(parsed.tool, args, toolContext(scope, place.folder, call.id, sandbox)),
+    scope.signal,
+  );
+  const result = ran ?? { ok: false, content: STOPPED_TEXT };
   const status: ToolStatus = scope.signal.aborted ? 'aborted' : result.ok ? 'ok' : 'error';
-  return done(status, result, notices);
+  return done(status, result, notices, (text) => parsed.tool.onTruncated?.(text, args) ?? text);
 }
 
 /** What the model reads for a denied call: the user's own reason when they gave one. */

@@ -46,7 +46,13 @@ export function resolveReal(input: string, base: string, home: string): string {
       cur = next;
       continue;
     }
-    if (++links > MAX_LINKS) throw new Error(`too many levels of symbolic links in ${input}`);
+    if (++links > MAX_LINKS)
+      throw Object.assign(
+        new Error(`${input} leads through too many symbolic links (a link loop): it was not opened`),
+        {
+          code: 'ELOOP',
+        },
+      );
     const target = readlinkSync(next);
     const targetRoot = path.parse(target).root;
     if (path.isAbsolute(target)) cur = targetRoot;

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { ATTACHMENT_IMAGE_MIMES, ATTACHMENT_LIMITS, AttachmentRefSchema } from '../attachments';
+import { ATTACHMENT_IMAGE_MIMES, ATTACHMENT_LIMITS, AttachmentAddedSchema, AttachmentRefSchema } from '../attachments';
 import { id, type RouteMap } from './define';
 
 /** base64 of at most fileMaxBytes bytes. */
@@ -10,7 +10,8 @@ export const attachmentRoutes = {
   /**
    * Stores a file the user pasted, dropped or picked. Images must be resized already (the
    * renderer does it with a canvas): png/jpeg/webp/gif within ATTACHMENT_LIMITS. Text files and
-   * PDFs become text here (PDF text extracted by unpdf, off the request thread).
+   * PDFs become text here (PDF text extracted by unpdf, off the request thread, within the
+   * extract limits of ATTACHMENT_LIMITS; `cut` says which one stopped it and what was kept).
    */
   'attachments.add': {
     input: z.object({
@@ -31,7 +32,7 @@ export const attachmentRoutes = {
         })
         .optional(),
     }),
-    output: AttachmentRefSchema,
+    output: AttachmentAddedSchema,
   },
   /**
    * Removed from the composer before it was sent: deleted unless a message refers to it (the

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
-import type { AttachmentRef } from '@threadline/protocol';
+import type { TFunction } from 'i18next';
+import { ATTACHMENT_LIMITS, type AttachmentCut, type AttachmentRef } from '@threadline/protocol';
 import { imageUrl, thumbUrl, type PendingAttachment } from '../lib/attachFile';
 import { call } from '../transport';
 import { Dialog } from './Dialog';
@@ -34,42 +35,70 @@ export function ComposerAttachments({
 }) {
   const { t } = useTranslation();
   if (items.length === 0) return null;
+  const cuts = items.filter((a) => a.cut && a.status === 'ready');
   return (
-    <ul
-      className="attach-strip attach-strip-composer"
-      aria-label={t('chat.attach.list')}
-      data-testid="composer-attachments"
-    >
-      {items.map((a) => (
-        <li
-          key={a.key}
-          className={`attach-chip ${a.status === 'error' ? 'is-error' : ''}`}
-          data-testid="composer-attachment"
-          data-status={a.status}
-          title={a.error ?? a.name}
-        >
-          {a.kind === 'image' && a.preview ? (
-            <img className="attach-thumb" src={a.preview} alt={t('chat.attach.imageAlt', { name: a.name })} />
-          ) : a.status === 'error' ? (
-            <IconAlert />
-          ) : (
-            <IconFile />
-          )}
-          <span className="attach-name">{a.status === 'error' ? a.error : a.name}</span>
-          {a.status === 'uploading' && <span className="spinner" aria-label={t('chat.attach.uploading')} />}
-          <button
-            type="button"
-            className="icon-btn attach-remove"
-            aria-label={t('chat.attach.remove', { name: a.name })}
-            title={t('chat.attach.remove', { name: a.name })}
-            onClick={() => onRemove(a.key)}
+    <>
+      <ul
+        className="attach-strip attach-strip-composer"
+        aria-label={t('chat.attach.list')}
+        data-testid="composer-attachments"
+      >
+        {items.map((a) => (
+          <li
+            key={a.key}
+            className={`attach-chip ${a.status === 'error' ? 'is-error' : ''}`}
+            data-testid="composer-attachment"
+            data-status={a.status}
+            title={a.error ?? a.name}
           >
-            <IconX />
-          </button>
-        </li>
-      ))}
-    </ul>
+            {a.kind === 'image' && a.preview ? (
+              <img className="attach-thumb" src={a.preview} alt={t('chat.attach.imageAlt', { name: a.name })} />
+            ) : a.status === 'error' ? (
+              <IconAlert />
+            ) : (
+              <IconFile />
+            )}
+            <span className="attach-name">{a.status === 'error' ? a.error : a.name}</span>
+            {a.status === 'uploading' && <span className="spinner" aria-label={t('chat.attach.uploading')} />}
+            <button
+              type="button"
+              className="icon-btn attach-remove"
+              aria-label={t('chat.attach.remove', { name: a.name })}
+              title={t('chat.attach.remove', { name: a.name })}
+              onClick={() => onRemove(a.key)}
+            >
+              <IconX />
+            </button>
+          </li>
+        ))}
+      </ul>
+      {cuts.length > 0 && (
+        <div className="attach-cuts" role="status" data-testid="attachment-cuts">
+          {cuts.map((a) => (
+            <p key={a.key} className="attach-cut">
+              <IconAlert />
+              <strong>{a.name}</strong>: {cutSentence(a.cut!, t)}
+            </p>
+          ))}
+        </div>
+      )}
+    </>
   );
+}
+
+/** What was kept of a file whose reading stopped at a limit, and which limit, in the user's words. */
+export function cutSentence(cut: AttachmentCut, t: TFunction): string {
+  const values = {
+    kept: cut.keptPages.toLocaleString(),
+    total: (cut.totalPages ?? 0).toLocaleString(),
+    seconds: ATTACHMENT_LIMITS.extractSeconds,
+    mb: ATTACHMENT_LIMITS.extractMemoryMb,
+    pages: ATTACHMENT_LIMITS.extractPages.toLocaleString(),
+    chars: ATTACHMENT_LIMITS.extractChars.toLocaleString(),
+  };
+  if (cut.keptPages === 0)
+    return t(cut.limit === 'memory' ? 'chat.attach.cut.noneMemory' : 'chat.attach.cut.noneTime', values);
+  return t(`chat.attach.cut.${cut.limit}`, values);
 }
 
 function ImageThumb({ att, onOpen }: { att: AttachmentRef; onOpen: () => void }) {

@@ -239,10 +239,12 @@ function useAttachments(sessionId: string) {
         },
       ]);
       void uploadFile(file).then(
-        ({ ref, preview }) => {
+        ({ ref, preview, cut }) => {
           // Removed while it uploaded: not kept.
           if (!(pendingFiles.get(owner) ?? []).some((a) => a.key === key)) return discardUnsent(ref.id);
-          update(owner, (cur) => cur.map((a) => (a.key === key ? { ...a, status: 'ready', ref, preview } : a)));
+          update(owner, (cur) =>
+            cur.map((a) => (a.key === key ? { ...a, status: 'ready', ref, preview, ...(cut ? { cut } : {}) } : a)),
+          );
         },
         (err: unknown) =>
           update(owner, (cur) =>

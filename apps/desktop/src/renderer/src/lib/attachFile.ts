@@ -1,4 +1,4 @@
-import { ATTACHMENT_LIMITS, type AttachmentRef } from '@threadline/protocol';
+import { ATTACHMENT_LIMITS, type AttachmentCut, type AttachmentRef } from '@threadline/protocol';
 import { call } from '../transport';
 
 /** What the composer knows of one file while and after it uploads. */
@@ -11,6 +11,8 @@ export interface PendingAttachment {
   preview?: string;
   ref?: AttachmentRef;
   error?: string;
+  /** Reading the file stopped at a limit of the runtime: what was kept (said under the strip). */
+  cut?: AttachmentCut;
 }
 
 const KEEP_AS_IS = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/gif']);
@@ -111,7 +113,7 @@ export const isImageFile = (f: File): boolean => f.type.startsWith('image/');
  * is the composer's preview and is stored beside the image), any other file as it is (the host
  * reads text and PDFs).
  */
-export async function uploadFile(file: File): Promise<{ ref: AttachmentRef; preview?: string }> {
+export async function uploadFile(file: File): Promise<{ ref: AttachmentRef; preview?: string; cut?: AttachmentCut }> {
   if (file.size > ATTACHMENT_LIMITS.fileMaxBytes) throw new Error('file_too_large');
   if (isImageFile(file)) {
     const { blob, width, height } = await fitImage(file);
@@ -130,7 +132,12 @@ export async function uploadFile(file: File): Promise<{ ref: AttachmentRef; prev
     thumbs.set(ref.id, Promise.resolve(preview));
     return { ref, preview };
   }
-  return { ref: await call('attachments.add', { name: file.name, mime: file.type, data: await base64Of(file) }) };
+  const { cut, ...ref } = await call('attachments.add', {
+    name: file.name,
+    mime: file.type,
+    data: await base64Of(file),
+  });
+  return cut ? { ref, cut } : { ref };
 }
 
 /** Data URLs by attachment id, fetched once: full-size images, and thumbnails. */
