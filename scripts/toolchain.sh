@@ -46,6 +46,8 @@ _threadline_toolchain() {
     if [ "${THREADLINE_SKIP_BWRAP:-0}" != 1 ]; then
       command -v socat >/dev/null || apt_missing+=(socat)
       command -v rg >/dev/null || apt_missing+=(ripgrep)
+      # The sandboxed developer session's test runs pytest in a virtualenv (apps/server's sandboxWork).
+      /usr/bin/python3 -c 'import pytest' 2>/dev/null || apt_missing+=(python3-pytest)
     fi
     if [ ${#apt_missing[@]} -gt 0 ]; then
       echo "toolchain: installing ${apt_missing[*]} from Debian"
