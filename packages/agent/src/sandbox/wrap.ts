@@ -92,7 +92,7 @@ export function bwrapArgs(input: WrapInput, sandbox: Pick<SandboxInfo, 'seccomp'
   for (const p of around) a.push('--tmpfs', p);
   a.push(...homeMountArgs(input));
   for (const p of around) a.push('--remount-ro', p);
-  a.push(...readOnlyArgs(input.readOnlyInside));
+  a.push(...readOnlyArgs(input));
   for (const { p, kind } of inside) {
     if (kind === 'dir') a.push('--perms', '0000', '--tmpfs', p, '--remount-ro', p);
     else a.push('--ro-bind', input.blankFile ?? '/dev/null', p);
@@ -107,11 +107,22 @@ export function bwrapArgs(input: WrapInput, sandbox: Pick<SandboxInfo, 'seccomp'
 /**
  * The protected paths, read-only where they really are: a protected folder that is a link (a
  * `.vscode` pointing at another folder of the project) is mounted read-only at its target (bwrap
- * cannot mount over the link itself, and would refuse to start the command).
+ * cannot mount over the link itself, and would refuse to start the command) when the target is
+ * where the command could write; anywhere else it is read-only or hidden already, and mounting it
+ * would bring a hidden place (a folder of the real home) back into view.
  */
-function readOnlyArgs(paths: readonly string[]): string[] {
+function readOnlyArgs(input: WrapInput): string[] {
+  const writable = [input.folder, ...(input.tmpDir !== null ? [input.tmpDir] : []), ...(input.writable ?? [])].flatMap(
+    (w) => {
+      try {
+        return [w, realpathSync(w)];
+      } catch {
+        return [w];
+      }
+    },
+  );
   const out: string[] = [];
-  for (const p of paths) {
+  for (const p of input.readOnlyInside) {
     const kind = kindOf(p);
     if (kind === null) continue;
     let real = p;
@@ -121,6 +132,7 @@ function readOnlyArgs(paths: readonly string[]): string[] {
       } catch {
         continue; // a dangling link: nothing to protect there
       }
+      if (!writable.some((w) => within(real, w))) continue;
     }
     out.push('--ro-bind', real, real);
   }
@@ -254,7 +266,15 @@ function sbString(s: string): string {
  * (local Unix sockets stay, as bwrap's loopback does).
  */
 export function seatbeltProfile(input: WrapInput): string {
-  const writable = [input.folder, ...(input.tmpDir !== null ? [input.tmpDir] : []), ...(input.writable ?? [])];
+  const writable = [input.folder, ...(input.tmpDir !== null ? [input.tmpDir] : []), ...(input.writable ?? [])].flatMap(
+    (w) => {
+      try {
+        return [w, realpathSync(w)];
+      } catch {
+        return [w];
+      }
+    },
+  );
   const { around, inside } = splitHidden(input, true);
   const lines = [
     '(version 1)',

@@ -47,6 +47,10 @@ beforeAll(() => {
   writeFileSync(path.join(folder, '.git', 'config'), '[core]\n\tbare = false\n');
   // A protected folder replaced by a link to a decoy (Codex: .codex -> decoy-codex).
   symlinkSync(path.join(folder, 'decoy'), path.join(folder, '.vscode'));
+  // One that leads out, into the (hidden) home: protecting it must not bring the home back into view.
+  mkdirSync(path.join(home, 'private'));
+  writeFileSync(path.join(home, 'private', 'notes.txt'), 'private-notes-4d2e\n');
+  symlinkSync(path.join(home, 'private'), path.join(folder, '.idea'));
   user.own(root);
   user.reach(root);
 });
@@ -136,6 +140,14 @@ describe.skipIf(SKIP !== null)('escape cases ported from Codex linux-sandbox (la
     expect(r.code).not.toBe(0);
     expect(has(path.join(folder, 'decoy', 'tasks.json'))).toBe(false);
     expect(lstatSync(path.join(folder, '.vscode')).isSymbolicLink()).toBe(true);
+  });
+
+  it('a protected folder that is a link into the hidden home shows nothing of it, and writes nothing there', async () => {
+    const r = await inSandbox('cat .idea/notes.txt; echo planted > .idea/workspace.xml; ls -la .idea/');
+    expect(r.out).not.toContain('private-notes-4d2e');
+    expect(has(path.join(home, 'private', 'workspace.xml'))).toBe(false);
+    // The control: the file is there, for the user.
+    expect(readFileSync(path.join(home, 'private', 'notes.txt'), 'utf8')).toBe('private-notes-4d2e\n');
   });
 });
 
