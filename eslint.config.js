@@ -97,7 +97,7 @@ export const FOLDER_LAYERS = {
       ['worker'],
       ['workspace', 'process', 'provider', 'attachments'],
       ['sandbox'],
-      ['checkpoints', 'tools'],
+      ['checkpoints', 'tools', 'projectMemory'],
       ['mcp'],
       ['turn'],
       ['api'],

@@ -30,6 +30,7 @@ import { generateSession } from './generate';
 import { fmt, MODEL, out, textOf } from './common';
 import { largestTranscriptBench } from './largest';
 import { memoryBench } from './memory';
+import { projectMemoryBench } from './projectMemory';
 import { intentTotals, pct } from './intent';
 import { p50, table, time } from './stats';
 
@@ -370,6 +371,8 @@ export async function runContextBench(opts: { transcriptsDir: string; quick?: bo
   await largestTranscriptBench(opts.transcriptsDir, opts.quick ?? false);
   out();
   memoryBench(opts.transcriptsDir);
+  out();
+  if (existsSync(opts.transcriptsDir)) projectMemoryBench(loadTranscripts(opts.transcriptsDir));
   out();
   await transcriptBench(opts.transcriptsDir, opts.quick ?? false);
   out();

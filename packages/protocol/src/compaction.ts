@@ -70,6 +70,8 @@ export const ContextUsageSchema = z.object({
      * is the rest of it. Absent: none.
      */
     instructions: z.number().int().optional(),
+    /** The project memory block in the system prompt (also taken out of `system`). Absent: none. */
+    projectMemory: z.number().int().optional(),
   }),
   /** The provider's last reported prompt tokens, for calibration (debug). */
   providerPromptTokens: z.number().int().nullable(),

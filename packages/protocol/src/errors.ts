@@ -33,6 +33,11 @@ export const RpcErrorInfoSchema = z.object({
   /** One readable sentence. */
   message: z.string(),
   details: ErrorDetailsSchema.optional(),
+  /**
+   * Why, as a stable word the renderer says in the user's language (`credential`, `duplicate`,
+   * `gone`, `not_in_project`, `not_an_export`…), when the route gives one.
+   */
+  reason: z.string().optional(),
 });
 export type RpcErrorInfo = z.infer<typeof RpcErrorInfoSchema>;
 
@@ -43,6 +48,8 @@ export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
+    /** A stable word for why (RpcErrorInfo.reason). */
+    readonly reason?: string,
   ) {
     super(message);
     this.name = 'AppError';

@@ -19,9 +19,23 @@ export const MemoryUpdatedEventSchema = z.object({
 });
 export type MemoryUpdatedEvent = z.infer<typeof MemoryUpdatedEventSchema>;
 
+/**
+ * A project's memory changed (new candidates, a decision, an edit, a check that found a fact
+ * stale): a window showing a session of that project reads it again.
+ */
+export const ProjectUpdatedEventSchema = z.object({
+  type: z.literal('project.updated'),
+  /** The project's root (realpath). */
+  project: z.string(),
+  /** Candidates and stale facts waiting in its inbox. */
+  inbox: z.number().int().nonnegative(),
+});
+export type ProjectUpdatedEvent = z.infer<typeof ProjectUpdatedEventSchema>;
+
 /** Events pushed from the runtime to every renderer. */
 export type AppEvent =
   | MemoryUpdatedEvent
+  | ProjectUpdatedEvent
   /** Streamed text of the answer; `reasoning: true`: of the model's thinking before it (shown collapsed). */
   | { type: 'message.delta'; sessionId: string; messageId: string; delta: string; reasoning?: true }
   | { type: 'message.complete'; sessionId: string; message: StoredMessage }
@@ -110,6 +124,7 @@ export const APP_EVENT_TYPES: readonly AppEventType[] = [
   'checkpoint.updated',
   'providers.changed',
   'memory.updated',
+  'project.updated',
 ];
 
 const AppEventEnvelopeSchema = z.looseObject({

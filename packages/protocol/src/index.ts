@@ -2,6 +2,7 @@ export * from './messages';
 export * from './settings';
 export * from './values';
 export * from './memory';
+export * from './projectMemory';
 export * from './compaction';
 export * from './notices';
 export * from './providers';

@@ -50,7 +50,11 @@ export async function dispatchRoute(
     }
     return { ok: true, data };
   } catch (err) {
-    if (err instanceof AppError) return { ok: false, error: { code: err.code, message: err.message } };
+    if (err instanceof AppError)
+      return {
+        ok: false,
+        error: { code: err.code, message: err.message, ...(err.reason !== undefined ? { reason: err.reason } : {}) },
+      };
     const message = errorMessage(err);
     return { ok: false, error: { code: 'internal', message } };
   }

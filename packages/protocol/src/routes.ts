@@ -10,6 +10,7 @@ import { compactionRoutes } from './routes/compaction';
 import { instructionsRoutes } from './routes/instructions';
 import { mcpRoutes } from './routes/mcp';
 import { memoryRoutes } from './routes/memory';
+import { projectRoutes } from './routes/project';
 import { providerRoutes } from './routes/providers';
 import { searchRoutes } from './routes/search';
 import { sandboxRoutes } from './routes/sandbox';
@@ -37,6 +38,12 @@ export {
   type ToolAccess,
   type ToolDiff,
 } from './routes/chat';
+export {
+  ProjectImportResultSchema,
+  PROJECT_DECIDE_MAX,
+  PROJECT_IMPORT_MAX_CHARS,
+  type ProjectImportResult,
+} from './routes/project';
 export { ProviderTestResultSchema, type ProviderTestResult } from './routes/providers';
 export {
   NoSandboxReasonSchema,
@@ -62,6 +69,7 @@ export const ROUTE_DOMAINS = {
   search: searchRoutes,
   compaction: compactionRoutes,
   memory: memoryRoutes,
+  project: projectRoutes,
   settings: settingsRoutes,
   providers: providerRoutes,
   mcp: mcpRoutes,
@@ -80,6 +88,7 @@ export const ROUTES = {
   ...searchRoutes,
   ...compactionRoutes,
   ...memoryRoutes,
+  ...projectRoutes,
   ...settingsRoutes,
   ...providerRoutes,
   ...mcpRoutes,

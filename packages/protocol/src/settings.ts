@@ -125,6 +125,19 @@ export const SettingsSchema = z.object({
       toolShareWarning: z.number().min(0.01).max(1).default(0.25),
     })
     .prefault({}),
+  /** Project memory: what sessions in a folder verified, kept for the next sessions there. */
+  projectMemory: z
+    .object({
+      /** Collect candidates and put the accepted facts into the system prompt. */
+      enabled: z.boolean().default(true),
+      /** Facts verified by a command or a read go in without the inbox (the user's words always ask). */
+      autoAccept: z.boolean().default(false),
+      /** A command's fact is stale this many days after it last succeeded. */
+      commandTtlDays: z.number().int().min(1).max(3650).default(30),
+      /** The project memory block's budget in the system prompt, in tokens. */
+      maxTokens: z.number().int().min(100).max(8000).default(800),
+    })
+    .prefault({}),
   /** The provider's prompt cache (issue 24): when a resend is likely to miss it, and worth a warning. */
   cache: z
     .object({
@@ -177,6 +190,14 @@ export const SettingsPatchSchema = z.strictObject({
     })
     .optional(),
   mcp: z.strictObject({ toolShareWarning: z.number().min(0.01).max(1).optional() }).optional(),
+  projectMemory: z
+    .strictObject({
+      enabled: z.boolean().optional(),
+      autoAccept: z.boolean().optional(),
+      commandTtlDays: z.number().int().min(1).max(3650).optional(),
+      maxTokens: z.number().int().min(100).max(8000).optional(),
+    })
+    .optional(),
   cache: z
     .strictObject({
       ttlMinutes: z.number().min(1).max(1440).optional(),
@@ -196,6 +217,7 @@ export function mergeSettings(base: Settings, patch: SettingsPatch): Settings {
     agent: { ...base.agent, ...stripUndefined(patch.agent ?? {}) },
     sandbox: { ...base.sandbox, ...stripUndefined(patch.sandbox ?? {}) },
     mcp: { ...base.mcp, ...stripUndefined(patch.mcp ?? {}) },
+    projectMemory: { ...base.projectMemory, ...stripUndefined(patch.projectMemory ?? {}) },
     cache: { ...base.cache, ...stripUndefined(patch.cache ?? {}) },
   });
 }

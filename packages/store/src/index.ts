@@ -52,3 +52,4 @@ export {
   type StoredAttachment,
 } from './types';
 export type { CheckpointsRepo, NewCheckpoint } from './checkpointTypes';
+export { PROJECT_CAPS, type ProjectMemoryRepo, type ProposedFact, type FactCheck } from './projectTypes';

@@ -18,6 +18,7 @@ import { createAttachmentsRepo } from './repos/attachments';
 import { createCheckpointsRepo } from './repos/checkpoints';
 import { createUsageRepo } from './repos/usage';
 import { createTurnsRepo } from './repos/turns';
+import { createProjectMemoryRepo } from './repos/projectMemory';
 
 /**
  * Opens (creating and migrating when needed) the database at `opts.file`.
@@ -88,6 +89,7 @@ export function openStore(opts: OpenStoreOptions): Store {
     attachments: guard(createAttachmentsRepo(ctx)),
     checkpoints: guard(createCheckpointsRepo(ctx)),
     usage: guard(repos.usage),
+    projectMemory: guard(createProjectMemoryRepo(ctx)),
     // One read of a turn's rows, one transaction per step: composed of the repositories above.
     turns: guard(createTurnsRepo(ctx, repos)),
     transaction: <T>(fn: () => T): T => {

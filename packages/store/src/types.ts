@@ -23,6 +23,7 @@ import type {
 } from '@threadline/protocol';
 import type { BranchHint, MemoryRefresh, MemoryRefreshResult, MemoryRepo } from './memoryTypes';
 import type { CheckpointsRepo } from './checkpointTypes';
+import type { ProjectMemoryRepo } from './projectTypes';
 
 /**
  * Encrypts secrets at rest (API keys, MCP env values and headers): the one interface. Electron
@@ -545,6 +546,8 @@ export interface Store {
   attachments: AttachmentsRepo;
   usage: UsageRepo;
   checkpoints: CheckpointsRepo;
+  /** Project memory: facts kept across the sessions of a working folder. */
+  projectMemory: ProjectMemoryRepo;
   turns: TurnsRepo;
   /** Runs several repository changes as one transaction: all of them or none. */
   transaction<T>(fn: () => T): T;

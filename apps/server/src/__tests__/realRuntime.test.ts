@@ -233,6 +233,28 @@ describe('browser mode with the real runtime', () => {
     // Never sent: taken out of the composer, it is deleted.
     expect(await ok('attachments.discard', { id: note.id })).toEqual({ deleted: true });
 
+    // Project memory: a fact typed, a file imported into the inbox, decided, forgotten, exported.
+    expect(await ok<{ project: string | null }>('project.get', { sessionId })).toMatchObject({ enabled: true });
+    const typed = await ok<{ id: string; status: string }>('project.facts.upsert', {
+      sessionId,
+      kind: 'instruction',
+      content: 'Always answer in English.',
+    });
+    expect(typed.status).toBe('accepted');
+    expect(await ok('project.facts.setStatus', { id: typed.id, status: 'forgotten' })).toMatchObject({
+      status: 'forgotten',
+    });
+    const exported = await ok<{ text: string }>('project.export', { sessionId, format: 'json' });
+    const imported = JSON.stringify({
+      ...(JSON.parse(exported.text) as object),
+      facts: [{ kind: 'command', content: 'make check', detail: 'test' }],
+    });
+    expect(await ok('project.import', { sessionId, text: imported })).toEqual({ added: 1, skipped: 0 });
+    const inbox = (await ok<{ facts: { id: string; status: string }[] }>('project.get', { sessionId })).facts.filter(
+      (f) => f.status === 'candidate',
+    );
+    expect(await ok('project.decide', { ids: inbox.map((f) => f.id), decision: 'reject' })).toHaveLength(1);
+
     // Export, then delete.
     expect(await ok<{ mime: string }>('sessions.export', { id: sessionId, format: 'markdown' })).toMatchObject({
       mime: 'text/markdown',

@@ -33,6 +33,8 @@ import { checkpointRoutes } from './checkpointRoutes';
 import { CheckpointService, appFiles, type CheckpointOptions } from '../checkpoints/service';
 import { sessionRoutes } from './sessionRoutes';
 import { usageRoutes } from './usageRoutes';
+import { projectRoutes } from './projectRoutes';
+import { ProjectMemory } from '../projectMemory/service';
 
 export interface CreateAppApiOptions {
   store: Store;
@@ -105,6 +107,14 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     ...opts.mcp,
   });
   const now = opts.clock ?? Date.now;
+  const workspace = {
+    cwd: opts.cwd,
+    homeDir,
+    dataDir,
+    dbFile,
+    platform,
+    fileExists: opts.fileExists ?? existsSync,
+  };
   const checkpoints = new CheckpointService(opts.store, emit, dataDir, appFiles(dataDir, dbFile), opts.checkpoints);
   const deps: TurnDeps = {
     store: opts.store,
@@ -122,14 +132,7 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     emit,
     now,
     newId: opts.newId ?? randomUUID,
-    workspace: {
-      cwd: opts.cwd,
-      homeDir,
-      dataDir,
-      dbFile,
-      platform,
-      fileExists: opts.fileExists ?? existsSync,
-    },
+    workspace,
     process: {
       shellTimeoutMs: opts.shellTimeoutMs ?? 120_000,
       loginShell: opts.loginShell ?? true,
@@ -146,6 +149,7 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     runtime: (id) => runtimes.get(id),
     sandbox,
     instructions: new ProjectInstructionsCache(),
+    projects: new ProjectMemory({ store: opts.store, emit, now, workspace }),
   };
   // Before any route runs: end what a crashed previous run left behind, and mark its turns.
   try {
@@ -173,6 +177,7 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     ...instructionsRoutes(ctx),
     ...checkpointRoutes(ctx, checkpoints),
     ...usageRoutes(ctx),
+    ...projectRoutes(ctx),
   });
   mcp.startAtLaunch();
   return {

@@ -6,6 +6,7 @@ import { currentSettings, emitSession, requireSession, type ApiContext } from '.
 import { notFound } from './errors';
 import { exportSession } from './exportSession';
 import { activeBranch } from './branchRoutes';
+import { checkAtSessionStart } from './projectRoutes';
 
 type SessionRoutes = Pick<
   AppApi,
@@ -36,6 +37,7 @@ export function sessionRoutes(ctx: ApiContext): SessionRoutes {
           : defaultFolder(ctx.deps.workspace, currentSettings(ctx));
       const session = store.sessions.create(title, folder);
       emitSession(ctx, session.id);
+      checkAtSessionStart(ctx.deps.projects, folder, currentSettings(ctx));
       return session;
     },
     'sessions.rename': async ({ id, title }) => {

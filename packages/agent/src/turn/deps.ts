@@ -8,6 +8,7 @@ import type { ProjectInstructionsCache } from './instructions';
 import type { SessionRuntime } from './sessionRuntime';
 import type { SessionSnapshots } from './snapshot';
 import type { Workspace } from '../workspace/types';
+import type { ProjectMemory } from '../projectMemory/service';
 
 export type { Workspace };
 
@@ -49,4 +50,6 @@ export interface TurnDeps {
   sandbox?: SandboxService;
   /** The project instruction files found so far, by path (read again when they change). */
   instructions: ProjectInstructionsCache;
+  /** Project memory: what sessions in a folder verified, kept for the next ones there. */
+  projects: ProjectMemory;
 }

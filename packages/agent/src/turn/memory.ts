@@ -9,9 +9,9 @@ import {
 } from '@threadline/context';
 import { USER_ONLY, type ChatMessage, type StoredMessage } from '@threadline/protocol';
 import type { MemoryRefresh, NewMessage } from '@threadline/store';
+import type { ProjectPromotion } from '@threadline/context';
 import type { Turn } from './turn';
 import type { SessionSnapshot } from './snapshot';
-import { usesMemoryBlock } from './view';
 
 /**
  * What a refresh parses. Every normal message is parsed once, because evidence must mean "seen
@@ -28,7 +28,10 @@ export type RefreshWindow =
  * whole once per opening (its snapshot remembers it); re-parsing a history that gave no draft
  * cannot count anything twice.
  */
-function turnStartWindow(scope: Pick<Turn, 'deps' | 'sessionId'>, snap: SessionSnapshot): StoredMessage[] {
+function turnStartWindow(
+  scope: Pick<Turn, 'deps' | 'sessionId'>,
+  snap: SessionSnapshot,
+): { messages: StoredMessage[]; previous: StoredMessage | null } {
   const { deps, sessionId } = scope;
   const normal = (m: StoredMessage): boolean => m.kind === 'normal';
   // Asked of the store once per snapshot (the candidates are kept with it); a refresh that stores
@@ -37,7 +40,7 @@ function turnStartWindow(scope: Pick<Turn, 'deps' | 'sessionId'>, snap: SessionS
   if (!snap.memorySeen) {
     // Once per open session: after this parse every message is seen, by this refresh or a later one.
     snap.memorySeen = true;
-    return snap.history.filter(normal);
+    return { messages: snap.history.filter(normal), previous: null };
   }
   // From the end: only the messages after the last refreshed one, notices skipped.
   const { history } = snap;
@@ -47,33 +50,48 @@ function turnStartWindow(scope: Pick<Turn, 'deps' | 'sessionId'>, snap: SessionS
     if (!normal(m) || m.role === 'user' || (m.role === 'assistant' && m.meta?.partial === true)) i--;
     else break;
   }
-  return history.slice(i).filter(normal);
+  // The message before the window: the answer whose closing question the user may reply to.
+  let p = i - 1;
+  while (p >= 0 && !normal(history[p]!)) p--;
+  return { messages: history.slice(i).filter(normal), previous: p >= 0 ? history[p]! : null };
 }
 
-/** What one refresh stores (store.turns.commit's `memory`): the facts and candidates, and CFPM's notice. */
+/**
+ * What one refresh stores (store.turns.commit's `memory`): the facts and candidates, and CFPM's
+ * notice; and what it found for the project's memory (proposed after the store call, turn/project.ts).
+ */
 export interface MemoryWrite {
-  refresh: MemoryRefresh;
+  /** null: nothing to store (a refresh that found nothing, outside CFPM, whose notice is not kept). */
+  refresh: MemoryRefresh | null;
   notice?: NewMessage;
+  promotions: ProjectPromotion[];
+}
+
+/** A write with something for the store (turns.commit's `memory`), or undefined. */
+export function storedPart(
+  memory: MemoryWrite | undefined,
+): { refresh: MemoryRefresh; notice?: NewMessage } | undefined {
+  if (!memory?.refresh) return undefined;
+  return { refresh: memory.refresh, ...(memory.notice ? { notice: memory.notice } : {}) };
 }
 
 /**
  * A refresh's outcome, worked out: at once for a small window (`now`, so the step's commit can
  * store it in the same transaction), on the work pool for a window of much text (`later`: a whole
- * long history, parsed once). null: no memory in this strategy.
+ * long history, parsed once). Session memory is collected in every strategy (the project's memory
+ * is fed from it); what a strategy injects of it into its own view is its choice (turn/view.ts).
  */
 export function planMemoryRefresh(
   scope: Pick<Turn, 'deps' | 'sessionId' | 'settings'>,
   window: RefreshWindow,
-): { now: MemoryWrite } | { later: Promise<MemoryWrite> } | null {
+): { now: MemoryWrite } | { later: Promise<MemoryWrite> } {
   const { deps, sessionId, settings } = scope;
-  // CFPM's lifecycle, and priority_chain's digest ("always injected"): both read the
-  // facts through the same memory block (turn/view.ts).
-  if (!usesMemoryBlock(settings)) return null;
   const cfpm = settings.compaction.strategy === 'cfpm_memory_v1';
-  const messages: ChatMessage[] =
+  const parsed =
     window.at === 'committed'
-      ? window.messages.filter((m) => (m.kind ?? 'normal') === 'normal')
+      ? { messages: window.messages.filter((m) => (m.kind ?? 'normal') === 'normal'), previous: null }
       : turnStartWindow(scope, deps.sessions.get(sessionId));
+  const messages: ChatMessage[] = parsed.messages;
   const input: RefreshInput = {
     sessionId,
     messages,
@@ -82,24 +100,29 @@ export function planMemoryRefresh(
     candidates: deps.sessions.candidates(sessionId),
     now: deps.now(),
     newId: deps.newId,
+    ...(settings.projectMemory.enabled ? { promote: { previous: parsed.previous } } : {}),
   };
   const write = (outcome: RefreshResult): MemoryWrite => {
     // Stored whole: visibility is a view the renderer applies at render time, to every notice. The
     // refresh notice is CFPM's; priority_chain only keeps the digest up to date.
     const notice = cfpm ? formatRuntimeNotice(outcome, 'debug') : null;
+    const nothing = notice === null && outcome.mode === 'noop' && outcome.candidates.length === 0;
     return {
-      refresh: {
-        facts: outcome.facts,
-        candidates: outcome.candidates.map((c) => ({
-          category: c.category,
-          content: c.content,
-          source: c.source,
-          decision: c.decision,
-          reason: c.reason,
-          createdAt: c.createdAt,
-        })),
-      },
+      refresh: nothing
+        ? null
+        : {
+            facts: outcome.facts,
+            candidates: outcome.candidates.map((c) => ({
+              category: c.category,
+              content: c.content,
+              source: c.source,
+              decision: c.decision,
+              reason: c.reason,
+              createdAt: c.createdAt,
+            })),
+          },
       ...(notice ? { notice: { role: 'user', content: notice, kind: 'runtime_notice', visibility: USER_ONLY } } : {}),
+      promotions: outcome.promotions,
     };
   };
   let size = 0;
@@ -108,10 +131,16 @@ export function planMemoryRefresh(
   return { later: refreshMemoryOffThread(input, { force: true }).then(write) };
 }
 
-/** Stores a refresh's outcome (one transaction: facts, candidates and the notice) and pushes the notice. */
-export function storeMemory(scope: Pick<Turn, 'deps' | 'sessionId'>, memory: MemoryWrite): void {
+/**
+ * Stores a refresh's outcome (one transaction: facts, candidates and the notice), pushes the
+ * notice, and keeps its promotions for the turn's project memory.
+ */
+export function storeMemory(scope: Pick<Turn, 'deps' | 'sessionId' | 'promotions'>, memory: MemoryWrite): void {
   const { deps, sessionId } = scope;
-  const { notice } = deps.sessions.commit(sessionId, { memory });
+  scope.promotions.push(...memory.promotions);
+  const stored = storedPart(memory);
+  if (!stored) return;
+  const { notice } = deps.sessions.commit(sessionId, { memory: stored });
   if (notice) deps.emit({ type: 'notice', sessionId, message: notice });
 }
 
@@ -122,11 +151,10 @@ export function storeMemory(scope: Pick<Turn, 'deps' | 'sessionId'>, memory: Mem
  * already settled when nothing was left to wait for.
  */
 export function refreshSessionMemory(
-  scope: Pick<Turn, 'deps' | 'sessionId' | 'settings'>,
+  scope: Pick<Turn, 'deps' | 'sessionId' | 'settings' | 'promotions'>,
   window: RefreshWindow,
 ): Promise<void> {
   const plan = planMemoryRefresh(scope, window);
-  if (!plan) return Promise.resolve();
   if ('now' in plan) {
     storeMemory(scope, plan.now);
     return Promise.resolve();

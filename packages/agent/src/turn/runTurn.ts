@@ -4,7 +4,8 @@ import { ProviderError } from '../provider/errors';
 import { TurnCheckpoint } from '../checkpoints/turn';
 import { compactOnRequest, type UserRequest } from './manualCompaction';
 import type { Turn } from './turn';
-import { planMemoryRefresh, refreshSessionMemory, storeMemory, type MemoryWrite } from './memory';
+import { planMemoryRefresh, refreshSessionMemory, storeMemory, storedPart, type MemoryWrite } from './memory';
+import { prepareProjectMemory, proposeToProject } from './project';
 import { callModel, refreshUsage } from './modelCall';
 import { callRecorded, newCall, recordCall } from './cost';
 import type { CallUsage } from '../provider/types';
@@ -38,6 +39,9 @@ export async function runTurn(turn: Turn, request: UserRequest): Promise<void> {
     // decides (auto-compaction, the budget) is decided on them.
     await settleCounts(deps.store, turn.snapshot(), turn.profile.model);
     await refreshSessionMemory(turn, { at: 'turn_start' });
+    // The project's memory: what the user just said (a correction) in, its facts checked, its
+    // block fixed for every request of this turn.
+    await prepareProjectMemory(turn);
     // Lazy MCP servers start now; each start is bounded, a failure only leaves its tools out, and
     // a cancel does not wait for a slow one (it keeps starting for the next turn).
     turn.toolsChanged(await untilAborted(deps.mcp?.prepareTurn(sessionId, turn.mcpServers), signal));
@@ -100,6 +104,8 @@ export async function runTurn(turn: Turn, request: UserRequest): Promise<void> {
     // Finish, whatever the outcome: what the turn changed in the folder (never throws), the meter.
     try {
       await turn.checkpoint.finish();
+      // What the turn verified, into the project's inbox (one store call, when there is any).
+      await proposeToProject(turn);
       refreshUsage(turn);
     } catch {
       // Usage is advisory; never let it mask the turn's outcome.
@@ -180,7 +186,9 @@ async function commitStep(
       visibility: { user: true, agent: true },
     });
   const plan = opts.refresh ? planMemoryRefresh(turn, { at: 'committed', messages: batch }) : null;
-  const memory: MemoryWrite | undefined = plan && 'now' in plan ? plan.now : undefined;
+  const write: MemoryWrite | undefined = plan && 'now' in plan ? plan.now : undefined;
+  if (write) turn.promotions.push(...write.promotions);
+  const memory = storedPart(write);
   // Awaited once the step is stored; should the store fail first, its failure is not left unheard.
   if (plan && 'later' in plan) plan.later.catch(() => undefined);
   const call = opts.usage

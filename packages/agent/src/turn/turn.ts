@@ -6,6 +6,8 @@ import {
   type Settings,
 } from '@threadline/protocol';
 import type { McpServerRecord, SessionRows, TurnRows } from '@threadline/store';
+import type { ProjectPromotion } from '@threadline/context';
+import type { ProjectPlace } from '../projectMemory/service';
 import type { ProviderClient } from '../provider/client';
 import type { TurnCheckpoint } from '../checkpoints/turn';
 import type { ToolRegistry } from '../tools/registry';
@@ -48,6 +50,15 @@ export class Turn {
   readonly mcpServers: readonly McpServerRecord[];
   /** The session's row after the turn's last write of it (the user message), for session.updated. */
   shown: SessionSummary;
+  /** What the turn's memory refreshes found for the project's memory, proposed at its end (turn/project.ts). */
+  readonly promotions: ProjectPromotion[] = [];
+  /**
+   * The project's memory block of every request of this turn, fixed at its start (undefined outside
+   * a turn: the project's current block, turn/project.ts).
+   */
+  projectBlock?: string | null;
+  /** The project of the session's folder as the turn start found it (null: none; undefined: not looked for). */
+  projectPlace?: ProjectPlace | null;
   private registry: ToolRegistry | null = null;
   private servers: number | null = null;
   private place: { folder: string } | { error: string } | null = null;

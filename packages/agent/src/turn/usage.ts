@@ -27,13 +27,9 @@ export function computeUsage(
     breakdown: {
       ...sv.view.breakdown,
       tools: budget.toolTokens,
-      // The instructions are part of the system prompt; the meter shows them as their own share.
-      ...(sv.instructionsTokens > 0
-        ? {
-            system: Math.max(0, sv.view.breakdown.system - sv.instructionsTokens),
-            instructions: Math.min(sv.instructionsTokens, sv.view.breakdown.system),
-          }
-        : {}),
+      // The instructions and the project's memory are part of the system prompt; the meter shows
+      // each as its own share.
+      ...systemShares(sv),
     },
     // Another profile's figure would mislead: only what this one reported.
     providerPromptTokens: budget.learned ? rt.providerPromptTokens : null,
@@ -52,4 +48,22 @@ export function computeUsage(
 
 export function emitUsage(turn: Turn, sv: SessionView, budget?: TokenBudget): void {
   turn.deps.emit({ type: 'usage', sessionId: turn.sessionId, usage: computeUsage(turn, sv, budget) });
+}
+
+/** The system prompt's tokens split into the base prompt, the instructions and the project's memory. */
+function systemShares(sv: SessionView): Partial<ContextUsage['breakdown']> {
+  if (sv.instructionsTokens <= 0 && sv.projectTokens <= 0) return {};
+  let rest = sv.view.breakdown.system;
+  const take = (n: number): number => {
+    const got = Math.min(Math.max(0, n), rest);
+    rest -= got;
+    return got;
+  };
+  const instructions = take(sv.instructionsTokens);
+  const projectMemory = take(sv.projectTokens);
+  return {
+    system: rest,
+    ...(sv.instructionsTokens > 0 ? { instructions } : {}),
+    ...(sv.projectTokens > 0 ? { projectMemory } : {}),
+  };
 }

@@ -11,6 +11,7 @@ import type { SessionSnapshot } from './snapshot';
 import { countNewMessages } from './counting';
 import { commandsSentence } from '../sandbox/service';
 import { instructionsSection } from './instructions';
+import { projectBlockOf } from './project';
 import { systemPrompt } from './systemPrompt';
 import type { Turn } from './turn';
 import { reachBase } from '../workspace/sessionFolder';
@@ -29,6 +30,8 @@ export interface SessionView {
   systemPrompt: string;
   /** Estimated tokens of the instructions part of the system prompt (0: none). */
   instructionsTokens: number;
+  /** Estimated tokens of the project memory block in the system prompt (0: none). */
+  projectTokens: number;
 }
 
 /** Strategies that inject the CFPM memory block into every request. */
@@ -99,7 +102,10 @@ export function buildSessionView(turn: Turn): SessionView {
   // The user's and the project's instructions: read at every call, so a change applies to the next
   // (they change only when the user changes them: the cached prefix holds between their edits).
   const instructions = instructionsSection(instructionsOf(turn));
-  const system = instructions === null ? prompt : `${prompt}\n\n${instructions}`;
+  // The project's memory last: accepted facts from earlier sessions in this folder, fixed for the
+  // turn (turn/project.ts), never compacted (it is not history).
+  const project = projectBlockOf(turn);
+  const system = [prompt, instructions, project].filter((p): p is string => p !== null).join('\n\n');
   const key = `${profile.model}\u0000${system}\u0000${memoryBlock ?? '\u0001'}`;
   let cached = snap.cachedView;
   if (!cached || cached.version !== snap.version || cached.key !== key) {
@@ -122,9 +128,12 @@ export function buildSessionView(turn: Turn): SessionView {
     facts: snap.facts,
     memoryBlock,
     systemPrompt: system,
-    instructionsTokens:
-      instructions === null
-        ? 0
-        : countMessageTokens({ role: 'system', content: instructions }, profile.model) - TOKENS_PER_MESSAGE,
+    instructionsTokens: partTokens(instructions, profile.model),
+    projectTokens: partTokens(project, profile.model),
   };
+}
+
+/** A part of the system prompt's tokens (0: none). */
+function partTokens(text: string | null, model: string): number {
+  return text === null ? 0 : countMessageTokens({ role: 'system', content: text }, model) - TOKENS_PER_MESSAGE;
 }

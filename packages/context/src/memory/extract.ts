@@ -149,7 +149,8 @@ function mcpCallLine(call: CallInfo): string {
   return `called \`${call.name}\`${shown} (ok)`;
 }
 
-function sentences(text: string): string[] {
+/** The sentences of a text, list markers and bold taken off, fenced code left out. */
+export function sentences(text: string): string[] {
   const out: string[] = [];
   let inFence = false;
   for (const raw of text.split('\n')) {

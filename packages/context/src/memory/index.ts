@@ -4,12 +4,16 @@
  * time and ids are injected.
  */
 export * from './constants';
-export type { MemoryDraft, DraftOrigin, DraftDecision, RefreshInput, RefreshResult } from './types';
+export type { MemoryDraft, DraftOrigin, DraftDecision, RefreshInput, RefreshResult, ProjectPromotion } from './types';
 export { extractDrafts } from './extract';
 export { evaluateDraft, factKey, seenKey, type EvaluationContext } from './evaluate';
 export { refreshMemory, latestStepStart, capCandidates, capSnapshots, memoryDelta } from './refresh';
 export { mergeDecisions, pruneFacts, capAutoFacts, isActiveFact, type MergeOutcome, type PruneOutcome } from './merge';
 export { buildMemoryBlock } from './block';
+export { projectPromotions } from './promote';
+export { buildProjectBlock, isInjectable, PROJECT_BLOCK_HEADER, type ProjectBlock } from './projectBlock';
+export { commandPurpose, commandParts } from './commandPurpose';
+export { negatedTerms, standingSentences, confirmedDecision, ownText } from './standing';
 export { buildCheckpointSnapshot } from './checkpoint';
 export { formatRuntimeNotice, normalizeVisibility, parseVisibility } from './notice';
 export { isPathLike, isDateOnly, findPaths, normalizePath } from './paths';

@@ -6,6 +6,7 @@ import type { ChatMessage, MemoryCandidate, MemorySnapshot, RefreshMode } from '
 import { DEFAULT_RECENT_MESSAGES, MAX_CANDIDATES, MAX_SNAPSHOTS } from './constants';
 import { evaluateDraft, factKey, seenKey } from './evaluate';
 import { extractDrafts } from './extract';
+import { projectPromotions } from './promote';
 import { isActiveFact, mergeDecisions, pruneFacts, supersedeRecreated } from './merge';
 import type { MemoryDelta, MemoryDraft, RefreshInput, RefreshResult } from './types';
 import type { MemoryFact } from '@threadline/protocol';
@@ -108,6 +109,7 @@ export function refreshMemory(input: RefreshInput): RefreshResult {
     rejectedReasonBreakdown: breakdown,
     prunedIds: pruned.prunedIds,
     net: memoryDelta(prior, pruned.facts),
+    promotions: input.promote ? projectPromotions(window, input.promote.previous) : [],
   };
 }
 

@@ -6,6 +6,7 @@ import type {
   FactSource,
   MemoryCandidate,
   MemoryFact,
+  ProjectFactKind,
   RefreshMode,
 } from '@threadline/protocol';
 
@@ -59,6 +60,11 @@ export interface RefreshInput {
   candidates?: readonly MemoryCandidate[];
   /** The session's stored snapshots, oldest first (for the 100-row cap of `snapshots`). */
   snapshots?: readonly MemorySnapshot[];
+  /**
+   * Find candidates for the project's memory in the parsed messages (`RefreshResult.promotions`);
+   * `previous`: the message just before them (the question a reply in them may answer).
+   */
+  promote?: { previous: ChatMessage | null };
 }
 
 export interface RefreshResult {
@@ -85,6 +91,8 @@ export interface RefreshResult {
   prunedIds: string[];
   /** Net change of the active facts (see `memoryDelta`): what the user would call "memory changed". */
   net: MemoryDelta;
+  /** Candidates for the project's memory the parsed messages verified (only with `promote`). */
+  promotions: ProjectPromotion[];
 }
 
 /** Active facts that appeared, changed their content, or left the active set. */
@@ -92,4 +100,22 @@ export interface MemoryDelta {
   added: number;
   updated: number;
   retired: number;
+}
+
+/** A candidate for project memory as the engine found it; the runtime adds the session and time. */
+export interface ProjectPromotion {
+  kind: ProjectFactKind;
+  /** A command as it ran, a path as the call named it (relative to the session's folder, or absolute), the user's sentence. */
+  content: string;
+  /** A command's purpose; `correction` for an instruction that corrects; else null. */
+  detail: string | null;
+  /** What a correction rules out (lowercased terms): project facts using them are superseded. */
+  negates?: string[];
+  evidence: {
+    /** The message holding the verifying call, or the user's message. */
+    messageId: string | null;
+    toolCallId: string | null;
+    /** `$ pnpm test → exit 0`, `read_file src/app.ts`, or the user's words. */
+    verifiedBy: string;
+  };
 }

@@ -88,6 +88,7 @@ describe('migrations', () => {
         'mcp_tool_pins',
         'model_calls',
         'model_prices',
+        'project_facts',
       ].sort(),
     );
     db.close();

@@ -17,6 +17,7 @@ const result = (p: Partial<RefreshResult> = {}): RefreshResult => ({
   rejectedReasonBreakdown: {},
   prunedIds: [],
   net: { added: 0, updated: 0, retired: 0 },
+  promotions: [],
   ...p,
 });
 

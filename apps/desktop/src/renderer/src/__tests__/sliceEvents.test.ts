@@ -9,6 +9,7 @@ import {
   type RuntimeNoticePayload,
 } from '@threadline/protocol';
 import type { StoreApi } from 'zustand';
+import type { ProjectFact, ProjectMemory } from '@threadline/protocol';
 import { connectEvents, createAppStore } from '../store';
 import { chatEvents, createChatSlice } from '../store/chatSlice';
 import { contextEvents, createContextSlice } from '../store/contextSlice';
@@ -312,6 +313,30 @@ describe('compaction state comes from the typed events only', () => {
     fake2.emit({ type: 'memory.updated', sessionId: 's2' });
     await tick();
     expect(fake2.calls).toHaveLength(2);
+  });
+});
+
+describe('project memory', () => {
+  const memory = (project: string | null, facts: ProjectFact[] = []): ProjectMemory => ({
+    project,
+    facts,
+    enabled: true,
+  });
+  it('project.updated reloads the project of every open session there (and of one whose folder had none), no other', async () => {
+    const fake = createFakeBridge({ 'project.get': () => memory('/p') });
+    setBridge(fake.bridge);
+    const s = createAppStore();
+    connectEvents(s);
+    s.setState(seed({ project: { s1: memory('/p'), s2: memory('/q'), s3: memory(null) } }));
+    fake.emit({ type: 'project.updated', project: '/p', inbox: 2 });
+    await vi.waitFor(() =>
+      expect(fake.calls.map((c) => [c.route, (c.input as { sessionId: string }).sessionId]).sort()).toEqual([
+        ['project.get', 's1'],
+        ['project.get', 's3'],
+      ]),
+    );
+    // It changes no live state (the epoch a chat.state answer is checked against).
+    expect(s.getState().bySession.s1?.liveEpoch ?? 0).toBe(0);
   });
 });
 

@@ -7,6 +7,7 @@ import { NetworkSwitch } from './NetworkSwitch';
 import { InstructionsChip } from './InstructionsChip';
 import { SessionApprovals } from './SessionApprovals';
 import { IconMemory, IconPlus, IconSidebar } from './Icons';
+import { InboxBadge, useInboxCount } from './InboxBadge';
 import { MessageList } from './MessageList';
 import { ModelSwitcher } from './ModelSwitcher';
 import { ToolShareNotice } from './ToolShareNotice';
@@ -60,6 +61,8 @@ export function ChatView() {
   const busy = useAppStore((s) => (sessionId ? Boolean(s.bySession[sessionId]?.busy) : false));
   const panel = useAppStore((s) => s.panel);
   const setPanel = useAppStore((s) => s.setPanel);
+  // What waits in the project's inbox (candidates, stale facts): said on the Memory button.
+  const inbox = useInboxCount(sessionId);
 
   if (!sessionId)
     return (
@@ -98,10 +101,11 @@ export function ChatView() {
           onClick={() => setPanel(panel === 'memory' ? 'none' : 'memory')}
           aria-pressed={panel === 'memory'}
           data-testid="open-memory"
-          title={t('memory.title')}
+          title={inbox > 0 ? `${t('memory.title')} — ${t('project.inboxCount', { count: inbox })}` : t('memory.title')}
         >
           <IconMemory />
           <span className="btn-label">{t('memory.title')}</span>
+          <InboxBadge count={inbox} testId="memory-inbox-badge" />
         </button>
       </header>
       {loaded && count === 0 && !busy ? (

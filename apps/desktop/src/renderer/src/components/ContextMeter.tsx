@@ -23,16 +23,27 @@ export function pct(u: ContextUsage): number {
   return u.percent;
 }
 
-const PARTS = ['system', 'instructions', 'memory', 'summaries', 'messages', 'toolOutputs', 'tools'] as const;
+const PARTS = [
+  'system',
+  'instructions',
+  'projectMemory',
+  'memory',
+  'summaries',
+  'messages',
+  'toolOutputs',
+  'tools',
+] as const;
+/** Parts shown only when the request holds some. */
+const OPTIONAL: ReadonlySet<string> = new Set(['instructions', 'projectMemory']);
 
 /** A part in the provider's tokens: the breakdown is estimated, `total` is calibrated. */
 function part(u: ContextUsage, k: (typeof PARTS)[number]): number {
   return Math.round((u.breakdown[k] ?? 0) * u.calibration);
 }
 
-/** The instructions row only when there are some (the project file, custom or session prompt). */
+/** The instructions and project memory rows only when there are some. */
 function shownParts(u: ContextUsage): (typeof PARTS)[number][] {
-  return PARTS.filter((k) => k !== 'instructions' || (u.breakdown.instructions ?? 0) > 0);
+  return PARTS.filter((k) => !OPTIONAL.has(k) || (u.breakdown[k] ?? 0) > 0);
 }
 
 function Popover({

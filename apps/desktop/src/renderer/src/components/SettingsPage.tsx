@@ -13,6 +13,7 @@ import { ReachSettings } from './ReachSettings';
 import { UsageSettings } from './UsageSettings';
 import { SandboxState } from './SandboxState';
 import { CustomInstructionsSetting } from './CustomInstructionsSetting';
+import { ProjectMemorySettings } from './ProjectMemorySettings';
 import { Segmented, SettingRow, Toggle } from './SettingsControls';
 import { FormBanner } from './form/Field';
 import { SettingField, type SettingsPartProps } from './form/SettingField';
@@ -276,6 +277,7 @@ function Context() {
           testId="pre-tool-gate"
         />
       </SettingRow>
+      <ProjectMemorySettings {...part} />
       <FormBanner banner={error ? { tone: 'error', text: error, testId: 'settings-error' } : null} />
     </section>
   );

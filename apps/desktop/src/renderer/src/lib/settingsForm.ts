@@ -35,6 +35,7 @@ const toolOutput = patch.toolOutput.unwrap().shape;
 const agent = patch.agent.unwrap().shape;
 const cache = patch.cache.unwrap().shape;
 const sandbox = patch.sandbox.unwrap().shape;
+const projectMemory = patch.projectMemory.unwrap().shape;
 
 /** A number as typed; nothing typed is no number (the schema refuses it as one). */
 const numberText = z
@@ -96,6 +97,18 @@ export const SETTINGS = {
     schema: numberText.pipe(cache.warnAboveTokens.unwrap()),
     patch: (warnAboveTokens) => ({ cache: { warnAboveTokens } }),
     sentence: always('cost.settings.warnAboveInvalid'),
+  }),
+  projectCommandTtlDays: setting({
+    text: (s) => String(s.projectMemory.commandTtlDays),
+    schema: numberText.pipe(projectMemory.commandTtlDays.unwrap()),
+    patch: (commandTtlDays) => ({ projectMemory: { commandTtlDays } }),
+    sentence: always('settings.context.project.ttlInvalid'),
+  }),
+  projectMaxTokens: setting({
+    text: (s) => String(s.projectMemory.maxTokens),
+    schema: numberText.pipe(projectMemory.maxTokens.unwrap()),
+    patch: (maxTokens) => ({ projectMemory: { maxTokens } }),
+    sentence: always('settings.context.project.budgetInvalid'),
   }),
   /** Nothing typed: the default folder (null). */
   defaultWorkingFolder: setting({

@@ -16,6 +16,8 @@ export const createContextSlice: StateCreator<AppState, [], [], ContextSlice> = 
         call('usage.session', { sessionId }).catch(() => null),
         // The transcript's "N files changed" rows come with what the session shows.
         get().loadCheckpoints(sessionId),
+        // The Memory button says how much waits in the project's inbox.
+        get().loadProject(sessionId),
       ]);
       const p: Partial<ContextSessionState> = {};
       if (usage) p.usage = usage;
@@ -33,6 +35,11 @@ export const createContextSlice: StateCreator<AppState, [], [], ContextSlice> = 
       if (facts) p.facts = facts;
       if (candidates) p.candidates = candidates;
       patch(sessionId, p);
+    },
+
+    async loadProject(sessionId) {
+      const project = await call('project.get', { sessionId }).catch(() => null);
+      if (project) patch(sessionId, { project });
     },
 
     // Compact means compact: compaction.run, no message in the conversation. Its progress and
@@ -124,6 +131,15 @@ export const contextEvents: SliceEvents = (get) => {
           void get()
             .loadMemory(e.sessionId)
             .catch(() => undefined);
+        return;
+      case 'project.updated':
+        // Every open session of that project shows it anew (its inbox count, an open panel), and
+        // one whose folder had no project yet (the first turn may have made the folder).
+        for (const [id, st] of Object.entries(get().bySession))
+          if (st.project && (st.project.project === e.project || st.project.project === null))
+            void get()
+              .loadProject(id)
+              .catch(() => undefined);
         return;
       case 'session.updated':
         if (e.session === null || e.busy) return;

@@ -19,8 +19,9 @@ export function createEventHandler(
   );
   return (e) => {
     // Anything but a delta changes the live state a chat.state answer in flight describes.
-    // (memory.updated changes none of it.)
-    if (e.type !== 'message.delta' && e.type !== 'memory.updated' && e.sessionId) get().bumpLiveEpoch(e.sessionId);
+    // (memory.updated and project.updated change none of it.)
+    if (e.type !== 'message.delta' && e.type !== 'memory.updated' && e.type !== 'project.updated' && e.sessionId)
+      get().bumpLiveEpoch(e.sessionId);
     for (const apply of slices) apply(e);
   };
 }

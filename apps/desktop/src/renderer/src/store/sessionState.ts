@@ -20,6 +20,7 @@ export const CONTEXT_SESSION: Readonly<ContextSessionState> = {
   liveCompaction: null,
   facts: undefined,
   candidates: undefined,
+  project: undefined,
   cost: undefined,
 };
 

@@ -10,6 +10,7 @@ import type {
   MemoryCandidate,
   SessionCost,
   MemoryFact,
+  ProjectMemory,
   ProviderProfile,
   SessionSummary,
   Settings,
@@ -182,6 +183,8 @@ export interface ContextSessionState {
   liveCompaction: LiveCompaction | null;
   facts: MemoryFact[] | undefined;
   candidates: MemoryCandidate[] | undefined;
+  /** The project memory of the session's folder (project.get; again on project.updated for it). */
+  project: ProjectMemory | undefined;
   /** Tokens and cost of the session's model calls (usage.session, usage.recorded events). */
   cost: SessionCost | undefined;
 }
@@ -189,6 +192,7 @@ export interface ContextSessionState {
 export interface ContextSlice {
   loadContext(sessionId: string): Promise<void>;
   loadMemory(sessionId: string): Promise<void>;
+  loadProject(sessionId: string): Promise<void>;
   compact(sessionId: string, instructions?: string): Promise<void>;
   undoCompaction(sessionId: string): Promise<void>;
   /** The compaction running in a session as chat.state told it (one that began before this page loaded). */

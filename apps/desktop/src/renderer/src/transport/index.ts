@@ -18,6 +18,8 @@ export class RpcError extends Error {
     readonly code: string,
     message: string,
     readonly details?: ErrorDetails,
+    /** A stable word for why, when the route gives one (RpcErrorInfo.reason). */
+    readonly reason?: string,
   ) {
     super(message);
     this.name = 'RpcError';
@@ -59,6 +61,6 @@ export function setBridge(b: ThreadlineBridge | null): void {
 /** Typed call: resolves with the route's data, rejects with an RpcError. */
 export async function call<R extends RouteName>(route: R, input: RouteInput<R>): Promise<RouteOutput<R>> {
   const res = await getBridge().invoke(route, input);
-  if (!res.ok) throw new RpcError(res.error.code, res.error.message, res.error.details);
+  if (!res.ok) throw new RpcError(res.error.code, res.error.message, res.error.details, res.error.reason);
   return res.data as RouteOutput<R>;
 }
