@@ -96,7 +96,7 @@ export const FOLDER_LAYERS = {
       // worker/: the job workers (run.ts starts them, serve.ts is their side) of searches and attachments.
       ['worker'],
       ['workspace', 'process', 'provider', 'attachments'],
-      ['sandbox'],
+      ['sandbox', 'rules'],
       ['checkpoints', 'tools', 'projectMemory'],
       ['mcp'],
       ['turn'],

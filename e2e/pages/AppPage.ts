@@ -117,7 +117,9 @@ export class AppPage {
   }
 
   // ---- settings ----
-  async openSettings(tab: 'general' | 'providers' | 'context' | 'tools' | 'usage' = 'general'): Promise<void> {
+  async openSettings(
+    tab: 'general' | 'providers' | 'context' | 'tools' | 'rules' | 'usage' = 'general',
+  ): Promise<void> {
     // In a narrow window the sidebar (and its Settings button) is shown on request.
     if (!(await this.page.getByTestId('open-settings').isVisible()))
       await this.page.getByTestId('sidebar-toggle').click();

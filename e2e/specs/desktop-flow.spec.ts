@@ -103,14 +103,14 @@ test('first run → chat → approval → stop → reload → rename/delete → 
   await app.send('Please list files here');
   const card = app.toolCards.last();
   await expect(card).toHaveAttribute('data-status', 'waiting');
-  await expect(card.getByRole('button', { name: 'Approve' })).toBeVisible();
+  await expect(card.getByRole('button', { name: 'Allow once' })).toBeVisible();
   await app.shot('approval', 'en', 'light');
   // A reload while the call waits: the page learns from the host that it is still waiting.
   await page.reload();
   await app.waitReady();
   await expect(card).toHaveAttribute('data-status', 'waiting');
   await expect(app.stopButton).toBeVisible();
-  await card.getByRole('button', { name: 'Approve' }).click();
+  await card.getByRole('button', { name: 'Allow once' }).click();
   await expect(card).toHaveAttribute('data-status', 'ok');
   await expect(app.assistantMessages().last()).toContainText('package.json');
   await app.waitIdle();

@@ -91,9 +91,13 @@ test('a diff on the approval card and the tool card; the instructions chip and s
     'Answer in one short paragraph.',
   );
 
-  // Inside the folder a write runs on its own; with edit_file set to ask in this session (as a
+  // Inside the folder a write runs on its own; with a rule that edit_file asks in this session (as a
   // protected path or a path outside the folder would), the diff is on the card before it runs.
-  await stack.rpc('approvals.set', { sessionId: session!.id, toolName: 'edit_file', policy: 'ask' });
+  await stack.rpc('rules.save', {
+    decision: 'ask',
+    match: { kind: 'path', tool: 'edit_file', scope: { kind: 'any' } },
+    scope: { kind: 'session', sessionId: session!.id },
+  });
   await app.send('Please fix the greeting typo');
   const card = app.toolCards.last();
   await expect(card).toHaveAttribute('data-status', 'waiting');
@@ -110,7 +114,7 @@ test('a diff on the approval card and the tool card; the instructions chip and s
   }
   await page.setViewportSize({ width: 1280, height: 800 });
   await app.setLook('en', 'light');
-  await card.getByRole('button', { name: 'Approve', exact: true }).click();
+  await card.getByRole('button', { name: 'Allow once', exact: true }).click();
   await expect(card).toHaveAttribute('data-status', 'ok');
   await app.waitIdle();
   expect(readFileSync(join(work, 'greeting.ts'), 'utf8')).toBe(source.replace('Hello wrold', 'Hello, world'));
@@ -119,7 +123,7 @@ test('a diff on the approval card and the tool card; the instructions chip and s
   const done = app.toolCards.last();
   if ((await done.getByTestId('tool-diff').count()) === 0) await done.locator('.tool-head').click();
   await expect(done.getByTestId('tool-diff').locator('.diff-add')).toHaveText(["+  const base = 'Hello, world';"]);
-  // With the "always ask" pill too, every header button stays on screen at 640 px.
+  // With the rules chip too, every header button stays on screen at 640 px.
   await page.setViewportSize({ width: 640, height: 800 });
   await expect(page.getByTestId('open-memory')).toBeInViewport({ ratio: 1 });
   await expect(page.getByTestId('session-prompt-button')).toBeInViewport({ ratio: 1 });

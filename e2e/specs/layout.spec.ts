@@ -61,12 +61,21 @@ test('640 and 820 px with the Memory panel open: no sideways scroll, overlay, co
   await app.send('show me something wide');
   await app.waitIdle();
   const sessionId = await page.getByTestId('session-item').first().getAttribute('data-session-id');
-  // Two header chips with long names: they must give way, not push the buttons out.
-  await stack.rpc('approvals.set', { sessionId, toolName: 'shell', policy: 'auto' });
-  await stack.rpc('approvals.set', { sessionId, toolName: 'write_file', policy: 'deny' });
+  // Rules in force: the header's chip must give way, not push the buttons out.
+  const session = { kind: 'session', sessionId };
+  await stack.rpc('rules.save', {
+    decision: 'allow',
+    match: { kind: 'command', tool: 'shell', words: ['npm', 'run', 'test'], more: true, sandbox: 'only' },
+    scope: session,
+  });
+  await stack.rpc('rules.save', {
+    decision: 'deny',
+    match: { kind: 'path', tool: 'write_file', scope: { kind: 'outside' } },
+    scope: session,
+  });
   await page.reload();
   await app.waitReady();
-  await expect(page.getByTestId('session-approvals')).toBeVisible();
+  await expect(page.getByTestId('session-rules')).toBeVisible();
 
   const looks: [Lang, Theme][] = [
     ['en', 'light'],

@@ -68,7 +68,7 @@ test('add a server in Settings, approve its tool, see text and image on the card
   const card = app.toolCards.last();
   await expect(card).toHaveAttribute('data-status', 'waiting');
   await expect(card).toContainText('everything__echo');
-  await card.getByRole('button', { name: 'Approve', exact: true }).click();
+  await card.getByRole('button', { name: 'Allow once', exact: true }).click();
   await expect(card).toHaveAttribute('data-status', 'ok');
   // A finished card folds; opening it shows what the tool returned.
   await card.getByRole('button', { name: /everything__echo/ }).click();
@@ -79,7 +79,7 @@ test('add a server in Settings, approve its tool, see text and image on the card
   await app.send('show the logo');
   const imageCard = app.toolCards.last();
   await expect(imageCard).toHaveAttribute('data-status', 'waiting');
-  await imageCard.getByRole('button', { name: 'Approve', exact: true }).click();
+  await imageCard.getByRole('button', { name: 'Allow once', exact: true }).click();
   await expect(imageCard).toHaveAttribute('data-status', 'ok');
   await imageCard.getByRole('button', { name: /everything__get-tiny-image/ }).press('Enter');
   await expect(imageCard.getByTestId('tool-output')).toContainText(/\[image image\/png, \d+ KB\]/);

@@ -47,7 +47,11 @@ function projectFolder(stack: Stack): string {
 async function sessionIn(stack: Stack, title: string, folder: string): Promise<string> {
   const s = await stack.rpc<{ id: string }>('sessions.create', { title, workingFolder: folder });
   // Commands run without a card here: the cards are not what this test is about.
-  await stack.rpc('approvals.set', { sessionId: s.id, toolName: 'shell', policy: 'auto' });
+  await stack.rpc('rules.save', {
+    decision: 'allow',
+    match: { kind: 'command', tool: 'shell', words: [], more: true, sandbox: 'also_outside' },
+    scope: { kind: 'session', sessionId: s.id },
+  });
   return s.id;
 }
 

@@ -59,7 +59,7 @@ test('working folder, an outside path on the approval card, the key-host warning
   await app.shot('reach-approval-narrow', 'zh-CN', 'light');
   await page.setViewportSize({ width: 1280, height: 800 });
   await app.setLook('en', 'light');
-  await card.getByRole('button', { name: 'Approve', exact: true }).click();
+  await card.getByRole('button', { name: 'Allow once', exact: true }).click();
   await expect(card).toHaveAttribute('data-status', 'ok');
   await app.waitIdle();
 

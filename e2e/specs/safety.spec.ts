@@ -60,9 +60,19 @@ test('the card says why a protected path asks and shows an RTL command escaped',
   await app.newSession();
   const [session] = await stack.rpc<SessionSummary[]>('sessions.list');
   await stack.rpc('sessions.update', { id: session!.id, workingFolder: work });
-  // Whatever mode commands default to, this session asks: the card is what is looked at.
-  await stack.rpc('approvals.set', { sessionId: session!.id, toolName: 'shell', policy: 'ask' });
-  await stack.rpc('approvals.set', { sessionId: session!.id, toolName: 'write_file', policy: 'auto' });
+  // Whatever mode commands default to, this session asks (a rule): the card is what is looked at.
+  // write_file is allowed on any path, and a protected path still asks.
+  const scope = { kind: 'session', sessionId: session!.id };
+  await stack.rpc('rules.save', {
+    decision: 'ask',
+    match: { kind: 'command', tool: 'shell', words: [], more: true, sandbox: 'also_outside' },
+    scope,
+  });
+  await stack.rpc('rules.save', {
+    decision: 'allow',
+    match: { kind: 'path', tool: 'write_file', scope: { kind: 'any' } },
+    scope,
+  });
 
   await app.send('Please plant the hook');
   const hook = app.toolCards.last();

@@ -54,7 +54,7 @@ test.describe('with bubblewrap', () => {
     await app.waitIdle();
     const card = app.toolCards.last();
     await expect(card).toHaveAttribute('data-status', 'ok');
-    await expect(card.getByRole('button', { name: 'Approve', exact: true })).toHaveCount(0);
+    await expect(card.getByRole('button', { name: 'Allow once', exact: true })).toHaveCount(0);
     expect(existsSync(join(folder, 'made.txt'))).toBe(true);
 
     // The network switch: off, asked once when turned on.
@@ -148,7 +148,7 @@ test.describe('without a sandbox', () => {
       await app.shot('sandbox-none-card', lang, theme);
     }
     await app.setLook('en', 'light');
-    await card.getByRole('button', { name: 'Approve', exact: true }).click();
+    await card.getByRole('button', { name: 'Allow once', exact: true }).click();
     await app.waitIdle();
     await expect(card).toHaveAttribute('data-status', 'ok');
     for (const width of [1280, 640]) {

@@ -7,6 +7,7 @@ import type { Strategy } from './settings';
 import type { ProviderProfile } from './providers';
 import type { SessionSummary, ToolAccess, ToolDiff, ToolSandbox } from './routes';
 import type { SessionCost } from './usage';
+import type { RuleNote, RuleOptions } from './rules';
 
 /**
  * A session's memory changed (a refresh stored facts or candidates, the user edited, forgot, restored
@@ -53,6 +54,10 @@ export type AppEvent =
       sandbox?: ToolSandbox;
       /** The change a file tool would make (edit_file, write_file), when the call asks. */
       diff?: ToolDiff;
+      /** When it asks: the rules its card can save, built from the call. */
+      rules?: RuleOptions;
+      /** The rule that decided it (an `ask` rule; allow and deny rules are named in the result's `meta.rule`). */
+      rule?: RuleNote;
     }
   | {
       type: 'tool.finished';
@@ -100,6 +105,8 @@ export type AppEvent =
     }
   /** A checkpoint was taken at the end of a turn, or undone / redone. */
   | { type: 'checkpoint.updated'; sessionId: string; checkpoint: Checkpoint }
+  /** A permission rule was saved, changed or revoked (a card, Settings): the lists showing rules read them again. */
+  | { type: 'rules.changed' }
 
   /** A profile changed outside the form (the window learned from a provider's error). */
   | { type: 'providers.changed'; sessionId: string; profile: ProviderProfile };
@@ -124,6 +131,7 @@ export const APP_EVENT_TYPES: readonly AppEventType[] = [
   'checkpoint.updated',
   'providers.changed',
   'memory.updated',
+  'rules.changed',
   'project.updated',
 ];
 

@@ -15,3 +15,4 @@ export * from './search';
 export * from './attachments';
 export * from './usage';
 export * from './checkpoints';
+export * from './rules';

@@ -12,6 +12,7 @@ import { mcpRoutes } from './routes/mcp';
 import { memoryRoutes } from './routes/memory';
 import { projectRoutes } from './routes/project';
 import { providerRoutes } from './routes/providers';
+import { rulesRoutes } from './routes/rules';
 import { searchRoutes } from './routes/search';
 import { sandboxRoutes } from './routes/sandbox';
 import { sessionRoutes } from './routes/sessions';
@@ -78,6 +79,7 @@ export const ROUTE_DOMAINS = {
   instructions: instructionsRoutes,
   checkpoints: checkpointRoutes,
   usage: usageRoutes,
+  rules: rulesRoutes,
 } as const;
 
 /** Every route: `{ input, output }` zod schemas by name. The same names are used over IPC and HTTP. */
@@ -97,6 +99,7 @@ export const ROUTES = {
   ...instructionsRoutes,
   ...checkpointRoutes,
   ...usageRoutes,
+  ...rulesRoutes,
 };
 export type Routes = typeof ROUTES;
 

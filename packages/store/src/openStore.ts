@@ -10,7 +10,7 @@ import { createMessagesRepo } from './repos/messages';
 import { createCompactionsRepo } from './repos/compactions';
 import { createMemoryRepo } from './repos/memory';
 import { createProvidersRepo } from './repos/providers';
-import { createApprovalsRepo } from './repos/approvals';
+import { createRulesRepo } from './repos/rules';
 import { createSessionSandboxRepo } from './repos/sessionSandbox';
 import { createProcessesRepo } from './repos/processes';
 import { createMcpServersRepo } from './repos/mcpServers';
@@ -67,7 +67,7 @@ export function openStore(opts: OpenStoreOptions): Store {
     memory: createMemoryRepo(ctx),
     settings: createSettingsRepo(ctx, env),
     providers: createProvidersRepo(ctx, keys),
-    approvals: createApprovalsRepo(ctx),
+    rules: createRulesRepo(ctx),
     sessionSandbox: createSessionSandboxRepo(ctx),
     mcpServers: createMcpServersRepo(ctx, keys),
     usage: createUsageRepo(ctx),
@@ -82,7 +82,7 @@ export function openStore(opts: OpenStoreOptions): Store {
     memory: guard(repos.memory),
     settings: guard(repos.settings),
     providers: guard(repos.providers),
-    approvals: guard(repos.approvals),
+    rules: guard(repos.rules),
     sessionSandbox: guard(repos.sessionSandbox),
     processes: guard(createProcessesRepo(ctx)),
     mcpServers: guard(repos.mcpServers),

@@ -1,7 +1,9 @@
 // The public surface of @threadline/store. The runtime codes against these types and never
 // writes SQL of its own; everything below is implemented by the repositories in this folder.
 import type {
-  ApprovalPolicy,
+  Rule,
+  RuleDraft,
+  RuleOrigin,
   AttachmentRef,
   CallKind,
   ChatMessage,
@@ -314,11 +316,22 @@ export interface ProvidersRepo {
   delete(id: string): number;
 }
 
-export interface ApprovalsRepo {
-  set(sessionId: string, toolName: string, policy: ApprovalPolicy): void;
-  /** Back to the app-wide policy for that tool. */
-  remove(sessionId: string, toolName: string): void;
-  list(sessionId: string): Record<string, ApprovalPolicy>;
+/** A rule as it is added or changed (what rules.save takes; the store checks it with the protocol's schema). */
+export type NewRule = Omit<RuleDraft, 'id'>;
+
+/** Permission rules (migration 21): stored by the app, never by the agent. */
+export interface RulesRepo {
+  /** Every rule, oldest first. */
+  list(): Rule[];
+  /** The session's own rules and every folder and everywhere rule (the caller keeps the folders that hold). */
+  forSession(sessionId: string): Rule[];
+  get(id: string): Rule | null;
+  add(rule: NewRule, origin: RuleOrigin): Rule;
+  /** Changes what a rule decides, matches and where it holds; keeps its origin and hits. Throws not_found. */
+  update(id: string, rule: NewRule): Rule;
+  remove(id: string): boolean;
+  /** Counts a decision of each rule (hits, last hit now). */
+  hit(ids: readonly string[]): void;
 }
 
 /** A session's settings of the OS sandbox its commands run in. */
@@ -469,8 +482,8 @@ export interface UsageRepo {
 
 /** The small rows a session's turn reads and the routes change while it runs (see TurnsRepo.rows). */
 export interface SessionRows {
-  /** The session's own policy per tool (approvals.set, "always" on a card). */
-  approvals: Record<string, ApprovalPolicy>;
+  /** The rules that may hold for the session (RulesRepo.forSession). */
+  rules: Rule[];
   /** The session's own instructions (sessions.setSystemPrompt), null: none. */
   systemPrompt: string | null;
   /** "Allow network for commands" of the session. */
@@ -539,7 +552,7 @@ export interface Store {
   memory: MemoryRepo;
   settings: SettingsRepo;
   providers: ProvidersRepo;
-  approvals: ApprovalsRepo;
+  rules: RulesRepo;
   sessionSandbox: SessionSandboxRepo;
   processes: ProcessesRepo;
   mcpServers: McpServersRepo;

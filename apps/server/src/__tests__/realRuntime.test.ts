@@ -3,7 +3,14 @@ import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeLlm, type ChatRequestView, type FakeLlm, type FakeReply } from '@threadline/fake-llm';
-import { ROUTE_NAMES, ROUTES, type ChatState, type PendingToolCall, type RouteName } from '@threadline/protocol';
+import {
+  ROUTE_NAMES,
+  ROUTES,
+  type ChatState,
+  type PendingToolCall,
+  type RouteName,
+  type Rule,
+} from '@threadline/protocol';
 import { startBrowserMode } from '../browserMode';
 
 // The real runtime (createAppApi over a real SQLite store, provider = fake-llm over HTTP) behind
@@ -113,18 +120,32 @@ describe('browser mode with the real runtime', () => {
     });
     if (!waiting) throw new Error('no call waits for approval');
     expect(waiting.needsApproval).toBe(true);
-    await ok('chat.approve', { sessionId, toolCallId: waiting.toolCall.id, decision: 'deny', remember: true });
+    // "Deny in this session": a rule made from the call (its program, any arguments).
+    const program = waiting.rules!.parts[0]!.options.at(-1)!;
+    await ok('chat.approve', {
+      sessionId,
+      toolCallId: waiting.toolCall.id,
+      decision: 'deny',
+      remember: { scope: 'session', matches: [program] },
+    });
     await until(async () => !(await ok<ChatState>('chat.state', { sessionId })).busy);
-    // "Always" made a per-session policy for the tool; null goes back to the app-wide one.
-    expect(await ok('approvals.list', { sessionId })).toEqual({ shell: 'deny' });
-    expect(await ok('approvals.set', { sessionId, toolName: 'shell', policy: null })).toEqual({});
+    const [denied] = await ok<Rule[]>('rules.list', { sessionId });
+    expect(denied).toMatchObject({ decision: 'deny', match: program, scope: { kind: 'session', sessionId } });
+    expect(await ok('rules.remove', { id: denied!.id })).toEqual({ removed: true });
+    expect(await ok('rules.list', {})).toEqual([]);
     expect(await ok('chat.cancel', { sessionId })).toEqual({ cancelled: false });
     const messages = await ok<{ role: string; content: string | null }[]>('messages.list', { sessionId });
     expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
     expect(await ok('messages.fullOutput', { id: sent.userMessageId })).toEqual({ text: null });
 
     // Versions and search: the shell is denied from here on, so each new answer ends by itself.
-    await ok('approvals.set', { sessionId, toolName: 'shell', policy: 'deny' });
+    const anyCommand = { kind: 'command', tool: 'shell', words: [], more: true, sandbox: 'also_outside' };
+    const denyAll = await ok<Rule>('rules.save', {
+      decision: 'deny',
+      match: anyCommand,
+      scope: { kind: 'session', sessionId },
+      reason: 'Not now.',
+    });
     const idle = () => until(async () => !(await ok<ChatState>('chat.state', { sessionId })).busy);
     expect(await ok('chat.regenerate', { sessionId })).toEqual({ accepted: true, userMessageId: sent.userMessageId });
     await idle();
@@ -136,7 +157,7 @@ describe('browser mode with the real runtime', () => {
     expect(back[0]!.id).toBe(sent.userMessageId);
     const hits = await ok<{ messageId: string }[]>('search.messages', { query: 'run it' });
     expect(hits.map((h) => h.messageId)).toContain(sent.userMessageId);
-    await ok('approvals.set', { sessionId, toolName: 'shell', policy: null });
+    await ok('rules.remove', { id: denyAll.id });
 
     // Compaction and context.
     await ok('context.usage', { sessionId });
@@ -200,7 +221,7 @@ describe('browser mode with the real runtime', () => {
     await ok('mcp.servers.remove', { id: quits.server.id });
 
     // A turn that changes the folder: its checkpoint is listed, diffed, undone and redone.
-    await ok('approvals.set', { sessionId, toolName: 'shell', policy: 'auto' });
+    await ok('rules.save', { decision: 'allow', match: anyCommand, scope: { kind: 'session', sessionId } });
     await ok('chat.send', { sessionId, text: 'touch a file' });
     await idle();
     const { checkpoints } = await ok<{ checkpoints: { id: string }[] }>('checkpoints.list', { sessionId });

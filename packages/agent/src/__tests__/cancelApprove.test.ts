@@ -191,8 +191,8 @@ describe('approvals', () => {
   });
 });
 
-describe('per-session approval policy', () => {
-  it('"always allow" answers this call and every later call of the tool in this session, not in others', async () => {
+describe('a rule remembered on a card', () => {
+  it('"Allow … in this session" answers this call and every later call it matches in this session, not in others', async () => {
     h = await startHarness({
       settings: { approvalPolicy: 'ask' },
       llm: { defaultReply: shellOnce('echo remembered') },
@@ -200,28 +200,49 @@ describe('per-session approval policy', () => {
     await h.api['chat.send']({ sessionId: h.sessionId, text: 'first' });
     const first = await h.waitFor('tool.requested');
     expect(first.needsApproval).toBe(true);
+    const part = first.rules!.parts[0]!;
+    const offered = part.options[part.preferred]!;
+    // The program and the sub-command-like words after it, followed by anything; narrower and wider beside it.
+    expect(offered).toEqual({
+      kind: 'command',
+      tool: 'shell',
+      words: ['echo', 'remembered'],
+      more: true,
+      sandbox: 'also_outside',
+    });
+    expect(part.options.map((o) => o.kind === 'command' && [o.words.join(' '), o.more])).toEqual([
+      ['echo remembered', false],
+      ['echo remembered', true],
+      ['echo', true],
+    ]);
     await h.api['chat.approve']({
       sessionId: h.sessionId,
       toolCallId: first.toolCall.id,
       decision: 'approve',
-      remember: true,
+      remember: { scope: 'session', matches: [offered] },
     });
     await h.api.idle(h.sessionId);
-    expect(await h.api['approvals.list']({ sessionId: h.sessionId })).toEqual({ shell: 'auto' });
+    const [rule] = await h.api['rules.list']({ sessionId: h.sessionId });
+    expect(rule).toMatchObject({
+      decision: 'allow',
+      match: offered,
+      scope: { kind: 'session', sessionId: h.sessionId },
+      origin: { kind: 'card', toolCallId: first.toolCall.id },
+    });
     h.events.length = 0;
     await h.turn('second');
     const second = h.events.find((e) => e.type === 'tool.requested');
     expect(second?.type === 'tool.requested' && second.needsApproval).toBe(false);
-    expect(
-      h
-        .history()
-        .filter((m) => m.role === 'tool')
-        .every((m) => m.meta?.status === 'ok'),
-    ).toBe(true);
+    const results = h.history().filter((m) => m.role === 'tool');
+    expect(results.every((m) => m.meta?.status === 'ok')).toBe(true);
+    // The call that ran because of the rule names it; the first (approved on its card) does not.
+    expect(results[0]!.meta?.rule).toBeUndefined();
+    expect(results[1]!.meta?.rule).toMatchObject({ decision: 'allow', rules: [{ id: rule!.id }] });
+    expect((await h.api['rules.list']({ sessionId: h.sessionId }))[0]!.hits).toBe(1);
     // Another session still asks.
     const other = await h.api['sessions.create']({});
-    expect(await h.api['approvals.list']({ sessionId: other.id })).toEqual({});
-    // Back to the app-wide policy.
-    expect(await h.api['approvals.set']({ sessionId: h.sessionId, toolName: 'shell', policy: null })).toEqual({});
+    expect(await h.api['rules.list']({ sessionId: other.id })).toEqual([]);
+    expect(await h.api['rules.remove']({ id: rule!.id })).toEqual({ removed: true });
+    expect(await h.api['rules.list']({})).toEqual([]);
   });
 });

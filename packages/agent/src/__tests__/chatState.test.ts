@@ -30,7 +30,18 @@ describe('chat.state: what a reloading renderer needs to know', () => {
     expect(waiting.busy).toBe(true);
     expect(waiting.partial).toEqual({ messageId: req.messageId, text: 'Let me check.' });
     expect(waiting.pending).toEqual([
-      { toolCall: req.toolCall, messageId: req.messageId, needsApproval: true, status: 'waiting' },
+      {
+        toolCall: req.toolCall,
+        messageId: req.messageId,
+        needsApproval: true,
+        status: 'waiting',
+        rules: { parts: expect.any(Array), folder: h.dir },
+      },
+    ]);
+    // The rules its card can save: one part per command of the line.
+    expect(waiting.pending[0]!.rules!.parts.map((p) => p.options[p.preferred])).toMatchObject([
+      { kind: 'command', words: ['sleep'], more: true },
+      { kind: 'command', words: ['echo', 'approved-run'], more: true },
     ]);
     // The renderer answers the call it learned about from chat.state.
     await h.api['chat.approve']({

@@ -33,10 +33,19 @@ function scriptedModel(req: ChatRequestView): FakeReply {
 const run = (command: string) => ({ name: 'shell', arguments: { command } });
 const read = (p: string) => ({ name: 'read_file', arguments: { path: p } });
 
+/** A session rule that lets every readable command run, in the sandbox or not. */
+async function allowCommands(sessionId: string): Promise<void> {
+  await h.api['rules.save']({
+    decision: 'allow',
+    match: { kind: 'command', tool: 'shell', words: [], more: true, sandbox: 'also_outside' },
+    scope: { kind: 'session', sessionId },
+  });
+}
+
 async function setup(settings: SettingsPatch = {}): Promise<{ project: string }> {
   h = await startHarness({ settings, llm: { defaultReply: scriptedModel } });
   // Commands run without asking here (the approval is not what these tests are about).
-  await h.api['approvals.set']({ sessionId: h.sessionId, toolName: 'shell', policy: 'auto' });
+  await allowCommands(h.sessionId);
   const project = h.dir;
   writeFileSync(
     path.join(project, 'package.json'),
@@ -67,7 +76,7 @@ function systemPrompts(): string[] {
 
 async function newSession(folder: string): Promise<string> {
   const s = await h.api['sessions.create']({ workingFolder: folder });
-  await h.api['approvals.set']({ sessionId: s.id, toolName: 'shell', policy: 'auto' });
+  await allowCommands(s.id);
   return s.id;
 }
 

@@ -81,7 +81,11 @@ describe('file tools and the working folder', () => {
 
   it("refuse the app's data folder outright, approved or not, as an error the model reads", async () => {
     const l = await setup({ settings: { approvalPolicy: 'auto' } });
-    await h.api['approvals.set']({ sessionId: h.sessionId, toolName: 'read_file', policy: 'auto' });
+    await h.api['rules.save']({
+      decision: 'allow',
+      match: { kind: 'path', tool: 'read_file', scope: { kind: 'any' } },
+      scope: { kind: 'session', sessionId: h.sessionId },
+    });
     symlinkSync(path.join(l.data, 'secret.key'), path.join(l.folder, 'key.txt'));
     for (const p of [
       path.join(l.data, 'secret.key'),
@@ -102,7 +106,11 @@ describe('file tools and the working folder', () => {
 
   it('always ask for credential places and .env files, even inside the folder and under auto', async () => {
     const l = await setup({ settings: { approvalPolicy: 'auto' } });
-    await h.api['approvals.set']({ sessionId: h.sessionId, toolName: 'read_file', policy: 'auto' });
+    await h.api['rules.save']({
+      decision: 'allow',
+      match: { kind: 'path', tool: 'read_file', scope: { kind: 'any' } },
+      scope: { kind: 'session', sessionId: h.sessionId },
+    });
     mkdirSync(path.join(l.home, '.ssh'));
     writeFileSync(path.join(l.home, '.ssh', 'id_ed25519'), 'PRIVATE-KEY');
     writeFileSync(path.join(l.folder, '.env.local'), 'API_TOKEN=planted');
@@ -127,11 +135,21 @@ describe('file tools and the working folder', () => {
     neverSent('API_TOKEN=planted');
   });
 
-  it('keep the per-tool policies: deny denies inside, ask asks inside', async () => {
+  it('follow rules for a tool on every path: deny denies inside, ask asks inside', async () => {
     await setup();
-    await h.api['approvals.set']({ sessionId: h.sessionId, toolName: 'read_file', policy: 'deny' });
+    const session = { kind: 'session', sessionId: h.sessionId } as const;
+    const any = { kind: 'any' } as const;
+    await h.api['rules.save']({
+      decision: 'deny',
+      match: { kind: 'path', tool: 'read_file', scope: any },
+      scope: session,
+    });
     expect((await runs('read_file', { path: 'notes.txt' })).meta?.status).toBe('denied');
-    await h.api['approvals.set']({ sessionId: h.sessionId, toolName: 'write_file', policy: 'ask' });
+    await h.api['rules.save']({
+      decision: 'ask',
+      match: { kind: 'path', tool: 'write_file', scope: any },
+      scope: session,
+    });
     const w = await asks('write_file', { path: 'a.txt', content: 'x' }, 'deny');
     expect(w.req.access).toBeUndefined(); // inside: nothing to point out, the policy asked
   });

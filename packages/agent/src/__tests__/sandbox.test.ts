@@ -63,16 +63,21 @@ describe.skipIf(NO_BWRAP !== null)('shell under the default policy (sandboxed), 
     expect(first.meta?.sandboxed).toBe('bwrap');
     expect(first.content).toMatch(/Read-only file system/);
     expect(first.content).toMatch(/\[sandbox\].*"sandbox": false/);
-    // "Always" is not taken for a run outside the sandbox: the next command is sandboxed again.
-    await h.api['chat.approve']({
-      sessionId: h.sessionId,
-      toolCallId: asked.toolCall.id,
-      decision: 'approve',
-      remember: true,
-    });
+    // No rule allows a run outside the sandbox: it is approved one command at a time.
+    expect(asked.rules?.blocked).toBe('leave_sandbox');
+    const offered = asked.rules!.parts[0]!.options[0]!;
+    await expect(
+      h.api['chat.approve']({
+        sessionId: h.sessionId,
+        toolCallId: asked.toolCall.id,
+        decision: 'approve',
+        remember: { scope: 'everywhere', matches: [offered] },
+      }),
+    ).rejects.toMatchObject({ code: 'invalid_input' });
+    await h.api['chat.approve']({ sessionId: h.sessionId, toolCallId: asked.toolCall.id, decision: 'approve' });
     await h.api.idle(h.sessionId);
     expect(existsSync(hook)).toBe(true);
-    await expect(h.api['approvals.list']({ sessionId: h.sessionId })).resolves.toEqual({});
+    await expect(h.api['rules.list']({})).resolves.toEqual([]);
     const second = h.history().filter((m) => m.role === 'tool')[1]!;
     expect(second.meta?.sandboxed).toBeUndefined();
     expect(prompts[0]).toMatch(/inside an OS sandbox \(bubblewrap\)/);

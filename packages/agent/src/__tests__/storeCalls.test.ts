@@ -52,7 +52,8 @@ async function countedTurn(
 ): Promise<{ counts: Map<string, number>; calls: number; stored: string[]; notices: number }> {
   const spy = storeSpy();
   h = await startHarness({
-    settings,
+    // The shell runs without asking (the approval is not what is counted).
+    settings: { approvalPolicy: 'auto', ...settings },
     wrapStore: spy.wrap,
     llm: {
       defaultReply: (req) =>
@@ -61,8 +62,6 @@ async function countedTurn(
           : { toolCalls: [{ name: 'shell', arguments: { command: 'echo counted' } }] },
     },
   });
-  // The shell runs without asking in this session (the approval is not what is counted).
-  await h.api['approvals.set']({ sessionId: h.sessionId, toolName: 'shell', policy: 'auto' });
   // A first turn opens the session (its snapshot); the turn counted is the next one.
   await h.turn('warm up');
   const before = h.llm.chatRequests().length;
@@ -162,7 +161,7 @@ describe("the turn's small rows", () => {
     expectLastUpdateIsStored();
   });
 
-  it('an "always" on the first card of a turn lets the same turn\'s next call run without asking', async () => {
+  it("a rule saved on the first card of a turn lets the same turn's next call run without asking", async () => {
     h = await startHarness({
       settings: { approvalPolicy: 'ask' },
       llm: {
@@ -181,7 +180,8 @@ describe("the turn's small rows", () => {
       sessionId: h.sessionId,
       toolCallId: first.toolCall.id,
       decision: 'approve',
-      remember: true,
+      // `echo …`: the program with any arguments.
+      remember: { scope: 'session', matches: [first.rules!.parts[0]!.options.at(-1)!] },
     });
     await h.api.idle(h.sessionId);
     const requested = h.events.filter((e) => e.type === 'tool.requested');

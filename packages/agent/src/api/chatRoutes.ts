@@ -7,13 +7,11 @@ import type { Turn } from '../turn/turn';
 import { emitCost, recordCall } from '../turn/cost';
 import { askTitle, firstExchange, isAutoTitle } from '../turn/title';
 import { emitSession, requireSession, type ApiContext } from './apiContext';
+import { rememberRules } from './rulesRoutes';
 import { runSessionWork } from './runSessionWork';
 import { startTurn } from './startTurn';
 
-type ChatRoutes = Pick<
-  AppApi,
-  'chat.send' | 'chat.cancel' | 'chat.approve' | 'chat.state' | 'approvals.list' | 'approvals.set'
->;
+type ChatRoutes = Pick<AppApi, 'chat.send' | 'chat.cancel' | 'chat.approve' | 'chat.state'>;
 
 /** renderer send → … → AppApi.send: append the user message, return, run the turn in the background. */
 export function chatRoutes(ctx: ApiContext): ChatRoutes {
@@ -67,28 +65,13 @@ export function chatRoutes(ctx: ApiContext): ChatRoutes {
       const rt = ctx.runtimes.get(sessionId);
       const waiter = rt.pendingApprovals.get(toolCallId);
       if (!waiter) throw new AppError('not_found', `No tool call ${toolCallId} is waiting for approval.`);
-      // "Always" for this session: later calls of the tool follow the answer without asking.
-      const toolName = rt.pending.get(toolCallId)?.toolCall.function.name;
-      // Leaving the sandbox is approved one command at a time: "always" would turn it off for the session.
-      const leaving = rt.pending.get(toolCallId)?.sandbox?.state === 'outside_requested' && decision === 'approve';
-      if (remember && toolName && !leaving) {
-        ctx.deps.store.approvals.set(sessionId, toolName, decision === 'approve' ? 'auto' : 'deny');
-        rt.rowsChanged();
-      }
+      // "Allow … / Deny … in this session, folder, everywhere": rules made from the call decide
+      // later calls (this one's turn included). Refused, with the call still waiting, when no rule
+      // may allow it (a floor: protected paths, credentials, leaving the sandbox).
+      if (remember) rememberRules(ctx, sessionId, rt.pending.get(toolCallId), remember, decision, reason);
       if (decision === 'deny' && reason) rt.denyReasons.set(toolCallId, reason);
       waiter(decision === 'approve' && useOriginal ? 'approve_original' : decision);
       return { ok: true };
-    },
-    'approvals.list': async ({ sessionId }) => {
-      requireSession(ctx, sessionId);
-      return ctx.deps.store.approvals.list(sessionId);
-    },
-    'approvals.set': async ({ sessionId, toolName, policy }) => {
-      requireSession(ctx, sessionId);
-      if (policy === null) ctx.deps.store.approvals.remove(sessionId, toolName);
-      else ctx.deps.store.approvals.set(sessionId, toolName, policy);
-      ctx.runtimes.get(sessionId).rowsChanged();
-      return ctx.deps.store.approvals.list(sessionId);
     },
   };
 }

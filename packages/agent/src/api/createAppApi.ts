@@ -28,6 +28,7 @@ import { configRoutes } from './configRoutes';
 import { guardRoutes } from './errors';
 import { instructionsRoutes } from './instructionsRoutes';
 import { mcpRoutes } from './mcpRoutes';
+import { rulesRoutes } from './rulesRoutes';
 import { sandboxRoutes } from './sandboxRoutes';
 import { checkpointRoutes } from './checkpointRoutes';
 import { CheckpointService, appFiles, type CheckpointOptions } from '../checkpoints/service';
@@ -174,6 +175,7 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     ...mcpRoutes(ctx, mcp),
     ...modelRoutes(ctx),
     ...sandboxRoutes(ctx),
+    ...rulesRoutes(ctx),
     ...instructionsRoutes(ctx),
     ...checkpointRoutes(ctx, checkpoints),
     ...usageRoutes(ctx),

@@ -97,6 +97,7 @@ export function mcpToolDefinition(source: McpToolSource, tool: Tool): ToolDefini
     // A server's readOnlyHint is its own claim: the default stays ask (the user decides).
     readOnly: false,
     autoApprove: auto,
+    mcp: { server: source.serverName, tool: tool.name },
     args: argsFromSchema(tool.inputSchema),
     run: async (args, ctx) => {
       const result = await source.call(tool.name, args, { signal: ctx.signal, timeoutMs: ctx.shellTimeoutMs });

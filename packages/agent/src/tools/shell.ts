@@ -200,4 +200,5 @@ export const shellTool: ToolDefinition<ShellArgs> = {
   args: ShellArgs,
   run: runShell,
   sandbox: { outside: (a) => a.sandbox === false },
+  command: (a) => ({ line: a.command, ...(a.cwd !== undefined ? { cwd: a.cwd } : {}) }),
 };

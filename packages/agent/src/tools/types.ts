@@ -74,6 +74,13 @@ export interface ToolDefinition<A = unknown> {
    */
   sandbox?: { outside: (args: A) => boolean };
   /**
+   * Tools that run a command line (shell): the line and the folder it runs in (relative to the
+   * working folder), read for permission rules (rules/command.ts).
+   */
+  command?: (args: A) => { line: string; cwd?: string };
+  /** An MCP tool: its server's name and its own, as permission rules name them. */
+  mcp?: { server: string; tool: string };
+  /**
    * File-changing tools: the change the call would make, for the approval card, worked out
    * without writing (null: nothing to show, e.g. the call would be refused).
    */

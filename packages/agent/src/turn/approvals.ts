@@ -1,63 +1,224 @@
-import type { ApprovalPolicy, ToolSandbox } from '@threadline/protocol';
+import { homedir } from 'node:os';
+import { statSync } from 'node:fs';
+import type {
+  GateRewrite,
+  Rule,
+  RuleNote,
+  RuleOptions,
+  ToolAccess,
+  ToolCall,
+  ToolDiff,
+  ToolSandbox,
+} from '@threadline/protocol';
 import type { SandboxRun } from '../sandbox/service';
 import type { ToolDefinition } from '../tools/types';
-import type { Zone } from '../workspace/reach';
+import { within, type PathClass } from '../workspace/reach';
+import { resolveReal } from '../workspace/resolve';
+import { readCommand } from '../rules/command';
+import { decide, type CallFacts, type DecideContext, type Decision } from '../rules/decide';
+import { rulesInForce } from '../rules/match';
+import { ruleOptions } from '../rules/options';
 import type { Turn } from './turn';
 import type { ApprovalDecision } from './sessionRuntime';
 
-/**
- * Policy of one tool in one session: a per-session override wins; otherwise read-only tools (and tools the user auto-approved) run
- * on their own and the others follow the settings (default `ask`).
- */
-export function effectivePolicy(
-  scope: Turn,
-  tool: Pick<ToolDefinition, 'name' | 'readOnly' | 'autoApprove'>,
-): ApprovalPolicy {
-  const override = scope.policyOverride(tool.name);
-  if (override) return override;
-  if (tool.readOnly || tool.autoApprove === true) return 'auto';
-  return scope.settings.approvalPolicy;
-}
-
-/**
- * Policy of a file tool call by where its path leads (workspace/reach.ts): inside the folder it
- * runs on its own unless the user said otherwise for this tool; outside it, it follows the policy
- * of tools that change things (like shell: `ask` by default); credential places, and writes to
- * protected paths (workspace/protected.ts), always ask, whatever the policy or auto-approval.
- * `deny` for the tool always wins. The data folder never gets here (refused before).
- */
-export function pathPolicy(scope: Turn, tool: Pick<ToolDefinition, 'name' | 'readOnly'>, zone: Zone): ApprovalPolicy {
-  const override = scope.policyOverride(tool.name);
-  const appWide = scope.settings.approvalPolicy;
-  if (override === 'deny') return 'deny';
-  if (zone === 'credential' || zone === 'protected') return 'ask';
-  if (zone === 'outside') return override ?? appWide;
-  return override ?? (appWide === 'deny' && !tool.readOnly ? 'deny' : 'auto');
-}
-
-/**
- * What a `sandboxed` policy comes to for one call: a tool that can run in the sandbox (shell)
- * runs there without asking when this machine has one and the model did not ask to leave it;
- * otherwise it asks, and `why` says so on the card. Other tools ask, as under `ask`.
- */
-export async function sandboxedPolicy(
-  scope: Turn,
-  tool: Pick<ToolDefinition, 'sandbox'>,
+/** What the tool step knows of a call before it decides: its command as read, its path, where it would run. */
+export function callFacts(
+  tool: ToolDefinition,
   args: unknown,
-): Promise<{ policy: 'auto' | 'ask'; run: SandboxRun | null; why: ToolSandbox | null }> {
-  if (!tool.sandbox) return { policy: 'ask', run: null, why: null };
-  if (tool.sandbox.outside(args)) return { policy: 'ask', run: null, why: { state: 'outside_requested' } };
+  access: PathClass | null,
+  folder: string,
+  platform: NodeJS.Platform,
+): CallFacts {
+  const facts: CallFacts = {
+    tool: {
+      name: tool.name,
+      readOnly: tool.readOnly,
+      ...(tool.autoApprove !== undefined ? { autoApprove: tool.autoApprove } : {}),
+      ...(tool.mcp ? { mcp: tool.mcp } : {}),
+      sandboxable: tool.sandbox !== undefined,
+    },
+    access,
+    leave: tool.sandbox?.outside(args) ?? false,
+  };
+  if (tool.command) {
+    const { line, cwd } = tool.command(args);
+    facts.command = readCommand(line, platform);
+    if (cwd !== undefined) {
+      let real: string | null = null;
+      try {
+        real = resolveReal(cwd, folder, homedir());
+      } catch {
+        real = null; // a link loop: not known to be inside
+      }
+      facts.cwdOutside = real === null || !within(real, folder, platform);
+    }
+  }
+  return facts;
+}
+
+/** The rules in force for the session in its folder, the policy and whether a sandbox is here now. */
+export async function decideContext(scope: Turn, folder: string): Promise<DecideContext> {
   const service = scope.deps.sandbox;
   const info = service ? await service.info() : null;
-  if (!service || !info || info.kind === 'none')
-    return { policy: 'ask', run: null, why: { state: 'unavailable', reason: info?.reason ?? 'disabled' } };
+  const platform = scope.deps.workspace.platform;
+  return {
+    policy: scope.settings.approvalPolicy,
+    rules: rulesInForce(scope.storedRules(), scope.sessionId, folder, platform),
+    sandbox:
+      info && info.kind !== 'none' ? { available: true } : { available: false, reason: info?.reason ?? 'disabled' },
+    folder,
+    platform,
+  };
+}
+
+/** A rule as its call's card names it. */
+export function ruleNote(decision: Rule['decision'], rules: readonly Rule[]): RuleNote {
+  return {
+    decision,
+    rules: rules.map((r) => ({ id: r.id, match: r.match, scope: r.scope, reason: r.reason })),
+  };
+}
+
+/** Counts the rules' decisions (Settings shows hits); never lets the store break the call. */
+function recordHits(scope: Turn, rules: readonly Rule[]): void {
+  if (rules.length === 0) return;
+  try {
+    scope.deps.store.rules.hit(rules.map((r) => r.id));
+  } catch {
+    // a closed store: the call is decided all the same
+  }
+}
+
+/** A call of the step in flight: kept for chat.state and pushed to the renderers. */
+export function announce(
+  scope: Turn,
+  messageId: string,
+  call: ToolCall,
+  needsApproval: boolean,
+  extra: {
+    gate?: GateRewrite | null;
+    access?: PathClass | null;
+    sandbox?: ToolSandbox | null;
+    diff?: ToolDiff | null;
+    rules?: RuleOptions | null;
+    rule?: RuleNote | null;
+  } = {},
+): void {
+  const { gate, access, sandbox, diff, rules, rule } = extra;
+  // The card shows the resolved path only where it is the reason to ask.
+  const shown: ToolAccess | undefined =
+    access && access.zone !== 'inside' && access.zone !== 'data'
+      ? { path: access.path, zone: access.zone, ...(access.reason ? { reason: access.reason } : {}) }
+      : undefined;
+  const parts = {
+    ...(shown ? { access: shown } : {}),
+    ...(gate ? { gate } : {}),
+    ...(sandbox ? { sandbox } : {}),
+    ...(diff ? { diff } : {}),
+    ...(rules ? { rules } : {}),
+    ...(rule ? { rule } : {}),
+  };
+  scope.runtime.requested(messageId, call, needsApproval, parts);
+  scope.deps.emit({
+    type: 'tool.requested',
+    sessionId: scope.sessionId,
+    toolCall: call,
+    messageId,
+    needsApproval,
+    ...parts,
+  });
+}
+
+/**
+ * The change a file tool would make, for the approval card; never for a credential file (its
+ * old text is not read to be shown) and never an error (a call the tool will refuse shows none).
+ */
+async function previewDiff(
+  tool: ToolDefinition,
+  args: unknown,
+  access: PathClass | null,
+  folder: string,
+): Promise<ToolDiff | null> {
+  if (!tool.preview || access?.zone === 'credential' || access?.zone === 'data') return null;
+  try {
+    const resolved = access && tool.path ? tool.path.set(args, access.path) : args;
+    return await tool.preview(resolved, { cwd: folder });
+  } catch {
+    return null;
+  }
+}
+
+function isFolder(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+export interface Approval {
+  decision: ApprovalDecision;
+  /** The user was asked (the call's run time leaves the wait out). */
+  waited: boolean;
+  sandbox: SandboxRun | null;
+  /** The rule that made it run or refused it, for its result (meta.rule) and the model. */
+  rule: RuleNote | null;
+}
+
+/**
+ * tool calls → … → approval: the call's facts, the one decision (rules/decide.ts), then the card
+ * when it asks. The call as the model made it, with the gate's rewrite beside it (the card shows both).
+ */
+export async function approve(
+  scope: Turn,
+  messageId: string,
+  call: ToolCall,
+  tool: ToolDefinition,
+  gated: { args: unknown; rewritten: GateRewrite | null },
+  access: PathClass | null,
+  folder: string,
+): Promise<Approval> {
+  const platform = scope.deps.workspace.platform;
+  const facts = callFacts(tool, gated.args, access, folder, platform);
+  const ctx = await decideContext(scope, folder);
+  const decision: Decision = decide(facts, ctx);
+  const gate = gated.rewritten;
+  if (decision.action === 'run') {
+    recordHits(scope, decision.by);
+    announce(scope, messageId, call, false, { gate, access });
+    const sandbox = decision.sandboxed ? await sandboxRun(scope) : null;
+    const rule = decision.by.length > 0 ? ruleNote('allow', decision.by) : null;
+    return { decision: 'approve', waited: false, sandbox, rule };
+  }
+  if (decision.action === 'deny') {
+    const by = decision.by ? [decision.by] : [];
+    recordHits(scope, by);
+    announce(scope, messageId, call, false, { gate, access });
+    return { decision: 'deny', waited: false, sandbox: null, rule: by.length > 0 ? ruleNote('deny', by) : null };
+  }
+  // Worked out only when the user is asked: a call that runs on its own shows its diff once done.
+  const diff = await previewDiff(tool, gated.args, access, folder);
+  const rules = ruleOptions(facts, ctx, decision, access ? isFolder(access.path) : false);
+  const rule = decision.by ? ruleNote(decision.by.decision, [decision.by]) : null;
+  if (decision.by) recordHits(scope, [decision.by]);
+  announce(scope, messageId, call, true, { gate, access, sandbox: decision.why, diff, rules, rule });
+  // Approved on the card: it runs as the card said, outside the sandbox.
+  return { decision: await waitForApproval(scope, call.id), waited: true, sandbox: null, rule: null };
+}
+
+/**
+ * What a call that runs in the sandbox gets: the session's network (its named domains), the
+ * folders the user lets commands read, and the login PATH (its folders under the home are readable).
+ */
+async function sandboxRun(scope: Turn): Promise<SandboxRun | null> {
+  const service = scope.deps.sandbox;
+  if (!service) return null;
   const login = scope.deps.process.loginShell ? await scope.deps.process.loginEnv() : null;
-  const run = await service.run(scope.sessionId, {
+  return service.run(scope.sessionId, {
     domains: scope.sandboxNetwork(),
     homeFolders: scope.settings.sandbox.homeFolders,
     ...(login?.PATH !== undefined ? { loginPath: login.PATH } : {}),
   });
-  return { policy: 'auto', run, why: null };
 }
 
 /** Waits for chat.approve (or the turn's cancel) on one tool call. */

@@ -4,6 +4,8 @@ import type {
   ChatState,
   GateRewrite,
   PendingToolCall,
+  RuleNote,
+  RuleOptions,
   RunningCompaction,
   SessionSummary,
   ToolAccess,
@@ -52,7 +54,7 @@ export class SessionRuntime {
   /** The compaction running now (shown in place by a renderer that reloads meanwhile). */
   compaction: RunningCompaction | null = null;
   /**
-   * Bumped by the routes that write the session's small rows a turn reads (approval overrides,
+   * Bumped by the routes that write the session's small rows a turn reads (permission rules,
    * the sandbox's network switch, the session's instructions): a running turn reads them again.
    */
   rowsVersion = 0;
@@ -72,9 +74,16 @@ export class SessionRuntime {
     messageId: string,
     toolCall: ToolCall,
     needsApproval: boolean,
-    extra: { access?: ToolAccess; gate?: GateRewrite; sandbox?: ToolSandbox; diff?: ToolDiff } = {},
+    extra: {
+      access?: ToolAccess;
+      gate?: GateRewrite;
+      sandbox?: ToolSandbox;
+      diff?: ToolDiff;
+      rules?: RuleOptions;
+      rule?: RuleNote;
+    } = {},
   ): void {
-    const { access, gate, sandbox, diff } = extra;
+    const { access, gate, sandbox, diff, rules, rule } = extra;
     this.pending.set(toolCall.id, {
       toolCall,
       messageId,
@@ -84,6 +93,8 @@ export class SessionRuntime {
       ...(gate ? { gate } : {}),
       ...(sandbox ? { sandbox } : {}),
       ...(diff ? { diff } : {}),
+      ...(rules ? { rules } : {}),
+      ...(rule ? { rule } : {}),
     });
   }
 

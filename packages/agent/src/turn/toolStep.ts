@@ -5,20 +5,18 @@ import {
   formatNotice,
   parseNotice,
   type GateRewrite,
+  type RuleNote,
   type StoredMessage,
-  type ToolAccess,
   type ToolCall,
-  type ToolSandbox,
-  type ToolDiff,
 } from '@threadline/protocol';
 import { attachmentsOf, capFullOutput, truncateToolOutputAsync } from '@threadline/context';
 import type { NewMessage } from '@threadline/store';
 import { parseToolCall, runParsedTool } from '../tools/registry';
 import { TODO_TOOL_NAME } from '../tools/todo';
 import type { TodoItem, ToolContext, ToolDefinition, ToolResult } from '../tools/types';
-import { effectivePolicy, pathPolicy, sandboxedPolicy, waitForApproval } from './approvals';
-import type { ApprovalDecision } from './sessionRuntime';
+import { announce, approve } from './approvals';
 import type { SandboxRun } from '../sandbox/service';
+import { describeRule } from '../rules/describe';
 import type { Turn } from './turn';
 import { gateToolCall } from './gate';
 import { classifyPath, type PathClass } from '../workspace/reach';
@@ -139,6 +137,7 @@ async function resultMessage(
   ranArguments: string | null,
   gate: (GateRewrite & { declined: boolean }) | null,
   approvalWaitMs: number | null,
+  rule: RuleNote | null,
   onTruncated?: (text: string) => string,
 ): Promise<NewMessage> {
   const { settings, profile } = scope;
@@ -159,6 +158,8 @@ async function resultMessage(
   if (ranArguments !== null) meta.ranArguments = ranArguments;
   // Why, for the card after the fact: the folder and its path from memory, and the user's choice.
   if (gate) meta.gate = { target: gate.target, path: gate.path, declined: gate.declined };
+  // The rule that let it run or refused it: its card names it.
+  if (rule) meta.rule = rule;
   return {
     role: 'tool',
     tool_call_id: call.id,
@@ -181,6 +182,7 @@ export async function runToolCall(
   let approvalWaitMs: number | null = null;
   let ranArguments: string | null = null;
   let gate: (GateRewrite & { declined: boolean }) | null = null;
+  let rule: RuleNote | null = null;
   const done = async (
     status: ToolStatus,
     result: ToolResult,
@@ -194,7 +196,18 @@ export async function runToolCall(
       durationMs,
       messages: [
         ...notices,
-        await resultMessage(scope, call, status, result, durationMs, ranArguments, gate, approvalWaitMs, onTruncated),
+        await resultMessage(
+          scope,
+          call,
+          status,
+          result,
+          durationMs,
+          ranArguments,
+          gate,
+          approvalWaitMs,
+          rule,
+          onTruncated,
+        ),
       ],
     };
   };
@@ -218,7 +231,7 @@ export async function runToolCall(
     const content = `Error: no usable working folder: ${place.error}`;
     return done('error', { ok: false, content }, gateNotices(gated.notice, false));
   }
-  let access: PathAccess | null;
+  let access: PathClass | null;
   try {
     access = pathAccess(scope, parsed.tool, gated.args, place.folder);
   } catch (err) {
@@ -232,7 +245,9 @@ export async function runToolCall(
     return done('error', { ok: false, content: refusedText(access.path) }, gateNotices(gated.notice, false));
   }
   const asked = deps.now();
-  const { decision, waited, sandbox } = await approve(scope, messageId, call, parsed.tool, gated, access, place.folder);
+  const approval = await approve(scope, messageId, call, parsed.tool, gated, access, place.folder);
+  const { decision, waited, sandbox } = approval;
+  rule = approval.rule;
   if (waited) {
     // The tool's run time leaves out the time it waited for the user.
     approvalWaitMs = deps.now() - asked;
@@ -244,7 +259,7 @@ export async function runToolCall(
     ranArguments = null;
     gate.declined = true;
     // The original is checked like any call: its path may not reach the data folder either.
-    let originalAccess: PathAccess | null;
+    let originalAccess: PathClass | null;
     try {
       originalAccess = pathAccess(scope, parsed.tool, args, place.folder);
     } catch (err) {
@@ -255,7 +270,7 @@ export async function runToolCall(
     if (originalAccess && parsed.tool.path) args = parsed.tool.path.set(args, originalAccess.path);
   }
   const notices = gateNotices(gated.notice, gate?.declined === true);
-  if (decision === 'deny') return done('denied', { ok: false, content: deniedText(scope, call.id) }, notices);
+  if (decision === 'deny') return done('denied', { ok: false, content: deniedText(scope, call.id, rule) }, notices);
   if (decision === 'aborted')
     return done('aborted', { ok: false, content: 'aborted: the user cancelled the turn' }, notices);
   try {
@@ -287,23 +302,26 @@ export async function runToolCall(
   return done(status, result, notices, (text) => parsed.tool.onTruncated?.(text, args) ?? text);
 }
 
-/** What the model reads for a denied call: the user's own reason when they gave one. */
-function deniedText(scope: Turn, toolCallId: string): string {
+/** What the model reads for a denied call: the user's own reason when they gave one (on the card or in the rule). */
+function deniedText(scope: Turn, toolCallId: string, rule: RuleNote | null): string {
   const reasons = scope.runtime.denyReasons;
   const reason = reasons.get(toolCallId);
   reasons.delete(toolCallId);
+  const byRule = rule?.rules[0];
+  if (byRule) {
+    const why = byRule.reason ? ` The user's reason: ${byRule.reason}` : '';
+    return `denied: a rule the user saved does not allow this call (${describeRule(byRule.match)}).${why}`;
+  }
   return reason
     ? `denied: the user did not allow this tool call and said: ${reason}`
     : 'denied: the user did not allow this tool call';
 }
 
-type PathAccess = PathClass;
-
 /**
  * Where a file tool's path leads. A tool that is not read-only writes its path (write_file, the
  * edit tools): protected paths count for it, by that intent rather than by the tool's name.
  */
-function pathAccess(scope: Turn, tool: ToolDefinition, args: unknown, folder: string): PathAccess | null {
+function pathAccess(scope: Turn, tool: ToolDefinition, args: unknown, folder: string): PathClass | null {
   if (!tool.path) return null;
   const launch = scope.deps.mcp?.launchTargets() ?? [];
   return classifyPath(
@@ -324,81 +342,4 @@ function gateNotices(notice: string | null, declined: boolean): NewMessage[] {
   const parsed = declined ? parseNotice(notice) : null;
   if (parsed?.type === 'gate') content = formatNotice(GATE_NOTICE_PREFIX, { ...parsed.payload, declined: true });
   return [{ role: 'user', content, kind: 'gate_notice', visibility: USER_ONLY }];
-}
-
-/** A call of the step in flight: kept for chat.state and pushed to the renderers. */
-function announce(
-  scope: Turn,
-  messageId: string,
-  call: ToolCall,
-  needsApproval: boolean,
-  gate: GateRewrite | null = null,
-  access: PathAccess | null = null,
-  sandbox: ToolSandbox | null = null,
-  diff: ToolDiff | null = null,
-): void {
-  // The card shows the resolved path only where it is the reason to ask.
-  const shown: ToolAccess | undefined =
-    access && access.zone !== 'inside' && access.zone !== 'data'
-      ? { path: access.path, zone: access.zone, ...(access.reason ? { reason: access.reason } : {}) }
-      : undefined;
-  scope.runtime.requested(messageId, call, needsApproval, {
-    ...(shown ? { access: shown } : {}),
-    ...(gate ? { gate } : {}),
-    ...(sandbox ? { sandbox } : {}),
-    ...(diff ? { diff } : {}),
-  });
-  scope.deps.emit({
-    type: 'tool.requested',
-    sessionId: scope.sessionId,
-    toolCall: call,
-    messageId,
-    needsApproval,
-    ...(shown ? { access: shown } : {}),
-    ...(gate ? { gate } : {}),
-    ...(sandbox ? { sandbox } : {}),
-    ...(diff ? { diff } : {}),
-  });
-}
-
-/**
- * The change a file tool would make, for the approval card; never for a credential file (its
- * old text is not read to be shown) and never an error (a call the tool will refuse shows none).
- */
-async function previewDiff(
-  tool: ToolDefinition,
-  args: unknown,
-  access: PathAccess | null,
-  folder: string,
-): Promise<ToolDiff | null> {
-  if (!tool.preview || access?.zone === 'credential' || access?.zone === 'data') return null;
-  try {
-    const resolved = access && tool.path ? tool.path.set(args, access.path) : args;
-    return await tool.preview(resolved, { cwd: folder });
-  } catch {
-    return null;
-  }
-}
-
-/** The call as the model made it, with the gate's rewrite beside it (the card shows both). */
-async function approve(
-  scope: Turn,
-  messageId: string,
-  call: ToolCall,
-  tool: ToolDefinition,
-  gated: { args: unknown; rewritten: GateRewrite | null },
-  access: PathAccess | null,
-  folder: string,
-): Promise<{ decision: ApprovalDecision; waited: boolean; sandbox: SandboxRun | null }> {
-  let policy = access ? pathPolicy(scope, tool, access.zone) : effectivePolicy(scope, tool);
-  let run: SandboxRun | null = null;
-  let why: ToolSandbox | null = null;
-  if (policy === 'sandboxed') ({ policy, run, why } = await sandboxedPolicy(scope, tool, gated.args));
-  // Worked out only when the user is asked: a call that runs on its own shows its diff once done.
-  const diff = policy === 'ask' ? await previewDiff(tool, gated.args, access, folder) : null;
-  announce(scope, messageId, call, policy === 'ask', gated.rewritten, access, why, diff);
-  if (policy === 'auto') return { decision: 'approve', waited: false, sandbox: run };
-  if (policy === 'deny') return { decision: 'deny', waited: false, sandbox: null };
-  // Approved on the card: it runs as the card said, outside the sandbox.
-  return { decision: await waitForApproval(scope, call.id), waited: true, sandbox: null };
 }

@@ -1,7 +1,7 @@
 import {
   errorMessage,
-  type ApprovalPolicy,
   type ProviderProfile,
+  type Rule,
   type SessionSummary,
   type Settings,
 } from '@threadline/protocol';
@@ -29,7 +29,7 @@ export interface TurnInit {
 /**
  * What one turn (or one piece of work on a session: a manual compaction, the meter) needs, read
  * once when it starts (one store read: turns.load) and the same for all its steps: the session
- * row, the settings, the profile and its client, the session's small rows (approval overrides,
+ * row, the settings, the profile and its client, the session's small rows (permission rules,
  * the sandbox's network switch, the session's own instructions), the MCP servers, the runtime
  * state, and — on first use — the snapshot, the tool registry and the working folder. A setting
  * changed while it runs applies to the next turn; a small row changed by a route, at its next step.
@@ -121,10 +121,10 @@ export class Turn {
     return this.place;
   }
 
-  /** The session's own policy for a tool (approvals.set, "always" on a card), null when it has none. */
-  policyOverride(toolName: string): ApprovalPolicy | null {
+  /** The permission rules that may hold for the session (its own, every folder's and everywhere ones). */
+  storedRules(): readonly Rule[] {
     this.fresh();
-    return this.small.approvals[toolName] ?? null;
+    return this.small.rules;
   }
 
   /** The domains this session's commands may reach (its network switch on: Settings' list), null: off. */

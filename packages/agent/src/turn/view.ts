@@ -91,8 +91,9 @@ export function buildSessionView(turn: Turn): SessionView {
   // reopened session recounts nothing; a large message shows an estimate until counted (turn/counting.ts).
   countNewMessages(deps.store, snap, profile.model);
   const memoryBlock = usesMemoryBlock(settings) ? memoryBlockFor(snap) : null;
-  const shellPolicy = turn.policyOverride('shell') ?? settings.approvalPolicy;
-  const commands = commandsSentence(shellPolicy, deps.sandbox?.current() ?? null, () => turn.sandboxNetwork());
+  const commands = commandsSentence(settings.approvalPolicy, deps.sandbox?.current() ?? null, () =>
+    turn.sandboxNetwork(),
+  );
   const prompt = systemPrompt({
     folder: promptFolder(turn),
     platform: deps.workspace.platform,

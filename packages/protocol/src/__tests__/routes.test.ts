@@ -6,7 +6,7 @@ import {
   ROUTES,
   MAX_INPUT_ISSUES,
   type AppApi,
-  type ApprovalPolicy,
+  type Rule,
   type ChatState,
   type CompactionRecord,
   type McpServerInfo,
@@ -73,7 +73,7 @@ describe('route declarations', () => {
     expectTypeOf<RouteOutput<'messages.list'>>().toEqualTypeOf<StoredMessage[]>();
     expectTypeOf<RouteOutput<'chat.state'>>().toEqualTypeOf<ChatState>();
     expectTypeOf<RouteOutput<'compaction.list'>>().toEqualTypeOf<CompactionRecord[]>();
-    expectTypeOf<RouteOutput<'approvals.set'>>().toEqualTypeOf<Record<string, ApprovalPolicy>>();
+    expectTypeOf<RouteOutput<'rules.list'>>().toEqualTypeOf<Rule[]>();
     expectTypeOf<RouteOutput<'search.messages'>>().toEqualTypeOf<SearchHit[]>();
     expectTypeOf<RouteOutput<'mcp.servers.list'>>().toEqualTypeOf<{ servers: McpServerInfo[] }>();
     expectTypeOf<RouteOutput<'chat.send'>>().toEqualTypeOf<{ accepted: true; userMessageId: string }>();

@@ -3,7 +3,8 @@ import { ATTACHMENT_LIMITS } from '../attachments';
 import { TriggerSchema } from '../compaction';
 import { ToolCallSchema } from '../messages';
 import { GateRewriteSchema } from '../notices';
-import { ApprovalPolicySchema, StrategySchema } from '../settings';
+import { RememberSchema, RuleNoteSchema, RuleOptionsSchema } from '../rules';
+import { StrategySchema } from '../settings';
 import { id, sessionRef, type RouteMap } from './define';
 import { ToolSandboxSchema } from './sandbox';
 
@@ -78,6 +79,10 @@ export const PendingToolCallSchema = z.object({
   sandbox: ToolSandboxSchema.optional(),
   /** The change a file tool would make, shown before the user approves it. */
   diff: ToolDiffSchema.optional(),
+  /** When it asks: the rules its card can save (see `tool.requested`). */
+  rules: RuleOptionsSchema.optional(),
+  /** The rule that decided it: an `ask` rule on a waiting call. */
+  rule: RuleNoteSchema.optional(),
 });
 export type PendingToolCall = z.infer<typeof PendingToolCallSchema>;
 
@@ -104,8 +109,6 @@ export type ChatState = z.infer<typeof ChatStateSchema>;
 /** What every route that starts a turn answers once the user message is stored. */
 export const TurnAcceptedSchema = z.object({ accepted: z.literal(true), userMessageId: z.string() });
 
-const ApprovalPoliciesSchema = z.record(z.string(), ApprovalPolicySchema);
-
 /**
  * Characters chat.send takes. A longer paste is cut by the renderer before it is sent
  * (head and tail, a marker, one sentence to the user); browser mode's body limit fits this.
@@ -117,7 +120,7 @@ export const CHAT_TEXT_MAX = 4_000_000;
  */
 export const MESSAGE_TEXT_KEEP = 1_000_000;
 
-/** Turns: send, cancel, approve, what runs now; and the per-session approval policies. */
+/** Turns: send, cancel, approve, what runs now. */
 export const chatRoutes = {
   'chat.send': {
     /** `attachments`: ids from attachments.add (images go to the model as image parts, texts as text). */
@@ -134,13 +137,16 @@ export const chatRoutes = {
     output: TurnAcceptedSchema,
   },
   'chat.cancel': { input: sessionRef, output: z.object({ cancelled: z.boolean() }) },
-  /** `remember`: the same answer for this tool for the rest of the session (a per-session policy). */
+  /**
+   * `remember`: rules made from the call (the card's `rules` options, possibly narrowed or edited),
+   * saved with the answer as their decision, in the scope chosen; they decide later calls.
+   */
   'chat.approve': {
     input: z.object({
       sessionId: id,
       toolCallId: id,
       decision: z.enum(['approve', 'deny']),
-      remember: z.boolean().optional(),
+      remember: RememberSchema.optional(),
       /** Approve the model's own arguments instead of the gate's rewrite of them. */
       useOriginal: z.boolean().optional(),
       /** With `deny`: the user's reason, which the model reads as the call's result. */
@@ -150,11 +156,4 @@ export const chatRoutes = {
   },
   /** What is running now: for a renderer that (re)loads while a turn runs or waits for approval. */
   'chat.state': { input: sessionRef, output: ChatStateSchema },
-  /** Per-session approval policies by tool name (the policy is per session). */
-  'approvals.list': { input: sessionRef, output: ApprovalPoliciesSchema },
-  /** `policy: null` goes back to the app-wide setting for that tool. */
-  'approvals.set': {
-    input: z.object({ sessionId: id, toolName: z.string().min(1).max(200), policy: ApprovalPolicySchema.nullable() }),
-    output: ApprovalPoliciesSchema,
-  },
 } satisfies RouteMap;

@@ -81,7 +81,7 @@ describe('migrations', () => {
         'provider_profiles',
         'sessions',
         'settings',
-        'tool_approvals',
+        'permission_rules',
         'session_sandbox',
         'tool_processes',
         'mcp_servers',

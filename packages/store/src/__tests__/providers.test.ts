@@ -137,23 +137,6 @@ describe('provider profiles', () => {
   });
 });
 
-describe('tool approvals', () => {
-  it('stores a policy per session and tool', () => {
-    const store = tmp.open();
-    const s = store.sessions.create();
-    expect(store.approvals.list(s.id).shell).toBeUndefined();
-    store.approvals.set(s.id, 'shell', 'auto');
-    store.approvals.set(s.id, 'write_file', 'deny');
-    store.approvals.set(s.id, 'shell', 'ask');
-    expect(store.approvals.list(s.id)).toEqual({ shell: 'ask', write_file: 'deny' });
-    expect(() => store.approvals.set(s.id, 'shell', 'sometimes' as 'ask')).toThrow(StoreError);
-    expect(() => store.approvals.set('nope', 'shell', 'ask')).toThrow(/does not exist/);
-    store.approvals.remove(s.id, 'shell');
-    expect(store.approvals.list(s.id)).toEqual({ write_file: 'deny' });
-    expect(store.approvals.list(s.id).shell).toBeUndefined();
-  });
-});
-
 describe('the window learned from the provider (issue 22)', () => {
   it('is stored smaller than the profile window, survives a reopen, is kept by an edit and undone by null', () => {
     const store = tmp.open({ allowPlaintextKeys: true });

@@ -7,6 +7,7 @@ import { useTempDir } from './helpers';
 
 /** The migration that brought the sandbox: found by its table, not by its number (the lead renumbers). */
 const SANDBOX_VERSION = MIGRATIONS.find((m) => m.sql.includes('CREATE TABLE session_sandbox'))!.version;
+const RULES_VERSION = MIGRATIONS.find((m) => m.sql.includes('CREATE TABLE permission_rules'))!.version;
 
 describe('session sandbox settings and the sandboxed policy', () => {
   const tmp = useTempDir();
@@ -29,13 +30,6 @@ describe('session sandbox settings and the sandboxed policy', () => {
     expect(store.sessionSandbox.network(b.id)).toBe(false);
   });
 
-  it('stores `sandboxed` as a per-session policy', () => {
-    const store = tmp.open();
-    const s = store.sessions.create('s');
-    store.approvals.set(s.id, 'shell', 'sandboxed');
-    expect(store.approvals.list(s.id)).toEqual({ shell: 'sandboxed' });
-  });
-
   it('keeps the approval rows of an older database through the rebuild of their table', () => {
     const file = join(tmp.dir(), 'old.db');
     const db = new Database(file);
@@ -44,12 +38,12 @@ describe('session sandbox settings and the sandboxed policy', () => {
     db.prepare("INSERT INTO sessions (id, title, created_at, updated_at) VALUES ('s1', 't', 1, 1)").run();
     db.prepare("INSERT INTO tool_approvals VALUES ('s1', 'shell', 'auto', 5), ('s1', 'write_file', 'deny', 6)").run();
     expect(() => db.prepare("INSERT INTO tool_approvals VALUES ('s1', 'x', 'sandboxed', 7)").run()).toThrow(/CHECK/);
+    // The rows outlive the rebuild of their table (version 11), until they become rules (version 21).
+    migrate(db, RULES_VERSION - 1);
+    expect(db.prepare('SELECT tool_name, policy FROM tool_approvals ORDER BY tool_name').all()).toEqual([
+      { tool_name: 'shell', policy: 'auto' },
+      { tool_name: 'write_file', policy: 'deny' },
+    ]);
     db.close();
-    const store = tmp.open({ file });
-    expect(store.approvals.list('s1')).toEqual({ shell: 'auto', write_file: 'deny' });
-    store.approvals.set('s1', 'shell', 'sandboxed');
-    expect(store.turns.rows('s1').approvals.shell).toBe('sandboxed');
-    store.sessions.delete('s1');
-    expect(store.approvals.list('s1')).toEqual({});
   });
 });

@@ -64,7 +64,10 @@ describe('sessions', () => {
         ],
         snapshot: { content: 'snap', factCount: 0 },
       });
-      store.approvals.set(s.id, 'shell', 'auto');
+      store.rules.add(
+        { decision: 'allow', match: { kind: 'tool', tool: 'x' }, scope: { kind: 'session', sessionId: s.id } },
+        { kind: 'settings' },
+      );
     }
     store.sessions.delete(gone.id);
     expect(() => store.sessions.delete(gone.id)).toThrow(/does not exist/);
@@ -78,7 +81,7 @@ describe('sessions', () => {
       'memory_candidates',
       'memory_snapshots',
       'memory_edit_log',
-      'tool_approvals',
+      'permission_rules',
     ]) {
       const bySession = db.prepare(`SELECT session_id AS s, count(*) AS n FROM ${table} GROUP BY session_id`).all();
       expect(bySession, table).toEqual([{ s: keep.id, n: expect.any(Number) }]);

@@ -28,7 +28,10 @@ describe("a turn's reads and writes (turns)", () => {
       contextWindow: 8000,
       apiKey: 'key-b',
     });
-    store.approvals.set(s.id, 'shell', 'auto');
+    const rule = store.rules.add(
+      { decision: 'allow', match: { kind: 'tool', tool: 'x' }, scope: { kind: 'session', sessionId: s.id } },
+      { kind: 'settings' },
+    );
     store.sessions.setSystemPrompt(s.id, 'Only SQL.');
     store.sessionSandbox.setNetwork(s.id, true);
     store.usage.setPrice(active.id, 'm-a', { input: 1, cachedInput: 0.5, output: 2 });
@@ -54,7 +57,7 @@ describe("a turn's reads and writes (turns)", () => {
       // Not asked for: not decrypted.
       secret: null,
       mcpServers: [],
-      rows: { approvals: { shell: 'auto' }, systemPrompt: 'Only SQL.', sandboxNetwork: true },
+      rows: { rules: [rule], systemPrompt: 'Only SQL.', sandboxNetwork: true },
     });
     // What the session's cost is worked out from, in one read (kept by the runtime, not per turn).
     expect(store.usage.calls(s.id)).toEqual({

@@ -4,6 +4,7 @@
 import type Database from 'better-sqlite3';
 import { RECOUNT_SQL } from '../repos/messages';
 import { packOutput } from './outputCodec';
+import { migrateApprovalsToRules, V21_RULES } from './rulesMigration';
 
 export interface Migration {
   version: number;
@@ -561,6 +562,12 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   { version: 18, description: 'attachment thumbnails, attachments by age', sql: V18_ATTACHMENT_THUMBS },
   { version: 19, description: 'checkpoints whose changes were overwritten', sql: V19_CHECKPOINT_STATES },
   { version: 20, description: 'project memory across sessions', sql: V20_PROJECT_MEMORY },
+  {
+    version: 21,
+    description: 'permission rules (per-session approvals become rules)',
+    sql: V21_RULES,
+    run: migrateApprovalsToRules,
+  },
 ]);
 
 /** The schema version this code writes. */

@@ -1,10 +1,10 @@
 // What one turn reads once (the session's small rows, in one read transaction) and what its steps
 // store together (a step's messages, its model call, the memory refresh of what they say).
-import type { ApprovalPolicy, StoredMessage } from '@threadline/protocol';
+import type { StoredMessage } from '@threadline/protocol';
 import {
   StoreError,
-  type ApprovalsRepo,
   type McpServersRepo,
+  type RulesRepo,
   type MemoryRepo,
   type ProvidersRepo,
   type SessionSandboxRepo,
@@ -22,7 +22,7 @@ export interface TurnsRepoParts {
   messages: MessagesRepo;
   settings: SettingsRepo;
   providers: ProvidersRepo;
-  approvals: ApprovalsRepo;
+  rules: RulesRepo;
   sessionSandbox: SessionSandboxRepo;
   mcpServers: McpServersRepo;
   usage: UsageRepo;
@@ -38,9 +38,8 @@ export function createTurnsRepo(ctx: RepoContext, parts: TurnsRepoParts): TurnsR
   const rows = (sessionId: string): TurnRows['rows'] => {
     const prompt = promptGet.get(sessionId);
     if (!prompt) throw new StoreError('not_found', `Session ${sessionId} does not exist.`);
-    const approvals: Record<string, ApprovalPolicy> = parts.approvals.list(sessionId);
     return {
-      approvals,
+      rules: parts.rules.forSession(sessionId),
       systemPrompt: prompt.system_prompt,
       sandboxNetwork: parts.sessionSandbox.network(sessionId),
     };

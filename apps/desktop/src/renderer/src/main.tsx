@@ -7,6 +7,7 @@ import './styles/panels.css';
 import './styles/conversation.css';
 import './styles/layout.css';
 import './styles/tools.css';
+import './styles/rules.css';
 import './styles/memory.css';
 import { App } from './App';
 

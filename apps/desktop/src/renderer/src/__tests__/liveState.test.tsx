@@ -1,8 +1,17 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import i18n from '../i18n';
-import { ERROR_NOTICE_PREFIX, formatNotice, type ChatState } from '@threadline/protocol';
+import {
+  ERROR_NOTICE_PREFIX,
+  formatNotice,
+  type ChatState,
+  type Rule,
+  type RuleMatch,
+  type RuleNote,
+  type RuleOptions,
+} from '@threadline/protocol';
 import { ToolCallCard } from '../components/ToolCallCard';
+import { SessionRules } from '../components/SessionRules';
 import { MessageRow } from '../components/MessageRow';
 import { errorNoticeText, reasonText } from '../lib/reasons';
 import { connectEvents, createAppStore, useAppStore } from '../store';
@@ -131,50 +140,156 @@ describe('tool card', () => {
   });
 });
 
-describe('per-session approvals', () => {
+describe('rules on an approval card', () => {
   afterEach(cleanup);
-  it('"Always in this session" approves with remember and the header shows the policy, which can be undone', async () => {
-    const list: Record<string, 'auto'> = {};
+  const options: RuleOptions = {
+    parts: [
+      {
+        options: [
+          { kind: 'command', tool: 'shell', words: ['ls', '~/Desktop'], more: false, sandbox: 'also_outside' },
+          { kind: 'command', tool: 'shell', words: ['ls'], more: true, sandbox: 'also_outside' },
+        ],
+        preferred: 1,
+      },
+    ],
+    folder: '/home/u/Threadline',
+  };
+  const saved = (decision: 'allow' | 'deny', match: RuleMatch): Rule => ({
+    id: 'r1',
+    decision,
+    match,
+    scope: { kind: 'folder', folder: '/home/u/Threadline' },
+    reason: null,
+    origin: { kind: 'card', sessionId: 's1', sessionTitle: 'First', toolCallId: 'c1' },
+    createdAt: 1,
+    updatedAt: 1,
+    hits: 0,
+    lastHitAt: null,
+  });
+
+  it('"Allow … in this folder" saves the match chosen; the header lists it and revokes it', async () => {
+    let rules: Rule[] = [];
     const fake = createFakeBridge({
       'chat.approve': (i) => {
-        if (i.remember) list.shell = 'auto';
+        const remember = i.remember as { matches: RuleMatch[] } | undefined;
+        if (remember) rules = [saved('allow', remember.matches[0]!)];
+        fake.emit({ type: 'rules.changed' });
         return { ok: true };
       },
-      'approvals.list': () => ({ ...list }),
-      'approvals.set': () => {
-        delete list.shell;
-        return { ...list };
+      'rules.list': () => rules,
+      'rules.remove': () => {
+        rules = [];
+        fake.emit({ type: 'rules.changed' });
+        return { removed: true };
       },
     });
     setBridge(fake.bridge);
+    connectEvents(useAppStore);
     useAppStore.setState(
       seed({
-        tools: { c1: { sessionId: 's1', status: 'waiting', needsApproval: true, durationMs: null } },
+        tools: {
+          c1: { sessionId: 's1', status: 'waiting', needsApproval: true, durationMs: null, rules: options },
+        },
         busy: { s1: true },
-        approvals: {},
+        rules: { s1: [] },
       }),
     );
-    const { SessionApprovals } = await import('../components/SessionApprovals');
     render(
       <>
-        <SessionApprovals sessionId="s1" />
+        <SessionRules sessionId="s1" />
         <ToolCallCard sessionId="s1" call={call} result={null} />
       </>,
     );
+    // Each choice says what the rule will match; the wider one is offered first.
+    const select = screen.getByTestId('remember-match') as HTMLSelectElement;
+    expect([...select.options].map((o) => o.textContent)).toEqual([
+      'shell: ls ~/Desktop (exactly), inside or outside the sandbox',
+      'shell: ls … (with any arguments), inside or outside the sandbox',
+    ]);
+    expect(select.value).toBe('1');
+    expect(screen.getByTestId('remember-allow').textContent).toBe('Allow in this session');
     await act(async () => {
-      fireEvent.click(screen.getByTestId('approve-always'));
+      fireEvent.click(screen.getByTestId('remember-scope-folder'));
+    });
+    expect(screen.getByTestId('remember-allow').textContent).toBe('Allow in this folder');
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('remember-allow'));
     });
     expect(fake.calls.find((c) => c.route === 'chat.approve')?.input).toEqual({
       sessionId: 's1',
       toolCallId: 'c1',
       decision: 'approve',
-      remember: true,
+      remember: { scope: 'folder', matches: [options.parts[0]!.options[1]] },
     });
-    expect(screen.getByTestId('session-approvals').textContent).toContain('shell runs without asking');
     await act(async () => {
-      fireEvent.click(screen.getByRole('button', { name: 'Use the app-wide approval setting for shell again' }));
+      fireEvent.click(await screen.findByTestId('session-rules'));
     });
-    expect(screen.queryByTestId('session-approvals')).toBeNull();
+    expect(screen.getByTestId('session-rule').textContent).toContain('shell: ls … (with any arguments)');
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('session-rule-revoke'));
+    });
+    expect(fake.calls.some((c) => c.route === 'rules.remove')).toBe(true);
+    await vi.waitFor(() => expect(screen.queryByTestId('session-rules')).toBeNull());
+  });
+
+  it('offers no allow where a floor stands, and says why; a deny rule still can be saved, with its reason', async () => {
+    const fake = createFakeBridge({ 'chat.approve': () => ({ ok: true }) });
+    setBridge(fake.bridge);
+    useAppStore.setState(
+      seed({
+        tools: {
+          c1: {
+            sessionId: 's1',
+            status: 'waiting',
+            needsApproval: true,
+            durationMs: null,
+            rules: { ...options, blocked: 'leave_sandbox' },
+          },
+        },
+        busy: { s1: true },
+      }),
+    );
+    render(<ToolCallCard sessionId="s1" call={call} result={null} />);
+    expect(screen.queryByTestId('remember-allow')).toBeNull();
+    expect(screen.getByTestId('remember-blocked').textContent).toMatch(/one command at a time/);
+    fireEvent.change(screen.getByTestId('remember-reason'), { target: { value: 'not on this machine' } });
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('remember-deny'));
+    });
+    expect(fake.calls.find((c) => c.route === 'chat.approve')?.input).toMatchObject({
+      decision: 'deny',
+      reason: 'not on this machine',
+      remember: { scope: 'session' },
+    });
+  });
+
+  it('a call that ran or was refused because of a rule names it on its card', () => {
+    const note: RuleNote = {
+      decision: 'deny',
+      rules: [
+        { id: 'r1', match: options.parts[0]!.options[1]!, scope: { kind: 'everywhere' }, reason: 'Use the trash.' },
+      ],
+    };
+    render(
+      <ToolCallCard
+        sessionId="s1"
+        call={call}
+        result={msg({
+          id: 't1',
+          seq: 3,
+          role: 'tool',
+          tool_call_id: 'c1',
+          content: 'denied',
+          meta: { status: 'denied', rule: note },
+        })}
+      />,
+    );
+    fireEvent.click(screen.getByRole('button', { expanded: false }));
+    const line = screen.getByTestId('tool-rule');
+    expect(line.dataset.decision).toBe('deny');
+    expect(line.textContent).toContain('Refused by a rule');
+    expect(line.textContent).toContain('shell: ls …');
+    expect(line.textContent).toContain('Use the trash.');
   });
 });
 

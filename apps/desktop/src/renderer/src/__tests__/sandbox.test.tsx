@@ -82,7 +82,7 @@ describe('NetworkSwitch (chat header)', () => {
 });
 
 describe('ToolCallCard leaving the sandbox', () => {
-  it('says it runs outside the sandbox and offers no "always"', async () => {
+  it('says it runs outside the sandbox and offers no rule that allows it', async () => {
     const call = {
       id: 'c9',
       type: 'function' as const,
@@ -100,13 +100,24 @@ describe('ToolCallCard leaving the sandbox', () => {
             call,
             messageId: 'm1',
             sandbox: { state: 'outside_requested' },
+            rules: {
+              parts: [
+                {
+                  options: [{ kind: 'command', tool: 'shell', words: ['touch'], more: true, sandbox: 'also_outside' }],
+                  preferred: 0,
+                },
+              ],
+              blocked: 'leave_sandbox',
+              folder: '/home/u/Threadline',
+            },
           },
         },
       }),
     );
     render(<ToolCallCard sessionId="s1" call={call} result={null} />);
     expect(screen.getByTestId('tool-sandbox').textContent).toMatch(/Runs OUTSIDE the sandbox/);
-    expect(screen.queryByTestId('approve-always')).toBeNull();
-    expect(screen.getByRole('button', { name: 'Approve' })).toBeTruthy();
+    expect(screen.queryByTestId('remember-allow')).toBeNull();
+    expect(screen.getByTestId('remember-blocked').textContent).toMatch(/one command at a time/);
+    expect(screen.getByRole('button', { name: 'Allow once' })).toBeTruthy();
   });
 });

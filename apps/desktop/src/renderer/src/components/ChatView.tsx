@@ -5,7 +5,7 @@ import { ExportMenu } from './ExportMenu';
 import { FolderButton } from './FolderButton';
 import { NetworkSwitch } from './NetworkSwitch';
 import { InstructionsChip } from './InstructionsChip';
-import { SessionApprovals } from './SessionApprovals';
+import { SessionRules } from './SessionRules';
 import { IconMemory, IconPlus, IconSidebar } from './Icons';
 import { InboxBadge, useInboxCount } from './InboxBadge';
 import { MessageList } from './MessageList';
@@ -93,7 +93,7 @@ export function ChatView() {
         <span className="spacer" />
         <ModelSwitcher sessionId={sessionId} />
         <NetworkSwitch key={`network-${sessionId}`} sessionId={sessionId} />
-        <SessionApprovals sessionId={sessionId} />
+        <SessionRules sessionId={sessionId} />
         <ExportMenu sessionId={sessionId} />
         <button
           type="button"

@@ -12,7 +12,7 @@ export function DenyControl({ sessionId, toolCallId }: { sessionId: string; tool
   const [asking, setAsking] = useState(false);
   const [reason, setReason] = useState('');
   const input = useRef<HTMLInputElement>(null);
-  const deny = (why?: string) => void approve(sessionId, toolCallId, 'deny', false, false, why);
+  const deny = (why?: string) => void approve(sessionId, toolCallId, 'deny', why ? { reason: why } : {});
 
   if (!asking)
     return (

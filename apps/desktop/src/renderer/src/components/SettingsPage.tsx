@@ -10,6 +10,7 @@ import { LanguageSwitch } from './LanguageSwitch';
 import { McpSettings } from './McpSettings';
 import { ProviderForm } from './ProviderForm';
 import { ReachSettings } from './ReachSettings';
+import { RulesSettings } from './RulesSettings';
 import { UsageSettings } from './UsageSettings';
 import { SandboxState } from './SandboxState';
 import { CustomInstructionsSetting } from './CustomInstructionsSetting';
@@ -20,7 +21,7 @@ import { SettingField, type SettingsPartProps } from './form/SettingField';
 import { useApplySettings } from '../hooks/useApplySettings';
 
 type Tab = SettingsTab;
-const TABS: Tab[] = ['general', 'providers', 'context', 'tools', 'usage'];
+const TABS: Tab[] = ['general', 'providers', 'context', 'tools', 'rules', 'usage'];
 const LEVELS: VisibilityLevel[] = ['off', 'brief', 'debug'];
 
 function General() {
@@ -341,6 +342,7 @@ export function SettingsPage() {
         {tab === 'providers' && <Providers editActive={opened === 'providers'} />}
         {tab === 'context' && <Context />}
         {tab === 'tools' && <McpSettings />}
+        {tab === 'rules' && <RulesSettings />}
         {tab === 'usage' && <UsageSettings />}
       </div>
     </div>

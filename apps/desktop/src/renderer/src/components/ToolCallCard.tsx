@@ -10,6 +10,8 @@ import { CopyButton } from './CopyButton';
 import { headlineOf, reveal } from '../lib/reveal';
 import { DenyControl } from './DenyControl';
 import { DiffView, diffOf } from './DiffView';
+import { RememberRule } from './RememberRule';
+import { RuleLine, ruleNoteOf } from './RuleLine';
 
 const PREVIEW_LINES = 12;
 const PREVIEW_CHARS = 1500;
@@ -171,6 +173,8 @@ export function ToolCallCard({ sessionId, call, result }: Props) {
   // The change a file tool made (its result), or would make (the approval card, before it runs).
   const resultDiff = useMemo(() => diffOf(result?.meta), [result]);
   const diff = resultDiff ?? (!result ? (state?.diff ?? null) : null);
+  // The rule that decided it: in its result once it ran or was refused, on the live state while it asks.
+  const rule = ruleNoteOf(result?.meta) ?? (!result ? (state?.rule ?? null) : null);
 
   return (
     <div className={`tool-card status-${status}`} data-testid="tool-card" data-status={status}>
@@ -260,6 +264,7 @@ export function ToolCallCard({ sessionId, call, result }: Props) {
               </span>
             </div>
           )}
+          {rule && <RuleLine note={rule} waiting={status === 'waiting'} />}
           {status === 'waiting' && state?.sandbox && (
             <div className={`tool-access tool-sandbox sandbox-${state.sandbox.state}`} data-testid="tool-sandbox">
               <IconAlert />
@@ -277,6 +282,7 @@ export function ToolCallCard({ sessionId, call, result }: Props) {
                 type="button"
                 className="btn btn-primary"
                 onClick={() => void approve(sessionId, call.id, 'approve')}
+                data-testid="approve"
               >
                 {t('tool.approve')}
               </button>
@@ -285,26 +291,17 @@ export function ToolCallCard({ sessionId, call, result }: Props) {
                   type="button"
                   className="btn"
                   title={t('tool.gate.runOriginalHint')}
-                  onClick={() => void approve(sessionId, call.id, 'approve', false, true)}
+                  onClick={() => void approve(sessionId, call.id, 'approve', { useOriginal: true })}
                   data-testid="approve-original"
                 >
                   {t('tool.gate.runOriginal')}
                 </button>
               )}
-              {/* Leaving the sandbox is approved one command at a time (the runtime ignores "always" too). */}
-              {state?.sandbox?.state !== 'outside_requested' && (
-                <button
-                  type="button"
-                  className="btn"
-                  title={t('tool.alwaysHint', { name: call.function.name })}
-                  onClick={() => void approve(sessionId, call.id, 'approve', true)}
-                  data-testid="approve-always"
-                >
-                  {t('tool.approveAlways')}
-                </button>
-              )}
               <DenyControl sessionId={sessionId} toolCallId={call.id} />
             </div>
+          )}
+          {status === 'waiting' && state?.rules && (
+            <RememberRule sessionId={sessionId} toolCallId={call.id} options={state.rules} />
           )}
           {result && (
             <>

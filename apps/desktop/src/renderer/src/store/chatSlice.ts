@@ -77,6 +77,7 @@ export function cutPaste(text: string): string {
 export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, get) => ({
   streaming: {},
   tools: {},
+  rulesVersion: 0,
 
   enqueue(sessionId, text, attachments = []) {
     const trimmed = text.trim();
@@ -119,7 +120,7 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
     const later = (sessionOf(get(), sessionId).messages ?? []).filter((m) => m.seq > lastSeq && !fetched.has(m.id));
     set({ tools });
     patchChat(get, sessionId, { messages: later.length ? [...sorted, ...later] : sorted });
-    await Promise.all([get().loadChatState(sessionId), get().loadApprovals(sessionId)]);
+    await Promise.all([get().loadChatState(sessionId), get().loadRules(sessionId)]);
   },
 
   async loadChatState(sessionId) {
@@ -162,6 +163,8 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
         ...(p.diff ? { diff: p.diff } : {}),
         ...(p.gate ? { gate: p.gate } : {}),
         ...(p.sandbox ? { sandbox: p.sandbox } : {}),
+        ...(p.rules ? { rules: p.rules } : {}),
+        ...(p.rule ? { rule: p.rule } : {}),
       };
     }
     set({ tools: state.busy ? tools : withoutUncommitted(tools, sessionId, stored), streaming });
@@ -216,21 +219,21 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
     }
   },
 
-  async loadApprovals(sessionId) {
-    const list = await call('approvals.list', { sessionId }).catch(() => null);
-    if (list) patchChat(get, sessionId, { approvals: list });
+  async loadRules(sessionId) {
+    const list = await call('rules.list', { sessionId }).catch(() => null);
+    if (list) patchChat(get, sessionId, { rules: list });
   },
 
-  async setApproval(sessionId, toolName, policy) {
+  async revokeRule(id) {
     try {
-      const list = await call('approvals.set', { sessionId, toolName, policy });
-      patchChat(get, sessionId, { approvals: list });
+      await call('rules.remove', { id });
     } catch (err) {
       get().showToast(errMessage(err));
     }
   },
 
-  async approve(sessionId, toolCallId, decision, remember = false, useOriginal = false, reason) {
+  async approve(sessionId, toolCallId, decision, opts = {}) {
+    const { remember, useOriginal, reason } = opts;
     const prev = get().tools[toolCallId];
     set({
       tools: {
@@ -253,10 +256,11 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
         ...(useOriginal ? { useOriginal } : {}),
         ...(decision === 'deny' && reason?.trim() ? { reason: reason.trim() } : {}),
       });
-      if (remember) await get().loadApprovals(sessionId);
+      return true;
     } catch (err) {
       if (prev) set({ tools: { ...get().tools, [toolCallId]: prev } });
       get().showToast(errMessage(err));
+      return false;
     }
   },
 
@@ -381,9 +385,18 @@ export const chatEvents: SliceEvents = (get, set) => {
               ...(e.gate ? { gate: e.gate } : {}),
               ...(e.sandbox ? { sandbox: e.sandbox } : {}),
               ...(e.diff ? { diff: e.diff } : {}),
+              ...(e.rules ? { rules: e.rules } : {}),
+              ...(e.rule ? { rule: e.rule } : {}),
             },
           },
         });
+        return;
+      }
+      case 'rules.changed': {
+        set({ rulesVersion: get().rulesVersion + 1 });
+        // The rules in force for every open session may have changed (a folder or everywhere rule).
+        for (const id of Object.keys(get().bySession))
+          if (sessionOf(get(), id).rules !== undefined) void get().loadRules(id);
         return;
       }
       case 'tool.finished':

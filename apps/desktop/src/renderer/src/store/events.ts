@@ -20,7 +20,13 @@ export function createEventHandler(
   return (e) => {
     // Anything but a delta changes the live state a chat.state answer in flight describes.
     // (memory.updated and project.updated change none of it.)
-    if (e.type !== 'message.delta' && e.type !== 'memory.updated' && e.type !== 'project.updated' && e.sessionId)
+    if (
+      e.type !== 'message.delta' &&
+      e.type !== 'memory.updated' &&
+      e.type !== 'project.updated' &&
+      'sessionId' in e &&
+      e.sessionId
+    )
       get().bumpLiveEpoch(e.sessionId);
     for (const apply of slices) apply(e);
   };

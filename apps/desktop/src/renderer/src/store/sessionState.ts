@@ -8,7 +8,7 @@ export const CHAT_SESSION: Readonly<ChatSessionState> = {
   error: null,
   retrying: null,
   liveEpoch: 0,
-  approvals: undefined,
+  rules: undefined,
   reloadAfterTurn: false,
 };
 

@@ -1,7 +1,10 @@
 import type { ConnectionState } from '../transport';
 import type {
   AppEvent,
-  ApprovalPolicy,
+  Remember,
+  Rule,
+  RuleNote,
+  RuleOptions,
   ToolSandbox,
   CompactionRecord,
   ContextUsage,
@@ -44,6 +47,10 @@ export interface ToolState {
   sandbox?: ToolSandbox;
   /** The change a file tool would make, shown on the approval card before it is applied. */
   diff?: ToolDiff;
+  /** The rules the approval card can save, built by the runtime from the call. */
+  rules?: RuleOptions;
+  /** The rule that made it ask (an ask rule, or a deny rule that may apply). */
+  rule?: RuleNote;
 }
 
 /** A compaction running now, shown in place where its divider will be. */
@@ -118,8 +125,8 @@ export interface ChatSessionState {
    * "busy: true" after the turn's end would leave the session stuck.
    */
   liveEpoch: number;
-  /** Approval policies by tool name; undefined until loaded. */
-  approvals: Record<string, ApprovalPolicy> | undefined;
+  /** The permission rules in force for the session (its own, its folder's, everywhere); undefined until loaded. */
+  rules: Rule[] | undefined;
   /** The branch changed while a turn runs: reloaded when it ends (versions come with the list). */
   reloadAfterTurn: boolean;
 }
@@ -132,6 +139,8 @@ export interface ChatSlice {
   streaming: Record<string, StreamingMessage>;
   /** Tool calls by call id. */
   tools: Record<string, ToolState>;
+  /** Moved by every `rules.changed` event: Settings → Rules reads the list again. */
+  rulesVersion: number;
   bumpLiveEpoch(sessionId: string): void;
   loadMessages(sessionId: string): Promise<void>;
   /** The running turn's live state (busy, streamed text, pending tool calls) from the host. */
@@ -140,20 +149,19 @@ export interface ChatSlice {
   send(sessionId: string, text: string, attachments?: string[]): Promise<boolean>;
   cancel(sessionId: string): Promise<void>;
   /**
-   * `remember`: the same answer for this tool for the rest of the session. `useOriginal`: run the
-   * model's own arguments rather than the gate's rewrite.
+   * Answers a card. `remember`: rules made from the call, with this answer, in a scope.
+   * `useOriginal`: run the model's own arguments rather than the gate's rewrite. `reason` (with
+   * deny): what the model reads as the tool's result, and a remembered rule's reason.
    */
   approve(
     sessionId: string,
     toolCallId: string,
     decision: 'approve' | 'deny',
-    remember?: boolean,
-    useOriginal?: boolean,
-    /** With deny: why, which is what the model reads as the tool's result. */
-    reason?: string,
-  ): Promise<void>;
-  loadApprovals(sessionId: string): Promise<void>;
-  setApproval(sessionId: string, toolName: string, policy: ApprovalPolicy | null): Promise<void>;
+    opts?: { remember?: Remember; useOriginal?: boolean; reason?: string },
+  ): Promise<boolean>;
+  loadRules(sessionId: string): Promise<void>;
+  /** Revokes a rule (the header's list, Settings). */
+  revokeRule(id: string): Promise<void>;
   /** Again after an error: the same stored request (chat.retry), or the refused text resent. */
   retry(sessionId: string): Promise<void>;
   /** A new version of an earlier user message, answered on its own branch. */
@@ -209,7 +217,7 @@ export interface SettingsSlice {
 }
 
 export type Panel = 'none' | 'settings' | 'memory';
-export type SettingsTab = 'general' | 'providers' | 'context' | 'tools' | 'usage';
+export type SettingsTab = 'general' | 'providers' | 'context' | 'tools' | 'rules' | 'usage';
 
 export interface UiSlice {
   /**
