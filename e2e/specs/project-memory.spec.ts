@@ -1,6 +1,6 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { test, expect, type Stack } from '../fixtures';
 import { AppPage, type Lang, type Theme } from '../pages/AppPage';
 
@@ -28,12 +28,24 @@ test.use({
         reply: { content: 'The project memory says: tests run with npm test.' },
       },
       { match: { lastUserIncludes: 'what do you know' }, reply: { content: 'Nothing about this project yet.' } },
+      {
+        match: { lastUserIncludes: 'which files', systemIncludes: 'src/app.ts' },
+        reply: { content: 'I know src/app.ts.' },
+      },
+      { match: { lastUserIncludes: 'which files' }, reply: { content: 'No file known.' } },
     ],
     defaultReply: { content: 'Noted.' },
   },
 });
 
 test.describe.configure({ timeout: 300_000 });
+
+const LOOKS: [Lang, Theme][] = [
+  ['en', 'light'],
+  ['en', 'dark'],
+  ['zh-CN', 'light'],
+  ['zh-CN', 'dark'],
+];
 
 /** A project folder with a test script and a source file, beside the stack's data folder. */
 function projectFolder(stack: Stack): string {
@@ -59,6 +71,36 @@ async function openSession(page: Page, app: AppPage, title: string): Promise<voi
   if (!(await app.session(title).first().isVisible())) await page.getByTestId('sidebar-toggle').click();
   await app.session(title).first().locator('.session-main').click();
   await expect(page.getByTestId('chat-title')).toHaveText(title);
+}
+
+/** The Memory panel open on its project tab. */
+async function projectTab(page: Page): Promise<Locator> {
+  const panel = page.getByTestId('memory-panel');
+  if ((await panel.count()) === 0) await page.getByTestId('open-memory').click();
+  await panel.getByTestId('memory-tab-project').click();
+  return panel;
+}
+
+/** The project tab in every language and theme, at each width, once `ready` is visible; then English, light, 1280 px. */
+async function shotEveryLook(
+  page: Page,
+  app: AppPage,
+  name: string,
+  widths: readonly number[],
+  ready: (panel: Locator) => Locator,
+): Promise<void> {
+  for (const [lang, theme] of LOOKS) {
+    await app.setLook(lang, theme);
+    const panel = await projectTab(page);
+    for (const width of widths) {
+      await page.setViewportSize({ width, height: 800 });
+      await expect(ready(panel)).toBeVisible();
+      await app.shot(`${name}-${width}`, lang, theme);
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+  }
+  await app.setLook('en', 'light');
+  await projectTab(page);
 }
 
 test('the project inbox and panel: accept and reject by keyboard, the next session knows', async ({ page, stack }) => {
@@ -91,25 +133,7 @@ test('the project inbox and panel: accept and reject by keyboard, the next sessi
   await expect(inbox.nth(2)).toContainText('always run npm test');
   await expect(inbox.nth(3)).toContainText('We use tabs');
 
-  for (const [lang, theme] of [
-    ['en', 'light'],
-    ['en', 'dark'],
-    ['zh-CN', 'light'],
-    ['zh-CN', 'dark'],
-  ] as [Lang, Theme][]) {
-    await app.setLook(lang, theme);
-    if ((await panel.count()) === 0) await page.getByTestId('open-memory').click();
-    await panel.getByTestId('memory-tab-project').click();
-    for (const width of [1280, 640]) {
-      await page.setViewportSize({ width, height: 800 });
-      await expect(panel.getByTestId('project-inbox')).toBeVisible();
-      await app.shot(`project-inbox-${width}`, lang, theme);
-    }
-    await page.setViewportSize({ width: 1280, height: 800 });
-  }
-  await app.setLook('en', 'light');
-  if ((await panel.count()) === 0) await page.getByTestId('open-memory').click();
-  await panel.getByTestId('memory-tab-project').click();
+  await shotEveryLook(page, app, 'project-inbox', [1280, 640], (p) => p.getByTestId('project-inbox'));
 
   // By keyboard: the first row (the command) accepted with A; focus moves to the next row.
   const rows = panel.getByTestId('project-inbox-item');
@@ -141,15 +165,18 @@ test('the project inbox and panel: accept and reject by keyboard, the next sessi
   await expect(panel.getByTestId('project-group-path')).toContainText('src/app.ts');
   await expect(panel.getByTestId('project-group-instruction')).toContainText('always run npm test');
   await expect(panel).not.toContainText('We use tabs');
-  for (const [lang, theme] of [
-    ['en', 'light'],
-    ['zh-CN', 'dark'],
-  ] as [Lang, Theme][]) {
-    await app.setLook(lang, theme);
-    if ((await panel.count()) === 0) await page.getByTestId('open-memory').click();
-    await panel.getByTestId('memory-tab-project').click();
-    await app.shot('project-kept-1280', lang, theme);
-  }
+  await shotEveryLook(page, app, 'project-kept', [1280, 640], (p) => p.getByTestId('project-group-command'));
+  // An accepted fact edited in place (the same form as the session's facts): Enter saves.
+  await panel.getByTestId('project-group-instruction').getByTestId('project-edit').click();
+  const editor = panel.getByTestId('project-fact-edit-input');
+  await expect(editor).toBeFocused();
+  await editor.fill('Always run npm test before you say done.');
+  await app.shot('project-edit-1280', 'en', 'light');
+  await page.keyboard.press('Enter');
+  await expect(editor).toHaveCount(0);
+  await expect(panel.getByTestId('project-group-instruction')).toContainText(
+    'Always run npm test before you say done.',
+  );
   // Settings → Context: project memory's switches, in both languages and themes.
   for (const [lang, theme] of [
     ['zh-CN', 'dark'],
@@ -173,9 +200,13 @@ test('the project inbox and panel: accept and reject by keyboard, the next sessi
   await expect(page.getByTestId('msg-assistant').last()).toContainText(
     'The project memory says: tests run with npm test.',
   );
+  await app.send('which files do you know?');
+  await app.waitIdle();
+  await expect(page.getByTestId('msg-assistant').last()).toContainText('I know src/app.ts.');
   await page.getByTestId('context-meter').click();
   await expect(page.getByTestId('meter-part-projectMemory')).toBeVisible();
   await app.shot('project-meter', 'en', 'light');
+  await page.keyboard.press('Escape');
 
   // Another folder's session does not.
   const other = join(dirname(stack.dataDir), 'elsewhere');
@@ -187,4 +218,23 @@ test('the project inbox and panel: accept and reject by keyboard, the next sessi
   await app.send('what do you know about this project?');
   await app.waitIdle();
   await expect(page.getByTestId('msg-assistant').last()).toContainText('Nothing about this project yet.');
+
+  // The file the project verified is deleted: the next turn's check marks it stale, leaves it out of
+  // that turn's prompt, and offers it in the inbox (keep or forget); forgotten by keyboard.
+  rmSync(join(folder, 'src', 'app.ts'));
+  await openSession(page, app, 'Next day');
+  await app.send('which files do you know?');
+  await app.waitIdle();
+  await expect(page.getByTestId('msg-assistant').last()).toContainText('No file known.');
+  await expect(page.getByTestId('memory-inbox-badge')).toHaveText('1');
+  await projectTab(page);
+  const stale = panel.getByTestId('project-inbox-item');
+  await expect(stale).toHaveCount(1);
+  await expect(stale.first()).toHaveAttribute('data-stale', 'missing');
+  await shotEveryLook(page, app, 'project-stale', [640], (p) => p.getByTestId('project-fact-stale'));
+  await stale.first().focus();
+  await page.keyboard.press('r');
+  await expect(panel.getByTestId('project-inbox')).toHaveCount(0);
+  await expect(page.getByTestId('memory-inbox-badge')).toHaveCount(0);
+  await expect(panel.getByTestId('project-group-path')).toHaveCount(0);
 });

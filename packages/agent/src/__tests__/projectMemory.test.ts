@@ -74,6 +74,11 @@ function systemPrompts(): string[] {
     .map((ms) => (ms[0]?.role === 'system' && typeof ms[0].content === 'string' ? ms[0].content : ''));
 }
 
+/** The project memory block of a system prompt (from its header to the next heading or the end). */
+function projectBlockIn(system: string): string {
+  return /# Project memory[\s\S]*?(?=\n#|$)/.exec(system)?.[0] ?? '';
+}
+
 async function newSession(folder: string): Promise<string> {
   const s = await h.api['sessions.create']({ workingFolder: folder });
   await allowCommands(s.id);
@@ -124,10 +129,25 @@ describe('project memory', () => {
   });
 
   for (const strategy of ['legacy_segmented', 'cfpm_memory_v1', 'progressive', 'priority_chain'] as const)
-    it(`collects what it verified under ${strategy}`, async () => {
+    it(`collects what it verified under ${strategy}; the accepted block outlives a compaction there`, async () => {
       await setup({ compaction: { strategy } });
       await h.turn(JSON.stringify([run('pnpm test')]));
       expect((await facts()).map((f) => f.content)).toEqual(['pnpm test']);
+      // Accepted, it is in the next session's prompt, and a compaction there does not take it away.
+      await h.api['project.decide']({ ids: (await facts()).map((f) => f.id), decision: 'accept' });
+      const next = await newSession(h.dir);
+      const filler = (i: number, who: string) => `${who} message ${i}: ${'lorem ipsum dolor sit amet '.repeat(7)}`;
+      for (let i = 0; i < 40; i++)
+        h.store.messages.append(next, [
+          { role: 'user', content: filler(i, 'user') },
+          { role: 'assistant', content: filler(i, 'assistant') },
+        ]);
+      await turnIn(next, 'go on');
+      const block = projectBlockIn(systemPrompts().at(-1)!);
+      expect(block).toContain('`pnpm test`');
+      expect(await h.api['compaction.run']({ sessionId: next })).toMatchObject({ reason: null, ok: true });
+      await turnIn(next, 'and now?');
+      expect(projectBlockIn(systemPrompts().at(-1)!)).toBe(block);
     });
 
   it("accepted facts are in the next session's first request in the same folder (through a symlink too), not in another folder's", async () => {
