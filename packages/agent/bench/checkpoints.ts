@@ -2,12 +2,15 @@
 // generated repository of 1,000 files (the user's own git repository with a commit, a .gitignore,
 // ignored build output and node_modules), with a shadow repository that already holds the
 // previous turn's snapshot: the case of every turn but a folder's first. Measured idle and with
-// every core kept busy by spinning processes (the load the issue measured under).
+// every core kept busy by spinning processes (the load the issue measured under). Beside it, on the
+// same folder, what the sandbox adds around each command (issue 34): the scan before it, the stamp,
+// the look at what changed and its classification (sandbox/commandGuard.ts).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { DEFAULT_SNAPSHOT_CAPS, ShadowRepo } from '../src/checkpoints/shadowGit';
+import { guardCommand } from '../src/sandbox/commandGuard';
 
 export interface CheckpointFigures {
   files: number;
@@ -17,6 +20,8 @@ export interface CheckpointFigures {
   warm: { p50: number; max: number; runs: number };
   /** The same with every core busy. */
   busy: { p50: number; max: number; runs: number };
+  /** The sandbox's look around one command that wrote a file (idle). */
+  guard: { p50: number; max: number; runs: number };
 }
 
 /** A line of text for file `i`, version `v` (different files differ, so git stores each). */
@@ -73,6 +78,20 @@ async function warmRuns(repo: ShadowRepo, folder: string, runs: number, from: nu
   return times;
 }
 
+/** The guard around a command that writes one file, as a sandboxed shell call runs it (nothing held). */
+async function guardRuns(folder: string, stamps: string, runs: number): Promise<number[]> {
+  const hooks = { stampDir: stamps, skip: [], holdNow: async () => [], holdAtTurnEnd: () => {}, pending: () => [] };
+  const times: number[] = [];
+  for (let r = 0; r < runs; r++) {
+    const t = performance.now();
+    const guard = await guardCommand(folder, process.platform, hooks);
+    writeFileSync(path.join(folder, 'src', 'guarded.ts'), body(r, 2));
+    await guard.finish();
+    times.push(performance.now() - t);
+  }
+  return times;
+}
+
 export async function measureCheckpoints(opts: { quick: boolean }): Promise<CheckpointFigures> {
   const root = mkdtempSync(path.join(tmpdir(), 'tl-bench-cp-'));
   try {
@@ -81,7 +100,7 @@ export async function measureCheckpoints(opts: { quick: boolean }): Promise<Chec
     const files = 1000;
     generateRepo(folder, files);
     const repo = new ShadowRepo('git', path.join(root, 'data', 'checkpoints'), folder);
-    let t = performance.now();
+    const t = performance.now();
     await repo.snapshot('first', DEFAULT_SNAPSHOT_CAPS);
     const firstMs = performance.now() - t;
     // The previous turn's "after" snapshot, so the runs below are the steady state.
@@ -95,12 +114,13 @@ export async function measureCheckpoints(opts: { quick: boolean }): Promise<Chec
     } finally {
       for (const p of load) p.kill('SIGKILL');
     }
-    t = performance.now();
+    const guard = await guardRuns(folder, path.join(root, 'stamps'), runs);
     return {
       files,
       firstMs,
       warm: { p50: median(warm), max: Math.max(...warm), runs },
       busy: { p50: median(busy), max: Math.max(...busy), runs },
+      guard: { p50: median(guard), max: Math.max(...guard), runs },
     };
   } finally {
     rmSync(root, { recursive: true, force: true });
@@ -116,5 +136,8 @@ export function printCheckpoints(f: CheckpointFigures): void {
   );
   console.log(
     `  the same with every core busy: p50 ${ms(f.busy.p50)}, max ${ms(f.busy.max)} over ${f.busy.runs} turns`,
+  );
+  console.log(
+    `  the sandbox's look around a command (scan, stamp, what changed, classified): p50 ${ms(f.guard.p50)}, max ${ms(f.guard.max)} over ${f.guard.runs} commands`,
   );
 }

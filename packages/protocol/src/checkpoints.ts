@@ -69,10 +69,12 @@ export type CheckpointFileDiff = z.infer<typeof CheckpointFileDiffSchema>;
 /**
  * The meta of a `checkpoint_notice` message, for the renderer's own words: the user undid or
  * redid a checkpoint (agent-visible: the model reads the content), or, once per session, git is
- * not installed so no checkpoint is taken (user-only).
+ * not installed so no checkpoint is taken (user-only); or files a turn's commands left were held
+ * at its end (`held`), or the user kept or discarded held files (`kept`, `discarded`), all three
+ * agent-visible.
  */
 export const CheckpointNoticeMetaSchema = z.object({
-  action: z.enum(['undo', 'redo', 'unavailable']),
+  action: z.enum(['undo', 'redo', 'unavailable', 'held', 'kept', 'discarded']),
   checkpointId: z.string().optional(),
   files: z.array(z.string()).default([]),
 });

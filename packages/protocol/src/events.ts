@@ -3,6 +3,7 @@ import type { StoredMessage, ToolCall } from './messages';
 import type { CompactionRecord, ContextUsage, Trigger } from './compaction';
 import type { GateRewrite } from './notices';
 import type { Checkpoint } from './checkpoints';
+import type { HeldFile } from './held';
 import type { Strategy } from './settings';
 import type { ProviderProfile } from './providers';
 import type { SessionSummary, ToolAccess, ToolDiff, ToolSandbox } from './routes';
@@ -105,6 +106,8 @@ export type AppEvent =
     }
   /** A checkpoint was taken at the end of a turn, or undone / redone. */
   | { type: 'checkpoint.updated'; sessionId: string; checkpoint: Checkpoint }
+  /** The session's held files changed: a command's leftovers were held, or the user kept or discarded some. */
+  | { type: 'held.updated'; sessionId: string; files: HeldFile[] }
   /** A permission rule was saved, changed or revoked (a card, Settings): the lists showing rules read them again. */
   | { type: 'rules.changed' }
 
@@ -129,6 +132,7 @@ export const APP_EVENT_TYPES: readonly AppEventType[] = [
   'compaction.undone',
   'provider.retrying',
   'checkpoint.updated',
+  'held.updated',
   'providers.changed',
   'memory.updated',
   'rules.changed',

@@ -15,4 +15,5 @@ export * from './search';
 export * from './attachments';
 export * from './usage';
 export * from './checkpoints';
+export * from './held';
 export * from './rules';

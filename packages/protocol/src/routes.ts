@@ -6,6 +6,7 @@ import { attachmentRoutes } from './routes/attachments';
 import { branchRoutes } from './routes/branches';
 import { chatRoutes } from './routes/chat';
 import { checkpointRoutes } from './routes/checkpoints';
+import { heldRoutes } from './routes/held';
 import { compactionRoutes } from './routes/compaction';
 import { instructionsRoutes } from './routes/instructions';
 import { mcpRoutes } from './routes/mcp';
@@ -78,6 +79,7 @@ export const ROUTE_DOMAINS = {
   sandbox: sandboxRoutes,
   instructions: instructionsRoutes,
   checkpoints: checkpointRoutes,
+  held: heldRoutes,
   usage: usageRoutes,
   rules: rulesRoutes,
 } as const;
@@ -98,6 +100,7 @@ export const ROUTES = {
   ...sandboxRoutes,
   ...instructionsRoutes,
   ...checkpointRoutes,
+  ...heldRoutes,
   ...usageRoutes,
   ...rulesRoutes,
 };

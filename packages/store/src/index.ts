@@ -54,3 +54,4 @@ export {
 } from './types';
 export type { CheckpointsRepo, NewCheckpoint } from './checkpointTypes';
 export { PROJECT_CAPS, type ProjectMemoryRepo, type ProposedFact, type FactCheck } from './projectTypes';
+export type { HeldFilesRepo, NewHeldFile } from './heldTypes';

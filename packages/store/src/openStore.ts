@@ -16,6 +16,7 @@ import { createProcessesRepo } from './repos/processes';
 import { createMcpServersRepo } from './repos/mcpServers';
 import { createAttachmentsRepo } from './repos/attachments';
 import { createCheckpointsRepo } from './repos/checkpoints';
+import { createHeldFilesRepo } from './repos/heldFiles';
 import { createUsageRepo } from './repos/usage';
 import { createTurnsRepo } from './repos/turns';
 import { createProjectMemoryRepo } from './repos/projectMemory';
@@ -88,6 +89,7 @@ export function openStore(opts: OpenStoreOptions): Store {
     mcpServers: guard(repos.mcpServers),
     attachments: guard(createAttachmentsRepo(ctx)),
     checkpoints: guard(createCheckpointsRepo(ctx)),
+    held: guard(createHeldFilesRepo(ctx)),
     usage: guard(repos.usage),
     projectMemory: guard(createProjectMemoryRepo(ctx)),
     // One read of a turn's rows, one transaction per step: composed of the repositories above.

@@ -26,6 +26,7 @@ import type {
 import type { BranchHint, MemoryRefresh, MemoryRefreshResult, MemoryRepo } from './memoryTypes';
 import type { CheckpointsRepo } from './checkpointTypes';
 import type { ProjectMemoryRepo } from './projectTypes';
+import type { HeldFilesRepo } from './heldTypes';
 
 /**
  * Encrypts secrets at rest (API keys, MCP env values and headers): the one interface. Electron
@@ -561,6 +562,7 @@ export interface Store {
   checkpoints: CheckpointsRepo;
   /** Project memory: facts kept across the sessions of a working folder. */
   projectMemory: ProjectMemoryRepo;
+  held: HeldFilesRepo;
   turns: TurnsRepo;
   /** Runs several repository changes as one transaction: all of them or none. */
   transaction<T>(fn: () => T): T;

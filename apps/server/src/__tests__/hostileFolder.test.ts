@@ -164,7 +164,7 @@ describe.skipIf(sandbox.kind !== 'bwrap')("git's files made FIFOs by a sandboxed
     mkdirSync(folder);
     const id = await sessionIn(folder);
     // A fresh folder: `.git` did not exist, so its config is not mounted read-only and the
-    // command can make it anything. The app then reads it to decide whether to keep it.
+    // command can make it anything. The app then looks at it to decide whether to hold it.
     await send(id, 'shell', {
       command: 'git init -q && rm .git/config .git/HEAD && mkfifo .git/config .git/HEAD && echo made',
     });
@@ -173,8 +173,8 @@ describe.skipIf(sandbox.kind !== 'bwrap')("git's files made FIFOs by a sandboxed
     const history = await server.idle(id);
     const r = toolResult(history);
     expect(r.content).toContain('made');
-    // Not a plain config (not even a file): removed, and the model told.
-    expect(r.content).toMatch(/created protected paths .*\.git\/config/);
+    // Not a plain config (not even a file): held for the user, and the model told.
+    expect(r.content).toMatch(/\[held\] The command left files .*\.git\/config/);
     expect(existsSync(join(folder, '.git', 'config'))).toBe(false);
     // The folder with its FIFO HEAD is still worked in: instructions looked up, files listed.
     await send(id, 'list_dir', { path: '.git' });

@@ -276,6 +276,10 @@ describe('browser mode with the real runtime', () => {
     );
     expect(await ok('project.decide', { ids: inbox.map((f) => f.id), decision: 'reject' })).toHaveLength(1);
 
+    // Held files: none held in this session; Discard of none does nothing.
+    expect(await ok('held.list', { sessionId })).toEqual({ files: [] });
+    expect(await ok('held.resolve', { sessionId, decision: 'discard' })).toEqual({ done: [], failed: [], files: [] });
+
     // Export, then delete.
     expect(await ok<{ mime: string }>('sessions.export', { id: sessionId, format: 'markdown' })).toMatchObject({
       mime: 'text/markdown',

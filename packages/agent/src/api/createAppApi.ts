@@ -31,6 +31,8 @@ import { mcpRoutes } from './mcpRoutes';
 import { rulesRoutes } from './rulesRoutes';
 import { sandboxRoutes } from './sandboxRoutes';
 import { checkpointRoutes } from './checkpointRoutes';
+import { heldRoutes } from './heldRoutes';
+import { HeldFiles } from '../sandbox/heldFiles';
 import { CheckpointService, appFiles, type CheckpointOptions } from '../checkpoints/service';
 import { sessionRoutes } from './sessionRoutes';
 import { usageRoutes } from './usageRoutes';
@@ -117,6 +119,7 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     fileExists: opts.fileExists ?? existsSync,
   };
   const checkpoints = new CheckpointService(opts.store, emit, dataDir, appFiles(dataDir, dbFile), opts.checkpoints);
+  const held = new HeldFiles(opts.store, emit, dataDir);
   const deps: TurnDeps = {
     store: opts.store,
     sessions: new SessionSnapshots(
@@ -130,6 +133,7 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     toolsFor: (sessionId) => mcp.registry(registry.list(), sessionId),
     mcp,
     checkpoints,
+    held,
     emit,
     now,
     newId: opts.newId ?? randomUUID,
@@ -159,6 +163,12 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     // A store that cannot be written now keeps the rows: the next start tries again.
     emit({ type: 'error', sessionId: null, code: 'internal', message: `Leftover tool processes: ${String(err)}` });
   }
+  // Held copies of deleted sessions: gone before any command runs.
+  void held
+    .sweep()
+    .catch((err: unknown) =>
+      emit({ type: 'error', sessionId: null, code: 'internal', message: `Held files: ${String(err)}` }),
+    );
   // Files attached in a composer and never sent: gone a day after their last upload.
   try {
     deps.store.attachments.dropUnreferenced(now() - UNSENT_ATTACHMENT_MS);
@@ -178,6 +188,7 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     ...rulesRoutes(ctx),
     ...instructionsRoutes(ctx),
     ...checkpointRoutes(ctx, checkpoints),
+    ...heldRoutes(ctx, held),
     ...usageRoutes(ctx),
     ...projectRoutes(ctx),
   });

@@ -34,4 +34,8 @@ export {
   type SandboxStop,
 } from './failure';
 export { SandboxService, commandsSentence, runInput, type SandboxRun, type SandboxServiceOptions } from './service';
-export { plainGitConfig, protectedBefore, removeCreatedProtected, type ProtectedBefore } from './guard';
+export { gitRefusalHint, plainGitConfig } from './gitGuard';
+export { guardCommand, type GuardedCommand, type LeftoverHooks } from './commandGuard';
+export { classifyLeftovers, type Leftover } from './leftovers';
+export { HeldFiles } from './heldFiles';
+export { TurnLeftovers } from './turnLeftovers';

@@ -1,21 +1,18 @@
 import { existsSync, readdirSync, realpathSync, type Dirent } from 'node:fs';
 import path from 'node:path';
-import { PROTECTED_DIRS, PROTECTED_FILES } from '../workspace/protected';
+import { RUNS_LATER } from '../workspace/protected';
 import { CREDENTIAL_PLACES, isEnvFileName } from '../workspace/reach';
+import { GIT_RUN_PARTS } from './gitGuard';
 
 /**
- * Paths inside a working folder that make code run later (protected paths: docs/glossary.md), mounted
- * read-only over the writable folder. The list is workspace/protected.ts's (the file tools ask for
- * the same places), with two differences a command needs: of `.git` only what runs or names code
- * (config, hooks, info/) is read-only, so `git add` and `git commit` still work; and
- * `node_modules/.bin` stays writable, so an install can link its binaries (file tools still ask).
+ * The read-only paths at the top of a folder (workspace/protected.ts's read-only rules, and of
+ * `.git` only what git reads to run something, so `git add` and `git commit` still work). A
+ * sandboxed `shell` command gets those of every depth from a scan of the folder (scan.ts); an
+ * MCP server's own folder, which is not the chat's working folder, gets these.
  */
 export const SANDBOX_READ_ONLY_IN_FOLDER: readonly string[] = Object.freeze([
-  '.git/config',
-  '.git/hooks',
-  '.git/info',
-  ...PROTECTED_DIRS.map((d) => d.dir).filter((d) => d !== '.git' && d !== 'node_modules/.bin'),
-  ...PROTECTED_FILES.map((f) => f.name),
+  ...GIT_RUN_PARTS.map((p) => `.git/${p}`),
+  ...RUNS_LATER.filter((r) => r.readOnly && r.dir !== '.git').flatMap((r) => r.dir ?? r.name ?? []),
 ]);
 
 /**

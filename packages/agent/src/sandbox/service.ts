@@ -3,6 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ApprovalPolicy } from '@threadline/protocol';
+import type { LeftoverHooks } from './commandGuard';
 import { detectSandbox, type DetectOptions, type SandboxInfo } from './detect';
 import { homeReadOnlyMounts, sandboxCacheEnv } from './home';
 import { NetworkProxy, type CommandNetwork } from './network';
@@ -46,6 +47,8 @@ export interface SandboxRun {
   env: Record<string, string>;
   /** The proxy of this command's domains (call `release` when it ends). */
   connect: () => Promise<CommandNetwork | { error: string }>;
+  /** A turn's: what a command leaves that makes code run later is held through it (commandGuard.ts). */
+  leftovers?: LeftoverHooks;
 }
 
 /**

@@ -13,8 +13,10 @@ export interface WrapInput {
   folder: string;
   /** A private temp folder, writable, the command's TMPDIR; null: none (every temp folder read-only). */
   tmpDir: string | null;
-  /** Paths inside `folder` mounted read-only (sandboxReadOnlyPaths). */
+  /** Paths inside `folder` mounted read-only (commandGuard.ts: every depth; sandboxReadOnlyPaths: the top). */
   readOnlyInside: readonly string[];
+  /** Folders inside `folder` bound onto themselves, so they cannot be renamed or removed (each `.git`). */
+  pinned?: readonly string[];
   /** Paths not visible at all (sandboxHiddenPaths): an empty folder or file is put over each. */
   hidden: readonly string[];
   /** true: the machine's network as it is (MCP servers); false: none but `proxy`, if given. */
@@ -92,7 +94,7 @@ export function bwrapArgs(input: WrapInput, sandbox: Pick<SandboxInfo, 'seccomp'
   for (const p of around) a.push('--tmpfs', p);
   a.push(...homeMountArgs(input));
   for (const p of around) a.push('--remount-ro', p);
-  a.push(...readOnlyArgs(input));
+  a.push(...guardMounts(input));
   for (const { p, kind } of inside) {
     if (kind === 'dir') a.push('--perms', '0000', '--tmpfs', p, '--remount-ro', p);
     else a.push('--ro-bind', input.blankFile ?? '/dev/null', p);
@@ -210,6 +212,18 @@ export function proxyEnv(port: number, user: string, token: string): Record<stri
 }
 
 /**
+ * The git surface and the protected paths of the folder (sandbox/commandGuard.ts): each `.git`
+ * bound onto itself first (a mount point cannot be renamed or removed: EBUSY), then each
+ * protected path that exists read-only (readOnlyArgs: a link only where it leads, and only there
+ * where the command could write).
+ */
+function guardMounts(input: WrapInput): string[] {
+  const a: string[] = [];
+  for (const p of input.pinned ?? []) if (kindOf(p) === 'dir') a.push('--bind', p, p);
+  return [...a, ...readOnlyArgs(input)];
+}
+
+/**
  * The hidden places that exist, parents first (what lies in a hidden folder is gone with it),
  * apart: the folders that hold the working folder, and the rest.
  */
@@ -285,6 +299,9 @@ export function seatbeltProfile(input: WrapInput): string {
   ];
   if (input.readOnlyInside.length > 0)
     lines.push(`(deny file-write* ${input.readOnlyInside.map((p) => `(subpath ${sbString(p)})`).join(' ')})`);
+  // A `.git` itself: not renamed, removed or replaced (what is in it stays writable).
+  if ((input.pinned ?? []).length > 0)
+    lines.push(`(deny file-write* ${(input.pinned ?? []).map((p) => `(literal ${sbString(p)})`).join(' ')})`);
   if (around.length > 0) lines.push(`(allow file-read* (subpath ${sbString(input.folder)}))`);
   if (inside.length > 0)
     lines.push(`(deny file-read* file-write* ${inside.map(({ p }) => `(subpath ${sbString(p)})`).join(' ')})`);

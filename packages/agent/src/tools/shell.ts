@@ -3,15 +3,9 @@ import { homedir } from 'node:os';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import * as z from 'zod';
+import { errorMessage } from '@threadline/protocol';
 import { childEnv, withoutSocketEnv } from '../process/childEnv';
-import {
-  protectedBefore,
-  removeCreatedProtected,
-  hiddenSettingsNote,
-  sandboxFailureNote,
-  sandboxReadOnlyPaths,
-  wrapCommand,
-} from '../sandbox';
+import { gitRefusalHint, guardCommand, hiddenSettingsNote, sandboxFailureNote, wrapCommand } from '../sandbox';
 import { runInput } from '../sandbox/service';
 import { PROXY_PORT_INSIDE, type CommandNetwork } from '../sandbox/network';
 import { expandHome } from '../workspace/resolve';
@@ -67,6 +61,9 @@ export async function runShell(args: ShellArgs, ctx: ToolContext): Promise<ToolR
   const cwd = args.cwd !== undefined ? path.resolve(ctx.cwd, expandHome(args.cwd, homedir())) : ctx.cwd;
   const base = ctx.loginShell !== false && ctx.loginEnv ? await ctx.loginEnv() : process.env;
   const sandbox = ctx.sandbox;
+  // The folder's git surface and protected paths, at any depth, read-only; what the command
+  // leaves that makes code run later is held after it (sandbox/commandGuard.ts).
+  const guard = sandbox ? await guardCommand(ctx.cwd, ctx.platform, sandbox.leftovers ?? null) : null;
   // The session's named domains, through the proxy (registered for this command while it runs).
   let net: CommandNetwork | null = null;
   let netError: string | null = null;
@@ -84,7 +81,8 @@ export async function runShell(args: ShellArgs, ctx: ToolContext): Promise<ToolR
         args: bare.args,
         cwd,
         folder: ctx.cwd,
-        readOnlyInside: sandboxReadOnlyPaths(ctx.cwd),
+        readOnlyInside: guard?.readOnly ?? [],
+        pinned: guard?.pinned ?? [],
         network: false,
         ...runInput(sandbox, ctx.cwd),
         ...(net && sandbox.info.socat
@@ -92,8 +90,6 @@ export async function runShell(args: ShellArgs, ctx: ToolContext): Promise<ToolR
           : {}),
       })
     : null;
-  // Protected paths that do not exist are not mounted read-only: what the command makes of them goes.
-  const before = sandbox ? protectedBefore(ctx.cwd) : null;
   const env = sandbox
     ? { ...withoutSocketEnv(childEnv(base, ctx.envPassthrough ?? [])), ...sandbox.env, ...net?.env, ...wrapped?.env }
     : childEnv(base, ctx.envPassthrough ?? []);
@@ -101,7 +97,7 @@ export async function runShell(args: ShellArgs, ctx: ToolContext): Promise<ToolR
   const argv = wrapped?.args ?? bare.args;
   const timeoutMs = args.timeoutSec !== undefined ? args.timeoutSec * 1000 : ctx.shellTimeoutMs;
   const started = Date.now();
-  return new Promise<ToolResult>((resolve) => {
+  const result = await new Promise<ToolResult>((resolve) => {
     let out = '';
     let capped = false;
     // One decoder per stream: a multi-byte character split across two chunks is joined, not
@@ -179,16 +175,24 @@ export async function runShell(args: ShellArgs, ctx: ToolContext): Promise<ToolR
       const settings = sandbox ? hiddenSettingsNote(args.command, sandbox.home?.path ?? null) : null;
       if (settings) content += `\n${settings}`;
       const meta: Record<string, unknown> = { exitCode: code, durationMs, killed: reason };
-      const removed = before ? removeCreatedProtected(ctx.cwd, before) : [];
-      if (removed.length > 0) {
-        content += `\n[sandbox] The command created protected paths (they can make code run later), which were removed: ${removed.join(', ')}. To create them, call shell again with "sandbox": false; the user is asked to approve it.`;
-        meta.removedProtected = removed;
-      }
       if (sandbox) meta.sandboxed = sandbox.info.kind;
       // `git remote -v`, `git config -l`, `cat .git/config`: a token in a remote URL is not passed on.
       resolve({ ok: reason === null && code === 0, content: redactCredentials(content), meta });
     });
   });
+  if (!guard) return result;
+  // After the command (whatever its end): what it left that makes code run later is held.
+  const left = await guard.finish().catch((err: unknown) => ({
+    held: [],
+    later: [],
+    note: `[held] Looking at what the command left failed (${errorMessage(err)}): anything it created stays in the folder.`,
+  }));
+  const notes = [result.ok ? null : gitRefusalHint(result.content), left.note].filter((n) => n);
+  if (notes.length === 0) return result;
+  const meta = { ...result.meta };
+  if (left.held.length > 0) meta.held = left.held.map((f) => f.path);
+  if (left.later.length > 0) meta.heldAtTurnEnd = left.later.map((l) => l.path);
+  return { ...result, content: `${result.content}\n${notes.join('\n')}`, meta };
 }
 
 export const shellTool: ToolDefinition<ShellArgs> = {

@@ -186,7 +186,9 @@ export async function approve(
   if (decision.action === 'run') {
     recordHits(scope, decision.by);
     announce(scope, messageId, call, false, { gate, access });
-    const sandbox = decision.sandboxed ? await sandboxRun(scope) : null;
+    const run = decision.sandboxed ? await sandboxRun(scope) : null;
+    // What the command leaves that runs code later is held through the turn (sandbox/turnLeftovers.ts).
+    const sandbox = run && scope.leftovers ? { ...run, leftovers: scope.leftovers } : run;
     const rule = decision.by.length > 0 ? ruleNote('allow', decision.by) : null;
     return { decision: 'approve', waited: false, sandbox, rule };
   }

@@ -3,6 +3,7 @@ import type { Store } from '@threadline/store';
 import type { McpManager } from '../mcp/manager';
 import type { SandboxService } from '../sandbox/service';
 import type { CheckpointService } from '../checkpoints/service';
+import type { HeldFiles } from '../sandbox/heldFiles';
 import type { ToolRegistry } from '../tools/registry';
 import type { ProjectInstructionsCache } from './instructions';
 import type { SessionRuntime } from './sessionRuntime';
@@ -48,6 +49,8 @@ export interface TurnDeps {
   runtime: (sessionId: string) => SessionRuntime;
   /** The OS sandbox commands run in under the `sandboxed` policy (absent: none, such calls ask). */
   sandbox?: SandboxService;
+  /** Files sandboxed commands left that make code run later, held for the user (absent: some tests). */
+  held?: HeldFiles | null;
   /** The project instruction files found so far, by path (read again when they change). */
   instructions: ProjectInstructionsCache;
   /** Project memory: what sessions in a folder verified, kept for the next ones there. */

@@ -2,6 +2,7 @@ import { errorMessage, AppError, type StoredMessage, type ToolCall } from '@thre
 import type { NewMessage } from '@threadline/store';
 import { ProviderError } from '../provider/errors';
 import { TurnCheckpoint } from '../checkpoints/turn';
+import { TurnLeftovers } from '../sandbox/turnLeftovers';
 import { compactOnRequest, type UserRequest } from './manualCompaction';
 import type { Turn } from './turn';
 import { planMemoryRefresh, refreshSessionMemory, storeMemory, storedPart, type MemoryWrite } from './memory';
@@ -27,6 +28,7 @@ export async function runTurn(turn: Turn, request: UserRequest): Promise<void> {
   // Every write of the turn goes through the session's snapshot: checked against the store once.
   deps.sessions.hold(sessionId);
   turn.checkpoint = new TurnCheckpoint(deps, sessionId);
+  if (deps.held) turn.leftovers = new TurnLeftovers(deps, deps.held, sessionId);
   try {
     // The system prompt says whether commands are sandboxed: the detection (started with the
     // runtime, a few ms) is in before the first request.
@@ -101,8 +103,11 @@ export async function runTurn(turn: Turn, request: UserRequest): Promise<void> {
       // The store itself failed; the error event above is all we can do.
     }
   } finally {
-    // Finish, whatever the outcome: what the turn changed in the folder (never throws), the meter.
+    // Finish, whatever the outcome: what its commands left to hold (before the checkpoint's last
+    // snapshot, which then has none of it), what the turn changed in the folder (neither
+    // throws), the meter.
     try {
+      await turn.leftovers?.finish();
       await turn.checkpoint.finish();
       // What the turn verified, into the project's inbox (one store call, when there is any).
       await proposeToProject(turn);

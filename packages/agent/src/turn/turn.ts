@@ -10,6 +10,7 @@ import type { ProjectPromotion } from '@threadline/context';
 import type { ProjectPlace } from '../projectMemory/service';
 import type { ProviderClient } from '../provider/client';
 import type { TurnCheckpoint } from '../checkpoints/turn';
+import type { TurnLeftovers } from '../sandbox/turnLeftovers';
 import type { ToolRegistry } from '../tools/registry';
 import { presentSession, sessionFolder } from '../workspace/sessionFolder';
 import type { TurnDeps } from './deps';
@@ -46,6 +47,8 @@ export class Turn {
   readonly runtime: SessionRuntime;
   /** A chat turn's checkpoint (absent outside a turn: a manual compaction runs no tools). */
   checkpoint?: TurnCheckpoint;
+  /** What a chat turn's sandboxed commands left that makes code run later (held at its end). */
+  leftovers?: TurnLeftovers;
   /** The MCP servers as the turn read them (McpManager.prepareTurn starts the ones it uses). */
   readonly mcpServers: readonly McpServerRecord[];
   /** The session's row after the turn's last write of it (the user message), for session.updated. */

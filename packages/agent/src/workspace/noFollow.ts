@@ -1,5 +1,6 @@
-import { constants, promises as fs, type Stats } from 'node:fs';
+import { promises as fs, type Stats } from 'node:fs';
 import path from 'node:path';
+import { readRegularFile } from './fileAccess';
 
 /**
  * File operations the app does on a working folder on its own behalf (checkpoints' snapshot, undo
@@ -89,22 +90,15 @@ export async function moveInside(root: string, rel: string, dest: string): Promi
 
 /**
  * The text of `root/rel` when it is a regular file of at most `maxBytes`, reached through real
- * folders and not itself a link (O_NOFOLLOW); null otherwise. Never opens a FIFO (it would block).
+ * folders and not itself a link; null otherwise. Never waits on a FIFO (fileAccess.ts).
  */
 export async function readInside(root: string, rel: string, maxBytes: number): Promise<string | null> {
-  const st = await lstatInside(root, rel);
-  if (st === null || !st.isFile() || st.size > maxBytes) return null;
-  let handle: fs.FileHandle | null = null;
+  if ((await realParent(root, rel)) === null) return null;
   try {
-    handle = await fs.open(path.join(root, rel), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-    if (!(await handle.stat()).isFile()) return null;
-    const buf = Buffer.alloc(maxBytes + 1);
-    const { bytesRead } = await handle.read(buf, 0, maxBytes + 1, 0);
-    return bytesRead > maxBytes ? null : buf.subarray(0, bytesRead).toString('utf8');
+    const { bytes, capped } = await readRegularFile(path.join(root, rel), maxBytes);
+    return capped ? null : bytes.toString('utf8');
   } catch {
     return null;
-  } finally {
-    await handle?.close();
   }
 }
 

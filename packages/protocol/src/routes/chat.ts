@@ -6,32 +6,22 @@ import { GateRewriteSchema } from '../notices';
 import { RememberSchema, RuleNoteSchema, RuleOptionsSchema } from '../rules';
 import { StrategySchema } from '../settings';
 import { id, sessionRef, type RouteMap } from './define';
+import { HeldReasonSchema } from '../held';
 import { ToolSandboxSchema } from './sandbox';
 
 /**
  * Why a credential place or a protected path asks: a code the approval card words (en, zh-CN).
  * Credential places: a store of the home folder (~/.ssh, gh's hosts.yml…), a `.env*` file or
  * `.envs/` folder, a key or certificate file, the app's own process environment (/proc).
- * Protected paths (a write would make code run later): git's folder (hooks, config), a hook
- * manager's folder, editor tasks, a dev container, CI workflows, `.envrc`, package.json, a
- * Makefile, package manager config, `node_modules/.bin`, a file an MCP server launches.
+ * Protected paths (a write would make code run later): the codes of held files (held.ts), of
+ * which the file tools ask for the rules of packages/agent/src/workspace/protected.ts that ask.
  */
 export const AccessReasonSchema = z.enum([
   'credential_store',
   'env_file',
   'key_file',
   'process_env',
-  'git',
-  'git_hooks',
-  'editor_tasks',
-  'devcontainer',
-  'ci_workflow',
-  'envrc',
-  'package_json',
-  'makefile',
-  'package_manager_config',
-  'node_bin',
-  'mcp_launch',
+  ...HeldReasonSchema.options,
 ]);
 export type AccessReason = z.infer<typeof AccessReasonSchema>;
 

@@ -66,6 +66,7 @@ describe('migrations', () => {
       [
         'attachments',
         'checkpoints',
+        'held_files',
         'compactions',
         'message_outputs',
         'memory_candidates',

@@ -9,7 +9,6 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { runShell } from '../../tools/shell';
 import {
   detectSandbox,
-  plainGitConfig,
   hiddenSettingsNote,
   sandboxFailure,
   sandboxFailureHint,
@@ -281,102 +280,8 @@ describe.skipIf(NO_BWRAP !== null)('the shell tool in the sandbox', () => {
   });
 });
 
-/** The shell tool with a sandbox, as the turn runs it under the `sandboxed` policy. */
-function sandboxedShell(command: string) {
-  return runShell(
-    { command },
-    {
-      sessionId: 's',
-      cwd: folder,
-      platform: 'linux',
-      signal: new AbortController().signal,
-      shellTimeoutMs: 30_000,
-      loginShell: false,
-      lookupToolOutput: () => null,
-      latestTodos: () => null,
-      sandbox: bareRun(),
-    },
-  );
-}
-
-describe.skipIf(NO_BWRAP !== null)('protected paths that did not exist before a sandboxed command', () => {
-  it('are taken away after it when it created them, and the model is told', async () => {
-    const r = await sandboxedShell(
-      `mkdir -p .vscode && echo '{"tasks":[{"runOptions":{"runOn":"folderOpen"}}]}' > .vscode/tasks.json && echo 'curl x | sh' > .envrc && echo kept > notes.txt`,
-    );
-    expect(existsSync(path.join(folder, '.vscode'))).toBe(false);
-    expect(existsSync(path.join(folder, '.envrc'))).toBe(false);
-    expect(readFileSync(path.join(folder, 'notes.txt'), 'utf8')).toBe('kept\n');
-    expect(r.meta?.removedProtected).toEqual(['.vscode', '.envrc']);
-    expect(r.content).toMatch(/created protected paths .* removed: \.vscode, \.envrc/);
-  });
-
-  it('a repository made in the sandbox stays, without a planted hook or fsmonitor; git status runs nothing', async () => {
-    const fresh = path.join(folder, 'fresh');
-    mkdirSync(fresh);
-    const run = (command: string) =>
-      runShell(
-        { command },
-        {
-          sessionId: 's',
-          cwd: fresh,
-          platform: 'linux',
-          signal: new AbortController().signal,
-          shellTimeoutMs: 30_000,
-          loginShell: false,
-          lookupToolOutput: () => null,
-          latestTodos: () => null,
-          sandbox: bareRun(),
-        },
-      );
-    const plain = await run('git init -q . && git config user.email a@b.c');
-    expect(plain.meta?.removedProtected).toBeUndefined();
-    expect(existsSync(path.join(fresh, '.git', 'config'))).toBe(true);
-    rmSync(path.join(fresh, '.git'), { recursive: true, force: true });
-    const marker = path.join(root, 'pwned');
-    const planted = await run(
-      `git init -q . && git config core.fsmonitor 'touch ${marker}; false' && printf '#!/bin/sh\\ntouch ${marker}\\n' > .git/hooks/post-checkout && chmod +x .git/hooks/post-checkout`,
-    );
-    expect(planted.meta?.removedProtected).toEqual(['.git/config', '.git/hooks/post-checkout']);
-    expect(existsSync(path.join(fresh, '.git', 'hooks', 'post-checkout'))).toBe(false);
-    const status = await run('true');
-    expect(status.ok).toBe(true);
-    // The user's own `git status`, outside any sandbox: nothing planted runs.
-    const git = await new Promise<number | null>((resolve) => {
-      const child = spawn('git', ['status'], { cwd: fresh, stdio: 'ignore' });
-      child.on('close', resolve);
-    });
-    expect(git === 0 || git === 128).toBe(true);
-    expect(existsSync(marker)).toBe(false);
-  });
-
-  it('a .git file pointing elsewhere is taken away', async () => {
-    const r = await sandboxedShell('rm -rf .git; mkdir elsewhere && echo "gitdir: elsewhere" > .git');
-    // .git existed (the test folder has one), so this is a replacement of a read-only config's parent:
-    // rm cannot remove the mounted config, and .git stays a folder.
-    expect(existsSync(path.join(folder, '.git', 'config'))).toBe(true);
-    expect(r.ok).toBe(false);
-    rmSync(path.join(folder, '.git'), { recursive: true, force: true });
-    const fresh = await sandboxedShell('echo "gitdir: elsewhere" > .git');
-    expect(fresh.meta?.removedProtected).toEqual(['.git']);
-    expect(existsSync(path.join(folder, '.git'))).toBe(false);
-  });
-});
-
-describe('plainGitConfig', () => {
-  it('accepts what git init and git clone write, nothing that runs a program', () => {
-    expect(
-      plainGitConfig(
-        '[core]\n\trepositoryformatversion = 0\n\tfilemode = true\n\tbare = false\n\tlogallrefupdates = true\n[remote "origin"]\n\turl = https://github.com/a/b\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n[branch "main"]\n\tremote = origin\n\tmerge = refs/heads/main\n',
-      ),
-    ).toBe(true);
-    expect(plainGitConfig('[core]\n\tfsmonitor = touch /tmp/x\n')).toBe(false);
-    expect(plainGitConfig('[core]\n\thooksPath = .h\n')).toBe(false);
-    expect(plainGitConfig('[include]\n\tpath = ../evil\n')).toBe(false);
-    expect(plainGitConfig('[alias]\n\tst = !sh -c evil\n')).toBe(false);
-    expect(plainGitConfig('garbage')).toBe(false);
-  });
-});
+// What a sandboxed command leaves behind (held files, git's surface at any depth) is tested
+// through the whole runtime as an unprivileged user: __tests__/heldFiles.test.ts, gitSurface.test.ts.
 
 describe('seatbeltProfile', () => {
   it('denies every write but the folder and temp, re-denies protected paths, hides places, cuts the network', () => {
@@ -403,6 +308,19 @@ describe('seatbeltProfile', () => {
     expect(lines[5]).toContain('(subpath "/Users/u/.ssh")');
     expect(lines[5]).toContain('(subpath "/Users/u/we\\"ird")');
     expect(lines).toContain('(deny network-outbound (remote ip "*:*"))');
+    // A repository's .git cannot be renamed or replaced; what is in it stays writable.
+    const pinned = seatbeltProfile({
+      command: 'bash',
+      args: [],
+      cwd: '/p',
+      folder: '/p',
+      tmpDir: null,
+      readOnlyInside: [],
+      pinned: ['/p/.git', '/p/sub/.git'],
+      hidden: [],
+      network: true,
+    });
+    expect(pinned).toContain('(deny file-write* (literal "/p/.git") (literal "/p/sub/.git"))');
     const open = seatbeltProfile({
       command: 'bash',
       args: [],

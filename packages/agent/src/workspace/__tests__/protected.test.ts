@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { childEnv, isSecretName, isSecretValue, mcpEnv } from '../../process/childEnv';
-import { launchTargets, protectedMounts, protectedReason } from '../protected';
+import { launchTargets, protectedReason, runsLaterRule } from '../protected';
 import { redactCredentials } from '../redact';
 
 const W = '/home/u/work';
@@ -96,18 +96,41 @@ describe('redactCredentials', () => {
   });
 });
 
-describe('protectedMounts', () => {
-  it('lists the protected places of a folder that exist, for a sandbox to mount read-only', () => {
-    const present = new Set([
-      path.join(W, '.git'),
-      path.join(W, 'package.json'),
-      path.join(W, '.vscode'),
-      path.join(W, 'srv.py'),
-      '/elsewhere/x.py',
-    ]);
-    const mounts = protectedMounts(W, [path.join(W, 'srv.py'), '/elsewhere/x.py'], (p) => present.has(p));
-    expect(mounts).toEqual(
-      [path.join(W, '.git'), path.join(W, '.vscode'), path.join(W, 'package.json'), path.join(W, 'srv.py')].sort(),
-    );
+describe('runsLaterRule', () => {
+  it('gives the rule and the part of the path it holds as one, at any depth', () => {
+    const at = (rel: string) => {
+      const hit = runsLaterRule(rel, 'linux');
+      return hit && { reason: hit.rule.reason, unit: hit.unit, held: hit.rule.held, readOnly: hit.rule.readOnly };
+    };
+    expect(at('sub/.vscode/tasks.json')).toEqual({
+      reason: 'editor_tasks',
+      unit: 'sub/.vscode',
+      held: 'now',
+      readOnly: true,
+    });
+    expect(at('a/.github/workflows/ci.yml')).toMatchObject({ reason: 'ci_workflow', unit: 'a/.github/workflows' });
+    expect(at('tools/.envrc')).toMatchObject({ reason: 'envrc', unit: 'tools/.envrc', held: 'now' });
+    expect(at('docs/AGENTS.md')).toMatchObject({ reason: 'agent_config', held: 'now' });
+    expect(at('.mcp.json')).toMatchObject({ reason: 'mcp_config' });
+    expect(at('.pre-commit-config.yaml')).toMatchObject({ reason: 'hook_manager' });
+    expect(at('pkg/package.json')).toMatchObject({ reason: 'package_json', held: 'turn', readOnly: true });
+    expect(at('node_modules/.bin/vitest')).toMatchObject({
+      reason: 'node_bin',
+      unit: 'node_modules/.bin',
+      held: 'turn',
+      readOnly: false,
+    });
+    expect(at('tests/conftest.py')).toMatchObject({ reason: 'test_plugin', held: 'turn' });
+    expect(at('.venv/lib/python3.12/site-packages/x.pth')).toMatchObject({ reason: 'python_startup', held: 'turn' });
+    expect(at('models/resnet.pth')).toBeNull();
+    expect(at('my.code-workspace')).toMatchObject({ reason: 'editor_tasks' });
+    expect(at('.code-workspace')).toBeNull();
+    expect(at('src/index.ts')).toBeNull();
+  });
+
+  it('asks for a file tool only where the rule says so', () => {
+    expect(protectedReason(path.join(W, 'tests/conftest.py'), 'linux')).toBeNull();
+    expect(protectedReason(path.join(W, 'CLAUDE.md'), 'linux')).toBe('agent_config');
+    expect(protectedReason(path.join(W, '.claude/settings.json'), 'linux')).toBe('agent_config');
   });
 });

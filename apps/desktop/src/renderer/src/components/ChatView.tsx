@@ -10,6 +10,7 @@ import { IconMemory, IconPlus, IconSidebar } from './Icons';
 import { InboxBadge, useInboxCount } from './InboxBadge';
 import { MessageList } from './MessageList';
 import { ModelSwitcher } from './ModelSwitcher';
+import { HeldFilesCard } from './HeldFilesCard';
 import { ToolShareNotice } from './ToolShareNotice';
 import { McpReviewNotice } from './McpToolReview';
 import { isNarrow } from '../lib/layout';
@@ -118,6 +119,7 @@ export function ChatView() {
       ) : (
         <MessageList sessionId={sessionId} />
       )}
+      <HeldFilesCard sessionId={sessionId} />
       <ToolShareNotice sessionId={sessionId} />
       <McpReviewNotice sessionId={sessionId} />
       <Composer sessionId={sessionId} />

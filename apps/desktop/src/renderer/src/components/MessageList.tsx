@@ -147,6 +147,17 @@ export function MessageList({ sessionId }: { sessionId: string }) {
     setShowJump(false);
   }, [sessionId, lastUserId]);
 
+  // The list grows shorter when a card appears below it (held files, a notice): the end stays in view.
+  useEffect(() => {
+    const el = scrollRef.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const watch = new ResizeObserver(() => {
+      if (atBottom.current) el.scrollTop = el.scrollHeight;
+    });
+    watch.observe(el);
+    return () => watch.disconnect();
+  }, []);
+
   const streamLen = streams.reduce((n, s) => n + s.text.length, 0) + pendingTools.length;
   useEffect(() => {
     if (atBottom.current) scrollToEnd();

@@ -262,7 +262,10 @@ export function NoticeChip({ msg, tally }: { msg: StoredMessage; tally?: MemoryT
   return <CompactionChip p={parsed.payload} sessionId={msg.sessionId} />;
 }
 
-/** The user undid or redid a turn's file changes (the model reads the stored sentence), or git is missing. */
+/**
+ * The user undid or redid a turn's file changes, a turn's commands left files that were held, or
+ * the user kept or discarded held files (the model reads the stored sentence); or git is missing.
+ */
 function CheckpointNoticeChip({ msg }: { msg: StoredMessage }) {
   const { t } = useTranslation();
   const meta = CheckpointNoticeMetaSchema.safeParse(msg.meta ?? {});
@@ -274,9 +277,11 @@ function CheckpointNoticeChip({ msg }: { msg: StoredMessage }) {
       : t(`checkpoints.notice.${action}`, { count: files.length, files: files.slice(0, 5).join(', ') });
   return (
     <div className="chip-wrap" data-testid="notice-chip" data-notice={`checkpoint-${action}`}>
-      <div className={`chip ${action === 'unavailable' ? 'chip-warn' : 'chip-muted'}`}>
+      <div className={`chip ${action === 'unavailable' || action === 'held' ? 'chip-warn' : 'chip-muted'}`}>
         {action === 'unavailable' ? (
           <IconAlert />
+        ) : action === 'held' || action === 'kept' || action === 'discarded' ? (
+          <IconShield />
         ) : (
           <IconUndo className={action === 'redo' ? 'icon-flip' : undefined} />
         )}

@@ -11,12 +11,30 @@ const withCheckpoint = (list: Checkpoint[], c: Checkpoint): Checkpoint[] =>
 
 export const createCheckpointSlice: StateCreator<AppState, [], [], CheckpointSlice> = (set, get) => ({
   checkpointBusy: {},
+  heldBusy: {},
 
   async loadCheckpoints(sessionId) {
-    const res = await call('checkpoints.list', { sessionId }).catch(() => null);
-    if (!res) return;
+    const [res, held] = await Promise.all([
+      call('checkpoints.list', { sessionId }).catch(() => null),
+      call('held.list', { sessionId }).catch(() => null),
+    ]);
     // Where git is missing the list is empty; the session's one notice says why.
-    get().patchSession(sessionId, { checkpoints: res.checkpoints });
+    if (res) get().patchSession(sessionId, { checkpoints: res.checkpoints });
+    if (held) get().patchSession(sessionId, { held: held.files });
+  },
+
+  async resolveHeld(sessionId, decision) {
+    set({ heldBusy: { ...get().heldBusy, [sessionId]: true } });
+    try {
+      const out = await call('held.resolve', { sessionId, decision });
+      get().patchSession(sessionId, { held: out.files });
+      return out.failed;
+    } catch (err) {
+      get().showToast(errMessage(err));
+      return [];
+    } finally {
+      set({ heldBusy: { ...get().heldBusy, [sessionId]: false } });
+    }
   },
 
   async changeCheckpoint(checkpoint, action, force = false) {
@@ -39,8 +57,12 @@ export const createCheckpointSlice: StateCreator<AppState, [], [], CheckpointSli
   },
 });
 
-/** checkpoint.updated: a turn's checkpoint was taken, undone or redone (by this window or another). */
+/**
+ * checkpoint.updated: a turn's checkpoint was taken, undone or redone (by this window or another);
+ * held.updated: the session's held files changed.
+ */
 export const checkpointEvents: SliceEvents = (get) => (e) => {
+  if (e.type === 'held.updated') get().patchSession(e.sessionId, { held: e.files });
   if (e.type !== 'checkpoint.updated') return;
   get().patchSession(e.sessionId, (s) => ({ checkpoints: withCheckpoint(s.checkpoints ?? [], e.checkpoint) }));
 };

@@ -27,6 +27,7 @@ export const CONTEXT_SESSION: Readonly<ContextSessionState> = {
 /** The checkpoint slice's fields of a session nothing is known of yet. */
 export const CHECKPOINT_SESSION: Readonly<CheckpointSessionState> = {
   checkpoints: undefined,
+  held: undefined,
 };
 
 /** A session nothing is known of yet (also what a selector reads for an unknown id). */

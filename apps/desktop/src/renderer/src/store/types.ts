@@ -23,6 +23,8 @@ import type {
   ToolDiff,
   ToolCall,
   Checkpoint,
+  HeldFile,
+  HeldKeepFailure,
 } from '@threadline/protocol';
 
 export type ToolStatus = 'waiting' | 'running' | 'ok' | 'error' | 'denied' | 'aborted';
@@ -252,6 +254,8 @@ export interface UiSlice {
 export interface CheckpointSessionState {
   /** Checkpoints of the session's working folder (the "N files changed" rows); undefined until loaded. */
   checkpoints: Checkpoint[] | undefined;
+  /** Files its commands left that make code run later, held for the user (the held-files card). */
+  held: HeldFile[] | undefined;
 }
 
 /** Checkpoints of each session's working folder: the "N files changed" rows, undo and redo. */
@@ -264,6 +268,13 @@ export interface CheckpointSlice {
    * that changed since the turn when nothing was written (the caller asks before `force`).
    */
   changeCheckpoint(checkpoint: Checkpoint, action: 'restore' | 'redo', force?: boolean): Promise<string[]>;
+  /** A session whose Keep or Discard of held files is in flight. */
+  heldBusy: Record<string, boolean>;
+  /**
+   * Keeps or discards the session's held files; resolves with those that could not be put back
+   * (they stay held), a refusal shown as a toast.
+   */
+  resolveHeld(sessionId: string, decision: 'keep' | 'discard'): Promise<HeldKeepFailure[]>;
 }
 
 export type AppState = SessionsSlice & ChatSlice & ContextSlice & SettingsSlice & UiSlice & CheckpointSlice;
