@@ -60,6 +60,14 @@ _threadline_toolchain() {
     [ "${THREADLINE_SKIP_CHROMIUM:-0}" = 1 ] && apt_missing=()
     # bubblewrap: the OS sandbox commands and MCP servers run in on Linux (its tests need it too).
     command -v bwrap >/dev/null || [ "${THREADLINE_SKIP_BWRAP:-0}" = 1 ] || apt_missing+=(bubblewrap)
+    # socat relays a sandboxed command's network to the proxy of named domains; sandbox-runtime
+    # (the proxy) checks for ripgrep when it starts.
+    if [ "${THREADLINE_SKIP_BWRAP:-0}" != 1 ]; then
+      command -v socat >/dev/null || apt_missing+=(socat)
+      command -v rg >/dev/null || apt_missing+=(ripgrep)
+      # The sandboxed developer session's test runs pytest in a virtualenv (apps/server's sandboxWork).
+      /usr/bin/python3 -c 'import pytest' 2>/dev/null || apt_missing+=(python3-pytest)
+    fi
     [ ${#apt_missing[@]} -gt 0 ] || exit 0
 
     # apt-get, waiting while another package manager holds its lock (unattended upgrades after a

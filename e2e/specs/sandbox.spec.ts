@@ -64,6 +64,8 @@ test.describe('with bubblewrap', () => {
       await app.setLook(lang, theme);
       await net.click();
       await expect(page.getByTestId('network-confirm')).toBeVisible();
+      // It names the domains the switch opens (package registries by default).
+      await expect(page.getByTestId('network-confirm')).toContainText('registry.npmjs.org');
       await app.shot('sandbox-network-confirm', lang, theme);
       await page.getByRole('button', { name: lang === 'en' ? 'Cancel' : '取消' }).click();
     }
@@ -116,6 +118,11 @@ test.describe('with bubblewrap', () => {
         );
         await expect(page.getByTestId('sandbox-state')).toHaveAttribute('data-kind', 'bwrap');
         await app.shot(`sandbox-settings-${width}`, lang, theme);
+        // What commands may read of the home folder, and where the network goes.
+        await page.getByTestId('sandbox-network-domains').scrollIntoViewIfNeeded();
+        await expect(page.getByTestId('sandbox-home-folders')).toBeVisible();
+        await expect(page.getByTestId('sandbox-network-domains')).toHaveValue(/registry\.npmjs\.org/);
+        await app.shot(`sandbox-settings-fields-${width}`, lang, theme);
         await app.closeSettings();
       }
     }

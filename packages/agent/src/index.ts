@@ -12,7 +12,7 @@ export { defaultProviderFactory, type ProviderFactory } from './api/apiContext';
 export type { CompactionPlan } from './turn/compaction';
 export { TURN_ABORTED_TEXT, MAX_ATTEMPTS_MESSAGE } from './noticeTexts';
 export { maxRecoveryAttempts } from './turn/recovery';
-export { detectSandbox } from './sandbox/detect';
+export { detectSandbox, type SandboxInfo } from './sandbox/detect';
 // The shells (apps/*) may depend on agent and protocol only; they open the store through here.
 export {
   isDamagedDatabase,

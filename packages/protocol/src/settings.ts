@@ -45,6 +45,38 @@ export const EnvNameSchema = z
   .trim()
   .regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, 'must be a variable name (letters, digits, _)');
 
+/**
+ * A network domain as the sandbox's proxy reads it: `example.com`, `*.example.com`, an optional
+ * `:port`, or an IP literal (`127.0.0.1:8080`, `[::1]:8080`).
+ */
+export const NetworkDomainSchema = z
+  .string()
+  .trim()
+  .max(253)
+  .regex(
+    /^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*(:\d{1,5})?$|^\[[0-9a-f:.]+\](:\d{1,5})?$/i,
+    'must be a domain (example.com, *.example.com, optionally :port) or an IP address',
+  );
+
+/** Package registries: what a session's network allows when it is switched on, until Settings say otherwise. */
+export const DEFAULT_NETWORK_DOMAINS: readonly string[] = Object.freeze([
+  'registry.npmjs.org',
+  'registry.yarnpkg.com',
+  'pypi.org',
+  'files.pythonhosted.org',
+  'crates.io',
+  'index.crates.io',
+  'static.crates.io',
+  'proxy.golang.org',
+  'sum.golang.org',
+  'rubygems.org',
+  'repo.maven.apache.org',
+  'repo1.maven.org',
+  'github.com',
+  'codeload.github.com',
+  'objects.githubusercontent.com',
+]);
+
 export const LanguageSchema = z.enum(['en', 'zh-CN']);
 export const ThemeSchema = z.enum(['light', 'dark', 'system']);
 
@@ -86,6 +118,18 @@ export const SettingsSchema = z.object({
       envPassthrough: z.array(EnvNameSchema).max(100).default([]),
       /** The user's instructions for every session, added to the system prompt ('' = none). */
       customInstructions: z.string().max(CUSTOM_INSTRUCTIONS_MAX).default(''),
+    })
+    .prefault({}),
+  /** The OS sandbox of commands: what they may read of the home folder, where their network may go. */
+  sandbox: z
+    .object({
+      /** Folders of the home folder (or anywhere) sandboxed commands may read, besides the toolchains. */
+      homeFolders: z.array(WorkingFolderSchema).max(100).default([]),
+      /** The domains a session's network reaches when it is switched on (through the proxy). */
+      networkDomains: z
+        .array(NetworkDomainSchema)
+        .max(500)
+        .default(() => [...DEFAULT_NETWORK_DOMAINS]),
     })
     .prefault({}),
   mcp: z
@@ -160,6 +204,12 @@ export const SettingsPatchSchema = z.strictObject({
       customInstructions: z.string().max(CUSTOM_INSTRUCTIONS_MAX).optional(),
     })
     .optional(),
+  sandbox: z
+    .strictObject({
+      homeFolders: z.array(WorkingFolderSchema).max(100).optional(),
+      networkDomains: z.array(NetworkDomainSchema).max(500).optional(),
+    })
+    .optional(),
   mcp: z.strictObject({ toolShareWarning: z.number().min(0.01).max(1).optional() }).optional(),
   projectMemory: z
     .strictObject({
@@ -192,6 +242,7 @@ export function mergeSettings(base: Settings, patch: SettingsPatch): Settings {
     cfpm: { ...base.cfpm, ...stripUndefined(patch.cfpm ?? {}) },
     toolOutput: { ...base.toolOutput, ...stripUndefined(patch.toolOutput ?? {}) },
     agent: { ...base.agent, ...stripUndefined(patch.agent ?? {}) },
+    sandbox: { ...base.sandbox, ...stripUndefined(patch.sandbox ?? {}) },
     mcp: { ...base.mcp, ...stripUndefined(patch.mcp ?? {}) },
     projectMemory: { ...base.projectMemory, ...stripUndefined(patch.projectMemory ?? {}) },
     cache: { ...base.cache, ...stripUndefined(patch.cache ?? {}) },

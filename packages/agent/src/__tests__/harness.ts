@@ -91,6 +91,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       await api['chat.send']({ sessionId: session.id, text });
       await api.idle(session.id);
     },
+    // No deadline of its own unless given: a busy machine is slower, not wrong (the test's timeout ends a real hang).
     waitFor(type, pred, timeoutMs) {
       type E = Extract<AppEvent, { type: typeof type }>;
       const hit = events.find((e): e is E => e.type === type && (!pred || pred(e as E)));

@@ -1,10 +1,10 @@
 // The `sandboxed` policy through the whole runtime: createAppApi, fake-llm over HTTP, real bwrap.
 import { existsSync, mkdirSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
+import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatRequestView, FakeReply } from '@threadline/fake-llm';
-import type { AppEvent } from '@threadline/protocol';
+import { DEFAULT_NETWORK_DOMAINS, type AppEvent } from '@threadline/protocol';
 import { detectSandbox } from '../sandbox';
 import { lastIsTool, startHarness, type Harness } from './harness';
 
@@ -98,24 +98,32 @@ describe.skipIf(NO_BWRAP !== null)('shell under the default policy (sandboxed), 
   });
 
   describe('the network switch', () => {
-    let server: Server;
-    let port = 0;
-    afterEach(() => new Promise<void>((r) => server.close(() => r())));
+    const servers: HttpServer[] = [];
+    afterEach(async () => {
+      await Promise.all(servers.splice(0).map((s) => new Promise<void>((r) => s.close(() => r()))));
+    });
+    const serve = async (text: string): Promise<number> => {
+      const server = createHttpServer((_req, res) => res.end(text));
+      servers.push(server);
+      // 127.0.0.2: on the host's loopback, but not a name commands skip the proxy for (NO_PROXY).
+      await new Promise<void>((r) => server.listen(0, '127.0.0.2', r));
+      return (server.address() as { port: number }).port;
+    };
 
-    it('is off by default; switched on for the session, a sandboxed command reaches a local port and the prompt says so', async () => {
-      server = createServer((s) => s.end('hello from outside\n'));
-      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-      port = (server.address() as { port: number }).port;
-      const connect = `'${process.execPath}' -e "const s=require('net').connect(${port},'127.0.0.1');s.on('data',d=>{process.stdout.write(d);process.exit(0)});s.on('error',e=>{console.log('error',e.code);process.exit(3)})"`;
+    it('is off by default; switched on, a command reaches the named domains through the proxy and nothing else; the prompt says so', async () => {
+      const allowed = await serve('hello from a listed host\n');
+      const other = await serve('hello from an unlisted host\n');
+      const cmd = `curl -sS --max-time 20 http://127.0.0.2:${allowed}/; curl -sS --max-time 20 http://127.0.0.2:${other}/; echo end`;
       const prompts: string[] = [];
       let turn = 0;
       h = await startHarness({
+        settings: { sandbox: { networkDomains: [`127.0.0.2:${allowed}`] } },
         llm: {
           defaultReply: (req) => {
             prompts.push(String(req.messages[0]?.content ?? ''));
             return lastIsTool(req)
               ? { content: `done ${turn}` }
-              : { toolCalls: [{ name: 'shell', arguments: { command: connect } }] };
+              : { toolCalls: [{ name: 'shell', arguments: { command: cmd } }] };
           },
         },
       });
@@ -124,16 +132,22 @@ describe.skipIf(NO_BWRAP !== null)('shell under the default policy (sandboxed), 
         network: false,
       });
       turn = 1;
-      await h.turn('try the port');
-      expect(toolResults()[0]).toMatch(/ECONNREFUSED/);
-      expect(toolResults()[0]).toMatch(/without network access/);
+      await h.turn('try the hosts');
+      expect(toolResults()[0]).not.toMatch(/hello from/);
+      expect(toolResults()[0]).toMatch(/network is off for this session/);
       const on = await h.api['sandbox.setNetwork']({ sessionId: h.sessionId, allowed: true });
       expect(on).toMatchObject({ kind: 'bwrap', reason: null, network: true });
       turn = 2;
       await h.turn('again');
-      expect(toolResults()[1]).toMatch(/hello from outside/);
+      expect(toolResults()[1]).toMatch(/hello from a listed host/);
+      expect(toolResults()[1]).not.toMatch(/hello from an unlisted host/);
+      // The pipeline's last command succeeded: the refusal is still explained.
+      expect(toolResults()[1]).toMatch(/Connection blocked by network allowlist/);
+      expect(toolResults()[1]).toMatch(/a host the proxy refused/);
       expect(h.events.filter((e) => e.type === 'tool.requested' && e.needsApproval)).toEqual([]);
-      expect(prompts.at(-1)).toMatch(/the network is ON for this session/);
+      expect(prompts.at(-1)).toMatch(
+        new RegExp(`network is ON for this session, through a proxy, only to: 127\\.0\\.0\\.2:${allowed}`),
+      );
     });
   });
 });
@@ -160,6 +174,7 @@ describe('without a sandbox', () => {
       reason: 'disabled',
       detail: null,
       network: null,
+      domains: [...DEFAULT_NETWORK_DOMAINS],
     });
   });
 

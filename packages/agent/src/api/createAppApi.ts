@@ -20,6 +20,7 @@ import { endIdleWorkers } from '../worker/run';
 /** How long an attachment no message refers to is kept (from its last upload) before start-up deletes it. */
 const UNSENT_ATTACHMENT_MS = 24 * 60 * 60_000;
 import { SandboxService } from '../sandbox/service';
+import { loginEnv } from '../process/loginEnv';
 import type { DetectOptions } from '../sandbox/detect';
 import { defaultProviderFactory, type ApiContext, type ProviderFactory } from './apiContext';
 import { chatRoutes } from './chatRoutes';
@@ -57,7 +58,7 @@ export interface CreateAppApiOptions {
   fileExists?: (p: string) => boolean;
   emit: (e: AppEvent) => void;
   shellTimeoutMs?: number;
-  /** `bash -lc` (default, the user's login PATH) or `bash -c` (faster; tests). */
+  /** true (default): commands get the user's login environment, read once; false: this process's (tests). */
   loginShell?: boolean;
   tools?: ToolRegistry;
   /** Same tool call with the same arguments this many times in a row stops the turn (default 3). */
@@ -141,7 +142,18 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     now,
     newId: opts.newId ?? randomUUID,
     workspace,
-    process: { shellTimeoutMs: opts.shellTimeoutMs ?? 120_000, loginShell: opts.loginShell ?? true },
+    process: {
+      shellTimeoutMs: opts.shellTimeoutMs ?? 120_000,
+      loginShell: opts.loginShell ?? true,
+      // Read once, in the background from the start: the first command waits for it at most.
+      loginEnv: (() => {
+        const once =
+          (opts.loginShell ?? true) && platform !== 'win32'
+            ? loginEnv({ env: { ...process.env, HOME: homeDir } })
+            : null;
+        return async () => (once ? (await once).env : process.env);
+      })(),
+    },
     limits: { doomLoopLimit: opts.doomLoopLimit ?? 3, maxModelCalls: opts.maxModelCalls ?? 50 },
     runtime: (id) => runtimes.get(id),
     sandbox,

@@ -13,6 +13,7 @@ export function sandboxRoutes(ctx: ApiContext): SandboxRoutes {
       reason: info ? (info.reason ?? null) : 'disabled',
       detail: info?.detail ?? null,
       network: sessionId !== undefined ? store.sessionSandbox.network(sessionId) : null,
+      domains: store.settings.get().sandbox.networkDomains,
     };
   };
   return {

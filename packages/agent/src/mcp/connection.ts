@@ -6,10 +6,10 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerRecord } from '@threadline/store';
 import { accessSync, constants, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { mcpEnv } from '../process/childEnv';
+import { mcpEnv, withoutSocketEnv } from '../process/childEnv';
 import { machineNetworkEnv } from './networkEnv';
 import { isDownloadLine, isRunnerProgress, stageEnv, type McpStartStage } from './startStages';
-import { sandboxReadOnlyPaths, wrapCommand } from '../sandbox';
+import { runInput, sandboxReadOnlyPaths, wrapCommand } from '../sandbox';
 import type { SandboxRun } from '../sandbox/service';
 
 /** What a server is started with: its stored config and the decrypted env values / headers. */
@@ -74,13 +74,12 @@ export function sandboxedStdio(
     args,
     cwd,
     folder: cwd,
-    tmpDir: sandbox.tmpDir,
     readOnlyInside: sandboxReadOnlyPaths(cwd),
-    hidden: sandbox.hidden,
     network: true,
+    ...runInput(sandbox, cwd),
     ...(sandbox.cacheDir !== null ? { writable: [sandbox.cacheDir] } : {}),
   });
-  return { command: w.command, args: w.args, env: { ...env, ...caches, ...w.env } };
+  return { command: w.command, args: w.args, env: { ...withoutSocketEnv(env), ...sandbox.env, ...caches, ...w.env } };
 }
 
 /**

@@ -69,7 +69,8 @@ export class ServerInstance {
   private async sandboxRun(serverId: string): Promise<McpSandbox | null> {
     const service = this.env.sandbox;
     if (!service) return null;
-    const run = await service.run(true, `mcp-${serverId}`);
+    // Its network is the machine's (most servers are clients of a service), not the proxy's.
+    const run = await service.run(`mcp-${serverId}`, { domains: null, homeFolders: [] });
     if (run.info.kind === 'none') return null;
     return { ...run, cacheDir: service.cacheDirFor(serverId) };
   }

@@ -63,6 +63,46 @@ export function childEnv(env: NodeJS.ProcessEnv = process.env, passThrough: read
 }
 
 /**
+ * Variables that name a door out of the sandbox: the session bus, the display servers, the ssh and
+ * gpg agents, the user's runtime folder (where their sockets live), container engines, the
+ * terminal multiplexers. A sandboxed command or MCP server never gets them (the sockets they name
+ * are out of reach anyway: seccomp refuses unix sockets, and the folders are hidden).
+ */
+export const SOCKET_ENV: readonly string[] = Object.freeze([
+  'DBUS_SESSION_BUS_ADDRESS',
+  'DBUS_SYSTEM_BUS_ADDRESS',
+  'DISPLAY',
+  'WAYLAND_DISPLAY',
+  'XAUTHORITY',
+  'SESSION_MANAGER',
+  'SSH_AUTH_SOCK',
+  'SSH_AGENT_PID',
+  'GPG_AGENT_INFO',
+  'GNUPGHOME',
+  'XDG_RUNTIME_DIR',
+  'DOCKER_HOST',
+  'CONTAINER_HOST',
+  'PULSE_SERVER',
+  'KRB5CCNAME',
+  'TMUX',
+  'TMUX_PANE',
+  'STY',
+  'KITTY_LISTEN_ON',
+  'VSCODE_IPC_HOOK_CLI',
+  'VSCODE_GIT_IPC_HANDLE',
+  'GIT_ASKPASS',
+  'SSH_ASKPASS',
+  'BASH_ENV',
+  'ENV',
+]);
+
+/** `env` without the variables that name a socket outside the sandbox (SOCKET_ENV). */
+export function withoutSocketEnv<T extends Record<string, string | undefined>>(env: T): T {
+  const drop = new Set(SOCKET_ENV);
+  return Object.fromEntries(Object.entries(env).filter(([k]) => !drop.has(k.toUpperCase()))) as T;
+}
+
+/**
  * What every MCP stdio server gets of the app's environment: what a program needs to find itself,
  * the user's locale and a terminal. Nothing else unless the user names it for that server.
  */
@@ -79,7 +119,6 @@ export const MCP_CORE_ENV: readonly string[] = Object.freeze([
   'TEMP',
   'TMP',
   'TZ',
-  'XDG_RUNTIME_DIR',
   'XDG_CONFIG_HOME',
   'XDG_CACHE_HOME',
   'XDG_DATA_HOME',

@@ -1,7 +1,7 @@
-import { existsSync, readdirSync, realpathSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import { RUNS_LATER } from '../workspace/protected';
-import { CREDENTIAL_PLACES } from '../workspace/reach';
+import { CREDENTIAL_PLACES, isEnvFileName } from '../workspace/reach';
 import { GIT_RUN_PARTS } from './gitGuard';
 
 /**
@@ -57,4 +57,60 @@ export function sandboxHiddenPaths(opts: { home: string; dataDir: string; dbFile
     out.add(r);
   }
   return [...out];
+}
+
+/** Folders not searched for `.env` files (dependencies, git's own), and the bounds of the search. */
+const ENV_SEARCH_SKIP = new Set(['node_modules', '.git', '.venv', 'venv', '__pycache__', 'target', 'dist', 'build']);
+const ENV_SEARCH_MAX_DEPTH = 8;
+const ENV_SEARCH_MAX_ENTRIES = 50_000;
+
+/**
+ * The working folder's `.env*` files and `.envs/` folders (the file tools ask for them:
+ * workspace/reach.ts), which the sandbox hides too. Links are not followed; the search is bounded
+ * (depth, entries), and what lies beyond the bounds is not hidden (said in the README).
+ */
+export function envFilesIn(folder: string): string[] {
+  const out: string[] = [];
+  let seen = 0;
+  let level = [folder];
+  for (let d = 0; d <= ENV_SEARCH_MAX_DEPTH && level.length > 0; d++) {
+    const next: string[] = [];
+    for (const dir of level) {
+      let entries: Dirent[];
+      try {
+        entries = readdirSync(dir, { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      for (const e of entries) {
+        if (++seen > ENV_SEARCH_MAX_ENTRIES) return out;
+        const p = path.join(dir, e.name);
+        if (isEnvFileName(e.name) && (e.isFile() || e.isDirectory())) out.push(p);
+        else if (e.isDirectory() && !ENV_SEARCH_SKIP.has(e.name)) next.push(p);
+      }
+    }
+    level = next;
+  }
+  return out;
+}
+
+/**
+ * Places outside the home folder where other programs keep their sockets: the machine's temp
+ * folders (X11, ssh-agent, tmux), the users' runtime folders (the session bus, gpg-agent,
+ * pipewire, podman), the system bus, container engines. Folders are emptied inside the sandbox;
+ * socket files are covered.
+ */
+export function socketPlaces(tmp: string, runtimeDir: string | undefined): { dirs: string[]; files: string[] } {
+  const dirs = [tmp, '/tmp', '/var/tmp', '/run/user', '/run/dbus', '/run/docker', '/run/podman', '/run/containerd'];
+  if (runtimeDir) dirs.push(runtimeDir);
+  const files = ['/run/docker.sock', '/var/run/docker.sock', '/run/snapd.socket', '/run/snapd-snap.socket'];
+  const real = (p: string): string | null => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return null;
+    }
+  };
+  const uniq = (ps: string[]): string[] => [...new Set(ps.map(real).filter((p): p is string => p !== null))];
+  return { dirs: uniq(dirs), files: uniq(files) };
 }

@@ -1,6 +1,7 @@
-import { lstatSync } from 'node:fs';
+import { lstatSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { SEATBELT_PROGRAM, type SandboxInfo } from './detect';
+import type { HomeMount } from './home';
 
 export interface WrapInput {
   /** The program and its arguments as they would run without a sandbox. */
@@ -18,10 +19,38 @@ export interface WrapInput {
   pinned?: readonly string[];
   /** Paths not visible at all (sandboxHiddenPaths): an empty folder or file is put over each. */
   hidden: readonly string[];
-  /** false: no network but the sandbox's own loopback. */
+  /** true: the machine's network as it is (MCP servers); false: none but `proxy`, if given. */
   network: boolean;
   /** More folders it may write (an MCP server's own package cache). */
   writable?: readonly string[];
+  /** The home folder as the sandbox shows it (SandboxHome); absent: as the rest of the disk. */
+  home?: SandboxHome;
+  /** Folders that hold other programs' sockets, each covered by an empty one (socketPlaces). */
+  socketPlaces?: readonly string[];
+  /** The network proxy of named domains (sandbox/network.ts), reached through a relay inside. */
+  proxy?: SandboxProxy;
+  /** An empty file no one may read, mounted over hidden files (null: /dev/null, read as empty). */
+  blankFile?: string | null;
+}
+
+/** The home folder inside the sandbox: the session's own, with the read-only allow-list on top. */
+export interface SandboxHome {
+  /** The user's home folder (where it is seen). */
+  path: string;
+  /** The session's own folder mounted there, writable. */
+  sessionHome: string;
+  /** Toolchains and the user's folders (sandbox/home.ts homeReadOnlyMounts). */
+  readOnly: readonly HomeMount[];
+  /** A git config with only the identity, mounted read-only at ~/.gitconfig (null: none). */
+  gitConfig: string | null;
+}
+
+/** Where a command reaches the proxy: its unix socket (bound in) and the relay's port inside. */
+export interface SandboxProxy {
+  socket: string;
+  /** socat, which listens on 127.0.0.1:`port` inside and forwards to `socket`. */
+  socat: string;
+  port: number;
 }
 
 export interface Wrapped {
@@ -44,47 +73,154 @@ function kindOf(p: string): 'dir' | 'file' | 'link' | null {
   }
 }
 
+const depth = (p: string): number => p.split(path.sep).filter(Boolean).length;
+
 /**
  * bubblewrap's arguments: the whole file system read-only, a fresh /dev and /proc (its own PID
- * namespace: the app's processes and their environment are not in it), a private temp folder
- * (TMPDIR; the machine's /tmp stays readable like the rest, so a project kept there works), the
- * working folder writable, its protected paths read-only again, the hidden places covered by an
- * empty tmpfs (folders) or /dev/null (files), no network unless allowed. Later mounts cover
+ * namespace: the app's processes and their environment are not in it), the places that hold other
+ * programs' sockets emptied (the machine's /tmp, the user's runtime folder), the home folder
+ * replaced by the session's own with the toolchain allow-list on top (homeMountArgs), the working
+ * folder and the private temp folder writable, the protected paths read-only again, the hidden
+ * places covered by an empty folder or file, no network but the proxy's relay, no capability, and
+ * the command under the seccomp helper (no unix socket, no new namespace). Later mounts cover
  * earlier ones, so the order is the policy: a data folder inside the working folder is still hidden.
  */
-export function bwrapArgs(input: WrapInput): string[] {
+export function bwrapArgs(input: WrapInput, sandbox: Pick<SandboxInfo, 'seccomp' | 'caps'> = {}): string[] {
   const a = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'];
+  for (const p of input.socketPlaces ?? []) if (kindOf(p) === 'dir') a.push('--tmpfs', p);
   const { around, inside } = splitHidden(input);
   // A hidden folder that holds the working folder (an MCP server's folder under the app's data):
   // emptied first, the working folder mounted into it, then made read-only.
   for (const p of around) a.push('--tmpfs', p);
-  a.push('--bind', input.folder, input.folder);
-  if (input.tmpDir !== null) a.push('--bind', input.tmpDir, input.tmpDir);
-  for (const p of input.writable ?? []) a.push('--bind', p, p);
+  a.push(...homeMountArgs(input));
   for (const p of around) a.push('--remount-ro', p);
   a.push(...guardMounts(input));
   for (const { p, kind } of inside) {
-    if (kind === 'dir') a.push('--tmpfs', p, '--remount-ro', p);
-    else a.push('--ro-bind', '/dev/null', p);
+    if (kind === 'dir') a.push('--perms', '0000', '--tmpfs', p, '--remount-ro', p);
+    else a.push('--ro-bind', input.blankFile ?? '/dev/null', p);
   }
+  if (input.proxy) a.push('--bind', input.proxy.socket, input.proxy.socket);
   if (!input.network) a.push('--unshare-net');
-  a.push('--unshare-pid', '--die-with-parent', '--new-session', '--chdir', input.cwd, '--');
-  return [...a, input.command, ...input.args];
+  a.push('--unshare-pid', '--unshare-user', ...(sandbox.caps ?? ['--cap-drop', 'ALL']));
+  a.push('--die-with-parent', '--new-session', '--chdir', input.cwd, '--');
+  return [...a, ...commandArgs(input, sandbox.seccomp ?? null)];
+}
+
+/**
+ * The protected paths, read-only where they really are: a protected folder that is a link (a
+ * `.vscode` pointing at another folder of the project) is mounted read-only at its target (bwrap
+ * cannot mount over the link itself, and would refuse to start the command) when the target is
+ * where the command could write; anywhere else it is read-only or hidden already, and mounting it
+ * would bring a hidden place (a folder of the real home) back into view.
+ */
+function readOnlyArgs(input: WrapInput): string[] {
+  const writable = [input.folder, ...(input.tmpDir !== null ? [input.tmpDir] : []), ...(input.writable ?? [])].flatMap(
+    (w) => {
+      try {
+        return [w, realpathSync(w)];
+      } catch {
+        return [w];
+      }
+    },
+  );
+  const out: string[] = [];
+  for (const p of input.readOnlyInside) {
+    const kind = kindOf(p);
+    if (kind === null) continue;
+    let real = p;
+    if (kind === 'link') {
+      try {
+        real = realpathSync(p);
+      } catch {
+        continue; // a dangling link: nothing to protect there
+      }
+      if (!writable.some((w) => within(real, w))) continue;
+    }
+    out.push('--ro-bind', real, real);
+  }
+  return out;
+}
+
+/**
+ * The writable and read-only binds, outer ones first (a working folder inside the home folder is
+ * mounted over the session's home; a home folder inside the working folder, as in tests, over it).
+ */
+function homeMountArgs(input: WrapInput): string[] {
+  const binds: { dest: string; args: string[] }[] = [];
+  const home = input.home;
+  if (home) {
+    binds.push({ dest: home.path, args: ['--bind', home.sessionHome, home.path] });
+    for (const m of home.readOnly) binds.push({ dest: m.dest, args: ['--ro-bind', m.src, m.dest] });
+    if (home.gitConfig !== null) {
+      const dest = path.join(home.path, '.gitconfig');
+      binds.push({ dest, args: ['--ro-bind', home.gitConfig, dest] });
+    }
+  }
+  binds.push({ dest: input.folder, args: ['--bind', input.folder, input.folder] });
+  if (input.tmpDir !== null) binds.push({ dest: input.tmpDir, args: ['--bind', input.tmpDir, input.tmpDir] });
+  for (const p of input.writable ?? []) binds.push({ dest: p, args: ['--bind', p, p] });
+  // Stable: at one depth, the order above (the session's home before what is mounted in it).
+  return binds
+    .map((b, i) => ({ ...b, i }))
+    .sort((x, y) => depth(x.dest) - depth(y.dest) || x.i - y.i)
+    .flatMap((b) => b.args);
+}
+
+/**
+ * What runs as bwrap's command: the seccomp helper in front of the program, and before both, when
+ * there is a proxy, the relay (socat, started before the filter forbids unix sockets) and a wait
+ * until it listens. `/bin/sh` runs no start-up file when not interactive (bash would read
+ * BASH_ENV, which the command's environment could name), and the wait starts no program (each
+ * would run before the filter): it reads /proc/net/tcp with built-ins only, a bounded number of times.
+ */
+function commandArgs(input: WrapInput, seccomp: string | null): string[] {
+  const program = [...(seccomp !== null ? [seccomp] : []), input.command, ...input.args];
+  if (!input.proxy) return program;
+  const { socat, port, socket } = input.proxy;
+  const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
+  const script = [
+    `"$0" TCP4-LISTEN:${port},bind=127.0.0.1,fork,reuseaddr "UNIX-CONNECT:$1" >/dev/null 2>&1 &`,
+    'shift',
+    'i=0',
+    'while [ "$i" -lt 20000 ]; do',
+    `  while read -r _ l _ s _; do [ "$l:$s" = "0100007F:${hexPort}:0A" ] && break 2; done < /proc/net/tcp`,
+    '  i=$((i + 1))',
+    'done',
+    'exec "$@"',
+  ].join('\n');
+  return ['/bin/sh', '-c', script, socat, socket, ...program];
+}
+
+/** Proxy variables for a command whose proxy relay listens on 127.0.0.1:`port` (credentials in the URL). */
+export function proxyEnv(port: number, user: string, token: string): Record<string, string> {
+  const url = `http://${encodeURIComponent(user)}:${encodeURIComponent(token)}@127.0.0.1:${port}`;
+  const none = 'localhost,127.0.0.1,::1';
+  return {
+    HTTP_PROXY: url,
+    HTTPS_PROXY: url,
+    http_proxy: url,
+    https_proxy: url,
+    ALL_PROXY: url,
+    all_proxy: url,
+    NO_PROXY: none,
+    no_proxy: none,
+    // git sends the proxy's Basic credentials up front instead of after a 407 (no credential helper asked)
+    GIT_CONFIG_COUNT: '1',
+    GIT_CONFIG_KEY_0: 'http.proxyAuthMethod',
+    GIT_CONFIG_VALUE_0: 'basic',
+  };
 }
 
 /**
  * The git surface and the protected paths of the folder (sandbox/commandGuard.ts): each `.git`
  * bound onto itself first (a mount point cannot be renamed or removed: EBUSY), then each
- * protected path that exists read-only. Links are never mounted (bwrap would follow them).
+ * protected path that exists read-only (readOnlyArgs: a link only where it leads, and only there
+ * where the command could write).
  */
 function guardMounts(input: WrapInput): string[] {
   const a: string[] = [];
   for (const p of input.pinned ?? []) if (kindOf(p) === 'dir') a.push('--bind', p, p);
-  for (const p of input.readOnlyInside) {
-    const kind = kindOf(p);
-    if (kind === 'dir' || kind === 'file') a.push('--ro-bind', p, p);
-  }
-  return a;
+  return [...a, ...readOnlyArgs(input)];
 }
 
 /**
@@ -100,6 +236,7 @@ function splitHidden(
   const inside: { p: string; kind: 'dir' | 'file' }[] = [];
   const covered: string[] = [];
   for (const p of [...input.hidden].sort((x, y) => x.length - y.length)) {
+    if (!visible(p, input)) continue;
     if (covered.some((c) => within(p, c)) && !within(input.folder, p)) continue;
     // A link is hidden where it leads (sandboxHiddenPaths lists that path too).
     const found = kindOf(p);
@@ -110,6 +247,23 @@ function splitHidden(
     if (kind === 'dir') covered.push(p);
   }
   return { around, inside };
+}
+
+/**
+ * Whether a path can be seen inside the sandbox at all: not under an emptied socket place or the
+ * replaced home folder, unless a mount brings it back (the working folder, a read-only toolchain).
+ * What cannot be seen needs no cover (and a cover would make its mount point in the session's home).
+ */
+function visible(p: string, input: WrapInput): boolean {
+  const gone = [...(input.socketPlaces ?? []), ...(input.home ? [input.home.path] : [])];
+  if (!gone.some((g) => within(p, g))) return true;
+  const back = [
+    input.folder,
+    ...(input.tmpDir !== null ? [input.tmpDir] : []),
+    ...(input.writable ?? []),
+    ...(input.home?.readOnly.map((m) => m.dest) ?? []),
+  ];
+  return back.some((b) => within(p, b) || within(b, p));
 }
 
 /** A string literal of the Seatbelt profile language (a Scheme dialect). */
@@ -126,7 +280,15 @@ function sbString(s: string): string {
  * (local Unix sockets stay, as bwrap's loopback does).
  */
 export function seatbeltProfile(input: WrapInput): string {
-  const writable = [input.folder, ...(input.tmpDir !== null ? [input.tmpDir] : []), ...(input.writable ?? [])];
+  const writable = [input.folder, ...(input.tmpDir !== null ? [input.tmpDir] : []), ...(input.writable ?? [])].flatMap(
+    (w) => {
+      try {
+        return [w, realpathSync(w)];
+      } catch {
+        return [w];
+      }
+    },
+  );
   const { around, inside } = splitHidden(input, true);
   const lines = [
     '(version 1)',
@@ -158,7 +320,11 @@ export function seatbeltProfile(input: WrapInput): string {
  */
 export function wrapCommand(sandbox: SandboxInfo, input: WrapInput): Wrapped {
   if (sandbox.kind === 'bwrap')
-    return { command: sandbox.program ?? 'bwrap', args: bwrapArgs(input), env: { TMPDIR: input.tmpDir ?? '/tmp' } };
+    return {
+      command: sandbox.program ?? 'bwrap',
+      args: bwrapArgs(input, sandbox),
+      env: { TMPDIR: input.tmpDir ?? '/tmp', ...(input.home ? { HOME: input.home.path } : {}) },
+    };
   if (sandbox.kind === 'seatbelt')
     return {
       command: sandbox.program ?? SEATBELT_PROGRAM,

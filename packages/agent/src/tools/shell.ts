@@ -4,8 +4,10 @@ import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import * as z from 'zod';
 import { errorMessage } from '@threadline/protocol';
-import { childEnv } from '../process/childEnv';
-import { guardCommand, gitRefusalHint, sandboxFailure, sandboxFailureHint, wrapCommand } from '../sandbox';
+import { childEnv, withoutSocketEnv } from '../process/childEnv';
+import { gitRefusalHint, guardCommand, hiddenSettingsNote, sandboxFailureNote, wrapCommand } from '../sandbox';
+import { runInput } from '../sandbox/service';
+import { PROXY_PORT_INSIDE, type CommandNetwork } from '../sandbox/network';
 import { expandHome } from '../workspace/resolve';
 import { redactCredentials } from '../workspace/redact';
 import { toolParameters } from './schema';
@@ -31,10 +33,14 @@ const ShellArgs = z.object({
 });
 type ShellArgs = z.infer<typeof ShellArgs>;
 
-function shellCommand(platform: NodeJS.Platform, command: string, login: boolean): { file: string; args: string[] } {
+/**
+ * Never a login shell: the login environment was read once (process/loginEnv.ts), so a profile
+ * costs nothing per command and prints nothing into its output.
+ */
+function shellCommand(platform: NodeJS.Platform, command: string): { file: string; args: string[] } {
   if (platform === 'win32')
     return { file: 'powershell.exe', args: ['-NoProfile', '-NonInteractive', '-Command', command] };
-  return { file: 'bash', args: [login ? '-lc' : '-c', command] };
+  return { file: 'bash', args: ['-c', command] };
 }
 
 /** Kills the whole process group so a `sleep` started by bash dies with it. */
@@ -50,13 +56,25 @@ function killTree(child: ChildProcess, platform: NodeJS.Platform): void {
 }
 
 export async function runShell(args: ShellArgs, ctx: ToolContext): Promise<ToolResult> {
-  const bare = shellCommand(ctx.platform, args.command, ctx.loginShell ?? true);
+  const bare = shellCommand(ctx.platform, args.command);
   // A relative cwd is taken from the session's folder, not from the app's own directory.
   const cwd = args.cwd !== undefined ? path.resolve(ctx.cwd, expandHome(args.cwd, homedir())) : ctx.cwd;
+  const base = ctx.loginShell !== false && ctx.loginEnv ? await ctx.loginEnv() : process.env;
   const sandbox = ctx.sandbox;
   // The folder's git surface and protected paths, at any depth, read-only; what the command
   // leaves that makes code run later is held after it (sandbox/commandGuard.ts).
   const guard = sandbox ? await guardCommand(ctx.cwd, ctx.platform, sandbox.leftovers ?? null) : null;
+  // The session's named domains, through the proxy (registered for this command while it runs).
+  let net: CommandNetwork | null = null;
+  let netError: string | null = null;
+  if (sandbox?.domains && sandbox.info.kind === 'bwrap') {
+    if (!sandbox.info.socat) netError = 'socat, which relays commands to the proxy, is not installed';
+    else {
+      const got = await sandbox.connect();
+      if ('error' in got) netError = got.error;
+      else net = got;
+    }
+  }
   const wrapped = sandbox
     ? wrapCommand(sandbox.info, {
         command: bare.file,
@@ -67,10 +85,16 @@ export async function runShell(args: ShellArgs, ctx: ToolContext): Promise<ToolR
         // An explore helper's command: the whole folder read-only too (mounted after, so it wins).
         readOnlyInside: [...(guard?.readOnly ?? []), ...(sandbox.readOnlyFolder ? [ctx.cwd] : [])],
         pinned: guard?.pinned ?? [],
-        hidden: sandbox.hidden,
-        network: sandbox.network,
+        network: false,
+        ...runInput(sandbox, ctx.cwd),
+        ...(net && sandbox.info.socat
+          ? { proxy: { socket: net.socket, socat: sandbox.info.socat, port: PROXY_PORT_INSIDE } }
+          : {}),
       })
     : null;
+  const env = sandbox
+    ? { ...withoutSocketEnv(childEnv(base, ctx.envPassthrough ?? [])), ...sandbox.env, ...net?.env, ...wrapped?.env }
+    : childEnv(base, ctx.envPassthrough ?? []);
   const file = wrapped?.command ?? bare.file;
   const argv = wrapped?.args ?? bare.args;
   const timeoutMs = args.timeoutSec !== undefined ? args.timeoutSec * 1000 : ctx.shellTimeoutMs;
@@ -95,9 +119,10 @@ export async function runShell(args: ShellArgs, ctx: ToolContext): Promise<ToolR
         cwd,
         detached: ctx.platform !== 'win32',
         stdio: ['ignore', 'pipe', 'pipe'],
-        env: { ...childEnv(process.env, ctx.envPassthrough ?? []), ...wrapped?.env },
+        env,
       });
     } catch (err) {
+      net?.release();
       resolve({ ok: false, content: `failed to start shell: ${(err as Error).message}` });
       return;
     }
@@ -124,12 +149,14 @@ export async function runShell(args: ShellArgs, ctx: ToolContext): Promise<ToolR
     child.stdout?.on('data', (c: Buffer) => append(decoders.out.write(c)));
     child.stderr?.on('data', (c: Buffer) => append(decoders.err.write(c)));
     child.on('error', (err) => {
+      net?.release();
       forget();
       clearTimeout(timer);
       ctx.signal.removeEventListener('abort', onAbort);
       resolve({ ok: false, content: `failed to run command: ${err.message}` });
     });
     child.on('close', (code, sig) => {
+      net?.release();
       forget();
       clearTimeout(timer);
       ctx.signal.removeEventListener('abort', onAbort);
@@ -141,9 +168,14 @@ export async function runShell(args: ShellArgs, ctx: ToolContext): Promise<ToolR
       else if (reason === 'aborted') tail = 'command aborted by the user';
       else tail = `exit code: ${code ?? sig ?? 'unknown'}`;
       let content = (out.endsWith('\n') || out === '' ? out : out + '\n') + tail;
-      // The sandbox stopped it (as far as its messages tell): the model learns it may ask to leave it.
-      const stopped = sandbox && reason === null ? sandboxFailure(code, out) : null;
-      if (sandbox && stopped) content += `\n${sandboxFailureHint(stopped, sandbox.network)}`;
+      // The sandbox stopped it (as far as its messages tell): the model learns the rule and how to leave it.
+      const note =
+        sandbox && reason === null
+          ? sandboxFailureNote(code, out, { domains: sandbox.domains, home: sandbox.home?.path ?? null, netError })
+          : null;
+      if (note) content += `\n${note}`;
+      const settings = sandbox ? hiddenSettingsNote(args.command, sandbox.home?.path ?? null) : null;
+      if (settings) content += `\n${settings}`;
       const meta: Record<string, unknown> = { exitCode: code, durationMs, killed: reason };
       if (sandbox) meta.sandboxed = sandbox.info.kind;
       // `git remote -v`, `git config -l`, `cat .git/config`: a token in a remote URL is not passed on.
@@ -168,7 +200,7 @@ export async function runShell(args: ShellArgs, ctx: ToolContext): Promise<ToolR
 export const shellTool: ToolDefinition<ShellArgs> = {
   name: 'shell',
   description:
-    'Run a shell command (bash -lc on Linux/macOS, PowerShell on Windows) and return its combined stdout/stderr and exit code. Long outputs are truncated; use read_tool_output to page through the full text.',
+    "Run a shell command (bash -c with the user's login environment on Linux/macOS, PowerShell on Windows) and return its combined stdout/stderr and exit code. Long outputs are truncated; use read_tool_output to page through the full text.",
   parameters: toolParameters(ShellArgs),
   readOnly: false,
   args: ShellArgs,

@@ -11,8 +11,10 @@ export interface ToolContext {
   /** Aborted by chat.cancel: a tool must stop (and kill its processes) when it fires. */
   signal: AbortSignal;
   shellTimeoutMs: number;
-  /** bash -l (a login shell, the user's PATH) or plain bash -c; POSIX only. */
+  /** false: commands get this process's environment, not the user's login environment (tests). */
   loginShell?: boolean;
+  /** The user's login environment, read once (process/loginEnv.ts); absent: this process's. */
+  loginEnv?: () => Promise<NodeJS.ProcessEnv>;
   /** Variables a child process gets even though their names look like secrets (Settings). */
   envPassthrough?: readonly string[];
   /** Called with a started child process; the returned function is called when it ends (crash hygiene). */

@@ -20,7 +20,7 @@ import { rulesInForce } from '../rules/match';
 import { ruleOptions } from '../rules/options';
 import type { Turn } from './turn';
 import type { ApprovalDecision } from './sessionRuntime';
-import { readOnlyRefusal, readOnlyRun } from './readOnlyCommands';
+import { readOnly, readOnlyRefusal } from './readOnlyCommands';
 
 /** What the tool step knows of a call before it decides: its command as read, its path, where it would run. */
 export function callFacts(
@@ -200,11 +200,9 @@ export async function approve(
   if (decision.action === 'run') {
     recordHits(scope, decision.by);
     announce(scope, messageId, call, false, { gate, access });
-    const run = confined
-      ? await readOnlyRun(scope)
-      : decision.sandboxed && scope.deps.sandbox
-        ? await scope.deps.sandbox.run(scope.sandboxNetwork(), scope.sessionId)
-        : null;
+    // An explore helper's command (confined) runs where a sandbox exists: readOnlyRefusal said so.
+    const found = confined || decision.sandboxed ? await sandboxRun(scope) : null;
+    const run = confined && found ? readOnly(found) : found;
     // What the command leaves that runs code later is held through the turn (sandbox/turnLeftovers.ts).
     const sandbox = run && scope.leftovers ? { ...run, leftovers: scope.leftovers } : run;
     const rule = decision.by.length > 0 ? ruleNote('allow', decision.by) : null;
@@ -224,7 +222,23 @@ export async function approve(
   announce(scope, messageId, call, true, { gate, access, sandbox: decision.why, diff, rules, rule });
   // Approved on the card: it runs as the card said, outside the sandbox (a confined one in its own).
   const answer = await waitForApproval(scope, call.id);
-  return { decision: answer, waited: true, sandbox: confined ? await readOnlyRun(scope) : null, rule: null };
+  const confinedRun = confined ? await sandboxRun(scope) : null;
+  return { decision: answer, waited: true, sandbox: confinedRun && readOnly(confinedRun), rule: null };
+}
+
+/**
+ * What a call that runs in the sandbox gets: the session's network (its named domains), the
+ * folders the user lets commands read, and the login PATH (its folders under the home are readable).
+ */
+async function sandboxRun(scope: Turn): Promise<SandboxRun | null> {
+  const service = scope.deps.sandbox;
+  if (!service) return null;
+  const login = scope.deps.process.loginShell ? await scope.deps.process.loginEnv() : null;
+  return service.run(scope.sessionId, {
+    domains: scope.sandboxNetwork(),
+    homeFolders: scope.settings.sandbox.homeFolders,
+    ...(login?.PATH !== undefined ? { loginPath: login.PATH } : {}),
+  });
 }
 
 /** Waits for chat.approve (or the turn's cancel) on one tool call. */

@@ -17,6 +17,8 @@ export type { Workspace };
 export interface ProcessOptions {
   shellTimeoutMs: number;
   loginShell: boolean;
+  /** The user's login environment, read once outside the sandbox (process/loginEnv.ts). */
+  loginEnv: () => Promise<NodeJS.ProcessEnv>;
 }
 
 /** When a turn stops on its own. */

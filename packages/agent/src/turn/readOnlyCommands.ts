@@ -24,8 +24,7 @@ export async function readOnlyRefusal(
   return null;
 }
 
-/** Where a confined command runs: the session's sandbox, the working folder read-only too. */
-export async function readOnlyRun(scope: Turn): Promise<SandboxRun> {
-  const service = scope.deps.sandbox!;
-  return { ...(await service.run(scope.sandboxNetwork(), scope.sessionId)), readOnlyFolder: true };
+/** Where a confined command runs: the session's sandbox run, the working folder read-only too. */
+export function readOnly(run: SandboxRun): SandboxRun {
+  return { ...run, readOnlyFolder: true };
 }

@@ -70,6 +70,7 @@ function toolContext(scope: Turn, folder: string, callId: string, sandbox: Sandb
     signal: scope.signal,
     shellTimeoutMs: deps.process.shellTimeoutMs,
     loginShell: deps.process.loginShell,
+    loginEnv: deps.process.loginEnv,
     envPassthrough: scope.settings.agent.envPassthrough,
     lookupToolOutput: (id) => lookupToolOutput(scope, id),
     latestTodos: () => latestTodos(scope.snapshot().history),

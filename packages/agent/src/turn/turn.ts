@@ -139,10 +139,10 @@ export class Turn {
     return this.small.rules;
   }
 
-  /** "Allow network for commands" of this session. */
-  sandboxNetwork(): boolean {
+  /** The domains this session's commands may reach (its network switch on: Settings' list), null: off. */
+  sandboxNetwork(): readonly string[] | null {
     this.fresh();
-    return this.small.sandboxNetwork;
+    return this.small.sandboxNetwork ? this.settings.sandbox.networkDomains : null;
   }
 
   /** The session's own instructions (sessions.setSystemPrompt), null: none. */

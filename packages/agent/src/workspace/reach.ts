@@ -30,7 +30,9 @@ export interface Reach {
 /**
  * Places that hold credentials, relative to the home folder: a call that touches them asks even
  * inside the working folder (and even under an `auto` policy). Compared by where they really
- * lead, so a symlinked `~/.ssh` (→ ~/dotfiles/ssh) is still `~/.ssh`.
+ * lead, so a symlinked `~/.ssh` (→ ~/dotfiles/ssh) is still `~/.ssh`. The OS sandbox hides the
+ * same places (sandbox/paths.ts): credential stores, shell histories, other agents' credentials,
+ * browser profiles.
  */
 export const CREDENTIAL_PLACES: readonly string[] = Object.freeze([
   '.ssh',
@@ -68,7 +70,64 @@ export const CREDENTIAL_PLACES: readonly string[] = Object.freeze([
   '.yarnrc.yml',
   '.pypirc',
   '.config/pip/pip.conf',
+  '.m2/settings.xml',
+  '.m2/settings-security.xml',
+  '.gradle/gradle.properties',
+  '.nuget/NuGet',
+  '.config/op',
+  '.config/sops',
+  '.huggingface',
+  '.cache/huggingface/token',
+  '.config/configstore',
+  '.pki',
+  // Shell and tool histories: a typed `export OPENAI_API_KEY=…` stays there.
+  '.bash_history',
+  '.zsh_history',
+  '.zhistory',
+  '.histfile',
+  '.sh_history',
+  '.local/share/fish/fish_history',
+  '.python_history',
+  '.node_repl_history',
+  '.psql_history',
+  '.mysql_history',
+  '.sqlite_history',
+  '.rediscli_history',
+  '.lesshst',
+  '.viminfo',
+  // Other agents' credentials and sessions.
+  '.claude',
+  '.claude.json',
+  '.codex',
+  '.gemini',
+  '.config/github-copilot',
+  '.cursor',
+  '.continue',
+  '.aider',
+  '.config/Code/User/globalStorage',
+  // Browser profiles (cookies, saved passwords) and mail.
+  '.mozilla',
+  '.thunderbird',
+  '.config/google-chrome',
+  '.config/chromium',
+  '.config/BraveSoftware',
+  '.config/microsoft-edge',
+  '.config/vivaldi',
+  '.config/opera',
+  'snap/firefox',
+  'snap/chromium',
+  '.var/app',
+  'Library/Application Support/Google/Chrome',
+  'Library/Application Support/Firefox',
+  'Library/Safari',
+  'Library/Cookies',
+  'Library/Keychains',
 ]);
+
+/** A `.env*` file (or an `.envs/` folder) by its name: what the sandbox hides in the working folder too. */
+export function isEnvFileName(name: string): boolean {
+  return /^\.env/i.test(name) || name.toLowerCase() === '.envs';
+}
 
 /** Files that hold a credential wherever they are: `.env*`, an `.envs/` folder, keys and certificates. */
 function credentialByName(p: string): CredentialReason | null {

@@ -20,6 +20,8 @@ export const SandboxStatusSchema = z.object({
   detail: z.string().nullable(),
   /** The session's "allow network for commands" switch (null when no session was named). */
   network: z.boolean().nullable(),
+  /** The domains the switch allows, through the proxy (Settings → sandbox.networkDomains). */
+  domains: z.array(z.string()),
 });
 export type SandboxStatus = z.infer<typeof SandboxStatusSchema>;
 

@@ -9,12 +9,15 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { runShell } from '../../tools/shell';
 import {
   detectSandbox,
+  hiddenSettingsNote,
   sandboxFailure,
+  sandboxFailureHint,
   sandboxHiddenPaths,
   sandboxReadOnlyPaths,
   seatbeltProfile,
   wrapCommand,
   type SandboxInfo,
+  type SandboxRun,
   type WrapInput,
 } from '../index';
 
@@ -24,6 +27,22 @@ const NO_BWRAP =
     ? `bwrap is not usable here (${sandbox.reason ?? '?'} ${sandbox.detail ?? ''}): install bubblewrap (scripts/toolchain.sh does)`
     : null;
 if (NO_BWRAP) console.warn(`skipping the bwrap tests: ${NO_BWRAP}`);
+
+/** A sandboxed run without a session's home or network (the wrap tests give their own). */
+function bareRun(): SandboxRun {
+  return {
+    info: sandbox,
+    domains: null,
+    tmpDir: null,
+    hidden: [],
+    home: null,
+    socketPlaces: [],
+    blankFile: null,
+    env: {},
+    connect: () => Promise.resolve({ error: 'no network in this test' }),
+  };
+}
+const noNet = { domains: null, home: null };
 
 interface Ran {
   code: number | null;
@@ -137,7 +156,7 @@ describe.skipIf(NO_BWRAP !== null)('a command in the bwrap sandbox', () => {
     const { inside, bare } = await both(`echo planted > ${target}`);
     expect(inside.code).not.toBe(0);
     expect(inside.out).toMatch(/Read-only file system/);
-    expect(sandboxFailure(inside.code, inside.out)).toBe('write');
+    expect(sandboxFailure(inside.code, inside.out, noNet)).toBe('write');
     expect(bare.code).toBe(0);
     expect(readFileSync(target, 'utf8')).toBe('planted\n');
   });
@@ -206,7 +225,7 @@ describe.skipIf(NO_BWRAP !== null)('a command in the bwrap sandbox', () => {
     const { inside, bare } = await both(cmd);
     expect(inside.code).toBe(3);
     expect(inside.out).toMatch(/ECONNREFUSED/);
-    expect(sandboxFailure(inside.code, inside.out)).toBe('network');
+    expect(sandboxFailure(inside.code, inside.out, noNet)).toBe('network');
     expect(bare.out).toMatch(/hello from outside/);
     const w = wrapCommand(sandbox, input(cmd, { network: true }));
     const networked = await run(w.command, w.args, folder, w.env);
@@ -251,7 +270,7 @@ describe.skipIf(NO_BWRAP !== null)('the shell tool in the sandbox', () => {
         loginShell: false,
         lookupToolOutput: () => null,
         latestTodos: () => null,
-        sandbox: { info: sandbox, network: false, tmpDir: null, hidden: [] },
+        sandbox: bareRun(),
       },
     );
     expect(r.content).toContain('timed out');
@@ -320,11 +339,46 @@ describe('seatbeltProfile', () => {
 });
 
 describe('sandboxFailure', () => {
-  it('names writes and network errors of a failed command, nothing for a success or another error', () => {
-    expect(sandboxFailure(1, 'touch: cannot touch /etc/x: Read-only file system')).toBe('write');
-    expect(sandboxFailure(6, 'curl: (6) Could not resolve host: example.com')).toBe('network');
-    expect(sandboxFailure(1, 'Error: getaddrinfo EAI_AGAIN registry.npmjs.org')).toBe('network');
-    expect(sandboxFailure(0, 'Read-only file system')).toBeNull();
-    expect(sandboxFailure(2, 'grep: no such file')).toBeNull();
+  const ctx = { domains: null, home: '/nonexistent-tl-home' };
+  it('names what the sandbox stopped, inside a pipeline (exit 0) too; nothing for a success or another error', () => {
+    expect(sandboxFailure(1, 'touch: cannot touch /etc/x: Read-only file system', ctx)).toBe('write');
+    expect(sandboxFailure(1, "rm: cannot remove 'Makefile': Device or resource busy", ctx)).toBe('write');
+    expect(sandboxFailure(0, 'tee: /etc/x: Read-only file system', ctx)).toBe('write');
+    expect(sandboxFailure(6, 'curl: (6) Could not resolve host: example.com', ctx)).toBe('network');
+    expect(sandboxFailure(0, 'curl: (6) Could not resolve host: example.com', ctx)).toBe('network');
+    expect(sandboxFailure(1, 'Error: getaddrinfo EAI_AGAIN registry.npmjs.org', ctx)).toBe('network');
+    expect(sandboxFailure(0, 'curl: (56) CONNECT tunnel failed, response 403', ctx)).toBe('host');
+    expect(sandboxFailure(2, 'Could not open a connection to your authentication agent.', ctx)).toBe('socket');
+    expect(sandboxFailure(1, 'PermissionError: [Errno 1] Operation not permitted (AF_UNIX)', ctx)).toBe('socket');
+    expect(sandboxFailure(2, 'grep: no such file', ctx)).toBeNull();
+    expect(sandboxFailure(0, 'all good', ctx)).toBeNull();
+  });
+
+  it('a path the command could not find that exists outside, under the home folder, is a hidden one', () => {
+    writeFileSync(path.join(home, '.bash_history'), 'export OPENAI_API_KEY=sk-x\n');
+    const c = { domains: null, home };
+    expect(sandboxFailure(1, `cat: ${home}/.bash_history: No such file or directory`, c)).toBe('hidden');
+    expect(sandboxFailure(1, `cat: ${home}/.nothing-here: No such file or directory`, c)).toBeNull();
+    expect(sandboxFailure(1, "cat: '~/.bash_history': Permission denied", c)).toBe('hidden');
+  });
+
+  it('the hint tells the true rule ($TMPDIR, not /tmp), the domains, and how to ask to run outside', () => {
+    const write = sandboxFailureHint('write', ctx);
+    expect(write).toMatch(/\$TMPDIR, kept between commands \(\/tmp is an empty folder of each command's own/);
+    expect(write).toMatch(/"sandbox": false/);
+    expect(sandboxFailureHint('host', { domains: ['pypi.org'], home: null })).toMatch(
+      /only through a proxy to: pypi\.org/,
+    );
+    expect(sandboxFailureHint('network', ctx)).toMatch(/network is off/);
+  });
+});
+
+describe('hiddenSettingsNote', () => {
+  it("says pip's hidden settings under a pip command, nothing under another command or without the file", () => {
+    mkdirSync(path.join(home, '.config', 'pip'), { recursive: true });
+    writeFileSync(path.join(home, '.config', 'pip', 'pip.conf'), '[global]\nindex-url = https://u:p@example/simple\n');
+    expect(hiddenSettingsNote('python -m pip install requests', home)).toMatch(/~\/\.config\/pip\/pip\.conf \(pip\)/);
+    expect(hiddenSettingsNote('ls -la', home)).toBeNull();
+    expect(hiddenSettingsNote('npm install', home)).toBeNull();
   });
 });

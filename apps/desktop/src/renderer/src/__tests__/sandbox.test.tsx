@@ -20,6 +20,7 @@ const status = (s: Partial<SandboxStatus>): SandboxStatus => ({
   reason: null,
   detail: null,
   network: null,
+  domains: ['registry.npmjs.org', 'pypi.org'],
   ...s,
 });
 
@@ -61,7 +62,9 @@ describe('NetworkSwitch (chat header)', () => {
     const button = await screen.findByTestId('network-switch');
     expect(button.getAttribute('aria-pressed')).toBe('false');
     fireEvent.click(button);
-    expect(screen.getByTestId('network-confirm')).toBeTruthy();
+    expect(screen.getByTestId('network-confirm').textContent).toMatch(
+      /reach these domains.*registry\.npmjs\.org, pypi\.org/,
+    );
     expect(fake.calls.some((c) => c.route === 'sandbox.setNetwork')).toBe(false);
     await act(async () => fireEvent.click(screen.getByTestId('network-confirm-yes')));
     expect(screen.getByTestId('network-switch').getAttribute('aria-pressed')).toBe('true');

@@ -17,6 +17,8 @@ const CASES: {
   sentence: [string, Record<string, string>];
   good: string;
   patch: SettingsPatch;
+  /** A text area applies on blur (Enter is a new line there). */
+  multiline?: boolean;
 }[] = [
   {
     tab: 'context',
@@ -71,6 +73,25 @@ const CASES: {
     sentence: ['settings.general.envNameError', { name: 'not-a-name' }],
     good: 'HF_TOKEN SSH_AUTH_SOCK',
     patch: { agent: { envPassthrough: ['HF_TOKEN', 'SSH_AUTH_SOCK'] } },
+  },
+  {
+    tab: 'general',
+    testId: 'sandbox-home-folders',
+    label: 'settings.sandbox.homeFolders',
+    bad: '~/datasets, relative/folder',
+    sentence: ['settings.sandbox.folderError', { name: 'relative/folder' }],
+    good: '~/datasets, /opt/My Data',
+    patch: { sandbox: { homeFolders: ['~/datasets', '/opt/My Data'] } },
+  },
+  {
+    tab: 'general',
+    testId: 'sandbox-network-domains',
+    label: 'settings.sandbox.networkDomains',
+    bad: 'pypi.org, https://evil/',
+    sentence: ['settings.sandbox.domainError', { name: 'https://evil/' }],
+    good: 'pypi.org\n*.example.com',
+    patch: { sandbox: { networkDomains: ['pypi.org', '*.example.com'] } },
+    multiline: true,
   },
 ];
 
@@ -136,7 +157,7 @@ describe('settings fields on the protocol schema (issue 27)', () => {
         expect(input.getAttribute('aria-describedby')).toContain(error.id);
         expect(sets()).toEqual([]);
 
-        await type(c.testId, c.good, 'enter');
+        await type(c.testId, c.good, c.multiline ? 'blur' : 'enter');
         expect(sets()).toEqual([c.patch]);
         expect(screen.queryByTestId(`${c.testId}-error`)).toBeNull();
         expect(input.getAttribute('aria-invalid')).toBeNull();

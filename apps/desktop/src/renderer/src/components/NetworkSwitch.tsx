@@ -32,6 +32,7 @@ export function NetworkSwitch({ sessionId }: { sessionId: string }) {
 
   if (!status || status.kind === 'none') return null;
   const on = status.network === true;
+  const domains = status.domains.join(', ');
 
   const set = async (allowed: boolean) => {
     setError(null);
@@ -48,7 +49,7 @@ export function NetworkSwitch({ sessionId }: { sessionId: string }) {
         type="button"
         className={`btn btn-ghost network-btn ${on ? 'is-on network-on' : ''}`}
         aria-pressed={on}
-        title={error ?? t(on ? 'sandbox.network.onHint' : 'sandbox.network.offHint')}
+        title={error ?? t(on ? 'sandbox.network.onHint' : 'sandbox.network.offHint', { domains })}
         onClick={() => {
           if (on) void set(false);
           else if (confirmed) void set(true);
@@ -84,7 +85,7 @@ export function NetworkSwitch({ sessionId }: { sessionId: string }) {
             </>
           }
         >
-          <p>{t('sandbox.network.confirmBody')}</p>
+          <p>{t('sandbox.network.confirmBody', { domains })}</p>
         </Dialog>
       )}
     </>

@@ -34,6 +34,7 @@ const compaction = patch.compaction.unwrap().shape;
 const toolOutput = patch.toolOutput.unwrap().shape;
 const agent = patch.agent.unwrap().shape;
 const cache = patch.cache.unwrap().shape;
+const sandbox = patch.sandbox.unwrap().shape;
 const projectMemory = patch.projectMemory.unwrap().shape;
 
 /** A number as typed; nothing typed is no number (the schema refuses it as one). */
@@ -46,6 +47,14 @@ const numberText = z
 export function splitNames(text: string): string[] {
   return text
     .split(/[\s,]+/)
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+}
+
+/** Paths as typed: separated by commas or lines (a path may hold a space). */
+export function splitPaths(text: string): string[] {
+  return text
+    .split(/[,\n]+/)
     .map((s) => s.trim())
     .filter((s) => s !== '');
 }
@@ -119,6 +128,22 @@ export const SETTINGS = {
     patch: (envPassthrough) => ({ agent: { envPassthrough } }),
     sentence: (t, _code, item) =>
       item === undefined ? t('settings.general.envTooMany') : t('settings.general.envNameError', { name: item }),
+  }),
+  sandboxHomeFolders: setting({
+    text: (s) => s.sandbox.homeFolders.join(', '),
+    items: splitPaths,
+    schema: z.string().transform(splitPaths).pipe(sandbox.homeFolders.unwrap()),
+    patch: (homeFolders) => ({ sandbox: { homeFolders } }),
+    sentence: (t, _code, item) =>
+      item === undefined ? t('settings.sandbox.tooMany') : t('settings.sandbox.folderError', { name: item }),
+  }),
+  sandboxNetworkDomains: setting({
+    text: (s) => s.sandbox.networkDomains.join('\n'),
+    items: splitNames,
+    schema: z.string().transform(splitNames).pipe(sandbox.networkDomains.unwrap()),
+    patch: (networkDomains) => ({ sandbox: { networkDomains } }),
+    sentence: (t, _code, item) =>
+      item === undefined ? t('settings.sandbox.tooMany') : t('settings.sandbox.domainError', { name: item }),
   }),
   customInstructions: setting({
     text: (s) => s.agent.customInstructions,
