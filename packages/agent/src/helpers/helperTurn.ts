@@ -52,7 +52,7 @@ export class HelperTurn extends Turn {
     return this.parent.storedRules();
   }
 
-  override sandboxNetwork(): boolean {
+  override sandboxNetwork(): readonly string[] | null {
     return this.parent.sandboxNetwork();
   }
 

@@ -81,7 +81,6 @@ export async function runShell(args: ShellArgs, ctx: ToolContext): Promise<ToolR
         args: bare.args,
         cwd,
         folder: ctx.cwd,
-        tmpDir: sandbox.tmpDir,
         // An explore helper's command: the whole folder read-only too (mounted after, so it wins).
         readOnlyInside: [...(guard?.readOnly ?? []), ...(sandbox.readOnlyFolder ? [ctx.cwd] : [])],
         pinned: guard?.pinned ?? [],
