@@ -75,6 +75,7 @@ export function sandboxedStdio(
     cwd,
     folder: cwd,
     readOnlyInside: sandboxReadOnlyPaths(cwd),
+    pathDirs: (env.PATH ?? '').split(path.delimiter),
     network: true,
     ...runInput(sandbox, cwd),
     ...(sandbox.cacheDir !== null ? { writable: [sandbox.cacheDir] } : {}),

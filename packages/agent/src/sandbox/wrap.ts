@@ -1,4 +1,4 @@
-import { lstatSync, realpathSync } from 'node:fs';
+import { lstatSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { SEATBELT_PROGRAM, type SandboxInfo } from './detect';
 import type { HomeMount } from './home';
@@ -27,6 +27,12 @@ export interface WrapInput {
   home?: SandboxHome;
   /** Folders that hold other programs' sockets, each covered by an empty one (socketPlaces). */
   socketPlaces?: readonly string[];
+  /**
+   * The folders of the command's PATH: one under an emptied socket place (a toolchain unpacked
+   * under /tmp) is mounted back read-only, so the command finds its programs (seccomp still
+   * refuses any unix socket there).
+   */
+  pathDirs?: readonly string[];
   /** The network proxy of named domains (sandbox/network.ts), reached through a relay inside. */
   proxy?: SandboxProxy;
   /** An empty file no one may read, mounted over hidden files (null: /dev/null, read as empty). */
@@ -88,6 +94,7 @@ const depth = (p: string): number => p.split(path.sep).filter(Boolean).length;
 export function bwrapArgs(input: WrapInput, sandbox: Pick<SandboxInfo, 'seccomp' | 'caps'> = {}): string[] {
   const a = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'];
   for (const p of input.socketPlaces ?? []) if (kindOf(p) === 'dir') a.push('--tmpfs', p);
+  for (const m of pathMounts(input)) a.push('--ro-bind', m.src, m.dest);
   const { around, inside } = splitHidden(input);
   // A hidden folder that holds the working folder (an MCP server's folder under the app's data):
   // emptied first, the working folder mounted into it, then made read-only.
@@ -104,6 +111,22 @@ export function bwrapArgs(input: WrapInput, sandbox: Pick<SandboxInfo, 'seccomp'
   a.push('--unshare-pid', '--unshare-user', ...(sandbox.caps ?? ['--cap-drop', 'ALL']));
   a.push('--die-with-parent', '--new-session', '--chdir', input.cwd, '--');
   return [...a, ...commandArgs(input, sandbox.seccomp ?? null)];
+}
+
+/** The PATH folders an emptied socket place would hide, each from where it really leads. */
+function pathMounts(input: WrapInput): { dest: string; src: string }[] {
+  const places = (input.socketPlaces ?? []).filter((p) => kindOf(p) === 'dir');
+  const out: { dest: string; src: string }[] = [];
+  for (const dir of new Set(input.pathDirs ?? [])) {
+    if (!path.isAbsolute(dir) || !places.some((p) => within(path.normalize(dir), p))) continue;
+    try {
+      const src = realpathSync(dir);
+      if (statSync(src).isDirectory()) out.push({ dest: path.normalize(dir), src });
+    } catch {
+      // Not there: nothing to find in it.
+    }
+  }
+  return out;
 }
 
 /**
@@ -258,6 +281,7 @@ function visible(p: string, input: WrapInput): boolean {
   const gone = [...(input.socketPlaces ?? []), ...(input.home ? [input.home.path] : [])];
   if (!gone.some((g) => within(p, g))) return true;
   const back = [
+    ...pathMounts(input).map((m) => m.dest),
     input.folder,
     ...(input.tmpDir !== null ? [input.tmpDir] : []),
     ...(input.writable ?? []),

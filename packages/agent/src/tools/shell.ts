@@ -84,6 +84,7 @@ export async function runShell(args: ShellArgs, ctx: ToolContext): Promise<ToolR
         // An explore helper's command: the whole folder read-only too (mounted after, so it wins).
         readOnlyInside: [...(guard?.readOnly ?? []), ...(sandbox.readOnlyFolder ? [ctx.cwd] : [])],
         pinned: guard?.pinned ?? [],
+        pathDirs: (base.PATH ?? '').split(path.delimiter),
         network: false,
         ...runInput(sandbox, ctx.cwd),
         ...(net && sandbox.info.socat
