@@ -53,7 +53,7 @@ describe('import-cycle check', () => {
     });
     const r = await runCheck(dir);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('No import cycle in 2 files.');
+    expect(r.stdout).toContain('No import cycle in 2 files, nor between the folders of any package.');
   });
 
   it('counts type-only imports, re-exports, .tsx files, and skips node_modules and built output', async () => {
@@ -83,5 +83,77 @@ describe('import-cycle check', () => {
 
   it('allows no more than the cycles of the turn that its restructuring removes', () => {
     expect(ALLOWED_EDGES.every((e) => e.startsWith('packages/agent/src/turn/'))).toBe(true);
+  });
+});
+
+describe('folder-level cycle check', () => {
+  const pkg = (files: Record<string, string>): string => tree({ 'pkg/package.json': '{}', ...files });
+
+  it('fails on folders that import each other with no file-level cycle, and prints one import per edge', async () => {
+    const dir = pkg({
+      'pkg/src/a/one.ts': `import { two } from '../b/two';\nexport const one = () => two;\n`,
+      'pkg/src/b/two.ts': `export const two = 2;\n`,
+      'pkg/src/b/three.ts': `import { four } from '../c/four';\nexport const three = four;\n`,
+      'pkg/src/c/four.ts': `import { five } from '../a/five';\nexport const four = five;\n`,
+      'pkg/src/a/five.ts': `export const five = 5;\n`,
+    });
+    const check = await findCycles(dir);
+    expect(check.cycles).toEqual([]);
+    expect(check.folderCycles).toEqual([
+      {
+        dir: 'pkg/src',
+        members: ['a/', 'b/', 'c/'],
+        edges: [
+          { from: 'a/', to: 'b/', issuer: 'pkg/src/a/one.ts', dependency: 'pkg/src/b/two.ts' },
+          { from: 'b/', to: 'c/', issuer: 'pkg/src/b/three.ts', dependency: 'pkg/src/c/four.ts' },
+          { from: 'c/', to: 'a/', issuer: 'pkg/src/c/four.ts', dependency: 'pkg/src/a/five.ts' },
+        ],
+      },
+    ]);
+    const r = await runCheck(dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('1 folder-level import cycle(s):\n1) in pkg/src/: a/ -> b/ -> c/ -> a/');
+    expect(r.stderr).toContain('a/ -> b/: a/one.ts imports b/two.ts');
+    expect(r.stderr).toContain('c/ -> a/: c/four.ts imports a/five.ts');
+  });
+
+  it('checks a folder with subfolders against its own files, one level at a time', async () => {
+    const dir = pkg({
+      // Inside top/: steps/ -> words.ts -> steps/ (top/ as a whole is one node of src/, no cycle there).
+      'pkg/src/top/steps/cut.ts': `import { words } from '../words';\nexport const cut = words;\n`,
+      'pkg/src/top/steps/prune.ts': `export const prune = 1;\n`,
+      'pkg/src/top/words.ts': `import { prune } from './steps/prune';\nexport const words = prune;\n`,
+      'pkg/src/top/compact.ts': `import { cut } from './steps/cut';\nexport const compact = cut;\n`,
+    });
+    const { cycles, folderCycles } = await findCycles(dir);
+    expect(cycles).toEqual([]);
+    expect(folderCycles.map((c) => [c.dir, c.members])).toEqual([['pkg/src/top', ['steps/', 'words.ts']]]);
+  });
+
+  it('a loose file of src/ is its own node; tests, files outside src/ and outside a package are left out', async () => {
+    const dir = pkg({
+      // index.ts imports a/, a/ imports the leaf markers.ts: no cycle.
+      'pkg/src/index.ts': `export * from './a/one';\n`,
+      'pkg/src/markers.ts': `export const mark = '*';\n`,
+      'pkg/src/a/one.ts': `import { mark } from '../markers';\nimport { b } from '../b/b';\nexport const one = mark + b;\n`,
+      'pkg/src/b/b.ts': `export const b = 'b';\n`,
+      // A test of b/ importing a/ is no edge b/ -> a/.
+      'pkg/src/b/__tests__/b.test.ts': `import { one } from '../../a/one';\nexport const t = one;\n`,
+      'pkg/src/b/b.test.ts': `import { one } from '../a/one';\nexport const t = one;\n`,
+      // Not under a package's src/.
+      'pkg/bench/x/x.ts': `import '../y/y';\n`,
+      'pkg/bench/y/y.ts': `export const y = 1;\n`,
+      'pkg/bench/y/z.ts': `import '../x/w';\n`,
+      'pkg/bench/x/w.ts': `export const w = 1;\n`,
+      'loose/src/x/x.ts': `import '../y/y';\n`,
+      'loose/src/y/y.ts': `export const y = 1;\n`,
+      'loose/src/y/z.ts': `import '../x/w';\n`,
+      'loose/src/x/w.ts': `export const w = 1;\n`,
+    });
+    const check = await findCycles(dir);
+    expect(check.folderCycles).toEqual([]);
+    const r = await runCheck(dir);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('No import cycle in 14 files, nor between the folders of any package.');
   });
 });
