@@ -2,7 +2,7 @@
 // the version bump, so a crash mid-migration leaves the previous version intact. Never edit a
 // migration that has shipped: add a new one.
 import type Database from 'better-sqlite3';
-import { RECOUNT_SQL } from '../repos/messages';
+import { RECOUNT_SQL } from './branchSql';
 import { packOutput } from './outputCodec';
 import { migrateApprovalsToRules, V21_RULES } from './rulesMigration';
 

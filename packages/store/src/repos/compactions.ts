@@ -10,7 +10,8 @@ import {
 } from '@threadline/protocol';
 import { StoreError, type CompactionsRepo, type NewCompaction, type NewMessage } from '../types';
 import { json, parseInput, type RepoContext } from './context';
-import { PATH_CTE, type MessagesRepoImpl } from './messages';
+import { PATH_CTE } from '../db/branchSql';
+import { type MessagesRepoImpl } from './messages';
 
 const NewCompactionSchema = z.object({
   id: z.string().min(1).max(200).optional(),

@@ -22,7 +22,7 @@ import {
   type BranchHint,
 } from '../types';
 import { json, parseInput, type RepoContext } from './context';
-import { PATH_CTE } from './messages';
+import { PATH_CTE } from '../db/branchSql';
 import { engineChanged, HIDDEN, ON_PATH, SHARED, toFact, toRow, VISIBLE, type FactRow } from './memoryRows';
 
 const RefreshSchema = z.object({

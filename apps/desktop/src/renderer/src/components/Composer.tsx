@@ -12,7 +12,7 @@ import { forgetImages, isImageFile, uploadFile, type PendingAttachment } from '.
 import { call, RpcError } from '../transport';
 import type { TFunction } from 'i18next';
 
-import { COMPOSER_ID } from './composerId';
+import { COMPOSER_ID } from '../lib/composerId';
 import { isReachable } from './ConnectionBanner';
 import { useSlashMenu } from './SlashMenu';
 import { errorMessage } from '@threadline/protocol';

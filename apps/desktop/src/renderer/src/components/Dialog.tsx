@@ -1,5 +1,5 @@
 import { useEffect, useRef, type ReactNode } from 'react';
-import { COMPOSER_ID } from './composerId';
+import { COMPOSER_ID } from '../lib/composerId';
 
 interface Props {
   title: string;

@@ -3,7 +3,7 @@ import type { AppCommand } from '@threadline/protocol';
 import { useAppStore } from '../store';
 import { getBridge } from '../transport';
 import { escapeStopsReply, matchShortcut } from '../lib/shortcuts';
-import { COMPOSER_ID } from '../components/composerId';
+import { COMPOSER_ID } from '../lib/composerId';
 import { holdForRefusedSetting } from '../lib/refusedSetting';
 
 /** One place for what a command does, whether it came from a key press or the app menu. */
