@@ -46,6 +46,9 @@ const IPC_MAIN_ONLY = {
   message: 'ipcMain is used in apps/desktop/src/main/ipc.ts only (one checked handler for every call).',
 };
 
+const ROUTE_RULE =
+  'A route is called from the store only: a slice action, or store/routes.ts (docs/architecture.md, "Where a route call lives").';
+
 function layer(files, forbidden, message, { allowIpcMain = false, patterns = [] } = {}) {
   return {
     files,
@@ -264,6 +267,28 @@ export default tseslint.config(
     [...ws('context', 'store', 'agent', 'fake-llm'), 'electron', ...NODE_IO, 'path', 'node:path'],
     'the renderer depends on protocol only: never Node, never electron, never the runtime.',
   ),
+  // Where a route call lives (docs/architecture.md): in the renderer's store/ only, a slice action
+  // when the store keeps the answer, store/routes.ts otherwise. Components, hooks and lib/ call
+  // those and never the transport's `call` or the bridge's `invoke`.
+  layer(
+    ['apps/desktop/src/renderer/src/{components,hooks,lib}/**'],
+    [...ws('context', 'store', 'agent', 'fake-llm'), 'electron', ...NODE_IO, 'path', 'node:path'],
+    'the renderer depends on protocol only: never Node, never electron, never the runtime.',
+    { patterns: [{ group: ['**/transport', '**/transport/index'], importNames: ['call'], message: ROUTE_RULE }] },
+  ),
+  {
+    files: ['apps/desktop/src/renderer/src/{components,hooks,lib}/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "CallExpression[callee.property.name='invoke']", message: ROUTE_RULE },
+        {
+          selector: "ImportDeclaration[source.value='zod'][importKind!='type'] > ImportSpecifier[imported.name='z']",
+          message: "Import zod as a namespace: import * as z from 'zod'.",
+        },
+      ],
+    },
+  },
   {
     files: ['apps/desktop/src/renderer/**'],
     languageOptions: { globals: { ...globals.browser } },

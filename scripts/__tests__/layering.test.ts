@@ -156,3 +156,38 @@ describe('type-aware lint', () => {
     // machine: the limit leaves room for a loaded one (a timeout here would say nothing of lint).
   }, 180_000);
 });
+
+// The renderer's rule for where a route call lives (docs/architecture.md): store/ only.
+describe('route calls in the renderer', () => {
+  async function routeErrors(filePath: string, code: string): Promise<string[]> {
+    const [result] = await eslint.lintText(`${code}\nexport {};\n`, { filePath: resolve(root, filePath) });
+    return result!.messages.filter((m) => m.message.includes('store/routes.ts')).map((m) => m.ruleId ?? '');
+  }
+  const base = 'apps/desktop/src/renderer/src';
+
+  it.each([
+    [`${base}/components/Bad.tsx`, `import { call } from '../transport';`, 'no-restricted-imports'],
+    [`${base}/components/form/Bad.tsx`, `import { RpcError, call } from '../../transport';`, 'no-restricted-imports'],
+    [`${base}/hooks/useBad.ts`, `import { call } from '../transport/index';`, 'no-restricted-imports'],
+    [`${base}/lib/bad.ts`, `import { call } from '../transport';`, 'no-restricted-imports'],
+    [
+      `${base}/components/Bad.tsx`,
+      `import { getBridge } from '../transport';\nvoid getBridge().invoke('settings.get', {});`,
+      'no-restricted-syntax',
+    ],
+  ])('%s: %s fails lint', async (file, code, rule) => {
+    expect(await routeErrors(file, code)).toEqual([rule]);
+  });
+
+  it.each([
+    [`${base}/store/routes.ts`, `import { call } from '../transport';\nvoid call('settings.get', {});`],
+    [`${base}/store/chatSlice.ts`, `import { call } from '../transport';\nvoid call('settings.get', {});`],
+    [
+      `${base}/components/Ok.tsx`,
+      `import { RpcError, getBridge } from '../transport';\nvoid getBridge().shell, RpcError;`,
+    ],
+    [`${base}/components/Ok.tsx`, `import { mcpRoutes } from '../store/routes';\nvoid mcpRoutes.list({});`],
+  ])('%s: %s is allowed', async (file, code) => {
+    expect(await routeErrors(file, code)).toEqual([]);
+  });
+});

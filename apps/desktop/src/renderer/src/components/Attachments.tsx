@@ -5,7 +5,7 @@ import type { TFunction } from 'i18next';
 import { ATTACHMENT_LIMITS, type AttachmentCut, type AttachmentRef } from '@threadline/protocol';
 import { formatBytes } from '../lib/sizes';
 import { imageUrl, thumbUrl, type PendingAttachment } from '../lib/attachFile';
-import { call } from '../transport';
+import { attachmentRoutes } from '../store/routes';
 import { Dialog } from './Dialog';
 import { IconAlert, IconFile, IconX } from './Icons';
 
@@ -144,7 +144,7 @@ function TextViewer({ att, onClose }: { att: AttachmentRef; onClose: () => void 
   const [text, setText] = useState<string | null>(null);
   const [failed, setFailed] = useState(false);
   useEffect(() => {
-    call('attachments.get', { id: att.id, limit: 200_000 }).then(
+    attachmentRoutes.get({ id: att.id, limit: 200_000 }).then(
       (r) => setText(r.text ?? ''),
       () => setFailed(true),
     );

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import type { Checkpoint, CheckpointFileDiff } from '@threadline/protocol';
-import { call } from '../transport';
+import { checkpointRoutes } from '../store/routes';
 import { useAppStore } from '../store';
 import { Dialog } from './Dialog';
 import { IconChevron, IconPencil, IconUndo } from './Icons';
@@ -79,7 +79,7 @@ export function CheckpointRow({ checkpoint: c, sessionId }: { checkpoint: Checkp
     if (open || diff.status === 'ready' || diff.status === 'loading') return;
     setDiff({ status: 'loading' });
     try {
-      setDiff({ status: 'ready', files: (await call('checkpoints.diff', { checkpointId: c.id })).files });
+      setDiff({ status: 'ready', files: (await checkpointRoutes.diff({ checkpointId: c.id })).files });
     } catch {
       setDiff({ status: 'error' });
     }

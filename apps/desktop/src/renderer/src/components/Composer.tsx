@@ -9,7 +9,8 @@ import { Dialog } from './Dialog';
 import { IconChevronDown, IconLayers, IconPaperclip, IconSend, IconStop, IconX } from './Icons';
 import { ComposerAttachments } from './Attachments';
 import { forgetImages, isImageFile, uploadFile, type PendingAttachment } from '../lib/attachFile';
-import { call, RpcError } from '../transport';
+import { RpcError } from '../transport';
+import { attachmentRoutes } from '../store/routes';
 import type { TFunction } from 'i18next';
 
 import { COMPOSER_ID } from '../lib/composerId';
@@ -197,7 +198,7 @@ function discardUnsent(id: string): void {
   );
   if (inComposer || inQueue) return;
   forgetImages(id);
-  void call('attachments.discard', { id }).catch(() => undefined);
+  void attachmentRoutes.discard({ id }).catch(() => undefined);
 }
 
 function uploadError(err: unknown, t: TFunction): string {

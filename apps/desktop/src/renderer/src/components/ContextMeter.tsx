@@ -2,7 +2,7 @@ import { useMemo, useRef, useState, type RefObject } from 'react';
 import { useDismiss } from '../hooks/useDismiss';
 import { useTranslation } from 'react-i18next';
 import { errorMessage, isAutoThreshold, type CompactionPreview, type ContextUsage } from '@threadline/protocol';
-import { call } from '../transport';
+import { contextRoutes } from '../store/routes';
 import { formatTokens } from '../i18n';
 import { useAppStore } from '../store';
 import { reasonText } from '../lib/reasons';
@@ -72,7 +72,7 @@ function Popover({
     setLoading(true);
     setError(null);
     try {
-      setPreview(await call('compaction.preview', { sessionId }));
+      setPreview(await contextRoutes.previewCompaction({ sessionId }));
     } catch (err) {
       setError(errorMessage(err));
     } finally {

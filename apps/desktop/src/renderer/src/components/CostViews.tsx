@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ResendEstimate } from '@threadline/protocol';
-import { call } from '../transport';
+import { usageRoutes } from '../store/routes';
 import { formatTokens } from '../i18n';
 import { useAppStore } from '../store';
 import { cacheRate, formatCost } from '../lib/cost';
@@ -103,7 +103,8 @@ export function ResendWarning({ sessionId, typing }: { sessionId: string; typing
   useEffect(() => {
     if (!typing || busy || lastCallAt === null) return setEstimate(null);
     let live = true;
-    void call('usage.resendEstimate', { sessionId })
+    void usageRoutes
+      .resendEstimate({ sessionId })
       .then((e) => live && setEstimate(e))
       .catch(() => live && setEstimate(null));
     return () => {

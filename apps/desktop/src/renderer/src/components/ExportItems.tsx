@@ -2,7 +2,7 @@ import { Fragment } from 'react';
 import { useTranslation } from 'react-i18next';
 import i18n from '../i18n';
 import { useAppStore } from '../store';
-import { call } from '../transport';
+import { sessionRoutes } from '../store/routes';
 import { errorMessage } from '@threadline/protocol';
 
 /** Saves a file the user asked for (the desktop app shows its save dialog for a download). */
@@ -27,7 +27,7 @@ export async function saveExport(
   branches: 'active' | 'all' = 'active',
 ): Promise<void> {
   const language = i18n.language === 'zh-CN' ? 'zh-CN' : 'en';
-  const file = await call('sessions.export', { id: sessionId, format, branches, language });
+  const file = await sessionRoutes.export({ id: sessionId, format, branches, language });
   download(file.filename, file.mime, file.content);
 }
 

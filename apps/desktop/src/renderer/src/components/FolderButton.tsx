@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { call, RpcError } from '../transport';
+import { RpcError } from '../transport';
+import { sessionRoutes } from '../store/routes';
 import { useAppStore } from '../store';
 import { Dialog } from './Dialog';
 import { IconFolder } from './Icons';
@@ -27,7 +28,7 @@ export function FolderButton({ sessionId, folder }: { sessionId: string; folder:
     setSaving(true);
     try {
       upsert(
-        await call('sessions.update', {
+        await sessionRoutes.update({
           id: sessionId,
           workingFolder: value.trim(),
           ...(createFolder ? { createFolder } : {}),

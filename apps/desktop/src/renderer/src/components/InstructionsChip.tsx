@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SessionInstructions } from '@threadline/protocol';
-import { call } from '../transport';
+import { instructionRoutes } from '../store/routes';
 import { useAppStore } from '../store';
 import { Dialog } from './Dialog';
 import { IconFile, IconPencil } from './Icons';
@@ -23,7 +23,7 @@ export function InstructionsChip({ sessionId, folder }: { sessionId: string; fol
 
   const load = useCallback(async () => {
     try {
-      setInfo(await call('instructions.get', { sessionId }));
+      setInfo(await instructionRoutes.get({ sessionId }));
     } catch {
       setInfo(null); // the chip is a convenience; the system prompt does not depend on it
     }
@@ -36,7 +36,7 @@ export function InstructionsChip({ sessionId, folder }: { sessionId: string; fol
   const save = async (text: string | null) => {
     setSaving(true);
     try {
-      setInfo(await call('instructions.setSession', { sessionId, systemPrompt: text }));
+      setInfo(await instructionRoutes.setSession({ sessionId, systemPrompt: text }));
       setDialog(null);
     } catch (err) {
       setError(errorMessage(err));

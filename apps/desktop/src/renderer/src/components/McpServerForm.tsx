@@ -4,7 +4,7 @@ import { useForm, type FieldError, type Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import * as z from 'zod';
 import { McpServerUpsertSchema, type McpServerInfo, type McpServerUpsert } from '@threadline/protocol';
-import { call } from '../transport';
+import { mcpRoutes } from '../store/routes';
 import { callErrorText, fieldErrorText, setServerIssues, type IssueKeys } from '../lib/formErrors';
 import { Field, FormBanner, type Banner } from './form/Field';
 import { Segmented } from './SettingsControls';
@@ -148,7 +148,7 @@ export function McpServerForm({ server, onDone }: { server?: McpServerInfo; onDo
     setBanner(null);
     setSaving(true);
     try {
-      await call('mcp.servers.upsert', d);
+      await mcpRoutes.upsert(d);
       onDone();
     } catch (err) {
       if (!setServerIssues(err, FIELDS, form.setError))

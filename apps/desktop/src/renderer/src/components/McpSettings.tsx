@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { McpServerInfo } from '@threadline/protocol';
-import { call } from '../transport';
+import { mcpRoutes } from '../store/routes';
 import { McpServerForm } from './McpServerForm';
 import { McpToolReview } from './McpToolReview';
 import { Toggle } from './SettingsControls';
@@ -67,7 +67,7 @@ function ServerRow({
   const where = server.transport === 'stdio' ? [server.command, ...(server.args ?? [])].join(' ') : server.url;
   const setEnabled = (enabled: boolean) =>
     server.transport === 'stdio'
-      ? call('mcp.servers.upsert', {
+      ? mcpRoutes.upsert({
           id: server.id,
           name: server.name,
           transport: 'stdio',
@@ -75,7 +75,7 @@ function ServerRow({
           args: server.args,
           enabled,
         })
-      : call('mcp.servers.upsert', {
+      : mcpRoutes.upsert({
           id: server.id,
           name: server.name,
           transport: 'http',
@@ -110,7 +110,7 @@ function ServerRow({
             type="button"
             className="btn btn-small"
             disabled={busy || !server.enabled}
-            onClick={() => void run(() => call('mcp.servers.restart', { id: server.id }))}
+            onClick={() => void run(() => mcpRoutes.restart({ id: server.id }))}
             data-testid="mcp-restart"
           >
             {server.status === 'stopped' ? t('mcp.start') : t('mcp.restart')}
@@ -125,7 +125,7 @@ function ServerRow({
                 type="button"
                 className="btn btn-small btn-danger"
                 autoFocus
-                onClick={() => void run(() => call('mcp.servers.remove', { id: server.id }))}
+                onClick={() => void run(() => mcpRoutes.remove({ id: server.id }))}
                 data-testid="mcp-remove-yes"
               >
                 {t('mcp.remove')}
@@ -161,7 +161,7 @@ function ImportPanel({ onDone }: { onDone: () => void }) {
     setError(null);
     setResult(null);
     try {
-      const r = await call('mcp.servers.import', { json });
+      const r = await mcpRoutes.import({ json });
       setResult({ added: r.servers.length, skipped: r.skipped });
       onDone();
     } catch (err) {
@@ -236,7 +236,7 @@ export function McpSettings() {
 
   const load = useCallback(async () => {
     try {
-      setServers((await call('mcp.servers.list', {})).servers);
+      setServers((await mcpRoutes.list({})).servers);
     } catch (err) {
       setError(errorText(err));
     }

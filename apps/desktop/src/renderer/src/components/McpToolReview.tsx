@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { formatBytes } from '../lib/sizes';
 import type { McpServerInfo } from '@threadline/protocol';
 import { useAppStore } from '../store';
-import { call } from '../transport';
+import { mcpRoutes } from '../store/routes';
 import { reveal } from '../lib/reveal';
 import { errorMessage } from '@threadline/protocol';
 
@@ -21,7 +21,7 @@ export function McpToolReview({ server, onChanged }: { server: McpServerInfo; on
   const approve = async () => {
     setBusy(true);
     try {
-      await call('mcp.tools.approve', { id: server.id });
+      await mcpRoutes.approveTools({ id: server.id });
       onChanged();
     } catch (err) {
       onChanged(errorMessage(err));
@@ -99,7 +99,8 @@ export function McpReviewNotice({ sessionId }: { sessionId: string }) {
   useEffect(() => {
     if (busy) return;
     let live = true;
-    call('mcp.servers.list', { sessionId })
+    mcpRoutes
+      .list({ sessionId })
       .then((r) => {
         if (!live) return;
         setPending(

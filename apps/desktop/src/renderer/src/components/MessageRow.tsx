@@ -1,6 +1,6 @@
 import { memo, useState } from 'react';
 import type { StoredMessage } from '@threadline/protocol';
-import { call } from '../transport';
+import { chatRoutes } from '../store/routes';
 import { useTranslation } from 'react-i18next';
 import type { Row } from '../lib/transcript';
 import { errorNoticeText, interruptedCall, providerLink } from '../lib/reasons';
@@ -70,7 +70,7 @@ function CutUserText({ msg }: { msg: StoredMessage }) {
   const open = async () => {
     setState('loading');
     try {
-      setFull((await call('messages.fullOutput', { id: msg.id })).text ?? msg.content ?? '');
+      setFull((await chatRoutes.fullOutput({ id: msg.id })).text ?? msg.content ?? '');
       setState('idle');
     } catch {
       setState('error');

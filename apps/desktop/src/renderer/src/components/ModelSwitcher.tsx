@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { ProviderProfile } from '@threadline/protocol';
 import { useDismiss } from '../hooks/useDismiss';
 import { useAppStore } from '../store';
-import { call } from '../transport';
+import { providerRoutes, sessionRoutes } from '../store/routes';
 import { IconChevronDown, IconCpu, IconRefresh } from './Icons';
 import { errorMessage } from '@threadline/protocol';
 import { useInViewport } from '../hooks/useInViewport';
@@ -41,7 +41,7 @@ export function ModelSwitcher({ sessionId }: { sessionId: string }) {
 
   const load = (id: string, refresh = false) => {
     setLists((cur) => ({ ...cur, [id]: { models: cur[id]?.models ?? [], error: null, loading: true } }));
-    call('providers.models', { id, ...(refresh ? { refresh } : {}) }).then(
+    providerRoutes.models({ id, ...(refresh ? { refresh } : {}) }).then(
       (r) => setLists((cur) => ({ ...cur, [id]: { ...r, loading: false } })),
       (err: unknown) =>
         setLists((cur) => ({
@@ -61,7 +61,7 @@ export function ModelSwitcher({ sessionId }: { sessionId: string }) {
     setOpen(false);
     setTyped('');
     try {
-      await call('sessions.setModel', { id: sessionId, profileId: p.id, model: m });
+      await sessionRoutes.setModel({ id: sessionId, profileId: p.id, model: m });
     } catch (err) {
       showToast(errorMessage(err));
     }

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SandboxStatus } from '@threadline/protocol';
-import { call } from '../transport';
+import { sandboxRoutes } from '../store/routes';
 import { Dialog } from './Dialog';
 import { IconGlobe } from './Icons';
 import { errorMessage } from '@threadline/protocol';
@@ -22,7 +22,8 @@ export function NetworkSwitch({ sessionId }: { sessionId: string }) {
     let live = true;
     setStatus(null);
     setConfirmed(false);
-    call('sandbox.status', { sessionId })
+    sandboxRoutes
+      .status({ sessionId })
       .then((s) => live && setStatus(s))
       .catch(() => live && setStatus(null));
     return () => {
@@ -37,7 +38,7 @@ export function NetworkSwitch({ sessionId }: { sessionId: string }) {
   const set = async (allowed: boolean) => {
     setError(null);
     try {
-      setStatus(await call('sandbox.setNetwork', { sessionId, allowed }));
+      setStatus(await sandboxRoutes.setNetwork({ sessionId, allowed }));
     } catch (err) {
       setError(errorMessage(err));
     }

@@ -15,7 +15,7 @@ import type { MemoryTally } from '../lib/transcript';
 import { formatTokens } from '../i18n';
 import { errorNoticeText, reasonText } from '../lib/reasons';
 import { IconChevron, IconLayers, IconMemory, IconShield, IconAlert, IconUndo } from './Icons';
-import { call } from '../transport';
+import { chatRoutes, contextRoutes } from '../store/routes';
 
 type TFn = TFunction;
 
@@ -205,8 +205,8 @@ function FitMessageActions({ sessionId, messageId }: { sessionId: string; messag
   const run = async (action: 'cut' | 'remove') => {
     setState('working');
     try {
-      await call('compaction.fitMessage', { sessionId, messageId, action });
-      await call('chat.retry', { sessionId });
+      await contextRoutes.fitMessage({ sessionId, messageId, action });
+      await chatRoutes.retry({ sessionId });
       setState('done');
     } catch {
       setState('failed');

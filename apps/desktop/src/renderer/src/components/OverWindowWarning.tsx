@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatTokens } from '../i18n';
 import { useAppStore } from '../store';
-import { call } from '../transport';
+import { contextRoutes } from '../store/routes';
 
 /** Over this share of the window, a send first says so (the request as it is cannot be sent). */
 export const OVER_WINDOW_PERCENT = 100;
@@ -44,7 +44,7 @@ export function useOverWindowGate(sessionId: string) {
     if (cannotFill(text, usage.window - usage.total, usage.calibration)) return true;
     setMeasuring(true);
     try {
-      const m = await call('context.measureDraft', { sessionId, text });
+      const m = await contextRoutes.measureDraft({ sessionId, text });
       if (!overWindow(m.percent)) return true;
       setHold({ draft: m.tokens, total: m.total, window: m.window, percent: m.percent });
       return false;

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { inInbox, type ProjectFact, type ProjectFactKind } from '@threadline/protocol';
-import { call, RpcError } from '../transport';
+import { RpcError } from '../transport';
+import { projectMemoryRoutes } from '../store/routes';
 import { useAppStore } from '../store';
 import { download } from './ExportItems';
 import { ProjectFactItem, type ProjectFactActions } from './ProjectFactItem';
@@ -60,7 +61,7 @@ function Inbox({
           <button
             type="button"
             className="btn btn-small"
-            onClick={() => act(call('project.decide', { ids: candidates.map((f) => f.id), decision: 'accept' }))}
+            onClick={() => act(projectMemoryRoutes.decide({ ids: candidates.map((f) => f.id), decision: 'accept' }))}
             data-testid="project-accept-all"
           >
             {t('project.acceptAll', { count: candidates.length })}
@@ -73,14 +74,14 @@ function Inbox({
           const stale = f.status === 'accepted';
           const actions: ProjectFactActions = stale
             ? {
-                accept: () => decided(i, call('project.decide', { ids: [f.id], decision: 'accept' })),
-                forget: () => decided(i, call('project.facts.setStatus', { id: f.id, status: 'forgotten' })),
+                accept: () => decided(i, projectMemoryRoutes.decide({ ids: [f.id], decision: 'accept' })),
+                forget: () => decided(i, projectMemoryRoutes.setFactStatus({ id: f.id, status: 'forgotten' })),
               }
             : {
-                accept: () => decided(i, call('project.decide', { ids: [f.id], decision: 'accept' })),
-                reject: () => decided(i, call('project.decide', { ids: [f.id], decision: 'reject' })),
+                accept: () => decided(i, projectMemoryRoutes.decide({ ids: [f.id], decision: 'accept' })),
+                reject: () => decided(i, projectMemoryRoutes.decide({ ids: [f.id], decision: 'reject' })),
                 save: (content) =>
-                  decided(i, call('project.facts.upsert', { sessionId, id: f.id, kind: f.kind, content })),
+                  decided(i, projectMemoryRoutes.upsertFact({ sessionId, id: f.id, kind: f.kind, content })),
               };
           return (
             <ProjectFactItem
@@ -130,10 +131,10 @@ export function ProjectMemoryView({ sessionId }: { sessionId: string }) {
   };
   // Edits of a candidate carry the session (the route finds the project by it).
   const withSession = (f: ProjectFact): ProjectFactActions => ({
-    pin: () => act(call('project.facts.setStatus', { id: f.id, status: 'accepted', pinned: !f.pinned })),
+    pin: () => act(projectMemoryRoutes.setFactStatus({ id: f.id, status: 'accepted', pinned: !f.pinned })),
     save: (content) =>
-      act(call('project.facts.upsert', { sessionId, id: f.id, kind: f.kind, content, pinned: f.pinned })),
-    forget: () => act(call('project.facts.setStatus', { id: f.id, status: 'forgotten' })),
+      act(projectMemoryRoutes.upsertFact({ sessionId, id: f.id, kind: f.kind, content, pinned: f.pinned })),
+    forget: () => act(projectMemoryRoutes.setFactStatus({ id: f.id, status: 'forgotten' })),
   });
   const inbox = memory.facts.filter(inInbox);
   const kept = memory.facts.filter((f) => f.status === 'accepted' && f.stale === null);
@@ -141,15 +142,15 @@ export function ProjectMemoryView({ sessionId }: { sessionId: string }) {
 
   const exportAs = (format: 'json' | 'markdown') =>
     act(
-      call('project.export', { sessionId, format }).then((file) =>
-        download(file.filename, format === 'json' ? 'application/json' : 'text/markdown', file.text),
-      ),
+      projectMemoryRoutes
+        .export({ sessionId, format })
+        .then((file) => download(file.filename, format === 'json' ? 'application/json' : 'text/markdown', file.text)),
     );
   const importFile = async (file: File) => {
     setError(null);
     setNote(null);
     try {
-      const result = await call('project.import', { sessionId, text: await file.text() });
+      const result = await projectMemoryRoutes.import({ sessionId, text: await file.text() });
       setNote(t('project.importedCount', { added: result.added, skipped: result.skipped }));
     } catch (err) {
       setError(failure(err));
@@ -245,7 +246,7 @@ export function ProjectMemoryView({ sessionId }: { sessionId: string }) {
             <ProjectFactItem
               key={f.id}
               fact={f}
-              actions={{ restore: () => act(call('project.facts.setStatus', { id: f.id, status: 'accepted' })) }}
+              actions={{ restore: () => act(projectMemoryRoutes.setFactStatus({ id: f.id, status: 'accepted' })) }}
             />
           ))}
         </ul>

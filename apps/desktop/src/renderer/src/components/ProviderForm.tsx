@@ -14,7 +14,7 @@ import {
   type ProviderUpsert,
   type RouteOutput,
 } from '@threadline/protocol';
-import { call } from '../transport';
+import { providerRoutes } from '../store/routes';
 import { useAppStore } from '../store';
 import { callErrorText, fieldErrorText, setServerIssues, type IssueKeys } from '../lib/formErrors';
 import { Field, FormBanner, type Banner } from './form/Field';
@@ -189,7 +189,7 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
 
   const save = async (v: FormOutput): Promise<ProviderProfile | null> => {
     try {
-      const saved = await call('providers.upsert', draft(v));
+      const saved = await providerRoutes.upsert(draft(v));
       setSavedId(saved.id);
       setHasKey(saved.hasKey);
       setKeyUrl(saved.baseUrl);
@@ -211,7 +211,7 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
     clearMessages();
     setTest({ state: 'running' });
     try {
-      const r = await call('providers.test', { draft: draft(v) });
+      const r = await providerRoutes.test({ draft: draft(v) });
       setTest({ state: 'done', ...r });
       setModels(r.models && r.models.length > 0 ? r.models : null);
     } catch (err) {
@@ -248,7 +248,7 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
         (v.compactionModel || null) !== profile.compactionModel);
     const unchanged = sameConnection && otherEdits;
     if (!anyway && !unchanged) {
-      const r = await call('providers.test', { draft: draft(v) }).catch((err: unknown): TestResult => ({
+      const r = await providerRoutes.test({ draft: draft(v) }).catch((err: unknown): TestResult => ({
         ok: false,
         message: callErrorText(t, err),
         latencyMs: null,
@@ -265,7 +265,7 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
     const saved = await save(v);
     if (saved) {
       try {
-        const active = await call('providers.setActive', { id: saved.id });
+        const active = await providerRoutes.setActive({ id: saved.id });
         // Sessions under way keep the profile they used (the runtime gave it to them): their
         // summaries say so now.
         await Promise.all([loadProviders(), loadSessions()]);

@@ -1,7 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage, type Rule, type RuleDecision, type RuleMatch } from '@threadline/protocol';
-import { call } from '../transport';
+import { ruleRoutes } from '../store/routes';
 import { useAppStore } from '../store';
 import i18n from '../i18n';
 import { matchText, scopeText } from '../lib/ruleText';
@@ -53,7 +53,7 @@ function RuleEditor({ rule, onDone }: { rule: Rule; onDone: () => void }) {
   const save = async () => {
     setError(null);
     try {
-      await call('rules.save', {
+      await ruleRoutes.save({
         id: rule.id,
         decision,
         match: matchOf(m, draft),
@@ -170,7 +170,8 @@ export function RulesSettings() {
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     let live = true;
-    call('rules.list', {})
+    ruleRoutes
+      .list({})
       .then((list) => live && setRules(list))
       .catch((err: unknown) => live && setError(errorMessage(err)));
     return () => {
@@ -189,7 +190,7 @@ export function RulesSettings() {
   };
   const revoke = async (id: string) => {
     try {
-      await call('rules.remove', { id });
+      await ruleRoutes.remove({ id });
     } catch (err) {
       setError(errorMessage(err));
     }

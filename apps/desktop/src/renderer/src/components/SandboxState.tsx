@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApprovalPolicy, SandboxStatus } from '@threadline/protocol';
-import { call } from '../transport';
+import { sandboxRoutes } from '../store/routes';
 
 /**
  * Under Settings → Tool approval: which mode is in force for commands, given the OS sandbox this
@@ -12,7 +12,8 @@ export function SandboxState({ policy }: { policy: ApprovalPolicy }) {
   const [status, setStatus] = useState<SandboxStatus | null>(null);
   useEffect(() => {
     let live = true;
-    call('sandbox.status', {})
+    sandboxRoutes
+      .status({})
       .then((s) => live && setStatus(s))
       .catch(() => live && setStatus(null));
     return () => {

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SEARCH_MARK, type SearchHit } from '@threadline/protocol';
 import { useAppStore } from '../store';
-import { call } from '../transport';
+import { chatRoutes } from '../store/routes';
 
 /** A snippet with its matches marked (the host wraps them in control characters, never in HTML). */
 export function Snippet({ text }: { text: string }) {
@@ -37,7 +37,7 @@ export function SearchResults({ query }: { query: string }) {
     let stale = false;
     // Typing settles before the host is asked: one search per pause, not per key.
     const timer = setTimeout(() => {
-      call('search.messages', { query: q, limit: 30 }).then(
+      chatRoutes.search({ query: q, limit: 30 }).then(
         (r) => {
           if (stale) return;
           setHits(r);

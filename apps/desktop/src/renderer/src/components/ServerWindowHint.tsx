@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ProviderProfile, ServerWindow } from '@threadline/protocol';
-import { call } from '../transport';
+import { providerRoutes } from '../store/routes';
 import { callErrorText } from '../lib/formErrors';
 
 interface Props {
@@ -33,7 +33,7 @@ export function ServerWindowHint({ profileId, local, serverWindow: sw, model, wi
     setReading(true);
     setError(null);
     try {
-      onRead(await call('providers.readWindow', { id: profileId }));
+      onRead(await providerRoutes.readWindow({ id: profileId }));
     } catch (err) {
       setError(callErrorText(t, err));
     } finally {

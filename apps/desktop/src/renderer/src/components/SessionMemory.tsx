@@ -7,7 +7,7 @@ import {
   type MemoryCandidate,
   type MemoryFact,
 } from '@threadline/protocol';
-import { call } from '../transport';
+import { sessionMemoryRoutes } from '../store/routes';
 import { useAppStore } from '../store';
 import { IconPencil, IconPin, IconUndo, IconTrash } from './Icons';
 import { EmptyMemory } from './EmptyMemory';
@@ -55,7 +55,7 @@ function FactItem({
             setEditing(false);
             if (text !== fact.content)
               void run(
-                call('memory.facts.upsert', {
+                sessionMemoryRoutes.upsertFact({
                   sessionId: fact.sessionId,
                   id: fact.id,
                   category: fact.category,
@@ -93,7 +93,7 @@ function FactItem({
               <button
                 type="button"
                 className="link-btn"
-                onClick={() => void run(call('memory.facts.setStatus', { id: fact.id, status: 'active' }))}
+                onClick={() => void run(sessionMemoryRoutes.setFactStatus({ id: fact.id, status: 'active' }))}
                 data-testid="fact-restore"
               >
                 <IconUndo />
@@ -105,7 +105,9 @@ function FactItem({
                   type="button"
                   className="link-btn"
                   onClick={() =>
-                    void run(call('memory.facts.setStatus', { id: fact.id, status: fact.status, pinned: !fact.pinned }))
+                    void run(
+                      sessionMemoryRoutes.setFactStatus({ id: fact.id, status: fact.status, pinned: !fact.pinned }),
+                    )
                   }
                   data-testid="fact-pin"
                 >
@@ -119,7 +121,7 @@ function FactItem({
                 <button
                   type="button"
                   className="link-btn danger"
-                  onClick={() => void run(call('memory.facts.setStatus', { id: fact.id, status: 'forgotten' }))}
+                  onClick={() => void run(sessionMemoryRoutes.setFactStatus({ id: fact.id, status: 'forgotten' }))}
                   data-testid="fact-forget"
                 >
                   <IconTrash />
@@ -176,7 +178,7 @@ export function SessionMemory({ sessionId }: { sessionId: string }) {
         onSubmit={(e) => {
           e.preventDefault();
           if (!content.trim()) return;
-          void call('memory.facts.upsert', { sessionId, category, content: content.trim() }).then(
+          void sessionMemoryRoutes.upsertFact({ sessionId, category, content: content.trim() }).then(
             () => {
               setContent('');
               refresh();

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage, STRATEGIES, type ProviderProfile, type VisibilityLevel } from '@threadline/protocol';
-import { call } from '../transport';
+import { providerRoutes } from '../store/routes';
 import { Dialog } from './Dialog';
 import { useAppStore } from '../store';
 import type { SettingsTab } from '../store/types';
@@ -83,7 +83,7 @@ function DeleteProfile({ profile, onClose }: { profile: ProviderProfile; onClose
   const remove = async () => {
     setWorking(true);
     try {
-      await call('providers.delete', { id: profile.id });
+      await providerRoutes.remove({ id: profile.id });
       await loadProviders();
       onClose();
     } catch (err) {

@@ -3,7 +3,7 @@ import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { GateRewrite, StoredMessage, ToolCall } from '@threadline/protocol';
 import { useAppStore } from '../store';
-import { call as rpc } from '../transport';
+import { chatRoutes } from '../store/routes';
 import { IconAlert, IconChevron, IconTool } from './Icons';
 import { CopyButton } from './CopyButton';
 import { headlineOf, reveal } from '../lib/reveal';
@@ -143,7 +143,7 @@ export function ToolCallCard({ sessionId, call, result }: Props) {
     if (full || !truncated || result?.fullOutput || fetched.text !== null || !result) return setFull(!full);
     setFetched({ state: 'loading', text: null });
     try {
-      const r = await rpc('messages.fullOutput', { id: result.id });
+      const r = await chatRoutes.fullOutput({ id: result.id });
       setFetched({ state: 'idle', text: r.text });
       setFull(true);
     } catch {

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { McpServerInfo } from '@threadline/protocol';
 import { useAppStore } from '../store';
-import { call } from '../transport';
+import { mcpRoutes } from '../store/routes';
 import { errorMessage } from '@threadline/protocol';
 
 /**
@@ -22,7 +22,7 @@ export function ToolShareNotice({ sessionId }: { sessionId: string }) {
 
   const load = async () => {
     try {
-      setServers((await call('mcp.servers.list', { sessionId })).servers.filter((s) => s.enabled));
+      setServers((await mcpRoutes.list({ sessionId })).servers.filter((s) => s.enabled));
     } catch (err) {
       setError(errorMessage(err));
     }
@@ -30,7 +30,7 @@ export function ToolShareNotice({ sessionId }: { sessionId: string }) {
   const toggle = async (s: McpServerInfo, use: boolean) => {
     setError(null);
     try {
-      await call('mcp.servers.sessionDisable', { sessionId, ids: [s.id], disabled: !use });
+      await mcpRoutes.disableForSession({ sessionId, ids: [s.id], disabled: !use });
       await load();
       // The meter and this notice follow the new tool set.
       await loadContext(sessionId);

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { DailyUsageRow, ModelPrice, PriceEntry, ProviderProfile } from '@threadline/protocol';
-import { call } from '../transport';
+import { usageRoutes } from '../store/routes';
 import { formatTokens } from '../i18n';
 import { useAppStore } from '../store';
 import { cacheRate, formatCost } from '../lib/cost';
@@ -19,7 +19,8 @@ function DailyTable() {
   const [rows, setRows] = useState<DailyUsageRow[] | null>(null);
   useEffect(() => {
     // The runtime groups by the renderer's local day.
-    void call('usage.daily', { tzOffsetMinutes: -new Date().getTimezoneOffset(), days: 30 })
+    void usageRoutes
+      .daily({ tzOffsetMinutes: -new Date().getTimezoneOffset(), days: 30 })
       .then((r) => setRows(r.rows))
       .catch(() => setRows([]));
   }, []);
@@ -88,7 +89,8 @@ function PriceRow({
   const [error, setError] = useState<string | null>(null);
   const save = (price: ModelPrice | null) => {
     setError(null);
-    void call('usage.prices.set', { profileId: profile.id, model, price })
+    void usageRoutes
+      .setPrices({ profileId: profile.id, model, price })
       .then(onSaved)
       .catch((err: unknown) => setError(callErrorText(t, err)));
   };
@@ -138,7 +140,8 @@ function Prices() {
   const [list, setList] = useState<PriceEntry[] | null>(null);
   useEffect(() => {
     if (!profile) return;
-    void call('usage.prices.list', { profileId: profile.id })
+    void usageRoutes
+      .prices({ profileId: profile.id })
       .then(setList)
       .catch(() => setList([]));
   }, [profile]);

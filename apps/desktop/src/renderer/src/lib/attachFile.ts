@@ -1,5 +1,5 @@
 import { ATTACHMENT_LIMITS, type AttachmentCut, type AttachmentRef } from '@threadline/protocol';
-import { call } from '../transport';
+import { attachmentRoutes } from '../store/routes';
 
 /** What the composer knows of one file while and after it uploads. */
 export interface PendingAttachment {
@@ -131,7 +131,7 @@ export async function uploadFile(file: File): Promise<{ ref: AttachmentRef; prev
   if (isImageFile(file)) {
     const { blob, width, height } = await fitImage(file);
     const small = await thumbnailOf(blob, width, height);
-    const ref = await call('attachments.add', {
+    const ref = await attachmentRoutes.add({
       name: file.name || 'image.png',
       mime: blob.type,
       data: await bytesOf(blob),
@@ -146,7 +146,7 @@ export async function uploadFile(file: File): Promise<{ ref: AttachmentRef; prev
     thumbs.set(ref.id, Promise.resolve(preview));
     return { ref, preview };
   }
-  const { cut, ...ref } = await call('attachments.add', {
+  const { cut, ...ref } = await attachmentRoutes.add({
     name: file.name,
     mime: file.type,
     data: await bytesOf(file),
@@ -176,7 +176,7 @@ function cached(
 
 /** An image at full size (the viewer). */
 export function imageUrl(id: string): Promise<string | null> {
-  return cached(images, id, () => call('attachments.get', { id }).then((r) => r.dataUrl));
+  return cached(images, id, () => attachmentRoutes.get({ id }).then((r) => r.dataUrl));
 }
 
 /**
@@ -185,7 +185,7 @@ export function imageUrl(id: string): Promise<string | null> {
  */
 export function thumbUrl(id: string, ref: AttachmentRef): Promise<string | null> {
   return cached(thumbs, id, async () => {
-    const stored = (await call('attachments.get', { id, thumb: true })).dataUrl;
+    const stored = (await attachmentRoutes.get({ id, thumb: true })).dataUrl;
     if (stored) return stored;
     const full = await imageUrl(id);
     if (!full) return null;
