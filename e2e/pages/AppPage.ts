@@ -164,9 +164,8 @@ export class AppPage {
   // ---- screenshots ----
   async shot(name: string, lang: Lang, theme: Theme): Promise<string> {
     const file = resolve(repoRoot, 'e2e', 'screenshots', `${name}-${lang}-${theme}.png`);
-    // Let transitions and the caret settle so screenshots are stable.
-    await this.page.waitForTimeout(250);
-    await this.page.screenshot({ path: file });
+    // Stable screenshots: transitions and animations run to their end, the caret is hidden.
+    await this.page.screenshot({ path: file, animations: 'disabled', caret: 'hide' });
     return file;
   }
 }

@@ -247,7 +247,8 @@ describe('browser-mode server', () => {
               ok(buf);
             }
           });
-          setTimeout(() => hub.publish(event), 20);
+          // The stream subscribes before its first byte (its headers): publish on the response.
+          hub.publish(event);
         },
       );
       req.on('error', (e) => (String(e).includes('socket hang up') ? undefined : ko(e)));

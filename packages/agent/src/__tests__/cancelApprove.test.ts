@@ -128,8 +128,9 @@ describe('approvals', () => {
     await h.api['chat.send']({ sessionId: h.sessionId, text: 'run it' });
     const req = await h.waitFor('tool.requested');
     expect(req.needsApproval).toBe(true);
-    // Nothing runs while the user decides.
-    await new Promise((r) => setTimeout(r, 150));
+    // Nothing runs while the user decides: no process started, no result stored (a call that ran
+    // without asking is caught by the denied case below: its file would exist).
+    expect(h.store.processes.list()).toEqual([]);
     expect(h.history().some((m) => m.role === 'tool')).toBe(false);
     await h.api['chat.approve']({ sessionId: h.sessionId, toolCallId: req.toolCall.id, decision: 'approve' });
     await h.api.idle(h.sessionId);

@@ -1,4 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { FakeReply } from '@threadline/fake-llm';
 import { parseNotice } from '@threadline/protocol';
 import { lastIsTool, startHarness, type Harness } from './harness';
@@ -91,7 +93,9 @@ describe('CFPM refresh of a step that stops the turn', () => {
     });
     await h.api['chat.send']({ sessionId: h.sessionId, text: 'write the plan, then wait' });
     await h.waitFor('tool.requested', (e) => e.toolCall.function.name === 'shell');
-    await new Promise((r) => setTimeout(r, 200));
+    // Cancelled once the shell command runs (its process is recorded), the file written before it.
+    await vi.waitFor(() => expect(h.store.processes.list()).toHaveLength(1), { timeout: 20_000 });
+    expect(existsSync(path.join(h.dir, 'notes/plan-2026.md'))).toBe(true);
     await h.api['chat.cancel']({ sessionId: h.sessionId });
     await h.api.idle(h.sessionId);
     expect(h.history().some((m) => m.kind === 'turn_aborted')).toBe(true);

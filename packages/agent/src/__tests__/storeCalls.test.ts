@@ -1,6 +1,6 @@
 // How often one turn reads and writes the store: a spy around the real store (a real SQLite file),
 // real HTTP to fake-llm, a real shell command. One turn with one shell call and two model calls:
-// at most ten store calls in all, whatever the strategy.
+// exactly seven store calls (eight with CFPM's memory refresh), each one named.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SettingsPatch } from '@threadline/protocol';
 import type { Store } from '@threadline/store';
@@ -100,23 +100,29 @@ function modelCalls(): number {
 }
 
 describe('store calls of one turn (one shell call, two model calls)', () => {
-  for (const [name, settings, notices] of [
-    ['default strategy', {}, 0],
-    // A memory refresh at the turn start and after each of the two steps, each with its notice.
-    ['cfpm_memory_v1', { compaction: { strategy: 'cfpm_memory_v1' } }, 3],
+  for (const [name, settings, notices, commits] of [
+    ['default strategy', {}, 0, 3],
+    // A memory refresh at the turn start and after each of the two steps, each with its notice;
+    // the turn start's refresh is one more commit.
+    ['cfpm_memory_v1', { compaction: { strategy: 'cfpm_memory_v1' } }, 3, 4],
   ] as const) {
-    it(`stay few: ${name}`, async () => {
+    it(`are exactly these: ${name}`, async () => {
       const { counts, calls, stored, notices: shown } = await countedTurn(settings as SettingsPatch);
       const sorted = [...counts.entries()].sort((a, b) => b[1] - a[1]);
       console.log(`store calls, ${name}: ${total(counts)}`, JSON.stringify(sorted));
       // Every read and write of the turn: its rows read once (turns.load), the user message, the
       // first call's tokens (stored before the tool runs), the running process recorded and
       // removed, the step (assistant + tool result), the answer with its call's tokens, (CFPM)
-      // the turn start's memory refresh.
-      expect(total(counts)).toBeLessThanOrEqual(10);
-      expect(counts.get('turns.load')).toBe(1);
-      // No small row read twice: the session's row comes back with each step (turns.commit).
-      expect(counts.get('sessions.get') ?? 0).toBe(0);
+      // the turn start's memory refresh. No small row read twice: the session's row comes back
+      // with each step (turns.commit), so no sessions.get.
+      expect(Object.fromEntries(counts)).toEqual({
+        'turns.load': 1,
+        'turns.commit': commits,
+        'usage.record': 1,
+        'processes.add': 1,
+        'processes.remove': 1,
+      });
+      expect(total(counts)).toBe(commits + 4);
       expectLastUpdateIsStored();
       // What the turn must write, written: the user message, the step, the answer; both calls.
       expect(stored).toEqual(['user', 'assistant', 'tool', 'assistant']);

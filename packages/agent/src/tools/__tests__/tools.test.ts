@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ToolRegistry, parseToolCall, runParsedTool, type ToolContext } from '../index';
 import { READ_FILE_MAX_BYTES } from '../files';
 
@@ -113,9 +113,13 @@ describe('tools', () => {
 
   it('shell stops when the turn is cancelled', async () => {
     const ac = new AbortController();
-    setTimeout(() => ac.abort(), 200);
-    const r = await call('shell', JSON.stringify({ command: 'sleep 30' }), ctx({ signal: ac.signal }));
+    const running = call('shell', JSON.stringify({ command: 'sleep 30.417' }), ctx({ signal: ac.signal }));
+    // Cancelled once the command runs.
+    await vi.waitFor(() => expect(livingSleeps('30.417')).toHaveLength(1), { timeout: 20_000 });
+    ac.abort();
+    const r = await running;
     expect(r.content).toContain('aborted');
+    expect(livingSleeps('30.417')).toEqual([]);
   });
 
   it('shell does not pass the provider key or THREADLINE_* variables to commands', async () => {

@@ -5,8 +5,6 @@ import { createFakeBridge } from './fakeBridge';
 import type { CompactionRecord } from '@threadline/protocol';
 import { compaction, msg, usage } from './fixtures';
 
-const tick = (ms = 30) => new Promise((r) => setTimeout(r, ms));
-
 describe('store fed by events', () => {
   let store: ReturnType<typeof createAppStore>;
   let fake: ReturnType<typeof createFakeBridge>;
@@ -43,8 +41,8 @@ describe('store fed by events', () => {
   it('appends deltas to a streaming message and replaces it on complete', async () => {
     fake.emit({ type: 'message.delta', sessionId: 's1', messageId: 'a1', delta: 'Hel' });
     fake.emit({ type: 'message.delta', sessionId: 's1', messageId: 'a1', delta: 'lo' });
-    await tick();
-    expect(store.getState().streaming.a1?.text).toBe('Hello');
+    // Deltas land together on the next frame.
+    await vi.waitFor(() => expect(store.getState().streaming.a1?.text).toBe('Hello'));
     expect(store.getState().bySession.s1?.busy).toBe(true);
     fake.emit({
       type: 'message.complete',
@@ -117,7 +115,8 @@ describe('store fed by events', () => {
     fake.emit({ type: 'usage', sessionId: 's1', usage: usage({ percent: 91 }) });
     expect(store.getState().bySession.s1?.usage?.percent).toBe(91);
     fake.emit({ type: 'compaction.finished', sessionId: 's1', compaction: compaction({ id: 'c9' }) });
-    await tick();
+    // The reload it asks for has landed: the runtime's list (empty here) replaced the record.
+    await vi.waitFor(() => expect(store.getState().bySession.s1?.compactions).toEqual([]));
     const before = fake.calls.filter((c) => c.route === 'compaction.list').length;
     fake.emit({
       type: 'compaction.undone',
@@ -125,8 +124,7 @@ describe('store fed by events', () => {
       compaction: compaction({ id: 'c9', active: false, undoneAt: 2 }),
     });
     expect(store.getState().bySession.s1?.compactions?.find((c) => c.id === 'c9')?.active).toBe(false);
-    await tick();
-    expect(fake.calls.filter((c) => c.route === 'compaction.list').length).toBe(before + 1);
+    await vi.waitFor(() => expect(fake.calls.filter((c) => c.route === 'compaction.list').length).toBe(before + 1));
   });
 
   it('undoing a compaction fetches each route at most once: what its events name, nothing more (issue 27)', async () => {

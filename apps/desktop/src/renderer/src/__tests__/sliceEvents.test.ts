@@ -22,8 +22,6 @@ import { setBridge } from '../transport';
 import { createFakeBridge } from './fakeBridge';
 import { compaction, msg, session, usage, seed } from './fixtures';
 
-const tick = (ms = 30) => new Promise((r) => setTimeout(r, ms));
-
 /** The fields (and actions) each slice declares, read from the slice creators themselves. */
 function fieldsOf(create: (set: never, get: never, api: never) => object): Set<string> {
   const get = () => ({}) as AppState;
@@ -271,7 +269,8 @@ describe('compaction state comes from the typed events only', () => {
     const calls = fake.calls.length;
     for (const type of ['compacted', 'compaction_failed', 'undone', 'nothing_to_compact', 'auto_paused'] as const)
       fake.emit({ type: 'notice', sessionId: 's1', message: compactionNotice(type) });
-    await tick();
+    // An event's handler asks the host (if at all) while it handles the event: the fake bridge
+    // records a call when it is made, so what it holds now is all the notices asked.
     expect(store.getState().bySession.s1?.compacting).toBe(true);
     expect(store.getState().bySession.s1?.liveCompaction).toBe(running);
     expect(store.getState().bySession.s1?.compactions).toBe(records);
@@ -303,7 +302,7 @@ describe('compaction state comes from the typed events only', () => {
       sessionId: 's1',
       message: msg({ id: 'r1', seq: 1, role: 'user', kind: 'runtime_notice', content }),
     });
-    await tick();
+    // Calls are recorded as they are made, while the event is handled.
     expect(fake2.calls).toEqual([]);
     fake2.emit({ type: 'memory.updated', sessionId: 's1' });
     await vi.waitFor(() =>
@@ -311,7 +310,6 @@ describe('compaction state comes from the typed events only', () => {
     );
     // A session whose memory panel was never opened loads nothing.
     fake2.emit({ type: 'memory.updated', sessionId: 's2' });
-    await tick();
     expect(fake2.calls).toHaveLength(2);
   });
 });
@@ -364,7 +362,7 @@ describe('the live epoch lives in the store', () => {
     const loading = store.getState().loadChatState('s1');
     // While the answer is on its way the page streams on, and the call it will describe is answered.
     fake.emit({ type: 'message.delta', sessionId: 's1', messageId: 'a1', delta: 'world!' });
-    await tick();
+    await vi.waitFor(() => expect(store.getState().streaming.a1?.text).toBe('world!'));
     fake.emit({
       type: 'tool.requested',
       sessionId: 's1',
