@@ -8,7 +8,7 @@
 // INPUT_LIMIT_MS: one that does not end by then is reported as such (a turn hung on a FIFO). The
 // first row, the probes alone, is the machine's noise under the others.
 // THREADLINE_BENCH_ROOT runs another checkout's server (e.g. main's, for the figures before).
-import { spawn, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
@@ -20,12 +20,12 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { flateBombPdf, manyPagesPdf } from '@threadline/fake-llm/hostilePdfs';
 import { peakRssMb } from '../src/__tests__/peakRss';
-import { rpcBody } from '../src/__tests__/rpcBody';
+import { benchRoot, killGroup, startFakeLlm, startServer, type BenchServer } from './benchServer';
 
 const INPUT_LIMIT_MS = 90_000;
 
@@ -55,11 +55,10 @@ export interface HostileFigures {
 const wait = (ms: number) => new Promise<void>((ok) => setTimeout(ok, ms));
 
 export async function measureHostile(opts: { input?: string | null } = {}): Promise<HostileFigures> {
-  const root = resolve(process.env.THREADLINE_BENCH_ROOT ?? resolve(import.meta.dirname, '../../..'));
+  const root = benchRoot();
   // A checkout from before bytes travelled as bytes (protocol's binary.ts) takes them as base64.
   const base64Bytes = !existsSync(join(root, 'packages/protocol/src/binary.ts'));
   const temp = realpathSync(mkdtempSync(join(tmpdir(), 'tl-hostile-bench-')));
-  const tsx = join(root, 'node_modules/.bin/tsx');
   const rulesFile = join(temp, 'rules.json');
   // The user's text names the call: `CALL <tool> <json args>`.
   const call = (name: string, args: unknown) => `CALL ${name} ${JSON.stringify(args)}`;
@@ -69,29 +68,14 @@ export async function measureHostile(opts: { input?: string | null } = {}): Prom
     ['grep', { pattern: '^(a+)+$', path: 'redos' }],
     ['grep', { pattern: 'needle', path: 'ignored' }],
   ] as const;
-  writeFileSync(
+  const fake = await startFakeLlm(
+    root,
     rulesFile,
-    JSON.stringify({
-      rules: calls.map(([name, args]) => ({
-        match: { lastUserIncludes: call(name, args) },
-        reply: { toolCalls: [{ name, arguments: args }] },
-      })),
-    }),
+    calls.map(([name, args]) => ({
+      match: { lastUserIncludes: call(name, args) },
+      reply: { toolCalls: [{ name, arguments: args }] },
+    })),
   );
-  const fake = spawn(tsx, [join(root, 'packages/fake-llm/src/cli.ts'), '--port', '0', '--rules', rulesFile], {
-    cwd: root,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const llmUrl = await new Promise<string>((ok, fail) => {
-    let out = '';
-    fake.stdout.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /fake-llm listening on (http:\/\/127\.0\.0\.1:\d+\/v1)/.exec(out);
-      if (m) ok(m[1]!);
-    });
-    fake.on('close', (code) => fail(new Error(`fake-llm exited ${code}`)));
-  });
   try {
     const folder = join(temp, 'folder');
     mkdirSync(join(folder, 'redos'), { recursive: true });
@@ -113,7 +97,7 @@ export async function measureHostile(opts: { input?: string | null } = {}): Prom
       load: (s: Server, folderSession: () => Promise<string>, signal: AbortSignal) => Promise<void>,
     ): Promise<void> => {
       if (!wanted(input)) return;
-      const server = await startServer(root, tsx, llmUrl, join(temp, `server-${++n}`));
+      const server = await startLoopServer(root, fake.url, join(temp, `server-${++n}`));
       try {
         const { rpc } = server;
         const probe = await rpc<{ id: string }>('sessions.create', { title: 'probe' });
@@ -195,76 +179,23 @@ export async function measureHostile(opts: { input?: string | null } = {}): Prom
     if (wanted(bomb)) await measure(bomb, attach('bomb.pdf', await flateBombPdf(300)));
     return { root, figures };
   } finally {
-    killGroup(fake);
+    killGroup(fake.child);
     rmSync(temp, { recursive: true, force: true });
   }
 }
 
-interface Server {
-  child: ReturnType<typeof spawn>;
-  rpc: <T>(route: string, input: unknown, signal?: AbortSignal) => Promise<T>;
-  origin: string;
-  token: string;
+interface Server extends BenchServer {
   /** The longest gap and CPU stretch loopCpu.mjs logged between two epoch times (ms), or null. */
   loop: (from: number, to: number) => HostileFigure['loop'];
-  close: () => Promise<void>;
 }
 
-/** Ends a process started detached and everything it started (tsx's server child with it). */
-function killGroup(c: ReturnType<typeof spawn>): void {
-  try {
-    if (c.pid !== undefined) process.kill(-c.pid, 'SIGKILL');
-  } catch {
-    // already gone
-  }
-}
-
-async function startServer(root: string, tsx: string, llmUrl: string, dir: string): Promise<Server> {
-  const staticDir = join(dir, 'web');
-  mkdirSync(staticDir, { recursive: true });
+/** A bench server whose request thread loopCpu.mjs watches (its gaps and CPU stretches, logged to a file). */
+async function startLoopServer(root: string, llmUrl: string, dir: string): Promise<Server> {
   const loopCpuFile = join(dir, 'loop-cpu.txt');
-  writeFileSync(join(staticDir, 'index.html'), '<!doctype html>');
-  const child = spawn(
-    tsx,
-    [join(root, 'apps/server/src/cli.ts'), '--static-dir', staticDir, '--data-dir', join(dir, 'data')],
-    {
-      cwd: root,
-      detached: true,
-      env: {
-        ...process.env,
-        THREADLINE_PROVIDER_URL: llmUrl,
-        THREADLINE_MODEL: 'gpt-4o',
-        THREADLINE_CONTEXT_WINDOW: '128000',
-        OPENAI_API_KEY: 'bench-key',
-        NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${pathToFileURL(join(import.meta.dirname, 'loopCpu.mjs')).href}`,
-        THREADLINE_BENCH_LOOP_CPU: loopCpuFile,
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  const url = await new Promise<string>((ok, fail) => {
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /running at (http:\/\/\S+)\n/.exec(out);
-      if (m) ok(m[1]!);
-    });
-    child.on('close', (code) => fail(new Error(`server exited ${code}`)));
+  const server = await startServer(root, llmUrl, dir, {
+    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${pathToFileURL(join(import.meta.dirname, 'loopCpu.mjs')).href}`,
+    THREADLINE_BENCH_LOOP_CPU: loopCpuFile,
   });
-  const { origin, searchParams } = new URL(url);
-  const token = searchParams.get('token')!;
-  const rpc = async <T>(route: string, input: unknown, signal?: AbortSignal): Promise<T> => {
-    const { body: sent, headers } = rpcBody(input);
-    const res = await fetch(`${origin}/api/rpc/${route}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, ...headers },
-      body: sent,
-      ...(signal ? { signal } : {}),
-    });
-    const body = (await res.json()) as { ok: boolean; data: T; error?: { message: string } };
-    if (!body.ok) throw new Error(`${route}: ${body.error?.message}`);
-    return body.data;
-  };
   const cpuWatched = typeof process.threadCpuUsage === 'function';
   const loop = (from: number, to: number): HostileFigure['loop'] => {
     if (!cpuWatched) return null;
@@ -279,19 +210,7 @@ async function startServer(root: string, tsx: string, llmUrl: string, dir: strin
     }
     return longest;
   };
-  return {
-    child,
-    rpc,
-    origin,
-    token,
-    loop,
-    // A server blocked on a FIFO (an old checkout) does not end on SIGTERM: the whole group is killed.
-    close: async () => {
-      const closed = new Promise((ok) => child.once('close', ok));
-      killGroup(child);
-      await closed;
-    },
-  };
+  return { ...server, loop };
 }
 
 export function printHostile(f: HostileFigures): void {

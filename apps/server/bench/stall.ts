@@ -4,10 +4,10 @@
 // HTTP, and a third session asked chat.state in a loop: the longest round trip is the stall the
 // user feels (a click, a Stop, an approval waits that long). THREADLINE_BENCH_ROOT runs another
 // checkout's server (e.g. main's, for the figure before a change).
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { benchRoot, killGroup, startFakeLlm, startServer } from './benchServer';
 
 export interface StallFigures {
   /** The longest chat.state round trip while the loads ran (ms). */
@@ -20,77 +20,22 @@ export interface StallFigures {
 }
 
 export async function measureStall(): Promise<StallFigures> {
-  const root = resolve(process.env.THREADLINE_BENCH_ROOT ?? resolve(import.meta.dirname, '../../..'));
+  const root = benchRoot();
   const temp = mkdtempSync(join(tmpdir(), 'tl-stall-'));
   // fake-llm in a process of its own: it counts the 0.95 MB request with plain js-tiktoken, which
   // takes seconds; in this process it would stall the probe loop, not the server's.
-  const rulesFile = join(temp, 'rules.json');
-  writeFileSync(
-    rulesFile,
-    JSON.stringify({
-      rules: [
-        {
-          match: { lastUserIncludes: 'READ BIG' },
-          reply: { toolCalls: [{ name: 'read_file', arguments: { path: 'big.txt' } }] },
-        },
-      ],
-    }),
-  );
-  const tsx = join(root, 'node_modules/.bin/tsx');
-  const fake = spawn(tsx, [join(root, 'packages/fake-llm/src/cli.ts'), '--port', '0', '--rules', rulesFile], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const llmUrl = await new Promise<string>((ok, fail) => {
-    let out = '';
-    fake.stdout.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /fake-llm listening on (http:\/\/127\.0\.0\.1:\d+\/v1)/.exec(out);
-      if (m) ok(m[1]!);
-    });
-    fake.on('close', (code) => fail(new Error(`fake-llm exited ${code}`)));
-  });
-  const staticDir = join(temp, 'web');
-  mkdirSync(staticDir);
-  writeFileSync(join(staticDir, 'index.html'), '<!doctype html>');
-  const child = spawn(
-    tsx,
-    [join(root, 'apps/server/src/cli.ts'), '--static-dir', staticDir, '--data-dir', join(temp, 'data')],
+  const fake = await startFakeLlm(root, join(temp, 'rules.json'), [
     {
-      cwd: root,
-      env: {
-        ...process.env,
-        THREADLINE_PROVIDER_URL: llmUrl,
-        THREADLINE_MODEL: 'gpt-4o',
-        THREADLINE_CONTEXT_WINDOW: '128000',
-        OPENAI_API_KEY: 'bench-key',
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
+      match: { lastUserIncludes: 'READ BIG' },
+      reply: { toolCalls: [{ name: 'read_file', arguments: { path: 'big.txt' } }] },
     },
-  );
+  ]);
+  const server = await startServer(root, fake.url, temp).catch((err: unknown) => {
+    killGroup(fake.child);
+    throw err;
+  });
   try {
-    const url = await new Promise<string>((ok, fail) => {
-      let out = '';
-      child.stdout.on('data', (c: Buffer) => {
-        out += c.toString();
-        const m = /running at (http:\/\/\S+)\n/.exec(out);
-        if (m) ok(m[1]!);
-      });
-      child.on('close', (code) => fail(new Error(`server exited ${code}`)));
-    });
-    const { origin, searchParams } = new URL(url);
-    const token = searchParams.get('token')!;
-    const rpc = async <T>(route: string, input: unknown): Promise<T> => {
-      if (child.exitCode !== null) throw new Error(`server exited ${child.exitCode} before ${route}`);
-      const res = await fetch(`${origin}/api/rpc/${route}`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify(input),
-      });
-      const body = (await res.json()) as { ok: boolean; data: T; error?: { message: string } };
-      if (!body.ok) throw new Error(`${route}: ${body.error?.message}`);
-      return body.data;
-    };
+    const { rpc } = server;
     const folder = join(temp, 'folder');
     mkdirSync(folder);
     writeFileSync(join(folder, 'big.txt'), 'x'.repeat(1_000_000));
@@ -135,11 +80,8 @@ export async function measureStall(): Promise<StallFigures> {
     await loads;
     return { longestMs, probes, loadsMs: performance.now() - t0, root };
   } finally {
-    const exited = (c: typeof child) =>
-      c.exitCode !== null || c.signalCode !== null ? Promise.resolve() : new Promise((ok) => c.once('close', ok));
-    child.kill('SIGTERM');
-    fake.kill('SIGTERM');
-    await Promise.all([exited(child), exited(fake)]);
+    await server.close();
+    killGroup(fake.child);
     rmSync(temp, { recursive: true, force: true });
   }
 }
