@@ -1,26 +1,32 @@
 import { useState } from 'react';
-import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import * as z from 'zod';
 import {
   distinctProfileName,
   PROVIDER_PRESETS,
-  PresetIdSchema,
-  ProviderUpsertSchema,
   type PresetId,
   type ProviderProfile,
   type ProviderUpsert,
-  type RouteOutput,
 } from '@threadline/protocol';
 import { providerRoutes } from '../store/routes';
 import { useAppStore } from '../store';
-import { callErrorText, fieldErrorText, setServerIssues, type IssueKeys } from '../lib/formErrors';
+import { callErrorText, fieldErrorText, setServerIssues } from '../lib/formErrors';
 import { Field, FormBanner, type Banner } from './form/Field';
-import { ServerWindowHint } from './ServerWindowHint';
-
-const PRESET_IDS = PresetIdSchema.options;
+import { KeyState, ModelPick, PresetGrid, TestResultText, WindowHints } from './ProviderFormParts';
+import {
+  FIELD_OF,
+  FIELDS,
+  ISSUE_KEYS,
+  onlyDetailsEdited,
+  originOf,
+  problemSentence,
+  ProviderFormSchema,
+  type FormInput,
+  type FormOutput,
+  type TestResult,
+  type TestState,
+} from '../lib/providerForm';
 
 interface Props {
   profile?: ProviderProfile;
@@ -28,66 +34,6 @@ interface Props {
   onSaved?: (p: ProviderProfile) => void;
   submitLabel: string;
 }
-
-/** scheme://host:port, or null when the text is not a URL (yet). */
-function originOf(url: string): string | null {
-  try {
-    return new URL(url.trim()).origin;
-  } catch {
-    return null;
-  }
-}
-
-type TestResult = RouteOutput<'providers.test'>;
-type TestState = { state: 'idle' } | { state: 'running' } | ({ state: 'done' } & TestResult);
-type Problem = NonNullable<TestResult['problem']>;
-
-/** The field each problem is fixed in; 'other' is said below the form. */
-const FIELD_OF: Record<Problem, 'apiKey' | 'baseUrl' | 'model' | null> = {
-  missing_key: 'apiKey',
-  auth: 'apiKey',
-  unreachable: 'baseUrl',
-  unknown_model: 'model',
-  other: null,
-};
-
-/** A failed check in the user's language (the provider's own words only for `other`). */
-function problemSentence(t: TFunction, r: TestResult): string {
-  if (r.problem === 'unknown_model' && r.offered && r.offered.length > 0)
-    return t('provider.problem.unknown_model_offered', { models: r.offered.join(', ') });
-  if (!r.problem || r.problem === 'other') return t('provider.problem.other', { message: r.message });
-  return t(`provider.problem.${r.problem}`);
-}
-
-/** The form's fields, checked by the protocol's own schema for a profile (numbers typed as text). */
-const ProviderFormSchema = z.object({
-  preset: ProviderUpsertSchema.shape.preset,
-  name: ProviderUpsertSchema.shape.name,
-  baseUrl: z.string().trim().pipe(ProviderUpsertSchema.shape.baseUrl),
-  model: ProviderUpsertSchema.shape.model,
-  // Empty is not a number (Number('') would be 0, "too small").
-  contextWindow: z
-    .string()
-    .transform((text) => (text.trim() === '' ? Number.NaN : Number(text)))
-    .pipe(ProviderUpsertSchema.shape.contextWindow),
-  compactionModel: z.string().trim().max(200),
-  apiKey: z.string().max(4096),
-});
-type FormInput = z.input<typeof ProviderFormSchema>;
-type FormOutput = z.output<typeof ProviderFormSchema>;
-const FIELDS = ['name', 'baseUrl', 'model', 'contextWindow', 'compactionModel', 'apiKey'] as const;
-
-/** This form's sentences for what its schema refuses (the rest: `form.errors.<code>`). */
-const ISSUE_KEYS: IssueKeys = {
-  baseUrl: { '*': 'provider.errors.url' },
-  contextWindow: {
-    too_small: 'provider.errors.windowTooSmall',
-    too_big: 'provider.errors.windowTooBig',
-    '*': 'provider.errors.window',
-  },
-  name: { too_small: 'form.errors.required', duplicate: 'provider.errors.nameTaken' },
-  model: { too_small: 'form.errors.required' },
-};
 
 /**
  * A provider profile: preset, endpoint, model, window and key. The key is write-only: the form
@@ -230,23 +176,7 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
     }
     setTest({ state: 'idle' });
     setSaving(true);
-    // A saved profile whose address, model and key are as stored was checked (or saved anyway)
-    // already: renaming it or changing its window asks nothing again. Saving it with no change at
-    // all checks it again (the user is asking whether it works now).
-    const sameConnection =
-      profile !== undefined &&
-      savedId === profile.id &&
-      v.baseUrl === profile.baseUrl &&
-      v.model === profile.model &&
-      v.preset === profile.preset &&
-      v.apiKey === '' &&
-      !removeKey;
-    const otherEdits =
-      profile !== undefined &&
-      (v.name !== profile.name ||
-        v.contextWindow !== profile.contextWindow ||
-        (v.compactionModel || null) !== profile.compactionModel);
-    const unchanged = sameConnection && otherEdits;
+    const unchanged = onlyDetailsEdited(profile, savedId, v, removeKey);
     if (!anyway && !unchanged) {
       const r = await providerRoutes.test({ draft: draft(v) }).catch((err: unknown): TestResult => ({
         ok: false,
@@ -303,22 +233,7 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
       onSubmit={(e) => void form.handleSubmit((v) => submit(v))(e)}
       data-testid="provider-form"
     >
-      <div className="preset-grid" role="radiogroup" aria-label={t('provider.preset')}>
-        {PRESET_IDS.map((id) => (
-          <button
-            key={id}
-            type="button"
-            role="radio"
-            aria-checked={preset === id}
-            className={`preset ${preset === id ? 'selected' : ''}`}
-            onClick={() => pick(id)}
-            data-testid={`preset-${id}`}
-          >
-            <span className="preset-name">{t(`provider.presets.${id}.name`)}</span>
-            <span className="preset-desc">{t(`provider.presets.${id}.desc`)}</span>
-          </button>
-        ))}
-      </div>
+      <PresetGrid preset={preset} onPick={pick} />
       <div className="form-grid">
         <Field label={t('provider.name')} error={errorOf('name')} errorTestId="field-error-name">
           {(c) => <input className="input" {...c} {...register('name')} data-testid="provider-name" />}
@@ -344,24 +259,14 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
           errorTestId="field-error-model"
           hint={
             models && (
-              <select
-                className="input model-pick"
-                aria-label={t('provider.modelPick', { count: models.length })}
-                value={models.includes(values.model) ? values.model : ''}
-                onChange={(e) => {
-                  if (!e.target.value) return;
-                  setValue('model', e.target.value, { shouldValidate: true });
+              <ModelPick
+                models={models}
+                model={values.model}
+                onPick={(m) => {
+                  setValue('model', m, { shouldValidate: true });
                   connectionEdited();
                 }}
-                data-testid="provider-model-pick"
-              >
-                <option value="">{t('provider.modelPick', { count: models.length })}</option>
-                {models.map((m) => (
-                  <option key={m} value={m}>
-                    {m}
-                  </option>
-                ))}
-              </select>
+              />
             )
           }
         >
@@ -379,32 +284,18 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
           error={errorOf('contextWindow')}
           errorTestId="field-error-contextWindow"
           hint={
-            <>
-              <ServerWindowHint
-                profileId={savedId}
-                local={preset === 'ollama' || preset === 'lmstudio' || preset === 'custom'}
-                serverWindow={server}
-                model={values.model.trim()}
-                window={Number(values.contextWindow) || 0}
-                onRead={(p) => setServer(p.serverWindow ?? null)}
-                onUse={(w) => setValue('contextWindow', String(w), { shouldDirty: true })}
-              />
-              {learned !== null && (
-                <span data-testid="provider-learned-window">
-                  {forgetLearned
-                    ? t('provider.learnedWindow.forgotten')
-                    : t('provider.learnedWindow.inEffect', { window: learned.toLocaleString() })}{' '}
-                  <button
-                    type="button"
-                    className="link-btn"
-                    onClick={() => setForgetLearned(!forgetLearned)}
-                    data-testid="provider-learned-undo"
-                  >
-                    {forgetLearned ? t('provider.learnedWindow.keep') : t('provider.learnedWindow.undo')}
-                  </button>
-                </span>
-              )}
-            </>
+            <WindowHints
+              profileId={savedId}
+              local={preset === 'ollama' || preset === 'lmstudio' || preset === 'custom'}
+              serverWindow={server}
+              model={values.model.trim()}
+              window={Number(values.contextWindow) || 0}
+              onRead={(p) => setServer(p.serverWindow ?? null)}
+              onUse={(w) => setValue('contextWindow', String(w), { shouldDirty: true })}
+              learned={learned}
+              forgetLearned={forgetLearned}
+              onToggleForget={() => setForgetLearned(!forgetLearned)}
+            />
           }
         >
           {(c) => (
@@ -421,26 +312,14 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
           wide
           label={t('provider.apiKey')}
           labelExtra={
-            <>
-              {hasKey && !removeKey && (
-                <span className="key-set" data-testid="key-set">
-                  {t('provider.keySet')}
-                </span>
-              )}
-              {hasKey && (
-                <button
-                  type="button"
-                  className="link-btn"
-                  onClick={() => {
-                    setRemoveKey(!removeKey);
-                    connectionEdited();
-                  }}
-                  data-testid="provider-remove-key"
-                >
-                  {removeKey ? t('provider.keepKey') : t('provider.removeKey')}
-                </button>
-              )}
-            </>
+            <KeyState
+              hasKey={hasKey}
+              removeKey={removeKey}
+              onToggleRemove={() => {
+                setRemoveKey(!removeKey);
+                connectionEdited();
+              }}
+            />
           }
           warning={
             keyDropped && (
@@ -522,15 +401,7 @@ export function ProviderForm({ profile, onSaved, submitLabel }: Props) {
           {test.state === 'running' ? <span className="spinner" aria-hidden /> : null}
           {t('provider.test')}
         </button>
-        {test.state === 'done' && (
-          <span className={`test-result ${test.ok ? 'ok' : 'bad'}`} data-testid="provider-test-result" role="status">
-            {test.ok
-              ? t('provider.testOk', { ms: test.latencyMs ?? '?' })
-              : test.problem && test.problem !== 'other'
-                ? problemSentence(t, test)
-                : t('provider.testFailed', { message: test.message })}
-          </span>
-        )}
+        {test.state === 'done' && <TestResultText result={test} />}
         <span className="spacer" />
         <button type="submit" className="btn btn-primary" disabled={saving} data-testid="provider-save">
           {saving ? <span className="spinner" aria-hidden /> : null}
