@@ -94,7 +94,10 @@ const depth = (p: string): number => p.split(path.sep).filter(Boolean).length;
 export function bwrapArgs(input: WrapInput, sandbox: Pick<SandboxInfo, 'seccomp' | 'caps'> = {}): string[] {
   const a = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'];
   for (const p of input.socketPlaces ?? []) if (kindOf(p) === 'dir') a.push('--tmpfs', p);
-  for (const m of pathMounts(input)) a.push('--ro-bind', m.src, m.dest);
+  // The sandbox's own programs (the seccomp helper, the proxy's relay) live in the app's install,
+  // which may itself be under an emptied place (a checkout under /tmp): their folders come back too.
+  const own = [sandbox.seccomp, input.proxy?.socat].flatMap((f) => (f ? [path.dirname(f)] : []));
+  for (const m of pathMounts(input, own)) a.push('--ro-bind', m.src, m.dest);
   const { around, inside } = splitHidden(input);
   // A hidden folder that holds the working folder (an MCP server's folder under the app's data):
   // emptied first, the working folder mounted into it, then made read-only.
@@ -113,11 +116,14 @@ export function bwrapArgs(input: WrapInput, sandbox: Pick<SandboxInfo, 'seccomp'
   return [...a, ...commandArgs(input, sandbox.seccomp ?? null)];
 }
 
-/** The PATH folders an emptied socket place would hide, each from where it really leads. */
-function pathMounts(input: WrapInput): { dest: string; src: string }[] {
+/**
+ * The PATH folders (and the sandbox's own program folders) an emptied socket place would hide,
+ * each mounted read-only from where it really leads.
+ */
+function pathMounts(input: WrapInput, own: readonly string[] = []): { dest: string; src: string }[] {
   const places = (input.socketPlaces ?? []).filter((p) => kindOf(p) === 'dir');
   const out: { dest: string; src: string }[] = [];
-  for (const dir of new Set(input.pathDirs ?? [])) {
+  for (const dir of new Set([...(input.pathDirs ?? []), ...own])) {
     if (!path.isAbsolute(dir) || !places.some((p) => within(path.normalize(dir), p))) continue;
     try {
       const src = realpathSync(dir);

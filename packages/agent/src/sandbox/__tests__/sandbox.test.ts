@@ -151,6 +151,34 @@ describe.skipIf(NO_BWRAP !== null)('a command in the bwrap sandbox', () => {
     expect(readFileSync(path.join(folder, 'made.txt'), 'utf8')).toBe('made\n');
   });
 
+  it('finds its PATH and its own seccomp helper when both live under an emptied place (a checkout under /tmp)', async () => {
+    // An emptied socket place that holds a toolchain folder and the sandbox's own helper, as a
+    // clone under /tmp holds its .tools and node_modules.
+    const place = path.join(root, 'place');
+    const tools = path.join(place, 'tools', 'bin');
+    mkdirSync(tools, { recursive: true });
+    writeFileSync(path.join(tools, 'hello-tool'), '#!/bin/sh\necho hello from the toolchain\n', { mode: 0o755 });
+    const ours: SandboxInfo = { ...sandbox };
+    if (sandbox.seccomp) {
+      const helper = path.join(place, 'vendor', 'apply-seccomp');
+      mkdirSync(path.dirname(helper), { recursive: true });
+      writeFileSync(helper, readFileSync(sandbox.seccomp), { mode: 0o755 });
+      ours.seccomp = helper;
+    }
+    const over = { socketPlaces: [place], pathDirs: [tools] };
+    const w = wrapCommand(ours, input('hello-tool', over));
+    const inside = await run(w.command, w.args, folder, { ...w.env, PATH: `${tools}:/usr/bin:/bin` });
+    expect(inside.out).toMatch(/^hello from the toolchain$/m);
+    expect(inside.code).toBe(0);
+    // The rest of the place stays emptied: another program's socket beside them is not in sight.
+    writeFileSync(path.join(place, 'agent.sock'), '');
+    const look = wrapCommand(ours, input(`ls -a ${place}; ls ${path.join(place, 'agent.sock')}`, over));
+    const seen = await run(look.command, look.args, folder, look.env);
+    expect(seen.out).toMatch(/tools/);
+    expect(seen.out).not.toMatch(/^agent\.sock$/m);
+    expect(seen.out).toMatch(/No such file/);
+  });
+
   it('cannot write outside the working folder; outside the sandbox it can', async () => {
     const target = path.join(outside, 'x.txt');
     const { inside, bare } = await both(`echo planted > ${target}`);
