@@ -4,7 +4,7 @@
 // the one before, per strategy), checkpoints, strict (issue 36: a long tool-heavy session against a
 // strict provider and a small window: refused requests, failed compactions), delegate (issue 39: the
 // parent's peak context exploring alone or with helpers). `pnpm bench -- --quick` runs smaller sizes;
-// `--only context|cold|store|ui|runtime|stall|hostile|cache|checkpoints|strict|delegate` one part (stall
+// `--only context|cold|store|ui|runtime|meter|stall|hostile|cache|checkpoints|strict|delegate` one part (stall
 // includes hostile; `--input <words>` runs only the hostile inputs whose name contains them); `--json`
 // prints the runtime figures as one JSON object on stdout (every table and progress line goes to stderr then).
 import { resolve } from 'node:path';
@@ -62,6 +62,11 @@ if (!only || only === 'runtime' || json) {
   const r = await measureRuntime({ quick });
   if (json) process.stdout.write(runtimeJson(r) + '\n');
   else printRuntime(r);
+}
+if (!only || only === 'meter') {
+  console.log('\n=== first meter reading ===');
+  const { measureMeter, printMeter } = await import('../packages/agent/bench/meter');
+  printMeter(await measureMeter({ quick }));
 }
 if (!only || only === 'stall') {
   console.log('\n=== request loop under load ===');
