@@ -27,7 +27,7 @@ export default defineConfig({
       externalizeDeps: { exclude: workspace },
       rolldownOptions: {
         // Workers are entries of their own, found at run time beside the code that starts them:
-        // the work pool's (packages/context/src/worker/pool.ts, out/main/contextWorker.js), the
+        // the work pool's (packages/context/src/pool/pool.ts, out/main/contextWorker.js), the
         // search worker of grep and glob and the one that reads attached PDFs and large text
         // files (packages/agent/src/worker/run.ts looks for `<name>.js` beside the bundle, else
         // the source's `<name>.ts`). Shared chunks stay in out/main too, so that code and ./vocab

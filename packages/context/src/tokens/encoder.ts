@@ -4,7 +4,7 @@ import { PieceTable } from './pieceTable';
 import { forEachO200kSpan, o200kAsciiPieceEnd, o200kPieceEnd, o200kUnicodeEnd, o200kUnicodeStart } from './pretokenize';
 import { loadVocab } from './vocab';
 import type { WasmAscii } from './wasmAscii';
-import { runOffThread } from '../worker/pool';
+import { runOffThread } from '../pool/pool';
 
 /** Characters per token of the documented fallback for models without a known tokenizer. */
 export const APPROX_CHARS_PER_TOKEN = 4;
@@ -467,7 +467,7 @@ export async function runSteps<T>(steps: Generator<void, T, void>, opts: SliceOp
   }
 }
 
-/** From this many characters a count runs on the work pool (worker/pool.ts), not in slices here. */
+/** From this many characters a count runs on the work pool (pool/pool.ts), not in slices here. */
 export const OFF_THREAD_COUNT_CHARS = 32_000;
 
 /**
