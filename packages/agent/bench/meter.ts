@@ -127,7 +127,11 @@ export async function measureMeter(opts: { quick?: boolean } = {}): Promise<Mete
 
 export function printMeter(f: MeterFigures): void {
   console.log(`## First meter reading of the largest session in a fresh app (${f.transcript}, ${f.messages} messages)`);
-  console.log('createAppApi → messages.list → context.usage in a fresh process, median of', f.runs, 'runs');
+  console.log(
+    'import of the runtime → createAppApi → messages.list → context.usage in a fresh process, median of',
+    f.runs,
+    'runs',
+  );
   for (const kind of ['stored', 'uncounted'] as const) {
     const x = f[kind];
     const label = kind === 'stored' ? 'counts stored as at append' : 'no stored counts';

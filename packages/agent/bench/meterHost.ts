@@ -1,13 +1,12 @@
 // The meter bench's host (bench/meter.ts): a fresh process running the real app runtime over a
 // store file that holds the largest transcript. It opens the session as the renderer does
-// (messages.list, then context.usage) and reports how long that took, from before the runtime was
-// created to the first meter reading: loading the tokenizer and counting what has no stored count
-// are part of it. Its stdout is the parent's stderr.
+// (messages.list, then context.usage) and reports how long that took, from before the runtime's
+// modules were imported to the first meter reading: loading the tokenizer (its code and its
+// vocabulary) and counting what has no stored count are part of it. Its stdout is the parent's stderr.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import * as z from 'zod';
 import { openStore } from '@threadline/store';
-import { createAppApi } from '../src/index';
 
 export const MeterHostConfigSchema = z.object({ file: z.string(), sessionId: z.string(), dir: z.string() });
 export type MeterHostConfig = z.infer<typeof MeterHostConfigSchema>;
@@ -28,6 +27,7 @@ async function main(): Promise<void> {
   mkdirSync(home, { recursive: true });
   const t0 = performance.now();
   const c0 = process.cpuUsage();
+  const { createAppApi } = await import('../src/index');
   const api = createAppApi({
     store,
     dataDir: path.join(cfg.dir, 'data'),
