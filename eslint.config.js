@@ -162,8 +162,6 @@ export default tseslint.config(
       'test-results/**',
       '.tools/**',
       '**/.tsbuild/**',
-      // AssemblyScript (i32, load<T>): compiled by asc, checked by its test (wasmAscii.test.ts).
-      'packages/context/assembly/**',
     ],
   },
   js.configs.recommended,
@@ -213,16 +211,6 @@ export default tseslint.config(
     'context',
     [...ws('store', 'agent', 'fake-llm'), ...NODE_IO],
     'context is pure: no I/O, only protocol.',
-  ),
-  // The tokenizer reads its prebuilt vocabulary file: the one read-only file access in context's
-  // library code (tokens/ is the bottom level: it imports no other folder).
-  layer(
-    ['packages/context/src/tokens/vocab.ts'],
-    ws('store', 'agent', 'fake-llm'),
-    'context depends only on protocol.',
-    {
-      patterns: folderPatterns('context').get('tokens'),
-    },
   ),
   // The work pool (pool/pool.ts) starts worker threads: it looks for the worker file and sizes
   // itself to the machine's parallelism.

@@ -65,7 +65,6 @@ describe('folder layers', () => {
     ['packages/agent/src/checkpoints/bad.ts', `import { createAppApi } from '..';`, 'the package index'],
     ['packages/agent/src/noticeTexts.ts', `import type { TurnDeps } from './turn/deps';`, 'is a leaf'],
     ['packages/context/src/tokens/bad.ts', `import { imagePartsOf } from '../view/images';`, 'context/src/tokens/'],
-    ['packages/context/src/tokens/vocab.ts', `import { imagePartsOf } from '../view/images';`, 'context/src/tokens/'],
     ['packages/context/src/view/bad.ts', `import { buildUnits } from '../compaction/units';`, 'context/src/view/'],
     ['packages/context/src/truncate/bad.ts', `import { ensureCallOutputsPresent } from '../normalize';`, 'truncate/'],
     [
