@@ -29,7 +29,7 @@ export interface MeterFigures {
 }
 
 /** The largest file of fixtures/transcripts (`{ messages }`). */
-function largestTranscript(): string {
+export function largestTranscript(): string {
   const dir = resolve(ROOT, 'fixtures/transcripts');
   const files = readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
@@ -37,7 +37,7 @@ function largestTranscript(): string {
   return files.reduce((a, b) => (statSync(b).size > statSync(a).size ? b : a));
 }
 
-function seed(file: string, transcript: string, storedCounts: boolean): string {
+export function seed(file: string, transcript: string, storedCounts: boolean): string {
   const { messages } = z
     .object({ messages: z.array(ChatMessageSchema) })
     .parse(JSON.parse(readFileSync(transcript, 'utf8')));
@@ -72,9 +72,10 @@ function seed(file: string, transcript: string, storedCounts: boolean): string {
   }
 }
 
-function runHost(cfg: MeterHostConfig): Promise<MeterHostReport> {
+/** One fresh host process (`host`: this checkout's meterHost.ts, or another's to compare). */
+export function runHost(cfg: MeterHostConfig, host = HOST): Promise<MeterHostReport> {
   return new Promise((resolvePromise, reject) => {
-    const child = fork(HOST, [JSON.stringify(cfg)], {
+    const child = fork(host, [JSON.stringify(cfg)], {
       cwd: ROOT,
       execArgv: ['--import', 'tsx'],
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
