@@ -100,21 +100,20 @@ function isSpace(c: number): boolean {
 
 /**
  * Whether a text may hold a pre-token over MAX_EXACT_PIECE chars. A pre-token of either encoding
- * is at most one character, a run of non-space and a run of space: without a run of 512 or more,
- * none is over 1,023 characters. One pass, no regex.
+ * is at most one character and then a run of whitespace, or of non-space characters with the line
+ * breaks and slashes o200k lets follow punctuation (`[\r\n/]*`): without such a run of 1,024 or
+ * more, none is over 1,024 characters. One pass, no regex.
  */
 function mayHoldLongPiece(text: string): boolean {
   if (text.length <= MAX_EXACT_PIECE) return false;
-  let run = 0;
-  let space = false;
+  let solid = 0;
+  let blank = 0;
   for (let i = 0; i < text.length; i++) {
-    const s = isSpace(text.charCodeAt(i));
-    if (s === space) {
-      if (++run >= 512) return true;
-    } else {
-      space = s;
-      run = 1;
-    }
+    const c = text.charCodeAt(i);
+    const space = isSpace(c);
+    solid = !space || c === 10 || c === 13 || c === 47 ? solid + 1 : 0;
+    blank = space ? blank + 1 : 0;
+    if (solid >= MAX_EXACT_PIECE || blank >= MAX_EXACT_PIECE) return true;
   }
   return false;
 }
@@ -124,9 +123,9 @@ const pretokenizer = (name: ExactName): RegExp =>
   name === 'o200k_base' ? O200K_TOKEN_SPLIT_REGEX : CL100K_TOKEN_SPLIT_REGEX;
 
 /**
- * The text as stretches between pre-token boundaries, in order: `stretch(s, e)` for runs of
- * ordinary pre-tokens of about `size` characters (encoded whole), `long(s, e)` for each pre-token
- * over MAX_EXACT_PIECE chars.
+ * The text as spans between pre-token boundaries, in order: `[s, e, false]` for a stretch of
+ * ordinary pre-tokens of about `size` characters (encoded whole), `[s, e, true]` for each
+ * pre-token over MAX_EXACT_PIECE chars.
  */
 function* stretches(name: ExactName, text: string, size: number): Generator<[number, number, boolean]> {
   let from = 0;

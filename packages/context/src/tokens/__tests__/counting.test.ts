@@ -105,3 +105,14 @@ describe('pathological runs (issue 25)', () => {
     },
   );
 });
+
+it('cuts a long pre-token of punctuation, line breaks and slashes (o200k lets `[\\r\\n/]*` follow punctuation)', async () => {
+  // No run of whitespace or of non-space is long, yet `.\n/\n/…` is one 3,001-character pre-token:
+  // it is cut every 256 characters like any other, not handed whole to the quadratic merge.
+  const { encode } = await import('gpt-tokenizer/encoding/o200k_base');
+  const piece = '.' + '\n/'.repeat(1_500);
+  let expected = encode('x').length;
+  for (let i = 0; i < piece.length; i += 256) expected += encode(piece.slice(i, i + 256)).length;
+  expect(countTextTokens('x' + piece, 'gpt-4o')).toBe(expected);
+  expect(encoderFor('gpt-4o').encode('x' + piece)).toHaveLength(expected);
+});
