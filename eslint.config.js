@@ -80,10 +80,12 @@ function layer(files, forbidden, message, { allowIpcMain = false, patterns = [] 
  */
 export const FOLDER_LAYERS = {
   context: {
-    // worker/pool.ts starts the worker threads and knows no task: counting and cutting (tokens/,
-    // truncate/) hand their heavy calls to it, while worker/'s tasks run the whole engine.
-    leaves: ['markers.ts', 'worker/pool.ts'],
+    // pool/ starts the worker threads and knows no task: counting and cutting (tokens/, truncate/)
+    // hand their heavy calls to it, while worker/ (the task table and the worker's side) runs the
+    // whole engine, so it sits above compaction and memory. Folders import only folders below them.
+    leaves: ['markers.ts'],
     levels: [
+      ['pool'],
       ['tokens'],
       ['truncate', 'normalize', 'errors'],
       ['view'],
@@ -112,7 +114,7 @@ export const FOLDER_LAYERS = {
 /** Per folder of `src/`, the pattern of the relative imports it may not make. */
 function folderPatterns(pkg) {
   const { levels, leaves } = FOLDER_LAYERS[pkg];
-  // A leaf inside a folder stays importable from everywhere: `../worker/pool`.
+  // A leaf inside a folder stays importable from everywhere (`../folder/file`).
   const leafPaths = leaves.filter((l) => l.includes('/')).map((l) => `${l.replace(/\.ts$/, '')}(\\.ts)?$`);
   const exceptLeaves = leafPaths.length ? `(?!(${leafPaths.join('|')}))` : '';
   const groups = levels.map((l) => (Array.isArray(l) ? { folders: l, importEachOther: false } : l));
@@ -163,8 +165,6 @@ export default tseslint.config(
       'test-results/**',
       '.tools/**',
       '**/.tsbuild/**',
-      // AssemblyScript (i32, load<T>): compiled by asc, checked by its test (wasmAscii.test.ts).
-      'packages/context/assembly/**',
     ],
   },
   js.configs.recommended,
@@ -215,26 +215,11 @@ export default tseslint.config(
     [...ws('store', 'agent', 'fake-llm'), ...NODE_IO],
     'context is pure: no I/O, only protocol.',
   ),
-  // The tokenizer reads its prebuilt vocabulary file: the one read-only file access in context's
-  // library code (tokens/ is the bottom level: it imports no other folder).
-  layer(
-    ['packages/context/src/tokens/vocab.ts'],
-    ws('store', 'agent', 'fake-llm'),
-    'context depends only on protocol.',
-    {
-      patterns: folderPatterns('context').get('tokens'),
-    },
-  ),
-  // The work pool (worker/pool.ts) starts worker threads: it looks for the worker file and sizes
+  // The work pool (pool/pool.ts) starts worker threads: it looks for the worker file and sizes
   // itself to the machine's parallelism.
-  layer(
-    ['packages/context/src/worker/pool.ts'],
-    ws('store', 'agent', 'fake-llm'),
-    'context depends only on protocol.',
-    {
-      patterns: leafPatterns('context', 'worker/pool.ts'),
-    },
-  ),
+  layer(['packages/context/src/pool/pool.ts'], ws('store', 'agent', 'fake-llm'), 'context depends only on protocol.', {
+    patterns: folderPatterns('context').get('pool'),
+  }),
   layer(
     ['packages/context/src/cli/**', 'packages/context/bench/**', 'packages/context/src/**/__tests__/**'],
     ws('store', 'agent', 'fake-llm'),

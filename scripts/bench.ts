@@ -4,8 +4,9 @@
 // the one before, per strategy), checkpoints, strict (issue 36: a long tool-heavy session against a
 // strict provider and a small window: refused requests, failed compactions), delegate (issue 39: the
 // parent's peak context exploring alone or with helpers). `pnpm bench -- --quick` runs smaller sizes;
-// `--only context|cold|store|ui|runtime|stall|hostile|cache|checkpoints|strict|delegate` one part (stall
-// includes hostile; `--input <words>` runs only the hostile inputs whose name contains them); `--json`
+// `--only context|cold|store|ui|runtime|meter|stall|guarded|hostile|cache|checkpoints|strict|delegate` one part (stall
+// includes hostile; guarded = meter + stall beside their figures before issue 41's tokenizer change;
+// `--input <words>` runs only the hostile inputs whose name contains them); `--json`
 // prints the runtime figures as one JSON object on stdout (every table and progress line goes to stderr then).
 import { resolve } from 'node:path';
 import { existsSync } from 'node:fs';
@@ -36,6 +37,11 @@ if (!existsSync(transcriptsDir))
   console.warn(`bench: no transcripts at ${transcriptsDir}; transcript tables are skipped`);
 
 const started = Date.now();
+/** What the guarded-figures table compares with the recorded figures before the tokenizer change. */
+const guarded: {
+  meter?: import('../packages/agent/bench/meter').MeterFigures;
+  stall?: import('../apps/server/bench/stall').StallFigures;
+} = {};
 if (!only || only === 'context') {
   console.log('\n=== context engine ===');
   const { runContextBench } = await import('../packages/context/bench/index');
@@ -63,10 +69,22 @@ if (!only || only === 'runtime' || json) {
   if (json) process.stdout.write(runtimeJson(r) + '\n');
   else printRuntime(r);
 }
-if (!only || only === 'stall') {
+if (!only || only === 'meter' || only === 'guarded') {
+  console.log('\n=== first meter reading ===');
+  const { measureMeter, printMeter } = await import('../packages/agent/bench/meter');
+  guarded.meter = await measureMeter({ quick });
+  printMeter(guarded.meter);
+}
+if (!only || only === 'stall' || only === 'guarded') {
   console.log('\n=== request loop under load ===');
   const { measureStall, printStall } = await import('../apps/server/bench/stall');
-  printStall(await measureStall());
+  guarded.stall = await measureStall();
+  printStall(guarded.stall);
+}
+if (guarded.meter && guarded.stall) {
+  console.log('\n=== guarded figures (issue 41): before the tokenizer change, and now ===');
+  const { printGuarded } = await import('./benchGuarded');
+  printGuarded({ meter: guarded.meter, stall: guarded.stall });
 }
 if (!only || only === 'stall' || only === 'hostile') {
   console.log('\n=== request loop under hostile input (issue 35) ===');

@@ -1,4 +1,3 @@
-import { cpSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import react from '@vitejs/plugin-react';
@@ -9,29 +8,17 @@ import { bundleReport } from './bundleReport.ts';
 // better-sqlite3 stays external (native module, loaded from node_modules at run time).
 const workspace = ['@threadline/agent', '@threadline/protocol', '@threadline/context', '@threadline/store'];
 
-// The tokenizer's prebuilt vocabulary (packages/context/vocab/*.bin) is read at run time from
-// beside the bundle (packages/context/src/tokens/vocab.ts looks in ./vocab).
-const copyVocab = {
-  name: 'threadline-vocab',
-  writeBundle() {
-    cpSync(resolve(__dirname, '../../packages/context/vocab'), resolve(__dirname, 'out/main/vocab'), {
-      recursive: true,
-    });
-  },
-};
-
 export default defineConfig({
   main: {
-    plugins: [copyVocab],
     build: {
       externalizeDeps: { exclude: workspace },
       rolldownOptions: {
         // Workers are entries of their own, found at run time beside the code that starts them:
-        // the work pool's (packages/context/src/worker/pool.ts, out/main/contextWorker.js), the
+        // the work pool's (packages/context/src/pool/pool.ts, out/main/contextWorker.js), the
         // search worker of grep and glob and the one that reads attached PDFs and large text
         // files (packages/agent/src/worker/run.ts looks for `<name>.js` beside the bundle, else
-        // the source's `<name>.ts`). Shared chunks stay in out/main too, so that code and ./vocab
-        // are where it looks.
+        // the source's `<name>.ts`). Shared chunks stay in out/main too, so that code is where
+        // it looks.
         input: {
           index: resolve(__dirname, 'src/main/index.ts'),
           contextWorker: resolve(__dirname, '../../packages/context/src/worker/entry.ts'),

@@ -65,7 +65,6 @@ describe('folder layers', () => {
     ['packages/agent/src/checkpoints/bad.ts', `import { createAppApi } from '..';`, 'the package index'],
     ['packages/agent/src/noticeTexts.ts', `import type { TurnDeps } from './turn/deps';`, 'is a leaf'],
     ['packages/context/src/tokens/bad.ts', `import { imagePartsOf } from '../view/images';`, 'context/src/tokens/'],
-    ['packages/context/src/tokens/vocab.ts', `import { imagePartsOf } from '../view/images';`, 'context/src/tokens/'],
     ['packages/context/src/view/bad.ts', `import { buildUnits } from '../compaction/units';`, 'context/src/view/'],
     ['packages/context/src/truncate/bad.ts', `import { ensureCallOutputsPresent } from '../normalize';`, 'truncate/'],
     [
@@ -76,7 +75,8 @@ describe('folder layers', () => {
     ['packages/context/src/compaction/steps/bad.ts', `import { applyGate } from '../../gate/apply';`, 'compaction/'],
     ['packages/context/src/markers.ts', `import { countText } from './tokens/count';`, 'is a leaf'],
     ['packages/context/src/tokens/bad.ts', `import { tasks } from '../worker/tasks';`, 'context/src/tokens/'],
-    ['packages/context/src/worker/pool.ts', `import { countTextTokens } from '../tokens/encoder';`, 'is a leaf'],
+    ['packages/context/src/pool/pool.ts', `import { countTextTokens } from '../tokens/encoder';`, 'context/src/pool/'],
+    ['packages/context/src/pool/bad.ts', `import { tasks } from '../worker/tasks';`, 'context/src/pool/'],
   ])('%s: %s fails lint', async (file, code, says) => {
     const found = await errors(file, `${code}\nexport {};\n`);
     expect(found).toHaveLength(1);
@@ -98,7 +98,8 @@ describe('folder layers', () => {
     ['packages/context/src/compaction/steps/ok.ts', `import { COMPACTION_KINDS } from '../state';`],
     ['packages/context/src/gate/ok.ts', `import { mergeFacts } from '../memory/merge';`],
     ['packages/context/src/cli/ok.ts', `import { applyGate } from '../gate/apply';`],
-    ['packages/context/src/tokens/ok.ts', `import { runOffThread } from '../worker/pool';`],
+    ['packages/context/src/tokens/ok.ts', `import { runOffThread } from '../pool/pool';`],
+    ['packages/context/src/worker/ok.ts', `import { runOffThread } from '../pool/pool';`],
     ['packages/context/src/worker/ok.ts', `import { compact } from '../compaction/compact';`],
   ])('%s: %s is allowed', async (file, code) => {
     expect(await errors(file, `${code}\nexport {};\n`)).toEqual([]);

@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
-import { buildCachedBundle, LOADER } from '../scripts/cachedBundle';
+import { basename, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { transcriptFilesBySize } from '../src/cli/transcripts';
 import { fmt, out } from './common';
 import { p50, table } from './stats';
@@ -16,11 +16,10 @@ import { p50, table } from './stats';
  * GitHub), so the bench takes the file from THREADLINE_PROBE_COMPACTOR (e.g. unpacked from
  * `npm pack @probelabs/probe`).
  *
- * Both run as plain JavaScript: ProbeAgent's file as its package ships it, ours as the CLI ships
- * (one CommonJS bundle and the V8 code cache its build made, scripts/cachedBundle.ts; the
- * vocabulary read from its folder as the desktop reads it beside its bundle). Two measures of
- * the same runs, each as wall and CPU time (CPU includes V8's compiler threads; on a shared machine
- * it is the steadier figure):
+ * ProbeAgent's file runs as its package ships it, ours as the CLI ships (the TypeScript sources
+ * through tsx, js-tiktoken's ranks parsed on first count). Two measures of the same runs, each as
+ * wall and CPU time (CPU includes V8's compiler threads; on a shared machine it is the steadier
+ * figure):
  * - the work, timed in the process from the child's first line: loading the compactor's module,
  *   reading and parsing the file, counting and compacting — the same steps for both;
  * - the whole fresh process, node's start to exit, wall timed around the spawn, CPU the child's
@@ -33,26 +32,21 @@ export function coldCompactionBench(dir: string, quick: boolean): void {
   const largest = basename(file);
   const runs = quick ? 3 : 5;
   const work = mkdtempSync(join(tmpdir(), 'tl-cold-'));
-  // Ours as the CLI ships (scripts/buildCli.ts): one CommonJS bundle and the V8 code cache its
-  // build made by one training run, here on the smallest transcript (not the one measured).
-  const bundle = join(work, 'coldChild.cjs');
-  buildCachedBundle(join(import.meta.dirname, 'coldChild.ts'), bundle, [bySize[0]!]);
-  // The entry notes the time, then loads the bundle with its cache: reading both and compiling
-  // what the cache lacks is part of what is timed. Like ProbeAgent's child below, it has node:fs
-  // loaded before that (Node builds a builtin's module face on its first load, ~3 ms for fs): the
-  // same steps are timed for both.
-  const ours = join(work, 'oursChild.cjs');
+  // Ours as the CLI ships (bin/threadline-context.mjs): the sources through tsx. The entry notes
+  // the time, then imports the child: loading (and transpiling) the code is part of what is timed.
+  // Like ProbeAgent's child below, it has node:fs loaded before that (Node builds a builtin's
+  // module face on its first load, ~3 ms for fs): the same steps are timed for both.
+  const ours = join(work, 'oursChild.mjs');
   writeFileSync(
     ours,
     [
-      `require('node:fs');`,
+      `import 'node:fs';`,
       `globalThis.__tlColdStart = { t0: performance.now(), c0: process.cpuUsage() };`,
-      `const bundle = require(${JSON.stringify(LOADER)}).loadCached(${JSON.stringify(bundle)});`,
-      `globalThis.__tlCodeCache = bundle.cache;`,
-      `bundle.exports.main(process.argv.slice(2));`,
+      `const child = await import(${JSON.stringify(pathToFileURL(join(import.meta.dirname, 'coldChild.ts')).href)});`,
+      `await child.main(process.argv.slice(2));`,
     ].join('\n'),
   );
-  const oursEnv = { ...process.env, THREADLINE_VOCAB_DIR: resolve(import.meta.dirname, '../vocab') };
+  const tsx = ['--import', 'tsx'];
 
   interface Child {
     ms: number;
@@ -72,9 +66,9 @@ export function coldCompactionBench(dir: string, quick: boolean): void {
   const median = (xs: Child[], k: 'ms' | 'cpu' | 'processCpu' | 'wall'): number => p50(xs.map((x) => x[k]));
 
   const mine: Child[] = [];
-  for (let i = 0; i < runs; i++) mine.push(run(process.execPath, [ours, file], oursEnv));
+  for (let i = 0; i < runs; i++) mine.push(run(process.execPath, [...tsx, ours, file]));
   const last = mine.at(-1)!.stdout;
-  const note = `${String(last.before)} → ${String(last.after)} tokens (code cache: ${String(last.codeCache)})`;
+  const note = `${String(last.before)} → ${String(last.after)} tokens`;
   const inProcess: Array<Array<string | number>> = [
     ['Threadline (legacy_segmented, exact o200k counts)', fmt(median(mine, 'ms')), fmt(median(mine, 'cpu')), note],
   ];

@@ -1,6 +1,5 @@
-// One fresh process of the cold-compaction bench (cold.ts), bundled with its code cache
-// (scripts/cachedBundle.ts) and run by a small entry that first notes the time
-// (globalThis.__tlColdStart), then loads the bundle (bin/loadCached.cjs) and calls main: reads one
+// One fresh process of the cold-compaction bench (cold.ts), run through tsx by a small entry that
+// first notes the time (globalThis.__tlColdStart), then imports this file and calls main: reads one
 // transcript and compacts it (default strategy, extractive summary). What it times is what
 // ProbeAgent's child times: from the entry's first line, loading the compactor's code, reading and
 // parsing the file, loading the tokenizer's vocabulary, counting every message and compacting.
@@ -37,8 +36,6 @@ export async function main(argv: string[]): Promise<void> {
   // The whole process's CPU so far (node's start, module load and reading the file included).
   const all = process.cpuUsage();
   const processCpu = (all.user + all.system) / 1000;
-  // Whether V8 took the bundle's code cache (the entry sets it from bin/loadCached.cjs).
-  const codeCache = (globalThis as { __tlCodeCache?: string }).__tlCodeCache ?? 'none';
   const { ok, tokensBefore: before, tokensAfter: after } = r;
-  process.stdout.write(JSON.stringify({ ms, cpu, processCpu, phases, codeCache, ok, before, after }) + '\n');
+  process.stdout.write(JSON.stringify({ ms, cpu, processCpu, phases, ok, before, after }) + '\n');
 }

@@ -1,13 +1,12 @@
 import { existsSync } from 'node:fs';
 import { STRATEGIES } from '@threadline/protocol';
-import { resetPieceCache } from '../src/index';
 import { loadTranscripts } from '../src/cli/transcripts';
 import { compactFromScratch, fmt, out, textOf } from './common';
 import { p50, table, time } from './stats';
 
 /**
- * The largest transcript, cold, in this process: a fresh message cache and no cached piece
- * counts each run (the BPE ranks are loaded once per process, like the app's). Ingest (write-time
+ * The largest transcript, cold, in this process: a fresh message cache each run (the BPE ranks
+ * are loaded once per process, like the app's). Ingest (write-time
  * truncation + counting) and compaction, per strategy. As in the session part, the code itself is
  * warm (one untimed run per strategy first, as in a running app): on a loaded machine V8's
  * background compiler can otherwise take a second to finish, and the first strategy measured that.
@@ -23,7 +22,6 @@ export async function largestTranscriptBench(dir: string, quick: boolean): Promi
     let note = '';
     const cpu: number[] = [];
     const once = async (): Promise<string> => {
-      resetPieceCache();
       const r = await compactFromScratch(largest.messages, strategy);
       return r.ok
         ? `${r.tokensBefore} → ${r.tokensAfter}${r.targetReached ? '' : ' (best effort)'}`

@@ -5,7 +5,7 @@ export * from './strategies';
 export * from './triggers';
 export * from './types';
 export { buildUnits, DEFAULT_PROTECTED_TOOLS, isAbortMarker, type Unit } from './units';
-export { isChitchat, prunedPlaceholder } from './steps/pruning';
+export { prunedPlaceholder } from './steps/pruning';
 export { segmentsOf } from './steps/monologues';
 export { elideToolOutputsMiddleOut, TOOL_REMOVAL_STEPS, SummaryOverflowError } from './steps/fold';
 export { extractiveSummary, extractiveSummarizer } from './extractive';
@@ -26,6 +26,7 @@ export {
   intentRetention,
   isInstructionSentence,
   isUserWords,
+  isChitchat,
   sentencesOf,
   shortenUserMessage,
   taskMessageIds,

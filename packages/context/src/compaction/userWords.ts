@@ -5,7 +5,6 @@
  * compaction kept (`intentRetention`), so the bench and the quality tests judge what the ledger does.
  */
 import type { StoredMessage } from '@threadline/protocol';
-import { isChitchat } from './steps/pruning';
 import { isAbortMarker } from '../markers';
 import { safeHead, safeTail } from '../truncate/truncate';
 
@@ -19,6 +18,15 @@ const INSTRUCTION_ZH = /必须|不要|永远|总是|只|而不是|确保|务必|
 
 export function isInstructionSentence(sentence: string): boolean {
   return INSTRUCTION_EN.test(sentence) || INSTRUCTION_ZH.test(sentence);
+}
+
+/** "ok", "ya", "lanjut", "好的": short, not a question, not an exclamation, not a command. */
+export function isChitchat(text: string | null): boolean {
+  if (text === null) return false;
+  const t = text.trim();
+  if (t.length === 0 || t.length >= 15) return false;
+  if (/[?!？！]/.test(t)) return false;
+  return !t.startsWith('/');
 }
 
 /** Sentences shorter than this are fragments ("Only", "- must"), not instructions. */

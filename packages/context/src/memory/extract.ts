@@ -28,6 +28,7 @@ import { writtenPaths } from './shellWrites';
 import { editorWrittenPaths } from './writes';
 import { fromUser, isTemplateOrStatus } from './userDrafts';
 import { rootedListing } from './listing';
+import { sentences } from './sentences';
 import { MAX_ARTIFACTS_PER_TOOL_OUTPUT } from './constants';
 
 export { isTemplateOrStatus };
@@ -140,27 +141,6 @@ function mcpCallLine(call: CallInfo): string {
   return `called \`${call.name}\`${shown} (ok)`;
 }
 
-/** The sentences of a text, list markers and bold taken off, fenced code left out. */
-export function sentences(text: string): string[] {
-  const out: string[] = [];
-  let inFence = false;
-  for (const raw of text.split('\n')) {
-    if (/^\s*```/.test(raw)) {
-      inFence = !inFence;
-      continue;
-    }
-    if (inFence) continue;
-    const line = raw
-      .replace(/^\s*(?:THOUGHT|Thought|思考)\s*[:：]\s*/, '')
-      .replace(/^\s*(?:[-*+>]|\d+[.)])\s+/, '')
-      .replace(/\*\*/g, '')
-      .trim();
-    if (line === '') continue;
-    for (const s of line.split(/(?<=[.!?。！？])\s+/)) if (s.trim() !== '') out.push(s.trim());
-  }
-  return out;
-}
-
 function firstLine(command: string): string {
   const line = command.split('\n').find((l) => l.trim() !== '') ?? '';
   return line.trim().length > 200 ? `${line.trim().slice(0, 200)}…` : line.trim();
@@ -174,7 +154,7 @@ function scannedLines(text: string): string[] {
 
 function fromAssistant(m: ChatMessage, calls: Map<string, CallInfo>, out: MemoryDraft[], index: number): void {
   const push = (d: Omit<MemoryDraft, 'source'>): void => void out.push({ source: 'cfpm_auto', ...d });
-  for (const s of sentences(m.content ?? '')) {
+  for (const s of sentences(m.content ?? '', { thought: true })) {
     // A sentence ending in `:` introduces a list or code; alone it says nothing.
     const intro = /[:：]$/.test(s);
     if (intro) {

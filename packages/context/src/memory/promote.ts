@@ -8,7 +8,8 @@
 import { MCP_TOOL_SEPARATOR, type ChatMessage, type ProjectFactKind } from '@threadline/protocol';
 import type { ProjectPromotion } from './types';
 import { commandParts, commandPurpose } from './commandPurpose';
-import { callFolder, commandOf, inFolder, parseToolArgs, sentences } from './extract';
+import { callFolder, commandOf, inFolder, parseToolArgs } from './extract';
+import { sentences } from './sentences';
 import { FAILURE_MARKERS, SUCCESS_MARKERS, matchesAny } from './keywords';
 import { findPaths, isUnhelpfulPath } from './paths';
 import { isShellToolName } from './shellTool';
@@ -103,7 +104,7 @@ function fromUser(m: ChatMessage, question: string | null, out: ProjectPromotion
   const visibility = (m as { visibility?: { agent?: boolean } }).visibility;
   if (visibility?.agent === false) return;
   const text = ownText(content);
-  const said = sentences(text).slice(0, 40);
+  const said = sentences(text, { thought: true }).slice(0, 40);
   const messageId = idOf(m);
   for (const s of standingSentences(said))
     out.push({
@@ -129,7 +130,7 @@ function fromUser(m: ChatMessage, question: string | null, out: ProjectPromotion
 /** The last sentence of an assistant's answer when it is a question to the user (no tool calls). */
 function closingQuestion(m: ChatMessage): string | null {
   if ((m.tool_calls?.length ?? 0) > 0) return null;
-  const last = sentences(m.content ?? '').at(-1);
+  const last = sentences(m.content ?? '', { thought: true }).at(-1);
   return last !== undefined && /[?？]$/.test(last) ? last : null;
 }
 

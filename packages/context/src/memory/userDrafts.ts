@@ -17,6 +17,7 @@ import {
   matchesAny,
 } from './keywords';
 import { findPaths } from './paths';
+import { sentences } from './sentences';
 import type { MemoryDraft } from './types';
 
 /** A line of an example: "e.g.", "for example", "such as", "etc.", "例如"… */
@@ -28,26 +29,6 @@ const FRAME_LINE = /^\s*(?:at\s+\S.*:\d+(?::\d+)?\)?$|File "[^"]+", line \d+)/;
 /** The words right before a path the user wants written: "write … to", "save as", "写到". */
 const TARGET_BEFORE =
   /\b(?:write|writes|save|output|export|put|store|dump|generate|create)\b[^.;\n]{0,60}?\b(?:to|into|as|under|at|in)\s*[`'"“]?$|(?:写到|写入|保存到|保存为|输出到|存到|生成到)\s*[`'"“]?$/i;
-
-/** The sentences of a user message, in order, each trimmed (code fences are left out). */
-function userSentences(text: string): string[] {
-  const out: string[] = [];
-  let inFence = false;
-  for (const raw of text.split('\n')) {
-    if (/^\s*```/.test(raw)) {
-      inFence = !inFence;
-      continue;
-    }
-    if (inFence) continue;
-    const line = raw
-      .replace(/^\s*(?:[-*+>]|\d+[.)])\s+/, '')
-      .replace(/\*\*/g, '')
-      .trim();
-    if (line === '') continue;
-    for (const s of line.split(/(?<=[.!?])\s+|(?<=[。！？])/)) if (s.trim() !== '') out.push(s.trim());
-  }
-  return out;
-}
 
 /** A user sentence without a correction's opening ("Actually, don't use X" → "don't use X"). */
 export function withoutCorrectionOpening(sentence: string): string {
@@ -111,7 +92,7 @@ export function fromUser(m: ChatMessage, out: MemoryDraft[]): void {
   const text = m.content ?? '';
   if (/^\s*\[(?:CFPM_|THREADLINE_)/.test(text)) return; // our own notices and blocks
   // Goals and constraints the user states ("My goal: …", "Don't …", "目标：…", "不要…").
-  for (const raw of userSentences(text.slice(0, 4000)).slice(0, 40)) {
+  for (const raw of sentences(text.slice(0, 4000)).slice(0, 40)) {
     const s = withoutCorrectionOpening(raw);
     if (matchesAny(USER_GOAL_PATTERNS, s) && !isTemplateOrStatus(s))
       out.push({ category: 'goal', content: s, source: 'cfpm_auto', origin: 'user' });

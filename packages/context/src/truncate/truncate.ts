@@ -6,7 +6,7 @@ import {
   yieldToEventLoop,
   type SliceOptions,
 } from '../tokens/encoder';
-import { runOffThread } from '../worker/pool';
+import { runOffThread } from '../pool/pool';
 
 /** Default `toolOutput.maxTokens`. */
 export const TOOL_OUTPUT_MAX_TOKENS = 5000;

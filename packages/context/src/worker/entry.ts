@@ -1,11 +1,11 @@
 /**
- * The work-pool worker (worker/pool.ts starts it): runs the task table (worker/tasks.ts) one task
+ * The work-pool worker (pool/pool.ts starts it): runs the task table (worker/tasks.ts) one task
  * at a time and relays the task's callbacks to the main thread. The synchronous ones wait on the
  * shared buffer the pool answers in.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { fromPlainError, toPlainError, type FromWorker, type ToWorker, type WorkerInit } from './pool';
-import type { TaskHost } from './host';
+import { fromPlainError, toPlainError, type FromWorker, type ToWorker, type WorkerInit } from '../pool/pool';
+import type { TaskHost } from '../pool/host';
 import { tasks, type TaskName } from './tasks';
 
 const port = parentPort;

@@ -1,4 +1,4 @@
-export { runOffThread, workPool, poolSize, WorkPool, type HostCalls, type RunOptions } from './pool';
+export { runOffThread, workPool, poolSize, WorkPool, type HostCalls, type RunOptions } from '../pool/pool';
 export {
   compactOffThread,
   refreshMemoryOffThread,

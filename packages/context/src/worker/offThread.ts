@@ -1,5 +1,5 @@
 /**
- * The engine's heavy calls, run on the work pool (worker/pool.ts) when their input is large and
+ * The engine's heavy calls, run on the work pool (pool/pool.ts) when their input is large and
  * on this thread when it is small (a worker costs a copy of the input and a message round trip)
  * or when no worker can run. Same results either way (worker/__tests__/offThread.test.ts).
  */
@@ -9,7 +9,7 @@ import type { StepName } from '../compaction/types';
 import { refreshMemory } from '../memory/refresh';
 import type { RefreshInput, RefreshResult } from '../memory/types';
 import { messageTextLength } from '../tokens/count';
-import { runOffThread, type HostCalls } from './pool';
+import { runOffThread, type HostCalls } from '../pool/pool';
 import type { CompactPayload, RefreshPayload } from './tasks';
 
 /** A compaction over more text than this (or more messages) runs on the pool. */

@@ -1,5 +1,5 @@
 /**
- * The tasks a work-pool worker runs (worker/pool.ts), by name: each takes plain data and the
+ * The tasks a work-pool worker runs (pool/pool.ts), by name: each takes plain data and the
  * host (the main thread's callbacks) and returns plain data. The main-thread side of each is in
  * worker/offThread.ts (and tokens/encoder.ts, truncate/truncate.ts for counting and truncation).
  */
@@ -10,7 +10,7 @@ import { refreshMemory } from '../memory/refresh';
 import type { RefreshInput, RefreshResult } from '../memory/types';
 import { countTextTokens } from '../tokens/encoder';
 import { truncateToolOutput, type TruncateOptions, type TruncateResult } from '../truncate/truncate';
-import type { TaskHost } from './host';
+import type { TaskHost } from '../pool/host';
 
 /** CompactInput as plain data: the callbacks become flags (the host answers them), the clock a value. */
 export type CompactPayload = Omit<

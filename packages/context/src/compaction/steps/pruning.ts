@@ -1,17 +1,9 @@
 import type { StepContext, StepDetail, StepSpec } from '../types';
 import { seqOfPos, type WorkState } from '../state';
 import { buildUnits, headEnd, isExempt, tailStart, type Unit } from '../units';
+import { isChitchat } from '../userWords';
 
 type Of<N extends StepSpec['name']> = Extract<StepSpec, { name: N }>;
-
-/** "ok", "ya", "lanjut", "好的": short, not a question, not an exclamation, not a command. */
-export function isChitchat(text: string | null): boolean {
-  if (text === null) return false;
-  const t = text.trim();
-  if (t.length === 0 || t.length >= 15) return false;
-  if (/[?!？！]/.test(t)) return false;
-  return !t.startsWith('/');
-}
 
 /** `strip_chitchat`: hides chit-chat user messages, never the latest user message. */
 export function stripChitchat(state: WorkState, ctx: StepContext): StepDetail {

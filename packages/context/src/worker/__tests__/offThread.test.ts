@@ -19,7 +19,7 @@ import {
   type Summarizer,
 } from '../..';
 import { loadTranscripts } from '../../cli/transcripts';
-import { WorkPool, workPool } from '../pool';
+import { WorkPool, workPool } from '../../pool/pool';
 
 /**
  * The work pool gives the results of the same calls made on this thread: counts (js-tiktoken's,

@@ -1,4 +1,4 @@
-/** What a task sees of the main thread: its callbacks (worker/pool.ts, `calls`). */
+/** What a task sees of the main thread: its callbacks (pool/pool.ts, `calls`). */
 export interface TaskHost {
   /** An async callback (the answer comes back as a message). */
   call(name: string, arg?: unknown): Promise<unknown>;

@@ -27,8 +27,9 @@
  * Size: `THREADLINE_WORKERS`, else `os.availableParallelism() - 1`, at least 1. Workers start on
  * the first task and stay (an idle one never keeps the process alive). The worker file is found
  * beside this module: `contextWorker.js` in a bundle (electron-vite emits it as its own entry of
- * the main build), else `entry.ts` (sources run by tsx or vitest; the worker then registers tsx's
- * loader before it imports the entry).
+ * the main build), else `worker/entry.ts` (sources run by tsx or vitest; the worker then registers
+ * tsx's loader before it imports the entry). This folder knows no task: worker/ holds the task
+ * table and the worker's side, and sits above the engine it runs.
  */
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -147,7 +148,7 @@ export function workerEntry(): { url: URL; typescript: boolean } | null {
   for (const [rel, typescript] of [
     ['./contextWorker.js', false],
     ['../contextWorker.js', false],
-    ['./entry.ts', true],
+    ['../worker/entry.ts', true],
   ] as const) {
     try {
       const url = new URL(rel, import.meta.url);
