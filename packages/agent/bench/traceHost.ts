@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startFakeLlm, type ChatRequestView, type FakeReply } from '@threadline/fake-llm';
 import { openStore } from '@threadline/store';
-import type { ServerEvent } from '@threadline/protocol';
+import type { AppEvent } from '@threadline/protocol';
 
 export interface TraceReport {
   /** Files (relative to packages/agent/src) of the functions run, in order, from chat.send on. */
@@ -58,7 +58,7 @@ async function main(): Promise<void> {
       homeDir: home,
       cwd: work,
       loginShell: false,
-      emit: (e: ServerEvent) => {
+      emit: (e: AppEvent) => {
         if (e.type === 'tool.requested' && e.needsApproval) approve(e.toolCall.id);
       },
     });

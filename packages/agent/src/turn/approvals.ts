@@ -1,14 +1,15 @@
 import { homedir } from 'node:os';
 import { statSync } from 'node:fs';
-import type {
-  GateRewrite,
-  Rule,
-  RuleNote,
-  RuleOptions,
-  ToolAccess,
-  ToolCall,
-  ToolDiff,
-  ToolSandbox,
+import {
+  pendingToolCall,
+  type GateRewrite,
+  type Rule,
+  type RuleNote,
+  type RuleOptions,
+  type ToolAccess,
+  type ToolCall,
+  type ToolDiff,
+  type ToolSandbox,
 } from '@threadline/protocol';
 import type { SandboxRun } from '../sandbox/service';
 import type { ToolDefinition } from '../tools/types';
@@ -112,23 +113,20 @@ export function announce(
     access && access.zone !== 'inside' && access.zone !== 'data'
       ? { path: access.path, zone: access.zone, ...(access.reason ? { reason: access.reason } : {}) }
       : undefined;
-  const parts = {
-    ...(shown ? { access: shown } : {}),
-    ...(gate ? { gate } : {}),
-    ...(sandbox ? { sandbox } : {}),
-    ...(diff ? { diff } : {}),
-    ...(rules ? { rules } : {}),
-    ...(rule ? { rule } : {}),
-  };
-  scope.runtime.requested(messageId, call, needsApproval, parts);
-  scope.deps.emit({
-    type: 'tool.requested',
-    sessionId: scope.sessionId,
+  const pending = pendingToolCall({
     toolCall: call,
     messageId,
     needsApproval,
-    ...parts,
+    access: shown,
+    gate,
+    sandbox,
+    diff,
+    rules,
+    rule,
   });
+  scope.runtime.requested(pending);
+  const { status: _status, ...requested } = pending;
+  scope.deps.emit({ type: 'tool.requested', sessionId: scope.sessionId, ...requested });
 }
 
 /**

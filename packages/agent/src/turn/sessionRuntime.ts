@@ -1,18 +1,6 @@
 import { INITIAL_CALIBRATION, type LastAutoCompaction, type CalibrationState } from '@threadline/context';
 import type { CostLedger } from './costLedger';
-import type {
-  ChatState,
-  GateRewrite,
-  PendingToolCall,
-  RuleNote,
-  RuleOptions,
-  RunningCompaction,
-  SessionSummary,
-  ToolAccess,
-  ToolSandbox,
-  ToolCall,
-  ToolDiff,
-} from '@threadline/protocol';
+import type { ChatState, PendingToolCall, RunningCompaction, SessionSummary } from '@threadline/protocol';
 
 /** `approve_original`: run the model's own arguments, not the gate's rewrite of them. */
 export type ApprovalDecision = 'approve' | 'approve_original' | 'deny' | 'aborted';
@@ -75,32 +63,9 @@ export class SessionRuntime {
     this.partial = { messageId, text };
   }
 
-  requested(
-    messageId: string,
-    toolCall: ToolCall,
-    needsApproval: boolean,
-    extra: {
-      access?: ToolAccess;
-      gate?: GateRewrite;
-      sandbox?: ToolSandbox;
-      diff?: ToolDiff;
-      rules?: RuleOptions;
-      rule?: RuleNote;
-    } = {},
-  ): void {
-    const { access, gate, sandbox, diff, rules, rule } = extra;
-    this.pending.set(toolCall.id, {
-      toolCall,
-      messageId,
-      needsApproval,
-      status: needsApproval ? 'waiting' : 'running',
-      ...(access ? { access } : {}),
-      ...(gate ? { gate } : {}),
-      ...(sandbox ? { sandbox } : {}),
-      ...(diff ? { diff } : {}),
-      ...(rules ? { rules } : {}),
-      ...(rule ? { rule } : {}),
-    });
+  /** A call of the step in flight (built by protocol's pendingToolCall). */
+  requested(pending: PendingToolCall): void {
+    this.pending.set(pending.toolCall.id, pending);
   }
 
   /** The user answered (or the policy decided): the call leaves the waiting state. */
