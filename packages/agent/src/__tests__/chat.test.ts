@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ERROR_NOTICE_PREFIX, parseNotice } from '@threadline/protocol';
 import { lastIsTool, startHarness, type Harness } from './harness';
-import { titleFrom } from '../turn/title';
+import { titleFrom } from '../session/title';
 
 let h: Harness;
 afterEach(async () => h?.close());

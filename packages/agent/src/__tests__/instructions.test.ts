@@ -5,7 +5,7 @@ import { mkdirSync, realpathSync, rmSync, symlinkSync, utimesSync, writeFileSync
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { seqToolModel, startHarness, type Harness } from './harness';
-import { INSTRUCTIONS_MAX_CHARS } from '../turn/instructions';
+import { INSTRUCTIONS_MAX_CHARS } from '../session/instructions';
 
 let h: Harness;
 afterEach(async () => h?.close());

@@ -6,13 +6,13 @@ import path from 'node:path';
 import type { AppApi, AppEvent } from '@threadline/protocol';
 import type { Store } from '@threadline/store';
 import { McpManager, type McpManagerOptions } from '../mcp/manager';
-import { ProjectInstructionsCache } from '../turn/instructions';
+import { ProjectInstructionsCache } from '../session/instructions';
 import { ToolRegistry } from '../tools/registry';
 import { delegateTool } from '../tools/delegate';
 import { markInterruptedHelpers } from '../helpers/interrupted';
 import type { TurnDeps } from '../turn/deps';
-import { SessionRuntimes } from '../turn/sessionRuntime';
-import { SessionSnapshots, type SnapshotOptions } from '../turn/snapshot';
+import { Sessions } from '../session/session';
+import { SessionSnapshots, type SnapshotOptions } from '../session/snapshot';
 import { resolveReal } from '../workspace/resolve';
 import { reapLeftovers } from '../process/reap';
 import { endIdleWorkers } from '../worker/run';
@@ -83,7 +83,7 @@ export interface AppRuntime extends AppApi {
 
 /** The one AppApi both shells expose: every route of the protocol (docs/api.md), events through `emit`. */
 export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
-  const runtimes = new SessionRuntimes();
+  const runtimes = new Sessions();
   const emit = (e: AppEvent): void => {
     try {
       opts.emit(e);
@@ -213,7 +213,7 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     },
     dispose: async () => {
       const running = runtimes.all().filter((rt) => rt.running !== null);
-      for (const rt of running) rt.abort?.abort();
+      for (const rt of running) rt.stop();
       await Promise.all(running.map((rt) => rt.running));
       const background = runtimes.all().flatMap((rt) => (rt.background ? [rt.background] : []));
       for (const b of background) b.abort.abort();

@@ -20,7 +20,7 @@ import { decide, type CallFacts, type DecideContext, type Decision } from '../ru
 import { rulesInForce } from '../rules/match';
 import { ruleOptions } from '../rules/options';
 import type { Turn } from './turn';
-import type { ApprovalDecision } from './sessionRuntime';
+import type { ApprovalDecision } from '../session/session';
 import { readOnly, readOnlyRefusal } from './readOnlyCommands';
 
 /** What the tool step knows of a call before it decides: its command as read, its path, where it would run. */
@@ -219,7 +219,7 @@ export async function approve(
   if (decision.by) recordHits(scope, [decision.by]);
   announce(scope, messageId, call, true, { gate, access, sandbox: decision.why, diff, rules, rule });
   // Approved on the card: it runs as the card said, outside the sandbox (a confined one in its own).
-  const answer = await waitForApproval(scope, call.id);
+  const answer = await scope.runtime.awaitApproval(call.id, scope.signal);
   const confinedRun = confined ? await sandboxRun(scope) : null;
   return { decision: answer, waited: true, sandbox: confinedRun && readOnly(confinedRun), rule: null };
 }
@@ -236,28 +236,5 @@ async function sandboxRun(scope: Turn): Promise<SandboxRun | null> {
     domains: scope.sandboxNetwork(),
     homeFolders: scope.settings.sandbox.homeFolders,
     ...(login?.PATH !== undefined ? { loginPath: login.PATH } : {}),
-  });
-}
-
-/** Waits for chat.approve (or the turn's cancel) on one tool call. */
-export function waitForApproval(scope: Turn, toolCallId: string): Promise<ApprovalDecision> {
-  const rt = scope.runtime;
-  return new Promise<ApprovalDecision>((resolve) => {
-    if (scope.signal.aborted) {
-      resolve('aborted');
-      return;
-    }
-    const onAbort = (): void => {
-      rt.pendingApprovals.delete(toolCallId);
-      resolve('aborted');
-    };
-    scope.signal.addEventListener('abort', onAbort, { once: true });
-    rt.pendingApprovals.set(toolCallId, (d) => {
-      scope.signal.removeEventListener('abort', onAbort);
-      rt.pendingApprovals.delete(toolCallId);
-      // At once, not after the turn resumes: a chat.state right after chat.approve says so.
-      rt.decided(toolCallId);
-      resolve(d);
-    });
   });
 }

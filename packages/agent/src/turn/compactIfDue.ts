@@ -46,24 +46,22 @@ export async function compactIfDue(
     quiet: pruneOnly,
   });
   if (outcome.ok) {
-    rt.consecutiveAutoFailures = 0;
     const next = buildSessionView(scope);
-    rt.lastAuto = { tokensBefore: now, tokensAfter: budget.providerTokens(next.view.tokens) };
+    rt.autoCompacted({ tokensBefore: now, tokensAfter: budget.providerTokens(next.view.tokens) });
     return next;
   }
   // A compaction the user cancelled says nothing about whether compaction works: not counted.
   if (outcome.reason === CANCELLED_REASON) return sv;
   // Nothing it could do now (not a step that broke): not again until the view has grown.
-  if (!isStepFailure(outcome.reason ?? '')) rt.lastAuto = { tokensBefore: now, tokensAfter: now };
+  if (!isStepFailure(outcome.reason ?? '')) rt.autoCompactionHeld({ tokensBefore: now, tokensAfter: now });
   if (NOT_DUE.has(outcome.reason ?? '')) return sv;
-  rt.consecutiveAutoFailures += 1;
-  if (rt.consecutiveAutoFailures >= AUTO_FAILURE_LIMIT) {
-    rt.autoPaused = true;
+  const attempt = rt.autoCompactionFailed(AUTO_FAILURE_LIMIT);
+  if (attempt >= AUTO_FAILURE_LIMIT) {
     persistCompactionNotice(deps, sessionId, {
       type: 'auto_paused',
       trigger: 'auto',
       strategy: settings.compaction.strategy,
-      attempt: rt.consecutiveAutoFailures,
+      attempt,
       reason: outcome.reason ?? undefined,
     });
   }

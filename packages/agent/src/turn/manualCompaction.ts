@@ -21,9 +21,7 @@ export async function compactOnRequest(scope: Turn, instructions: string | null)
   const outcome = await runCompaction(scope, { trigger: 'manual', instructions, targetTokens: null });
   if (outcome.ok) {
     // Compaction works again: a paused auto compaction resumes (the user's way to unpause it).
-    const rt = scope.runtime;
-    rt.consecutiveAutoFailures = 0;
-    rt.autoPaused = false;
+    scope.runtime.compactionWorks();
   }
   return outcome;
 }

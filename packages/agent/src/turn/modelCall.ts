@@ -101,7 +101,7 @@ export async function callModel(scope: Turn): Promise<ModelReply> {
       };
     const sink = { content: '' };
     // A retried call streams its text from the start again.
-    scope.runtime.partial = null;
+    scope.runtime.streamRestarted();
     try {
       const res = await streamReply(scope, sv, id, sink);
       const usage = res.usage ?? null;

@@ -13,7 +13,7 @@ import type { CallUsage } from '../provider/types';
 import { persistErrorNotice } from './notices';
 import { TURN_ABORTED_TEXT } from '../noticeTexts';
 import { DoomLoopGuard, runToolCall, type ToolOutcome } from './toolStep';
-import { settleCounts } from './counting';
+import { settleCounts } from '../session/counting';
 import { untilAborted } from './abortable';
 
 /**

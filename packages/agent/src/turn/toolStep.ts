@@ -310,9 +310,7 @@ export async function runToolCall(
 
 /** What the model reads for a denied call: the user's own reason when they gave one (on the card or in the rule). */
 function deniedText(scope: Turn, toolCallId: string, rule: RuleNote | null): string {
-  const reasons = scope.runtime.denyReasons;
-  const reason = reasons.get(toolCallId);
-  reasons.delete(toolCallId);
+  const reason = scope.runtime.takeDenyReason(toolCallId);
   const byRule = rule?.rules[0];
   if (byRule) {
     const why = byRule.reason ? ` The user's reason: ${byRule.reason}` : '';

@@ -16,8 +16,8 @@ import type { DelegateRequest, ToolResult } from '../tools/types';
 import type { HelperScope } from './helperScope';
 import { presentSession, sessionFolder } from '../workspace/sessionFolder';
 import type { TurnDeps } from './deps';
-import type { SessionRuntime } from './sessionRuntime';
-import type { SessionSnapshot } from './snapshot';
+import type { Session } from '../session/session';
+import type { SessionSnapshot } from '../session/snapshot';
 
 export interface TurnInit {
   deps: TurnDeps;
@@ -46,7 +46,7 @@ export class Turn {
   profile: ProviderProfile;
   readonly client: ProviderClient;
   readonly signal: AbortSignal;
-  readonly runtime: SessionRuntime;
+  readonly runtime: Session;
   /** A chat turn's checkpoint (absent outside a turn: a manual compaction runs no tools). */
   checkpoint?: TurnCheckpoint;
   /** What a chat turn's sandboxed commands left that makes code run later (held at its end). */
@@ -165,7 +165,7 @@ export function emitSession(
 ): void {
   const session = row ?? deps.store.sessions.get(sessionId);
   const rt = deps.runtime(sessionId);
-  if (rt.busy) rt.row = session ?? null;
+  rt.rowShown(session ?? null);
   deps.emit({
     type: 'session.updated',
     sessionId,

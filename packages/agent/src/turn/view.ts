@@ -16,10 +16,10 @@ import type {
   Settings,
   StoredMessage,
 } from '@threadline/protocol';
-import type { SessionSnapshot } from './snapshot';
-import { countNewMessages } from './counting';
+import type { SessionSnapshot } from '../session/snapshot';
+import { countNewMessages } from '../session/counting';
 import { commandsSentence } from '../sandbox/service';
-import { instructionsSection } from './instructions';
+import { instructionsSection } from '../session/instructions';
 import { projectBlockOf } from './project';
 import { systemPrompt } from './systemPrompt';
 import { helperRolesSection } from './helperScope';
