@@ -66,7 +66,7 @@ export interface CreateAppApiOptions {
   maxModelCalls?: number;
   /** MCP server manager options (start timeout, crash backoff, a session's working folder). */
   mcp?: Partial<Omit<McpManagerOptions, 'store' | 'now'>>;
-  /** How many open sessions stay in memory, and for how long unused (turn/snapshot.ts). */
+  /** How many open sessions stay in memory, and for how long unused (session/snapshot.ts). */
   snapshots?: SnapshotOptions;
   /** How the OS sandbox is found (tests: a PATH without bwrap, or `force: 'none'`). */
   sandbox?: DetectOptions;

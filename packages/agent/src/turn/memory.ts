@@ -35,7 +35,7 @@ function turnStartWindow(
   const { deps, sessionId } = scope;
   const normal = (m: StoredMessage): boolean => m.kind === 'normal';
   // Asked of the store once per snapshot (the candidates are kept with it); a refresh that stores
-  // something sets it (turn/snapshot.ts).
+  // something sets it (session/snapshot.ts).
   snap.memorySeen ??= snap.facts.length > 0 || deps.sessions.candidates(sessionId).length > 0;
   if (!snap.memorySeen) {
     // Once per open session: after this parse every message is seen, by this refresh or a later one.

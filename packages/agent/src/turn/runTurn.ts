@@ -41,7 +41,7 @@ export async function runTurn(turn: Turn, request: UserRequest): Promise<void> {
       await compactOnRequest(turn, request.manual.instructions);
       return;
     }
-    // Exact counts of large messages first (counted in slices, turn/counting.ts): what the turn
+    // Exact counts of large messages first (counted in slices, session/counting.ts): what the turn
     // decides (auto-compaction, the budget) is decided on them.
     await settleCounts(deps.store, turn.snapshot(), turn.profile.model);
     await refreshSessionMemory(turn, { at: 'turn_start' });

@@ -100,7 +100,7 @@ export class Turn {
     this.small = this.deps.store.turns.rows(this.sessionId);
   }
 
-  /** The session's open snapshot (turn/snapshot.ts): checked against the store when the turn takes its hold. */
+  /** The session's open snapshot (session/snapshot.ts): checked against the store when the turn takes its hold. */
   snapshot(): SessionSnapshot {
     return this.deps.sessions.get(this.sessionId);
   }

@@ -98,7 +98,7 @@ export function buildSessionView(turn: Turn): SessionView {
   const snap = turn.snapshot();
   snap.model = profile.model;
   // Counts the messages the store has no count for yet, once, and stores them: a
-  // reopened session recounts nothing; a large message shows an estimate until counted (turn/counting.ts).
+  // reopened session recounts nothing; a large message shows an estimate until counted (session/counting.ts).
   countNewMessages(deps.store, snap, profile.model);
   // A helper reads its parent's facts (read-only, as they were when it started), never its own.
   const memoryBlock = turn.helper ? turn.helper.memoryBlock : usesMemoryBlock(settings) ? memoryBlockFor(snap) : null;
