@@ -59,14 +59,14 @@ export function callFacts(
 }
 
 /** The rules in force for the session in its folder, the policy and whether a sandbox is here now. */
-export async function decideContext(scope: Turn, folder: string): Promise<DecideContext> {
-  const service = scope.deps.sandbox;
+export async function decideContext(turn: Turn, folder: string): Promise<DecideContext> {
+  const service = turn.deps.sandbox;
   const info = service ? await service.info() : null;
-  const platform = scope.deps.workspace.platform;
+  const platform = turn.deps.workspace.platform;
   return {
-    policy: scope.settings.approvalPolicy,
+    policy: turn.settings.approvalPolicy,
     // A helper follows the rules of the session it works for (its own session has none).
-    rules: rulesInForce(scope.storedRules(), scope.helper?.parentSessionId ?? scope.sessionId, folder, platform),
+    rules: rulesInForce(turn.storedRules(), turn.helper?.parentSessionId ?? turn.sessionId, folder, platform),
     sandbox:
       info && info.kind !== 'none' ? { available: true } : { available: false, reason: info?.reason ?? 'disabled' },
     folder,
@@ -83,10 +83,10 @@ export function ruleNote(decision: Rule['decision'], rules: readonly Rule[]): Ru
 }
 
 /** Counts the rules' decisions (Settings shows hits); never lets the store break the call. */
-function recordHits(scope: Turn, rules: readonly Rule[]): void {
+function recordHits(turn: Turn, rules: readonly Rule[]): void {
   if (rules.length === 0) return;
   try {
-    scope.deps.store.rules.hit(rules.map((r) => r.id));
+    turn.deps.store.rules.hit(rules.map((r) => r.id));
   } catch {
     // a closed store: the call is decided all the same
   }
@@ -94,7 +94,7 @@ function recordHits(scope: Turn, rules: readonly Rule[]): void {
 
 /** A call of the step in flight: kept for chat.state and pushed to the renderers. */
 export function announce(
-  scope: Turn,
+  turn: Turn,
   messageId: string,
   call: ToolCall,
   needsApproval: boolean,
@@ -124,9 +124,9 @@ export function announce(
     rules,
     rule,
   });
-  scope.runtime.requested(pending);
+  turn.runtime.requested(pending);
   const { status: _status, ...requested } = pending;
-  scope.deps.emit({ type: 'tool.requested', sessionId: scope.sessionId, ...requested });
+  turn.deps.emit({ type: 'tool.requested', sessionId: turn.sessionId, ...requested });
 }
 
 /**
@@ -172,7 +172,7 @@ export interface Approval {
  * when it asks. The call as the model made it, with the gate's rewrite beside it (the card shows both).
  */
 export async function approve(
-  scope: Turn,
+  turn: Turn,
   messageId: string,
   call: ToolCall,
   tool: ToolDefinition,
@@ -180,47 +180,47 @@ export async function approve(
   access: PathClass | null,
   folder: string,
 ): Promise<Approval> {
-  const platform = scope.deps.workspace.platform;
+  const platform = turn.deps.workspace.platform;
   const gate = gated.rewritten;
   // An explore helper's command runs only in a read-only sandbox, whatever the rules and the card
   // say (turn/readOnlyCommands.ts); the rules still decide whether it runs, asks or is denied.
-  const confined = scope.helper?.readOnlyCommands === true && tool.sandbox !== undefined;
+  const confined = turn.helper?.readOnlyCommands === true && tool.sandbox !== undefined;
   if (confined) {
-    const refused = await readOnlyRefusal(scope, tool, gated.args);
+    const refused = await readOnlyRefusal(turn, tool, gated.args);
     if (refused !== null) {
-      announce(scope, messageId, call, false, { gate, access });
+      announce(turn, messageId, call, false, { gate, access });
       return { decision: 'deny', waited: false, sandbox: null, rule: null, refused };
     }
   }
   const facts = callFacts(tool, gated.args, access, folder, platform);
-  const ctx = await decideContext(scope, folder);
+  const ctx = await decideContext(turn, folder);
   const decision: Decision = decide(facts, ctx);
   if (decision.action === 'run') {
-    recordHits(scope, decision.by);
-    announce(scope, messageId, call, false, { gate, access });
+    recordHits(turn, decision.by);
+    announce(turn, messageId, call, false, { gate, access });
     // An explore helper's command (confined) runs where a sandbox exists: readOnlyRefusal said so.
-    const found = confined || decision.sandboxed ? await sandboxRun(scope) : null;
+    const found = confined || decision.sandboxed ? await sandboxRun(turn) : null;
     const run = confined && found ? readOnly(found) : found;
     // What the command leaves that runs code later is held through the turn (sandbox/turnLeftovers.ts).
-    const sandbox = run && scope.leftovers ? { ...run, leftovers: scope.leftovers } : run;
+    const sandbox = run && turn.leftovers ? { ...run, leftovers: turn.leftovers } : run;
     const rule = decision.by.length > 0 ? ruleNote('allow', decision.by) : null;
     return { decision: 'approve', waited: false, sandbox, rule };
   }
   if (decision.action === 'deny') {
     const by = decision.by ? [decision.by] : [];
-    recordHits(scope, by);
-    announce(scope, messageId, call, false, { gate, access });
+    recordHits(turn, by);
+    announce(turn, messageId, call, false, { gate, access });
     return { decision: 'deny', waited: false, sandbox: null, rule: by.length > 0 ? ruleNote('deny', by) : null };
   }
   // Worked out only when the user is asked: a call that runs on its own shows its diff once done.
   const diff = await previewDiff(tool, gated.args, access, folder);
   const rules = ruleOptions(facts, ctx, decision, access ? isFolder(access.path) : false);
   const rule = decision.by ? ruleNote(decision.by.decision, [decision.by]) : null;
-  if (decision.by) recordHits(scope, [decision.by]);
-  announce(scope, messageId, call, true, { gate, access, sandbox: decision.why, diff, rules, rule });
+  if (decision.by) recordHits(turn, [decision.by]);
+  announce(turn, messageId, call, true, { gate, access, sandbox: decision.why, diff, rules, rule });
   // Approved on the card: it runs as the card said, outside the sandbox (a confined one in its own).
-  const answer = await scope.runtime.awaitApproval(call.id, scope.signal);
-  const confinedRun = confined ? await sandboxRun(scope) : null;
+  const answer = await turn.runtime.awaitApproval(call.id, turn.signal);
+  const confinedRun = confined ? await sandboxRun(turn) : null;
   return { decision: answer, waited: true, sandbox: confinedRun && readOnly(confinedRun), rule: null };
 }
 
@@ -228,13 +228,13 @@ export async function approve(
  * What a call that runs in the sandbox gets: the session's network (its named domains), the
  * folders the user lets commands read, and the login PATH (its folders under the home are readable).
  */
-async function sandboxRun(scope: Turn): Promise<SandboxRun | null> {
-  const service = scope.deps.sandbox;
+async function sandboxRun(turn: Turn): Promise<SandboxRun | null> {
+  const service = turn.deps.sandbox;
   if (!service) return null;
-  const login = scope.deps.process.loginShell ? await scope.deps.process.loginEnv() : null;
-  return service.run(scope.sessionId, {
-    domains: scope.sandboxNetwork(),
-    homeFolders: scope.settings.sandbox.homeFolders,
+  const login = turn.deps.process.loginShell ? await turn.deps.process.loginEnv() : null;
+  return service.run(turn.sessionId, {
+    domains: turn.sandboxNetwork(),
+    homeFolders: turn.settings.sandbox.homeFolders,
     ...(login?.PATH !== undefined ? { loginPath: login.PATH } : {}),
   });
 }

@@ -59,35 +59,35 @@ function canonicalArgs(raw: string): string {
   }
 }
 
-function toolContext(scope: Turn, folder: string, callId: string, sandbox: SandboxRun | null): ToolContext {
-  const { deps, sessionId } = scope;
+function toolContext(turn: Turn, folder: string, callId: string, sandbox: SandboxRun | null): ToolContext {
+  const { deps, sessionId } = turn;
   return {
     ...(sandbox ? { sandbox } : {}),
     sessionId,
     cwd: folder,
-    onSpawn: (p) => recordProcess(scope, callId, p),
+    onSpawn: (p) => recordProcess(turn, callId, p),
     platform: deps.workspace.platform,
-    signal: scope.signal,
+    signal: turn.signal,
     shellTimeoutMs: deps.process.shellTimeoutMs,
     loginShell: deps.process.loginShell,
     loginEnv: deps.process.loginEnv,
-    envPassthrough: scope.settings.agent.envPassthrough,
-    lookupToolOutput: (id) => lookupToolOutput(scope, id),
-    latestTodos: () => latestTodos(scope.snapshot().history),
+    envPassthrough: turn.settings.agent.envPassthrough,
+    lookupToolOutput: (id) => lookupToolOutput(turn, id),
+    latestTodos: () => latestTodos(turn.snapshot().history),
     reach: { ...reachBase(deps.workspace), folder },
-    ...(scope.delegate ? { delegate: (args) => scope.delegate!(callId, args) } : {}),
+    ...(turn.delegate ? { delegate: (args) => turn.delegate!(callId, args) } : {}),
   };
 }
 
 /** A running tool process in the store until it ends; never lets the store break the tool. */
 function recordProcess(
-  scope: Turn,
+  turn: Turn,
   toolCallId: string,
   p: { pid: number; pgid: number | null; command: string },
 ): () => void {
   let id: string | null = null;
   try {
-    id = scope.deps.store.processes.add({ sessionId: scope.sessionId, toolCallId, hostPid: process.pid, ...p });
+    id = turn.deps.store.processes.add({ sessionId: turn.sessionId, toolCallId, hostPid: process.pid, ...p });
   } catch {
     return () => {};
   }
@@ -96,7 +96,7 @@ function recordProcess(
     const done = id;
     id = null;
     try {
-      scope.deps.store.processes.remove(done);
+      turn.deps.store.processes.remove(done);
     } catch {
       // closed store: the next start finds the row, sees the process gone, and only marks the turn
     }
@@ -109,16 +109,16 @@ function recordProcess(
  * The snapshot's light history finds the id without loading any full output (up to 1 MiB each);
  * only the one message asked for is read whole, from disk.
  */
-function lookupToolOutput(scope: Turn, id: string): string | null {
-  const { history } = scope.snapshot();
+function lookupToolOutput(turn: Turn, id: string): string | null {
+  const { history } = turn.snapshot();
   // A text attachment of this branch (a file, a PDF's text): paged like a long output.
   if (history.some((x) => x.role === 'user' && attachmentsOf(x).some((a) => a.id === id && a.kind === 'text')))
-    return scope.deps.store.attachments.text(id);
+    return turn.deps.store.attachments.text(id);
   const hit = history.find((x) => (x.role === 'tool' && x.tool_call_id === id) || x.id === id);
   // A message of the conversation the model was shown (never a notice or another user-only row).
   if (!hit || (hit.role !== 'tool' && hit.meta?.truncated !== true && !(hit.visibility.agent && hit.kind === 'normal')))
     return null;
-  const m = scope.deps.store.messages.get(hit.id);
+  const m = turn.deps.store.messages.get(hit.id);
   if (!m) return null;
   return m.fullOutput ?? m.content ?? '';
 }
@@ -133,7 +133,7 @@ export function latestTodos(history: readonly StoredMessage[]): TodoItem[] | nul
 }
 
 async function resultMessage(
-  scope: Turn,
+  turn: Turn,
   call: ToolCall,
   status: ToolStatus,
   result: ToolResult,
@@ -144,7 +144,7 @@ async function resultMessage(
   rule: RuleNote | null,
   onTruncated?: (text: string) => string,
 ): Promise<NewMessage> {
-  const { settings, profile } = scope;
+  const { settings, profile } = turn;
   // write-time truncation: the model gets head + tail with a marker; the full text stays beside it.
   // A large output is counted in slices (the runtime answers other requests meanwhile).
   const cut = await truncateToolOutputAsync(result.content, {
@@ -175,12 +175,12 @@ async function resultMessage(
 
 /** tool calls → gate → approval → tool, for one call. Never throws. */
 export async function runToolCall(
-  scope: Turn,
+  turn: Turn,
   messageId: string,
   call: ToolCall,
   latestUserText: string,
 ): Promise<ToolOutcome> {
-  const { deps } = scope;
+  const { deps } = turn;
   /** When the work of the call began: reset after an approval, so its run time leaves the wait out. */
   let started = deps.now();
   let approvalWaitMs: number | null = null;
@@ -201,7 +201,7 @@ export async function runToolCall(
       messages: [
         ...notices,
         await resultMessage(
-          scope,
+          turn,
           call,
           status,
           result,
@@ -215,41 +215,41 @@ export async function runToolCall(
       ],
     };
   };
-  if (scope.signal.aborted)
+  if (turn.signal.aborted)
     return done('aborted', { ok: false, content: 'aborted: the user cancelled the turn before this tool ran' });
-  const parsed = parseToolCall(scope.tools(), call);
+  const parsed = parseToolCall(turn.tools(), call);
   if (!parsed.ok) {
-    announce(scope, messageId, call, false);
+    announce(turn, messageId, call, false);
     return done('error', { ok: false, content: parsed.error });
   }
   // The gate runs before the approval, so the user is asked about what will really run.
-  const gated = gateToolCall(scope, parsed.tool, parsed.args, latestUserText);
+  const gated = gateToolCall(turn, parsed.tool, parsed.args, latestUserText);
   if (gated.rewritten) {
     ranArguments = gated.rewritten.rewrittenArguments;
     gate = { ...gated.rewritten, declined: false };
   }
   // The session's working folder, or why there is none usable (an error the model can read).
-  const place = scope.folder();
+  const place = turn.folder();
   if ('error' in place) {
-    announce(scope, messageId, call, false);
+    announce(turn, messageId, call, false);
     const content = `Error: no usable working folder: ${place.error}`;
     return done('error', { ok: false, content }, gateNotices(gated.notice, false));
   }
   let access: PathClass | null;
   try {
-    access = pathAccess(scope, parsed.tool, gated.args, place.folder);
+    access = pathAccess(turn, parsed.tool, gated.args, place.folder);
   } catch (err) {
     // A symlink loop (or a path the OS cannot resolve): this call's error, not the turn's.
-    announce(scope, messageId, call, false);
+    announce(turn, messageId, call, false);
     return done('error', { ok: false, content: `Error: ${errorMessage(err)}` }, gateNotices(gated.notice, false));
   }
   if (access?.zone === 'data') {
     // Refused outright, approved or not: the database and the key that seals the API keys.
-    announce(scope, messageId, call, false);
+    announce(turn, messageId, call, false);
     return done('error', { ok: false, content: refusedText(access.path) }, gateNotices(gated.notice, false));
   }
   const asked = deps.now();
-  const approval = await approve(scope, messageId, call, parsed.tool, gated, access, place.folder);
+  const approval = await approve(turn, messageId, call, parsed.tool, gated, access, place.folder);
   if (approval.refused)
     return done('error', { ok: false, content: approval.refused }, gateNotices(gated.notice, false));
   const { decision, waited, sandbox } = approval;
@@ -267,7 +267,7 @@ export async function runToolCall(
     // The original is checked like any call: its path may not reach the data folder either.
     let originalAccess: PathClass | null;
     try {
-      originalAccess = pathAccess(scope, parsed.tool, args, place.folder);
+      originalAccess = pathAccess(turn, parsed.tool, args, place.folder);
     } catch (err) {
       return done('error', { ok: false, content: `Error: ${errorMessage(err)}` }, gateNotices(gated.notice, true));
     }
@@ -276,7 +276,7 @@ export async function runToolCall(
     if (originalAccess && parsed.tool.path) args = parsed.tool.path.set(args, originalAccess.path);
   }
   const notices = gateNotices(gated.notice, gate?.declined === true);
-  if (decision === 'deny') return done('denied', { ok: false, content: deniedText(scope, call.id, rule) }, notices);
+  if (decision === 'deny') return done('denied', { ok: false, content: deniedText(turn, call.id, rule) }, notices);
   if (decision === 'aborted')
     return done('aborted', { ok: false, content: 'aborted: the user cancelled the turn' }, notices);
   try {
@@ -292,25 +292,25 @@ export async function runToolCall(
   // A tool that may write (not marked read-only: file tools, the shell, every MCP tool): the
   // folder's state before the turn's first such tool is the turn's checkpoint.
   // The tool's run time leaves the snapshot out.
-  if (!parsed.tool.readOnly && scope.checkpoint) {
-    await untilAborted(scope.checkpoint.beforeWrite(place.folder), scope.signal);
+  if (!parsed.tool.readOnly && turn.checkpoint) {
+    await untilAborted(turn.checkpoint.beforeWrite(place.folder), turn.signal);
     started = deps.now();
   }
-  if (scope.signal.aborted) return done('aborted', { ok: false, content: STOPPED_TEXT }, notices);
+  if (turn.signal.aborted) return done('aborted', { ok: false, content: STOPPED_TEXT }, notices);
   // Stop never waits for the tool: the turn goes on at once, the tool ends its own work (kills
   // its processes, ends its worker) when it sees the signal.
   const ran = await untilAborted(
-    runParsedTool(parsed.tool, args, toolContext(scope, place.folder, call.id, sandbox)),
-    scope.signal,
+    runParsedTool(parsed.tool, args, toolContext(turn, place.folder, call.id, sandbox)),
+    turn.signal,
   );
   const result = ran ?? { ok: false, content: STOPPED_TEXT };
-  const status: ToolStatus = scope.signal.aborted ? 'aborted' : result.ok ? 'ok' : 'error';
+  const status: ToolStatus = turn.signal.aborted ? 'aborted' : result.ok ? 'ok' : 'error';
   return done(status, result, notices, (text) => parsed.tool.onTruncated?.(text, args) ?? text);
 }
 
 /** What the model reads for a denied call: the user's own reason when they gave one (on the card or in the rule). */
-function deniedText(scope: Turn, toolCallId: string, rule: RuleNote | null): string {
-  const reason = scope.runtime.takeDenyReason(toolCallId);
+function deniedText(turn: Turn, toolCallId: string, rule: RuleNote | null): string {
+  const reason = turn.runtime.takeDenyReason(toolCallId);
   const byRule = rule?.rules[0];
   if (byRule) {
     const why = byRule.reason ? ` The user's reason: ${byRule.reason}` : '';
@@ -325,12 +325,12 @@ function deniedText(scope: Turn, toolCallId: string, rule: RuleNote | null): str
  * Where a file tool's path leads. A tool that is not read-only writes its path (write_file, the
  * edit tools): protected paths count for it, by that intent rather than by the tool's name.
  */
-function pathAccess(scope: Turn, tool: ToolDefinition, args: unknown, folder: string): PathClass | null {
+function pathAccess(turn: Turn, tool: ToolDefinition, args: unknown, folder: string): PathClass | null {
   if (!tool.path) return null;
-  const launch = scope.deps.mcp?.launchTargets() ?? [];
+  const launch = turn.deps.mcp?.launchTargets() ?? [];
   return classifyPath(
     tool.path.get(args),
-    { ...reachBase(scope.deps.workspace), folder, launch },
+    { ...reachBase(turn.deps.workspace), folder, launch },
     { write: !tool.readOnly },
   );
 }
