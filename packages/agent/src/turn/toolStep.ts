@@ -303,6 +303,8 @@ export async function runToolCall(
     runParsedTool(parsed.tool, args, toolContext(turn, place.folder, call.id, sandbox)),
     turn.signal,
   );
+  // It may have changed the folder (an instruction file too): what the prompt read is read again.
+  if (!parsed.tool.readOnly) turn.folderWritten();
   const result = ran ?? { ok: false, content: STOPPED_TEXT };
   const status: ToolStatus = turn.signal.aborted ? 'aborted' : result.ok ? 'ok' : 'error';
   return done(status, result, notices, (text) => parsed.tool.onTruncated?.(text, args) ?? text);

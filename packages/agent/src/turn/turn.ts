@@ -71,6 +71,8 @@ export class Turn {
   delegate: ((toolCallId: string, args: DelegateRequest) => Promise<ToolResult>) | null = null;
   /** Set when this is a helper's turn (helpers/helperTurn.ts): its prompt, memory and boundary. */
   readonly helper: HelperScope | null = null;
+  /** Tools that may write ran this many times in this turn (what the prompt read may be stale then). */
+  private writes = 0;
   private registry: ToolRegistry | null = null;
   private servers: number | null = null;
   private place: { folder: string } | { error: string } | null = null;
@@ -91,6 +93,16 @@ export class Turn {
     this.signal = init.signal;
     this.runtime = init.deps.runtime(this.sessionId);
     this.rowsRead = this.runtime.rowsVersion;
+  }
+
+  /** How many times a tool that may write ran in this turn (turn/view.ts reads the instructions again). */
+  get folderWrites(): number {
+    return this.writes;
+  }
+
+  /** A tool that may write ran: the folder (its instruction files) may have changed. */
+  folderWritten(): void {
+    this.writes += 1;
   }
 
   /** A route wrote one of the session's small rows meanwhile: they are read again. */
