@@ -12,7 +12,8 @@ import { callRecorded, newCall, recordCall } from './cost';
 import type { CallUsage } from '../provider/types';
 import { persistErrorNotice } from './notices';
 import { TURN_ABORTED_TEXT } from '../noticeTexts';
-import { DoomLoopGuard, runToolCall, type ToolOutcome } from './toolStep';
+import { DoomLoopGuard, type ToolOutcome } from './toolStep';
+import { runToolCall } from './executeToolCall';
 import { settleCounts } from '../session/counting';
 import { untilAborted } from './abortable';
 
