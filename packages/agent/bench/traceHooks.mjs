@@ -1,7 +1,8 @@
 // Module hooks for the turn trace (trace.ts): every function of packages/agent/src (tests aside)
 // starts with a call that names its file, so the driver records, in order, which file of the
 // agent each function it runs belongs to. tsx's hooks hand them the TypeScript source before they
-// compile it; the TypeScript compiler's parser finds the function bodies.
+// compile it; the TypeScript compiler's parser finds the function bodies (getters aside: reading a
+// field through one is not a visit).
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import ts from 'typescript';
@@ -14,7 +15,8 @@ function instrument(code, rel) {
   const call = `globalThis.__tlTrace?.(${JSON.stringify(rel)});`;
   const edits = [];
   const visit = (node) => {
-    if (ts.isFunctionLike(node) && node.body) {
+    // A getter is a field read (Session's fields are read through them): not a visit.
+    if (ts.isFunctionLike(node) && node.body && !ts.isGetAccessorDeclaration(node)) {
       if (ts.isBlock(node.body)) edits.push([node.body.getStart(sf) + 1, call]);
       else {
         // An arrow with an expression body: `(trace(), expr)`.
