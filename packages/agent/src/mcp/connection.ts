@@ -69,13 +69,16 @@ export function sandboxedStdio(
           UV_CACHE_DIR: path.join(sandbox.cacheDir, 'uv'),
         }
       : {};
+  const program = findCommand(command, cwd, env.PATH ?? '');
   const w = wrapCommand(sandbox.info, {
-    command: findCommand(command, cwd, env.PATH ?? ''),
+    command: program,
     args,
     cwd,
     folder: cwd,
     readOnlyInside: sandboxReadOnlyPaths(cwd),
     pathDirs: (env.PATH ?? '').split(path.delimiter),
+    // The server's program and the script it was configured with (a package under /tmp) are seen.
+    programs: [program, ...args],
     network: true,
     ...runInput(sandbox, cwd),
     ...(sandbox.cacheDir !== null ? { writable: [sandbox.cacheDir] } : {}),

@@ -29,10 +29,12 @@ export interface WrapInput {
   socketPlaces?: readonly string[];
   /**
    * The folders of the command's PATH: one under an emptied socket place (a toolchain unpacked
-   * under /tmp) is mounted back read-only, so the command finds its programs (seccomp still
-   * refuses any unix socket there).
+   * under /tmp) comes back read-only, with the folder that holds it there (pathMounts), so the
+   * command finds its programs and what they load (seccomp still refuses any unix socket there).
    */
   pathDirs?: readonly string[];
+  /** The program and the files the user configured to run (an MCP server's script): the same. */
+  programs?: readonly string[];
   /** The network proxy of named domains (sandbox/network.ts), reached through a relay inside. */
   proxy?: SandboxProxy;
   /** An empty file no one may read, mounted over hidden files (null: /dev/null, read as empty). */
@@ -94,7 +96,10 @@ const depth = (p: string): number => p.split(path.sep).filter(Boolean).length;
 export function bwrapArgs(input: WrapInput, sandbox: Pick<SandboxInfo, 'seccomp' | 'caps'> = {}): string[] {
   const a = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc'];
   for (const p of input.socketPlaces ?? []) if (kindOf(p) === 'dir') a.push('--tmpfs', p);
-  for (const m of pathMounts(input)) a.push('--ro-bind', m.src, m.dest);
+  // The sandbox's own programs (the seccomp helper, the proxy's relay) live in the app's install,
+  // which may itself be under an emptied place (a checkout under /tmp): it comes back too.
+  const own = [sandbox.seccomp, input.proxy?.socat].flatMap((f) => (f ? [f] : []));
+  for (const m of pathMounts(input, own)) a.push('--ro-bind', m.src, m.dest);
   const { around, inside } = splitHidden(input);
   // A hidden folder that holds the working folder (an MCP server's folder under the app's data):
   // emptied first, the working folder mounted into it, then made read-only.
@@ -113,15 +118,29 @@ export function bwrapArgs(input: WrapInput, sandbox: Pick<SandboxInfo, 'seccomp'
   return [...a, ...commandArgs(input, sandbox.seccomp ?? null)];
 }
 
-/** The PATH folders an emptied socket place would hide, each from where it really leads. */
-function pathMounts(input: WrapInput): { dest: string; src: string }[] {
+/**
+ * What an emptied socket place would hide that the command needs: for each PATH folder, program
+ * the user configured, or program of the sandbox's own (the seccomp helper, the proxy relay) that
+ * lies under one, the folder directly under the place that holds it comes back read-only — the
+ * whole toolchain or install (`/tmp/ci/.tools/node/bin` brings back `/tmp/ci`, where `npm` and
+ * `pnpm` load their code from), never the place itself, and never a link that leads out of it.
+ */
+function pathMounts(input: WrapInput, own: readonly string[] = []): { dest: string; src: string }[] {
   const places = (input.socketPlaces ?? []).filter((p) => kindOf(p) === 'dir');
+  const tops = new Set<string>();
+  for (const wanted of [...(input.pathDirs ?? []), ...(input.programs ?? []), ...own]) {
+    if (!path.isAbsolute(wanted)) continue;
+    const p = path.normalize(wanted);
+    const place = places.find((pl) => within(p, pl) && p !== pl);
+    if (place) tops.add(path.join(place, path.relative(place, p).split(path.sep)[0]!));
+  }
   const out: { dest: string; src: string }[] = [];
-  for (const dir of new Set(input.pathDirs ?? [])) {
-    if (!path.isAbsolute(dir) || !places.some((p) => within(path.normalize(dir), p))) continue;
+  for (const top of tops) {
     try {
-      const src = realpathSync(dir);
-      if (statSync(src).isDirectory()) out.push({ dest: path.normalize(dir), src });
+      const src = realpathSync(top);
+      const place = places.find((pl) => within(top, pl))!;
+      if (statSync(src).isDirectory() && within(src, realpathSync(place)) && src !== realpathSync(place))
+        out.push({ dest: top, src });
     } catch {
       // Not there: nothing to find in it.
     }

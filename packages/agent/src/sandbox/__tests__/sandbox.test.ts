@@ -151,6 +151,40 @@ describe.skipIf(NO_BWRAP !== null)('a command in the bwrap sandbox', () => {
     expect(readFileSync(path.join(folder, 'made.txt'), 'utf8')).toBe('made\n');
   });
 
+  it('finds its PATH, what its programs load, and its own seccomp helper under an emptied place (a checkout under /tmp)', async () => {
+    // An emptied socket place that holds a toolchain (bin/ links into lib/, as npm's and pnpm's
+    // do) and the sandbox's own helper, as a clone under /tmp holds its .tools and node_modules.
+    const place = path.join(root, 'place');
+    const tools = path.join(place, 'toolchain', 'bin');
+    mkdirSync(tools, { recursive: true });
+    mkdirSync(path.join(place, 'toolchain', 'lib'));
+    const real = path.join(place, 'toolchain', 'lib', 'hello.sh');
+    writeFileSync(real, '#!/bin/sh\necho hello from the toolchain\n', { mode: 0o755 });
+    symlinkSync('../lib/hello.sh', path.join(tools, 'hello-tool'));
+    const ours: SandboxInfo = { ...sandbox };
+    if (sandbox.seccomp) {
+      const helper = path.join(place, 'app', 'vendor', 'apply-seccomp');
+      mkdirSync(path.dirname(helper), { recursive: true });
+      writeFileSync(helper, readFileSync(sandbox.seccomp), { mode: 0o755 });
+      ours.seccomp = helper;
+    }
+    // Beside them: another program's socket folder and a link out of the place.
+    mkdirSync(path.join(place, 'ssh-agent-dir'));
+    writeFileSync(path.join(place, 'ssh-agent-dir', 'agent.sock'), '');
+    symlinkSync(outside, path.join(place, 'out'));
+    writeFileSync(path.join(outside, 'private.txt'), 'private');
+    const over = { socketPlaces: [place], pathDirs: [tools, path.join(place, 'out')] };
+    const w = wrapCommand(ours, input('hello-tool', over));
+    const inside = await run(w.command, w.args, folder, { ...w.env, PATH: `${tools}:/usr/bin:/bin` });
+    expect(inside.out).toMatch(/^hello from the toolchain$/m);
+    expect(inside.code).toBe(0);
+    const look = wrapCommand(ours, input(`ls -a ${place}; cat ${path.join(place, 'out', 'private.txt')}`, over));
+    const seen = await run(look.command, look.args, folder, look.env);
+    expect(seen.out).toMatch(/^toolchain$/m);
+    expect(seen.out).not.toMatch(/ssh-agent-dir|private$/m);
+    expect(seen.out).toMatch(/No such file/);
+  });
+
   it('cannot write outside the working folder; outside the sandbox it can', async () => {
     const target = path.join(outside, 'x.txt');
     const { inside, bare } = await both(`echo planted > ${target}`);
