@@ -38,7 +38,7 @@ export function chatRoutes(ctx: ApiContext): ChatRoutes {
       // Held until the title is decided: the turn's writes all go through the snapshot.
       // The message just stored is the branch's leaf: the snapshot is checked against it.
       ctx.deps.sessions.hold(sessionId, user.id);
-      void runSessionWork(ctx, sessionId, () => runTurn(turn, request), abort, turn.settings, turn.shown)
+      void runSessionWork(ctx, sessionId, () => runTurn(turn, request), abort, turn.settings, turn.shownRow())
         .then(() => titleSession(ctx, turn))
         .finally(() => ctx.deps.sessions.release(sessionId));
       return { accepted: true, userMessageId: user.id };

@@ -145,6 +145,17 @@ export class Turn {
     return this.place;
   }
 
+  /**
+   * The session's row as the turn last wrote it, as the renderers see it: a session from before
+   * working folders existed ('') shows the folder this turn works in (resolved once, `folder()`),
+   * so announcing the turn does not resolve the default folder again.
+   */
+  shownRow(): SessionSummary {
+    if (this.shown.workingFolder !== '') return this.shown;
+    const place = this.folder();
+    return 'folder' in place ? { ...this.shown, workingFolder: place.folder } : this.shown;
+  }
+
   /** The permission rules that may hold for the session (its own, every folder's and everywhere ones). */
   storedRules(): readonly Rule[] {
     this.fresh();
