@@ -183,7 +183,7 @@ describe('chat turn over real HTTP and SQLite', () => {
     h = await startHarness();
     const old = h.store.sessions.create('older session');
     expect(old.workingFolder).toBe('');
-    const listed = (await h.api['sessions.list']()).find((s) => s.id === old.id)!;
+    const listed = (await h.api['sessions.list']({})).find((s) => s.id === old.id)!;
     expect(listed.workingFolder).not.toBe('');
     await h.api['chat.send']({ sessionId: old.id, text: 'hello' });
     await h.api.idle(old.id);
