@@ -104,6 +104,8 @@ export const FOLDER_LAYERS = {
       ['sandbox', 'rules'],
       ['checkpoints', 'tools', 'projectMemory'],
       ['mcp'],
+      // session/: one open session's state (Session, its snapshot, cost, instructions, title), below the loop.
+      ['session'],
       ['turn'],
       ['helpers'],
       ['api'],

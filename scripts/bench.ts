@@ -3,10 +3,12 @@
 // size, RSS), ui, runtime (issue 14's figures), cache (issue 24: how much of each request repeats
 // the one before, per strategy), checkpoints, strict (issue 36: a long tool-heavy session against a
 // strict provider and a small window: refused requests, failed compactions), delegate (issue 39: the
-// parent's peak context exploring alone or with helpers). `pnpm bench -- --quick` runs smaller sizes;
-// `--only context|cold|store|ui|runtime|meter|stall|guarded|hostile|cache|checkpoints|strict|delegate` one part (stall
-// includes hostile; guarded = meter + stall beside their figures before issue 41's tokenizer change;
-// `--input <words>` runs only the hostile inputs whose name contains them); `--json`
+// parent's peak context exploring alone or with helpers), turn (issue 41: the files of the agent one
+// turn runs through, direct writes to a session's fields, builders of the pending tool-call shape).
+// `pnpm bench -- --quick` runs smaller sizes;
+// `--only context|cold|store|ui|runtime|turn|meter|stall|guarded|hostile|cache|checkpoints|strict|delegate` one part
+// (stall includes hostile; guarded = meter + stall beside their figures before issue 41's tokenizer
+// change; `--input <words>` runs only the hostile inputs whose name contains them); `--json`
 // prints the runtime figures as one JSON object on stdout (every table and progress line goes to stderr then).
 import { resolve } from 'node:path';
 import { existsSync } from 'node:fs';
@@ -68,6 +70,13 @@ if (!only || only === 'runtime' || json) {
   const r = await measureRuntime({ quick });
   if (json) process.stdout.write(runtimeJson(r) + '\n');
   else printRuntime(r);
+}
+if (!only || only === 'turn') {
+  console.log('\n=== turn ===');
+  const { measureTrace, printTrace } = await import('../packages/agent/bench/trace');
+  printTrace(await measureTrace());
+  const { printOwnership } = await import('../packages/agent/bench/ownership');
+  printOwnership();
 }
 if (!only || only === 'meter' || only === 'guarded') {
   console.log('\n=== first meter reading ===');

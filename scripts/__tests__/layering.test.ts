@@ -61,6 +61,8 @@ describe('folder layers', () => {
     ['packages/agent/src/tools/bad.ts', `import { McpManager } from '../mcp/manager';`, 'agent/src/tools/'],
     ['packages/agent/src/sandbox/bad.ts', `import { ToolRegistry } from '../tools/registry';`, 'agent/src/sandbox/'],
     ['packages/agent/src/turn/bad.ts', `import { createAppApi } from '../api/createAppApi';`, 'agent/src/turn/'],
+    // session/ (one open session's state) is below the loop: it never reaches up into turn/.
+    ['packages/agent/src/session/bad.ts', `import type { Turn } from '../turn/turn';`, 'agent/src/session/'],
     ['packages/agent/src/workspace/bad.ts', `import { createAppApi } from '../index';`, 'the package index'],
     ['packages/agent/src/checkpoints/bad.ts', `import { createAppApi } from '..';`, 'the package index'],
     ['packages/agent/src/noticeTexts.ts', `import type { TurnDeps } from './turn/deps';`, 'is a leaf'],
@@ -87,6 +89,7 @@ describe('folder layers', () => {
     ['packages/agent/src/turn/ok.ts', `import { classifyPath } from '../workspace/reach';`],
     ['packages/agent/src/turn/ok.ts', `import { ToolRegistry } from '../tools/registry';`],
     ['packages/agent/src/api/ok.ts', `import { runTurn } from '../turn/runTurn';`],
+    ['packages/agent/src/turn/ok.ts', `import { Sessions } from '../session/session';`],
     ['packages/agent/src/mcp/ok.ts', `import { ToolRegistry } from '../tools/registry';`],
     ['packages/agent/src/process/ok.ts', `import { TURN_ABORTED_TEXT } from '../noticeTexts';`],
     ['packages/agent/src/workspace/ok.ts', `import { classifyPath } from './reach';`],

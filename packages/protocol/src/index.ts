@@ -20,3 +20,4 @@ export * from './held';
 export * from './binary';
 export * from './rules';
 export * from './helpers';
+export * from './pendingToolCall';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ERROR_NOTICE_PREFIX, parseNotice } from '@threadline/protocol';
 import { lastIsTool, startHarness, type Harness } from './harness';
-import { titleFrom } from '../turn/title';
+import { titleFrom } from '../session/title';
 
 let h: Harness;
 afterEach(async () => h?.close());
@@ -177,5 +177,17 @@ describe('chat turn over real HTTP and SQLite', () => {
     await h.turn('loop');
     const parsed = parseNotice(h.history().at(-1)?.content);
     expect(parsed?.type === 'error' && parsed.payload).toMatchObject({ type: 'doom_loop', tool: 'list_dir' });
+  });
+
+  it('a session from before working folders shows the folder its turn works in when the turn starts', async () => {
+    h = await startHarness();
+    const old = h.store.sessions.create('older session');
+    expect(old.workingFolder).toBe('');
+    const listed = (await h.api['sessions.list']({})).find((s) => s.id === old.id)!;
+    expect(listed.workingFolder).not.toBe('');
+    await h.api['chat.send']({ sessionId: old.id, text: 'hello' });
+    await h.api.idle(old.id);
+    const started = h.events.find((e) => e.type === 'session.updated' && e.sessionId === old.id && e.busy);
+    expect(started?.type === 'session.updated' && started.session?.workingFolder).toBe(listed.workingFolder);
   });
 });

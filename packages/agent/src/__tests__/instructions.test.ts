@@ -4,8 +4,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, realpathSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { FakeReply } from '@threadline/fake-llm';
 import { seqToolModel, startHarness, type Harness } from './harness';
-import { INSTRUCTIONS_MAX_CHARS } from '../turn/instructions';
+import { INSTRUCTIONS_MAX_CHARS } from '../session/instructions';
 
 let h: Harness;
 afterEach(async () => h?.close());
@@ -163,5 +164,33 @@ describe("the user's instructions", () => {
     expect(h.history().some((m) => (m.content ?? '').includes('KEEP-THIS-RULE'))).toBe(false);
     await h.turn('after');
     expect(lastSystem()).toContain('KEEP-THIS-RULE');
+  });
+
+  it('are read once per turn, and again in the same turn once a tool that may write ran', async () => {
+    /** The system prompts of this test's conversation requests, in order. */
+    const systems = (): string[] =>
+      h.llm.chatRequests().map((r) => (r.body as { messages: { content: string }[] }).messages[0]!.content);
+    let step = 0;
+    await setup({
+      settings: { approvalPolicy: 'auto' },
+      llm: {
+        defaultReply: (): FakeReply => {
+          step += 1;
+          // While the turn runs, the user edits the file outside (no tool of the turn wrote it).
+          if (step === 1) writeFileSync(path.join(folder, 'AGENTS.md'), 'EDITED-OUTSIDE');
+          if (step === 1) return { toolCalls: [{ name: 'read_file', arguments: { path: 'AGENTS.md' } }] };
+          // A tool that may write changes the folder: the next call reads the instructions again.
+          if (step === 2)
+            return { toolCalls: [{ name: 'shell', arguments: { command: 'echo WRITTEN-BY-TOOL > AGENTS.md' } }] };
+          return { content: 'done' };
+        },
+      },
+    });
+    await h.turn('go');
+    const [first, second, third] = systems();
+    expect(first).not.toContain('EDITED-OUTSIDE');
+    // Read once for the turn: a read-only tool changed nothing, the second call is the first's.
+    expect(second).toBe(first);
+    expect(third).toContain('WRITTEN-BY-TOOL');
   });
 });

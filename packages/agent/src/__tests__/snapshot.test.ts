@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as context from '@threadline/context';
 import type { FakeReply } from '@threadline/fake-llm';
 import { openStore, type Store } from '@threadline/store';
-import { SessionSnapshots } from '../turn/snapshot';
+import { SessionSnapshots } from '../session/snapshot';
 import { lastIsTool, startHarness, type Harness } from './harness';
 
 // The real engine, with its view builder counted.

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatRequestView, FakeReply } from '@threadline/fake-llm';
 import { lastIsTool, startHarness, type Harness } from './harness';
-import { titleFrom } from '../turn/title';
+import { titleFrom } from '../session/title';
 
 let h: Harness;
 afterEach(async () => h?.close());

@@ -10,7 +10,7 @@ import { createProviderClient, type ProviderClient } from '../provider/client';
 import type { TurnDeps } from '../turn/deps';
 import { profileForModel } from '../turn/budget';
 import { Turn, emitSession as emitSessionOf } from '../turn/turn';
-import type { SessionRuntimes } from '../turn/sessionRuntime';
+import type { Sessions } from '../session/session';
 
 /** Builds the client of a profile (tests pass their own options, e.g. no retry sleeps). */
 export type ProviderFactory = (profile: ProviderProfile, apiKey: string | null) => ProviderClient;
@@ -20,7 +20,7 @@ export const defaultProviderFactory: ProviderFactory = (profile, apiKey) => crea
 
 export interface ApiContext {
   deps: TurnDeps;
-  runtimes: SessionRuntimes;
+  runtimes: Sessions;
   providerFactory: ProviderFactory;
 }
 

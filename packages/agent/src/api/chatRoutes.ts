@@ -5,7 +5,7 @@ import { acceptUserMessage } from '../turn/acceptUserMessage';
 import { runTurn } from '../turn/runTurn';
 import type { Turn } from '../turn/turn';
 import { emitCost, recordCall } from '../turn/cost';
-import { askTitle, firstExchange, isAutoTitle } from '../turn/title';
+import { askTitle, firstExchange, isAutoTitle } from '../session/title';
 import { emitSession, requireSession, type ApiContext } from './apiContext';
 import { rememberRules } from './rulesRoutes';
 import { runSessionWork } from './runSessionWork';
@@ -38,7 +38,7 @@ export function chatRoutes(ctx: ApiContext): ChatRoutes {
       // Held until the title is decided: the turn's writes all go through the snapshot.
       // The message just stored is the branch's leaf: the snapshot is checked against it.
       ctx.deps.sessions.hold(sessionId, user.id);
-      void runSessionWork(ctx, sessionId, () => runTurn(turn, request), abort, turn.settings, turn.shown)
+      void runSessionWork(ctx, sessionId, () => runTurn(turn, request), abort, turn.settings, turn.shownRow())
         .then(() => titleSession(ctx, turn))
         .finally(() => ctx.deps.sessions.release(sessionId));
       return { accepted: true, userMessageId: user.id };
@@ -54,8 +54,7 @@ export function chatRoutes(ctx: ApiContext): ChatRoutes {
     'chat.cancel': async ({ sessionId }) => {
       requireSession(ctx, sessionId);
       const rt = ctx.runtimes.get(sessionId);
-      if (!rt.busy || !rt.abort) return { cancelled: false };
-      rt.abort.abort();
+      if (!rt.busy || !rt.stop()) return { cancelled: false };
       await rt.running;
       return { cancelled: true };
     },
@@ -63,16 +62,15 @@ export function chatRoutes(ctx: ApiContext): ChatRoutes {
     'chat.approve': async ({ sessionId, toolCallId, decision, remember, useOriginal, reason }) => {
       requireSession(ctx, sessionId);
       const rt = ctx.runtimes.get(sessionId);
-      const waiter = rt.pendingApprovals.get(toolCallId);
-      if (!waiter) throw new AppError('not_found', `No tool call ${toolCallId} is waiting for approval.`);
+      if (!rt.waitsForApproval(toolCallId))
+        throw new AppError('not_found', `No tool call ${toolCallId} is waiting for approval.`);
       // "Allow … / Deny … in this session, folder, everywhere": rules made from the call decide
       // later calls (this one's turn included). Refused, with the call still waiting, when no rule
       // may allow it (a floor: protected paths, credentials, leaving the sandbox).
       // A helper's card (its own session's call) remembers for the session it works for: its rules are its parent's.
       const owner = ctx.deps.store.helpers.get(sessionId)?.parentSessionId ?? sessionId;
-      if (remember) rememberRules(ctx, owner, rt.pending.get(toolCallId), remember, decision, reason);
-      if (decision === 'deny' && reason) rt.denyReasons.set(toolCallId, reason);
-      waiter(decision === 'approve' && useOriginal ? 'approve_original' : decision);
+      if (remember) rememberRules(ctx, owner, rt.pendingCall(toolCallId), remember, decision, reason);
+      rt.answer(toolCallId, decision === 'approve' && useOriginal ? 'approve_original' : decision, reason);
       return { ok: true };
     },
   };
@@ -83,17 +81,15 @@ export function chatRoutes(ctx: ApiContext): ChatRoutes {
  * unless the user renamed the session meanwhile. Off the turn: the session is not busy while it
  * runs; a failure keeps the first-message title, silently (it is a nicety, not the user's work).
  */
-function titleSession(ctx: ApiContext, turn: Turn): void {
+function titleSession(ctx: ApiContext, turn: Pick<Turn, 'sessionId' | 'profile' | 'client' | 'runtime'>): void {
   const { sessionId, profile, client } = turn;
-  const rt = turn.runtime;
-  if (rt.background) return;
+  if (turn.runtime.background) return;
   const exchange = firstExchange(ctx.deps.sessions.get(sessionId).history);
   const row = exchange ? ctx.deps.store.sessions.get(sessionId) : null;
   if (!row || !exchange || !isAutoTitle(row.title, exchange.user)) return;
-  const abort = new AbortController();
-  const promise = (async () => {
+  turn.runtime.runInBackground(async (signal) => {
     try {
-      const title = await askTitle(client, exchange, abort.signal, (usage) => {
+      const title = await askTitle(client, exchange, signal, (usage) => {
         // The title request's tokens are the user's spending too (turn/cost.ts).
         const model = profile.compactionModel ?? profile.model;
         recordCall(ctx.deps, { sessionId, profile, model, kind: 'title', usage });
@@ -105,9 +101,6 @@ function titleSession(ctx: ApiContext, turn: Turn): void {
       emitSession(ctx, sessionId);
     } catch {
       // No title from the model: the first message's stays.
-    } finally {
-      rt.background = null;
     }
-  })();
-  rt.background = { promise, abort };
+  });
 }

@@ -35,12 +35,12 @@ export function compactionRoutes(ctx: ApiContext): CompactionRoutes {
       // Like a turn: chat.cancel aborts it, sessions.delete and dispose wait for it, and every
       // renderer sees the session busy while the summary runs.
       const outcome = await runSessionWork(ctx, sessionId, async (signal) => {
-        const scope = scopeFor(ctx, sessionId, signal);
+        const turn = scopeFor(ctx, sessionId, signal);
         try {
-          return await compactOnRequest(scope, instructions?.trim() || null);
+          return await compactOnRequest(turn, instructions?.trim() || null);
         } finally {
           try {
-            refreshUsage(scope);
+            refreshUsage(turn);
           } catch {
             // The session may have been deleted meanwhile.
           }
@@ -51,15 +51,15 @@ export function compactionRoutes(ctx: ApiContext): CompactionRoutes {
     'compaction.preview': async ({ sessionId }) => {
       requireSession(ctx, sessionId);
       // A dry run: no model call (the engine stands in for the summary) and no history writes.
-      const scope = scopeFor(ctx, sessionId, new AbortController().signal);
-      const plan = await planCompaction(scope, {
+      const turn = scopeFor(ctx, sessionId, new AbortController().signal);
+      const plan = await planCompaction(turn, {
         trigger: 'manual',
         instructions: null,
         targetTokens: null,
         dryRun: true,
       });
       return {
-        strategy: scope.settings.compaction.strategy,
+        strategy: turn.settings.compaction.strategy,
         ok: plan.ok && plan.tokensAfter < plan.tokensBefore,
         reason: plan.ok && plan.tokensAfter >= plan.tokensBefore ? 'did_not_reduce' : plan.reason,
         hiddenIds: plan.hiddenIds,
@@ -73,7 +73,7 @@ export function compactionRoutes(ctx: ApiContext): CompactionRoutes {
       requireSession(ctx, sessionId);
       notBusy(sessionId);
       const undone = ctx.deps.sessions.undoCompaction(sessionId);
-      const scope = scopeFor(ctx, sessionId, new AbortController().signal);
+      const turn = scopeFor(ctx, sessionId, new AbortController().signal);
       if (undone) {
         persistCompactionNotice(ctx.deps, sessionId, {
           type: 'undone',
@@ -84,7 +84,7 @@ export function compactionRoutes(ctx: ApiContext): CompactionRoutes {
           tokensAfter: undone.tokensBefore,
         });
         ctx.deps.emit({ type: 'compaction.undone', sessionId, compaction: undone });
-        refreshUsage(scope);
+        refreshUsage(turn);
       }
       return { undone };
     },
@@ -97,9 +97,9 @@ export function compactionRoutes(ctx: ApiContext): CompactionRoutes {
       notBusy(sessionId);
       // The session is busy while the message is counted and cut in slices: no turn starts meanwhile.
       const compaction = await runSessionWork(ctx, sessionId, async (signal) => {
-        const scope = scopeFor(ctx, sessionId, signal);
-        const record = await fitMessage(scope, messageId, action);
-        refreshUsage(scope);
+        const turn = scopeFor(ctx, sessionId, signal);
+        const record = await fitMessage(turn, messageId, action);
+        refreshUsage(turn);
         return record;
       });
       return { compaction };
@@ -108,19 +108,19 @@ export function compactionRoutes(ctx: ApiContext): CompactionRoutes {
       requireSession(ctx, sessionId);
       // The system prompt says how commands run: the same sentence a turn will send.
       await ctx.deps.sandbox?.info();
-      const scope = scopeFor(ctx, sessionId, new AbortController().signal);
-      return computeUsage(scope, buildSessionView(scope));
+      const turn = scopeFor(ctx, sessionId, new AbortController().signal);
+      return computeUsage(turn, buildSessionView(turn));
     },
     'context.measureDraft': async ({ sessionId, text }) => {
       requireSession(ctx, sessionId);
       await ctx.deps.sandbox?.info();
-      const scope = scopeFor(ctx, sessionId, new AbortController().signal);
-      const budget = tokenBudget(scope.deps, sessionId, scope.profile);
-      const sv = buildSessionView(scope);
-      const usage = computeUsage(scope, sv, budget);
+      const turn = scopeFor(ctx, sessionId, new AbortController().signal);
+      const budget = tokenBudget(turn.deps, sessionId, turn.profile);
+      const sv = buildSessionView(turn);
+      const usage = computeUsage(turn, sv, budget);
       // Counted like the message it would become (a long paste on the work pool, not here), and
       // added to the view the way the meter counts it (turn/budget.ts).
-      const own = await countMessageTokensAsync({ role: 'user', content: text }, scope.profile.model);
+      const own = await countMessageTokensAsync({ role: 'user', content: text }, turn.profile.model);
       const total = budget.providerTokens(sv.view.tokens + own);
       const tokens = Math.max(0, total - usage.total);
       const percent = usage.window > 0 ? Math.round((total / usage.window) * 1000) / 10 : 0;

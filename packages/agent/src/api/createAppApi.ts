@@ -6,13 +6,13 @@ import path from 'node:path';
 import type { AppApi, AppEvent } from '@threadline/protocol';
 import type { Store } from '@threadline/store';
 import { McpManager, type McpManagerOptions } from '../mcp/manager';
-import { ProjectInstructionsCache } from '../turn/instructions';
+import { ProjectInstructionsCache } from '../session/instructions';
 import { ToolRegistry } from '../tools/registry';
 import { delegateTool } from '../tools/delegate';
 import { markInterruptedHelpers } from '../helpers/interrupted';
 import type { TurnDeps } from '../turn/deps';
-import { SessionRuntimes } from '../turn/sessionRuntime';
-import { SessionSnapshots, type SnapshotOptions } from '../turn/snapshot';
+import { Sessions } from '../session/session';
+import { SessionSnapshots, type SnapshotOptions } from '../session/snapshot';
 import { resolveReal } from '../workspace/resolve';
 import { reapLeftovers } from '../process/reap';
 import { endIdleWorkers } from '../worker/run';
@@ -66,7 +66,7 @@ export interface CreateAppApiOptions {
   maxModelCalls?: number;
   /** MCP server manager options (start timeout, crash backoff, a session's working folder). */
   mcp?: Partial<Omit<McpManagerOptions, 'store' | 'now'>>;
-  /** How many open sessions stay in memory, and for how long unused (turn/snapshot.ts). */
+  /** How many open sessions stay in memory, and for how long unused (session/snapshot.ts). */
   snapshots?: SnapshotOptions;
   /** How the OS sandbox is found (tests: a PATH without bwrap, or `force: 'none'`). */
   sandbox?: DetectOptions;
@@ -83,7 +83,7 @@ export interface AppRuntime extends AppApi {
 
 /** The one AppApi both shells expose: every route of the protocol (docs/api.md), events through `emit`. */
 export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
-  const runtimes = new SessionRuntimes();
+  const runtimes = new Sessions();
   const emit = (e: AppEvent): void => {
     try {
       opts.emit(e);
@@ -213,7 +213,7 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
     },
     dispose: async () => {
       const running = runtimes.all().filter((rt) => rt.running !== null);
-      for (const rt of running) rt.abort?.abort();
+      for (const rt of running) rt.stop();
       await Promise.all(running.map((rt) => rt.running));
       const background = runtimes.all().flatMap((rt) => (rt.background ? [rt.background] : []));
       for (const b of background) b.abort.abort();

@@ -17,8 +17,8 @@ type ModelRoutes = Pick<
 
 /** The meter follows a session's new model (and window) at once, not at its next turn. */
 function emitUsageNow(ctx: ApiContext, sessionId: string): void {
-  const scope = scopeFor(ctx, sessionId, new AbortController().signal);
-  emitUsage(scope, buildSessionView(scope));
+  const turn = scopeFor(ctx, sessionId, new AbortController().signal);
+  emitUsage(turn, buildSessionView(turn));
 }
 
 /** How long a provider's model list is kept before it is asked again (refresh: at once). */

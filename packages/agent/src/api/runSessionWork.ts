@@ -21,20 +21,14 @@ export function runSessionWork<T>(
 ): Promise<T> {
   const rt = ctx.runtimes.get(sessionId);
   const shown = settings ?? currentSettings(ctx);
-  rt.busy = true;
-  rt.abort = abort;
+  rt.workStarted(abort);
   emitSession(ctx.deps, sessionId, shown, row);
   const done = (async () => {
     try {
       return await work(abort.signal);
     } finally {
       // The row as the work last stored it (or a route changed it meanwhile); null: read it now.
-      const last = rt.row;
-      rt.row = null;
-      rt.clearStep();
-      rt.busy = false;
-      rt.abort = null;
-      rt.running = null;
+      const last = rt.workEnded();
       try {
         emitSession(ctx.deps, sessionId, shown, last ?? undefined);
       } catch {
@@ -42,9 +36,11 @@ export function runSessionWork<T>(
       }
     }
   })();
-  rt.running = done.then(
-    () => undefined,
-    () => undefined,
+  rt.workRuns(
+    done.then(
+      () => undefined,
+      () => undefined,
+    ),
   );
   return done;
 }

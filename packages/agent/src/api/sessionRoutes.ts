@@ -59,7 +59,7 @@ export function sessionRoutes(ctx: ApiContext): SessionRoutes {
       requireSession(ctx, id);
       const rt = ctx.runtimes.get(id);
       // A running turn is stopped first, so it never writes into a deleted session.
-      if (rt.abort) rt.abort.abort();
+      rt.stop();
       if (rt.running) await rt.running;
       ctx.deps.sessions.deleteSession(id);
       // No row any more, and no work: `session: null`, not busy.

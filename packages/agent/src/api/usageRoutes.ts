@@ -36,10 +36,10 @@ export function usageRoutes(ctx: ApiContext): UsageRoutes {
     },
     'usage.resendEstimate': async ({ sessionId }) => {
       requireSession(ctx, sessionId);
-      const scope = scopeFor(ctx, sessionId, new AbortController().signal);
-      const sv = buildSessionView(scope);
-      const { total } = computeUsage(scope, sv);
-      return resendEstimate(ctx.deps, sessionId, scope.profile, scope.settings, total);
+      const turn = scopeFor(ctx, sessionId, new AbortController().signal);
+      const sv = buildSessionView(turn);
+      const { total } = computeUsage(turn, sv);
+      return resendEstimate(ctx.deps, sessionId, turn.profile, turn.settings, total);
     },
   };
 }

@@ -91,20 +91,16 @@ export class HelperRun {
     parent.signal.addEventListener('abort', stop, { once: true });
     // Its own runtime: chat.cancel of its id stops it alone, chat.approve answers its cards.
     const rt = deps.runtime(this.id);
-    rt.busy = true;
-    rt.abort = abort;
+    rt.workStarted(abort);
     // Its whole run, to its row's end: what idle, delete and dispose wait for (a Stop does not
     // wait for it: the parent's turn ends at once, the helper when it sees the signal).
     const whole = this.turnAndEnd(abort.signal);
-    rt.running = whole;
+    rt.workRuns(whole);
     try {
       await whole;
     } finally {
       parent.signal.removeEventListener('abort', stop);
-      rt.busy = false;
-      rt.abort = null;
-      rt.running = null;
-      rt.clearStep();
+      rt.workEnded();
     }
   }
 
@@ -196,7 +192,7 @@ export class HelperRun {
   /** The parent's cost counts its helpers apart: read again at its next cost event, sent now. */
   private parentCostChanged(): void {
     const { deps, sessionId } = this.parent;
-    deps.runtime(sessionId).cost = null;
+    deps.runtime(sessionId).costChanged();
     emitCost(deps, sessionId);
   }
 

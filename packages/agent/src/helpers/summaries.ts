@@ -1,5 +1,5 @@
 import type { HelperSummary } from '@threadline/protocol';
-import { costOf, pricing } from '../turn/costLedger';
+import { costOf, pricing } from '../session/costLedger';
 import type { TurnDeps } from '../turn/deps';
 
 /**

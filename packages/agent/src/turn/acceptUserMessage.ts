@@ -10,7 +10,7 @@ import type { NewMessage } from '@threadline/store';
 import { contentWithAttachments, type PreparedAttachments } from '../attachments';
 import { tokenBudget } from './budget';
 import type { UserRequest } from './manualCompaction';
-import { titleFrom } from './title';
+import { titleFrom } from '../session/title';
 import type { Turn } from './turn';
 
 /**

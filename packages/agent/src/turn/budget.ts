@@ -135,7 +135,9 @@ export function observeProviderUsage(
   const rt = deps.runtime(sessionId);
   const key = calibrationKey(profile);
   const prior = rt.calibrationFor === key ? rt.calibration : INITIAL_CALIBRATION;
-  rt.providerPromptTokens = promptTokens;
-  rt.calibration = observeUsage(prior, viewTokens + toolDefinitionTokens(deps, sessionId, profile.model), promptTokens);
-  rt.calibrationFor = key;
+  rt.usageObserved(
+    promptTokens,
+    observeUsage(prior, viewTokens + toolDefinitionTokens(deps, sessionId, profile.model), promptTokens),
+    key,
+  );
 }

@@ -21,24 +21,24 @@ const NOT_DUE = new Set(['below_threshold', 'too_few_messages', CANCELLED_REASON
  * help), the trigger holds until the view has grown again: no compaction at every call.
  */
 export async function compactIfDue(
-  scope: Turn,
+  turn: Turn,
   sv: SessionView,
-  budget: TokenBudget = tokenBudget(scope.deps, scope.sessionId, scope.profile),
+  budget: TokenBudget = tokenBudget(turn.deps, turn.sessionId, turn.profile),
 ): Promise<SessionView> {
-  const { deps, sessionId, settings } = scope;
-  const rt = scope.runtime;
+  const { deps, sessionId, settings } = turn;
+  const rt = turn.runtime;
   if (!autoEnabled(settings) || rt.autoPaused) return sv;
   // In the provider's tokens: the view's estimate plus the tool definitions, calibrated. The
   // engine is handed this same usage figure (turn/compaction.ts), so it cannot refuse what fired.
   if (!budget.overThreshold(sv.view.tokens, settings.compaction.autoThreshold)) return sv;
-  const window = effectiveWindow(scope.profile);
+  const window = effectiveWindow(turn.profile);
   const now = budget.providerTokens(sv.view.tokens);
   if (autoCompactionHeld(rt.lastAuto, now, window)) return sv;
   const usage = budget.usage(sv.view.tokens);
   const percent = Math.round(usage * 100);
   const pruneOnly = conversationLength(sv) < AUTO_MIN_MESSAGES[settings.compaction.strategy] && usage <= 1;
   // No notice: the compaction.started event shows it in place, and its record is the divider.
-  const outcome = await runCompaction(scope, {
+  const outcome = await runCompaction(turn, {
     percent,
     trigger: 'auto',
     instructions: null,
@@ -46,24 +46,22 @@ export async function compactIfDue(
     quiet: pruneOnly,
   });
   if (outcome.ok) {
-    rt.consecutiveAutoFailures = 0;
-    const next = buildSessionView(scope);
-    rt.lastAuto = { tokensBefore: now, tokensAfter: budget.providerTokens(next.view.tokens) };
+    const next = buildSessionView(turn);
+    rt.autoCompacted({ tokensBefore: now, tokensAfter: budget.providerTokens(next.view.tokens) });
     return next;
   }
   // A compaction the user cancelled says nothing about whether compaction works: not counted.
   if (outcome.reason === CANCELLED_REASON) return sv;
   // Nothing it could do now (not a step that broke): not again until the view has grown.
-  if (!isStepFailure(outcome.reason ?? '')) rt.lastAuto = { tokensBefore: now, tokensAfter: now };
+  if (!isStepFailure(outcome.reason ?? '')) rt.autoCompactionHeld({ tokensBefore: now, tokensAfter: now });
   if (NOT_DUE.has(outcome.reason ?? '')) return sv;
-  rt.consecutiveAutoFailures += 1;
-  if (rt.consecutiveAutoFailures >= AUTO_FAILURE_LIMIT) {
-    rt.autoPaused = true;
+  const attempt = rt.autoCompactionFailed(AUTO_FAILURE_LIMIT);
+  if (attempt >= AUTO_FAILURE_LIMIT) {
     persistCompactionNotice(deps, sessionId, {
       type: 'auto_paused',
       trigger: 'auto',
       strategy: settings.compaction.strategy,
-      attempt: rt.consecutiveAutoFailures,
+      attempt,
       reason: outcome.reason ?? undefined,
     });
   }

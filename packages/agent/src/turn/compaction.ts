@@ -20,7 +20,7 @@ import { effectiveWindow, tokenBudget, type TokenBudget } from './budget';
 import { emitCost, recordCall } from './cost';
 import { persistCompactionNotice } from './notices';
 import { buildSessionView, viewTokensAfter, type SessionView } from './view';
-import { settleCounts } from './counting';
+import { settleCounts } from '../session/counting';
 import { emitSession, type Turn } from './turn';
 
 /** A compaction computed but not stored: the store applies it, the preview only shows it. */
@@ -227,10 +227,8 @@ export function compactInput(
  * meter's units): kept for chat.state and pushed to the renderers.
  */
 function progress(req: CompactionRequest, step: string, engineTokens: number, ratio: number): void {
-  const rt = req.deps.runtime(req.sessionId);
-  const index = (rt.compaction?.index ?? 0) + 1;
   const tokens = Math.round(engineTokens * ratio);
-  if (rt.compaction) rt.compaction = { ...rt.compaction, step, index, tokens };
+  const index = req.deps.runtime(req.sessionId).compactionStep(step, tokens);
   req.deps.emit({ type: 'compaction.progress', sessionId: req.sessionId, step, index, tokens });
 }
 
@@ -266,7 +264,7 @@ export async function runCompaction(turn: Turn, opts: CompactionOptions): Promis
   const strategy = settings.compaction.strategy;
   const rt = turn.runtime;
   const running = { trigger, strategy, instructions: opts.instructions, percent: opts.percent ?? null };
-  rt.compaction = { ...running, step: null };
+  rt.compactionStarted(running);
   let announced = false;
   const announce = (): void => {
     if (announced) return;
@@ -346,7 +344,7 @@ export async function runCompaction(turn: Turn, opts: CompactionOptions): Promis
     emitSession(deps, sessionId, settings);
     return ended(turn, { ok: true, record, reason: null, plan }, summaryCalls);
   } finally {
-    rt.compaction = null;
+    rt.compactionEnded();
   }
 }
 
@@ -356,11 +354,11 @@ export async function runCompaction(turn: Turn, opts: CompactionOptions): Promis
  */
 function ended(turn: Turn, outcome: CompactionOutcome, summaryCalls: number[], announced = true): CompactionOutcome {
   const { deps, sessionId } = turn;
-  turn.runtime.compaction = null;
+  turn.runtime.compactionEnded();
   if (outcome.ok && outcome.record && summaryCalls.length > 0) {
     deps.store.usage.linkCompaction(summaryCalls, outcome.record.id);
     // The summaries moved to the compaction's figures: read again.
-    turn.runtime.cost = null;
+    turn.runtime.costChanged();
     emitCost(deps, sessionId);
   }
   if (outcome.ok && outcome.record) deps.emit({ type: 'compaction.finished', sessionId, compaction: outcome.record });

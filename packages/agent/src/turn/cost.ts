@@ -11,7 +11,7 @@ import {
 } from '@threadline/protocol';
 import type { ModelCall } from '@threadline/store';
 import type { CallUsage } from '../provider/types';
-import { add, CostLedger, costOf, pricing } from './costLedger';
+import { add, CostLedger, costOf, pricing } from '../session/costLedger';
 import type { TurnDeps } from './deps';
 
 type CostDeps = Pick<TurnDeps, 'store' | 'emit' | 'now' | 'runtime'>;
@@ -55,14 +55,14 @@ export function newCall(
 /** A call the store has just stored: added to the session's figures, and the cost event sent. */
 export function callRecorded(deps: Pick<TurnDeps, 'store' | 'emit' | 'runtime'>, row: ModelCall): void {
   if (row.sessionId === null) return;
-  deps.runtime(row.sessionId).cost?.add(row);
+  deps.runtime(row.sessionId).callRecorded((ledger) => ledger.add(row));
   emitCost(deps, row.sessionId);
 }
 
 export function emitCost(deps: Pick<TurnDeps, 'store' | 'emit' | 'runtime'>, sessionId: string): void {
   const rt = deps.runtime(sessionId);
-  rt.cost ??= new CostLedger(sessionId, deps.store.usage.calls(sessionId), deps);
-  deps.emit({ type: 'usage.recorded', sessionId, cost: rt.cost.cost() });
+  const ledger = rt.costLedger(() => new CostLedger(sessionId, deps.store.usage.calls(sessionId), deps));
+  deps.emit({ type: 'usage.recorded', sessionId, cost: ledger.cost() });
 }
 
 const DAY_MS = 86_400_000;

@@ -5,9 +5,9 @@ import type { SandboxService } from '../sandbox/service';
 import type { CheckpointService } from '../checkpoints/service';
 import type { HeldFiles } from '../sandbox/heldFiles';
 import type { ToolRegistry } from '../tools/registry';
-import type { ProjectInstructionsCache } from './instructions';
-import type { SessionRuntime } from './sessionRuntime';
-import type { SessionSnapshots } from './snapshot';
+import type { ProjectInstructionsCache } from '../session/instructions';
+import type { Session } from '../session/session';
+import type { SessionSnapshots } from '../session/snapshot';
 import type { Workspace } from '../workspace/types';
 import type { ProjectMemory } from '../projectMemory/service';
 
@@ -46,7 +46,7 @@ export interface TurnDeps {
   workspace: Workspace;
   process: ProcessOptions;
   limits: TurnLimits;
-  runtime: (sessionId: string) => SessionRuntime;
+  runtime: (sessionId: string) => Session;
   /** The OS sandbox commands run in under the `sandboxed` policy (absent: none, such calls ask). */
   sandbox?: SandboxService;
   /** Files sandboxed commands left that make code run later, held for the user (absent: some tests). */

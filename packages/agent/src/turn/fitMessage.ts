@@ -11,9 +11,9 @@ import { buildSessionView } from './view';
  * other: shown as a divider, undone with compaction.undo; history keeps the message whole. The
  * message is large by nature: it is counted and cut in slices (the runtime answers meanwhile).
  */
-export async function fitMessage(scope: Turn, messageId: string, action: 'cut' | 'remove'): Promise<CompactionRecord> {
-  const { deps, sessionId, settings, profile } = scope;
-  const sv = buildSessionView(scope);
+export async function fitMessage(turn: Turn, messageId: string, action: 'cut' | 'remove'): Promise<CompactionRecord> {
+  const { deps, sessionId, settings, profile } = turn;
+  const sv = buildSessionView(turn);
   const inView = sv.inView.find((m) => m.id === messageId);
   const stored = inView ? deps.store.messages.get(messageId) : null;
   if (!inView || !stored) throw new AppError('not_found', 'That message is not part of what the model reads.');

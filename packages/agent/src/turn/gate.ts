@@ -16,12 +16,12 @@ export interface GateResult {
  * known path from trusted facts. Rewrite-and-run, never block; any failure leaves args as they were.
  */
 export function gateToolCall(
-  scope: Turn,
+  turn: Turn,
   tool: Pick<ToolDefinition, 'name'>,
   args: unknown,
   latestUserText: string,
 ): GateResult {
-  const { deps, settings } = scope;
+  const { deps, settings } = turn;
   const unchanged: GateResult = { args, notice: null, rewritten: null };
   if (settings.compaction.strategy !== 'cfpm_memory_v1' || !settings.cfpm.preToolGate) return unchanged;
   if (!isShellToolName(tool.name) || typeof args !== 'object' || args === null) return unchanged;
@@ -30,7 +30,7 @@ export function gateToolCall(
     const out = applyToolGate({
       toolName: tool.name,
       args: args as Record<string, unknown>,
-      facts: scope.snapshot().facts,
+      facts: turn.snapshot().facts,
       lastUserMessage: latestUserText,
       strategy: 'cfpm_memory_v1',
       enabled: true,

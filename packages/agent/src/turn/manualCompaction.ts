@@ -17,13 +17,11 @@ export function userRequest(text: string): UserRequest {
 }
 
 /** A manual compaction ignores the minimum message count and produces no model reply. */
-export async function compactOnRequest(scope: Turn, instructions: string | null): Promise<CompactionOutcome> {
-  const outcome = await runCompaction(scope, { trigger: 'manual', instructions, targetTokens: null });
+export async function compactOnRequest(turn: Turn, instructions: string | null): Promise<CompactionOutcome> {
+  const outcome = await runCompaction(turn, { trigger: 'manual', instructions, targetTokens: null });
   if (outcome.ok) {
     // Compaction works again: a paused auto compaction resumes (the user's way to unpause it).
-    const rt = scope.runtime;
-    rt.consecutiveAutoFailures = 0;
-    rt.autoPaused = false;
+    turn.runtime.compactionWorks();
   }
   return outcome;
 }

@@ -11,7 +11,7 @@ import { USER_ONLY, type ChatMessage, type StoredMessage } from '@threadline/pro
 import type { MemoryRefresh, NewMessage } from '@threadline/store';
 import type { ProjectPromotion } from '@threadline/context';
 import type { Turn } from './turn';
-import type { SessionSnapshot } from './snapshot';
+import type { SessionSnapshot } from '../session/snapshot';
 
 /**
  * What a refresh parses. Every normal message is parsed once, because evidence must mean "seen
@@ -29,13 +29,13 @@ export type RefreshWindow =
  * cannot count anything twice.
  */
 function turnStartWindow(
-  scope: Pick<Turn, 'deps' | 'sessionId'>,
+  turn: Pick<Turn, 'deps' | 'sessionId'>,
   snap: SessionSnapshot,
 ): { messages: StoredMessage[]; previous: StoredMessage | null } {
-  const { deps, sessionId } = scope;
+  const { deps, sessionId } = turn;
   const normal = (m: StoredMessage): boolean => m.kind === 'normal';
   // Asked of the store once per snapshot (the candidates are kept with it); a refresh that stores
-  // something sets it (turn/snapshot.ts).
+  // something sets it (session/snapshot.ts).
   snap.memorySeen ??= snap.facts.length > 0 || deps.sessions.candidates(sessionId).length > 0;
   if (!snap.memorySeen) {
     // Once per open session: after this parse every message is seen, by this refresh or a later one.
@@ -82,15 +82,15 @@ export function storedPart(
  * is fed from it); what a strategy injects of it into its own view is its choice (turn/view.ts).
  */
 export function planMemoryRefresh(
-  scope: Pick<Turn, 'deps' | 'sessionId' | 'settings'>,
+  turn: Pick<Turn, 'deps' | 'sessionId' | 'settings'>,
   window: RefreshWindow,
 ): { now: MemoryWrite } | { later: Promise<MemoryWrite> } {
-  const { deps, sessionId, settings } = scope;
+  const { deps, sessionId, settings } = turn;
   const cfpm = settings.compaction.strategy === 'cfpm_memory_v1';
   const parsed =
     window.at === 'committed'
       ? { messages: window.messages.filter((m) => (m.kind ?? 'normal') === 'normal'), previous: null }
-      : turnStartWindow(scope, deps.sessions.get(sessionId));
+      : turnStartWindow(turn, deps.sessions.get(sessionId));
   const messages: ChatMessage[] = parsed.messages;
   const input: RefreshInput = {
     sessionId,
@@ -135,9 +135,9 @@ export function planMemoryRefresh(
  * Stores a refresh's outcome (one transaction: facts, candidates and the notice), pushes the
  * notice, and keeps its promotions for the turn's project memory.
  */
-export function storeMemory(scope: Pick<Turn, 'deps' | 'sessionId' | 'promotions'>, memory: MemoryWrite): void {
-  const { deps, sessionId } = scope;
-  scope.promotions.push(...memory.promotions);
+export function storeMemory(turn: Pick<Turn, 'deps' | 'sessionId' | 'promotions'>, memory: MemoryWrite): void {
+  const { deps, sessionId } = turn;
+  turn.promotions.push(...memory.promotions);
   const stored = storedPart(memory);
   if (!stored) return;
   const { notice } = deps.sessions.commit(sessionId, { memory: stored });
@@ -151,13 +151,13 @@ export function storeMemory(scope: Pick<Turn, 'deps' | 'sessionId' | 'promotions
  * already settled when nothing was left to wait for.
  */
 export function refreshSessionMemory(
-  scope: Pick<Turn, 'deps' | 'sessionId' | 'settings' | 'promotions'>,
+  turn: Pick<Turn, 'deps' | 'sessionId' | 'settings' | 'promotions'>,
   window: RefreshWindow,
 ): Promise<void> {
-  const plan = planMemoryRefresh(scope, window);
+  const plan = planMemoryRefresh(turn, window);
   if ('now' in plan) {
-    storeMemory(scope, plan.now);
+    storeMemory(turn, plan.now);
     return Promise.resolve();
   }
-  return plan.later.then((memory) => storeMemory(scope, memory));
+  return plan.later.then((memory) => storeMemory(turn, memory));
 }

@@ -30,17 +30,17 @@ export type ModelReply =
 
 /** Stream the reply: provider stream → deltas as events. The partial text survives an abort or an error. */
 async function streamReply(
-  scope: Turn,
+  turn: Turn,
   sv: SessionView,
   id: string,
   sink: { content: string },
 ): Promise<StreamChatResult> {
-  const { deps, sessionId } = scope;
-  const rt = scope.runtime;
-  return scope.client.streamChat({
+  const { deps, sessionId } = turn;
+  const rt = turn.runtime;
+  return turn.client.streamChat({
     messages: sv.view.messages,
-    tools: scope.tools().specs(),
-    signal: scope.signal,
+    tools: turn.tools().specs(),
+    signal: turn.signal,
     onDelta: (delta) => {
       sink.content += delta;
       rt.streamed(id, sink.content);
@@ -48,7 +48,7 @@ async function streamReply(
     },
     onReasoningDelta: (delta) => deps.emit({ type: 'message.delta', sessionId, messageId: id, delta, reasoning: true }),
     // The provider's wait can be long (a rate limit): the user sees why nothing streams yet.
-    resolveImage: imageResolver(scope),
+    resolveImage: imageResolver(turn),
     onRetry: (info) =>
       deps.emit({
         type: 'provider.retrying',
@@ -62,9 +62,9 @@ async function streamReply(
 }
 
 /** Image parts as data URLs, from the attachments table (each read once per request). */
-function imageResolver(scope: Turn): ImageResolver {
+function imageResolver(turn: Turn): ImageResolver {
   return (part) => {
-    const bytes = scope.deps.store.attachments.bytes(part.attachmentId);
+    const bytes = turn.deps.store.attachments.bytes(part.attachmentId);
     return bytes ? `data:${part.mime};base64,${bytes.toString('base64')}` : null;
   };
 }
@@ -77,20 +77,20 @@ function retryReason(kind: ProviderErrorKind): 'rate_limit' | 'server' | 'networ
  * One model call: build view → auto trigger → provider stream, with the recovery loop around a
  * context-length error (compact lower, rebuild, retry).
  */
-export async function callModel(scope: Turn): Promise<ModelReply> {
-  const { deps, sessionId } = scope;
+export async function callModel(turn: Turn): Promise<ModelReply> {
+  const { deps, sessionId } = turn;
   const id = deps.newId();
   // Recovery compactions of this call: taken back if the call never gets through (they did not help).
   const recovered: string[] = [];
   for (let attempt = 1; ; attempt++) {
     // The profile may have learned a smaller window from the provider's error (turn/recovery.ts).
-    const profile = scope.profile;
-    let sv = buildSessionView(scope);
+    const profile = turn.profile;
+    let sv = buildSessionView(turn);
     // One budget for the trigger and the meter: neither changes the tools or the ratio.
     const budget = tokenBudget(deps, sessionId, profile);
-    sv = await compactIfDue(scope, sv, budget);
-    emitUsage(scope, sv, budget);
-    if (scope.signal.aborted) return { kind: 'aborted', id, content: '' };
+    sv = await compactIfDue(turn, sv, budget);
+    emitUsage(turn, sv, budget);
+    if (turn.signal.aborted) return { kind: 'aborted', id, content: '' };
     // A model known to read no images is not asked: the user gets the sentence, not its error.
     if (visionSupport(profile.model) === false && sv.view.messages.some((m) => (m.images?.length ?? 0) > 0))
       return {
@@ -101,12 +101,12 @@ export async function callModel(scope: Turn): Promise<ModelReply> {
       };
     const sink = { content: '' };
     // A retried call streams its text from the start again.
-    scope.runtime.partial = null;
+    turn.runtime.streamRestarted();
     try {
-      const res = await streamReply(scope, sv, id, sink);
+      const res = await streamReply(turn, sv, id, sink);
       const usage = res.usage ?? null;
       if (usage) observeProviderUsage(deps, sessionId, profile, sv.view.tokens, usage.promptTokens);
-      if (scope.signal.aborted) return { kind: 'aborted', id, content: sink.content, usage };
+      if (turn.signal.aborted) return { kind: 'aborted', id, content: sink.content, usage };
       return {
         kind: 'reply',
         id,
@@ -117,15 +117,15 @@ export async function callModel(scope: Turn): Promise<ModelReply> {
         usage,
       };
     } catch (err) {
-      if (scope.signal.aborted) return { kind: 'aborted', id, content: sink.content };
+      if (turn.signal.aborted) return { kind: 'aborted', id, content: sink.content };
       if (!isContextLimitError(err)) return { kind: 'error', id, content: sink.content, error: err };
-      const step = await recoverFromContextError(scope, attempt, err);
+      const step = await recoverFromContextError(turn, attempt, err);
       if (step.compactionId) recovered.push(step.compactionId);
       if (!step.retry) {
-        undoRecovered(scope, recovered);
+        undoRecovered(turn, recovered);
         return { kind: 'stopped' };
       }
-      if (scope.signal.aborted) return { kind: 'aborted', id, content: '' };
+      if (turn.signal.aborted) return { kind: 'aborted', id, content: '' };
     }
   }
 }
@@ -134,8 +134,8 @@ export async function callModel(scope: Turn): Promise<ModelReply> {
  * The recovery compactions of a call that never got through did not help: they are taken back,
  * newest first, so the conversation is as it was before the failed call.
  */
-function undoRecovered(scope: Turn, ids: readonly string[]): void {
-  const { deps, sessionId } = scope;
+function undoRecovered(turn: Turn, ids: readonly string[]): void {
+  const { deps, sessionId } = turn;
   for (const cid of [...ids].reverse()) {
     const newest = deps.store.compactions.active(sessionId).at(-1);
     if (newest?.id !== cid) break;
@@ -145,6 +145,6 @@ function undoRecovered(scope: Turn, ids: readonly string[]): void {
 }
 
 /** A fresh view after the store changed, for the usage event at the end of a step. */
-export function refreshUsage(scope: Turn): void {
-  emitUsage(scope, buildSessionView(scope));
+export function refreshUsage(turn: Turn): void {
+  emitUsage(turn, buildSessionView(turn));
 }

@@ -11,13 +11,13 @@ import type { Turn } from './turn';
  * leave it, it is refused: this says why (null: it may run, confined).
  */
 export async function readOnlyRefusal(
-  scope: Turn,
+  turn: Turn,
   tool: Pick<ToolDefinition, 'sandbox'>,
   args: unknown,
 ): Promise<string | null> {
   if (tool.sandbox?.outside(args))
     return 'Error: refused: this helper only reads (role explore); its commands run in a read-only sandbox and cannot leave it.';
-  const service = scope.deps.sandbox;
+  const service = turn.deps.sandbox;
   const info = service ? await service.info() : null;
   if (!service || !info || info.kind === 'none')
     return 'Error: refused: this helper only reads (role explore), and without an OS sandbox on this machine a command cannot be kept from writing. Use read_file, list_dir, grep and glob.';

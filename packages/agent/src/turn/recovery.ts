@@ -21,9 +21,9 @@ export interface RecoveryStep {
  * the one the runtime works with: the profile learns it (shown, undoable in the profile form)
  * before anything is compacted against the wrong figure. Returns whether it changed.
  */
-export function learnWindowFrom(scope: Turn, err: unknown): boolean {
+export function learnWindowFrom(turn: Turn, err: unknown): boolean {
   const stated = statedContextLimit(err);
-  const { deps, sessionId, profile } = scope;
+  const { deps, sessionId, profile } = turn;
   const before = effectiveWindow(profile);
   if (!stated || stated.limit >= before) return false;
   // The profile learns it when the request used the profile's own model; a session on another
@@ -33,11 +33,11 @@ export function learnWindowFrom(scope: Turn, err: unknown): boolean {
     ? deps.store.providers.setLearnedWindow(profile.id, stated.limit)
     : { ...profile, learnedContextWindow: stated.limit };
   if (effectiveWindow(learned) === before) return false;
-  scope.profile = learned;
+  turn.profile = learned;
   persistCompactionNotice(deps, sessionId, {
     type: 'window_learned',
     trigger: 'recovery',
-    strategy: scope.settings.compaction.strategy,
+    strategy: turn.settings.compaction.strategy,
     window: effectiveWindow(learned),
     previousWindow: before,
   });
@@ -50,11 +50,11 @@ export function learnWindowFrom(scope: Turn, err: unknown): boolean {
  * (false after the last attempt: the max-attempts notice is then persisted and the turn stops)
  * and the compaction it applied, so the caller can take back the ones that did not help.
  */
-export async function recoverFromContextError(scope: Turn, attempt: number, err?: unknown): Promise<RecoveryStep> {
-  const { deps, sessionId, settings } = scope;
+export async function recoverFromContextError(turn: Turn, attempt: number, err?: unknown): Promise<RecoveryStep> {
+  const { deps, sessionId, settings } = turn;
   const strategy = settings.compaction.strategy;
   const maxAttempts = maxRecoveryAttempts(strategy);
-  if (err !== undefined) learnWindowFrom(scope, err);
+  if (err !== undefined) learnWindowFrom(turn, err);
   if (attempt > maxAttempts) {
     persistCompactionNotice(deps, sessionId, {
       type: 'max_attempts',
@@ -67,11 +67,11 @@ export async function recoverFromContextError(scope: Turn, attempt: number, err?
     return { retry: false, compactionId: null };
   }
   persistCompactionNotice(deps, sessionId, { type: 'recovering', trigger: 'recovery', strategy, attempt, maxAttempts });
-  const outcome = await runCompaction(scope, {
+  const outcome = await runCompaction(turn, {
     trigger: 'recovery',
     instructions: null,
     // In the view's units, like everything the engine is given (turn/budget.ts).
-    targetTokens: recoveryTarget(tokenBudget(deps, sessionId, scope.profile).engineWindow, attempt),
+    targetTokens: recoveryTarget(tokenBudget(deps, sessionId, turn.profile).engineWindow, attempt),
   });
   // The engine's rule: a best-effort result is applied and retried; only a message
   // that may not be hidden and is itself over the window makes a retry pointless, and the

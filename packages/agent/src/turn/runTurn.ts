@@ -12,8 +12,9 @@ import { callRecorded, newCall, recordCall } from './cost';
 import type { CallUsage } from '../provider/types';
 import { persistErrorNotice } from './notices';
 import { TURN_ABORTED_TEXT } from '../noticeTexts';
-import { DoomLoopGuard, runToolCall, type ToolOutcome } from './toolStep';
-import { settleCounts } from './counting';
+import { DoomLoopGuard, type ToolOutcome } from './toolStep';
+import { runToolCall } from './executeToolCall';
+import { settleCounts } from '../session/counting';
 import { untilAborted } from './abortable';
 
 /**
@@ -41,7 +42,7 @@ export async function runTurn(turn: Turn, request: UserRequest): Promise<void> {
       await compactOnRequest(turn, request.manual.instructions);
       return;
     }
-    // Exact counts of large messages first (counted in slices, turn/counting.ts): what the turn
+    // Exact counts of large messages first (counted in slices, session/counting.ts): what the turn
     // decides (auto-compaction, the budget) is decided on them.
     await settleCounts(deps.store, turn.snapshot(), turn.profile.model);
     await refreshSessionMemory(turn, { at: 'turn_start' });

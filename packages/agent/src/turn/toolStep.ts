@@ -1,5 +1,4 @@
 import {
-  errorMessage,
   GATE_NOTICE_PREFIX,
   USER_ONLY,
   formatNotice,
@@ -11,20 +10,15 @@ import {
 } from '@threadline/protocol';
 import { attachmentsOf, capFullOutput, truncateToolOutputAsync } from '@threadline/context';
 import type { NewMessage } from '@threadline/store';
-import { parseToolCall, runParsedTool } from '../tools/registry';
 import { TODO_TOOL_NAME } from '../tools/todo';
-import type { TodoItem, ToolContext, ToolDefinition, ToolResult } from '../tools/types';
-import { announce, approve } from './approvals';
+import type { TodoItem, ToolContext, ToolResult } from '../tools/types';
 import type { SandboxRun } from '../sandbox/service';
 import { describeRule } from '../rules/describe';
 import type { Turn } from './turn';
-import { gateToolCall } from './gate';
-import { classifyPath, type PathClass } from '../workspace/reach';
-import { ensureFolder, reachBase } from '../workspace/sessionFolder';
-import { untilAborted } from './abortable';
+import { reachBase } from '../workspace/sessionFolder';
 
 /** What the model reads of a call the user stopped while it ran. */
-const STOPPED_TEXT = 'aborted: the user stopped the turn while this tool ran';
+export const STOPPED_TEXT = 'aborted: the user stopped the turn while this tool ran';
 
 export type ToolStatus = 'ok' | 'error' | 'denied' | 'aborted';
 
@@ -59,35 +53,35 @@ function canonicalArgs(raw: string): string {
   }
 }
 
-function toolContext(scope: Turn, folder: string, callId: string, sandbox: SandboxRun | null): ToolContext {
-  const { deps, sessionId } = scope;
+export function toolContext(turn: Turn, folder: string, callId: string, sandbox: SandboxRun | null): ToolContext {
+  const { deps, sessionId } = turn;
   return {
     ...(sandbox ? { sandbox } : {}),
     sessionId,
     cwd: folder,
-    onSpawn: (p) => recordProcess(scope, callId, p),
+    onSpawn: (p) => recordProcess(turn, callId, p),
     platform: deps.workspace.platform,
-    signal: scope.signal,
+    signal: turn.signal,
     shellTimeoutMs: deps.process.shellTimeoutMs,
     loginShell: deps.process.loginShell,
     loginEnv: deps.process.loginEnv,
-    envPassthrough: scope.settings.agent.envPassthrough,
-    lookupToolOutput: (id) => lookupToolOutput(scope, id),
-    latestTodos: () => latestTodos(scope.snapshot().history),
+    envPassthrough: turn.settings.agent.envPassthrough,
+    lookupToolOutput: (id) => lookupToolOutput(turn, id),
+    latestTodos: () => latestTodos(turn.snapshot().history),
     reach: { ...reachBase(deps.workspace), folder },
-    ...(scope.delegate ? { delegate: (args) => scope.delegate!(callId, args) } : {}),
+    ...(turn.delegate ? { delegate: (args) => turn.delegate!(callId, args) } : {}),
   };
 }
 
 /** A running tool process in the store until it ends; never lets the store break the tool. */
 function recordProcess(
-  scope: Turn,
+  turn: Turn,
   toolCallId: string,
   p: { pid: number; pgid: number | null; command: string },
 ): () => void {
   let id: string | null = null;
   try {
-    id = scope.deps.store.processes.add({ sessionId: scope.sessionId, toolCallId, hostPid: process.pid, ...p });
+    id = turn.deps.store.processes.add({ sessionId: turn.sessionId, toolCallId, hostPid: process.pid, ...p });
   } catch {
     return () => {};
   }
@@ -96,7 +90,7 @@ function recordProcess(
     const done = id;
     id = null;
     try {
-      scope.deps.store.processes.remove(done);
+      turn.deps.store.processes.remove(done);
     } catch {
       // closed store: the next start finds the row, sees the process gone, and only marks the turn
     }
@@ -109,16 +103,16 @@ function recordProcess(
  * The snapshot's light history finds the id without loading any full output (up to 1 MiB each);
  * only the one message asked for is read whole, from disk.
  */
-function lookupToolOutput(scope: Turn, id: string): string | null {
-  const { history } = scope.snapshot();
+function lookupToolOutput(turn: Turn, id: string): string | null {
+  const { history } = turn.snapshot();
   // A text attachment of this branch (a file, a PDF's text): paged like a long output.
   if (history.some((x) => x.role === 'user' && attachmentsOf(x).some((a) => a.id === id && a.kind === 'text')))
-    return scope.deps.store.attachments.text(id);
+    return turn.deps.store.attachments.text(id);
   const hit = history.find((x) => (x.role === 'tool' && x.tool_call_id === id) || x.id === id);
   // A message of the conversation the model was shown (never a notice or another user-only row).
   if (!hit || (hit.role !== 'tool' && hit.meta?.truncated !== true && !(hit.visibility.agent && hit.kind === 'normal')))
     return null;
-  const m = scope.deps.store.messages.get(hit.id);
+  const m = turn.deps.store.messages.get(hit.id);
   if (!m) return null;
   return m.fullOutput ?? m.content ?? '';
 }
@@ -132,19 +126,25 @@ export function latestTodos(history: readonly StoredMessage[]): TodoItem[] | nul
   return null;
 }
 
-async function resultMessage(
-  scope: Turn,
+/** What the result's meta says of how the call went besides its tool's own meta. */
+export interface ResultNotes {
+  /** The gate rewrote the command: what ran (the call in history keeps the model's arguments). */
+  ranArguments: string | null;
+  gate: (GateRewrite & { declined: boolean }) | null;
+  approvalWaitMs: number | null;
+  rule: RuleNote | null;
+}
+
+export async function resultMessage(
+  turn: Turn,
   call: ToolCall,
   status: ToolStatus,
   result: ToolResult,
   durationMs: number,
-  ranArguments: string | null,
-  gate: (GateRewrite & { declined: boolean }) | null,
-  approvalWaitMs: number | null,
-  rule: RuleNote | null,
+  { ranArguments, gate, approvalWaitMs, rule }: ResultNotes,
   onTruncated?: (text: string) => string,
 ): Promise<NewMessage> {
-  const { settings, profile } = scope;
+  const { settings, profile } = turn;
   // write-time truncation: the model gets head + tail with a marker; the full text stays beside it.
   // A large output is counted in slices (the runtime answers other requests meanwhile).
   const cut = await truncateToolOutputAsync(result.content, {
@@ -173,146 +173,9 @@ async function resultMessage(
   };
 }
 
-/** tool calls → gate → approval → tool, for one call. Never throws. */
-export async function runToolCall(
-  scope: Turn,
-  messageId: string,
-  call: ToolCall,
-  latestUserText: string,
-): Promise<ToolOutcome> {
-  const { deps } = scope;
-  /** When the work of the call began: reset after an approval, so its run time leaves the wait out. */
-  let started = deps.now();
-  let approvalWaitMs: number | null = null;
-  let ranArguments: string | null = null;
-  let gate: (GateRewrite & { declined: boolean }) | null = null;
-  let rule: RuleNote | null = null;
-  const done = async (
-    status: ToolStatus,
-    result: ToolResult,
-    notices: NewMessage[] = [],
-    onTruncated?: (text: string) => string,
-  ): Promise<ToolOutcome> => {
-    const durationMs = deps.now() - started;
-    return {
-      call,
-      status,
-      durationMs,
-      messages: [
-        ...notices,
-        await resultMessage(
-          scope,
-          call,
-          status,
-          result,
-          durationMs,
-          ranArguments,
-          gate,
-          approvalWaitMs,
-          rule,
-          onTruncated,
-        ),
-      ],
-    };
-  };
-  if (scope.signal.aborted)
-    return done('aborted', { ok: false, content: 'aborted: the user cancelled the turn before this tool ran' });
-  const parsed = parseToolCall(scope.tools(), call);
-  if (!parsed.ok) {
-    announce(scope, messageId, call, false);
-    return done('error', { ok: false, content: parsed.error });
-  }
-  // The gate runs before the approval, so the user is asked about what will really run.
-  const gated = gateToolCall(scope, parsed.tool, parsed.args, latestUserText);
-  if (gated.rewritten) {
-    ranArguments = gated.rewritten.rewrittenArguments;
-    gate = { ...gated.rewritten, declined: false };
-  }
-  // The session's working folder, or why there is none usable (an error the model can read).
-  const place = scope.folder();
-  if ('error' in place) {
-    announce(scope, messageId, call, false);
-    const content = `Error: no usable working folder: ${place.error}`;
-    return done('error', { ok: false, content }, gateNotices(gated.notice, false));
-  }
-  let access: PathClass | null;
-  try {
-    access = pathAccess(scope, parsed.tool, gated.args, place.folder);
-  } catch (err) {
-    // A symlink loop (or a path the OS cannot resolve): this call's error, not the turn's.
-    announce(scope, messageId, call, false);
-    return done('error', { ok: false, content: `Error: ${errorMessage(err)}` }, gateNotices(gated.notice, false));
-  }
-  if (access?.zone === 'data') {
-    // Refused outright, approved or not: the database and the key that seals the API keys.
-    announce(scope, messageId, call, false);
-    return done('error', { ok: false, content: refusedText(access.path) }, gateNotices(gated.notice, false));
-  }
-  const asked = deps.now();
-  const approval = await approve(scope, messageId, call, parsed.tool, gated, access, place.folder);
-  if (approval.refused)
-    return done('error', { ok: false, content: approval.refused }, gateNotices(gated.notice, false));
-  const { decision, waited, sandbox } = approval;
-  rule = approval.rule;
-  if (waited) {
-    // The tool's run time leaves out the time it waited for the user.
-    approvalWaitMs = deps.now() - asked;
-    started = deps.now();
-  }
-  let args = access && parsed.tool.path ? parsed.tool.path.set(gated.args, access.path) : gated.args;
-  if (decision === 'approve_original' && gate) {
-    args = parsed.args;
-    ranArguments = null;
-    gate.declined = true;
-    // The original is checked like any call: its path may not reach the data folder either.
-    let originalAccess: PathClass | null;
-    try {
-      originalAccess = pathAccess(scope, parsed.tool, args, place.folder);
-    } catch (err) {
-      return done('error', { ok: false, content: `Error: ${errorMessage(err)}` }, gateNotices(gated.notice, true));
-    }
-    if (originalAccess?.zone === 'data')
-      return done('error', { ok: false, content: refusedText(originalAccess.path) }, gateNotices(gated.notice, true));
-    if (originalAccess && parsed.tool.path) args = parsed.tool.path.set(args, originalAccess.path);
-  }
-  const notices = gateNotices(gated.notice, gate?.declined === true);
-  if (decision === 'deny') return done('denied', { ok: false, content: deniedText(scope, call.id, rule) }, notices);
-  if (decision === 'aborted')
-    return done('aborted', { ok: false, content: 'aborted: the user cancelled the turn' }, notices);
-  try {
-    ensureFolder(place.folder);
-  } catch (err) {
-    const reason = errorMessage(err);
-    return done(
-      'error',
-      { ok: false, content: `Error: the working folder ${place.folder} cannot be created (${reason}).` },
-      notices,
-    );
-  }
-  // A tool that may write (not marked read-only: file tools, the shell, every MCP tool): the
-  // folder's state before the turn's first such tool is the turn's checkpoint.
-  // The tool's run time leaves the snapshot out.
-  if (!parsed.tool.readOnly && scope.checkpoint) {
-    await untilAborted(scope.checkpoint.beforeWrite(place.folder), scope.signal);
-    started = deps.now();
-  }
-  if (scope.signal.aborted) return done('aborted', { ok: false, content: STOPPED_TEXT }, notices);
-  // Stop never waits for the tool: the turn goes on at once, the tool ends its own work (kills
-  // its processes, ends its worker) when it sees the signal.
-  const ran = await untilAborted(
-    runParsedTool(parsed.tool, args, toolContext(scope, place.folder, call.id, sandbox)),
-    scope.signal,
-  );
-  const result = ran ?? { ok: false, content: STOPPED_TEXT };
-  const status: ToolStatus = scope.signal.aborted ? 'aborted' : result.ok ? 'ok' : 'error';
-  return done(status, result, notices, (text) => parsed.tool.onTruncated?.(text, args) ?? text);
-}
-
 /** What the model reads for a denied call: the user's own reason when they gave one (on the card or in the rule). */
-function deniedText(scope: Turn, toolCallId: string, rule: RuleNote | null): string {
-  const reasons = scope.runtime.denyReasons;
-  const reason = reasons.get(toolCallId);
-  reasons.delete(toolCallId);
+export function deniedText(turn: Turn, toolCallId: string, rule: RuleNote | null): string {
+  const reason = turn.runtime.takeDenyReason(toolCallId);
   const byRule = rule?.rules[0];
   if (byRule) {
     const why = byRule.reason ? ` The user's reason: ${byRule.reason}` : '';
@@ -323,26 +186,8 @@ function deniedText(scope: Turn, toolCallId: string, rule: RuleNote | null): str
     : 'denied: the user did not allow this tool call';
 }
 
-/**
- * Where a file tool's path leads. A tool that is not read-only writes its path (write_file, the
- * edit tools): protected paths count for it, by that intent rather than by the tool's name.
- */
-function pathAccess(scope: Turn, tool: ToolDefinition, args: unknown, folder: string): PathClass | null {
-  if (!tool.path) return null;
-  const launch = scope.deps.mcp?.launchTargets() ?? [];
-  return classifyPath(
-    tool.path.get(args),
-    { ...reachBase(scope.deps.workspace), folder, launch },
-    { write: !tool.readOnly },
-  );
-}
-
-function refusedText(p: string): string {
-  return `Error: refused: ${p} is in Threadline's own data folder (its database, backups and the key that seals stored API keys). No tool may read or change it, whatever the approval.`;
-}
-
 /** The gate notice as stored: marked when the user ran the model's original command instead. */
-function gateNotices(notice: string | null, declined: boolean): NewMessage[] {
+export function gateNotices(notice: string | null, declined: boolean): NewMessage[] {
   if (notice === null) return [];
   let content = notice;
   const parsed = declined ? parseNotice(notice) : null;

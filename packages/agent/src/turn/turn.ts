@@ -16,8 +16,8 @@ import type { DelegateRequest, ToolResult } from '../tools/types';
 import type { HelperScope } from './helperScope';
 import { presentSession, sessionFolder } from '../workspace/sessionFolder';
 import type { TurnDeps } from './deps';
-import type { SessionRuntime } from './sessionRuntime';
-import type { SessionSnapshot } from './snapshot';
+import type { Session } from '../session/session';
+import type { SessionSnapshot } from '../session/snapshot';
 
 export interface TurnInit {
   deps: TurnDeps;
@@ -46,7 +46,7 @@ export class Turn {
   profile: ProviderProfile;
   readonly client: ProviderClient;
   readonly signal: AbortSignal;
-  readonly runtime: SessionRuntime;
+  readonly runtime: Session;
   /** A chat turn's checkpoint (absent outside a turn: a manual compaction runs no tools). */
   checkpoint?: TurnCheckpoint;
   /** What a chat turn's sandboxed commands left that makes code run later (held at its end). */
@@ -71,6 +71,8 @@ export class Turn {
   delegate: ((toolCallId: string, args: DelegateRequest) => Promise<ToolResult>) | null = null;
   /** Set when this is a helper's turn (helpers/helperTurn.ts): its prompt, memory and boundary. */
   readonly helper: HelperScope | null = null;
+  /** Tools that may write ran this many times in this turn (what the prompt read may be stale then). */
+  private writes = 0;
   private registry: ToolRegistry | null = null;
   private servers: number | null = null;
   private place: { folder: string } | { error: string } | null = null;
@@ -93,6 +95,16 @@ export class Turn {
     this.rowsRead = this.runtime.rowsVersion;
   }
 
+  /** How many times a tool that may write ran in this turn (turn/view.ts reads the instructions again). */
+  get folderWrites(): number {
+    return this.writes;
+  }
+
+  /** A tool that may write ran: the folder (its instruction files) may have changed. */
+  folderWritten(): void {
+    this.writes += 1;
+  }
+
   /** A route wrote one of the session's small rows meanwhile: they are read again. */
   private fresh(): void {
     if (this.rowsRead === this.runtime.rowsVersion) return;
@@ -100,7 +112,7 @@ export class Turn {
     this.small = this.deps.store.turns.rows(this.sessionId);
   }
 
-  /** The session's open snapshot (turn/snapshot.ts): checked against the store when the turn takes its hold. */
+  /** The session's open snapshot (session/snapshot.ts): checked against the store when the turn takes its hold. */
   snapshot(): SessionSnapshot {
     return this.deps.sessions.get(this.sessionId);
   }
@@ -131,6 +143,17 @@ export class Turn {
       }
     }
     return this.place;
+  }
+
+  /**
+   * The session's row as the turn last wrote it, as the renderers see it: a session from before
+   * working folders existed ('') shows the folder this turn works in (resolved once, `folder()`),
+   * so announcing the turn does not resolve the default folder again.
+   */
+  shownRow(): SessionSummary {
+    if (this.shown.workingFolder !== '') return this.shown;
+    const place = this.folder();
+    return 'folder' in place ? { ...this.shown, workingFolder: place.folder } : this.shown;
   }
 
   /** The permission rules that may hold for the session (its own, every folder's and everywhere ones). */
@@ -165,7 +188,7 @@ export function emitSession(
 ): void {
   const session = row ?? deps.store.sessions.get(sessionId);
   const rt = deps.runtime(sessionId);
-  if (rt.busy) rt.row = session ?? null;
+  rt.rowShown(session ?? null);
   deps.emit({
     type: 'session.updated',
     sessionId,

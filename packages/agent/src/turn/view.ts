@@ -16,10 +16,10 @@ import type {
   Settings,
   StoredMessage,
 } from '@threadline/protocol';
-import type { SessionSnapshot } from './snapshot';
-import { countNewMessages } from './counting';
+import type { SessionSnapshot } from '../session/snapshot';
+import { countNewMessages } from '../session/counting';
 import { commandsSentence } from '../sandbox/service';
-import { instructionsSection } from './instructions';
+import { instructionsSection } from '../session/instructions';
 import { projectBlockOf } from './project';
 import { systemPrompt } from './systemPrompt';
 import { helperRolesSection } from './helperScope';
@@ -98,7 +98,7 @@ export function buildSessionView(turn: Turn): SessionView {
   const snap = turn.snapshot();
   snap.model = profile.model;
   // Counts the messages the store has no count for yet, once, and stores them: a
-  // reopened session recounts nothing; a large message shows an estimate until counted (turn/counting.ts).
+  // reopened session recounts nothing; a large message shows an estimate until counted (session/counting.ts).
   countNewMessages(deps.store, snap, profile.model);
   // A helper reads its parent's facts (read-only, as they were when it started), never its own.
   const memoryBlock = turn.helper ? turn.helper.memoryBlock : usesMemoryBlock(settings) ? memoryBlockFor(snap) : null;
@@ -114,13 +114,13 @@ export function buildSessionView(turn: Turn): SessionView {
   // A helper is told what it is; a chat turn, which helper roles the user defined.
   const extra = turn.helper ? turn.helper.prompt : helperRolesSection(settings);
   const prompt = extra === null ? base : `${base}\n${extra}`;
-  // The user's and the project's instructions: read at every call, so a change applies to the next
-  // (they change only when the user changes them: the cached prefix holds between their edits).
-  const instructions = instructionsSection(instructionsOf(turn));
+  // The user's and the project's instructions: read once per turn, and again once they may have
+  // changed (the cached prefix holds between their edits).
+  const instructions = instructionsPart(turn);
   // The project's memory last: accepted facts from earlier sessions in this folder, fixed for the
   // turn (turn/project.ts), never compacted (it is not history).
   const project = projectBlockOf(turn);
-  const system = [prompt, instructions, project].filter((p): p is string => p !== null).join('\n\n');
+  const system = [prompt, instructions.text, project].filter((p): p is string => p !== null).join('\n\n');
   const key = `${profile.model}\u0000${system}\u0000${memoryBlock ?? '\u0001'}`;
   let cached = snap.cachedView;
   if (!cached || cached.version !== snap.version || cached.key !== key) {
@@ -143,9 +143,46 @@ export function buildSessionView(turn: Turn): SessionView {
     facts: snap.facts,
     memoryBlock,
     systemPrompt: system,
-    instructionsTokens: partTokens(instructions, profile.model),
-    projectTokens: partTokens(project, profile.model),
+    instructionsTokens: instructions.tokens,
+    projectTokens: projectTokens(turn, project),
   };
+}
+
+/** What a turn last read of its instructions, and when (see instructionsPart). */
+interface ReadInstructions {
+  key: string;
+  text: string | null;
+  tokens: number;
+}
+const readInstructions = new WeakMap<Turn, ReadInstructions>();
+const readProject = new WeakMap<Turn, { text: string | null; model: string; tokens: number }>();
+
+/**
+ * The instructions part of the system prompt and its tokens, looked for once per turn (the
+ * project's file is found by walking the folder up to its repository root): again when the
+ * session's own instructions changed (a route bumped its small rows), when a tool that may write
+ * ran (it may have written an instruction file), or for another model.
+ */
+function instructionsPart(turn: Turn): { text: string | null; tokens: number } {
+  const key = `${turn.runtime.rowsVersion}\u0000${turn.folderWrites}\u0000${turn.profile.model}`;
+  let read = readInstructions.get(turn);
+  if (read?.key !== key) {
+    const text = instructionsSection(instructionsOf(turn));
+    read = { key, text, tokens: partTokens(text, turn.profile.model) };
+    readInstructions.set(turn, read);
+  }
+  return read;
+}
+
+/** The project memory block's tokens: the block is fixed for the turn, counted once per model. */
+function projectTokens(turn: Turn, text: string | null): number {
+  const model = turn.profile.model;
+  let read = readProject.get(turn);
+  if (read?.text !== text || read.model !== model) {
+    read = { text, model, tokens: partTokens(text, model) };
+    readProject.set(turn, read);
+  }
+  return read.tokens;
 }
 
 /**

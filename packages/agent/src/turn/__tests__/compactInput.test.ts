@@ -3,6 +3,7 @@ import { compact } from '@threadline/context';
 import { DEFAULT_SETTINGS, type StoredMessage } from '@threadline/protocol';
 import { compactInput, type CompactionRequest } from '../compaction';
 import type { TurnDeps } from '../deps';
+import { Sessions } from '../../session/session';
 
 /** A session with some chit-chat ('ok') between real requests (chars/4 model: easy to reason about). */
 function history(): StoredMessage[] {
@@ -32,10 +33,11 @@ const budget = (w: number) => ({ engineWindow: w, toolTokens: 0, usage: (v: numb
 describe('compactInput', () => {
   it('passes the auto-compact threshold on: priority_chain stops as soon as it is 10 points under it', async () => {
     let n = 0;
+    const session = new Sessions().get('s');
     const deps = {
       now: () => 0,
       newId: () => `n${++n}`,
-      runtime: () => ({ compaction: null }),
+      runtime: () => session,
       emit: () => {},
     } as unknown as TurnDeps;
     const view = { history: history(), compactions: [], memoryBlock: null, systemPrompt: 'sys', facts: [] };

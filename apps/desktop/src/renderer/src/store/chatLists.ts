@@ -1,5 +1,11 @@
-import type { StoredMessage } from '@threadline/protocol';
-import type { ToolState } from './types';
+import type { PendingToolCall, StoredMessage } from '@threadline/protocol';
+import type { ToolState, ToolStatus } from './types';
+
+/** A card's state from a pending call (protocol's pendingToolCall: chat.state or tool.requested). */
+export function pendingToolState(sessionId: string, pending: PendingToolCall, status: ToolStatus): ToolState {
+  const { toolCall, status: _status, ...card } = pending;
+  return { sessionId, durationMs: null, status, call: toolCall, ...card };
+}
 
 /** Insert or replace by id, keeping seq order; appending at the end is the common, cheap case. */
 export function mergeMessage(list: StoredMessage[], m: StoredMessage): StoredMessage[] {

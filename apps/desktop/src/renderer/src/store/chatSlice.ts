@@ -1,9 +1,16 @@
 import type { StateCreator } from 'zustand';
 import type { ChatState, StoredMessage } from '@threadline/protocol';
-import { errorMessage, CHAT_TEXT_MAX } from '@threadline/protocol';
+import { errorMessage, pendingToolCall, CHAT_TEXT_MAX } from '@threadline/protocol';
 import i18n from '../i18n';
 import { call } from '../transport';
-import { joinStream, lastUserText, mergeMessage, throughLastRequest, withoutUncommitted } from './chatLists';
+import {
+  joinStream,
+  pendingToolState,
+  lastUserText,
+  mergeMessage,
+  throughLastRequest,
+  withoutUncommitted,
+} from './chatLists';
 import { createDeltaBuffer } from './deltaBuffer';
 import { sessionOf } from './sessionState';
 import { hasHelpers } from './helperSlice';
@@ -158,20 +165,8 @@ export const createChatSlice: StateCreator<AppState, [], [], ChatSlice> = (set, 
     const tools = { ...get().tools };
     for (const p of state.pending) {
       const prev = tools[p.toolCall.id];
-      tools[p.toolCall.id] = {
-        sessionId,
-        needsApproval: p.needsApproval,
-        durationMs: null,
-        status: prev && prev.status !== 'waiting' && prev.status !== 'running' ? prev.status : p.status,
-        call: p.toolCall,
-        messageId: p.messageId,
-        ...(p.access ? { access: p.access } : {}),
-        ...(p.diff ? { diff: p.diff } : {}),
-        ...(p.gate ? { gate: p.gate } : {}),
-        ...(p.sandbox ? { sandbox: p.sandbox } : {}),
-        ...(p.rules ? { rules: p.rules } : {}),
-        ...(p.rule ? { rule: p.rule } : {}),
-      };
+      const status = prev && prev.status !== 'waiting' && prev.status !== 'running' ? prev.status : p.status;
+      tools[p.toolCall.id] = pendingToolState(sessionId, p, status);
     }
     set({ tools: state.busy ? tools : withoutUncommitted(tools, sessionId, stored), streaming });
     patchChat(get, sessionId, { busy: state.busy });
@@ -377,25 +372,9 @@ export const chatEvents: SliceEvents = (get, set) => {
       case 'tool.requested': {
         retried(e.sessionId);
         const prev = get().tools[e.toolCall.id];
-        set({
-          tools: {
-            ...get().tools,
-            [e.toolCall.id]: {
-              sessionId: e.sessionId,
-              needsApproval: e.needsApproval,
-              durationMs: null,
-              status: prev && prev.status !== 'waiting' ? prev.status : e.needsApproval ? 'waiting' : 'running',
-              call: e.toolCall,
-              messageId: e.messageId,
-              ...(e.access ? { access: e.access } : {}),
-              ...(e.gate ? { gate: e.gate } : {}),
-              ...(e.sandbox ? { sandbox: e.sandbox } : {}),
-              ...(e.diff ? { diff: e.diff } : {}),
-              ...(e.rules ? { rules: e.rules } : {}),
-              ...(e.rule ? { rule: e.rule } : {}),
-            },
-          },
-        });
+        const pending = pendingToolCall(e);
+        const status = prev && prev.status !== 'waiting' ? prev.status : pending.status;
+        set({ tools: { ...get().tools, [e.toolCall.id]: pendingToolState(e.sessionId, pending, status) } });
         return;
       }
       case 'rules.changed': {

@@ -26,7 +26,7 @@ export function cheapToCount(m: ChatMessage): boolean {
   return messageTextLength(m) <= BIG_MESSAGE_CHARS;
 }
 
-/** What counting uses of an open session (a SessionSnapshot of turn/snapshot.ts). */
+/** What counting uses of an open session (a SessionSnapshot of session/snapshot.ts). */
 interface CountedSnapshot {
   readonly history: StoredMessage[];
   /** history[0, counted) has token counts. */

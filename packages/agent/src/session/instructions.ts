@@ -32,7 +32,7 @@ function readCapped(file: string): { text: string; capped: boolean } {
 }
 
 /**
- * The nearest project instruction file, looked for at every model call: a stat per candidate,
+ * The nearest project instruction file, looked for once per turn (turn/view.ts): a stat per candidate,
  * the text read again only when its modification time or size changed.
  */
 export class ProjectInstructionsCache {

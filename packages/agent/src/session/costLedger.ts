@@ -1,4 +1,4 @@
-// A session's cost from its calls (turn/cost.ts sends it; SessionRuntime keeps a CostLedger).
+// A session's cost from its calls (turn/cost.ts sends it; Session keeps a CostLedger).
 import {
   EMPTY_USAGE_TOTALS,
   callCost,
@@ -67,7 +67,7 @@ export function costOf(
 }
 
 /**
- * A session's calls kept in memory (SessionRuntime.cost), so the cost event after each call needs
+ * A session's calls kept in memory (Session.cost), so the cost event after each call needs
  * no read: filled by the session's first cost event (usage.calls), then kept across turns, each
  * stored call added as the store groups it. Whatever else changes the figures drops it (linking summaries to a compaction,
  * a price edit, a deleted profile): the next event reads the store again.
