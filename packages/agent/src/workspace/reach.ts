@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { realpathSync, statSync, type BigIntStats } from 'node:fs';
 import path from 'node:path';
 import { AppError } from '@threadline/protocol';
 import { protectedReason, type ProtectedReason } from './protected';
@@ -152,18 +152,103 @@ export function within(p: string, dir: string, platform: NodeJS.Platform): boole
 }
 
 /** The credential places, each where it really leads and as written (the home folder resolved too). */
-function credentialPlaces(reach: Pick<Reach, 'home'>): string[] {
+function resolvePlaces(home: string, realHome: string, onStep?: (dir: string, next: string) => void): string[] {
   const out = new Set<string>();
   for (const rel of CREDENTIAL_PLACES) {
-    const typed = path.join(reach.home, rel);
-    out.add(typed);
+    out.add(path.join(home, rel));
     try {
-      out.add(resolveReal(typed, '/', reach.home));
+      out.add(resolveReal(path.join(realHome, rel), '/', home, onStep));
     } catch {
       // a link loop: the place as written still counts
     }
   }
   return [...out];
+}
+
+/**
+ * What a folder's entries were when the places were resolved: any entry added, removed, renamed
+ * or replaced (a new `~/.aws` symlink) changes its ctime, which no program can set back.
+ */
+function statOf(dir: string): BigIntStats | undefined | 'error' {
+  try {
+    return statSync(dir, { bigint: true, throwIfNoEntry: false });
+  } catch {
+    return 'error';
+  }
+}
+function stamp(st: ReturnType<typeof statOf>): string {
+  if (st === 'error') return '!';
+  return st ? `${st.dev}:${st.ino}:${st.mode}:${st.mtimeNs}:${st.ctimeNs}` : '-';
+}
+
+interface PlacesEntry {
+  realHome: string;
+  places: string[];
+  /** Every folder whose entries the resolution looked at (the walk to the home folder aside), stamped. */
+  dirs: Map<string, string>;
+}
+
+/**
+ * The resolved credential places per home folder, kept while nothing they were resolved through
+ * changed: resolving them walks ~120 paths (hundreds of lstat) at every check, while checking that
+ * none of the few folders they pass through changed is a stat each. The home folder itself is
+ * checked by its real path. A folder changed within `racyMs` of filling is not trusted (its
+ * timestamp may not move again for a change in the same clock tick): those places are resolved
+ * again at every check until it is older.
+ */
+export class CredentialPlaces {
+  private readonly entries = new Map<string, PlacesEntry>();
+  /** How many times the places were resolved (tests count it). */
+  resolutions = 0;
+
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly racyMs = 2000,
+  ) {}
+
+  of(home: string): string[] {
+    let realHome: string;
+    try {
+      realHome = realpathSync.native(home);
+    } catch {
+      return this.resolve(home, resolveReal(home, '/', home)); // no home folder: nothing to keep
+    }
+    const hit = this.entries.get(home);
+    if (hit && hit.realHome === realHome && [...hit.dirs].every(([dir, st]) => stamp(statOf(dir)) === st))
+      return hit.places;
+    this.entries.delete(home);
+    const started = BigInt(this.now() - this.racyMs) * 1_000_000n;
+    const seen = new Set<string>();
+    // The steps that walk down to the home folder are what realHome stands for.
+    const onStep = (dir: string, next: string): void => {
+      if (!within(realHome, next, 'linux')) seen.add(dir);
+    };
+    const places = this.resolve(home, realHome, onStep);
+    const dirs = new Map<string, string>();
+    for (const dir of seen) {
+      const st = statOf(dir);
+      if (st === 'error') return places; // not kept: resolved again at the next check
+      // A missing folder on the way (or a file): its parent's entries, stamped too, say when it appears.
+      if (!st?.isDirectory()) continue;
+      if (st.ctimeNs >= started || st.mtimeNs >= started) return places; // changed just now: not kept
+      dirs.set(dir, stamp(st));
+    }
+    if (this.entries.size >= 8) this.entries.clear();
+    this.entries.set(home, { realHome, places, dirs });
+    return places;
+  }
+
+  private resolve(home: string, realHome: string, onStep?: (dir: string, next: string) => void): string[] {
+    this.resolutions += 1;
+    return resolvePlaces(home, realHome, onStep);
+  }
+}
+
+/** The process's one cache of resolved credential places (every check goes through it). */
+export const credentialPlacesCache = new CredentialPlaces();
+
+function credentialPlaces(reach: Pick<Reach, 'home'>): string[] {
+  return credentialPlacesCache.of(reach.home);
 }
 
 function credentialReason(p: string, reach: Reach, places: readonly string[]): CredentialReason | null {

@@ -21,7 +21,13 @@ function segments(p: string): string[] {
  * the link target's parent). Components that do not exist yet are kept as written.
  * `base` is the folder a relative path is taken from; it should itself be resolved.
  */
-export function resolveReal(input: string, base: string, home: string): string {
+export function resolveReal(
+  input: string,
+  base: string,
+  home: string,
+  /** Told of each folder whose entry `next` is looked at (workspace/reach.ts keeps a cache by them). */
+  onStep?: (dir: string, next: string) => void,
+): string {
   const expanded = expandHome(input, home);
   // Not path.join: it would apply `..` to the text before the links are followed.
   const abs = path.isAbsolute(expanded) ? expanded : `${base}${path.sep}${expanded}`;
@@ -36,11 +42,13 @@ export function resolveReal(input: string, base: string, home: string): string {
       continue;
     }
     const next = path.join(cur, seg);
+    onStep?.(cur, next);
     let isLink = false;
     try {
-      isLink = lstatSync(next).isSymbolicLink();
+      // A missing component (most credential places) is no exception: kept as written.
+      isLink = lstatSync(next, { throwIfNoEntry: false })?.isSymbolicLink() ?? false;
     } catch {
-      // does not exist (yet): kept as written
+      // not a folder on the way (ENOTDIR) or not readable: kept as written
     }
     if (!isLink) {
       cur = next;
