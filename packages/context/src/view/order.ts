@@ -28,6 +28,27 @@ export interface OrderedMessage {
 }
 
 /**
+ * The ids of `history` that an active compaction hides. A long session's compactions hide
+ * thousands of ids while the view's history is its last few dozen messages (a step's view): then
+ * only the history's own ids are kept, not a set of every hidden id built at every step.
+ */
+function hiddenOf(
+  history: readonly StoredMessage[],
+  compactions: readonly CompactionRecord[],
+  hiddenCount: number,
+): ReadonlySet<string> {
+  const hidden = new Set<string>();
+  if (hiddenCount <= history.length) {
+    for (const c of compactions) if (c.active) for (const id of c.hiddenIds) hidden.add(id);
+    return hidden;
+  }
+  const ids = new Set<string>();
+  for (const m of history) ids.add(m.id);
+  for (const c of compactions) if (c.active) for (const id of c.hiddenIds) if (ids.has(id)) hidden.add(id);
+  return hidden;
+}
+
+/**
  * The history messages the agent sees, in view order (before system prompt, memory block and
  * normalization): agent-visible, not hidden by an active compaction, and — for inserted
  * messages — belonging to an active compaction.
@@ -36,14 +57,15 @@ export function orderAgentMessages(
   history: readonly StoredMessage[],
   compactions: readonly CompactionRecord[] = [],
 ): OrderedMessage[] {
-  const hidden = new Set<string>();
   const activeIndex = new Map<string, number>();
   let i = 0;
+  let hiddenCount = 0;
   for (const c of compactions) {
     if (!c.active) continue;
     activeIndex.set(c.id, i++);
-    for (const id of c.hiddenIds) hidden.add(id);
+    hiddenCount += c.hiddenIds.length;
   }
+  const hidden = hiddenOf(history, compactions, hiddenCount);
   const out: OrderedMessage[] = [];
   for (const msg of history) {
     if (!msg.visibility.agent || hidden.has(msg.id)) continue;

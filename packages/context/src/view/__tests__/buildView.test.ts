@@ -86,6 +86,15 @@ describe('buildView', () => {
     expect(v.breakdown.summaries).toBeGreaterThan(0);
   });
 
+  it('a short history under compactions that hid more ids than it has: only what they hid of it goes', () => {
+    const tail = [all[1]!, all[4]!, all[6]!];
+    const many = Array.from({ length: 50 }, (_, k) => `old${k}`);
+    const c = record({ id: 'cmp1', hiddenIds: [...many, 'm4'] });
+    const undone = record({ id: 'cmp0', hiddenIds: [...many, 'm1'], active: false, undoneAt: 5 });
+    const v = buildView({ history: tail, compactions: [undone, c], model: 'gpt-4o' });
+    expect(v.entries.map((e) => e.id)).toEqual(['m1', 'm6']);
+  });
+
   it('an inactive (undone) compaction hides nothing and its inserts disappear', () => {
     const c = record({ id: 'cmp1', hiddenIds: ['m1', 'm2', 'm3', 'm4'], active: false, undoneAt: 5 });
     const v = buildView({ history: all, compactions: [c], model: 'gpt-4o' });
