@@ -6,6 +6,7 @@ import type { CallUsage, StreamChatResult } from '../provider/types';
 import { compactIfDue } from './compactIfDue';
 import { recoverFromContextError } from './recovery';
 import type { Turn } from './turn';
+import type { SessionWork } from './sessionWork';
 import { observeProviderUsage, tokenBudget } from './budget';
 import { emitUsage } from './usage';
 import { buildSessionView, type SessionView } from './view';
@@ -145,6 +146,6 @@ function undoRecovered(turn: Turn, ids: readonly string[]): void {
 }
 
 /** A fresh view after the store changed, for the usage event at the end of a step. */
-export function refreshUsage(turn: Turn): void {
-  emitUsage(turn, buildSessionView(turn));
+export function refreshUsage(work: SessionWork): void {
+  emitUsage(work, buildSessionView(work));
 }
