@@ -131,7 +131,7 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
       now,
       opts.snapshots,
       (sessionId) => emit({ type: 'memory.updated', sessionId }),
-      (sessionId, row) => runtimes.rowChanged(sessionId, row),
+      runtimes,
     ),
     // The built-in (or a test's) tools are the base every session's registry extends.
     toolsFor: (sessionId) => mcp.registry(registry.list(), sessionId),

@@ -11,7 +11,7 @@ import { sessionFolder } from '../workspace/sessionFolder';
 import type { TurnDeps } from './deps';
 import type { HelperScope } from './helperScope';
 import type { Session } from '../session/session';
-import type { SessionSnapshot } from '../session/snapshot';
+import type { SessionSnapshot } from '../session/history';
 
 export interface SessionWorkInit {
   deps: TurnDeps;

@@ -16,7 +16,7 @@ import type {
   Settings,
   StoredMessage,
 } from '@threadline/protocol';
-import type { SessionSnapshot } from '../session/snapshot';
+import type { SessionSnapshot } from '../session/history';
 import { countNewMessages } from '../session/counting';
 import { commandsSentence } from '../sandbox/service';
 import { instructionsSection } from '../session/instructions';
