@@ -68,24 +68,24 @@ export function memoryBlockFor(snap: SessionSnapshot): string | null {
  * this process's. A folder that no longer passes the checks is named as stored; the next tool
  * call says why it cannot be used.
  */
-function promptFolder(work: SessionWork): string {
-  const place = work.folder();
+function promptFolder(turn: SessionWork): string {
+  const place = turn.folder();
   if ('folder' in place) return place.folder;
-  return work.session.workingFolder !== '' ? work.session.workingFolder : work.deps.workspace.cwd;
+  return turn.session.workingFolder !== '' ? turn.session.workingFolder : turn.deps.workspace.cwd;
 }
 
 /** Everything in force for the session; never throws (an unusable folder has no project file). */
-export function instructionsOf(work: SessionWork): SessionInstructions {
-  const place = work.folder();
+export function instructionsOf(turn: SessionWork): SessionInstructions {
+  const place = turn.folder();
   let project: ProjectInstructions | null = null;
   if ('folder' in place) {
     try {
-      project = work.deps.instructions.find(place.folder, reachBase(work.deps.workspace));
+      project = turn.deps.instructions.find(place.folder, reachBase(turn.deps.workspace));
     } catch {
       project = null;
     }
   }
-  return { project, custom: work.settings.agent.customInstructions, session: work.sessionPrompt() };
+  return { project, custom: turn.settings.agent.customInstructions, session: turn.sessionPrompt() };
 }
 
 /**
@@ -93,33 +93,33 @@ export function instructionsOf(work: SessionWork): SessionInstructions {
  * normalize → count. Built once per change of the snapshot: a second call with nothing new (the
  * auto trigger, the usage event, context.usage) gets the same view.
  */
-export function buildSessionView(work: SessionWork): SessionView {
-  const { deps, settings, profile } = work;
-  const snap = work.snapshot();
+export function buildSessionView(turn: SessionWork): SessionView {
+  const { deps, settings, profile } = turn;
+  const snap = turn.snapshot();
   snap.model = profile.model;
   // Counts the messages the store has no count for yet, once, and stores them: a
   // reopened session recounts nothing; a large message shows an estimate until counted (session/counting.ts).
   countNewMessages(deps.store, snap, profile.model);
   // A helper reads its parent's facts (read-only, as they were when it started), never its own.
-  const memoryBlock = work.helper ? work.helper.memoryBlock : usesMemoryBlock(settings) ? memoryBlockFor(snap) : null;
+  const memoryBlock = turn.helper ? turn.helper.memoryBlock : usesMemoryBlock(settings) ? memoryBlockFor(snap) : null;
   const commands = commandsSentence(settings.approvalPolicy, deps.sandbox?.current() ?? null, () =>
-    work.sandboxNetwork(),
+    turn.sandboxNetwork(),
   );
   const base = systemPrompt({
-    folder: promptFolder(work),
+    folder: promptFolder(turn),
     platform: deps.workspace.platform,
     startedAt: snap.history[0]?.createdAt ?? deps.now(),
     commands,
   });
   // A helper is told what it is; a chat turn, which helper roles the user defined.
-  const extra = work.helper ? work.helper.prompt : helperRolesSection(settings);
+  const extra = turn.helper ? turn.helper.prompt : helperRolesSection(settings);
   const prompt = extra === null ? base : `${base}\n${extra}`;
   // The user's and the project's instructions: read once per turn, and again once they may have
   // changed (the cached prefix holds between their edits).
-  const instructions = instructionsPart(work);
+  const instructions = instructionsPart(turn);
   // The project's memory last: accepted facts from earlier sessions in this folder, fixed for the
   // turn (turn/project.ts), never compacted (it is not history).
-  const project = projectBlockOf(work);
+  const project = projectBlockOf(turn);
   const system = [prompt, instructions.text, project].filter((p): p is string => p !== null).join('\n\n');
   const key = `${profile.model}\u0000${system}\u0000${memoryBlock ?? '\u0001'}`;
   let cached = snap.cachedView;
@@ -144,7 +144,7 @@ export function buildSessionView(work: SessionWork): SessionView {
     memoryBlock,
     systemPrompt: system,
     instructionsTokens: instructions.tokens,
-    projectTokens: projectTokens(work, project),
+    projectTokens: projectTokens(turn, project),
   };
 }
 
@@ -163,24 +163,24 @@ const readProject = new WeakMap<SessionWork, { text: string | null; model: strin
  * session's own instructions changed (a route bumped its small rows), when a tool that may write
  * ran (it may have written an instruction file), or for another model.
  */
-function instructionsPart(work: SessionWork): { text: string | null; tokens: number } {
-  const key = `${work.runtime.rowsVersion}\u0000${work.folderWrites}\u0000${work.profile.model}`;
-  let read = readInstructions.get(work);
+function instructionsPart(turn: SessionWork): { text: string | null; tokens: number } {
+  const key = `${turn.runtime.rowsVersion}\u0000${turn.folderWrites}\u0000${turn.profile.model}`;
+  let read = readInstructions.get(turn);
   if (read?.key !== key) {
-    const text = instructionsSection(instructionsOf(work));
-    read = { key, text, tokens: partTokens(text, work.profile.model) };
-    readInstructions.set(work, read);
+    const text = instructionsSection(instructionsOf(turn));
+    read = { key, text, tokens: partTokens(text, turn.profile.model) };
+    readInstructions.set(turn, read);
   }
   return read;
 }
 
 /** The project memory block's tokens: the block is fixed for the turn, counted once per model. */
-function projectTokens(work: SessionWork, text: string | null): number {
-  const model = work.profile.model;
-  let read = readProject.get(work);
+function projectTokens(turn: SessionWork, text: string | null): number {
+  const model = turn.profile.model;
+  let read = readProject.get(turn);
   if (read?.text !== text || read.model !== model) {
     read = { text, model, tokens: partTokens(text, model) };
-    readProject.set(work, read);
+    readProject.set(turn, read);
   }
   return read.tokens;
 }
@@ -191,15 +191,15 @@ function projectTokens(work: SessionWork, text: string | null): number {
  * hidden ones out, the memory block rebuilt from the facts as it is after every compaction). A
  * divider's "after" and a preview's are this figure, so they say what the meter will say.
  */
-export function viewTokensAfter(work: SessionWork, sv: SessionView, plan: CompactResult): number {
-  const snap = work.snapshot();
-  const record = toCompactionRecord(plan, { sessionId: work.sessionId, createdAt: 0 });
+export function viewTokensAfter(turn: SessionWork, sv: SessionView, plan: CompactResult): number {
+  const snap = turn.snapshot();
+  const record = toCompactionRecord(plan, { sessionId: turn.sessionId, createdAt: 0 });
   const view = buildView({
     history: [...sv.inView, ...plan.inserted],
     compactions: [...sv.compactions, record],
     memoryBlock: sv.memoryBlock === null ? null : buildMemoryBlock(snap.facts),
     systemPrompt: sv.systemPrompt,
-    model: work.profile.model,
+    model: turn.profile.model,
   });
   return view.tokens;
 }
