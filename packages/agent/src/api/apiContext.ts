@@ -21,7 +21,7 @@ export const defaultProviderFactory: ProviderFactory = (profile, apiKey) => crea
 
 export interface ApiContext {
   deps: TurnDeps;
-  runtimes: Sessions;
+  sessions: Sessions;
   providerFactory: ProviderFactory;
 }
 

@@ -25,7 +25,7 @@ type CompactionRoutes = Pick<
 export function compactionRoutes(ctx: ApiContext): CompactionRoutes {
   const { store } = ctx.deps;
   const notBusy = (sessionId: string): void => {
-    if (ctx.runtimes.get(sessionId).busy)
+    if (ctx.sessions.get(sessionId).busy)
       throw new AppError('busy', 'A turn is running in this session; compact after it ends.');
   };
   return {

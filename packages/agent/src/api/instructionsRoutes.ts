@@ -15,7 +15,7 @@ export function instructionsRoutes(ctx: ApiContext): InstructionsRoutes {
       requireSession(ctx, sessionId);
       // Read by the next model call (a running turn's next step too): nothing else to update.
       ctx.deps.store.sessions.setSystemPrompt(sessionId, systemPrompt);
-      ctx.runtimes.get(sessionId).rowsChanged();
+      ctx.sessions.get(sessionId).rowsChanged();
       return instructionsOf(sessionWork(ctx, sessionId, new AbortController().signal));
     },
   };

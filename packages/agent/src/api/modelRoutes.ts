@@ -53,7 +53,7 @@ export function modelRoutes(ctx: ApiContext): ModelRoutes {
       const sessions = store.providers.delete(id);
       models.delete(id);
       // Its own prices went with it: the sessions that used it are priced again.
-      ctx.runtimes.pricesChanged();
+      ctx.sessions.pricesChanged();
       for (const s of using) {
         emitSession(ctx, s.id);
         emitUsageNow(ctx, s.id);

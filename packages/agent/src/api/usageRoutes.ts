@@ -31,7 +31,7 @@ export function usageRoutes(ctx: ApiContext): UsageRoutes {
     'usage.prices.set': async ({ profileId, model, price }) => {
       if (!store.providers.get(profileId)) throw notFound('provider profile', profileId);
       store.usage.setPrice(profileId, model, price);
-      ctx.runtimes.pricesChanged();
+      ctx.sessions.pricesChanged();
       return prices(profileId);
     },
     'usage.resendEstimate': async ({ sessionId }) => {

@@ -229,7 +229,7 @@ export function compactInput(
  */
 function progress(req: CompactionRequest, step: string, engineTokens: number, ratio: number): void {
   const tokens = Math.round(engineTokens * ratio);
-  const index = req.deps.runtime(req.sessionId).compactionStep(step, tokens);
+  const index = req.deps.sessionState(req.sessionId).compactionStep(step, tokens);
   req.deps.emit({ type: 'compaction.progress', sessionId: req.sessionId, step, index, tokens });
 }
 
@@ -263,7 +263,7 @@ export async function runCompaction(work: SessionWork, opts: CompactionOptions):
   const { deps, sessionId, settings, signal } = work;
   const { trigger } = opts;
   const strategy = settings.compaction.strategy;
-  const rt = work.runtime;
+  const rt = work.state;
   const running = { trigger, strategy, instructions: opts.instructions, percent: opts.percent ?? null };
   rt.compactionStarted(running);
   let announced = false;
@@ -360,11 +360,11 @@ function ended(
   announced = true,
 ): CompactionOutcome {
   const { deps, sessionId } = work;
-  work.runtime.compactionEnded();
+  work.state.compactionEnded();
   if (outcome.ok && outcome.record && summaryCalls.length > 0) {
     deps.store.usage.linkCompaction(summaryCalls, outcome.record.id);
     // The summaries moved to the compaction's figures: read again.
-    work.runtime.costChanged();
+    work.state.costChanged();
     emitCost(deps, sessionId);
   }
   if (outcome.ok && outcome.record) deps.emit({ type: 'compaction.finished', sessionId, compaction: outcome.record });

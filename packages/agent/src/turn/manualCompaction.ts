@@ -21,7 +21,7 @@ export async function compactOnRequest(work: SessionWork, instructions: string |
   const outcome = await runCompaction(work, { trigger: 'manual', instructions, targetTokens: null });
   if (outcome.ok) {
     // Compaction works again: a paused auto compaction resumes (the user's way to unpause it).
-    work.runtime.compactionWorks();
+    work.state.compactionWorks();
   }
   return outcome;
 }

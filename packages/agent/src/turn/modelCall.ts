@@ -37,7 +37,7 @@ async function streamReply(
   sink: { content: string },
 ): Promise<StreamChatResult> {
   const { deps, sessionId } = turn;
-  const rt = turn.runtime;
+  const rt = turn.state;
   return turn.client.streamChat({
     messages: sv.view.messages,
     tools: turn.tools().specs(),
@@ -102,7 +102,7 @@ export async function callModel(turn: Turn): Promise<ModelReply> {
       };
     const sink = { content: '' };
     // A retried call streams its text from the start again.
-    turn.runtime.streamRestarted();
+    turn.state.streamRestarted();
     try {
       const res = await streamReply(turn, sv, id, sink);
       const usage = res.usage ?? null;

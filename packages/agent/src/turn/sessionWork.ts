@@ -44,7 +44,7 @@ export class SessionWork {
   readonly client: ProviderClient;
   readonly signal: AbortSignal;
   /** The open session this work is on (session/session.ts). */
-  readonly runtime: Session;
+  readonly state: Session;
   /** Set in a helper's turn (helpers/helperTurn.ts): its prompt, memory and boundary; null elsewhere. */
   readonly helper: HelperScope | null = null;
   /**
@@ -68,8 +68,8 @@ export class SessionWork {
     this.profile = init.profile;
     this.client = init.client;
     this.signal = init.signal;
-    this.runtime = init.deps.runtime(this.sessionId);
-    this.rowsRead = this.runtime.rowsVersion;
+    this.state = init.deps.sessionState(this.sessionId);
+    this.rowsRead = this.state.rowsVersion;
   }
 
   /** How many times a tool that may write ran in this work (none outside a chat turn). */
@@ -79,8 +79,8 @@ export class SessionWork {
 
   /** A route wrote one of the session's small rows meanwhile: they are read again. */
   private fresh(): void {
-    if (this.rowsRead === this.runtime.rowsVersion) return;
-    this.rowsRead = this.runtime.rowsVersion;
+    if (this.rowsRead === this.state.rowsVersion) return;
+    this.rowsRead = this.state.rowsVersion;
     this.small = this.deps.store.turns.rows(this.sessionId);
   }
 

@@ -89,13 +89,13 @@ export class Turn extends SessionWork {
  * While the session's work runs, the row sent is kept for the update that ends it.
  */
 export function emitSession(
-  deps: Pick<TurnDeps, 'store' | 'emit' | 'workspace' | 'runtime'>,
+  deps: Pick<TurnDeps, 'store' | 'emit' | 'workspace' | 'sessionState'>,
   sessionId: string,
   settings: Settings,
   row?: SessionSummary,
 ): void {
   const session = row ?? deps.store.sessions.get(sessionId);
-  const rt = deps.runtime(sessionId);
+  const rt = deps.sessionState(sessionId);
   rt.rowShown(session ?? null);
   deps.emit({
     type: 'session.updated',

@@ -14,7 +14,7 @@ export function computeUsage(
   budget: TokenBudget = tokenBudget(work.deps, work.sessionId, work.profile),
 ): ContextUsage {
   const { settings, profile } = work;
-  const rt = work.runtime;
+  const rt = work.state;
   // The window in effect: the profile's, or the smaller one the provider stated (turn/budget.ts).
   const window = effectiveWindow(profile);
   const total = budget.providerTokens(sv.view.tokens);

@@ -164,7 +164,7 @@ const readProject = new WeakMap<SessionWork, { text: string | null; model: strin
  * ran (it may have written an instruction file), or for another model.
  */
 function instructionsPart(turn: SessionWork): { text: string | null; tokens: number } {
-  const key = `${turn.runtime.rowsVersion}\u0000${turn.folderWrites}\u0000${turn.profile.model}`;
+  const key = `${turn.state.rowsVersion}\u0000${turn.folderWrites}\u0000${turn.profile.model}`;
   let read = readInstructions.get(turn);
   if (read?.key !== key) {
     const text = instructionsSection(instructionsOf(turn));
