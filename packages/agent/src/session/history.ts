@@ -45,4 +45,6 @@ export interface SessionSnapshot {
   /** The view last built from this version (turn/view.ts), with what else it was built from. */
   cachedView: { version: number; key: string; view: View; systemPrompt: string; memoryBlock: string | null } | null;
   lastUsed: number;
+  /** Its last use, counted over every session's: the least recently used is dropped first. */
+  use: number;
 }

@@ -44,7 +44,6 @@ export class Session {
   private _snapshot: SessionSnapshot | null = null;
   /** How many turns hold the snapshot: trusted without the leaf check, never dropped meanwhile. */
   private holds = 0;
-  private _lastUse = 0;
 
   /** Whether its work (a turn, a manual compaction) runs. */
   get busy(): boolean {
@@ -324,21 +323,12 @@ export class Session {
     return this.holds > 0;
   }
 
-  /** When the snapshot was last asked for, in uses of any session's: the least recently used is dropped first. */
-  get lastUse(): number {
-    return this._lastUse;
-  }
-
   snapshotLoaded(snapshot: SessionSnapshot): void {
     this._snapshot = snapshot;
   }
 
   snapshotDropped(): void {
     this._snapshot = null;
-  }
-
-  snapshotUsed(use: number): void {
-    this._lastUse = use;
   }
 
   /** A turn takes its hold on the snapshot (SessionSnapshots.hold). */
@@ -364,9 +354,9 @@ export class Sessions {
     return session;
   }
 
-  /** The session's state when it is open, without opening it. */
-  find(sessionId: string): Session | undefined {
-    return this.map.get(sessionId);
+  /** The open sessions by id, read only (a lookup that opens none). */
+  get open(): ReadonlyMap<string, Session> {
+    return this.map;
   }
 
   /** A write changed the session's row (SessionSnapshots): kept while its work runs. */

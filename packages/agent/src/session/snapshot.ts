@@ -55,7 +55,7 @@ export class SessionSnapshots {
   private readonly max: number;
   private readonly idleMs: number;
   private timer: NodeJS.Timeout | null = null;
-  /** Counts uses: a session's last use orders the least recently used first. */
+  /** Counts uses: a snapshot's last use orders the least recently used first. */
   private uses = 0;
 
   constructor(
@@ -80,15 +80,15 @@ export class SessionSnapshots {
    * just read it (turns.load) or written it (the message it just stored), so it is not read again.
    */
   get(sessionId: string, leafId?: string | null): SessionSnapshot {
-    const session = this.sessions.get(sessionId);
+    const session = this.sessions.open.get(sessionId) ?? this.sessions.get(sessionId);
     let snap = session.snapshot ?? undefined;
     // One indexed row: a write that bypassed this module (a test, a tool on the database) moved
     // the leaf, and the snapshot is read again rather than trusted. A held session's writes all go
     // through here (its turn checked the leaf when it took the hold).
     if (snap && !session.held && snap.leafId !== (leafId === undefined ? this.store.messages.leaf(sessionId) : leafId))
       snap = undefined;
-    session.snapshotUsed((this.uses += 1));
     if (!snap) snap = this.load(sessionId);
+    else snap.use = this.uses += 1;
     snap.lastUsed = this.now();
     return snap;
   }
@@ -104,7 +104,7 @@ export class SessionSnapshots {
   }
 
   release(sessionId: string): void {
-    this.sessions.find(sessionId)?.release();
+    this.sessions.open.get(sessionId)?.release();
   }
 
   /** Loaded or not: for tests and the idle sweep. */
@@ -113,12 +113,12 @@ export class SessionSnapshots {
   }
 
   drop(sessionId: string): void {
-    this.sessions.find(sessionId)?.snapshotDropped();
+    this.sessions.open.get(sessionId)?.snapshotDropped();
   }
 
   /** The session's snapshot when it is loaded, without loading it. */
   private loaded(sessionId: string): SessionSnapshot | undefined {
-    return this.sessions.find(sessionId)?.snapshot ?? undefined;
+    return this.sessions.open.get(sessionId)?.snapshot ?? undefined;
   }
 
   /** What the store's memory statements need of the branch, from memory (see BranchHint). */
@@ -174,13 +174,14 @@ export class SessionSnapshots {
       version: 0,
       cachedView: null,
       lastUsed: this.now(),
+      use: (this.uses += 1),
     };
     this.sessions.get(sessionId).snapshotLoaded(snap);
     // Least recently used first; a held one stays (its turn keeps writing to it).
     const loaded = this.sessions
       .all()
       .filter((x) => x.snapshot !== null)
-      .sort((a, b) => a.lastUse - b.lastUse);
+      .sort((a, b) => a.snapshot!.use - b.snapshot!.use);
     let open = loaded.length;
     for (const session of loaded) {
       if (open <= this.max) break;
