@@ -65,9 +65,9 @@ export class SessionSnapshots {
     /** Told of every change of a session's memory: a write, or another branch shown (`memory.updated`). */
     private readonly memoryChanged: (sessionId: string) => void = () => undefined,
     /**
-     * Told of every write here that changes the session's row: with the row when the store
-     * answered it (a step, turns.commit), else null (it must be read to be known).
-     * (Sessions.rowChanged). The registry whose sessions hold the snapshots.
+     * The registry whose sessions hold the snapshots; told of every write here that changes a
+     * session's row (Sessions.rowChanged): with the row when the store answered it (a step,
+     * turns.commit), else null (it must be read to be known).
      */
     private readonly sessions: Sessions = new Sessions(),
   ) {
