@@ -74,7 +74,7 @@ test('Settings in plain words: no CFPM or gate, and the sandbox text says what i
       expect(text, `${lang} ${tab}`).not.toMatch(/CFPM|\bgate\b|闸门/i);
       if (tab === 'general') {
         expect(text).toContain('$TMPDIR');
-        expect(text).toContain(lang === 'en' ? '/tmp is read-only' : '/tmp 为只读');
+        expect(text).toContain(lang === 'en' ? 'home hidden except toolchains' : '主文件夹被隐藏，只有工具链可读');
       } else expect(text).toContain(lang === 'en' ? 'Memory snapshot' : '记忆快照');
       await app.shot(`words-settings-${tab}`, lang, theme);
       await app.closeSettings();
