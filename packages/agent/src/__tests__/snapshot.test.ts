@@ -6,6 +6,7 @@ import * as context from '@threadline/context';
 import type { FakeReply } from '@threadline/fake-llm';
 import { openStore, type Store } from '@threadline/store';
 import { SessionSnapshots } from '../session/snapshot';
+import { Sessions } from '../session/session';
 import { lastIsTool, startHarness, type Harness } from './harness';
 
 // The real engine, with its view builder counted.
@@ -194,6 +195,26 @@ describe('SessionSnapshots', () => {
     expect([snaps.has(a), snaps.has(b)]).toEqual([false, true]);
     snaps.dispose();
     expect(snaps.has(b)).toBe(false);
+  });
+
+  it('is held by its session in the one registry of sessions: loaded, held, dropped and deleted there', () => {
+    open();
+    const sessions = new Sessions();
+    const snaps = new SessionSnapshots(store, () => 0, { max: 1 }, undefined, sessions);
+    const [a, b] = ['a', 'b'].map((t) => store.sessions.create(t).id) as [string, string];
+    const snap = snaps.hold(a);
+    expect(sessions.get(a).snapshot).toBe(snap);
+    expect(sessions.get(a).held).toBe(true);
+    // Over the limit, but a held one stays; released, it is the least recently used and goes.
+    snaps.get(b);
+    expect(sessions.get(a).snapshot).toBe(snap);
+    snaps.release(a);
+    snaps.get(b);
+    snaps.get(a);
+    expect([sessions.get(a).snapshot !== null, sessions.get(b).snapshot]).toEqual([true, null]);
+    sessions.delete(a);
+    expect(snaps.has(a)).toBe(false);
+    snaps.dispose();
   });
 
   it('appends in place without full outputs; an append with a parent (an edit) drops it', () => {

@@ -9,7 +9,8 @@ import type { TurnRows } from '@threadline/store';
 import { createProviderClient, type ProviderClient } from '../provider/client';
 import type { TurnDeps } from '../turn/deps';
 import { profileForModel } from '../turn/budget';
-import { Turn, emitSession as emitSessionOf } from '../turn/turn';
+import { emitSession as emitSessionOf } from '../turn/turn';
+import { SessionWork } from '../turn/sessionWork';
 import type { Sessions } from '../session/session';
 
 /** Builds the client of a profile (tests pass their own options, e.g. no retry sleeps). */
@@ -20,7 +21,7 @@ export const defaultProviderFactory: ProviderFactory = (profile, apiKey) => crea
 
 export interface ApiContext {
   deps: TurnDeps;
-  runtimes: Sessions;
+  sessions: Sessions;
   providerFactory: ProviderFactory;
 }
 
@@ -76,15 +77,23 @@ export function currentSettings(ctx: ApiContext): Settings {
 }
 
 /**
- * A turn for work outside a chat message (manual compaction, preview, usage): its own abort signal.
- * The client is built on its first call only, so the meter and the preview never decrypt the API
- * key (a locked keychain must not break them) and work with no provider.
+ * Work on a session outside a chat turn (manual compaction, preview, the meter, instructions.get,
+ * a model switch): the Session with the row, settings and profile read now, and its own abort
+ * signal (turn/sessionWork.ts). The client is built on its first call only, so the meter and the
+ * preview never decrypt the API key (a locked keychain must not break them) and work with no provider.
  */
-export function scopeFor(ctx: ApiContext, sessionId: string, signal: AbortSignal): Turn {
+export function sessionWork(ctx: ApiContext, sessionId: string, signal: AbortSignal): SessionWork {
   const rows = loadTurnRows(ctx, sessionId, { secret: false });
   const profile = sessionProfile(rows) ?? FALLBACK_PROFILE;
   const client = profile === FALLBACK_PROFILE ? unavailableClient() : lazyClient(ctx, profile);
-  return new Turn({ deps: ctx.deps, rows, settings: rows.settings ?? DEFAULT_SETTINGS, profile, client, signal });
+  return new SessionWork({
+    deps: ctx.deps,
+    rows,
+    settings: rows.settings ?? DEFAULT_SETTINGS,
+    profile,
+    client,
+    signal,
+  });
 }
 
 function lazyClient(ctx: ApiContext, profile: ProviderProfile): ProviderClient {

@@ -23,7 +23,7 @@ export function activeBranch(deps: Pick<TurnDeps, 'store' | 'sessions'>, session
 
 function requireIdle(ctx: ApiContext, sessionId: string): void {
   requireSession(ctx, sessionId);
-  if (ctx.runtimes.get(sessionId).busy)
+  if (ctx.sessions.get(sessionId).busy)
     throw new AppError('busy', 'A turn is already running in this session; wait for it or cancel it.');
 }
 

@@ -20,7 +20,7 @@ export function chatRoutes(ctx: ApiContext): ChatRoutes {
   return {
     'chat.send': async ({ sessionId, text, attachments }) => {
       // (A session that does not exist is never busy: startTurn says it is not found.)
-      if (ctx.runtimes.busy(sessionId) || appending.has(sessionId))
+      if (ctx.sessions.busy(sessionId) || appending.has(sessionId))
         throw new AppError('busy', 'A turn is already running in this session; wait for it or cancel it.');
       // The turn, once: what all its steps read (turn/turn.ts), in one read of the store.
       const abort = new AbortController();
@@ -47,13 +47,13 @@ export function chatRoutes(ctx: ApiContext): ChatRoutes {
     // A renderer that (re)loads mid-turn learns here what history cannot tell yet.
     'chat.state': async ({ sessionId }) => {
       requireSession(ctx, sessionId);
-      return ctx.runtimes.get(sessionId).state();
+      return ctx.sessions.get(sessionId).state();
     },
 
     // Stops a turn or a manual compaction (compaction.run keeps its controller here too).
     'chat.cancel': async ({ sessionId }) => {
       requireSession(ctx, sessionId);
-      const rt = ctx.runtimes.get(sessionId);
+      const rt = ctx.sessions.get(sessionId);
       if (!rt.busy || !rt.stop()) return { cancelled: false };
       await rt.running;
       return { cancelled: true };
@@ -61,7 +61,7 @@ export function chatRoutes(ctx: ApiContext): ChatRoutes {
 
     'chat.approve': async ({ sessionId, toolCallId, decision, remember, useOriginal, reason }) => {
       requireSession(ctx, sessionId);
-      const rt = ctx.runtimes.get(sessionId);
+      const rt = ctx.sessions.get(sessionId);
       if (!rt.waitsForApproval(toolCallId))
         throw new AppError('not_found', `No tool call ${toolCallId} is waiting for approval.`);
       // "Allow … / Deny … in this session, folder, everywhere": rules made from the call decide
@@ -81,13 +81,13 @@ export function chatRoutes(ctx: ApiContext): ChatRoutes {
  * unless the user renamed the session meanwhile. Off the turn: the session is not busy while it
  * runs; a failure keeps the first-message title, silently (it is a nicety, not the user's work).
  */
-function titleSession(ctx: ApiContext, turn: Pick<Turn, 'sessionId' | 'profile' | 'client' | 'runtime'>): void {
+function titleSession(ctx: ApiContext, turn: Pick<Turn, 'sessionId' | 'profile' | 'client' | 'state'>): void {
   const { sessionId, profile, client } = turn;
-  if (turn.runtime.background) return;
+  if (turn.state.background) return;
   const exchange = firstExchange(ctx.deps.sessions.get(sessionId).history);
   const row = exchange ? ctx.deps.store.sessions.get(sessionId) : null;
   if (!row || !exchange || !isAutoTitle(row.title, exchange.user)) return;
-  turn.runtime.runInBackground(async (signal) => {
+  turn.state.runInBackground(async (signal) => {
     try {
       const title = await askTitle(client, exchange, signal, (usage) => {
         // The title request's tokens are the user's spending too (turn/cost.ts).

@@ -23,7 +23,7 @@ export function checkpointRoutes(ctx: ApiContext, svc: CheckpointService): Check
   const change = async (checkpointId: string, to: 'before' | 'after', force: boolean) => {
     const c = svc.get(checkpointId);
     requireSession(ctx, c.sessionId);
-    if (ctx.runtimes.get(c.sessionId).busy)
+    if (ctx.sessions.get(c.sessionId).busy)
       throw new AppError('busy', 'A turn is running in this session; undo or redo its changes after it ends.');
     return runSessionWork(ctx, c.sessionId, async () => {
       const out = await svc.apply(checkpointId, to, force);

@@ -8,7 +8,7 @@ import { tokenBudget } from '../turn/budget';
 import { computeUsage } from '../turn/usage';
 import { buildSessionView } from '../turn/view';
 import { refreshUsage } from '../turn/modelCall';
-import { requireSession, scopeFor, type ApiContext } from './apiContext';
+import { requireSession, sessionWork, type ApiContext } from './apiContext';
 import { runSessionWork } from './runSessionWork';
 
 type CompactionRoutes = Pick<
@@ -25,7 +25,7 @@ type CompactionRoutes = Pick<
 export function compactionRoutes(ctx: ApiContext): CompactionRoutes {
   const { store } = ctx.deps;
   const notBusy = (sessionId: string): void => {
-    if (ctx.runtimes.get(sessionId).busy)
+    if (ctx.sessions.get(sessionId).busy)
       throw new AppError('busy', 'A turn is running in this session; compact after it ends.');
   };
   return {
@@ -35,12 +35,12 @@ export function compactionRoutes(ctx: ApiContext): CompactionRoutes {
       // Like a turn: chat.cancel aborts it, sessions.delete and dispose wait for it, and every
       // renderer sees the session busy while the summary runs.
       const outcome = await runSessionWork(ctx, sessionId, async (signal) => {
-        const turn = scopeFor(ctx, sessionId, signal);
+        const work = sessionWork(ctx, sessionId, signal);
         try {
-          return await compactOnRequest(turn, instructions?.trim() || null);
+          return await compactOnRequest(work, instructions?.trim() || null);
         } finally {
           try {
-            refreshUsage(turn);
+            refreshUsage(work);
           } catch {
             // The session may have been deleted meanwhile.
           }
@@ -51,15 +51,15 @@ export function compactionRoutes(ctx: ApiContext): CompactionRoutes {
     'compaction.preview': async ({ sessionId }) => {
       requireSession(ctx, sessionId);
       // A dry run: no model call (the engine stands in for the summary) and no history writes.
-      const turn = scopeFor(ctx, sessionId, new AbortController().signal);
-      const plan = await planCompaction(turn, {
+      const work = sessionWork(ctx, sessionId, new AbortController().signal);
+      const plan = await planCompaction(work, {
         trigger: 'manual',
         instructions: null,
         targetTokens: null,
         dryRun: true,
       });
       return {
-        strategy: turn.settings.compaction.strategy,
+        strategy: work.settings.compaction.strategy,
         ok: plan.ok && plan.tokensAfter < plan.tokensBefore,
         reason: plan.ok && plan.tokensAfter >= plan.tokensBefore ? 'did_not_reduce' : plan.reason,
         hiddenIds: plan.hiddenIds,
@@ -73,7 +73,7 @@ export function compactionRoutes(ctx: ApiContext): CompactionRoutes {
       requireSession(ctx, sessionId);
       notBusy(sessionId);
       const undone = ctx.deps.sessions.undoCompaction(sessionId);
-      const turn = scopeFor(ctx, sessionId, new AbortController().signal);
+      const work = sessionWork(ctx, sessionId, new AbortController().signal);
       if (undone) {
         persistCompactionNotice(ctx.deps, sessionId, {
           type: 'undone',
@@ -84,7 +84,7 @@ export function compactionRoutes(ctx: ApiContext): CompactionRoutes {
           tokensAfter: undone.tokensBefore,
         });
         ctx.deps.emit({ type: 'compaction.undone', sessionId, compaction: undone });
-        refreshUsage(turn);
+        refreshUsage(work);
       }
       return { undone };
     },
@@ -97,9 +97,9 @@ export function compactionRoutes(ctx: ApiContext): CompactionRoutes {
       notBusy(sessionId);
       // The session is busy while the message is counted and cut in slices: no turn starts meanwhile.
       const compaction = await runSessionWork(ctx, sessionId, async (signal) => {
-        const turn = scopeFor(ctx, sessionId, signal);
-        const record = await fitMessage(turn, messageId, action);
-        refreshUsage(turn);
+        const work = sessionWork(ctx, sessionId, signal);
+        const record = await fitMessage(work, messageId, action);
+        refreshUsage(work);
         return record;
       });
       return { compaction };
@@ -108,19 +108,19 @@ export function compactionRoutes(ctx: ApiContext): CompactionRoutes {
       requireSession(ctx, sessionId);
       // The system prompt says how commands run: the same sentence a turn will send.
       await ctx.deps.sandbox?.info();
-      const turn = scopeFor(ctx, sessionId, new AbortController().signal);
-      return computeUsage(turn, buildSessionView(turn));
+      const work = sessionWork(ctx, sessionId, new AbortController().signal);
+      return computeUsage(work, buildSessionView(work));
     },
     'context.measureDraft': async ({ sessionId, text }) => {
       requireSession(ctx, sessionId);
       await ctx.deps.sandbox?.info();
-      const turn = scopeFor(ctx, sessionId, new AbortController().signal);
-      const budget = tokenBudget(turn.deps, sessionId, turn.profile);
-      const sv = buildSessionView(turn);
-      const usage = computeUsage(turn, sv, budget);
+      const work = sessionWork(ctx, sessionId, new AbortController().signal);
+      const budget = tokenBudget(work.deps, sessionId, work.profile);
+      const sv = buildSessionView(work);
+      const usage = computeUsage(work, sv, budget);
       // Counted like the message it would become (a long paste on the work pool, not here), and
       // added to the view the way the meter counts it (turn/budget.ts).
-      const own = await countMessageTokensAsync({ role: 'user', content: text }, turn.profile.model);
+      const own = await countMessageTokensAsync({ role: 'user', content: text }, work.profile.model);
       const total = budget.providerTokens(sv.view.tokens + own);
       const tokens = Math.max(0, total - usage.total);
       const percent = usage.window > 0 ? Math.round((total / usage.window) * 1000) / 10 : 0;

@@ -83,7 +83,7 @@ export interface AppRuntime extends AppApi {
 
 /** The one AppApi both shells expose: every route of the protocol (docs/api.md), events through `emit`. */
 export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
-  const runtimes = new Sessions();
+  const sessions = new Sessions();
   const emit = (e: AppEvent): void => {
     try {
       opts.emit(e);
@@ -131,7 +131,7 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
       now,
       opts.snapshots,
       (sessionId) => emit({ type: 'memory.updated', sessionId }),
-      (sessionId, row) => runtimes.rowChanged(sessionId, row),
+      sessions,
     ),
     // The built-in (or a test's) tools are the base every session's registry extends.
     toolsFor: (sessionId) => mcp.registry(registry.list(), sessionId),
@@ -155,7 +155,7 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
       })(),
     },
     limits: { doomLoopLimit: opts.doomLoopLimit ?? 3, maxModelCalls: opts.maxModelCalls ?? 50 },
-    runtime: (id) => runtimes.get(id),
+    sessionState: (id) => sessions.get(id),
     sandbox,
     instructions: new ProjectInstructionsCache(),
     projects: new ProjectMemory({ store: opts.store, emit, now, workspace }),
@@ -185,7 +185,7 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
   } catch (err) {
     emit({ type: 'error', sessionId: null, code: 'internal', message: `Unsent attachments: ${String(err)}` });
   }
-  const ctx: ApiContext = { deps, runtimes, providerFactory: opts.providerFactory ?? defaultProviderFactory };
+  const ctx: ApiContext = { deps, sessions, providerFactory: opts.providerFactory ?? defaultProviderFactory };
   const routes: AppApi = guardRoutes({
     ...sessionRoutes(ctx),
     ...chatRoutes(ctx),
@@ -207,15 +207,15 @@ export function createAppApi(opts: CreateAppApiOptions): AppRuntime {
   return {
     ...routes,
     idle: async (sessionId) => {
-      const rt = runtimes.get(sessionId);
+      const rt = sessions.get(sessionId);
       await rt.running;
       await rt.background?.promise;
     },
     dispose: async () => {
-      const running = runtimes.all().filter((rt) => rt.running !== null);
+      const running = sessions.all().filter((rt) => rt.running !== null);
       for (const rt of running) rt.stop();
       await Promise.all(running.map((rt) => rt.running));
-      const background = runtimes.all().flatMap((rt) => (rt.background ? [rt.background] : []));
+      const background = sessions.all().flatMap((rt) => (rt.background ? [rt.background] : []));
       for (const b of background) b.abort.abort();
       await Promise.all(background.map((b) => b.promise));
       // The servers' processes go with the app.

@@ -1,6 +1,6 @@
 import type { AppApi } from '@threadline/protocol';
 import { instructionsOf } from '../turn/view';
-import { requireSession, scopeFor, type ApiContext } from './apiContext';
+import { requireSession, sessionWork, type ApiContext } from './apiContext';
 
 type InstructionsRoutes = Pick<AppApi, 'instructions.get' | 'instructions.setSession'>;
 
@@ -9,14 +9,14 @@ export function instructionsRoutes(ctx: ApiContext): InstructionsRoutes {
   return {
     'instructions.get': async ({ sessionId }) => {
       requireSession(ctx, sessionId);
-      return instructionsOf(scopeFor(ctx, sessionId, new AbortController().signal));
+      return instructionsOf(sessionWork(ctx, sessionId, new AbortController().signal));
     },
     'instructions.setSession': async ({ sessionId, systemPrompt }) => {
       requireSession(ctx, sessionId);
       // Read by the next model call (a running turn's next step too): nothing else to update.
       ctx.deps.store.sessions.setSystemPrompt(sessionId, systemPrompt);
-      ctx.runtimes.get(sessionId).rowsChanged();
-      return instructionsOf(scopeFor(ctx, sessionId, new AbortController().signal));
+      ctx.sessions.get(sessionId).rowsChanged();
+      return instructionsOf(sessionWork(ctx, sessionId, new AbortController().signal));
     },
   };
 }

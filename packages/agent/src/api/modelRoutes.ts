@@ -2,7 +2,7 @@ import { errorMessage, AppError, type AppApi } from '@threadline/protocol';
 import { addAttachment } from '../attachments';
 import { emitUsage } from '../turn/usage';
 import { buildSessionView } from '../turn/view';
-import { emitSession, requireSession, scopeFor, type ApiContext } from './apiContext';
+import { emitSession, requireSession, sessionWork, type ApiContext } from './apiContext';
 import { notFound } from './errors';
 
 type ModelRoutes = Pick<
@@ -15,10 +15,10 @@ type ModelRoutes = Pick<
   | 'attachments.discard'
 >;
 
-/** The meter follows a session's new model (and window) at once, not at its next turn. */
+/** The meter follows a session's new model (and window) at once, not at its next work. */
 function emitUsageNow(ctx: ApiContext, sessionId: string): void {
-  const turn = scopeFor(ctx, sessionId, new AbortController().signal);
-  emitUsage(turn, buildSessionView(turn));
+  const work = sessionWork(ctx, sessionId, new AbortController().signal);
+  emitUsage(work, buildSessionView(work));
 }
 
 /** How long a provider's model list is kept before it is asked again (refresh: at once). */
@@ -53,7 +53,7 @@ export function modelRoutes(ctx: ApiContext): ModelRoutes {
       const sessions = store.providers.delete(id);
       models.delete(id);
       // Its own prices went with it: the sessions that used it are priced again.
-      ctx.runtimes.pricesChanged();
+      ctx.sessions.pricesChanged();
       for (const s of using) {
         emitSession(ctx, s.id);
         emitUsageNow(ctx, s.id);

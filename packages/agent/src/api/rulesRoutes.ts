@@ -20,7 +20,7 @@ type RulesRoutes = Pick<AppApi, 'rules.list' | 'rules.save' | 'rules.remove'>;
 
 /** A rule changed: every session's running turn reads its rules again at its next call; the renderers are told. */
 function rulesChanged(ctx: ApiContext): void {
-  for (const rt of ctx.runtimes.all()) rt.rowsChanged();
+  for (const rt of ctx.sessions.all()) rt.rowsChanged();
   ctx.deps.emit({ type: 'rules.changed' });
 }
 

@@ -19,7 +19,7 @@ export function runSessionWork<T>(
   /** The session's row as the caller has just written it (a chat turn's user message), else read now. */
   row?: SessionSummary,
 ): Promise<T> {
-  const rt = ctx.runtimes.get(sessionId);
+  const rt = ctx.sessions.get(sessionId);
   const shown = settings ?? currentSettings(ctx);
   rt.workStarted(abort);
   emitSession(ctx.deps, sessionId, shown, row);

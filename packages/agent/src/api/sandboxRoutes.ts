@@ -24,7 +24,7 @@ export function sandboxRoutes(ctx: ApiContext): SandboxRoutes {
     'sandbox.setNetwork': async ({ sessionId, allowed }) => {
       requireSession(ctx, sessionId);
       store.sessionSandbox.setNetwork(sessionId, allowed);
-      ctx.runtimes.get(sessionId).rowsChanged();
+      ctx.sessions.get(sessionId).rowsChanged();
       return status(sessionId);
     },
   };

@@ -57,14 +57,14 @@ export function sessionRoutes(ctx: ApiContext): SessionRoutes {
     },
     'sessions.delete': async ({ id }) => {
       requireSession(ctx, id);
-      const rt = ctx.runtimes.get(id);
+      const rt = ctx.sessions.get(id);
       // A running turn is stopped first, so it never writes into a deleted session.
       rt.stop();
       if (rt.running) await rt.running;
       ctx.deps.sessions.deleteSession(id);
       // No row any more, and no work: `session: null`, not busy.
       emitSession(ctx, id);
-      ctx.runtimes.delete(id);
+      ctx.sessions.delete(id);
       return { deleted: true };
     },
     'sessions.export': async ({ id, format, branches, language }) => {

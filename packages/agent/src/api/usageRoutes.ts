@@ -1,5 +1,5 @@
 import { DEFAULT_MODEL_PRICES, type AppApi, type PriceEntry } from '@threadline/protocol';
-import { requireSession, scopeFor, type ApiContext } from './apiContext';
+import { requireSession, sessionWork, type ApiContext } from './apiContext';
 import { notFound } from './errors';
 import { dailyUsage, resendEstimate, sessionCost } from '../turn/cost';
 import { computeUsage } from '../turn/usage';
@@ -31,15 +31,15 @@ export function usageRoutes(ctx: ApiContext): UsageRoutes {
     'usage.prices.set': async ({ profileId, model, price }) => {
       if (!store.providers.get(profileId)) throw notFound('provider profile', profileId);
       store.usage.setPrice(profileId, model, price);
-      ctx.runtimes.pricesChanged();
+      ctx.sessions.pricesChanged();
       return prices(profileId);
     },
     'usage.resendEstimate': async ({ sessionId }) => {
       requireSession(ctx, sessionId);
-      const turn = scopeFor(ctx, sessionId, new AbortController().signal);
-      const sv = buildSessionView(turn);
-      const { total } = computeUsage(turn, sv);
-      return resendEstimate(ctx.deps, sessionId, turn.profile, turn.settings, total);
+      const work = sessionWork(ctx, sessionId, new AbortController().signal);
+      const sv = buildSessionView(work);
+      const { total } = computeUsage(work, sv);
+      return resendEstimate(ctx.deps, sessionId, work.profile, work.settings, total);
     },
   };
 }

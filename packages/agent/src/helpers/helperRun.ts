@@ -90,7 +90,7 @@ export class HelperRun {
     const stop = (): void => abort.abort();
     parent.signal.addEventListener('abort', stop, { once: true });
     // Its own runtime: chat.cancel of its id stops it alone, chat.approve answers its cards.
-    const rt = deps.runtime(this.id);
+    const rt = deps.sessionState(this.id);
     rt.workStarted(abort);
     // Its whole run, to its row's end: what idle, delete and dispose wait for (a Stop does not
     // wait for it: the parent's turn ends at once, the helper when it sees the signal).
@@ -192,7 +192,7 @@ export class HelperRun {
   /** The parent's cost counts its helpers apart: read again at its next cost event, sent now. */
   private parentCostChanged(): void {
     const { deps, sessionId } = this.parent;
-    deps.runtime(sessionId).costChanged();
+    deps.sessionState(sessionId).costChanged();
     emitCost(deps, sessionId);
   }
 

@@ -1,6 +1,7 @@
 import { INITIAL_CALIBRATION, type LastAutoCompaction, type CalibrationState } from '@threadline/context';
 import type { ChatState, PendingToolCall, RunningCompaction, SessionSummary } from '@threadline/protocol';
 import type { CostLedger } from './costLedger';
+import type { SessionSnapshot } from './history';
 
 /** `approve_original`: run the model's own arguments, not the gate's rewrite of them. */
 export type ApprovalDecision = 'approve' | 'approve_original' | 'deny' | 'aborted';
@@ -14,9 +15,10 @@ export interface BackgroundWork {
 /**
  * One open session's state in memory while the app runs: its running work (busy, Stop, what
  * delete and dispose wait for), the step in flight and its pending approvals, the auto-compaction
- * guard, the calibration of its counts, its cost ledger. Everything that must survive a restart
- * lives in the store instead; its history lives in its snapshot (session/snapshot.ts). Only this
- * class writes these fields: everyone else reads them, or says what happened through a method.
+ * guard, the calibration of its counts, its cost ledger, and its history snapshot while it is
+ * loaded (session/snapshot.ts loads, writes and drops it). Everything that must survive a restart
+ * lives in the store instead. Only this class writes these fields: everyone else reads them, or
+ * says what happened through a method.
  */
 export class Session {
   private _busy = false;
@@ -39,6 +41,9 @@ export class Session {
   private _compaction: RunningCompaction | null = null;
   private _rowsVersion = 0;
   private cost: CostLedger | null = null;
+  private _snapshot: SessionSnapshot | null = null;
+  /** How many turns hold the snapshot: trusted without the leaf check, never dropped meanwhile. */
+  private holds = 0;
 
   /** Whether its work (a turn, a manual compaction) runs. */
   get busy(): boolean {
@@ -305,6 +310,35 @@ export class Session {
   rowsChanged(): void {
     this._rowsVersion += 1;
   }
+
+  // --- its history snapshot (loaded, written and dropped by session/snapshot.ts) ---
+
+  /** The active branch in memory while it is loaded (null: read from the store on next use). */
+  get snapshot(): SessionSnapshot | null {
+    return this._snapshot;
+  }
+
+  /** Whether a turn holds the snapshot. */
+  get held(): boolean {
+    return this.holds > 0;
+  }
+
+  snapshotLoaded(snapshot: SessionSnapshot): void {
+    this._snapshot = snapshot;
+  }
+
+  snapshotDropped(): void {
+    this._snapshot = null;
+  }
+
+  /** A turn takes its hold on the snapshot (SessionSnapshots.hold). */
+  hold(): void {
+    this.holds += 1;
+  }
+
+  release(): void {
+    if (this.holds > 0) this.holds -= 1;
+  }
 }
 
 /** The one registry of open sessions' in-memory state, by id. */
@@ -318,6 +352,11 @@ export class Sessions {
       this.map.set(sessionId, session);
     }
     return session;
+  }
+
+  /** The open sessions by id, read only (a lookup that opens none). */
+  get open(): ReadonlyMap<string, Session> {
+    return this.map;
   }
 
   /** A write changed the session's row (SessionSnapshots): kept while its work runs. */

@@ -1,12 +1,5 @@
-import { anchorOf, type View } from '@threadline/context';
-import type {
-  CompactionRecord,
-  FactStatus,
-  MemoryCandidate,
-  MemoryFact,
-  SessionSummary,
-  StoredMessage,
-} from '@threadline/protocol';
+import { anchorOf } from '@threadline/context';
+import type { CompactionRecord, FactStatus, MemoryCandidate, MemoryFact, StoredMessage } from '@threadline/protocol';
 import type {
   BranchHint,
   FactEdit,
@@ -17,51 +10,8 @@ import type {
   TurnStepResult,
 } from '@threadline/store';
 import { tokensAtAppend } from './counting';
-
-/**
- * One open session in memory: what a step needs, read from SQLite once. The history is the active
- * branch without full outputs (those stay on disk: messages.fullOutput, read_tool_output). Only
- * SessionSnapshots changes it, in the same call that writes the store.
- */
-export interface SessionSnapshot {
-  readonly sessionId: string;
-  /** The active branch, oldest first; token counts are filled in once (see turn/view.ts). */
-  readonly history: StoredMessage[];
-  /** The branch's active compactions. */
-  compactions: CompactionRecord[];
-  /** The branch's memory facts (any status), oldest first, as store.memory.facts lists them. */
-  facts: MemoryFact[];
-  /** The branch's memory candidates (store.memory.candidates), read on first use, then kept from each refresh's answer. */
-  candidates: MemoryCandidate[] | null;
-  /** The ids of `history`: the branch, for the store's memory statements (BranchHint). */
-  readonly pathIds: Set<string>;
-  /** The branch's last fork (store.memory.forkSeq), asked once: only a branch change moves it. */
-  forkSeq: number | null;
-  /** The branch leaf this snapshot shows; a store leaf that moved without us means a reload. */
-  leafId: string | null;
-  /**
-   * The history messages the agent sees now (agent-visible, not hidden, inserted ones of active
-   * compactions): what the view is built from, so a step's cost follows what is in view.
-   */
-  inView: StoredMessage[];
-  /** Agent-visible messages of the whole branch, hidden or not (the meter's canCompact). */
-  agentMessages: number;
-  /** history[0, counted) has token counts. */
-  counted: number;
-  /** The model the last view was counted for: what an append counts its messages with. */
-  model: string | null;
-  /** A memory refresh stored candidates on this branch (or it has facts): see turn/memory.ts. */
-  memorySeen: boolean | null;
-  /** Bumped by the user's memory edits: the memory block is rebuilt (turn/view.ts memoryBlockFor). */
-  memoryEpoch: number;
-  /** The memory block the requests carry, and the compactions + epoch it was built for. */
-  frozenMemory: { key: string; block: string | null } | null;
-  /** Bumped by every change: a cached view is good while its version matches. */
-  version: number;
-  /** The view last built from this version (turn/view.ts), with what else it was built from. */
-  cachedView: { version: number; key: string; view: View; systemPrompt: string; memoryBlock: string | null } | null;
-  lastUsed: number;
-}
+import type { SessionSnapshot } from './history';
+import { Sessions } from './session';
 
 export interface SnapshotOptions {
   /** Snapshots kept at most; the least recently used goes first (default 4). */
@@ -94,19 +44,19 @@ function messagesInView(history: readonly StoredMessage[], compactions: readonly
 }
 
 /**
- * The open sessions' snapshots, and the one way the turn path writes messages, compactions and
- * memory: each write goes to the store, then into the snapshot in place. Life cycle: loaded on
- * first use (a route or a turn), updated by every write here, reloaded after a branch change, dropped
- * on delete, when more than `max` are open (least recently used) and when idle for `idleMs`
- * (an unref'd timer: it never keeps the process alive).
+ * How the open sessions' snapshots are loaded and dropped, and the one way the turn path writes
+ * messages, compactions and memory: each write goes to the store, then into the snapshot in
+ * place. Each snapshot is held by its session's `Session` (one registry: `Sessions`). Life cycle:
+ * loaded on first use (a route or a turn), updated by every write here, reloaded after a branch
+ * change, dropped on delete, when more than `max` are loaded (least recently used) and when idle
+ * for `idleMs` (an unref'd timer: it never keeps the process alive).
  */
 export class SessionSnapshots {
-  private readonly map = new Map<string, SessionSnapshot>();
   private readonly max: number;
   private readonly idleMs: number;
   private timer: NodeJS.Timeout | null = null;
-  /** Sessions a turn holds (by how many): trusted without the leaf check, never evicted. */
-  private readonly held = new Map<string, number>();
+  /** Counts uses: a snapshot's last use orders the least recently used first. */
+  private uses = 0;
 
   constructor(
     private readonly store: Store,
@@ -115,10 +65,11 @@ export class SessionSnapshots {
     /** Told of every change of a session's memory: a write, or another branch shown (`memory.updated`). */
     private readonly memoryChanged: (sessionId: string) => void = () => undefined,
     /**
-     * Told of every write here that changes the session's row: with the row when the store
-     * answered it (a step, turns.commit), else null (it must be read to be known).
+     * The registry whose sessions hold the snapshots; told of every write here that changes a
+     * session's row (Sessions.rowChanged): with the row when the store answered it (a step,
+     * turns.commit), else null (it must be read to be known).
      */
-    private readonly rowChanged: (sessionId: string, row: SessionSummary | null) => void = () => undefined,
+    private readonly sessions: Sessions = new Sessions(),
   ) {
     this.max = Math.max(1, opts.max ?? 4);
     this.idleMs = opts.idleMs ?? 5 * 60_000;
@@ -129,20 +80,15 @@ export class SessionSnapshots {
    * just read it (turns.load) or written it (the message it just stored), so it is not read again.
    */
   get(sessionId: string, leafId?: string | null): SessionSnapshot {
-    let snap = this.map.get(sessionId);
+    const session = this.sessions.open.get(sessionId) ?? this.sessions.get(sessionId);
+    let snap = session.snapshot ?? undefined;
     // One indexed row: a write that bypassed this module (a test, a tool on the database) moved
     // the leaf, and the snapshot is read again rather than trusted. A held session's writes all go
     // through here (its turn checked the leaf when it took the hold).
-    if (
-      snap &&
-      !this.held.has(sessionId) &&
-      snap.leafId !== (leafId === undefined ? this.store.messages.leaf(sessionId) : leafId)
-    )
+    if (snap && !session.held && snap.leafId !== (leafId === undefined ? this.store.messages.leaf(sessionId) : leafId))
       snap = undefined;
     if (!snap) snap = this.load(sessionId);
-    // Most recently used last: the map's order is the LRU order.
-    this.map.delete(sessionId);
-    this.map.set(sessionId, snap);
+    else snap.use = this.uses += 1;
     snap.lastUsed = this.now();
     return snap;
   }
@@ -153,23 +99,26 @@ export class SessionSnapshots {
    */
   hold(sessionId: string, leafId?: string | null): SessionSnapshot {
     const snap = this.get(sessionId, leafId);
-    this.held.set(sessionId, (this.held.get(sessionId) ?? 0) + 1);
+    this.sessions.get(sessionId).hold();
     return snap;
   }
 
   release(sessionId: string): void {
-    const n = (this.held.get(sessionId) ?? 0) - 1;
-    if (n > 0) this.held.set(sessionId, n);
-    else this.held.delete(sessionId);
+    this.sessions.open.get(sessionId)?.release();
   }
 
   /** Loaded or not: for tests and the idle sweep. */
   has(sessionId: string): boolean {
-    return this.map.has(sessionId);
+    return this.loaded(sessionId) !== undefined;
   }
 
   drop(sessionId: string): void {
-    this.map.delete(sessionId);
+    this.sessions.open.get(sessionId)?.snapshotDropped();
+  }
+
+  /** The session's snapshot when it is loaded, without loading it. */
+  private loaded(sessionId: string): SessionSnapshot | undefined {
+    return this.sessions.open.get(sessionId)?.snapshot ?? undefined;
   }
 
   /** What the store's memory statements need of the branch, from memory (see BranchHint). */
@@ -191,13 +140,16 @@ export class SessionSnapshots {
   /** Drops the snapshots unused for `idleMs`; the timer calls it, tests may too. */
   sweep(): void {
     const cutoff = this.now() - this.idleMs;
-    for (const [id, snap] of this.map) if (snap.lastUsed <= cutoff && !this.held.has(id)) this.map.delete(id);
+    for (const session of this.sessions.all()) {
+      const snap = session.snapshot;
+      if (snap && snap.lastUsed <= cutoff && !session.held) session.snapshotDropped();
+    }
   }
 
   dispose(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    this.map.clear();
+    for (const session of this.sessions.all()) session.snapshotDropped();
   }
 
   private load(sessionId: string): SessionSnapshot {
@@ -222,12 +174,21 @@ export class SessionSnapshots {
       version: 0,
       cachedView: null,
       lastUsed: this.now(),
+      use: (this.uses += 1),
     };
-    this.map.set(sessionId, snap);
+    this.sessions.get(sessionId).snapshotLoaded(snap);
     // Least recently used first; a held one stays (its turn keeps writing to it).
-    for (const id of [...this.map.keys()]) {
-      if (this.map.size <= this.max) break;
-      if (!this.held.has(id)) this.map.delete(id);
+    const loaded = this.sessions
+      .all()
+      .filter((x) => x.snapshot !== null)
+      .sort((a, b) => a.snapshot!.use - b.snapshot!.use);
+    let open = loaded.length;
+    for (const session of loaded) {
+      if (open <= this.max) break;
+      if (!session.held) {
+        session.snapshotDropped();
+        open -= 1;
+      }
     }
     this.startTimer();
     return snap;
@@ -251,14 +212,14 @@ export class SessionSnapshots {
     msgs: NewMessage[],
     opts: { parentId?: string | null; model?: string } = {},
   ): StoredMessage[] {
-    const snap = this.map.get(sessionId);
+    const snap = this.loaded(sessionId);
     const counted = this.counted(snap, msgs, opts.model);
     const stored = this.store.messages.append(
       sessionId,
       counted,
       opts.parentId === undefined ? {} : { parentId: opts.parentId },
     );
-    this.rowChanged(sessionId, null);
+    this.sessions.rowChanged(sessionId, null);
     if (!snap) return stored;
     if (opts.parentId !== undefined) this.drop(sessionId);
     else this.pushMessages(snap, stored);
@@ -283,7 +244,7 @@ export class SessionSnapshots {
    * snapshot follows, and the store's answer says the session's row after it.
    */
   commit(sessionId: string, step: TurnStep, opts: { model?: string } = {}): TurnStepResult {
-    const snap = this.map.get(sessionId);
+    const snap = this.loaded(sessionId);
     const memory = step.memory && {
       ...step.memory,
       // The branch before the step's messages; the store adds the new leaf itself.
@@ -308,7 +269,7 @@ export class SessionSnapshots {
       }
     }
     if (result.memory) this.memoryChanged(sessionId);
-    this.rowChanged(sessionId, result.session);
+    this.sessions.rowChanged(sessionId, result.session);
     return result;
   }
 
@@ -343,7 +304,7 @@ export class SessionSnapshots {
     record: NewCompaction,
     inserted: NewMessage[],
   ): { record: CompactionRecord; inserted: StoredMessage[] } {
-    const loaded = this.map.get(sessionId);
+    const loaded = this.loaded(sessionId);
     // The branch before the inserted messages; the store adds the new leaf itself.
     const hint = loaded ? this.hintOf(loaded) : undefined;
     const applied = this.store.transaction(() => {
@@ -367,7 +328,7 @@ export class SessionSnapshots {
       );
       return { ...out, facts: refreshed.facts, candidates: refreshed.candidates };
     });
-    const snap = this.map.get(sessionId);
+    const snap = this.loaded(sessionId);
     if (snap && this.pushMessages(snap, applied.inserted)) {
       snap.compactions = [...snap.compactions, applied.record];
       if (applied.facts) snap.facts = applied.facts;
@@ -378,15 +339,15 @@ export class SessionSnapshots {
       snap.version += 1;
     }
     if (applied.facts) this.memoryChanged(sessionId);
-    this.rowChanged(sessionId, null);
+    this.sessions.rowChanged(sessionId, null);
     return { record: applied.record, inserted: applied.inserted };
   }
 
   /** Undoes the branch's newest active compaction: its hidden messages are in view again. */
   undoCompaction(sessionId: string): CompactionRecord | null {
     const undone = this.store.compactions.undoLast(sessionId);
-    if (undone) this.rowChanged(sessionId, null);
-    const snap = this.map.get(sessionId);
+    if (undone) this.sessions.rowChanged(sessionId, null);
+    const snap = this.loaded(sessionId);
     if (undone && snap) {
       snap.compactions = snap.compactions.filter((c) => c.id !== undone.id);
       snap.inView = messagesInView(snap.history, snap.compactions);
@@ -398,7 +359,7 @@ export class SessionSnapshots {
   /** The user's new or edited fact: user facts belong to every branch. */
   upsertFact(sessionId: string, edit: FactEdit): MemoryFact {
     const fact = this.store.memory.upsertFact(sessionId, edit);
-    const snap = this.map.get(sessionId);
+    const snap = this.loaded(sessionId);
     if (snap) {
       const at = snap.facts.findIndex((f) => f.id === fact.id);
       snap.facts = at >= 0 ? snap.facts.map((f, i) => (i === at ? fact : f)) : [...snap.facts, fact];
@@ -412,7 +373,7 @@ export class SessionSnapshots {
   /** Forget / restore / pin. A pin changes which branches see the fact: those facts are read again. */
   setFactStatus(id: string, status: FactStatus, pinned?: boolean): MemoryFact {
     const fact = this.store.memory.setStatus(id, status, pinned);
-    const snap = this.map.get(fact.sessionId);
+    const snap = this.loaded(fact.sessionId);
     if (snap) {
       const at = snap.facts.findIndex((f) => f.id === fact.id);
       if (at >= 0 && snap.facts[at]!.pinned === fact.pinned)
@@ -428,7 +389,7 @@ export class SessionSnapshots {
   /** Another branch shown: reloaded on next use. */
   switchBranch(sessionId: string, id: string, opts: { exact?: boolean } = {}): string {
     const leaf = this.store.messages.switchTo(sessionId, id, opts);
-    this.rowChanged(sessionId, null);
+    this.sessions.rowChanged(sessionId, null);
     this.drop(sessionId);
     // The branch shown has its own facts.
     this.memoryChanged(sessionId);

@@ -123,7 +123,7 @@ export function announce(
     rules,
     rule,
   });
-  turn.runtime.requested(pending);
+  turn.state.requested(pending);
   const { status: _status, ...requested } = pending;
   turn.deps.emit({ type: 'tool.requested', sessionId: turn.sessionId, ...requested });
 }

@@ -45,7 +45,7 @@ export interface TokenBudget {
 }
 
 /** What the budget reads: the session's tools and its learned ratio. */
-export type BudgetDeps = Pick<TurnDeps, 'toolsFor' | 'runtime'>;
+export type BudgetDeps = Pick<TurnDeps, 'toolsFor' | 'sessionState'>;
 
 const toolTokenCache = new WeakMap<ToolRegistry, Map<string, number>>();
 
@@ -105,7 +105,7 @@ function calibrationKey(profile: ProviderProfile): string {
 }
 
 export function tokenBudget(deps: BudgetDeps, sessionId: string, profile: ProviderProfile): TokenBudget {
-  const rt = deps.runtime(sessionId);
+  const rt = deps.sessionState(sessionId);
   const learned = rt.calibrationFor === calibrationKey(profile);
   const ratio = learned ? rt.calibration.ratio : 1;
   const toolTokens = toolDefinitionTokens(deps, sessionId, profile.model);
@@ -132,7 +132,7 @@ export function observeProviderUsage(
   viewTokens: number,
   promptTokens: number,
 ): void {
-  const rt = deps.runtime(sessionId);
+  const rt = deps.sessionState(sessionId);
   const key = calibrationKey(profile);
   const prior = rt.calibrationFor === key ? rt.calibration : INITIAL_CALIBRATION;
   rt.usageObserved(

@@ -26,7 +26,7 @@ export async function compactIfDue(
   budget: TokenBudget = tokenBudget(turn.deps, turn.sessionId, turn.profile),
 ): Promise<SessionView> {
   const { deps, sessionId, settings } = turn;
-  const rt = turn.runtime;
+  const rt = turn.state;
   if (!autoEnabled(settings) || rt.autoPaused) return sv;
   // In the provider's tokens: the view's estimate plus the tool definitions, calibrated. The
   // engine is handed this same usage figure (turn/compaction.ts), so it cannot refuse what fired.

@@ -21,7 +21,8 @@ import { emitCost, recordCall } from './cost';
 import { persistCompactionNotice } from './notices';
 import { buildSessionView, viewTokensAfter, type SessionView } from './view';
 import { settleCounts } from '../session/counting';
-import { emitSession, type Turn } from './turn';
+import { emitSession } from './turn';
+import type { SessionWork } from './sessionWork';
 
 /** A compaction computed but not stored: the store applies it, the preview only shows it. */
 export type CompactionPlan = CompactResult;
@@ -157,28 +158,28 @@ export interface CompactionOptions {
  * without writing anything (runCompaction stores it; the preview only shows it).
  */
 export async function planCompaction(
-  turn: Turn,
+  work: SessionWork,
   opts: CompactionOptions,
   /** Where the summary calls' ids go (turn/cost.ts), to be linked to the record once applied. */
   summaryCalls?: number[],
 ): Promise<CompactionPlan> {
-  const { deps, sessionId, profile } = turn;
-  await settleCounts(deps.store, turn.snapshot(), profile.model);
-  const view = buildSessionView(turn);
+  const { deps, sessionId, profile } = work;
+  await settleCounts(deps.store, work.snapshot(), profile.model);
+  const view = buildSessionView(work);
   const budget = tokenBudget(deps, sessionId, profile);
   const req: CompactionRequest & Pick<CompactionOptions, 'dryRun' | 'quiet'> = {
     deps,
     sessionId,
-    settings: turn.settings,
+    settings: work.settings,
     profile,
-    client: turn.client,
-    signal: turn.signal,
+    client: work.client,
+    signal: work.signal,
     ...opts,
     ...(summaryCalls ? { summaryCalls } : {}),
   };
   // On the work pool when the history is large (worker/offThread.ts); the summarizer stays here.
   const plan = await compactOffThread(compactInput(req, view, budget));
-  return inProviderTokens(plan, budget, view, plan.ok ? viewTokensAfter(turn, view, plan) : view.view.tokens);
+  return inProviderTokens(plan, budget, view, plan.ok ? viewTokensAfter(work, view, plan) : view.view.tokens);
 }
 
 /** What the engine is asked: the view's parts, the strategy's settings, the summarizer. */
@@ -228,7 +229,7 @@ export function compactInput(
  */
 function progress(req: CompactionRequest, step: string, engineTokens: number, ratio: number): void {
   const tokens = Math.round(engineTokens * ratio);
-  const index = req.deps.runtime(req.sessionId).compactionStep(step, tokens);
+  const index = req.deps.sessionState(req.sessionId).compactionStep(step, tokens);
   req.deps.emit({ type: 'compaction.progress', sessionId: req.sessionId, step, index, tokens });
 }
 
@@ -258,11 +259,11 @@ function inProviderTokens(
  * is not applied (a guard: docs/glossary.md). Typed events tell the renderers while it runs and how it
  * ended (the divider is the compaction); a failure or "nothing to compact" is also a notice.
  */
-export async function runCompaction(turn: Turn, opts: CompactionOptions): Promise<CompactionOutcome> {
-  const { deps, sessionId, settings, signal } = turn;
+export async function runCompaction(work: SessionWork, opts: CompactionOptions): Promise<CompactionOutcome> {
+  const { deps, sessionId, settings, signal } = work;
   const { trigger } = opts;
   const strategy = settings.compaction.strategy;
-  const rt = turn.runtime;
+  const rt = work.state;
   const running = { trigger, strategy, instructions: opts.instructions, percent: opts.percent ?? null };
   rt.compactionStarted(running);
   let announced = false;
@@ -277,17 +278,17 @@ export async function runCompaction(turn: Turn, opts: CompactionOptions): Promis
   try {
     let plan: CompactionPlan;
     try {
-      plan = await planCompaction(turn, opts, summaryCalls);
+      plan = await planCompaction(work, opts, summaryCalls);
     } catch (err) {
-      if (signal.aborted) return ended(turn, cancelled, summaryCalls, announced);
+      if (signal.aborted) return ended(work, cancelled, summaryCalls, announced);
       announce();
       const reason = `summary_failed: ${(err as Error).message}`.slice(0, 300);
       persistCompactionNotice(deps, sessionId, { type: 'compaction_failed', trigger, strategy, reason });
-      return ended(turn, { ok: false, record: null, reason, plan: null }, summaryCalls);
+      return ended(work, { ok: false, record: null, reason, plan: null }, summaryCalls);
     }
     // The engine turns an aborted summary into a failed step; the user's cancel is no failure, so
     // no failure notice, and a plan finished after the cancel is not applied either.
-    if (signal.aborted) return ended(turn, cancelled, summaryCalls, announced);
+    if (signal.aborted) return ended(work, cancelled, summaryCalls, announced);
     const reduces =
       plan.ok && plan.tokensAfter < plan.tokensBefore && (plan.hiddenIds.length > 0 || plan.inserted.length > 0);
     if (!reduces) {
@@ -295,12 +296,12 @@ export async function runCompaction(turn: Turn, opts: CompactionOptions): Promis
       const failed: CompactionOutcome = { ok: false, record: null, reason, plan };
       // An automatic run that cannot help (nothing to hide, too few messages, no reduction) is no
       // failure the user can act on: no element in the chat. A step that failed still says so.
-      if (trigger === 'auto' && !isStepFailure(reason)) return ended(turn, failed, summaryCalls, announced);
+      if (trigger === 'auto' && !isStepFailure(reason)) return ended(work, failed, summaryCalls, announced);
       announce();
       const big = plan.oversized;
       if (big) {
         // Which message, by how much: the notice offers to cut it or leave it out (chat.fitMessage).
-        const budget = tokenBudget(deps, sessionId, turn.profile);
+        const budget = tokenBudget(deps, sessionId, work.profile);
         persistCompactionNotice(deps, sessionId, {
           type: 'message_too_large',
           trigger,
@@ -309,9 +310,9 @@ export async function runCompaction(turn: Turn, opts: CompactionOptions): Promis
           messageId: big.id,
           messageRole: big.role,
           messageTokens: Math.round(big.tokens * budget.ratio),
-          window: effectiveWindow(turn.profile),
+          window: effectiveWindow(work.profile),
         });
-        return ended(turn, failed, summaryCalls);
+        return ended(work, failed, summaryCalls);
       }
       persistCompactionNotice(deps, sessionId, {
         type: trigger === 'manual' ? 'nothing_to_compact' : 'compaction_failed',
@@ -321,7 +322,7 @@ export async function runCompaction(turn: Turn, opts: CompactionOptions): Promis
         tokensBefore: plan.tokensBefore,
         tokensAfter: plan.tokensAfter,
       });
-      return ended(turn, failed, summaryCalls);
+      return ended(work, failed, summaryCalls);
     }
     announce();
     // The record, its inserted messages and the memory snapshot row: one transaction.
@@ -342,7 +343,7 @@ export async function runCompaction(turn: Turn, opts: CompactionOptions): Promis
       plan.inserted.map((m) => ({ id: m.id, role: m.role, content: m.content ?? '', kind: m.kind, meta: m.meta })),
     );
     emitSession(deps, sessionId, settings);
-    return ended(turn, { ok: true, record, reason: null, plan }, summaryCalls);
+    return ended(work, { ok: true, record, reason: null, plan }, summaryCalls);
   } finally {
     rt.compactionEnded();
   }
@@ -352,13 +353,18 @@ export async function runCompaction(turn: Turn, opts: CompactionOptions): Promis
  * How it ended, told: the summaries' cost goes with the divider (a failed compaction's calls stay
  * unlinked). A quiet run never announced has nothing to end.
  */
-function ended(turn: Turn, outcome: CompactionOutcome, summaryCalls: number[], announced = true): CompactionOutcome {
-  const { deps, sessionId } = turn;
-  turn.runtime.compactionEnded();
+function ended(
+  work: SessionWork,
+  outcome: CompactionOutcome,
+  summaryCalls: number[],
+  announced = true,
+): CompactionOutcome {
+  const { deps, sessionId } = work;
+  work.state.compactionEnded();
   if (outcome.ok && outcome.record && summaryCalls.length > 0) {
     deps.store.usage.linkCompaction(summaryCalls, outcome.record.id);
     // The summaries moved to the compaction's figures: read again.
-    turn.runtime.costChanged();
+    work.state.costChanged();
     emitCost(deps, sessionId);
   }
   if (outcome.ok && outcome.record) deps.emit({ type: 'compaction.finished', sessionId, compaction: outcome.record });

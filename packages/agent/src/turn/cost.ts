@@ -14,7 +14,7 @@ import type { CallUsage } from '../provider/types';
 import { add, CostLedger, costOf, pricing } from '../session/costLedger';
 import type { TurnDeps } from './deps';
 
-type CostDeps = Pick<TurnDeps, 'store' | 'emit' | 'now' | 'runtime'>;
+type CostDeps = Pick<TurnDeps, 'store' | 'emit' | 'now' | 'sessionState'>;
 
 /** A session's cost as the store has it now (the usage.session route). */
 export function sessionCost(deps: Pick<TurnDeps, 'store'>, sessionId: string): SessionCost {
@@ -53,14 +53,14 @@ export function newCall(
 }
 
 /** A call the store has just stored: added to the session's figures, and the cost event sent. */
-export function callRecorded(deps: Pick<TurnDeps, 'store' | 'emit' | 'runtime'>, row: ModelCall): void {
+export function callRecorded(deps: Pick<TurnDeps, 'store' | 'emit' | 'sessionState'>, row: ModelCall): void {
   if (row.sessionId === null) return;
-  deps.runtime(row.sessionId).callRecorded((ledger) => ledger.add(row));
+  deps.sessionState(row.sessionId).callRecorded((ledger) => ledger.add(row));
   emitCost(deps, row.sessionId);
 }
 
-export function emitCost(deps: Pick<TurnDeps, 'store' | 'emit' | 'runtime'>, sessionId: string): void {
-  const rt = deps.runtime(sessionId);
+export function emitCost(deps: Pick<TurnDeps, 'store' | 'emit' | 'sessionState'>, sessionId: string): void {
+  const rt = deps.sessionState(sessionId);
   const ledger = rt.costLedger(() => new CostLedger(sessionId, deps.store.usage.calls(sessionId), deps));
   deps.emit({ type: 'usage.recorded', sessionId, cost: ledger.cost() });
 }

@@ -46,7 +46,7 @@ export interface TurnDeps {
   workspace: Workspace;
   process: ProcessOptions;
   limits: TurnLimits;
-  runtime: (sessionId: string) => Session;
+  sessionState: (sessionId: string) => Session;
   /** The OS sandbox commands run in under the `sandboxed` policy (absent: none, such calls ask). */
   sandbox?: SandboxService;
   /** Files sandboxed commands left that make code run later, held for the user (absent: some tests). */

@@ -91,7 +91,7 @@ export async function executeToolCall(
     out.rule = plan.rule;
   } else {
     const asked = deps.now();
-    decision = await turn.runtime.awaitApproval(call.id, turn.signal);
+    decision = await turn.state.awaitApproval(call.id, turn.signal);
     // Approved on the card: it runs as the card said, outside the sandbox (a confined one in its own).
     const confinedRun = plan.confined ? await sandboxRun(turn) : null;
     sandbox = confinedRun && readOnly(confinedRun);

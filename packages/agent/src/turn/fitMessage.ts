@@ -1,6 +1,6 @@
 import { countMessageTokensAsync, truncateToolOutputAsync } from '@threadline/context';
 import { AppError, type CompactionRecord } from '@threadline/protocol';
-import type { Turn } from './turn';
+import type { SessionWork } from './sessionWork';
 import { tokenBudget } from './budget';
 import { buildSessionView } from './view';
 
@@ -11,9 +11,13 @@ import { buildSessionView } from './view';
  * other: shown as a divider, undone with compaction.undo; history keeps the message whole. The
  * message is large by nature: it is counted and cut in slices (the runtime answers meanwhile).
  */
-export async function fitMessage(turn: Turn, messageId: string, action: 'cut' | 'remove'): Promise<CompactionRecord> {
-  const { deps, sessionId, settings, profile } = turn;
-  const sv = buildSessionView(turn);
+export async function fitMessage(
+  work: SessionWork,
+  messageId: string,
+  action: 'cut' | 'remove',
+): Promise<CompactionRecord> {
+  const { deps, sessionId, settings, profile } = work;
+  const sv = buildSessionView(work);
   const inView = sv.inView.find((m) => m.id === messageId);
   const stored = inView ? deps.store.messages.get(messageId) : null;
   if (!inView || !stored) throw new AppError('not_found', 'That message is not part of what the model reads.');

@@ -1,5 +1,5 @@
 import { parseManualTrigger, type ManualTrigger } from '@threadline/context';
-import type { Turn } from './turn';
+import type { SessionWork } from './sessionWork';
 import { runCompaction, type CompactionOutcome } from './compaction';
 
 /** The user's text as it arrived, with its manual compaction phrase parsed once, right there. */
@@ -17,11 +17,11 @@ export function userRequest(text: string): UserRequest {
 }
 
 /** A manual compaction ignores the minimum message count and produces no model reply. */
-export async function compactOnRequest(turn: Turn, instructions: string | null): Promise<CompactionOutcome> {
-  const outcome = await runCompaction(turn, { trigger: 'manual', instructions, targetTokens: null });
+export async function compactOnRequest(work: SessionWork, instructions: string | null): Promise<CompactionOutcome> {
+  const outcome = await runCompaction(work, { trigger: 'manual', instructions, targetTokens: null });
   if (outcome.ok) {
     // Compaction works again: a paused auto compaction resumes (the user's way to unpause it).
-    turn.runtime.compactionWorks();
+    work.state.compactionWorks();
   }
   return outcome;
 }

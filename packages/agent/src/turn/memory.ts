@@ -11,7 +11,7 @@ import { USER_ONLY, type ChatMessage, type StoredMessage } from '@threadline/pro
 import type { MemoryRefresh, NewMessage } from '@threadline/store';
 import type { ProjectPromotion } from '@threadline/context';
 import type { Turn } from './turn';
-import type { SessionSnapshot } from '../session/snapshot';
+import type { SessionSnapshot } from '../session/history';
 
 /**
  * What a refresh parses. Every normal message is parsed once, because evidence must mean "seen

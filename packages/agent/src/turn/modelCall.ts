@@ -6,6 +6,7 @@ import type { CallUsage, StreamChatResult } from '../provider/types';
 import { compactIfDue } from './compactIfDue';
 import { recoverFromContextError } from './recovery';
 import type { Turn } from './turn';
+import type { SessionWork } from './sessionWork';
 import { observeProviderUsage, tokenBudget } from './budget';
 import { emitUsage } from './usage';
 import { buildSessionView, type SessionView } from './view';
@@ -36,7 +37,7 @@ async function streamReply(
   sink: { content: string },
 ): Promise<StreamChatResult> {
   const { deps, sessionId } = turn;
-  const rt = turn.runtime;
+  const rt = turn.state;
   return turn.client.streamChat({
     messages: sv.view.messages,
     tools: turn.tools().specs(),
@@ -101,7 +102,7 @@ export async function callModel(turn: Turn): Promise<ModelReply> {
       };
     const sink = { content: '' };
     // A retried call streams its text from the start again.
-    turn.runtime.streamRestarted();
+    turn.state.streamRestarted();
     try {
       const res = await streamReply(turn, sv, id, sink);
       const usage = res.usage ?? null;
@@ -145,6 +146,6 @@ function undoRecovered(turn: Turn, ids: readonly string[]): void {
 }
 
 /** A fresh view after the store changed, for the usage event at the end of a step. */
-export function refreshUsage(turn: Turn): void {
-  emitUsage(turn, buildSessionView(turn));
+export function refreshUsage(work: SessionWork): void {
+  emitUsage(work, buildSessionView(work));
 }

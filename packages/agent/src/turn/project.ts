@@ -1,6 +1,7 @@
 import { errorMessage } from '@threadline/protocol';
 import type { ProjectPlace } from '../projectMemory/service';
 import type { Turn } from './turn';
+import type { SessionWork } from './sessionWork';
 import { untilAborted } from './abortable';
 
 /**
@@ -59,11 +60,11 @@ export async function proposeToProject(turn: Turn): Promise<void> {
  * The project memory block of a request: the turn's, fixed at its start; outside a turn (the
  * meter, a preview) the project's current one, from what is known without asking the disk.
  */
-export function projectBlockOf(turn: Turn): string | null {
-  if (turn.projectBlock !== undefined) return turn.projectBlock;
-  if (!turn.settings.projectMemory.enabled) return null;
-  const where = turn.folder();
+export function projectBlockOf(work: SessionWork): string | null {
+  if (work.projectBlock !== undefined) return work.projectBlock;
+  if (!work.settings.projectMemory.enabled) return null;
+  const where = work.folder();
   if (!('folder' in where)) return null;
-  const place: ProjectPlace | null | undefined = turn.deps.projects.knownPlace(where.folder);
-  return place ? turn.deps.projects.block(place.project, turn.profile.model, turn.settings) : null;
+  const place: ProjectPlace | null | undefined = work.deps.projects.knownPlace(where.folder);
+  return place ? work.deps.projects.block(place.project, work.profile.model, work.settings) : null;
 }

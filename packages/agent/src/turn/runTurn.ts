@@ -183,7 +183,7 @@ async function commitStep(
   const { deps, sessionId } = turn;
   const aborted = opts.aborted ?? false;
   // From here on history holds the step: chat.state no longer reports it as in flight.
-  turn.runtime.clearStep();
+  turn.state.clearStep();
   const batch: NewMessage[] = [];
   const hasContent = (assistant.content ?? '') !== '' || (assistant.tool_calls?.length ?? 0) > 0;
   if (hasContent) batch.push(aborted ? { ...assistant, meta: { partial: true } } : assistant);
@@ -243,7 +243,7 @@ function emitCommitted(turn: Turn, stored: StoredMessage[], outcomes: ToolOutcom
 async function failTurn(turn: Turn, id: string, partial: string, error: unknown): Promise<void> {
   const { deps, sessionId } = turn;
   if (partial !== '') await commitStep(turn, { ...assistantMessage(id, partial, []), meta: { partial: true } }, []);
-  else turn.runtime.clearStep();
+  else turn.state.clearStep();
   const message = errorMessage(error);
   deps.emit({ type: 'error', sessionId, code: 'provider_error', message });
   const typed =

@@ -175,7 +175,7 @@ export async function resultMessage(
 
 /** What the model reads for a denied call: the user's own reason when they gave one (on the card or in the rule). */
 export function deniedText(turn: Turn, toolCallId: string, rule: RuleNote | null): string {
-  const reason = turn.runtime.takeDenyReason(toolCallId);
+  const reason = turn.state.takeDenyReason(toolCallId);
   const byRule = rule?.rules[0];
   if (byRule) {
     const why = byRule.reason ? ` The user's reason: ${byRule.reason}` : '';

@@ -1,6 +1,6 @@
 import { isAutoThreshold, type ContextUsage, type Settings } from '@threadline/protocol';
 import { effectiveWindow, tokenBudget, type TokenBudget } from './budget';
-import type { Turn } from './turn';
+import type { SessionWork } from './sessionWork';
 import type { SessionView } from './view';
 
 /** A threshold ≤ 0 or ≥ 1 disables auto compaction. */
@@ -9,16 +9,16 @@ export function autoEnabled(settings: Settings): boolean {
 }
 
 export function computeUsage(
-  turn: Turn,
+  work: SessionWork,
   sv: SessionView,
-  budget: TokenBudget = tokenBudget(turn.deps, turn.sessionId, turn.profile),
+  budget: TokenBudget = tokenBudget(work.deps, work.sessionId, work.profile),
 ): ContextUsage {
-  const { settings, profile } = turn;
-  const rt = turn.runtime;
+  const { settings, profile } = work;
+  const rt = work.state;
   // The window in effect: the profile's, or the smaller one the provider stated (turn/budget.ts).
   const window = effectiveWindow(profile);
   const total = budget.providerTokens(sv.view.tokens);
-  const toolServers = turn.toolServers();
+  const toolServers = work.toolServers();
   return {
     total,
     window,
@@ -66,8 +66,8 @@ export function inProviderTokens<T extends Record<string, number | undefined>>(p
   return out as T;
 }
 
-export function emitUsage(turn: Turn, sv: SessionView, budget?: TokenBudget): void {
-  turn.deps.emit({ type: 'usage', sessionId: turn.sessionId, usage: computeUsage(turn, sv, budget) });
+export function emitUsage(work: SessionWork, sv: SessionView, budget?: TokenBudget): void {
+  work.deps.emit({ type: 'usage', sessionId: work.sessionId, usage: computeUsage(work, sv, budget) });
 }
 
 /** The system prompt's tokens split into the base prompt, the instructions and the project's memory. */

@@ -16,14 +16,14 @@ import type {
   Settings,
   StoredMessage,
 } from '@threadline/protocol';
-import type { SessionSnapshot } from '../session/snapshot';
+import type { SessionSnapshot } from '../session/history';
 import { countNewMessages } from '../session/counting';
 import { commandsSentence } from '../sandbox/service';
 import { instructionsSection } from '../session/instructions';
 import { projectBlockOf } from './project';
 import { systemPrompt } from './systemPrompt';
 import { helperRolesSection } from './helperScope';
-import type { Turn } from './turn';
+import type { SessionWork } from './sessionWork';
 import { reachBase } from '../workspace/sessionFolder';
 
 export interface SessionView {
@@ -68,14 +68,14 @@ export function memoryBlockFor(snap: SessionSnapshot): string | null {
  * this process's. A folder that no longer passes the checks is named as stored; the next tool
  * call says why it cannot be used.
  */
-function promptFolder(turn: Turn): string {
+function promptFolder(turn: SessionWork): string {
   const place = turn.folder();
   if ('folder' in place) return place.folder;
   return turn.session.workingFolder !== '' ? turn.session.workingFolder : turn.deps.workspace.cwd;
 }
 
 /** Everything in force for the session; never throws (an unusable folder has no project file). */
-export function instructionsOf(turn: Turn): SessionInstructions {
+export function instructionsOf(turn: SessionWork): SessionInstructions {
   const place = turn.folder();
   let project: ProjectInstructions | null = null;
   if ('folder' in place) {
@@ -93,7 +93,7 @@ export function instructionsOf(turn: Turn): SessionInstructions {
  * normalize → count. Built once per change of the snapshot: a second call with nothing new (the
  * auto trigger, the usage event, context.usage) gets the same view.
  */
-export function buildSessionView(turn: Turn): SessionView {
+export function buildSessionView(turn: SessionWork): SessionView {
   const { deps, settings, profile } = turn;
   const snap = turn.snapshot();
   snap.model = profile.model;
@@ -154,8 +154,8 @@ interface ReadInstructions {
   text: string | null;
   tokens: number;
 }
-const readInstructions = new WeakMap<Turn, ReadInstructions>();
-const readProject = new WeakMap<Turn, { text: string | null; model: string; tokens: number }>();
+const readInstructions = new WeakMap<SessionWork, ReadInstructions>();
+const readProject = new WeakMap<SessionWork, { text: string | null; model: string; tokens: number }>();
 
 /**
  * The instructions part of the system prompt and its tokens, looked for once per turn (the
@@ -163,8 +163,8 @@ const readProject = new WeakMap<Turn, { text: string | null; model: string; toke
  * session's own instructions changed (a route bumped its small rows), when a tool that may write
  * ran (it may have written an instruction file), or for another model.
  */
-function instructionsPart(turn: Turn): { text: string | null; tokens: number } {
-  const key = `${turn.runtime.rowsVersion}\u0000${turn.folderWrites}\u0000${turn.profile.model}`;
+function instructionsPart(turn: SessionWork): { text: string | null; tokens: number } {
+  const key = `${turn.state.rowsVersion}\u0000${turn.folderWrites}\u0000${turn.profile.model}`;
   let read = readInstructions.get(turn);
   if (read?.key !== key) {
     const text = instructionsSection(instructionsOf(turn));
@@ -175,7 +175,7 @@ function instructionsPart(turn: Turn): { text: string | null; tokens: number } {
 }
 
 /** The project memory block's tokens: the block is fixed for the turn, counted once per model. */
-function projectTokens(turn: Turn, text: string | null): number {
+function projectTokens(turn: SessionWork, text: string | null): number {
   const model = turn.profile.model;
   let read = readProject.get(turn);
   if (read?.text !== text || read.model !== model) {
@@ -191,7 +191,7 @@ function projectTokens(turn: Turn, text: string | null): number {
  * hidden ones out, the memory block rebuilt from the facts as it is after every compaction). A
  * divider's "after" and a preview's are this figure, so they say what the meter will say.
  */
-export function viewTokensAfter(turn: Turn, sv: SessionView, plan: CompactResult): number {
+export function viewTokensAfter(turn: SessionWork, sv: SessionView, plan: CompactResult): number {
   const snap = turn.snapshot();
   const record = toCompactionRecord(plan, { sessionId: turn.sessionId, createdAt: 0 });
   const view = buildView({

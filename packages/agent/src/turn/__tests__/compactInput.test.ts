@@ -37,7 +37,7 @@ describe('compactInput', () => {
     const deps = {
       now: () => 0,
       newId: () => `n${++n}`,
-      runtime: () => session,
+      sessionState: () => session,
       emit: () => {},
     } as unknown as TurnDeps;
     const view = { history: history(), compactions: [], memoryBlock: null, systemPrompt: 'sys', facts: [] };
