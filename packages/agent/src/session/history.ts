@@ -48,3 +48,44 @@ export interface SessionSnapshot {
   /** Its last use, counted over every session's: the least recently used is dropped first. */
   use: number;
 }
+
+export type CachedView = NonNullable<SessionSnapshot['cachedView']>;
+
+/*
+ * What a step keeps on the snapshot between calls, changed here only (the snapshot is the
+ * Session's; a turn asks for what it needs and says what it built).
+ */
+
+/** The memory block for `key` (compactions + the user's edits): the same text until the key moves. */
+export function frozenMemoryBlock(snap: SessionSnapshot, key: string, build: () => string | null): string | null {
+  if (snap.frozenMemory?.key !== key) snap.frozenMemory = { key, block: build() };
+  return snap.frozenMemory.block;
+}
+
+/** The view for `key` at the snapshot's version: built by `build` once per change of either. */
+export function viewAtVersion(
+  snap: SessionSnapshot,
+  key: string,
+  build: () => Omit<CachedView, 'version' | 'key'>,
+): CachedView {
+  const cached = snap.cachedView;
+  if (cached && cached.version === snap.version && cached.key === key) return cached;
+  snap.cachedView = { version: snap.version, key, ...build() };
+  return snap.cachedView;
+}
+
+/** The model the snapshot's messages are counted for from now on (what an append counts with). */
+export function countFor(snap: SessionSnapshot, model: string): void {
+  snap.model = model;
+}
+
+/**
+ * Whether a memory refresh already parsed this branch (`known` asks the store, once per snapshot);
+ * from this call on, it has.
+ */
+export function memoryParsedBefore(snap: SessionSnapshot, known: () => boolean): boolean {
+  snap.memorySeen ??= known();
+  const before = snap.memorySeen;
+  snap.memorySeen = true;
+  return before;
+}

@@ -11,7 +11,7 @@ import { USER_ONLY, type ChatMessage, type StoredMessage } from '@threadline/pro
 import type { MemoryRefresh, NewMessage } from '@threadline/store';
 import type { ProjectPromotion } from '@threadline/context';
 import type { Turn } from './turn';
-import type { SessionSnapshot } from '../session/history';
+import { memoryParsedBefore, type SessionSnapshot } from '../session/history';
 
 /**
  * What a refresh parses. Every normal message is parsed once, because evidence must mean "seen
@@ -36,12 +36,12 @@ function turnStartWindow(
   const normal = (m: StoredMessage): boolean => m.kind === 'normal';
   // Asked of the store once per snapshot (the candidates are kept with it); a refresh that stores
   // something sets it (session/snapshot.ts).
-  snap.memorySeen ??= snap.facts.length > 0 || deps.sessions.candidates(sessionId).length > 0;
-  if (!snap.memorySeen) {
-    // Once per open session: after this parse every message is seen, by this refresh or a later one.
-    snap.memorySeen = true;
-    return { messages: snap.history.filter(normal), previous: null };
-  }
+  const parsed = memoryParsedBefore(
+    snap,
+    () => snap.facts.length > 0 || deps.sessions.candidates(sessionId).length > 0,
+  );
+  // Once per open session: after this parse every message is seen, by this refresh or a later one.
+  if (!parsed) return { messages: snap.history.filter(normal), previous: null };
   // From the end: only the messages after the last refreshed one, notices skipped.
   const { history } = snap;
   let i = history.length;

@@ -16,7 +16,7 @@ import type {
   Settings,
   StoredMessage,
 } from '@threadline/protocol';
-import type { SessionSnapshot } from '../session/history';
+import { countFor, frozenMemoryBlock, viewAtVersion, type SessionSnapshot } from '../session/history';
 import { countNewMessages } from '../session/counting';
 import { commandsSentence } from '../sandbox/service';
 import { instructionsSection } from '../session/instructions';
@@ -59,8 +59,7 @@ export function usesMemoryBlock(settings: Settings): boolean {
  */
 export function memoryBlockFor(snap: SessionSnapshot): string | null {
   const key = `${snap.compactions.map((c) => c.id).join(',')}\u0000${snap.memoryEpoch}`;
-  if (snap.frozenMemory?.key !== key) snap.frozenMemory = { key, block: buildMemoryBlock(snap.facts) };
-  return snap.frozenMemory.block;
+  return frozenMemoryBlock(snap, key, () => buildMemoryBlock(snap.facts));
 }
 
 /**
@@ -96,7 +95,7 @@ export function instructionsOf(turn: SessionWork): SessionInstructions {
 export function buildSessionView(turn: SessionWork): SessionView {
   const { deps, settings, profile } = turn;
   const snap = turn.snapshot();
-  snap.model = profile.model;
+  countFor(snap, profile.model);
   // Counts the messages the store has no count for yet, once, and stores them: a
   // reopened session recounts nothing; a large message shows an estimate until counted (session/counting.ts).
   countNewMessages(deps.store, snap, profile.model);
@@ -122,18 +121,17 @@ export function buildSessionView(turn: SessionWork): SessionView {
   const project = projectBlockOf(turn);
   const system = [prompt, instructions.text, project].filter((p): p is string => p !== null).join('\n\n');
   const key = `${profile.model}\u0000${system}\u0000${memoryBlock ?? '\u0001'}`;
-  let cached = snap.cachedView;
-  if (!cached || cached.version !== snap.version || cached.key !== key) {
-    const view = buildView({
+  const cached = viewAtVersion(snap, key, () => ({
+    view: buildView({
       history: snap.inView,
       compactions: snap.compactions,
       memoryBlock,
       systemPrompt: system,
       model: profile.model,
-    });
-    cached = { version: snap.version, key, view, systemPrompt: system, memoryBlock };
-    snap.cachedView = cached;
-  }
+    }),
+    systemPrompt: system,
+    memoryBlock,
+  }));
   return {
     view: cached.view,
     history: snap.history,
