@@ -99,8 +99,9 @@ export function bwrapArgs(input: WrapInput, sandbox: Pick<SandboxInfo, 'seccomp'
   // The sandbox's own programs (the seccomp helper, the proxy's relay) live in the app's install,
   // which may itself be under an emptied place (a checkout under /tmp): it comes back too.
   const own = [sandbox.seccomp, input.proxy?.socat].flatMap((f) => (f ? [f] : []));
-  for (const m of pathMounts(input, own)) a.push('--ro-bind', m.src, m.dest);
-  const { around, inside } = splitHidden(input);
+  const back = pathMounts(input, own);
+  for (const m of back) a.push('--ro-bind', m.src, m.dest);
+  const { around, inside } = splitHidden(input, false, back);
   // A hidden folder that holds the working folder (an MCP server's folder under the app's data):
   // emptied first, the working folder mounted into it, then made read-only.
   for (const p of around) a.push('--tmpfs', p);
@@ -273,12 +274,14 @@ function splitHidden(
   input: WrapInput,
   /** Seatbelt denies by path, so a place that does not exist yet is denied too. */
   missingToo = false,
+  /** What bwrap mounts back under the emptied places (pathMounts, worked out once per command). */
+  back: readonly { dest: string }[] = [],
 ): { around: string[]; inside: { p: string; kind: 'dir' | 'file' }[] } {
   const around: string[] = [];
   const inside: { p: string; kind: 'dir' | 'file' }[] = [];
   const covered: string[] = [];
   for (const p of [...input.hidden].sort((x, y) => x.length - y.length)) {
-    if (!visible(p, input)) continue;
+    if (!visible(p, input, back)) continue;
     if (covered.some((c) => within(p, c)) && !within(input.folder, p)) continue;
     // A link is hidden where it leads (sandboxHiddenPaths lists that path too).
     const found = kindOf(p);
@@ -296,11 +299,11 @@ function splitHidden(
  * replaced home folder, unless a mount brings it back (the working folder, a read-only toolchain).
  * What cannot be seen needs no cover (and a cover would make its mount point in the session's home).
  */
-function visible(p: string, input: WrapInput): boolean {
+function visible(p: string, input: WrapInput, mounted: readonly { dest: string }[]): boolean {
   const gone = [...(input.socketPlaces ?? []), ...(input.home ? [input.home.path] : [])];
   if (!gone.some((g) => within(p, g))) return true;
   const back = [
-    ...pathMounts(input).map((m) => m.dest),
+    ...mounted.map((m) => m.dest),
     input.folder,
     ...(input.tmpDir !== null ? [input.tmpDir] : []),
     ...(input.writable ?? []),
@@ -332,7 +335,7 @@ export function seatbeltProfile(input: WrapInput): string {
       }
     },
   );
-  const { around, inside } = splitHidden(input, true);
+  const { around, inside } = splitHidden(input, true, pathMounts(input));
   const lines = [
     '(version 1)',
     '(allow default)',
